@@ -1,0 +1,53 @@
+import type { z } from '../schema/zod.ts'
+import { skuSchema } from '../schema/sku.ts'
+import { appCreateRequestSchema } from '../schema/app.ts'
+import { buildCatalogue, type FieldNode } from '../schema/catalogue.ts'
+import { describeIssue } from './messages.ts'
+import type { Problem, ValidationResult } from './problem.ts'
+
+export const skuCatalogue = buildCatalogue(skuSchema, 'SKU')
+export const appCatalogue = buildCatalogue(appCreateRequestSchema, 'App')
+
+function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): ValidationResult {
+  const parsed = schema.safeParse(value, { reportInput: true })
+  const errors = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue, catalogue))
+  return { errors, warnings: missingFields(catalogue, value) }
+}
+
+/** Validates one SKU as written. Never changes it: what the user wrote is what is stored and sent. */
+export function validateSku(value: unknown): ValidationResult {
+  return validateWith(skuSchema, skuCatalogue, value)
+}
+
+export function validateAppRequest(value: unknown): ValidationResult {
+  return validateWith(appCreateRequestSchema, appCatalogue, value)
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Fields the contract lists that the document lacks. The contract shows no required fields, so
+ * these are warnings. Only the highest missing level is reported: a missing section is one
+ * warning, not one per field inside it.
+ */
+function missingFields(root: FieldNode, value: unknown): Problem[] {
+  const out: Problem[] = []
+  const visit = (node: FieldNode, current: unknown, path: string) => {
+    if (node.children.length > 0 && isRecord(current)) {
+      for (const child of node.children) {
+        const childPath = path ? `${path}.${child.key}` : child.key
+        if (current[child.key] === undefined) {
+          if (child.meta.expected) out.push({ path: childPath, message: `${child.meta.title} is missing` })
+        } else {
+          visit(child, current[child.key], childPath)
+        }
+      }
+    } else if (node.item && Array.isArray(current)) {
+      current.forEach((entry, index) => entry !== null && visit(node.item!, entry, `${path}.${index}`))
+    }
+  }
+  visit(root, value, '')
+  return out
+}
