@@ -1,6 +1,22 @@
 import { resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
+import type { Plugin } from 'vite'
+
+/**
+ * Vite's dev server injects styles as <style> elements and talks to the page over a websocket;
+ * the production CSP forbids both. Relax the policy for the dev server only, never for a build.
+ */
+function devServerCsp(): Plugin {
+  return {
+    name: 'catalog-desk:dev-server-csp',
+    apply: 'serve',
+    transformIndexHtml: (html) =>
+      html
+        .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
+        .replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*"),
+  }
+}
 
 export default defineConfig({
   main: {
@@ -20,7 +36,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue()],
+    plugins: [vue(), devServerCsp()],
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },

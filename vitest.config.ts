@@ -1,11 +1,9 @@
-import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  plugins: [vue()],
   test: {
     include: ['test/unit/**/*.test.ts'],
-    // Renderer tests opt into a DOM with a `// @vitest-environment happy-dom` comment.
+    // Renderer modules under test need no DOM: Dexie runs on fake-indexeddb, stores on plain Pinia.
     environment: 'node',
     restoreMocks: true,
   },

@@ -40,7 +40,7 @@ export const fieldRegistry = z.registry<FieldMeta>()
 
 function describe<T extends z.ZodType>(schema: T, kind: FieldKind, words: FieldWords): z.ZodOptional<T> {
   const meta: FieldMeta = { ...words, kind, expected: words.expected ?? true }
-  schema.register(fieldRegistry, meta)
+  fieldRegistry.add(schema, meta)
   // The contract shows no required fields: presence is judged by the catalogue (warnings), so
   // every field is optional to the schema and only a present value of the wrong shape is an error.
   return schema.optional()
@@ -87,6 +87,6 @@ export const json = <T extends z.ZodType>(words: FieldWords, schema: T) => descr
 /** The item of a list: an object with fields, itself described so messages can name it. */
 export const item = <S extends z.ZodRawShape>(words: FieldWords, shape: S) => {
   const schema = z.looseObject(shape)
-  schema.register(fieldRegistry, { ...words, kind: 'section', expected: true })
+  fieldRegistry.add(schema, { ...words, kind: "section", expected: true })
   return schema
 }

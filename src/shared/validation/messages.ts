@@ -37,7 +37,12 @@ function requirement(issue: z.core.$ZodIssue, meta: FieldMeta | undefined, inSlo
   }
   if (issue.code === 'too_small') return `must be ${issue.minimum} or more`
   if (issue.code === 'too_big') return `must be ${issue.maximum} or less`
-  if (meta) return `must be ${phrase(meta)}`
+  // Zod rejects NaN and ±Infinity as "not a number"; "must be a number, not Infinity" would read as a contradiction.
+  if (meta?.kind === 'number' && 'input' in issue && typeof issue.input === 'number' && !Number.isFinite(issue.input)) {
+    return 'must be a finite number'
+  }
+  // A `json` field's words say nothing about its shape; the schema's expected type does.
+  if (meta && meta.kind !== 'json') return `must be ${phrase(meta)}`
   if (issue.code === 'invalid_type') return `must be ${expectedPhrase(issue.expected)}`
   return `is not valid (${issue.message})`
 }
@@ -93,7 +98,7 @@ export function describeValue(value: unknown): string {
       return value === '' ? 'empty text' : `the text "${shown}"`
     }
     case 'number':
-      return `the number ${value}`
+      return Number.isFinite(value) ? `the number ${value}` : String(value)
     case 'boolean':
       return String(value)
     case 'object':

@@ -1,0 +1,32 @@
+/** Where a command writes and which folder relative paths start from; passed in so tests can capture it. */
+export interface CliIo {
+  stdout: Output
+  stderr: Output
+  cwd: string
+}
+
+/** The part of a stream the CLI uses: `process.stdout` fits, and so does a string collector in a test. */
+export interface Output {
+  write(text: string): unknown
+}
+
+/** Exit statuses, as the usage text documents them. */
+export const EXIT_OK = 0
+/** The document was read but does not meet the contract. */
+export const EXIT_INVALID = 1
+/** Nothing was checked: bad usage, or a file that cannot be read, parsed or written. */
+export const EXIT_TROUBLE = 2
+
+/**
+ * A problem that stops a command before it does its work (bad usage, an unreadable file). `main`
+ * prints the message and returns `EXIT_TROUBLE`; `usageOf` names the command whose help to point at.
+ */
+export class CliError extends Error {
+  readonly usageOf: string | undefined
+
+  constructor(message: string, usageOf?: string) {
+    super(message)
+    this.name = 'CliError'
+    this.usageOf = usageOf
+  }
+}

@@ -1,0 +1,33 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { CliError } from './io.ts'
+
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder, not a file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  ENOTDIR: 'a part of the path is not a folder',
+}
+
+/**
+ * Reads and parses a JSON file named as the user typed it (relative to `cwd`). Failures say which
+ * file and why, with the parser's position, since the point of the CLI is to find what to fix.
+ */
+export async function readJsonFile(file: string, cwd: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8')
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? ''
+    throw new CliError(`Cannot read ${file}: ${READ_ERRORS[code] ?? (error as Error).message}`)
+  }
+  // Editors on Windows may save a byte order mark, which JSON.parse rejects.
+  if (text.startsWith('\uFEFF')) text = text.slice(1)
+  if (text.trim() === '') throw new CliError(`Cannot parse ${file} as JSON: the file is empty`)
+  try {
+    return JSON.parse(text) as unknown
+  } catch (error) {
+    throw new CliError(`Cannot parse ${file} as JSON: ${(error as Error).message}`)
+  }
+}

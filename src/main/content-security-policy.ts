@@ -1,0 +1,48 @@
+// No electron import: the build config or a test can read the policy without starting Electron.
+
+type Directives = Record<string, readonly string[]>
+
+const APP_DIRECTIVES: Directives = {
+  'default-src': ["'self'"],
+  // No 'unsafe-inline', no 'unsafe-eval': an injected string can never become running code.
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  // Product images are remote URLs chosen by the user; Vite inlines small assets as data: URLs.
+  'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+  'font-src': ["'self'", 'data:'],
+  // The renderer never talks to the network itself: requests to the service go through main.
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+}
+
+function serialize(directives: Directives): string {
+  return Object.entries(directives)
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join('; ')
+}
+
+/** The policy sent as a response header with every page main loads over http(s). */
+export const CONTENT_SECURITY_POLICY = serialize(APP_DIRECTIVES)
+
+/**
+ * The policy for the `<meta http-equiv="Content-Security-Policy">` tag of the built index.html.
+ * Response headers never reach pages loaded from file://, so in the packaged app this tag is the
+ * policy. `frame-ancestors` is left out because browsers ignore it in a meta tag (with a warning).
+ */
+export const META_CONTENT_SECURITY_POLICY = serialize(
+  Object.fromEntries(Object.entries(APP_DIRECTIVES).filter(([name]) => name !== 'frame-ancestors')),
+)
+
+/**
+ * Development only: the Vite dev server injects component styles as `<style>` elements and talks
+ * to the page over a websocket. Header and meta tag are both enforced, so this allows what the
+ * renderer's dev-server plugin adds to the meta tag and no more; scripts stay as strict as built.
+ */
+export const DEV_CONTENT_SECURITY_POLICY = serialize({
+  ...APP_DIRECTIVES,
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'connect-src': ["'self'", 'ws:', 'http://localhost:*'],
+})

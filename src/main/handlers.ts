@@ -1,0 +1,26 @@
+import type { AppInfo, Channel, InvokeResults, invokeContract } from '../shared/ipc.ts'
+import type { z } from '../shared/schema/zod.ts'
+import { isExternalLink } from './external-link.ts'
+
+/** What a handler receives: the arguments after the contract's schema has parsed them. */
+export type HandlerArgs<C extends Channel> = z.output<(typeof invokeContract)[C]['args']>
+
+/** One async function per contract channel; a channel without a handler does not compile. */
+export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<InvokeResults[C]> }
+
+/** What the handlers need from the outside world, injected so they run without Electron. */
+export interface HandlerDeps {
+  appInfo(): AppInfo
+  openExternal(url: string): Promise<void>
+}
+
+export function createHandlers(deps: HandlerDeps): Handlers {
+  return {
+    getAppInfo: async () => deps.appInfo(),
+    openExternal: async (url) => {
+      // The contract already allows https only; checked again so no caller can skip it.
+      if (!isExternalLink(url)) throw new Error('openExternal: only https links are opened')
+      await deps.openExternal(url)
+    },
+  }
+}

@@ -1,0 +1,82 @@
+import { join } from 'node:path'
+import { app, BrowserWindow, session, shell } from 'electron'
+import type { AppInfo } from '../shared/ipc.ts'
+import { appPage } from './app-page.ts'
+import { createHandlers } from './handlers.ts'
+import { registerIpc } from './ipc.ts'
+import { createDispatcher } from './ipc-dispatch.ts'
+import {
+  applyContentSecurityPolicy,
+  CONTENT_SECURITY_POLICY,
+  denyAllPermissions,
+  DEV_CONTENT_SECURITY_POLICY,
+  lockDownAllWebContents,
+} from './security.ts'
+import { createMainWindow } from './window.ts'
+
+// Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
+const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
+
+const page = appPage({
+  // A packaged app never takes its page from the environment: that would hand IPC to any URL.
+  devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL,
+  rendererFile: join(import.meta.dirname, '../renderer/index.html'),
+})
+
+function appInfo(): AppInfo {
+  const { electron, chrome, node } = process.versions
+  return {
+    name: app.getName(),
+    version: app.getVersion(),
+    versions: { electron, chrome, node },
+    platform: process.platform,
+  }
+}
+
+const openExternal = (url: string) => shell.openExternal(url)
+
+function openMainWindow(): BrowserWindow {
+  const window = createMainWindow(preloadPath)
+  const loaded = page.devServerUrl ? window.loadURL(page.devServerUrl) : window.loadFile(page.rendererFile)
+  loaded.catch((error: unknown) => console.error('Could not load the app page', error))
+  return window
+}
+
+async function start(): Promise<void> {
+  let mainWindow: BrowserWindow | undefined
+
+  app.on('second-instance', () => {
+    if (!mainWindow || mainWindow.isDestroyed()) return
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  lockDownAllWebContents(app, { isAppUrl: page.isAppUrl, openExternal })
+
+  await app.whenReady()
+
+  applyContentSecurityPolicy(
+    session.defaultSession,
+    page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+  )
+  denyAllPermissions(session.defaultSession)
+  registerIpc(createDispatcher(createHandlers({ appInfo, openExternal })), page.isAppUrl)
+
+  mainWindow = openMainWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) mainWindow = openMainWindow()
+  })
+}
+
+if (app.requestSingleInstanceLock()) {
+  // Every renderer sandboxed, whatever its web preferences say.
+  app.enableSandbox()
+  start().catch((error: unknown) => {
+    console.error('Catalog Desk could not start', error)
+    app.exit(1)
+  })
+} else {
+  app.quit()
+}

@@ -1,0 +1,59 @@
+// Electron is imported for its types only: the browser test harness imports the policy from here
+// in plain Node. Main passes in the Electron objects to harden.
+import type { App, Session, WebContents } from 'electron'
+import { isExternalLink } from './external-link.ts'
+
+export {
+  CONTENT_SECURITY_POLICY,
+  DEV_CONTENT_SECURITY_POLICY,
+  META_CONTENT_SECURITY_POLICY,
+} from './content-security-policy.ts'
+
+export interface WebContentsPolicy {
+  /** The app's own page (see app-page.ts): the only place a window may navigate to. */
+  isAppUrl(url: string): boolean
+  /** Opens a link in the user's browser; called with https links only. */
+  openExternal(url: string): Promise<void>
+}
+
+/** Sends `policy` as the Content-Security-Policy of every response, replacing any the server sent. */
+export function applyContentSecurityPolicy(session: Session, policy: string): void {
+  session.webRequest.onHeadersReceived((details, callback) => {
+    const responseHeaders = Object.fromEntries(
+      Object.entries(details.responseHeaders ?? {}).filter(
+        ([name]) => name.toLowerCase() !== 'content-security-policy',
+      ),
+    )
+    callback({ responseHeaders: { ...responseHeaders, 'Content-Security-Policy': [policy] } })
+  })
+}
+
+/** The app needs no camera, location, notifications, … : every request and check says no. */
+export function denyAllPermissions(session: Session): void {
+  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+  session.setPermissionCheckHandler(() => false)
+}
+
+/**
+ * Keeps `contents` on the app's page: navigations and redirects elsewhere are cancelled, new
+ * windows are never created (https links go to the user's browser instead), webviews never attach.
+ */
+export function lockDownWebContents(contents: WebContents, policy: WebContentsPolicy): void {
+  const stayOnAppPage = (event: { url: string; preventDefault(): void }) => {
+    if (!policy.isAppUrl(event.url)) event.preventDefault()
+  }
+  contents.on('will-navigate', stayOnAppPage)
+  contents.on('will-redirect', stayOnAppPage)
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalLink(url)) {
+      policy.openExternal(url).catch((error: unknown) => console.error('Could not open a link', error))
+    }
+    return { action: 'deny' }
+  })
+}
+
+/** Locks down every web contents the app ever creates; call before the first window opens. */
+export function lockDownAllWebContents(app: App, policy: WebContentsPolicy): void {
+  app.on('web-contents-created', (_event, contents) => lockDownWebContents(contents, policy))
+}

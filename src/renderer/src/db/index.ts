@@ -1,0 +1,6 @@
+import { CatalogDatabase } from './database.ts'
+import { SkuDraftRepository } from './sku-drafts.ts'
+
+/** The app's one database, opened lazily by Dexie on first use. */
+export const db = new CatalogDatabase()
+export const skuDrafts = new SkuDraftRepository(db)

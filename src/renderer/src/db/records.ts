@@ -1,0 +1,36 @@
+import type { Sku } from '../../../shared/schema/sku.ts'
+import type { AppCreateRequest } from '../../../shared/schema/app.ts'
+import type { Validity } from '../../../shared/validation/problem.ts'
+import type { SyncState } from '../../../shared/sync-state.ts'
+
+/** What every stored draft carries besides its payload. */
+interface DraftMeta {
+  id: string
+  createdAt: number
+  updatedAt: number
+  validity: Validity
+  errorCount: number
+  warningCount: number
+  syncState: SyncState
+}
+
+/**
+ * A SKU draft. `payload` is exactly what the user wrote (unknown fields included) and is what
+ * will be sent; the other columns are derived from it on every save, for indexes and the list.
+ */
+export interface SkuDraftRecord extends DraftMeta {
+  payload: Sku
+  productName: string
+  brand: string
+  barcode: string
+  category: string
+  subCategory: string
+  status: string
+  /** Lower-case words of name, brand and barcode: the multi-entry search index. */
+  terms: string[]
+}
+
+export interface AppDraftRecord extends DraftMeta {
+  payload: AppCreateRequest
+  name: string
+}

@@ -1,0 +1,29 @@
+import { inject, provide, type ComputedRef, type InjectionKey, type Ref } from 'vue'
+import { getAt, setAt, type PathSegment } from '../../../../shared/json-path.ts'
+import type { ProblemIndex } from './problem-index.ts'
+
+/**
+ * What every control of a payload form shares: the document being edited, its problems, and the
+ * one way to change it. Controls receive only their path, so the form can nest to any depth.
+ */
+export interface FormContext {
+  read(path: readonly PathSegment[]): unknown
+  write(path: readonly PathSegment[], value: unknown): void
+  problems: ComputedRef<ProblemIndex>
+}
+
+const key: InjectionKey<FormContext> = Symbol('payload form')
+
+export function provideForm(document: Ref<Record<string, unknown>>, problems: ComputedRef<ProblemIndex>) {
+  provide(key, {
+    read: (path) => getAt(document.value, path),
+    write: (path, value) => setAt(document.value, path, value),
+    problems,
+  })
+}
+
+export function useForm(): FormContext {
+  const context = inject(key)
+  if (!context) throw new Error('A form control must be inside a payload form')
+  return context
+}

@@ -1,0 +1,28 @@
+import { createRouter, createWebHashHistory } from 'vue-router'
+import SkuListPage from './features/skus/SkuListPage.vue'
+
+// Hash history: the app is loaded from a file in production, where paths cannot be served.
+export const router = createRouter({
+  history: createWebHashHistory(),
+  routes: [
+    { path: '/', redirect: '/skus' },
+    { path: '/skus', component: SkuListPage, meta: { title: 'SKUs' } },
+    {
+      path: '/skus/:id',
+      component: () => import('./features/skus/SkuEditorPage.vue'),
+      props: true,
+      meta: { title: 'Edit SKU' },
+    },
+    { path: '/apps', component: () => import('./features/apps/AppsPage.vue'), meta: { title: 'Apps' } },
+    { path: '/sync', component: () => import('./features/sync/SyncPage.vue'), meta: { title: 'Sync' } },
+    {
+      path: '/settings',
+      component: () => import('./features/settings/SettingsPage.vue'),
+      meta: { title: 'Settings' },
+    },
+  ],
+})
+
+router.afterEach((to) => {
+  document.title = to.meta.title ? `${String(to.meta.title)} · Catalog Desk` : 'Catalog Desk'
+})

@@ -1,0 +1,198 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import AxeBuilder from '@axe-core/playwright'
+import { test as base, expect, type Page } from '@playwright/test'
+import { createHandlers } from '../../../src/main/handlers.ts'
+import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
+import { CHANNELS, type Api, type AppInfo } from '../../../src/shared/ipc.ts'
+import { startStaticServer, type StaticServer } from './static-server.ts'
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
+const rendererDir = join(repoRoot, 'out/renderer')
+const screenshotDir = join(repoRoot, 'test-results/screenshots')
+export const appVersion = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
+  .version
+
+/** Name of the Playwright binding that stands in for `ipcRenderer.invoke`. */
+const INVOKE_BINDING = '__catalogDeskInvoke'
+/** Name of the binding the page reports CSP violations through (survives reloads, unlike `window`). */
+const REPORT_BINDING = '__catalogDeskReportProblem'
+
+export interface PageProblem {
+  kind: 'console.error' | 'pageerror' | 'csp'
+  text: string
+}
+
+export interface PageProblems {
+  /** What went wrong in the page so far; the test fails at teardown unless every entry is allowed. */
+  readonly list: PageProblem[]
+  /** Declares a problem the test provokes on purpose, so it does not fail the test. */
+  allow(pattern: RegExp): void
+}
+
+interface TestFixtures {
+  /** URLs the page asked main to open in the user's browser, in order. */
+  openedExternally: string[]
+  pageProblems: PageProblems
+}
+
+interface WorkerFixtures {
+  rendererServer: StaticServer
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  rendererServer: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
+    async ({}, use) => {
+      if (!existsSync(join(rendererDir, 'index.html'))) {
+        throw new Error(`${rendererDir}/index.html is missing: build the app first (npm run build)`)
+      }
+      const server = await startStaticServer(rendererDir)
+      await use(server)
+      await server.close()
+    },
+    { scope: 'worker' },
+  ],
+
+  baseURL: async ({ rendererServer }, use) => {
+    await use(rendererServer.url)
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  openedExternally: async ({}, use) => {
+    await use([])
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  pageProblems: async ({}, use) => {
+    const list: PageProblem[] = []
+    const allowed: RegExp[] = []
+    await use({ list, allow: (pattern) => allowed.push(pattern) })
+    const unexpected = list.filter((problem) => !allowed.some((pattern) => pattern.test(problem.text)))
+    expect(
+      unexpected.map((problem) => `${problem.kind}: ${problem.text}`),
+      'the page logged errors, threw, or violated the CSP',
+    ).toEqual([])
+  },
+
+  // Every test gets Playwright's fresh context (so a fresh IndexedDB), wired like the app's window.
+  context: async ({ context, openedExternally, pageProblems }, use) => {
+    const handlers = createHandlers({
+      appInfo: (): AppInfo => ({
+        name: 'Catalog Desk',
+        version: appVersion,
+        versions: { node: process.versions.node },
+        platform: process.platform,
+      }),
+      openExternal: async (url) => {
+        openedExternally.push(url)
+      },
+    })
+    const dispatch = createDispatcher(handlers)
+    // A rejection here reaches the page as a rejected promise carrying the error's message.
+    await context.exposeBinding(INVOKE_BINDING, (_source, channel: string, args: unknown[]) =>
+      dispatch(channel, args),
+    )
+    await context.exposeBinding(REPORT_BINDING, (_source, problem: PageProblem) => {
+      pageProblems.list.push(problem)
+    })
+    await context.addInitScript(installPageSide, {
+      channels: [...CHANNELS],
+      invokeBinding: INVOKE_BINDING,
+      reportBinding: REPORT_BINDING,
+    })
+    context.on('console', (message) => {
+      if (message.type() === 'error') pageProblems.list.push({ kind: 'console.error', text: consoleText(message) })
+    })
+    context.on('weberror', (webError) => {
+      const error = webError.error()
+      pageProblems.list.push({ kind: 'pageerror', text: error.stack ?? error.message })
+    })
+    await use(context)
+  },
+})
+
+export { expect }
+
+function consoleText(message: { text(): string; location(): { url: string; lineNumber: number } }): string {
+  const { url, lineNumber } = message.location()
+  return url ? `${message.text()} (${url}:${lineNumber})` : message.text()
+}
+
+/**
+ * Runs in every page before its own scripts, like the preload: builds a frozen `window.api` with
+ * one function per contract channel, and records CSP violations. Must be self-contained (it is
+ * serialised into the page).
+ */
+function installPageSide({
+  channels,
+  invokeBinding,
+  reportBinding,
+}: {
+  channels: string[]
+  invokeBinding: string
+  reportBinding: string
+}) {
+  // Typed by hand: the test programme compiles without the DOM library.
+  type Binding = (...args: unknown[]) => Promise<unknown>
+  interface CspViolationEvent {
+    effectiveDirective: string
+    blockedURI: string
+    sourceFile: string
+    lineNumber: number
+    sample: string
+  }
+  const page = globalThis as unknown as Record<string, Binding> & {
+    document: { addEventListener(type: string, listener: (event: CspViolationEvent) => void): void }
+  }
+
+  const api = Object.fromEntries(
+    channels.map((channel) => [channel, (...args: unknown[]) => page[invokeBinding]!(channel, args)]),
+  )
+  Object.defineProperty(globalThis, 'api', { value: Object.freeze(api), enumerable: true })
+
+  const violations: string[] = []
+  Object.defineProperty(globalThis, '__cspViolations', { value: violations })
+  page.document.addEventListener('securitypolicyviolation', (event) => {
+    const where = `${event.sourceFile || '(document)'}:${event.lineNumber}`
+    const sample = event.sample ? ` sample: ${event.sample}` : ''
+    const text = `${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${where}${sample}`
+    violations.push(text)
+    void page[reportBinding]!({ kind: 'csp', text })
+  })
+}
+
+/** `globalThis` in the page, for code passed to `page.evaluate`. */
+export type AppWindow = typeof globalThis & { api: Api; __cspViolations: string[] }
+
+/** Saves a full-page screenshot to `test-results/screenshots/<name>.png` and attaches it to the report. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const path = join(screenshotDir, `${name}.png`)
+  await mkdir(screenshotDir, { recursive: true })
+  await page.screenshot({ path, fullPage: true })
+  await test.info().attach(name, { path, contentType: 'image/png' })
+  return path
+}
+
+/**
+ * Runs axe on the page (WCAG 2.x A and AA rules) and returns the serious and critical violations,
+ * one readable line per rule and offending element, so `expect(await axe(page)).toEqual([])` shows
+ * what to fix.
+ */
+export async function axe(page: Page, options: { include?: string; exclude?: string } = {}): Promise<string[]> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+  if (options.include) builder = builder.include(options.include)
+  if (options.exclude) builder = builder.exclude(options.exclude)
+  const results = await builder.analyze()
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) =>
+      violation.nodes.map(
+        (node) =>
+          `[${violation.impact}] ${violation.id}: ${violation.help} — ${node.target.join(' ')}\n` +
+          `  ${node.failureSummary?.replaceAll('\n', '\n  ') ?? ''}\n  ${violation.helpUrl}`,
+      ),
+    )
+}

@@ -1,0 +1,111 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+import partial from '../../fixtures/sku-partial-meta.json'
+
+const copy = <T>(value: T): T => structuredClone(value)
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+
+beforeEach(() => {
+  name = `catalog-desk-test-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+describe('SKU drafts in IndexedDB', () => {
+  it('keeps the payload exactly as written, unknown fields included', async () => {
+    const payload: Sku = {
+      ...copy(full),
+      collectionIds: ['summer'],
+      arEffect: { ...copy(full.arEffect), envSettings: { ...copy(full.arEffect.envSettings), SSAOSettings: { on: 1 } } },
+    }
+    const created = await drafts.create(copy(payload))
+    const stored = await drafts.get(created.id)
+    expect(stored?.payload).toEqual(payload)
+    expect(stored).toMatchObject({
+      productName: 'Aviator Classic Gold 58',
+      brand: 'Northwind Optics',
+      barcode: '8901234567890',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+      status: 'DRAFT',
+      validity: 'valid',
+      syncState: 'draft',
+    })
+  })
+
+  it('recomputes validity and the index columns on every save', async () => {
+    const created = await drafts.create(copy(partial), 1000)
+    const broken = { ...copy(partial), brand: 'Contoso', isActive: 'yes' }
+    delete (broken as Record<string, unknown>).productName
+    const saved = await drafts.savePayload(created.id, broken, 2000)
+    expect(saved).toMatchObject({ validity: 'invalid', errorCount: 1, warningCount: 1, brand: 'Contoso', updatedAt: 2000 })
+    expect((await drafts.get(created.id))?.payload).toEqual(broken)
+  })
+
+  it('finds drafts by the start of any word of name, brand or barcode', async () => {
+    await drafts.create(copy(full))
+    await drafts.create(copy(partial))
+    await drafts.create({ productName: 'Pearl Necklace', brand: 'Lumen', barcode: '400' })
+    const names = async (query: string) => (await drafts.search(query)).map((d) => d.productName).sort()
+    expect(await names('avi')).toEqual(['Aviator Classic Gold 58'])
+    expect(await names('NORTHWIND')).toEqual(['Aviator Classic Gold 58', 'Kids Round Blue'])
+    expect(await names('northwind round')).toEqual(['Kids Round Blue'])
+    expect(await names('890123456790')).toEqual(['Kids Round Blue'])
+    expect(await names('lumen')).toEqual(['Pearl Necklace'])
+    expect(await names('zzz')).toEqual([])
+    expect(await names('')).toHaveLength(3)
+  })
+
+  it('refuses to edit a draft that has left the draft state', async () => {
+    const created = await drafts.create(copy(full))
+    await db.skuDrafts.update(created.id, { syncState: 'synced' })
+    await expect(drafts.savePayload(created.id, copy(partial))).rejects.toThrow(/can no longer be edited/)
+    expect((await drafts.get(created.id))?.payload).toEqual(full)
+  })
+
+  it('upgrades a version 1 database without losing drafts, and makes them searchable', async () => {
+    db.close()
+    await Dexie.delete(name)
+    const v1 = new Dexie(name)
+    v1.version(1).stores({
+      skuDrafts: 'id, updatedAt, productName, brand, barcode, category, status, validity, syncState',
+      appDrafts: 'id, updatedAt, name, syncState',
+    })
+    await v1.table('skuDrafts').add({
+      id: 'old-1',
+      payload: copy(partial),
+      createdAt: 1,
+      updatedAt: 1,
+      validity: 'valid',
+      errorCount: 0,
+      warningCount: 0,
+      syncState: 'draft',
+      productName: 'Kids Round Blue',
+      brand: 'Northwind Optics',
+      barcode: '8901234567906',
+      category: 'eyewear',
+      status: 'DRAFT',
+    })
+    v1.close()
+
+    db = new CatalogDatabase(name)
+    drafts = new SkuDraftRepository(db)
+    const [found] = await drafts.search('kids')
+    expect(found?.id).toBe('old-1')
+    expect(found?.subCategory).toBe('eyeglasses')
+    expect(found?.payload).toEqual(partial)
+    expect(db.verno).toBe(2)
+  })
+})
