@@ -10,7 +10,9 @@ const RERUN_MARK = 'CATALOG_DESK_STRIP_TYPES_RERUN'
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < MINIMUM[0] || (major === MINIMUM[0] && minor < MINIMUM[1])) {
-  process.stderr.write(`catalog-desk needs Node.js ${MINIMUM.join('.')} or newer; this is ${process.version}.\n`)
+  process.stderr.write(
+    `catalog-desk needs Node.js ${MINIMUM.join('.')} or newer; this is ${process.version}.\n`,
+  )
   process.exit(2)
 }
 
@@ -45,7 +47,9 @@ if (!process.features.typescript) {
     })
   } catch (error) {
     // A bug rather than a bad document: keep status 1 for "invalid" so scripts can trust it.
-    process.stderr.write(`catalog-desk: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`)
+    process.stderr.write(
+      `catalog-desk: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`,
+    )
     process.exitCode = 2
   }
 }

@@ -22,7 +22,12 @@ export function summarise(report: DocumentReport): ValidationSummary {
   const errors: LocatedProblem[] = report.documentErrors.map((problem) => ({ index: null, ...problem }))
   const warnings: LocatedProblem[] = []
   // An empty list passes every check, which is rarely what the person meant to validate.
-  if (report.kind !== 'sku' && report.kind !== 'app-request' && report.items.length === 0 && errors.length === 0) {
+  if (
+    report.kind !== 'sku' &&
+    report.kind !== 'app-request' &&
+    report.items.length === 0 &&
+    errors.length === 0
+  ) {
     warnings.push({ index: null, path: '', message: 'The file holds no SKUs' })
   }
   for (const item of report.reports) {

@@ -1,9 +1,10 @@
-import type { AppInfo, Channel, InvokeResults, invokeContract } from '../shared/ipc.ts'
+import type { AppInfo, Channel, InvokeResults } from '../shared/ipc.ts'
+import type { invokeArguments } from '../shared/ipc-arguments.ts'
 import type { z } from '../shared/schema/zod.ts'
 import { isExternalLink } from './external-link.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
-export type HandlerArgs<C extends Channel> = z.output<(typeof invokeContract)[C]['args']>
+export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C]>
 
 /** One async function per contract channel; a channel without a handler does not compile. */
 export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<InvokeResults[C]> }

@@ -1,4 +1,5 @@
-import { invokeContract, type Channel } from '../shared/ipc.ts'
+import type { Channel } from '../shared/ipc.ts'
+import { invokeArguments } from '../shared/ipc-arguments.ts'
 import type { z } from '../shared/schema/zod.ts'
 import type { Handlers } from './handlers.ts'
 
@@ -6,7 +7,7 @@ import type { Handlers } from './handlers.ts'
 export type Dispatch = (channel: string, args: unknown[]) => Promise<unknown>
 
 function isChannel(channel: string): channel is Channel {
-  return Object.hasOwn(invokeContract, channel)
+  return Object.hasOwn(invokeArguments, channel)
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -20,9 +21,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function createDispatcher(handlers: Handlers): Dispatch {
   return async (channel, args) => {
     if (!isChannel(channel)) throw new Error(`IPC: unknown channel "${channel}"`)
-    const parsed = invokeContract[channel].args.safeParse(args)
+    const parsed = invokeArguments[channel].safeParse(args)
     if (!parsed.success) {
-      throw new Error(`IPC ${channel}: invalid arguments: ${parsed.error.issues.map(describeIssue).join('; ')}`)
+      throw new Error(
+        `IPC ${channel}: invalid arguments: ${parsed.error.issues.map(describeIssue).join('; ')}`,
+      )
     }
     const handler = handlers[channel] as (...args: unknown[]) => Promise<unknown>
     return handler(...parsed.data)

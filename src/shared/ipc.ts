@@ -1,16 +1,21 @@
-import { z } from './schema/zod.ts'
+import type { invokeArguments } from './ipc-arguments.ts'
+import type { z } from './schema/zod.ts'
 
 /**
- * The one contract between the renderer and the main process. Each invoke channel names the
- * schema of its arguments (checked in main before a handler runs) and the type of its result.
- * The preload builds `window.api` from it; main registers its handler map against it; the browser
- * test harness builds the same `window.api` over a Playwright binding.
+ * The one contract between the renderer and the main process. Each invoke channel has an argument
+ * schema (in `ipc-arguments.ts`, checked in main before a handler runs) and a result type (here).
+ * The preload builds `window.api` from this file; main registers its handler map against it; the
+ * browser test harness builds the same `window.api` over a Playwright binding.
+ *
+ * This file has no runtime imports, so the sandboxed preload that bundles it stays small.
  */
-export const invokeContract = {
-  getAppInfo: { args: z.tuple([]) },
+export const CHANNELS = [
+  'getAppInfo',
   /** Opens a link in the user's browser; only https links leave the app. */
-  openExternal: { args: z.tuple([z.url({ protocol: /^https$/ })]) },
-} as const
+  'openExternal',
+] as const
+
+export type Channel = (typeof CHANNELS)[number]
 
 export interface AppInfo {
   name: string
@@ -25,14 +30,11 @@ export interface InvokeResults {
   openExternal: void
 }
 
-export type Channel = keyof typeof invokeContract
-export type ChannelArgs<C extends Channel> = z.input<(typeof invokeContract)[C]['args']>
+export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>
 
 export type Api = {
   [C in Channel]: (...args: ChannelArgs<C>) => Promise<InvokeResults[C]>
 }
-
-export const CHANNELS = Object.keys(invokeContract) as Channel[]
 
 /** The IPC channel name of a contract entry; prefixed so no other code's channel can collide. */
 export const ipcChannel = (channel: Channel) => `catalog-desk:${channel}`

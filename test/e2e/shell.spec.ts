@@ -26,7 +26,8 @@ test.describe('app shell', () => {
         url,
       )
 
-    expect(await outcome('http://insecure.example')).toMatch(/^rejected: .+/)
+    // The contract allows https only; main's error message reaches the page with the rejection.
+    expect(await outcome('http://insecure.example')).toMatch(/^rejected: .*openExternal/)
     expect(await outcome('https://example.com')).toBe('resolved')
     expect(openedExternally).toEqual(['https://example.com'])
   })

@@ -15,7 +15,8 @@ export async function schemaCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(SCHEMA_USAGE)
     return EXIT_OK
   }
-  if (positionals.length > 0) throw new CliError(`schema takes no FILE; given: ${positionals.join(' ')}`, 'schema')
+  if (positionals.length > 0)
+    throw new CliError(`schema takes no FILE; given: ${positionals.join(' ')}`, 'schema')
 
   const schemas = contractJsonSchemas()
   const out = values.out

@@ -17,7 +17,8 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   }
   const [file, ...extra] = positionals
   if (file === undefined) throw new CliError('Missing FILE: name the JSON file to check.', 'validate')
-  if (extra.length > 0) throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
+  if (extra.length > 0)
+    throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
   const summary = summarise(validateDocument(await readJsonFile(file, io.cwd)))
   io.stdout.write(values.json ? JSON.stringify(summary, null, 2) + '\n' : formatSummary(summary))

@@ -41,7 +41,11 @@ function node(schema: AnySchema, path: string, key: string, fallback: FieldMeta)
       const options = (element._zod.def as z.core.$ZodUnionDef).options
       element = options.find((option) => option._zod.def.type !== 'null') ?? element
     }
-    result.item = node(element, `${path}.*`, '*', { title: `${meta.title} item`, kind: 'text', expected: true })
+    result.item = node(element, `${path}.*`, '*', {
+      title: `${meta.title} item`,
+      kind: 'text',
+      expected: true,
+    })
   }
   return result
 }
@@ -55,7 +59,10 @@ export function buildCatalogue(schema: AnySchema, title: string): FieldNode {
 }
 
 /** The node describing `path` (numeric segments are list positions), or the nearest ancestor. */
-export function findField(root: FieldNode, path: readonly PropertyKey[]): { node: FieldNode; exact: boolean } {
+export function findField(
+  root: FieldNode,
+  path: readonly PropertyKey[],
+): { node: FieldNode; exact: boolean } {
   let current = root
   for (const segment of path) {
     const next =

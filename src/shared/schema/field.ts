@@ -10,7 +10,7 @@ export interface FieldMeta {
   /** One sentence of help. Also the JSON Schema `description`. */
   description?: string
   /** Open enumerations: values seen in the service's docs, offered but not enforced. */
-  examples?: readonly string[]
+  examples?: readonly (string | number)[]
   /**
    * Whether a draft without this field gets a warning. The contract never says which fields are
    * required, so a missing listed field warns; fields the contract itself calls occasional do not.
@@ -22,16 +22,7 @@ export interface FieldMeta {
 }
 
 export type FieldKind =
-  | 'text'
-  | 'url'
-  | 'color'
-  | 'number'
-  | 'integer'
-  | 'boolean'
-  | 'section'
-  | 'list'
-  | 'slots'
-  | 'json'
+  'text' | 'url' | 'color' | 'number' | 'integer' | 'boolean' | 'section' | 'list' | 'slots' | 'json'
 
 export type FieldWords = Omit<FieldMeta, 'kind' | 'expected'> & { expected?: boolean }
 
@@ -61,8 +52,8 @@ export const color = (words: FieldWords) =>
 /** Zod 4 numbers reject NaN and ±Infinity, so a number here is always finite. */
 export const number = (words: FieldWords) => describe(z.number(), 'number', words)
 
-export const integer = (words: FieldWords & { min?: number }) =>
-  describe(words.min === undefined ? z.number().int() : z.number().int().min(words.min), 'integer', words)
+export const integer = ({ min, ...words }: FieldWords & { min?: number }) =>
+  describe(min === undefined ? z.number().int() : z.number().int().min(min), 'integer', words)
 
 export const boolean = (words: FieldWords) => describe(z.boolean(), 'boolean', words)
 
@@ -71,15 +62,19 @@ export const boolean = (words: FieldWords) => describe(z.boolean(), 'boolean', w
  * has more fields than the contract. `others` types those extra keys where the contract says what
  * they hold (meta values are all text).
  */
-export const section = <S extends z.ZodRawShape>(words: FieldWords, shape: S, others: z.ZodType = z.unknown()) =>
-  describe(z.object(shape).catchall(others), 'section', words)
+export const section = <S extends z.ZodRawShape>(
+  words: FieldWords,
+  shape: S,
+  others: z.ZodType = z.unknown(),
+) => describe(z.object(shape).catchall(others), 'section', words)
 
 /** A list of items of one shape (3D assets, banners, instructions). */
-export const list = <T extends z.ZodType>(words: FieldWords, item: T) => describe(z.array(item), 'list', words)
+export const list = <T extends z.ZodType>(words: FieldWords, item: T) =>
+  describe(z.array(item), 'list', words)
 
 /** A list of exactly `length` positions, each empty (null) or holding an item. */
-export const slots = <T extends z.ZodType>(words: FieldWords & { length: number }, item: T) =>
-  describe(z.array(z.union([z.null(), item])).length(words.length), 'slots', words)
+export const slots = <T extends z.ZodType>({ length, ...words }: FieldWords & { length: number }, item: T) =>
+  describe(z.array(z.union([z.null(), item])).length(length), 'slots', words)
 
 /** A value whose shape the contract leaves open: any JSON is accepted. */
 export const json = <T extends z.ZodType>(words: FieldWords, schema: T) => describe(schema, 'json', words)
@@ -87,6 +82,13 @@ export const json = <T extends z.ZodType>(words: FieldWords, schema: T) => descr
 /** The item of a list: an object with fields, itself described so messages can name it. */
 export const item = <S extends z.ZodRawShape>(words: FieldWords, shape: S) => {
   const schema = z.looseObject(shape)
-  fieldRegistry.add(schema, { ...words, kind: "section", expected: true })
+  fieldRegistry.add(schema, { ...words, kind: 'section', expected: true })
+  return schema
+}
+
+/** The item of a list of text (one language, one info text), described so messages can name it. */
+export const textItem = (words: FieldWords) => {
+  const schema = z.string()
+  fieldRegistry.add(schema, { ...words, kind: 'text', expected: true })
   return schema
 }

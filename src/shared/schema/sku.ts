@@ -7,11 +7,14 @@ import { boolean, item, list, number, section, slots, text, url } from './field.
  */
 
 const vector = (title: string, help: string) =>
-  section({ title, description: help }, {
-    x: number({ title: `${title} X` }),
-    y: number({ title: `${title} Y` }),
-    z: number({ title: `${title} Z` }),
-  })
+  section(
+    { title, description: help },
+    {
+      x: number({ title: `${title} X` }),
+      y: number({ title: `${title} Y` }),
+      z: number({ title: `${title} Z` }),
+    },
+  )
 
 const meta = (title: string, examples?: readonly string[]) => text({ title, examples, expected: false })
 
@@ -36,74 +39,96 @@ export const skuSchema = z.looseObject({
     allowEmpty: true,
   }),
   version: text({ title: 'Version', description: 'Version-number style text, such as 1.0.0.' }),
-  arEffect: section({ title: 'AR effect' }, {
-    transform: section({ title: 'Transform' }, {
-      position: vector('Position', 'Offset of the 3D model from its anchor, in scene units.'),
-      rotation: vector('Rotation', 'Rotation of the 3D model around each axis.'),
-    }),
-    envSettings: section({ title: 'Environment' }, {
-      tileX: number({ title: 'Tile X' }),
-      tileY: number({ title: 'Tile Y' }),
-      intensity: number({ title: 'Intensity', description: 'Brightness of the environment lighting.' }),
-      fieldOfView: text({
-        title: 'Field of view',
-        description: 'Camera field of view, such as 30deg. Present on some SKUs only.',
-        examples: ['30deg', '45deg', 'auto'],
-        expected: false,
-      }),
-      toneMapping: text({ title: 'Tone mapping', examples: ['aces', 'neutral', 'agx', 'commerce'] }),
-      shadowSoftness: number({ title: 'Shadow softness' }),
-      shadowIntensity: number({ title: 'Shadow intensity' }),
-      environmentImage: url({
-        title: 'Environment image',
-        description: 'Web address of the environment (lighting) image. Present on some SKUs only.',
-        expected: false,
-      }),
-      useDefaultEnvironment: boolean({
-        title: 'Use default environment',
-        description: 'Light the model with the default environment instead of an image.',
-        expected: false,
-      }),
-    }),
-    effectAssets2D: slots(
-      {
-        title: '2D effect assets',
-        description: `Exactly ${EFFECT_ASSETS_2D_SLOTS} slots; each is empty or holds an asset object (its shape is not documented).`,
-        length: EFFECT_ASSETS_2D_SLOTS,
-      },
-      item({ title: '2D asset' }, {}),
-    ),
-    effectAssets3D: list(
-      { title: '3D effect assets', description: 'The 3D models of the try-on effect.' },
-      item({ title: '3D asset' }, {
-        id: text({ title: 'Asset ID' }),
-        url: url({ title: 'Model address', description: 'Web address of the 3D model (such as a .glb file).' }),
-      }),
-    ),
-  }),
-  meta: section({ title: 'Product details', description: 'Fit and frame details; any subset may be filled.' }, {
-    age: meta('Age group', ['adult', 'kids']),
-    gender: meta('Gender', ['unisex', 'female', 'male']),
-    frameShape: meta('Frame shape', ['aviator', 'round', 'rectangle', 'square', 'cat-eye', 'oval']),
-    frameSize: meta('Frame size', ['small', 'medium', 'large']),
-    rimType: meta('Rim type', ['full-rim', 'half-rim', 'rimless']),
-    material: meta('Material', ['metal', 'acetate', 'plastic', 'titanium']),
-    frameWidth: meta('Frame width'),
-    lensWidth: meta('Lens width'),
-    lensHeight: meta('Lens height'),
-    bridge: meta('Bridge width'),
-    temple: meta('Temple length'),
-    eyeLens: meta('Lens type', ['polarized', 'gradient', 'mirrored', 'clear', 'photochromic']),
-    lensColorCode: meta('Lens colour code'),
-    lensColorDescription: meta('Lens colour description'),
-    multifocalCompatible: meta('Multifocal compatible', ['yes', 'no']),
-    dimensions: section({ title: 'Dimensions', expected: false }, {
-      unit: text({ title: 'Dimension unit', examples: ['mm', 'cm', 'in'] }),
-      width: text({ title: 'Width' }),
-      height: text({ title: 'Height' }),
-      length: text({ title: 'Length' }),
-    }),
-  }, z.string()),
+  arEffect: section(
+    { title: 'AR effect' },
+    {
+      transform: section(
+        { title: 'Transform' },
+        {
+          position: vector('Position', 'Offset of the 3D model from its anchor, in scene units.'),
+          rotation: vector('Rotation', 'Rotation of the 3D model around each axis.'),
+        },
+      ),
+      envSettings: section(
+        { title: 'Environment' },
+        {
+          tileX: number({ title: 'Tile X' }),
+          tileY: number({ title: 'Tile Y' }),
+          intensity: number({ title: 'Intensity', description: 'Brightness of the environment lighting.' }),
+          fieldOfView: text({
+            title: 'Field of view',
+            description: 'Camera field of view, such as 30deg. Present on some SKUs only.',
+            examples: ['30deg', '45deg', 'auto'],
+            expected: false,
+          }),
+          toneMapping: text({ title: 'Tone mapping', examples: ['aces', 'neutral', 'agx', 'commerce'] }),
+          shadowSoftness: number({ title: 'Shadow softness' }),
+          shadowIntensity: number({ title: 'Shadow intensity' }),
+          environmentImage: url({
+            title: 'Environment image',
+            description: 'Web address of the environment (lighting) image. Present on some SKUs only.',
+            expected: false,
+          }),
+          useDefaultEnvironment: boolean({
+            title: 'Use default environment',
+            description: 'Light the model with the default environment instead of an image.',
+            expected: false,
+          }),
+        },
+      ),
+      effectAssets2D: slots(
+        {
+          title: '2D effect assets',
+          description: `Exactly ${EFFECT_ASSETS_2D_SLOTS} slots; each is empty or holds an asset object (its shape is not documented).`,
+          length: EFFECT_ASSETS_2D_SLOTS,
+        },
+        item({ title: '2D asset' }, {}),
+      ),
+      effectAssets3D: list(
+        { title: '3D effect assets', description: 'The 3D models of the try-on effect.' },
+        item(
+          { title: '3D asset' },
+          {
+            id: text({ title: 'Asset ID' }),
+            url: url({
+              title: 'Model address',
+              description: 'Web address of the 3D model (such as a .glb file).',
+            }),
+          },
+        ),
+      ),
+    },
+  ),
+  meta: section(
+    { title: 'Product details', description: 'Fit and frame details; any subset may be filled.' },
+    {
+      age: meta('Age group', ['adult', 'kids']),
+      gender: meta('Gender', ['unisex', 'female', 'male']),
+      frameShape: meta('Frame shape', ['aviator', 'round', 'rectangle', 'square', 'cat-eye', 'oval']),
+      frameSize: meta('Frame size', ['small', 'medium', 'large']),
+      rimType: meta('Rim type', ['full-rim', 'half-rim', 'rimless']),
+      material: meta('Material', ['metal', 'acetate', 'plastic', 'titanium']),
+      frameWidth: meta('Frame width'),
+      lensWidth: meta('Lens width'),
+      lensHeight: meta('Lens height'),
+      bridge: meta('Bridge width'),
+      temple: meta('Temple length'),
+      eyeLens: meta('Lens type', ['polarized', 'gradient', 'mirrored', 'clear', 'photochromic']),
+      lensColorCode: meta('Lens colour code'),
+      lensColorDescription: meta('Lens colour description'),
+      multifocalCompatible: meta('Multifocal compatible', ['yes', 'no']),
+      dimensions: section(
+        { title: 'Dimensions', expected: false },
+        {
+          unit: text({ title: 'Dimension unit', examples: ['mm', 'cm', 'in'] }),
+          width: text({ title: 'Width' }),
+          height: text({ title: 'Height' }),
+          length: text({ title: 'Length' }),
+        },
+      ),
+    },
+    z.string(),
+  ),
 })
 
 export const bulkUploadRequestSchema = z.looseObject({

@@ -22,7 +22,13 @@ export interface DocumentReport {
 }
 
 // Fields only an app creation request has; a SKU shares none of them.
-const APP_FIELDS = ['report_config', 'appConfig', 'expire_images_after_days', 'sdkVersion', 'algorithmVersion']
+const APP_FIELDS = [
+  'report_config',
+  'appConfig',
+  'expire_images_after_days',
+  'sdkVersion',
+  'algorithmVersion',
+]
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -44,7 +50,8 @@ export function validateDocument(document: unknown): DocumentReport {
   } else if (kind === 'bulk-request') {
     const skus = (document as Record<string, unknown>).skus
     items = Array.isArray(skus) ? skus : []
-    if (!Array.isArray(skus)) documentErrors.push({ path: 'skus', message: 'The bulk request’s "skus" must be a list of SKUs' })
+    if (!Array.isArray(skus))
+      documentErrors.push({ path: 'skus', message: 'The bulk request’s "skus" must be a list of SKUs' })
   } else {
     items = [document]
   }

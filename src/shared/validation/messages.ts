@@ -11,7 +11,10 @@ export function describeIssue(issue: z.core.$ZodIssue, root: FieldNode): Problem
   const name = exact ? node.meta.title : `"${String(issue.path.at(-1))}" in ${node.meta.title}`
   const meta = exact ? node.meta : undefined
   const where = listPosition(root, issue.path)
-  return { path, message: `${name}${where} ${requirement(issue, meta, slotParent(root, issue.path))}${got(input)}` }
+  return {
+    path,
+    message: `${name}${where} ${requirement(issue, meta, slotParent(root, issue.path))}${got(input)}`,
+  }
 }
 
 /** " of 3D asset 2" for a field inside a list item; positions are 1-based, as people count. */
@@ -37,8 +40,9 @@ function requirement(issue: z.core.$ZodIssue, meta: FieldMeta | undefined, inSlo
   }
   if (issue.code === 'too_small') return `must be ${issue.minimum} or more`
   if (issue.code === 'too_big') return `must be ${issue.maximum} or less`
-  // Zod rejects NaN and ±Infinity as "not a number"; "must be a number, not Infinity" would read as a contradiction.
-  if (meta?.kind === 'number' && 'input' in issue && typeof issue.input === 'number' && !Number.isFinite(issue.input)) {
+  // Zod rejects NaN and ±Infinity as not numbers; "must be a number, not Infinity" would contradict itself.
+  const input = 'input' in issue ? issue.input : undefined
+  if (meta?.kind === 'number' && typeof input === 'number' && !Number.isFinite(input)) {
     return 'must be a finite number'
   }
   // A `json` field's words say nothing about its shape; the schema's expected type does.

@@ -12,8 +12,9 @@ import { startStaticServer, type StaticServer } from './static-server.ts'
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const rendererDir = join(repoRoot, 'out/renderer')
 const screenshotDir = join(repoRoot, 'test-results/screenshots')
-export const appVersion = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string })
-  .version
+export const appVersion = (
+  JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string }
+).version
 
 /** Name of the Playwright binding that stands in for `ipcRenderer.invoke`. */
 const INVOKE_BINDING = '__catalogDeskInvoke'
@@ -104,7 +105,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       reportBinding: REPORT_BINDING,
     })
     context.on('console', (message) => {
-      if (message.type() === 'error') pageProblems.list.push({ kind: 'console.error', text: consoleText(message) })
+      if (message.type() !== 'error') return
+      pageProblems.list.push({ kind: 'console.error', text: consoleText(message) })
     })
     context.on('weberror', (webError) => {
       const error = webError.error()
@@ -181,7 +183,10 @@ export async function screenshot(page: Page, name: string): Promise<string> {
  * one readable line per rule and offending element, so `expect(await axe(page)).toEqual([])` shows
  * what to fix.
  */
-export async function axe(page: Page, options: { include?: string; exclude?: string } = {}): Promise<string[]> {
+export async function axe(
+  page: Page,
+  options: { include?: string; exclude?: string } = {},
+): Promise<string[]> {
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
   if (options.include) builder = builder.include(options.include)
   if (options.exclude) builder = builder.exclude(options.exclude)

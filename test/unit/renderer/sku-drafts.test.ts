@@ -28,7 +28,10 @@ describe('SKU drafts in IndexedDB', () => {
     const payload: Sku = {
       ...copy(full),
       collectionIds: ['summer'],
-      arEffect: { ...copy(full.arEffect), envSettings: { ...copy(full.arEffect.envSettings), SSAOSettings: { on: 1 } } },
+      arEffect: {
+        ...copy(full.arEffect),
+        envSettings: { ...copy(full.arEffect.envSettings), SSAOSettings: { on: 1 } },
+      },
     }
     const created = await drafts.create(copy(payload))
     const stored = await drafts.get(created.id)
@@ -47,10 +50,17 @@ describe('SKU drafts in IndexedDB', () => {
 
   it('recomputes validity and the index columns on every save', async () => {
     const created = await drafts.create(copy(partial), 1000)
-    const broken = { ...copy(partial), brand: 'Contoso', isActive: 'yes' }
-    delete (broken as Record<string, unknown>).productName
-    const saved = await drafts.savePayload(created.id, broken, 2000)
-    expect(saved).toMatchObject({ validity: 'invalid', errorCount: 1, warningCount: 1, brand: 'Contoso', updatedAt: 2000 })
+    // What a user may have typed: a wrong type and a missing field are still saved, and counted.
+    const broken: Record<string, unknown> = { ...copy(partial), brand: 'Contoso', isActive: 'yes' }
+    delete broken.productName
+    const saved = await drafts.savePayload(created.id, broken as Sku, 2000)
+    expect(saved).toMatchObject({
+      validity: 'invalid',
+      errorCount: 1,
+      warningCount: 1,
+      brand: 'Contoso',
+      updatedAt: 2000,
+    })
     expect((await drafts.get(created.id))?.payload).toEqual(broken)
   })
 

@@ -10,7 +10,10 @@ describe('json paths', () => {
   it('writes only the path, creating objects and lists on the way', () => {
     const document: Record<string, unknown> = { keep: { me: 1 } }
     setAt(document, ['arEffect', 'effectAssets3D', 0, 'url'], 'https://x.test/a.glb')
-    expect(document).toEqual({ keep: { me: 1 }, arEffect: { effectAssets3D: [{ url: 'https://x.test/a.glb' }] } })
+    expect(document).toEqual({
+      keep: { me: 1 },
+      arEffect: { effectAssets3D: [{ url: 'https://x.test/a.glb' }] },
+    })
     expect(getAt(document, ['arEffect', 'effectAssets3D', 0, 'url'])).toBe('https://x.test/a.glb')
     expect(getAt(document, ['missing', 'deeper'])).toBeUndefined()
   })

@@ -53,7 +53,8 @@ export class SkuDraftRepository {
     return this.db.transaction('rw', this.db.skuDrafts, async () => {
       const current = await this.db.skuDrafts.get(id)
       if (!current) throw new Error('This draft no longer exists.')
-      if (current.syncState !== 'draft') throw new Error('This draft has been sent and can no longer be edited.')
+      if (current.syncState !== 'draft')
+        throw new Error('This draft has been sent and can no longer be edited.')
       const next: SkuDraftRecord = { ...current, payload, updatedAt: now, ...describe(payload) }
       await this.db.skuDrafts.put(next)
       return next

@@ -1,4 +1,4 @@
-import { computed, onBeforeUnmount, ref, shallowRef, toRaw, watch } from 'vue'
+import { computed, nextTick, onBeforeUnmount, ref, shallowRef, toRaw, watch } from 'vue'
 import type { Sku } from '../../../../shared/schema/sku.ts'
 import { validateSku } from '../../../../shared/validation/validate.ts'
 import { skuDrafts } from '../../db/index.ts'
@@ -30,11 +30,13 @@ export function useSkuEditor(id: string) {
       return
     }
     payload.value = structuredClone(found.payload)
+    // Let the watcher see the loaded payload while still 'loading', so loading is not an edit.
+    await nextTick()
     state.value = 'saved'
-    watch(payload, schedule, { deep: true })
   }
 
   function schedule() {
+    if (state.value === 'loading' || state.value === 'missing') return
     state.value = 'pending'
     clearTimeout(timer)
     timer = setTimeout(() => void flush(), AUTOSAVE_DELAY_MS)
@@ -61,6 +63,8 @@ export function useSkuEditor(id: string) {
     return saving
   }
 
+  // Set up here, synchronously, so Vue stops the watcher with the component.
+  watch(payload, schedule, { deep: true })
   onBeforeUnmount(() => void flush())
   void load()
 

@@ -1,0 +1,152 @@
+import type { Page } from '@playwright/test'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+
+/** Every SKU draft in the page's real IndexedDB, read with the raw API rather than the app's code. */
+function storedDrafts(page: Page): Promise<Array<{ payload: Record<string, unknown>; validity: string }>> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const idb = (globalThis as unknown as { indexedDB: IDBFactoryLike }).indexedDB
+        const open = idb.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open the database'))
+        open.onsuccess = () => {
+          const request = open.result.transaction('skuDrafts').objectStore('skuDrafts').getAll()
+          request.onsuccess = () => {
+            open.result.close()
+            resolve(request.result as never)
+          }
+        }
+      }),
+  )
+}
+
+// The test programme compiles without the DOM library: the little of IndexedDB used above, by hand.
+interface IDBRequestLike<T> {
+  result: T
+  onsuccess: (() => void) | null
+  onerror: (() => void) | null
+}
+interface IDBFactoryLike {
+  open(name: string): IDBRequestLike<{
+    close(): void
+    transaction(store: string): { objectStore(store: string): { getAll(): IDBRequestLike<unknown[]> } }
+  }>
+}
+
+async function newDraft(page: Page) {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New SKU' }).click()
+  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
+}
+
+const saved = (page: Page) =>
+  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+
+test.describe('SKU drafts', () => {
+  test('a draft created through the form survives a reload, unknown fields included', async ({ page }) => {
+    await newDraft(page)
+
+    await page.getByLabel('Product name').fill('Aviator Classic Gold 58')
+    await page.getByLabel('Brand').fill('Northwind Optics')
+    await page.getByLabel('Barcode').fill('0890123456789')
+    await page.getByLabel('Category', { exact: true }).fill('eyewear')
+    await page.getByLabel('Sub-category').fill('sunglasses')
+    await page.getByLabel('Active', { exact: true }).selectOption({ label: 'Yes' })
+    await page.getByLabel('Product image').fill('https://cdn.example.com/aviator.png')
+    await page.getByLabel('Position Y').fill('0.012')
+    await page.getByLabel('Rotation X').fill('-2.5')
+    await page.getByLabel('Field of view').fill('30deg')
+    await page.getByLabel('Use default environment').selectOption({ label: 'No' })
+    await page.getByLabel('2D asset 3').fill('{"url": "https://cdn.example.com/lens.png"}')
+    await page.getByRole('button', { name: 'Add 3D asset' }).click()
+    await page.getByLabel('Asset ID').fill('frame')
+    await page.getByLabel('Model address').fill('https://cdn.example.com/aviator.glb')
+    await page.getByLabel('Lens width').fill('58')
+    await page.getByLabel('Dimension unit').fill('mm')
+    await page.getByLabel('Other top-level fields (JSON)').fill('{ "collectionIds": ["summer-26"] }')
+    await saved(page)
+
+    await page.reload()
+    await expect(page.getByLabel('Product name')).toHaveValue('Aviator Classic Gold 58')
+    await expect(page.getByLabel('Barcode')).toHaveValue('0890123456789')
+    await expect(page.getByLabel('Active', { exact: true })).toHaveValue('true')
+    await expect(page.getByLabel('Position Y')).toHaveValue('0.012')
+    await expect(page.getByLabel('Model address')).toHaveValue('https://cdn.example.com/aviator.glb')
+    await expect(page.getByLabel('Other top-level fields (JSON)')).toHaveValue(/"collectionIds"/)
+
+    const [draft] = await storedDrafts(page)
+    expect(draft?.payload).toMatchObject({
+      productName: 'Aviator Classic Gold 58',
+      barcode: '0890123456789',
+      isActive: true,
+      collectionIds: ['summer-26'],
+      arEffect: {
+        transform: { position: { x: 0, y: 0.012, z: 0 }, rotation: { x: -2.5, y: 0, z: 0 } },
+        envSettings: { fieldOfView: '30deg', useDefaultEnvironment: false },
+        effectAssets2D: [null, null, { url: 'https://cdn.example.com/lens.png' }, null, null, null, null],
+        effectAssets3D: [{ id: 'frame', url: 'https://cdn.example.com/aviator.glb' }],
+      },
+      // Typed into a text field of the meta group: stays text, never becomes the number 58.
+      meta: { lensWidth: '58', dimensions: { unit: 'mm' } },
+    })
+    await expect(page.getByLabel('Payload JSON')).toContainText('"collectionIds"')
+  })
+
+  test('validates as the user types, in the catalogue’s words', async ({ page }) => {
+    await newDraft(page)
+    const image = page.getByLabel('Product image')
+    await image.fill('cdn.example.com/aviator.png')
+    await expect(image).toHaveAttribute('aria-invalid', 'true')
+    await expect(
+      page.getByText('Product image must be a web address starting with http:// or https://'),
+    ).toBeVisible()
+    await expect(page.getByText('1 error', { exact: true })).toBeVisible()
+    await screenshot(page, 'sku-editor-error')
+
+    await image.fill('https://cdn.example.com/aviator.png')
+    await expect(image).toHaveAttribute('aria-invalid', 'false')
+    await expect(page.getByText(/must be a web address/)).toHaveCount(0)
+
+    // A new draft lacks the product's own fields: warnings, listed, never errors.
+    await page.getByText('What is missing').click()
+    await expect(page.getByText('Brand is missing')).toBeVisible()
+    await page.getByLabel('Brand').fill('Northwind Optics')
+    await expect(page.getByText('Brand is missing')).toHaveCount(0)
+    await saved(page)
+    const [draft] = await storedDrafts(page)
+    expect(draft?.validity).toBe('warnings')
+  })
+
+  test('lists drafts, finds them by a word of name, brand or barcode, and is accessible', async ({
+    page,
+  }) => {
+    for (const [name, brand] of [
+      ['Aviator Gold', 'Northwind'],
+      ['Pearl Necklace', 'Lumen'],
+    ]) {
+      await newDraft(page)
+      await page.getByLabel('Product name').fill(name!)
+      await page.getByLabel('Brand').fill(brand!)
+      await saved(page)
+      expect(await axe(page)).toEqual([])
+      await page.getByRole('link', { name: 'All SKUs' }).click()
+    }
+
+    const rows = page.getByRole('row')
+    await expect(page.getByText('2 drafts on this computer')).toBeVisible()
+    await expect(rows).toHaveCount(3)
+    await page.getByLabel('Search SKUs').fill('lum')
+    await expect(rows).toHaveCount(2)
+    await expect(page.getByRole('link', { name: 'Pearl Necklace' })).toBeVisible()
+    await page.getByLabel('Search SKUs').fill('nothing-like-this')
+    await expect(page.getByText('No draft matches')).toBeVisible()
+    await page.getByLabel('Search SKUs').fill('')
+    await expect(rows).toHaveCount(3)
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sku-list')
+
+    await page.getByRole('link', { name: 'Aviator Gold' }).click()
+    await expect(page.getByLabel('Brand')).toHaveValue('Northwind')
+    await screenshot(page, 'sku-editor')
+  })
+})

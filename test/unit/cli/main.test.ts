@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { runCli } from './run-cli.ts'
+
+describe('catalog-desk', () => {
+  it.each([['--help'], ['-h'], ['help']])('%s prints the usage and exits 0', async (flag) => {
+    const run = await runCli([flag])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toMatch(/^Usage: catalog-desk <command> \[options\]/)
+    expect(run.stdout).toContain('validate FILE [--json]')
+    expect(run.stdout).toContain('schema [--out DIR]')
+  })
+
+  it.each([
+    [['validate', '--help'], 'Usage: catalog-desk validate FILE [--json]'],
+    [['validate', '-h', 'ignored.json'], 'Usage: catalog-desk validate FILE [--json]'],
+    [['help', 'validate'], 'Usage: catalog-desk validate FILE [--json]'],
+    [['schema', '--help'], 'Usage: catalog-desk schema [--out DIR]'],
+  ])('%j prints that command’s usage and exits 0', async (argv, first) => {
+    const run = await runCli(argv)
+    expect(run.code).toBe(0)
+    expect(run.stdout.split('\n')[0]).toBe(first)
+  })
+
+  it('the validate usage documents the exit statuses and the --json shape', async () => {
+    const { stdout } = await runCli(['validate', '--help'])
+    expect(stdout).toContain('0 valid (warnings allowed), 1 invalid, 2 bad usage')
+    expect(stdout).toContain(
+      '{kind, items, valid, invalid, errors: [{index, path, message}], warnings: [...]}',
+    )
+  })
+
+  it('no command prints the usage to stderr and exits 2', async () => {
+    const run = await runCli([])
+    expect(run).toMatchObject({ code: 2, stdout: '' })
+    expect(run.stderr).toMatch(/^Usage: catalog-desk/)
+  })
+
+  it.each([
+    [['lint', 'a.json'], "catalog-desk: Unknown command 'lint'."],
+    [['toString'], "catalog-desk: Unknown command 'toString'."],
+    [['help', 'lint'], "catalog-desk: Unknown command 'lint'."],
+    [['--json'], "catalog-desk: Unknown option '--json'."],
+  ])('%j is bad usage: exit 2', async (argv, message) => {
+    const run = await runCli(argv)
+    expect(run).toEqual({ code: 2, stdout: '', stderr: `${message}\nRun "catalog-desk --help" for usage.\n` })
+  })
+
+  it('--version prints the package version', async () => {
+    const run = await runCli(['--version'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/)
+  })
+})

@@ -1,0 +1,229 @@
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { IpcMainInvokeEvent } from 'electron'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  CONTENT_SECURITY_POLICY,
+  DEV_CONTENT_SECURITY_POLICY,
+} from '../../../src/main/content-security-policy.ts'
+import { CHANNELS, ipcChannel } from '../../../src/shared/ipc.ts'
+import { fakeWebContents } from './fake-web-contents.ts'
+
+// The app's lifecycle, run against a stand-in for Electron's own modules (nothing else is mocked).
+const fake = vi.hoisted(() => {
+  type Listener = (...args: unknown[]) => unknown
+  const listeners = new Map<string, Listener[]>()
+  const windows: FakeBrowserWindow[] = []
+
+  class FakeBrowserWindow {
+    static getAllWindows = vi.fn(() => windows.filter((window) => !window.closed))
+    readonly options: { webPreferences?: { preload?: string } }
+    closed = false
+    readonly loadURL = vi.fn(async (_url: string) => {})
+    readonly loadFile = vi.fn(async (_file: string) => {})
+    readonly once = vi.fn()
+    readonly isDestroyed = () => this.closed
+    readonly isMinimized = vi.fn(() => false)
+    readonly restore = vi.fn()
+    readonly focus = vi.fn()
+    constructor(options: FakeBrowserWindow['options']) {
+      this.options = options
+      windows.push(this)
+    }
+  }
+
+  const app = {
+    isPackaged: false,
+    requestSingleInstanceLock: vi.fn(() => true),
+    enableSandbox: vi.fn(),
+    whenReady: vi.fn(async () => {}),
+    quit: vi.fn(),
+    exit: vi.fn(),
+    getName: () => 'Catalog Desk',
+    getVersion: () => '9.8.7',
+    on: vi.fn((event: string, listener: Listener) => {
+      listeners.set(event, [...(listeners.get(event) ?? []), listener])
+      return app
+    }),
+  }
+  const defaultSession = {
+    webRequest: { onHeadersReceived: vi.fn() },
+    setPermissionRequestHandler: vi.fn(),
+    setPermissionCheckHandler: vi.fn(),
+  }
+  const shell = { openExternal: vi.fn(async (_url: string) => {}) }
+  const ipc = { handle: vi.fn(), removeHandler: vi.fn() }
+
+  return {
+    app,
+    windows,
+    FakeBrowserWindow,
+    defaultSession,
+    shell,
+    ipc,
+    emit(event: string, ...args: unknown[]) {
+      for (const listener of listeners.get(event) ?? []) listener(...args)
+    },
+    reset() {
+      listeners.clear()
+      windows.length = 0
+      vi.clearAllMocks()
+      app.isPackaged = false
+      app.requestSingleInstanceLock.mockReturnValue(true)
+    },
+  }
+})
+vi.mock('electron', () => ({
+  app: fake.app,
+  BrowserWindow: fake.FakeBrowserWindow,
+  session: { defaultSession: fake.defaultSession },
+  shell: fake.shell,
+  ipcMain: fake.ipc,
+}))
+
+const preloadPath = fileURLToPath(new URL('../../../src/preload/index.cjs', import.meta.url))
+const rendererFile = fileURLToPath(new URL('../../../src/renderer/index.html', import.meta.url))
+const appUrl = pathToFileURL(rendererFile).href
+const DEV_URL = 'http://localhost:5173'
+
+/** Loads src/main/index.ts afresh (it starts the app on import) and lets `whenReady` resolve. */
+async function startApp(): Promise<void> {
+  vi.resetModules()
+  await import('../../../src/main/index.ts')
+  await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+function headerPolicy(): string {
+  const listener = fake.defaultSession.webRequest.onHeadersReceived.mock.calls[0]![0] as (
+    details: object,
+    callback: (response: { responseHeaders: Record<string, string[]> }) => void,
+  ) => void
+  let policy: string[] | undefined
+  listener({}, ({ responseHeaders }) => (policy = responseHeaders['Content-Security-Policy']))
+  return policy![0]!
+}
+
+function ipcListener(channel: string) {
+  const call = fake.ipc.handle.mock.calls.find(([name]) => name === channel)
+  return call![1] as (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>
+}
+
+beforeEach(() => {
+  fake.reset()
+})
+
+afterEach(() => {
+  vi.unstubAllEnvs()
+})
+
+describe('src/main/index.ts', () => {
+  it('quits at once when another instance holds the lock', async () => {
+    fake.app.requestSingleInstanceLock.mockReturnValue(false)
+    await startApp()
+    expect(fake.app.quit).toHaveBeenCalledOnce()
+    expect(fake.app.whenReady).not.toHaveBeenCalled()
+    expect(fake.windows).toHaveLength(0)
+    expect(fake.ipc.handle).not.toHaveBeenCalled()
+  })
+
+  it('packaged: sandboxes, secures, wires IPC and loads the built page with the preload', async () => {
+    fake.app.isPackaged = true
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_URL) // a packaged app must ignore it
+    await startApp()
+
+    expect(fake.app.enableSandbox).toHaveBeenCalledOnce()
+    expect(fake.windows).toHaveLength(1)
+    const window = fake.windows[0]!
+    expect(window.options.webPreferences?.preload).toBe(preloadPath)
+    expect(window.loadFile).toHaveBeenCalledExactlyOnceWith(rendererFile)
+    expect(window.loadURL).not.toHaveBeenCalled()
+
+    expect(headerPolicy()).toBe(CONTENT_SECURITY_POLICY)
+    expect(fake.defaultSession.setPermissionRequestHandler).toHaveBeenCalledOnce()
+    expect(fake.defaultSession.setPermissionCheckHandler).toHaveBeenCalledOnce()
+    expect(fake.ipc.handle.mock.calls.map(([channel]) => channel).sort()).toEqual(
+      CHANNELS.map(ipcChannel).sort(),
+    )
+  })
+
+  it('development: loads the dev server and sends the dev policy', async () => {
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_URL)
+    await startApp()
+    const window = fake.windows[0]!
+    expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(DEV_URL)
+    expect(window.loadFile).not.toHaveBeenCalled()
+    expect(headerPolicy()).toBe(DEV_CONTENT_SECURITY_POLICY)
+  })
+
+  it('answers IPC from the app page only, with handlers that reach Electron', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const fromApp = {
+      senderFrame: { url: `${appUrl}#/settings`, parent: null },
+    } as unknown as IpcMainInvokeEvent
+    const fromElsewhere = {
+      senderFrame: { url: 'https://evil.example/', parent: null },
+    } as unknown as IpcMainInvokeEvent
+
+    await expect(ipcListener('catalog-desk:getAppInfo')(fromApp)).resolves.toMatchObject({
+      name: 'Catalog Desk',
+      version: '9.8.7',
+      platform: process.platform,
+      versions: { node: process.versions.node },
+    })
+    await ipcListener('catalog-desk:openExternal')(fromApp, 'https://example.com/')
+    expect(fake.shell.openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com/')
+
+    await expect(
+      ipcListener('catalog-desk:openExternal')(fromElsewhere, 'https://example.com/x'),
+    ).rejects.toThrow(/not the app's page/)
+    expect(fake.shell.openExternal).toHaveBeenCalledOnce()
+  })
+
+  it('locks down every web contents: navigation stays on the page, links go to the browser', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const contents = fakeWebContents()
+    fake.emit('web-contents-created', {}, contents.contents)
+
+    expect(contents.emit('will-navigate', `${appUrl}#/skus`).prevented).toBe(false)
+    expect(contents.emit('will-navigate', 'https://evil.example/').prevented).toBe(true)
+    expect(contents.openWindow('http://example.com/')).toEqual({ action: 'deny' })
+    expect(fake.shell.openExternal).not.toHaveBeenCalled()
+    expect(contents.openWindow('https://example.com/')).toEqual({ action: 'deny' })
+    expect(fake.shell.openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com/')
+  })
+
+  it.each([
+    ['linux', true],
+    ['win32', true],
+    ['darwin', false],
+  ])('on %s, closing the last window quits: %s', async (platform, quits) => {
+    await startApp()
+    const original = Object.getOwnPropertyDescriptor(process, 'platform')!
+    Object.defineProperty(process, 'platform', { value: platform })
+    try {
+      fake.emit('window-all-closed')
+    } finally {
+      Object.defineProperty(process, 'platform', original)
+    }
+    expect(fake.app.quit).toHaveBeenCalledTimes(quits ? 1 : 0)
+  })
+
+  it('reopens a window on activate when none is open, and only then', async () => {
+    await startApp()
+    fake.emit('activate')
+    expect(fake.windows).toHaveLength(1)
+    fake.windows[0]!.closed = true
+    fake.emit('activate')
+    expect(fake.windows).toHaveLength(2)
+  })
+
+  it('focuses the existing window when a second instance starts', async () => {
+    await startApp()
+    const window = fake.windows[0]!
+    window.isMinimized.mockReturnValue(true)
+    fake.emit('second-instance')
+    expect(window.restore).toHaveBeenCalledOnce()
+    expect(window.focus).toHaveBeenCalledOnce()
+  })
+})

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest'
+import { EFFECT_ASSETS_2D_SLOTS } from '../../../src/shared/schema/sku.ts'
+import { validateAppRequest, validateSku } from '../../../src/shared/validation/validate.ts'
+import { fixture, setAt } from './contract-fixtures.ts'
+
+const sku = () => fixture('sku-eyewear-full.json')
+const app = () => fixture('app-create-request.json')
+const errorPaths = (value: unknown) => validateSku(value).errors.map((error) => error.path)
+
+describe('numbers', () => {
+  // JSON cannot carry these, but a form or an importer passes values programmatically.
+  it.each([
+    ['arEffect.envSettings.intensity', Number.NaN],
+    ['arEffect.transform.position.x', Number.POSITIVE_INFINITY],
+    ['arEffect.envSettings.shadowSoftness', Number.NEGATIVE_INFINITY],
+  ])('%s = %s is rejected as not a finite number', (path, value) => {
+    const { errors } = validateSku(setAt(sku(), path, value))
+    expect(errors).toHaveLength(1)
+    expect(errors[0]?.path).toBe(path)
+    expect(errors[0]?.message).toMatch(/must be a finite number, not (NaN|Infinity|-Infinity)$/)
+  })
+
+  it('zero and negative numbers are fine', () => {
+    expect(errorPaths(setAt(sku(), 'arEffect.transform.rotation.x', -2.5))).toEqual([])
+    expect(errorPaths(setAt(sku(), 'arEffect.envSettings.shadowIntensity', 0))).toEqual([])
+  })
+
+  it('image retention must be a whole number of days, zero or more, and finite', () => {
+    const retention = (value: unknown) =>
+      validateAppRequest(setAt(app(), 'expire_images_after_days', value)).errors
+    expect(retention(0)).toEqual([])
+    expect(retention(1095)).toEqual([])
+    expect(retention(-1)).toEqual([
+      {
+        path: 'expire_images_after_days',
+        message: 'Image retention (days) must be 0 or more, not the number -1',
+      },
+    ])
+    expect(retention(Number.POSITIVE_INFINITY).map((error) => error.path)).toEqual([
+      'expire_images_after_days',
+    ])
+    expect(retention(Number.NaN).map((error) => error.path)).toEqual(['expire_images_after_days'])
+  })
+})
+
+describe('empty text', () => {
+  it('actionUrl and orgId may be empty', () => {
+    expect(errorPaths(setAt(setAt(sku(), 'actionUrl', ''), 'orgId', ''))).toEqual([])
+  })
+
+  it('productImage may not be empty, and the message says so', () => {
+    const { errors } = validateSku(setAt(sku(), 'productImage', ''))
+    expect(errors).toEqual([
+      {
+        path: 'productImage',
+        message: 'Product image must be a web address starting with http:// or https://, not empty text',
+      },
+    ])
+  })
+
+  it('the message of a field that may be empty says it may be left empty', () => {
+    const { errors } = validateSku(setAt(sku(), 'actionUrl', 'javascript:alert(1)'))
+    expect(errors[0]?.message).toContain('or left empty')
+  })
+
+  it.each(['arEffect.envSettings.environmentImage', 'arEffect.effectAssets3D.0.url'])(
+    '%s may not be empty either',
+    (path) => {
+      expect(errorPaths(setAt(sku(), path, ''))).toEqual([path])
+    },
+  )
+})
+
+describe('web addresses', () => {
+  const URL_PATHS = [
+    'productImage',
+    'actionUrl',
+    'arEffect.envSettings.environmentImage',
+    'arEffect.effectAssets3D.0.url',
+  ]
+  const REJECTED = [
+    'ftp://cdn.example.com/catalog/aviator.png',
+    'javascript:alert(1)',
+    'data:image/png;base64,iVBORw0KGgo=',
+    'file:///home/me/aviator.png',
+    'cdn.example.com/catalog/aviator.png',
+    'https://',
+  ]
+
+  it.each(URL_PATHS.flatMap((path) => REJECTED.map((value) => [path, value])))(
+    '%s = %s is rejected',
+    (path, value) => {
+      expect(errorPaths(setAt(sku(), path, value))).toEqual([path])
+    },
+  )
+
+  it.each(
+    URL_PATHS.flatMap((path) =>
+      ['http://cdn.example.com/a.png', 'https://cdn.example.com/a.png?v=2'].map((value) => [path, value]),
+    ),
+  )('%s = %s is accepted', (path, value) => {
+    expect(errorPaths(setAt(sku(), path, value))).toEqual([])
+  })
+
+  it.each(['report_config.logo', 'appConfig.ui_config.screens.instructionScreen.banner.web.0.url'])(
+    'the app’s %s rejects ftp:// and javascript: too',
+    (path) => {
+      for (const value of ['ftp://cdn.example.com/logo.png', 'javascript:alert(1)']) {
+        expect(validateAppRequest(setAt(app(), path, value)).errors.map((error) => error.path)).toEqual([
+          path,
+        ])
+      }
+    },
+  )
+})
+
+describe('2D effect assets', () => {
+  const slots = (entries: unknown) => validateSku(setAt(sku(), 'arEffect.effectAssets2D', entries))
+
+  it(`has exactly ${EFFECT_ASSETS_2D_SLOTS} entries`, () => {
+    expect(EFFECT_ASSETS_2D_SLOTS).toBe(7)
+    for (const length of [0, 6, 8]) {
+      const { errors } = slots(Array.from({ length }, () => null))
+      expect(errors).toEqual([
+        {
+          path: 'arEffect.effectAssets2D',
+          message: `2D effect assets must have exactly 7 entries, not a list of ${length}`,
+        },
+      ])
+    }
+  })
+
+  it('each entry is null or an object, of any shape since the contract does not show it', () => {
+    expect(
+      slots([{ url: 'https://cdn.example.com/a.png' }, null, {}, null, { any: [1] }, null, null]).errors,
+    ).toEqual([])
+  })
+
+  it.each([['overlay.png'], [0], [true], [[]]])('an entry %j is an error at its position', (entry) => {
+    const { errors } = slots([null, null, entry, null, null, null, null])
+    expect(errors).toEqual([
+      expect.objectContaining({
+        path: 'arEffect.effectAssets2D.2',
+        message: expect.stringContaining('2D asset 3 must be empty (null) or an object'),
+      }),
+    ])
+  })
+})
