@@ -3,6 +3,11 @@ export interface CliIo {
   stdout: Output
   stderr: Output
   cwd: string
+  /**
+   * Stops a command that runs until told to (`sandbox`). Without it, such a command stops on
+   * SIGINT or SIGTERM; tests pass one so they can run it in-process.
+   */
+  signal?: AbortSignal
 }
 
 /** The part of a stream the CLI uses: `process.stdout` fits, and so does a string collector in a test. */

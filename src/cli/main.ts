@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { sandboxCommand } from './commands/sandbox.ts'
 import { schemaCommand } from './commands/schema.ts'
 import { validateCommand } from './commands/validate.ts'
 import { CliError, EXIT_OK, EXIT_TROUBLE, type CliIo } from './io.ts'
@@ -11,6 +12,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>
 const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
   schema: schemaCommand,
+  sandbox: sandboxCommand,
 }
 
 /**

@@ -7,6 +7,7 @@ Checks SKUs and skin-analysis app configurations against the service contract, o
 Commands:
   validate FILE [--json]   Check a JSON file of SKUs, a bulk upload request or an app creation request
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
+  sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
 
 Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
@@ -45,7 +46,43 @@ Options:
   -h, --help   Show this help
 `
 
+export const SANDBOX_USAGE = `Usage: catalog-desk sandbox [--port N] [--token T] [--token-encoding raw|base64|either]
+                            [--max-batch N] [--store FILE] [--full-app-response] [--fault SPEC]...
+
+Runs a stand-in for the service on 127.0.0.1 until Ctrl-C: the bulk SKU upload and the app
+creation of the contract, checked with the same rules as "validate". A batch with any invalid SKU
+is rejected whole (400) and nothing of it is stored. Requests need "Authorization: Bearer TOKEN".
+What it received and every request it answered can be read at /__sandbox/ (no token; the
+endpoints are printed at start).
+
+Options:
+  --port N              Port on 127.0.0.1 (default 4010; 0 picks a free one, printed at start)
+  --token T             The token requests must carry (default "sandbox")
+  --token-encoding E    How the token follows "Bearer ": raw (default), base64 or either
+  --max-batch N         More SKUs than this in one request answers 413 (default 200)
+  --store FILE          Keep what was received in FILE (JSON), loaded again at the next start
+  --full-app-response   Return a created app's nested objects as sent; by default features,
+                        skinConcerns, report_titles, overallSkinScore, advance, loadingScreen,
+                        instructionScreen and customCode come back empty, as in the contract
+  --fault SPEC          Inject a fault; repeat for several, used in order. SPEC is
+                        KIND[:before|:after][:endpoint=skus|apps][:times=N|forever]
+                            [:delay=MS][:retry-after=SECONDS]
+                        KIND: latency, rate-limit (429), server-error (500), bad-gateway (502),
+                        unavailable (503), gateway-timeout (504), reset (no answer),
+                        html-error (502 as an HTML page), slow-response (default delay 30000).
+                        before (the default): instead of processing, nothing is stored;
+                        after: the request is processed and stored, then the answer is lost.
+                        A rule applies once unless times says otherwise.
+                        Examples: rate-limit, unavailable:retry-after=2, reset:before:endpoint=skus,
+                        slow-response:after:delay=5000:times=3
+  -h, --help            Show this help
+
+Exit status: 0 after a clean stop (Ctrl-C or SIGTERM), 2 bad usage, a port in use or a store
+file that cannot be read.
+`
+
 export const COMMAND_USAGE: Record<string, string> = {
   validate: VALIDATE_USAGE,
   schema: SCHEMA_USAGE,
+  sandbox: SANDBOX_USAGE,
 }

@@ -2,6 +2,7 @@ import type { AppInfo, Channel, InvokeResults } from '../shared/ipc.ts'
 import type { invokeArguments } from '../shared/ipc-arguments.ts'
 import type { z } from '../shared/schema/zod.ts'
 import { isExternalLink } from './external-link.ts'
+import { createServiceHandlers, type ServiceDeps } from './service-handlers.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
 export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C]>
@@ -10,13 +11,14 @@ export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C
 export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<InvokeResults[C]> }
 
 /** What the handlers need from the outside world, injected so they run without Electron. */
-export interface HandlerDeps {
+export interface HandlerDeps extends ServiceDeps {
   appInfo(): AppInfo
   openExternal(url: string): Promise<void>
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
+    ...createServiceHandlers(deps),
     getAppInfo: async () => deps.appInfo(),
     openExternal: async (url) => {
       // The contract already allows https only; checked again so no caller can skip it.

@@ -2,6 +2,9 @@ import { join } from 'node:path'
 import { app, BrowserWindow, session, shell } from 'electron'
 import type { AppInfo } from '../shared/ipc.ts'
 import { appPage } from './app-page.ts'
+import { EMBEDDED_SANDBOX_TOKEN, startEmbeddedSandbox } from './embedded-sandbox.ts'
+import { createProfileStore } from './profiles/profile-store.ts'
+import { createTokenStore } from './secrets/token-store.ts'
 import { createHandlers } from './handlers.ts'
 import { registerIpc } from './ipc.ts'
 import { createDispatcher } from './ipc-dispatch.ts'
@@ -62,7 +65,20 @@ async function start(): Promise<void> {
     page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
   )
   denyAllPermissions(session.defaultSession)
-  registerIpc(createDispatcher(createHandlers({ appInfo, openExternal })), page.isAppUrl)
+
+  const dataDir = app.getPath('userData')
+  const sandbox = await startEmbeddedSandbox(dataDir)
+  app.on('will-quit', () => void sandbox.close())
+  const tokens = createTokenStore()
+  const profiles = createProfileStore({ dir: dataDir, tokens })
+  const handlers = createHandlers({
+    appInfo,
+    openExternal,
+    profiles,
+    tokens,
+    sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },
+  })
+  registerIpc(createDispatcher(handlers), page.isAppUrl)
 
   mainWindow = openMainWindow()
   app.on('activate', () => {

@@ -1,5 +1,7 @@
 import type { invokeArguments } from './ipc-arguments.ts'
+import type { ProfileView } from './profile.ts'
 import type { z } from './schema/zod.ts'
+import type { OutcomeKind } from './service/outcome.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel has an argument
@@ -13,6 +15,16 @@ export const CHANNELS = [
   'getAppInfo',
   /** Opens a link in the user's browser; only https links leave the app. */
   'openExternal',
+  'listProfiles',
+  /** Adds or replaces a profile; a changed base URL drops the profile's token. */
+  'saveProfile',
+  'removeProfile',
+  'activateProfile',
+  /** Stores a profile's token in the OS keychain. There is no channel that reads a token back. */
+  'setToken',
+  'clearToken',
+  /** Sends an empty batch with the profile's address and token, and says what came of it. */
+  'testConnection',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]
@@ -25,9 +37,40 @@ export interface AppInfo {
   platform: string
 }
 
+export interface ProfilesState {
+  profiles: ProfileView[]
+  activeId: string
+  /** Something the user should know about the stored profiles (a damaged file was set aside). */
+  notice?: string
+}
+
+export interface TokenSaved {
+  storage: 'keychain' | 'memory'
+  /** Set when the token could not go to the keychain: what happened and what it means. */
+  notice?: string
+}
+
+export interface ConnectionTest {
+  /** The service answered and took the token: requests with this profile can go out. */
+  ok: boolean
+  kind: OutcomeKind
+  status?: number
+  /** What happened, for the person who pressed the button. */
+  message: string
+  url: string
+  durationMs: number
+}
+
 export interface InvokeResults {
   getAppInfo: AppInfo
   openExternal: void
+  listProfiles: ProfilesState
+  saveProfile: ProfilesState
+  removeProfile: ProfilesState
+  activateProfile: ProfilesState
+  setToken: TokenSaved
+  clearToken: void
+  testConnection: ConnectionTest
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

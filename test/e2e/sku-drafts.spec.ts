@@ -61,6 +61,10 @@ test.describe('SKU drafts', () => {
     await page.getByRole('button', { name: 'Add 3D asset' }).click()
     await page.getByLabel('Asset ID').fill('frame')
     await page.getByLabel('Model address').fill('https://cdn.example.com/aviator.glb')
+    // A second item: the list is rebuilt from the items already there, which must still save.
+    await page.getByRole('button', { name: 'Add 3D asset' }).click()
+    await page.getByLabel('Asset ID').nth(1).fill('lens')
+    await page.getByLabel('Model address').nth(1).fill('https://cdn.example.com/lens.glb')
     await page.getByLabel('Lens width').fill('58')
     await page.getByLabel('Dimension unit').fill('mm')
     await page.getByLabel('Other top-level fields (JSON)').fill('{ "collectionIds": ["summer-26"] }')
@@ -71,7 +75,7 @@ test.describe('SKU drafts', () => {
     await expect(page.getByLabel('Barcode')).toHaveValue('0890123456789')
     await expect(page.getByLabel('Active', { exact: true })).toHaveValue('true')
     await expect(page.getByLabel('Position Y')).toHaveValue('0.012')
-    await expect(page.getByLabel('Model address')).toHaveValue('https://cdn.example.com/aviator.glb')
+    await expect(page.getByLabel('Model address').first()).toHaveValue('https://cdn.example.com/aviator.glb')
     await expect(page.getByLabel('Other top-level fields (JSON)')).toHaveValue(/"collectionIds"/)
 
     const [draft] = await storedDrafts(page)
@@ -84,7 +88,10 @@ test.describe('SKU drafts', () => {
         transform: { position: { x: 0, y: 0.012, z: 0 }, rotation: { x: -2.5, y: 0, z: 0 } },
         envSettings: { fieldOfView: '30deg', useDefaultEnvironment: false },
         effectAssets2D: [null, null, { url: 'https://cdn.example.com/lens.png' }, null, null, null, null],
-        effectAssets3D: [{ id: 'frame', url: 'https://cdn.example.com/aviator.glb' }],
+        effectAssets3D: [
+          { id: 'frame', url: 'https://cdn.example.com/aviator.glb' },
+          { id: 'lens', url: 'https://cdn.example.com/lens.glb' },
+        ],
       },
       // Typed into a text field of the meta group: stays text, never becomes the number 58.
       meta: { lensWidth: '58', dimensions: { unit: 'mm' } },

@@ -1,11 +1,16 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import AxeBuilder from '@axe-core/playwright'
 import { test as base, expect, type Page } from '@playwright/test'
 import { createHandlers } from '../../../src/main/handlers.ts'
 import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
+import { EMBEDDED_SANDBOX_TOKEN } from '../../../src/main/embedded-sandbox.ts'
+import { createProfileStore } from '../../../src/main/profiles/profile-store.ts'
+import { startSandbox, type Sandbox } from '../../../src/main/sandbox/server.ts'
+import { createTokenStore, type TokenStore } from '../../../src/main/secrets/token-store.ts'
 import { CHANNELS, type Api, type AppInfo } from '../../../src/shared/ipc.ts'
 import { startStaticServer, type StaticServer } from './static-server.ts'
 
@@ -37,6 +42,14 @@ interface TestFixtures {
   /** URLs the page asked main to open in the user's browser, in order. */
   openedExternally: string[]
   pageProblems: PageProblems
+  /** Everything the bridge handed back to the page, in order: what the renderer could ever see. */
+  bridgeResults: unknown[]
+  /** What main's code wrote to the console during the test. */
+  mainLogs: string[]
+  /** The real token store (the Secret Service under D-Bus, else memory), under a service name of its own. */
+  tokens: TokenStore
+  /** The app's embedded sandbox: a real HTTP service on loopback, fresh for every test. */
+  sandbox: Sandbox
 }
 
 interface WorkerFixtures {
@@ -57,6 +70,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  // eslint-disable-next-line no-empty-pattern
+  sandbox: async ({}, use) => {
+    const sandbox = await startSandbox({ port: 0, token: EMBEDDED_SANDBOX_TOKEN, tokenEncoding: 'either' })
+    await use(sandbox)
+    await sandbox.close()
+  },
+
   baseURL: async ({ rendererServer }, use) => {
     await use(rendererServer.url)
   },
@@ -64,6 +84,31 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // eslint-disable-next-line no-empty-pattern
   openedExternally: async ({}, use) => {
     await use([])
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  bridgeResults: async ({}, use) => {
+    await use([])
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  mainLogs: async ({}, use) => {
+    const logs: string[] = []
+    const methods = ['log', 'info', 'warn', 'error', 'debug'] as const
+    const originals = methods.map((method) => console[method])
+    for (const method of methods) {
+      console[method] = (...args: unknown[]) => logs.push(`${method}: ${args.map(String).join(' ')}`)
+    }
+    await use(logs)
+    methods.forEach((method, i) => (console[method] = originals[i]!))
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  tokens: async ({}, use) => {
+    const service = `Catalog Desk e2e ${crypto.randomUUID()}`
+    const tokens = createTokenStore({ service })
+    await use(tokens)
+    for (const id of ['production', 'staging', ...createdProfileIds]) await tokens.clear(id)
   },
 
   // eslint-disable-next-line no-empty-pattern
@@ -79,8 +124,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // Every test gets Playwright's fresh context (so a fresh IndexedDB), wired like the app's window.
-  context: async ({ context, openedExternally, pageProblems }, use) => {
+  context: async ({ context, openedExternally, pageProblems, bridgeResults, sandbox, tokens }, use) => {
+    // What main keeps on disk, in a folder of this test's own.
+    const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
     const handlers = createHandlers({
+      profiles: createProfileStore({ dir: dataDir, tokens }),
+      tokens,
+      sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },
       appInfo: (): AppInfo => ({
         name: 'Catalog Desk',
         version: appVersion,
@@ -93,9 +143,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     })
     const dispatch = createDispatcher(handlers)
     // A rejection here reaches the page as a rejected promise carrying the error's message.
-    await context.exposeBinding(INVOKE_BINDING, (_source, channel: string, args: unknown[]) =>
-      dispatch(channel, args),
-    )
+    await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
+      const result = await dispatch(channel, args)
+      bridgeResults.push(result)
+      if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)
+      return result
+    })
     await context.exposeBinding(REPORT_BINDING, (_source, problem: PageProblem) => {
       pageProblems.list.push(problem)
     })
@@ -113,8 +166,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       pageProblems.list.push({ kind: 'pageerror', text: error.stack ?? error.message })
     })
     await use(context)
+    await rm(dataDir, { recursive: true, force: true })
   },
 })
+
+/** Ids of profiles the tests saved, so their tokens can be removed from the keychain afterwards. */
+const createdProfileIds = new Set<string>()
 
 export { expect }
 

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { createHandlers, type HandlerDeps, type Handlers } from '../../../src/main/handlers.ts'
 import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
 import { CHANNELS, type AppInfo } from '../../../src/shared/ipc.ts'
+import { serviceDeps } from './service-deps.ts'
 
 const info: AppInfo = {
   name: 'Catalog Desk',
@@ -12,6 +13,7 @@ const info: AppInfo = {
 
 function setup() {
   const deps = {
+    ...serviceDeps(),
     appInfo: vi.fn<HandlerDeps['appInfo']>(() => info),
     openExternal: vi.fn<HandlerDeps['openExternal']>(async () => {}),
   }

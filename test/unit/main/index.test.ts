@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { IpcMainInvokeEvent } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -40,6 +43,12 @@ const fake = vi.hoisted(() => {
     exit: vi.fn(),
     getName: () => 'Catalog Desk',
     getVersion: () => '9.8.7',
+    /** A fresh folder per test stands in for the user's data folder. */
+    userData: '',
+    getPath: vi.fn((name: string) => {
+      if (name !== 'userData') throw new Error(`unexpected app.getPath(${name})`)
+      return app.userData
+    }),
     on: vi.fn((event: string, listener: Listener) => {
       listeners.set(event, [...(listeners.get(event) ?? []), listener])
       return app
@@ -85,11 +94,16 @@ const rendererFile = fileURLToPath(new URL('../../../src/renderer/index.html', i
 const appUrl = pathToFileURL(rendererFile).href
 const DEV_URL = 'http://localhost:5173'
 
-/** Loads src/main/index.ts afresh (it starts the app on import) and lets `whenReady` resolve. */
+/**
+ * Loads src/main/index.ts afresh (it starts the app on import) and waits until it has either quit
+ * or opened its window (start-up includes binding the embedded sandbox to a port).
+ */
 async function startApp(): Promise<void> {
   vi.resetModules()
   await import('../../../src/main/index.ts')
-  await new Promise((resolve) => setTimeout(resolve, 0))
+  await vi.waitFor(() => {
+    if (fake.app.quit.mock.calls.length === 0 && fake.windows.length === 0) throw new Error('still starting')
+  })
 }
 
 function headerPolicy(): string {
@@ -107,12 +121,16 @@ function ipcListener(channel: string) {
   return call![1] as (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   fake.reset()
+  fake.app.userData = await mkdtemp(join(tmpdir(), 'catalog-desk-main-'))
 })
 
-afterEach(() => {
+afterEach(async () => {
   vi.unstubAllEnvs()
+  // Quitting closes the embedded sandbox, as in the app.
+  fake.emit('will-quit')
+  await rm(fake.app.userData, { recursive: true, force: true })
 })
 
 describe('src/main/index.ts', () => {

@@ -1,6 +1,7 @@
 import type { IpcMainInvokeEvent } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../../src/main/handlers.ts'
+import { serviceDeps } from './service-deps.ts'
 import { registerIpc } from '../../../src/main/ipc.ts'
 import { createDispatcher, type Dispatch } from '../../../src/main/ipc-dispatch.ts'
 import { CHANNELS, ipcChannel } from '../../../src/shared/ipc.ts'
@@ -79,7 +80,10 @@ describe('registerIpc with the real dispatcher and handlers', () => {
       versions: { node: '22' },
       platform: 'linux',
     }))
-    registerIpc(createDispatcher(createHandlers({ appInfo, openExternal })), isTrustedSender)
+    registerIpc(
+      createDispatcher(createHandlers({ ...serviceDeps(), appInfo, openExternal })),
+      isTrustedSender,
+    )
     return { openExternal, appInfo }
   }
 

@@ -1,8 +1,9 @@
-import { computed, nextTick, onBeforeUnmount, ref, shallowRef, toRaw, watch } from 'vue'
+import { computed, nextTick, onBeforeUnmount, ref, shallowRef, watch } from 'vue'
 import type { Sku } from '../../../../shared/schema/sku.ts'
 import { validateSku } from '../../../../shared/validation/validate.ts'
 import { skuDrafts } from '../../db/index.ts'
 import type { SkuDraftRecord } from '../../db/records.ts'
+import { plainCopy } from '../../ui/plain-copy.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
 
@@ -49,7 +50,7 @@ export function useSkuEditor(id: string) {
     state.value = 'saving'
     // A plain copy: IndexedDB cannot store Vue's proxies, and the stored draft must not change
     // under the editor's feet.
-    const snapshot = structuredClone(toRaw(payload.value))
+    const snapshot = plainCopy(payload.value)
     saving = saving.then(async () => {
       try {
         record.value = await skuDrafts.savePayload(id, snapshot)

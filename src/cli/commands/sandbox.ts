@@ -1,0 +1,142 @@
+import { resolve } from 'node:path'
+import { CONTROL_ENDPOINTS, CONTROL_PREFIX } from '../../main/sandbox/control.ts'
+import { describeFault } from '../../main/sandbox/faults.ts'
+import type { FaultRule, SandboxTokenEncoding } from '../../main/sandbox/options.ts'
+import { DEFAULT_MAX_BATCH, startSandbox, type Sandbox } from '../../main/sandbox/server.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
+import { parseCommandArgs } from '../args.ts'
+import { parseFaultSpec } from '../fault-spec.ts'
+import { CliError, EXIT_OK, type CliIo } from '../io.ts'
+import { SANDBOX_USAGE } from '../usage.ts'
+
+export const DEFAULT_SANDBOX_PORT = 4010
+export const DEFAULT_SANDBOX_TOKEN = 'sandbox'
+const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
+
+const ENCODING_WORDS: Record<SandboxTokenEncoding, string> = {
+  raw: 'as it is',
+  base64: 'base64-encoded',
+  either: 'as it is or base64-encoded',
+}
+
+function wholeNumber(option: string, value: string, min: number, max: number): number {
+  const number = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(number >= min && number <= max)) {
+    throw new CliError(`--${option} must be a whole number from ${min} to ${max}, not "${value}".`, 'sandbox')
+  }
+  return number
+}
+
+/** Resolves when the run should end: the caller's signal, or else Ctrl-C or a service manager's SIGTERM. */
+function untilStopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((done) => {
+    if (signal) {
+      if (signal.aborted) done()
+      else signal.addEventListener('abort', () => done(), { once: true })
+      return
+    }
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      done()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+}
+
+function banner(
+  sandbox: Sandbox,
+  details: {
+    token: string
+    encoding: SandboxTokenEncoding
+    maxBatch: number
+    store?: string
+    faults: FaultRule[]
+  },
+): string {
+  const token =
+    details.token === DEFAULT_SANDBOX_TOKEN
+      ? `"${DEFAULT_SANDBOX_TOKEN}" (the default)`
+      : 'the one given with --token'
+  const lines = [
+    `Sandbox listening on ${sandbox.url}`,
+    `Token: ${token}, accepted ${ENCODING_WORDS[details.encoding]} after "Authorization: Bearer "`,
+    `Largest batch: ${details.maxBatch} SKUs`,
+    `Received SKUs and apps: ${details.store ? `kept in ${details.store}` : 'kept in memory'}`,
+    '',
+    'Operations:',
+    `  POST ${sandbox.url}${BULK_UPLOAD_PATH}`,
+    `  POST ${sandbox.url}${CREATE_APP_PATH}`,
+    '',
+    'Control (this computer only, no token):',
+    ...CONTROL_ENDPOINTS.map(([method, name, what]) => {
+      const address = `${sandbox.url}${CONTROL_PREFIX}${name}`.padEnd(sandbox.url.length + 20)
+      return `  ${method.padEnd(6)} ${address} ${what}`
+    }),
+    '',
+    `Faults: ${details.faults.length > 0 ? details.faults.map(describeFault).join(', ') : 'none'}`,
+    'Stop with Ctrl-C.',
+  ]
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * `catalog-desk sandbox`: a stand-in for the service on this computer, until Ctrl-C (or until
+ * `io.signal` fires). Exit 0 after a clean stop; 2 for bad options, a taken port or a bad store file.
+ */
+export async function sandboxCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('sandbox', args, {
+    port: { type: 'string' },
+    token: { type: 'string' },
+    'token-encoding': { type: 'string' },
+    'max-batch': { type: 'string' },
+    store: { type: 'string' },
+    'full-app-response': { type: 'boolean' },
+    fault: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout.write(SANDBOX_USAGE)
+    return EXIT_OK
+  }
+  if (positionals.length > 0)
+    throw new CliError(`sandbox takes no FILE; given: ${positionals.join(' ')}`, 'sandbox')
+
+  const port = values.port === undefined ? DEFAULT_SANDBOX_PORT : wholeNumber('port', values.port, 0, 65_535)
+  const token = values.token ?? DEFAULT_SANDBOX_TOKEN
+  if (token === '') throw new CliError('--token cannot be empty.', 'sandbox')
+  const encoding = (values['token-encoding'] ?? 'raw') as SandboxTokenEncoding
+  if (!TOKEN_ENCODINGS.includes(encoding)) {
+    throw new CliError(`--token-encoding is raw, base64 or either, not "${encoding}".`, 'sandbox')
+  }
+  const maxBatch =
+    values['max-batch'] === undefined
+      ? DEFAULT_MAX_BATCH
+      : wholeNumber('max-batch', values['max-batch'], 1, 100_000)
+  if (values.store === '') throw new CliError('--store needs a file name.', 'sandbox')
+  const faults = (values.fault ?? []).map(parseFaultSpec)
+
+  let sandbox: Sandbox
+  try {
+    sandbox = await startSandbox({
+      port,
+      token,
+      tokenEncoding: encoding,
+      maxBatch,
+      emptyNestedObjects: !values['full-app-response'],
+      faults,
+      ...(values.store === undefined ? {} : { storeFile: resolve(io.cwd, values.store) }),
+    })
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new CliError(`Port ${port} is in use: choose another with --port (0 picks a free one).`)
+    }
+    throw new CliError(`Cannot start the sandbox: ${(error as Error).message}`)
+  }
+  io.stdout.write(banner(sandbox, { token, encoding, maxBatch, store: values.store, faults }))
+  await untilStopped(io.signal)
+  await sandbox.close()
+  io.stdout.write('Sandbox stopped.\n')
+  return EXIT_OK
+}

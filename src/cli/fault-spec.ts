@@ -1,0 +1,72 @@
+import { FAULT_KINDS, FaultRuleError, parseFaultRules, SANDBOX_ENDPOINTS } from '../main/sandbox/faults.ts'
+import type { FaultRule } from '../main/sandbox/options.ts'
+import { CliError } from './io.ts'
+
+/**
+ * `--fault SPEC`, a rule in one word for the command line: `KIND[:PART]...`, where a PART is
+ * `before` or `after` (the stage) or one of `endpoint=skus|apps`, `times=N|forever`, `delay=MS`,
+ * `retry-after=SECONDS`. For example `slow-response:after:delay=5000:times=3`.
+ */
+export function parseFaultSpec(spec: string): FaultRule {
+  const fail = (why: string) => new CliError(`Bad --fault "${spec}": ${why}`, 'sandbox')
+  const [kind = '', ...parts] = spec.trim().split(':')
+  if (!(FAULT_KINDS as string[]).includes(kind)) {
+    throw fail(`unknown fault "${kind}"; the faults are ${FAULT_KINDS.join(', ')}`)
+  }
+  const rule: Record<string, unknown> = { kind }
+  const set = (field: string, value: unknown, words: string) => {
+    if (field in rule) throw fail(`${words} is given twice`)
+    rule[field] = value
+  }
+  const whole = (key: string, value: string) => {
+    if (!/^\d+$/.test(value)) throw fail(`${key} must be a whole number, not "${value}"`)
+    return Number(value)
+  }
+  for (const part of parts) {
+    if (part === 'before' || part === 'after') {
+      set('stage', part, 'the stage')
+      continue
+    }
+    const equals = part.indexOf('=')
+    if (equals < 0) throw fail(part ? `"${part}" is neither before, after nor KEY=VALUE` : 'an empty part')
+    const key = part.slice(0, equals)
+    const value = part.slice(equals + 1)
+    switch (key) {
+      case 'stage':
+        if (value !== 'before' && value !== 'after') throw fail(`stage is before or after, not "${value}"`)
+        set('stage', value, 'the stage')
+        break
+      case 'endpoint':
+        if (!(SANDBOX_ENDPOINTS as string[]).includes(value)) {
+          throw fail(`endpoint is ${SANDBOX_ENDPOINTS.join(' or ')}, not "${value}"`)
+        }
+        set('endpoint', value, 'endpoint')
+        break
+      case 'times':
+        set('times', value === 'forever' ? null : whole(key, value), 'times')
+        break
+      case 'delay':
+        set('delayMs', whole(key, value), 'delay')
+        break
+      case 'retry-after':
+        set('retryAfterSeconds', whole(key, value), 'retry-after')
+        break
+      default:
+        throw fail(`unknown setting "${key}"; the settings are stage, endpoint, times, delay and retry-after`)
+    }
+  }
+  try {
+    return parseFaultRules(rule)[0] as FaultRule
+  } catch (error) {
+    if (!(error instanceof FaultRuleError)) throw error
+    const problem = error.problems[0]
+    throw fail(problem ? `${FIELD_WORDS[problem.path] ?? problem.path}: ${problem.message}` : error.message)
+  }
+}
+
+/** The rule's field names in the spec's words, for the range errors only the shared check finds. */
+const FIELD_WORDS: Record<string, string> = {
+  delayMs: 'delay',
+  retryAfterSeconds: 'retry-after',
+  times: 'times',
+}

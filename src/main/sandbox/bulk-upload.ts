@@ -1,0 +1,60 @@
+import type { Problem } from '../../shared/validation/problem.ts'
+import { validateSku } from '../../shared/validation/validate.ts'
+import type { Processed } from './processed.ts'
+import type { ReceivedStore } from './received-store.ts'
+import { errorReply, invalidReply, jsonReply } from './reply.ts'
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
+
+/**
+ * POST skus/bulk-upload with a parsed body. The contract does not say whether one invalid item
+ * fails the batch; the sandbox rejects the whole batch and stores nothing, the reading under which
+ * a client never has to guess which items were created. Warnings (missing fields) never reject.
+ */
+export async function bulkUpload(
+  body: unknown,
+  settings: { maxBatch: number; store: ReceivedStore; now: () => Date },
+): Promise<Processed> {
+  const skus = isRecord(body) ? body.skus : undefined
+  if (!Array.isArray(skus)) {
+    const problem: Problem = isRecord(body)
+      ? { path: 'skus', message: 'skus must be a list of SKUs' }
+      : { path: '', message: 'The body must be an object with a skus list' }
+    return {
+      reply: invalidReply('The body is not a bulk upload request ({"skus": [...]})', [problem]),
+      stored: false,
+      skuCount: null,
+    }
+  }
+  const skuCount = skus.length
+  if (skuCount === 0) {
+    const problem = { path: 'skus', message: 'The skus list is empty' }
+    return { reply: invalidReply('The batch holds no SKUs', [problem]), stored: false, skuCount }
+  }
+  if (skuCount > settings.maxBatch) {
+    const message = `The batch holds ${plural(skuCount, 'SKU')}; this sandbox accepts at most ${settings.maxBatch} a request`
+    return { reply: errorReply(413, message), stored: false, skuCount }
+  }
+  const errors: Problem[] = []
+  let invalidItems = 0
+  skus.forEach((sku, index) => {
+    const found = validateSku(sku).errors
+    if (found.length > 0) invalidItems += 1
+    for (const problem of found) {
+      errors.push({
+        path: problem.path ? `skus.${index}.${problem.path}` : `skus.${index}`,
+        message: problem.message,
+      })
+    }
+  })
+  if (errors.length > 0) {
+    const message = `${plural(invalidItems, 'SKU')} of ${skuCount} ${invalidItems === 1 ? 'is' : 'are'} invalid; nothing was stored`
+    return { reply: invalidReply(message, errors), stored: false, skuCount }
+  }
+  await settings.store.addSkus(skus, settings.now().toISOString())
+  return { reply: jsonReply(201, { message: 'Created', count: skuCount }), stored: true, skuCount }
+}

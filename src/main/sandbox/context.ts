@@ -1,0 +1,22 @@
+import type { FaultBook } from './faults.ts'
+import type { SandboxTokenEncoding } from './options.ts'
+import type { ReceivedStore } from './received-store.ts'
+import type { RequestLog } from './request-log.ts'
+
+/** The options with their defaults applied. */
+export interface SandboxSettings {
+  token: string
+  tokenEncoding: SandboxTokenEncoding
+  maxBatch: number
+  maxBodyBytes: number
+  emptyNestedObjects: boolean
+}
+
+/** What the request handlers share: one per running sandbox. */
+export interface SandboxContext {
+  settings: SandboxSettings
+  store: ReceivedStore
+  faults: FaultBook
+  log: RequestLog
+  now: () => Date
+}

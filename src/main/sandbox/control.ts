@@ -1,0 +1,98 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { SandboxContext } from './context.ts'
+import { FaultRuleError, parseFaultRules } from './faults.ts'
+import { errorReply, invalidReply, jsonReply, send, type Reply } from './reply.ts'
+import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from './request-body.ts'
+
+/**
+ * Inspection and control, for tests and for people trying the app. No token: the sandbox listens
+ * on 127.0.0.1 only, so only this computer reaches it. The Host must name the loopback address too,
+ * so a web page cannot reach these endpoints through DNS rebinding, and POST needs a JSON content
+ * type, which a cross-site form cannot send without a CORS preflight the sandbox never grants.
+ */
+export const CONTROL_PREFIX = '/__sandbox/'
+
+export const CONTROL_ENDPOINTS = [
+  ['GET', 'received', 'what was stored: {skus, apps}'],
+  ['DELETE', 'received', 'forget what was stored'],
+  ['GET', 'requests', 'every operation request and what happened to it: {requests}'],
+  ['GET', 'faults', 'the active fault rules: {faults}'],
+  ['POST', 'faults', 'add fault rules (a JSON array of rules, or one rule)'],
+  ['DELETE', 'faults', 'remove every fault rule'],
+] as const
+
+const RULES_LIMIT = 1024 * 1024
+const NO_CONTENT: Reply = { status: 204 }
+
+function addressedToLoopback(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+async function addFaults(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+  if (!isJsonContentType(request.headers['content-type'])) {
+    return errorReply(415, 'Send the rules as JSON, with the header Content-Type: application/json')
+  }
+  let body: Buffer
+  try {
+    body = await readBody(request, RULES_LIMIT)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return errorReply(413, error.message, { connection: 'close' })
+    throw error
+  }
+  const parsed = parseJsonBody(body)
+  if (!parsed.ok) return invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }])
+  try {
+    context.faults.add(parseFaultRules(parsed.value))
+  } catch (error) {
+    if (error instanceof FaultRuleError) return invalidReply('The fault rules are invalid', error.problems)
+    throw error
+  }
+  return jsonReply(200, { faults: context.faults.list() })
+}
+
+async function route(request: IncomingMessage, name: string, context: SandboxContext): Promise<Reply> {
+  const method = request.method ?? ''
+  const allowed = CONTROL_ENDPOINTS.filter(([, endpoint]) => endpoint === name).map(([verb]) => verb)
+  if (allowed.length === 0) return errorReply(404, `No control endpoint ${CONTROL_PREFIX}${name}`)
+  if (!(allowed as string[]).includes(method)) {
+    return errorReply(405, `Use ${allowed.join(' or ')} for ${CONTROL_PREFIX}${name}`, {
+      allow: allowed.join(', '),
+    })
+  }
+  switch (`${method} ${name}`) {
+    case 'GET received':
+      return jsonReply(200, context.store.snapshot())
+    case 'DELETE received':
+      await context.store.clear()
+      return NO_CONTENT
+    case 'GET requests':
+      return jsonReply(200, { requests: context.log.list() })
+    case 'GET faults':
+      return jsonReply(200, { faults: context.faults.list() })
+    case 'POST faults':
+      return addFaults(request, context)
+    case 'DELETE faults':
+      context.faults.clear()
+      return NO_CONTENT
+    default:
+      return errorReply(404, `No control endpoint ${CONTROL_PREFIX}${name}`)
+  }
+}
+
+export async function handleControl(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  context: SandboxContext,
+  port: number,
+): Promise<void> {
+  if (!addressedToLoopback(request.headers.host, port)) {
+    send(response, errorReply(403, 'The control endpoints answer only requests to 127.0.0.1 or localhost'))
+    return
+  }
+  try {
+    send(response, await route(request, path.slice(CONTROL_PREFIX.length), context))
+  } catch (error) {
+    send(response, errorReply(500, `The sandbox failed: ${(error as Error).message}`))
+  }
+}

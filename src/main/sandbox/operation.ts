@@ -1,0 +1,163 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { createApp } from './app-create.ts'
+import { authProblem, checkAuthorization } from './auth.ts'
+import { bulkUpload } from './bulk-upload.ts'
+import type { SandboxContext } from './context.ts'
+import { delayOf, describeFault, faultReply, stageOf } from './faults.ts'
+import type { SandboxEndpoint } from './options.ts'
+import type { Processed } from './processed.ts'
+import type { RequestLogEntry } from './request-log.ts'
+import {
+  BodyTooLargeError,
+  declaresTooLarge,
+  isJsonContentType,
+  parseJsonBody,
+  readBody,
+} from './request-body.ts'
+import { errorReply, invalidReply, resetConnection, send, type Reply } from './reply.ts'
+
+const rejected = (reply: Reply): Processed => ({ reply, stored: false, skuCount: null })
+
+function tooLarge(limit: number): Processed {
+  // Closing the connection spares reading the rest of a body the sandbox will not look at.
+  return rejected(errorReply(413, `The request body is larger than ${limit} bytes`, { connection: 'close' }))
+}
+
+/**
+ * The operation itself, in the order a service would check: the token (401), the content type
+ * (415), the size (413), the JSON (400), then the operation's own checks.
+ */
+async function processRequest(
+  request: IncomingMessage,
+  endpoint: SandboxEndpoint,
+  context: SandboxContext,
+): Promise<Processed> {
+  const { settings } = context
+  const auth = checkAuthorization(request.headers.authorization, settings.token, settings.tokenEncoding)
+  if (auth !== 'ok') {
+    return rejected(
+      errorReply(401, authProblem(auth, settings.tokenEncoding), { 'www-authenticate': 'Bearer' }),
+    )
+  }
+  if (!isJsonContentType(request.headers['content-type'])) {
+    return rejected(errorReply(415, 'Send the body as JSON, with the header Content-Type: application/json'))
+  }
+  if (declaresTooLarge(request, settings.maxBodyBytes)) return tooLarge(settings.maxBodyBytes)
+  let body: Buffer
+  try {
+    body = await readBody(request, settings.maxBodyBytes)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return tooLarge(settings.maxBodyBytes)
+    throw error
+  }
+  const parsed = parseJsonBody(body)
+  if (!parsed.ok) {
+    return rejected(invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }]))
+  }
+  if (endpoint === 'skus') {
+    return bulkUpload(parsed.value, { maxBatch: settings.maxBatch, store: context.store, now: context.now })
+  }
+  return createApp(parsed.value, {
+    emptyNestedObjects: settings.emptyNestedObjects,
+    store: context.store,
+    now: context.now,
+  })
+}
+
+/** Reads what the client sends and throws it away: answering mid-upload makes some clients see a reset. */
+async function discardBody(request: IncomingMessage, limit: number): Promise<void> {
+  try {
+    await readBody(request, limit)
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error
+  }
+}
+
+function answer(response: ServerResponse, entry: RequestLogEntry, reply: Reply): void {
+  if (response.destroyed) {
+    entry.status = 'abandoned'
+    return
+  }
+  send(response, reply)
+  entry.status = reply.status
+}
+
+function isClientGone(error: unknown): boolean {
+  const { name, code } = error as { name?: string; code?: string }
+  return name === 'AbortError' || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE'
+}
+
+/**
+ * One request to an operation path. The first matching fault rule is taken as the request arrives,
+ * before the token is checked, as a proxy or load balancer in front of the service would act. At
+ * stage 'before' it happens instead of the operation; at stage 'after' the operation runs in full
+ * (401, 400 and the rest included; a valid request is stored) and the fault replaces its answer.
+ * `signal` fires when the client goes away or the sandbox closes: any wait ends there.
+ */
+export async function handleOperation(
+  request: IncomingMessage,
+  response: ServerResponse,
+  endpoint: SandboxEndpoint,
+  context: SandboxContext,
+  signal: AbortSignal,
+): Promise<void> {
+  const entry = context.log.open({
+    at: context.now().toISOString(),
+    method: request.method ?? '',
+    path: request.url ?? '',
+    endpoint,
+    status: 'pending',
+    stored: false,
+    skuCount: null,
+    fault: null,
+  })
+  if (request.method !== 'POST') {
+    answer(response, entry, errorReply(405, `Use POST for this operation`, { allow: 'POST' }))
+    return
+  }
+  const rule = context.faults.take(endpoint)
+  if (rule) entry.fault = describeFault(rule)
+  try {
+    if (rule && stageOf(rule) === 'before') {
+      if (rule.kind === 'reset') {
+        resetConnection(response)
+        entry.status = 'reset'
+        return
+      }
+      const reply = faultReply(rule)
+      if (reply) {
+        await discardBody(request, context.settings.maxBodyBytes)
+        answer(response, entry, reply)
+        return
+      }
+      await sleep(delayOf(rule), undefined, { signal })
+    }
+
+    const processed = await processRequest(request, endpoint, context)
+    entry.stored = processed.stored
+    entry.skuCount = processed.skuCount
+
+    if (rule && stageOf(rule) === 'after') {
+      if (rule.kind === 'reset') {
+        resetConnection(response)
+        entry.status = 'reset'
+        return
+      }
+      const reply = faultReply(rule)
+      if (reply) {
+        answer(response, entry, reply)
+        return
+      }
+      await sleep(delayOf(rule), undefined, { signal })
+    }
+    answer(response, entry, processed.reply)
+  } catch (error) {
+    if (signal.aborted || isClientGone(error)) {
+      entry.status = 'abandoned'
+      return
+    }
+    // A store that cannot be written, or a bug: answered as the platform answers its own failures.
+    answer(response, entry, errorReply(500, `The sandbox failed: ${(error as Error).message}`))
+  }
+}

@@ -1,0 +1,70 @@
+/**
+ * How a sandbox behaves. The sandbox is a real HTTP server on loopback that implements the
+ * service contract, for trying the app without credentials and for testing the client against
+ * real sockets. No Electron here: the CLI and the tests run it in plain Node.
+ */
+
+/** Which operation a rule applies to. */
+export type SandboxEndpoint = 'skus' | 'apps'
+
+export type FaultKind =
+  /** Wait `delayMs` (default 1 s), then behave normally. */
+  | 'latency'
+  /** 429 with `Retry-After: retryAfterSeconds` (default 1). */
+  | 'rate-limit'
+  /** 500 with a JSON `{message}`. */
+  | 'server-error'
+  /** 502 with a JSON `{message}`. */
+  | 'bad-gateway'
+  /** 503; with `Retry-After` only if `retryAfterSeconds` is given. */
+  | 'unavailable'
+  /** 504 with a JSON `{message}`. */
+  | 'gateway-timeout'
+  /** Destroy the connection without an answer. */
+  | 'reset'
+  /** 502 with an HTML page, as a proxy in front of a service would send. */
+  | 'html-error'
+  /** Wait `delayMs` (default 30 s) before answering normally. */
+  | 'slow-response'
+
+export interface FaultRule {
+  kind: FaultKind
+  /** Which operation; both when absent. */
+  endpoint?: SandboxEndpoint
+  /**
+   * 'before': the fault happens instead of processing (nothing is stored). 'after': the request is
+   * processed and stored first, then the fault happens, as when a service works but the answer is
+   * lost. Default 'before' ('latency' always runs before).
+   */
+  stage?: 'before' | 'after'
+  /** How many matching requests the rule applies to; default 1. `null` for every request. */
+  times?: number | null
+  delayMs?: number
+  retryAfterSeconds?: number
+}
+
+/** Which form of the token the sandbox accepts after `Bearer `. */
+export type SandboxTokenEncoding = 'raw' | 'base64' | 'either'
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
+  port?: number
+  token: string
+  tokenEncoding?: SandboxTokenEncoding
+  /** More SKUs than this in one bulk request answers 413. Default 200. */
+  maxBatch?: number
+  /**
+   * The contract's sample response returns these nested objects of a created app empty: features,
+   * skinConcerns, report_titles, overallSkinScore, ui_config.advance, loadingScreen,
+   * instructionScreen, customCode. Default true, as the sample shows.
+   */
+  emptyNestedObjects?: boolean
+  /**
+   * A request body larger than this many bytes answers 413 without being parsed. Default 20 MB:
+   * far above any batch the app sends, low enough that a runaway client cannot exhaust memory.
+   */
+  maxBodyBytes?: number
+  /** Where what the sandbox received is kept (JSON). In memory only when absent. */
+  storeFile?: string
+  faults?: FaultRule[]
+}

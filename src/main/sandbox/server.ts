@@ -1,0 +1,170 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
+import type { SandboxContext, SandboxSettings } from './context.ts'
+import { CONTROL_PREFIX, handleControl } from './control.ts'
+import { FaultBook, type ActiveFault } from './faults.ts'
+import { handleOperation } from './operation.ts'
+import type { FaultRule, SandboxEndpoint, SandboxOptions, SandboxTokenEncoding } from './options.ts'
+import { ReceivedStore, type Received } from './received-store.ts'
+import { RequestLog, type RequestLogEntry } from './request-log.ts'
+import { errorReply, send } from './reply.ts'
+
+export type { FaultRule, SandboxOptions } from './options.ts'
+export type { Received, ReceivedApp, ReceivedSku } from './received-store.ts'
+export type { RequestLogEntry } from './request-log.ts'
+
+/** A running sandbox. */
+export interface Sandbox {
+  /** `http://127.0.0.1:PORT`, without a trailing slash. */
+  url: string
+  port: number
+  /**
+   * Stops listening, drops every open connection (pending slow answers included), and resolves once
+   * the handlers have wound up and the store file is written.
+   */
+  close(): Promise<void>
+  /** Adds rules after the active ones; throws on an invalid rule. */
+  addFaults(rules: FaultRule[]): void
+  clearFaults(): void
+  /** The active rules and how many more requests each applies to. */
+  faults(): ActiveFault[]
+  received(): Received
+  requests(): RequestLogEntry[]
+  clearReceived(): Promise<void>
+}
+
+export const DEFAULT_MAX_BATCH = 200
+export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024
+
+// A Map, so a request target such as `toString` cannot find an inherited property.
+const OPERATIONS = new Map<string, SandboxEndpoint>([
+  [BULK_UPLOAD_PATH, 'skus'],
+  [CREATE_APP_PATH, 'apps'],
+])
+
+const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
+
+function positiveInteger(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a whole number of at least 1`)
+  return value
+}
+
+function settingsOf(options: SandboxOptions): SandboxSettings {
+  if (typeof options.token !== 'string' || options.token === '')
+    throw new TypeError('The sandbox needs a token')
+  const tokenEncoding = options.tokenEncoding ?? 'raw'
+  if (!TOKEN_ENCODINGS.includes(tokenEncoding)) {
+    throw new RangeError(`tokenEncoding must be one of ${TOKEN_ENCODINGS.join(', ')}`)
+  }
+  return {
+    token: options.token,
+    tokenEncoding,
+    maxBatch: positiveInteger(options.maxBatch, DEFAULT_MAX_BATCH, 'maxBatch'),
+    maxBodyBytes: positiveInteger(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+    emptyNestedObjects: options.emptyNestedObjects ?? true,
+  }
+}
+
+/** Aborts when the response ends without being answered: the client went away or the sandbox closed. */
+function abandonSignal(response: ServerResponse): AbortSignal {
+  const controller = new AbortController()
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort()
+  })
+  return controller.signal
+}
+
+function pathOf(request: IncomingMessage): string {
+  return (request.url ?? '').split('?')[0] ?? ''
+}
+
+/**
+ * Starts a sandbox of the service on 127.0.0.1 (never another interface: it has no real
+ * security). Resolves once it listens; rejects if the port is taken or the store file is unreadable.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const port = options.port ?? 0
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError('port must be 0 to 65535')
+  const faults = new FaultBook()
+  faults.add(options.faults ?? [])
+  const context: SandboxContext = {
+    settings: settingsOf(options),
+    store: await ReceivedStore.open(options.storeFile),
+    faults,
+    log: new RequestLog(),
+    now: () => new Date(),
+  }
+
+  let boundPort = 0
+  /** Handlers still running, so close() resolves only once every request's log entry is final. */
+  const inFlight = new Set<Promise<void>>()
+  const server = createServer((request, response) => {
+    const path = pathOf(request)
+    const endpoint = OPERATIONS.get(path)
+    const done = endpoint
+      ? handleOperation(request, response, endpoint, context, abandonSignal(response))
+      : path.startsWith(CONTROL_PREFIX)
+        ? handleControl(request, response, path, context, boundPort)
+        : notFound(request, response, path, context)
+    // The handlers answer their own failures; this only keeps a bug from becoming an unhandled rejection.
+    const settled = done.catch(() => {
+      response.destroy()
+    })
+    inFlight.add(settled)
+    void settled.finally(() => inFlight.delete(settled))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  boundPort = (server.address() as AddressInfo).port
+
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://127.0.0.1:${boundPort}`,
+    port: boundPort,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        // Open keep-alive sockets and requests still waiting (slow responses) would hold close() forever.
+        server.closeAllConnections()
+      })
+        .then(() => Promise.allSettled(inFlight))
+        .then(() => context.store.idle())
+      return closing
+    },
+    addFaults: (rules) => faults.add(rules),
+    clearFaults: () => faults.clear(),
+    faults: () => faults.list(),
+    received: () => context.store.snapshot(),
+    requests: () => context.log.list(),
+    clearReceived: () => context.store.clear(),
+  }
+}
+
+async function notFound(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  context: SandboxContext,
+): Promise<void> {
+  const reply = errorReply(404, `No operation at ${request.method ?? ''} ${path}`)
+  context.log.open({
+    at: context.now().toISOString(),
+    method: request.method ?? '',
+    path: request.url ?? '',
+    endpoint: null,
+    status: reply.status,
+    stored: false,
+    skuCount: null,
+    fault: null,
+  })
+  send(response, reply)
+}

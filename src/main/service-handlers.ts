@@ -1,0 +1,126 @@
+import type { ConnectionTest, ProfilesState } from '../shared/ipc.ts'
+import type { Profile, ProfileView } from '../shared/profile.ts'
+import type { Outcome } from '../shared/service/outcome.ts'
+import type { Handlers } from './handlers.ts'
+import type { ProfileStore } from './profiles/profile-store.ts'
+import type { TokenStore } from './secrets/token-store.ts'
+import { createServiceClient } from './service/client.ts'
+
+/** The sandbox embedded in the app, as the handlers need it: where it listens and what it accepts. */
+export interface EmbeddedSandbox {
+  url: string
+  token: string
+}
+
+export interface ServiceDeps {
+  profiles: ProfileStore
+  tokens: TokenStore
+  sandbox: EmbeddedSandbox
+}
+
+type ServiceHandlers = Pick<
+  Handlers,
+  | 'listProfiles'
+  | 'saveProfile'
+  | 'removeProfile'
+  | 'activateProfile'
+  | 'setToken'
+  | 'clearToken'
+  | 'testConnection'
+>
+
+/** Where a profile's requests go: the embedded sandbox's current address, or the profile's own. */
+export function profileUrl(profile: Profile, sandbox: EmbeddedSandbox): string {
+  return profile.kind === 'embedded-sandbox' ? sandbox.url : profile.baseUrl
+}
+
+/** The service client for a profile, reading its token only when a request goes out. */
+export function clientForProfile(profile: Profile, deps: ServiceDeps) {
+  return createServiceClient({
+    baseUrl: profileUrl(profile, deps.sandbox),
+    tokenEncoding: profile.tokenEncoding,
+    timeouts: profile.timeouts,
+    getToken: async () =>
+      profile.kind === 'embedded-sandbox' ? deps.sandbox.token : deps.tokens.get(profile.id),
+  })
+}
+
+/**
+ * Reading a connection test's outcome for a person. The request is an empty batch: it proves the
+ * address and the token without creating anything. A 400/422 still means the service read the
+ * request past authentication (it disliked the empty batch), so the profile works.
+ */
+export function connectionTestResult(outcome: Outcome, url: string): ConnectionTest {
+  const answered = { kind: outcome.kind, status: outcome.status, url, durationMs: outcome.durationMs }
+  switch (outcome.kind) {
+    case 'created':
+      return {
+        ...answered,
+        ok: true,
+        message: 'The service accepted the token and the empty test batch. Nothing was created.',
+      }
+    case 'rejected':
+    case 'too-large':
+      return {
+        ...answered,
+        ok: true,
+        message: `The service accepted the token. It refused the empty test batch (HTTP ${outcome.status}), so nothing was created.`,
+      }
+    default:
+      return { ...answered, ok: false, message: outcome.message }
+  }
+}
+
+export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
+  async function view(profile: Profile): Promise<ProfileView> {
+    const builtIn = ['sandbox', 'production', 'staging'].includes(profile.id)
+    const url = profileUrl(profile, deps.sandbox)
+    if (profile.kind === 'embedded-sandbox') {
+      return { ...profile, url, builtIn, hasToken: true, tokenStorage: 'embedded-sandbox' }
+    }
+    const token = await deps.tokens.has(profile.id)
+    return { ...profile, url, builtIn, hasToken: token.isSet, tokenStorage: token.storage }
+  }
+
+  async function state(): Promise<ProfilesState> {
+    const { profiles, activeId, notice } = await deps.profiles.list()
+    const views = await Promise.all(profiles.map(view))
+    return notice ? { profiles: views, activeId, notice } : { profiles: views, activeId }
+  }
+
+  async function existing(id: string): Promise<Profile> {
+    const profile = await deps.profiles.get(id)
+    if (!profile) throw new Error(`There is no profile "${id}".`)
+    return profile
+  }
+
+  return {
+    listProfiles: state,
+    saveProfile: async (profile) => {
+      await deps.profiles.save(profile)
+      return state()
+    },
+    removeProfile: async (id) => {
+      await deps.profiles.remove(id)
+      return state()
+    },
+    activateProfile: async (id) => {
+      await deps.profiles.activate(id)
+      return state()
+    },
+    setToken: async (id, token) => {
+      const profile = await existing(id)
+      if (profile.kind === 'embedded-sandbox') throw new Error('The embedded sandbox needs no token.')
+      return deps.tokens.set(id, token)
+    },
+    clearToken: async (id) => {
+      await existing(id)
+      await deps.tokens.clear(id)
+    },
+    testConnection: async (id) => {
+      const profile = await existing(id)
+      const outcome = await clientForProfile(profile, deps).bulkUpload([])
+      return connectionTestResult(outcome, profileUrl(profile, deps.sandbox))
+    },
+  }
+}

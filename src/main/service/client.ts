@@ -1,0 +1,134 @@
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, endpointUrl } from '../../shared/service/endpoints.ts'
+import { PROCESSED, type Outcome, type OutcomeKind } from '../../shared/service/outcome.ts'
+import type { Timeouts, TokenEncoding } from '../../shared/profile.ts'
+import { createAgents, postJson } from './json-post.ts'
+import { classifyAnswer, classifyFailure } from './outcome-classification.ts'
+import {
+  NO_TOKEN_MESSAGE,
+  TOKEN_UNREADABLE_MESSAGE,
+  TOKEN_UNSENDABLE_MESSAGE,
+  badAddressMessage,
+  unencodableMessage,
+  type Operation,
+} from './outcome-messages.ts'
+import { createRedactor, redactOutcome, type Redact } from './redaction.ts'
+import { showable } from './untrusted-text.ts'
+
+/**
+ * The service client: one request per call, classified into an Outcome. Resending is never done
+ * here (see src/shared/service/resend.ts): the bulk endpoint is not idempotent, so only the caller,
+ * knowing the outcome, may decide. Plain Node, no Electron: the CLI uses it as it is.
+ */
+
+export interface ServiceClientConfig {
+  baseUrl: string
+  tokenEncoding: TokenEncoding
+  timeouts: Timeouts
+  /** Asked before every request, so a token set or cleared meanwhile takes effect at once. */
+  getToken(): Promise<string | undefined>
+  /** How much of an answer is read; beyond it the answer is classified by its status alone. */
+  maxResponseBytes?: number
+  userAgent?: string
+}
+
+export interface SendOptions {
+  signal?: AbortSignal
+}
+
+export interface ServiceClient {
+  bulkUpload(skus: unknown[], options?: SendOptions): Promise<Outcome>
+  createApp(request: unknown, options?: SendOptions): Promise<Outcome>
+}
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024
+export const DEFAULT_USER_AGENT = 'catalog-desk'
+
+/** Visible ASCII only: a raw token is sent as it is, and a header cannot carry spaces or line breaks. */
+const SENDABLE_RAW_TOKEN = /^[\x21-\x7e]+$/
+
+export function bearerValue(token: string, encoding: TokenEncoding): string {
+  return encoding === 'base64' ? Buffer.from(token, 'utf8').toString('base64') : token
+}
+
+function notSent(kind: OutcomeKind, message: string): Outcome {
+  return { kind, processed: PROCESSED[kind], message, durationMs: 0 }
+}
+
+function isHttpUrl(value: string): boolean {
+  const url = URL.parse(value)
+  return url !== null && (url.protocol === 'https:' || url.protocol === 'http:')
+}
+
+export function createServiceClient(config: ServiceClientConfig): ServiceClient {
+  const maxResponseBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES
+  const agents = createAgents()
+
+  async function readToken(): Promise<{ token: string } | { outcome: Outcome }> {
+    try {
+      const token = await config.getToken()
+      if (!token) return { outcome: notSent('needs-token', NO_TOKEN_MESSAGE) }
+      if (config.tokenEncoding === 'raw' && !SENDABLE_RAW_TOKEN.test(token)) {
+        return { outcome: notSent('needs-token', TOKEN_UNSENDABLE_MESSAGE) }
+      }
+      return { token }
+    } catch {
+      // The keychain's error is not shown: it is not the person's business and could say anything.
+      return { outcome: notSent('needs-token', TOKEN_UNREADABLE_MESSAGE) }
+    }
+  }
+
+  async function send(operation: Operation, path: string, payload: unknown, options: SendOptions) {
+    const read = await readToken()
+    if ('outcome' in read) return read.outcome
+    const redact: Redact = createRedactor(read.token)
+
+    const url = endpointUrl(config.baseUrl, path)
+    if (!isHttpUrl(url)) return notSent('wrong-address', badAddressMessage())
+    let body: string
+    try {
+      body = JSON.stringify(payload)
+    } catch (error) {
+      // Rejected, not thrown: the sync engine then splits the batch down to the item that cannot be
+      // written and marks it, as it does for an item the service refuses.
+      const detail = error instanceof Error ? showable(error.message, 200, redact) : 'not serialisable'
+      return redactOutcome(notSent('rejected', unencodableMessage(detail)), redact)
+    }
+
+    const result = await postJson({
+      url,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        authorization: `Bearer ${bearerValue(read.token, config.tokenEncoding)}`,
+        'user-agent': config.userAgent ?? DEFAULT_USER_AGENT,
+      },
+      timeouts: config.timeouts,
+      maxResponseBytes,
+      agents,
+      signal: options.signal,
+    })
+    const context = {
+      durationMs: result.durationMs,
+      redact,
+      operation,
+      host: new URL(url).host,
+      timeouts: config.timeouts,
+      maxResponseBytes,
+    }
+    const outcome =
+      result.kind === 'answer'
+        ? classifyAnswer(result, context)
+        : classifyFailure(result.error, {
+            ...context,
+            bodySent: result.bodySent,
+            cancelled: result.cancelled,
+          })
+    return redactOutcome(outcome, redact)
+  }
+
+  return {
+    bulkUpload: (skus, options = {}) => send('bulk-upload', BULK_UPLOAD_PATH, { skus }, options),
+    createApp: (request, options = {}) => send('create-app', CREATE_APP_PATH, request, options),
+  }
+}

@@ -1,0 +1,69 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { ConnectionTest, ProfilesState, TokenSaved } from '../../../shared/ipc.ts'
+import type { Profile } from '../../../shared/profile.ts'
+
+/**
+ * The service profiles as main keeps them. The renderer holds no token: it can hand one to main,
+ * ask whether one is set, and have it removed, nothing more.
+ */
+export const useProfilesStore = defineStore('profiles', () => {
+  const state = shallowRef<ProfilesState>()
+  const tests = ref<Record<string, ConnectionTest>>({})
+  const testing = ref<string>()
+
+  const profiles = computed(() => state.value?.profiles ?? [])
+  const active = computed(() => profiles.value.find((profile) => profile.id === state.value?.activeId))
+
+  async function load() {
+    state.value = await window.api.listProfiles()
+  }
+
+  async function save(profile: Profile) {
+    state.value = await window.api.saveProfile(profile)
+  }
+
+  async function remove(id: string) {
+    state.value = await window.api.removeProfile(id)
+  }
+
+  async function activate(id: string) {
+    state.value = await window.api.activateProfile(id)
+  }
+
+  async function setToken(id: string, token: string): Promise<TokenSaved> {
+    const saved = await window.api.setToken(id, token)
+    await load()
+    return saved
+  }
+
+  async function clearToken(id: string) {
+    await window.api.clearToken(id)
+    delete tests.value[id]
+    await load()
+  }
+
+  async function testConnection(id: string) {
+    testing.value = id
+    try {
+      tests.value[id] = await window.api.testConnection(id)
+    } finally {
+      testing.value = undefined
+    }
+  }
+
+  return {
+    state,
+    profiles,
+    active,
+    tests,
+    testing,
+    load,
+    save,
+    remove,
+    activate,
+    setToken,
+    clearToken,
+    testConnection,
+  }
+})

@@ -1,0 +1,98 @@
+import { z } from './schema/zod.ts'
+
+/**
+ * A service profile: where requests go and how they are sent. Non-secret: the token lives in the
+ * OS keychain, keyed by the profile's id, and never in this object.
+ */
+
+export const TOKEN_ENCODINGS = ['raw', 'base64'] as const
+export type TokenEncoding = (typeof TOKEN_ENCODINGS)[number]
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/** https, or http to this computer only (a local sandbox): a token never crosses a network in clear. */
+export function isAllowedServiceUrl(value: string): boolean {
+  const url = URL.parse(value)
+  if (!url || url.username || url.password || url.search || url.hash) return false
+  if (url.protocol === 'https:') return true
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+}
+
+export const serviceUrlSchema = z.string().trim().refine(isAllowedServiceUrl, {
+  message:
+    'Enter the service address as https://host (http:// is allowed only for this computer: 127.0.0.1 or localhost), without a query or credentials',
+})
+
+const milliseconds = (maxSeconds: number) =>
+  z
+    .number()
+    .int()
+    .min(1_000, 'At least 1 second')
+    .max(maxSeconds * 1_000, `At most ${maxSeconds} seconds`)
+
+export const timeoutsSchema = z.object({
+  /** Until the connection (and TLS) is up. Short: a dead host should be known quickly. */
+  connectMs: milliseconds(120),
+  /** From the end of the upload to the first byte of the answer: the service's processing time. */
+  responseMs: milliseconds(600),
+  /** The whole request, start to finish. */
+  totalMs: milliseconds(900),
+})
+export type Timeouts = z.infer<typeof timeoutsSchema>
+
+const profileFields = {
+  id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'Profile ids are lower-case letters, digits and dashes'),
+  name: z.string().trim().min(1, 'Give the profile a name').max(80),
+  tokenEncoding: z.enum(TOKEN_ENCODINGS),
+  batchSize: z.number().int().min(1, 'At least 1 SKU a batch').max(1_000, 'At most 1,000 SKUs a batch'),
+  concurrency: z.number().int().min(1, 'At least 1 request at a time').max(8, 'At most 8 requests at a time'),
+  timeouts: timeoutsSchema,
+}
+
+export const profileSchema = z.discriminatedUnion('kind', [
+  /** The sandbox embedded in the app: its address is known only while the app runs. */
+  z.object({ ...profileFields, kind: z.literal('embedded-sandbox') }),
+  z.object({ ...profileFields, kind: z.literal('service'), baseUrl: serviceUrlSchema }),
+])
+export type Profile = z.infer<typeof profileSchema>
+
+/** Where a profile's token is kept, as the renderer may learn it (never the token itself). */
+export type TokenStorage = 'keychain' | 'memory' | 'embedded-sandbox'
+
+/** A profile as the renderer sees it. */
+export type ProfileView = Profile & {
+  /** The address requests go to (for the embedded sandbox, its current loopback address). */
+  url: string
+  hasToken: boolean
+  tokenStorage: TokenStorage | null
+  builtIn: boolean
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, responseMs: 60_000, totalMs: 120_000 }
+
+/** The platform's console sends 50 SKUs a request; one request at a time is the safe default. */
+export const DEFAULT_SENDING = {
+  batchSize: 50,
+  concurrency: 1,
+  tokenEncoding: 'raw',
+  timeouts: DEFAULT_TIMEOUTS,
+} as const
+
+export const BUILT_IN_PROFILES: readonly Profile[] = [
+  { id: 'sandbox', name: 'Sandbox', kind: 'embedded-sandbox', ...DEFAULT_SENDING },
+  {
+    id: 'production',
+    name: 'Production',
+    kind: 'service',
+    baseUrl: 'https://api.pixelbin.io',
+    ...DEFAULT_SENDING,
+  },
+  // The host the platform's SDKs use for development.
+  {
+    id: 'staging',
+    name: 'Staging',
+    kind: 'service',
+    baseUrl: 'https://api.pixelbinz0.de',
+    ...DEFAULT_SENDING,
+  },
+]

@@ -1,0 +1,176 @@
+import type { Page } from '@playwright/test'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+
+async function openSettings(page: Page) {
+  await page.goto('/#/settings')
+  await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
+}
+
+const result = (page: Page) => page.locator('.connection-result')
+
+async function expectConnected(page: Page) {
+  await expect(result(page).getByText('Connected', { exact: true })).toBeVisible()
+  await expect(result(page)).toContainText('The service accepted the token')
+}
+
+async function addProfile(page: Page, name: string, url: string) {
+  await page.getByRole('button', { name: 'Add profile' }).click()
+  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Service address (base URL)').fill(url)
+  await page.getByRole('button', { name: 'Add profile' }).last().click()
+  await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
+}
+
+test.describe('Settings: profiles, token and connection', () => {
+  test('the embedded sandbox works out of the box, without a token', async ({ page, sandbox }) => {
+    await openSettings(page)
+    const sandboxItem = page.getByRole('button', { name: /Sandbox/ })
+    await expect(sandboxItem).toContainText('Active')
+    await expect(sandboxItem).toContainText(sandbox.url)
+    await expect(sandboxItem).toContainText('No token needed')
+
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expectConnected(page)
+    // The test is an empty batch: the sandbox saw one request and stored nothing.
+    expect(sandbox.requests()).toHaveLength(1)
+    expect(sandbox.received().skus).toEqual([])
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'settings-sandbox')
+  })
+
+  test('a token set in Settings is used for the connection test, and a wrong one is reported', async ({
+    page,
+    sandbox,
+  }) => {
+    await openSettings(page)
+    await addProfile(page, 'Local service', sandbox.url)
+    await expect(page.getByText('No token is set for Local service.')).toBeVisible()
+
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(result(page)).toContainText('Not connected')
+    await expect(result(page)).toContainText(/token/i)
+    // Without a token nothing is sent at all.
+    expect(sandbox.requests()).toHaveLength(0)
+
+    const token = page.getByLabel('Paste the token')
+    await token.fill('not-the-right-token')
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await expect(page.getByText(/Token (saved in the system keychain|kept in memory)/)).toBeVisible()
+    await expect(page.getByLabel('Replace the token')).toHaveValue('')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(result(page)).toContainText('Not connected')
+    await expect(result(page)).toContainText('HTTP 401')
+
+    await page.getByLabel('Replace the token').fill('sandbox')
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expectConnected(page)
+    await expect(page.getByRole('button', { name: /Local service/ })).toContainText('Token set')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'settings-custom-profile')
+
+    // A token is bound to its address: a new base URL drops it.
+    await page.getByLabel('Service address (base URL)').fill(`${sandbox.url}/elsewhere`)
+    await expect(page.getByText(/Saving a new address removes this profile.s token/)).toBeVisible()
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(page.getByText('No token is set for Local service.')).toBeVisible()
+  })
+
+  test('profile settings are checked before they are saved, and survive a reload', async ({ page }) => {
+    await openSettings(page)
+    await page.getByRole('button', { name: /Production/ }).click()
+    const url = page.getByLabel('Service address (base URL)')
+    await expect(url).toHaveValue('https://api.pixelbin.io')
+    await url.fill('http://api.example.com')
+    await expect(page.getByText(/http:\/\/ is allowed only for this computer/)).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled()
+    await url.fill('https://api.pixelbin.io')
+    await page.getByLabel('SKUs per request').fill('25')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('button', { name: 'Use this profile' }).click()
+    await expect(page.getByText('Active profile')).toBeVisible()
+
+    await page.reload()
+    await expect(page.getByRole('button', { name: /Production/ })).toContainText('Active')
+    await expect(page.getByLabel('SKUs per request')).toHaveValue('25')
+  })
+
+  test('the token appears nowhere the renderer can reach', async ({
+    page,
+    sandbox,
+    bridgeResults,
+    mainLogs,
+  }) => {
+    const secret = `cd-secret-${crypto.randomUUID()}`
+    const encoded = Buffer.from(secret).toString('base64')
+    await openSettings(page)
+    await addProfile(page, 'Leak check', sandbox.url)
+    await page.getByLabel('Token encoding').selectOption('base64')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByLabel('Paste the token').fill(secret)
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await expect(page.getByRole('button', { name: /Leak check/ })).toContainText('Token set')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(result(page)).toContainText('HTTP 401')
+    await page.reload()
+    await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
+
+    const reachable = await page.evaluate(async () => {
+      const g = globalThis as unknown as {
+        indexedDB: { databases(): Promise<Array<{ name?: string }>> }
+        localStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null }
+        sessionStorage: { length: number; key(i: number): string | null; getItem(k: string): string | null }
+        document: { documentElement: { outerHTML: string }; cookie: string }
+      }
+      const storage = (area: typeof g.localStorage) =>
+        Array.from({ length: area.length }, (_, i) => `${area.key(i)}=${area.getItem(area.key(i) ?? '')}`)
+      return JSON.stringify({
+        databases: await g.indexedDB.databases(),
+        local: storage(g.localStorage),
+        session: storage(g.sessionStorage),
+        html: g.document.documentElement.outerHTML,
+        cookie: g.document.cookie,
+      })
+    })
+    const idb = await page.evaluate(() => {
+      type Req<T> = { result: T; onsuccess: (() => void) | null; onerror: (() => void) | null }
+      const factory = (globalThis as unknown as { indexedDB: { open(name: string): Req<Db> } }).indexedDB
+      type Db = {
+        objectStoreNames: ArrayLike<string>
+        transaction(names: string[]): { objectStore(name: string): { getAll(): Req<unknown[]> } }
+        close(): void
+      }
+      return new Promise<string>((resolve) => {
+        const open = factory.open('catalog-desk')
+        open.onsuccess = async () => {
+          const db = open.result
+          const names = Array.from(db.objectStoreNames)
+          const dump: Record<string, unknown[]> = {}
+          for (const name of names) {
+            dump[name] = await new Promise((done) => {
+              const request = db.transaction([name]).objectStore(name).getAll()
+              request.onsuccess = () => done(request.result)
+            })
+          }
+          db.close()
+          resolve(JSON.stringify(dump))
+        }
+      })
+    })
+
+    const everywhere = [
+      reachable,
+      idb,
+      JSON.stringify(bridgeResults),
+      JSON.stringify(mainLogs),
+      JSON.stringify(sandbox.requests()),
+      JSON.stringify(sandbox.received()),
+    ]
+    for (const text of everywhere) {
+      expect(text).not.toContain(secret)
+      expect(text).not.toContain(encoded)
+    }
+    // Proof that the searches looked at real data: the bridge did carry the profile.
+    expect(JSON.stringify(bridgeResults)).toContain('Leak check')
+  })
+})

@@ -1,0 +1,55 @@
+import { afterEach } from 'vitest'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../../src/shared/service/endpoints.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+
+/** Talks to an in-process sandbox with Node's fetch, as the app's client would. */
+
+export const TOKEN = 'test-token'
+
+const running = new Set<Sandbox>()
+
+/** A sandbox closed after the test, whatever the test did. */
+export async function sandboxFor(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const sandbox = await startSandbox({ token: TOKEN, ...options })
+  running.add(sandbox)
+  return sandbox
+}
+
+afterEach(async () => {
+  await Promise.all([...running].map((sandbox) => sandbox.close()))
+  running.clear()
+})
+
+export const JSON_HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+
+export function post(
+  sandbox: Sandbox,
+  path: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(sandbox.url + path, {
+    method: 'POST',
+    headers: init.headers ?? JSON_HEADERS,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(init.signal ? { signal: init.signal } : {}),
+  })
+}
+
+export const postSkus = (sandbox: Sandbox, body: unknown = bulkRequest(), init = {}) =>
+  post(sandbox, BULK_UPLOAD_PATH, body, init)
+
+export const postApp = (sandbox: Sandbox, body: unknown = fixture('app-create-request.json'), init = {}) =>
+  post(sandbox, CREATE_APP_PATH, body, init)
+
+export const bulkRequest = () => fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }
+
+/** Polls until `check` holds, for what happens on the sandbox's side after the client has moved on. */
+export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > end) throw new Error('The condition did not hold in time')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

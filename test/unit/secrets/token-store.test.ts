@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createTokenStore,
+  DEFAULT_KEYCHAIN_SERVICE,
+  InvalidTokenError,
+  MAX_TOKEN_LENGTH,
+} from '../../../src/main/secrets/token-store.ts'
+import { redactSecret } from '../../../src/main/secrets/redact.ts'
+import { createFakeKeychain } from './fake-keychain.ts'
+
+const SERVICE = 'Catalog Desk (unit)'
+const TOKEN = 'tok-3f9a1c0e-5b7d-4e2a-9c1f-abcdef012345'
+const MEMORY_NOTICE =
+  /^No system keychain is available \((.+)\): the token is kept in memory until Catalog Desk closes; you will need to paste it again next time\.$/
+
+function setup() {
+  const keychain = createFakeKeychain()
+  const tokens = createTokenStore({ service: SERVICE, keychain: keychain.backend })
+  return { keychain, tokens }
+}
+
+describe('token store with a working keychain', () => {
+  it('stores the trimmed token in the keychain under the service and the profile id', async () => {
+    const { keychain, tokens } = setup()
+    await expect(tokens.set('production', `  ${TOKEN}\n`)).resolves.toEqual({ storage: 'keychain' })
+    expect(keychain.stored(SERVICE, 'production')).toBe(TOKEN)
+    await expect(tokens.get('production')).resolves.toBe(TOKEN)
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: true, storage: 'keychain' })
+    await expect(tokens.availability()).resolves.toEqual({ keychain: true })
+  })
+
+  it('says a profile without a token has none', async () => {
+    const { tokens } = setup()
+    await expect(tokens.get('staging')).resolves.toBeUndefined()
+    await expect(tokens.has('staging')).resolves.toEqual({ isSet: false, storage: null })
+  })
+
+  it('keeps the tokens of two profiles apart', async () => {
+    const { tokens } = setup()
+    await tokens.set('production', `${TOKEN}-prod`)
+    await tokens.set('staging', `${TOKEN}-stage`)
+    await tokens.clear('production')
+    await expect(tokens.get('production')).resolves.toBeUndefined()
+    await expect(tokens.get('staging')).resolves.toBe(`${TOKEN}-stage`)
+  })
+
+  it('clears the token from the keychain', async () => {
+    const { keychain, tokens } = setup()
+    await tokens.set('production', TOKEN)
+    await tokens.clear('production')
+    expect(keychain.stored(SERVICE, 'production')).toBeUndefined()
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: false, storage: null })
+  })
+
+  it('runs a set and a clear of the same profile in the order they were asked for', async () => {
+    const { keychain, tokens } = setup()
+    keychain.slow('set', 30)
+    const set = tokens.set('production', TOKEN)
+    const clear = tokens.clear('production')
+    await Promise.all([set, clear])
+    await expect(tokens.get('production')).resolves.toBeUndefined()
+  })
+
+  it('uses "Catalog Desk" as the keychain service unless told otherwise', async () => {
+    const keychain = createFakeKeychain()
+    await createTokenStore({ keychain: keychain.backend }).set('production', TOKEN)
+    expect(keychain.stored(DEFAULT_KEYCHAIN_SERVICE, 'production')).toBe(TOKEN)
+  })
+})
+
+describe('token rules', () => {
+  const cases: [string, unknown, RegExp][] = [
+    ['empty', '', /The token is empty/],
+    ['only whitespace', ' \n\t ', /The token is empty/],
+    ['a line break inside', `${TOKEN}\n${TOKEN}`, /single line/],
+    ['a control character inside', `${TOKEN}\u0007x`, /single line/],
+    ['too long', `${TOKEN}${'x'.repeat(MAX_TOKEN_LENGTH)}`, /too long .*at most 8,192/],
+    ['not text', 42, /must be text/],
+  ]
+
+  it.each(cases)('refuses a token that is %s, without repeating it', async (_case, token, message) => {
+    const { keychain, tokens } = setup()
+    const error = await tokens.set('production', token as string).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(InvalidTokenError)
+    expect((error as Error).message).toMatch(message)
+    if (typeof token === 'string' && token.trim()) expect((error as Error).message).not.toContain(TOKEN)
+    expect(keychain.calls).toEqual([])
+  })
+
+  it('accepts a token of exactly the maximum length', async () => {
+    const { tokens } = setup()
+    await expect(tokens.set('production', 'x'.repeat(MAX_TOKEN_LENGTH))).resolves.toEqual({
+      storage: 'keychain',
+    })
+  })
+
+  it('refuses a missing profile id', async () => {
+    const { tokens } = setup()
+    await expect(tokens.set('', TOKEN)).rejects.toThrow(/profile id/)
+  })
+})
+
+describe('token store when the keychain cannot be used', () => {
+  it('keeps the token in memory for the session and says so in words a person understands', async () => {
+    const { keychain, tokens } = setup()
+    keychain.fail()
+    const result = await tokens.set('production', TOKEN)
+    expect(result.storage).toBe('memory')
+    expect(result.notice).toMatch(MEMORY_NOTICE)
+    expect(result.notice).toContain("Couldn't access platform storage: AccessDenied")
+    await expect(tokens.get('production')).resolves.toBe(TOKEN)
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: true, storage: 'memory' })
+    await expect(tokens.availability()).resolves.toEqual({
+      keychain: false,
+      reason: "Couldn't access platform storage: AccessDenied",
+    })
+  })
+
+  it('never repeats the token when the keychain error happens to contain it', async () => {
+    const { keychain, tokens } = setup()
+    const base64 = Buffer.from(TOKEN).toString('base64')
+    keychain.fail(`refused secret ${TOKEN} (encoded ${base64})\nat line 2`)
+    const { notice } = await tokens.set('production', TOKEN)
+    expect(notice).toMatch(MEMORY_NOTICE)
+    expect(notice).not.toContain(TOKEN)
+    expect(notice).not.toContain(base64)
+    expect(notice).toContain('refused secret [redacted] (encoded [redacted]) at line 2')
+  })
+
+  it('keeps trying the keychain, and never loses a token held in memory meanwhile', async () => {
+    const { keychain, tokens } = setup()
+    await tokens.set('staging', `${TOKEN}-stage`)
+    keychain.fail()
+    await tokens.set('production', TOKEN)
+
+    keychain.recover()
+    // The memory token is newer than anything the keychain may hold: it stays in use.
+    await expect(tokens.get('production')).resolves.toBe(TOKEN)
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: true, storage: 'memory' })
+    await expect(tokens.get('staging')).resolves.toBe(`${TOKEN}-stage`)
+
+    keychain.fail()
+    await expect(tokens.get('production')).resolves.toBe(TOKEN)
+    // A keychain token that cannot be read now is simply not available: no error reaches the caller.
+    await expect(tokens.has('staging')).resolves.toEqual({ isSet: false, storage: null })
+
+    keychain.recover()
+    await expect(tokens.set('production', `${TOKEN}-new`)).resolves.toEqual({ storage: 'keychain' })
+    expect(keychain.stored(SERVICE, 'production')).toBe(`${TOKEN}-new`)
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: true, storage: 'keychain' })
+  })
+
+  it('clears a memory token even while the keychain is away', async () => {
+    const { keychain, tokens } = setup()
+    keychain.fail()
+    await tokens.set('production', TOKEN)
+    await tokens.clear('production')
+    await expect(tokens.get('production')).resolves.toBeUndefined()
+    await expect(tokens.has('production')).resolves.toEqual({ isSet: false, storage: null })
+  })
+
+  it('hides a keychain token it could not delete, and deletes it once the keychain answers again', async () => {
+    const { keychain, tokens } = setup()
+    await tokens.set('production', TOKEN)
+    keychain.fail()
+    await tokens.clear('production')
+    keychain.recover()
+    expect(keychain.stored(SERVICE, 'production')).toBe(TOKEN)
+    await expect(tokens.get('production')).resolves.toBeUndefined()
+    expect(keychain.stored(SERVICE, 'production')).toBeUndefined()
+  })
+})
+
+describe('redactSecret', () => {
+  it('removes the secret as pasted, base64-encoded and URL-encoded', () => {
+    const secret = 'a b/c+d'
+    const text = `1:${secret} 2:${Buffer.from(secret).toString('base64')} 3:${encodeURIComponent(secret)}`
+    expect(redactSecret(text, secret)).toBe('1:[redacted] 2:[redacted] 3:[redacted]')
+  })
+
+  it('leaves text alone when there is no secret', () => {
+    expect(redactSecret('nothing to hide', undefined)).toBe('nothing to hide')
+    expect(redactSecret('nothing to hide', '')).toBe('nothing to hide')
+  })
+})
