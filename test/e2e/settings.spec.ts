@@ -85,6 +85,9 @@ test.describe('Settings: profiles, token and connection', () => {
     await expect(page.getByText(/http:\/\/ is allowed only for this computer/)).toBeVisible()
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled()
     await url.fill('https://api.pixelbin.io')
+    await page.getByLabel('Response timeout (seconds)').fill('0')
+    await expect(page.getByText('At least 1 second')).toBeVisible()
+    await page.getByLabel('Response timeout (seconds)').fill('90')
     await page.getByLabel('SKUs per request').fill('25')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByRole('button', { name: 'Use this profile' }).click()
@@ -93,6 +96,7 @@ test.describe('Settings: profiles, token and connection', () => {
     await page.reload()
     await expect(page.getByRole('button', { name: /Production/ })).toContainText('Active')
     await expect(page.getByLabel('SKUs per request')).toHaveValue('25')
+    await expect(page.getByLabel('Response timeout (seconds)')).toHaveValue('90')
   })
 
   test('the token appears nowhere the renderer can reach', async ({

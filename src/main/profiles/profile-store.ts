@@ -11,7 +11,7 @@ import {
   profilesFileContent,
   type ProfilesData,
 } from './profiles-file.ts'
-import { createSerialQueue } from './serial-queue.ts'
+import { createKeyedQueue } from '../keyed-queue.ts'
 
 export { InvalidProfileError, type ProfileIssue } from './profile-rules.ts'
 export { newProfileId } from './profile-id.ts'
@@ -63,7 +63,9 @@ export function createProfileStore({
   now = () => new Date(),
 }: ProfileStoreOptions): ProfileStore {
   const file = join(dir, PROFILES_FILE_NAME)
-  const serially = createSerialQueue()
+  // One key: every access to the profiles file waits for the one before.
+  const queue = createKeyedQueue()
+  const serially = <T>(task: () => Promise<T>) => queue('profiles.json', task)
   /** What happened to damaged files this session: told on every list until the app restarts. */
   const notices: string[] = []
 

@@ -5,7 +5,7 @@ import { authProblem, checkAuthorization } from './auth.ts'
 import { bulkUpload } from './bulk-upload.ts'
 import type { SandboxContext } from './context.ts'
 import { delayOf, describeFault, faultReply, stageOf } from './faults.ts'
-import type { SandboxEndpoint } from './options.ts'
+import type { FaultRule, SandboxEndpoint } from './options.ts'
 import type { Processed } from './processed.ts'
 import type { RequestLogEntry } from './request-log.ts'
 import {
@@ -120,15 +120,11 @@ export async function handleOperation(
   if (rule) entry.fault = describeFault(rule)
   try {
     if (rule && stageOf(rule) === 'before') {
-      if (rule.kind === 'reset') {
-        resetConnection(response)
-        entry.status = 'reset'
-        return
-      }
-      const reply = faultReply(rule)
-      if (reply) {
-        await discardBody(request, context.settings.maxBodyBytes)
-        answer(response, entry, reply)
+      if (
+        await answerWithFault(rule, response, entry, () =>
+          discardBody(request, context.settings.maxBodyBytes),
+        )
+      ) {
         return
       }
       await sleep(delayOf(rule), undefined, { signal })
@@ -139,16 +135,7 @@ export async function handleOperation(
     entry.skuCount = processed.skuCount
 
     if (rule && stageOf(rule) === 'after') {
-      if (rule.kind === 'reset') {
-        resetConnection(response)
-        entry.status = 'reset'
-        return
-      }
-      const reply = faultReply(rule)
-      if (reply) {
-        answer(response, entry, reply)
-        return
-      }
+      if (await answerWithFault(rule, response, entry)) return
       await sleep(delayOf(rule), undefined, { signal })
     }
     answer(response, entry, processed.reply)
@@ -160,4 +147,27 @@ export async function handleOperation(
     // A store that cannot be written, or a bug: answered as the platform answers its own failures.
     answer(response, entry, errorReply(500, `The sandbox failed: ${(error as Error).message}`))
   }
+}
+
+/**
+ * Answers in the service's place when the fault is a reset or an error status, and says whether it
+ * did; a delay fault leaves the answer to the caller. `beforeAnswer` runs only for a status reply
+ * (reading the unprocessed body, so the client is not cut off mid-upload).
+ */
+async function answerWithFault(
+  rule: FaultRule,
+  response: ServerResponse,
+  entry: RequestLogEntry,
+  beforeAnswer?: () => Promise<void>,
+): Promise<boolean> {
+  if (rule.kind === 'reset') {
+    resetConnection(response)
+    entry.status = 'reset'
+    return true
+  }
+  const reply = faultReply(rule)
+  if (!reply) return false
+  await beforeAnswer?.()
+  answer(response, entry, reply)
+  return true
 }

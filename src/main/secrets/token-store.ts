@@ -1,7 +1,7 @@
 import type { TokenStorage } from '../../shared/profile.ts'
-import { createKeyedQueue } from './keyed-queue.ts'
+import { createKeyedQueue } from '../keyed-queue.ts'
 import { createKeyringBackend, type KeychainBackend } from './keychain-backend.ts'
-import { redactSecret } from './redact.ts'
+import { createRedactor } from './redaction.ts'
 import { normaliseToken } from './token-rules.ts'
 
 export type { KeychainBackend } from './keychain-backend.ts'
@@ -54,7 +54,7 @@ const MAX_REASON_LENGTH = 240
 /** What went wrong with the keychain, in one line, without the token in any of its forms. */
 function keychainReason(error: unknown, token?: string): string {
   const raw = error instanceof Error ? error.message : String(error)
-  const line = redactSecret(raw, token).replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
+  const line = createRedactor(token)(raw).replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
   const reason = line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH - 1)}…` : line
   return reason || 'the keychain did not say why'
 }

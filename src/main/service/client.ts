@@ -11,7 +11,8 @@ import {
   unencodableMessage,
   type Operation,
 } from './outcome-messages.ts'
-import { createRedactor, redactOutcome, type Redact } from './redaction.ts'
+import { createRedactor, type Redact } from '../secrets/redaction.ts'
+import { redactOutcome } from './redact-outcome.ts'
 import { showable } from './untrusted-text.ts'
 
 /**

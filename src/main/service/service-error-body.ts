@@ -1,5 +1,5 @@
 import type { ServiceProblem } from '../../shared/service/outcome.ts'
-import type { Redact } from './redaction.ts'
+import type { Redact } from '../secrets/redaction.ts'
 import { showable } from './untrusted-text.ts'
 
 /**

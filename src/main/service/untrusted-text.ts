@@ -3,7 +3,7 @@
  * may be huge, carry control or bidi characters that disguise what a person reads, or span many
  * lines. It is only ever shown as plain text, so flattening and capping it is all it needs.
  */
-import type { Redact } from './redaction.ts'
+import type { Redact } from '../secrets/redaction.ts'
 
 // Format characters (zero-width, bidi overrides) are dropped; control characters and line or
 // paragraph separators become spaces.

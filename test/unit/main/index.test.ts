@@ -172,6 +172,23 @@ describe('src/main/index.ts', () => {
     expect(headerPolicy()).toBe(DEV_CONTENT_SECURITY_POLICY)
   })
 
+  it('starts the embedded sandbox, which the default Sandbox profile reaches without a token', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const fromApp = { senderFrame: { url: appUrl, parent: null } } as unknown as IpcMainInvokeEvent
+    const state = (await ipcListener('catalog-desk:listProfiles')(fromApp)) as {
+      activeId: string
+      profiles: Array<{ id: string; url: string }>
+    }
+    expect(state.activeId).toBe('sandbox')
+    const sandboxUrl = state.profiles.find((profile) => profile.id === 'sandbox')?.url
+    expect(sandboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    await expect(ipcListener('catalog-desk:testConnection')(fromApp, 'sandbox')).resolves.toMatchObject({
+      ok: true,
+      url: sandboxUrl,
+    })
+  })
+
   it('answers IPC from the app page only, with handlers that reach Electron', async () => {
     fake.app.isPackaged = true
     await startApp()

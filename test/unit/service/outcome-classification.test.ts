@@ -6,7 +6,7 @@ import {
   type ClassifyContext,
   type ServiceAnswer,
 } from '../../../src/main/service/outcome-classification.ts'
-import { createRedactor } from '../../../src/main/service/redaction.ts'
+import { createRedactor } from '../../../src/main/secrets/redaction.ts'
 import { SERVICE_TEXT_LIMITS } from '../../../src/main/service/service-error-body.ts'
 import { PROCESSED, type OutcomeKind } from '../../../src/shared/service/outcome.ts'
 

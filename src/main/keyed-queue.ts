@@ -1,6 +1,7 @@
 /**
- * Runs tasks one after another per key (and concurrently across keys), so a `clear` that follows a
- * `set` for the same profile cannot finish first and leave the token behind.
+ * Runs tasks one after another per key (and concurrently across keys), in the order they were
+ * queued: a `clear` that follows a `set` of the same token cannot finish first, and each
+ * read-modify-write of a file sees the result of the one before.
  */
 export function createKeyedQueue() {
   const tails = new Map<string, Promise<unknown>>()

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  REDACTED,
-  createRedactor,
-  redactOutcome,
-  redactStrings,
-  tokenForms,
-} from '../../../src/main/service/redaction.ts'
+import { REDACTED, createRedactor, redactStrings, tokenForms } from '../../../src/main/secrets/redaction.ts'
+import { redactOutcome } from '../../../src/main/service/redact-outcome.ts'
 import { showable, truncate } from '../../../src/main/service/untrusted-text.ts'
 
 const TOKEN = 'tok/en+with=odd?chars'

@@ -1,10 +1,8 @@
-import type { Outcome } from '../../shared/service/outcome.ts'
-
 /**
- * The token must never leave the client inside text: not in our messages, not in the service's own
- * words (a service or a proxy may echo the Authorization header back), not in an error message
- * from the HTTP stack. Every string that leaves goes through a redactor that knows every form the
- * token is sent or could be echoed in.
+ * The token must never leave main inside text: not in our messages, not in the service's own words
+ * (a service or a proxy may echo the Authorization header back), not in an error from the HTTP
+ * stack or the keychain. Every such string goes through a redactor that knows every form the token
+ * is sent or could be echoed in.
  */
 export type Redact = (text: string) => string
 
@@ -71,18 +69,4 @@ export function redactStrings(value: unknown, redact: Redact): unknown {
     }
   }
   return value
-}
-
-/** The last gate: every text of an outcome, whoever wrote it. */
-export function redactOutcome(outcome: Outcome, redact: Redact): Outcome {
-  const safe: Outcome = { ...outcome, message: redact(outcome.message) }
-  if (outcome.serviceMessage !== undefined) safe.serviceMessage = redact(outcome.serviceMessage)
-  if (outcome.problems !== undefined) {
-    safe.problems = outcome.problems.map((problem) => ({
-      path: redact(problem.path),
-      message: redact(problem.message),
-    }))
-  }
-  if (outcome.body !== undefined) safe.body = redactStrings(outcome.body, redact)
-  return safe
 }
