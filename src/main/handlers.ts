@@ -2,6 +2,7 @@ import type { AppInfo, Channel, InvokeResults } from '../shared/ipc.ts'
 import type { invokeArguments } from '../shared/ipc-arguments.ts'
 import type { z } from '../shared/schema/zod.ts'
 import { isExternalLink } from './external-link.ts'
+import type { PreviewAssetLoader } from './preview-assets.ts'
 import { createServiceHandlers, type ServiceDeps } from './service-handlers.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
@@ -14,6 +15,8 @@ export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<In
 export interface HandlerDeps extends ServiceDeps {
   appInfo(): AppInfo
   openExternal(url: string): Promise<void>
+  previewAssets: PreviewAssetLoader
+  writeClipboard(text: string): void
 }
 
 export function createHandlers(deps: HandlerDeps): Handlers {
@@ -25,5 +28,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       if (!isExternalLink(url)) throw new Error('openExternal: only https links are opened')
       await deps.openExternal(url)
     },
+    loadPreviewAsset: (request) => deps.previewAssets.load(request),
+    writeClipboard: async (text) => deps.writeClipboard(text),
   }
 }

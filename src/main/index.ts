@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, session, shell } from 'electron'
 import type { AppInfo } from '../shared/ipc.ts'
 import { appPage } from './app-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN, startEmbeddedSandbox } from './embedded-sandbox.ts'
@@ -74,6 +74,7 @@ async function start(): Promise<void> {
   const handlers = createHandlers({
     appInfo,
     openExternal,
+    writeClipboard: (text) => clipboard.writeText(text),
     profiles,
     tokens,
     sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },

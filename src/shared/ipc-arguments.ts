@@ -21,4 +21,12 @@ export const invokeArguments = {
   setToken: z.tuple([profileId, token]),
   clearToken: z.tuple([profileId]),
   testConnection: z.tuple([profileId]),
+  loadPreviewAsset: z.tuple([
+    z.discriminatedUnion('source', [
+      z.object({ source: z.literal('sample'), name: z.enum(['model', 'environment']) }),
+      z.object({ source: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2_048) }),
+    ]),
+  ]),
+  // A payload export of a few thousand SKUs fits; a runaway string does not.
+  writeClipboard: z.tuple([z.string().max(20_000_000)]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -25,6 +25,13 @@ export const CHANNELS = [
   'clearToken',
   /** Sends an empty batch with the profile's address and token, and says what came of it. */
   'testConnection',
+  /**
+   * The bytes of a 3D model or environment image for the AR preview: a bundled sample, or a web
+   * address fetched by main (the renderer's CSP lets it fetch nothing itself).
+   */
+  'loadPreviewAsset',
+  /** Puts text on the system clipboard (the renderer has no clipboard permission). */
+  'writeClipboard',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]
@@ -61,6 +68,19 @@ export interface ConnectionTest {
   durationMs: number
 }
 
+/** Which preview asset to load: one of the samples bundled in `resources/`, or one from the web. */
+export type PreviewAssetRequest =
+  | { source: 'sample'; name: 'model' | 'environment' }
+  | { source: 'url'; url: string }
+
+export interface PreviewAsset {
+  bytes: Uint8Array
+  /** The media type the bytes were served as (or the bundled file's), e.g. model/gltf-binary. */
+  contentType: string
+  /** A short name to show: the file name of the sample or of the address. */
+  name: string
+}
+
 export interface InvokeResults {
   getAppInfo: AppInfo
   openExternal: void
@@ -71,6 +91,8 @@ export interface InvokeResults {
   setToken: TokenSaved
   clearToken: void
   testConnection: ConnectionTest
+  loadPreviewAsset: PreviewAsset
+  writeClipboard: void
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -41,6 +41,8 @@ export interface PageProblems {
 interface TestFixtures {
   /** URLs the page asked main to open in the user's browser, in order. */
   openedExternally: string[]
+  /** What the page put on the system clipboard, in order. */
+  clipboard: string[]
   pageProblems: PageProblems
   /** Everything the bridge handed back to the page, in order: what the renderer could ever see. */
   bridgeResults: unknown[]
@@ -87,6 +89,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  clipboard: async ({}, use) => {
+    await use([])
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   bridgeResults: async ({}, use) => {
     await use([])
   },
@@ -124,7 +131,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // Every test gets Playwright's fresh context (so a fresh IndexedDB), wired like the app's window.
-  context: async ({ context, openedExternally, pageProblems, bridgeResults, sandbox, tokens }, use) => {
+  context: async (
+    { context, openedExternally, clipboard, pageProblems, bridgeResults, sandbox, tokens },
+    use,
+  ) => {
     // What main keeps on disk, in a folder of this test's own.
     const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
     const handlers = createHandlers({
@@ -139,6 +149,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }),
       openExternal: async (url) => {
         openedExternally.push(url)
+      },
+      writeClipboard: (text) => {
+        clipboard.push(text)
       },
     })
     const dispatch = createDispatcher(handlers)
