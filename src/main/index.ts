@@ -16,6 +16,7 @@ import {
   lockDownAllWebContents,
 } from './security.ts'
 import { createMainWindow } from './window.ts'
+import { createPreviewAssetLoader } from './preview-assets.ts'
 
 // Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
@@ -71,10 +72,17 @@ async function start(): Promise<void> {
   app.on('will-quit', () => void sandbox.close())
   const tokens = createTokenStore()
   const profiles = createProfileStore({ dir: dataDir, tokens })
+  // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
+  // repository's resources/; packaged, the folder is to be shipped beside the app's archive, as
+  // <process.resourcesPath>/resources.
+  const resourcesDir = app.isPackaged
+    ? join(process.resourcesPath, 'resources')
+    : join(app.getAppPath(), 'resources')
   const handlers = createHandlers({
     appInfo,
     openExternal,
     writeClipboard: (text) => clipboard.writeText(text),
+    previewAssets: createPreviewAssetLoader({ resourcesDir }),
     profiles,
     tokens,
     sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },

@@ -70,8 +70,7 @@ export interface ConnectionTest {
 
 /** Which preview asset to load: one of the samples bundled in `resources/`, or one from the web. */
 export type PreviewAssetRequest =
-  | { source: 'sample'; name: 'model' | 'environment' }
-  | { source: 'url'; url: string }
+  { source: 'sample'; name: 'model' | 'environment' } | { source: 'url'; url: string }
 
 export interface PreviewAsset {
   bytes: Uint8Array

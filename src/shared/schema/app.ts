@@ -66,7 +66,7 @@ const banner = (screen: 'Web' | 'Mobile', size: string) =>
     { title: `${screen} banner` },
     {
       _id: text({ title: `${screen} banner ID` }),
-      url: url({ title: `${screen} banner image` }),
+      url: url({ title: `${screen} banner image`, showsImage: true }),
       size: text({ title: `${screen} banner size`, examples: [size] }),
       filename: text({ title: `${screen} banner file name` }),
     },
@@ -75,7 +75,11 @@ const banner = (screen: 'Web' | 'Mobile', size: string) =>
 const reportConfig = section(
   { title: 'Report' },
   {
-    logo: url({ title: 'Logo', description: 'Web address of the logo shown on the report.' }),
+    logo: url({
+      title: 'Logo',
+      description: 'Web address of the logo shown on the report.',
+      showsImage: true,
+    }),
     report_titles: section(
       { title: 'Report titles' },
       {

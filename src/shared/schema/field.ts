@@ -19,6 +19,10 @@ export interface FieldMeta {
   kind: FieldKind
   /** Text fields that the contract says may be an empty string. */
   allowEmpty?: boolean
+  /** Number fields: the stepper's increment, fitted to the field's unit (millimetres, degrees). */
+  step?: number
+  /** URL fields that address a picture, shown as a thumbnail beside the input. */
+  showsImage?: boolean
 }
 
 export type FieldKind =

@@ -4,7 +4,7 @@ import { skuSchema, bulkUploadRequestSchema } from './sku.ts'
 import { appCreateRequestSchema, appCreateResponseSchema } from './app.ts'
 
 /** Catalogue keys that only this app reads; JSON Schema gets the standard ones (title, description, examples). */
-const LOCAL_KEYS = ['kind', 'expected', 'allowEmpty'] as const
+const LOCAL_KEYS = ['kind', 'expected', 'allowEmpty', 'step', 'showsImage'] as const
 
 function toJsonSchema(schema: z.ZodType) {
   return z.toJSONSchema(schema, {

@@ -6,13 +6,13 @@ import { boolean, item, list, number, section, slots, text, url } from './field.
  * from the live service's public docs; every enumeration stays open text.
  */
 
-const vector = (title: string, help: string) =>
+const vector = (title: string, help: string, step: number) =>
   section(
     { title, description: help },
     {
-      x: number({ title: `${title} X` }),
-      y: number({ title: `${title} Y` }),
-      z: number({ title: `${title} Z` }),
+      x: number({ title: `${title} X`, step }),
+      y: number({ title: `${title} Y`, step }),
+      z: number({ title: `${title} Z`, step }),
     },
   )
 
@@ -30,7 +30,11 @@ export const skuSchema = z.looseObject({
   isActive: boolean({ title: 'Active', description: 'Whether the product is live for try-on.' }),
   status: text({ title: 'Status', examples: ['DRAFT', 'PUBLISHED'] }),
   productName: text({ title: 'Product name' }),
-  productImage: url({ title: 'Product image', description: 'Web address of the product photo.' }),
+  productImage: url({
+    title: 'Product image',
+    description: 'Web address of the product photo.',
+    showsImage: true,
+  }),
   brand: text({ title: 'Brand' }),
   barcode: text({ title: 'Barcode', description: 'Kept as text so leading zeros survive.' }),
   actionUrl: url({
@@ -45,16 +49,28 @@ export const skuSchema = z.looseObject({
       transform: section(
         { title: 'Transform' },
         {
-          position: vector('Position', 'Offset of the 3D model from its anchor, in scene units.'),
-          rotation: vector('Rotation', 'Rotation of the 3D model around each axis.'),
+          position: vector(
+            'Position',
+            'Offset of the 3D model from its anchor. The contract gives no unit; the preview reads metres.',
+            0.001,
+          ),
+          rotation: vector(
+            'Rotation',
+            'Rotation of the 3D model around each axis. The contract gives no unit; the preview reads degrees.',
+            0.5,
+          ),
         },
       ),
       envSettings: section(
         { title: 'Environment' },
         {
-          tileX: number({ title: 'Tile X' }),
-          tileY: number({ title: 'Tile Y' }),
-          intensity: number({ title: 'Intensity', description: 'Brightness of the environment lighting.' }),
+          tileX: number({ title: 'Tile X', step: 1 }),
+          tileY: number({ title: 'Tile Y', step: 1 }),
+          intensity: number({
+            title: 'Intensity',
+            description: 'Brightness of the environment lighting.',
+            step: 0.1,
+          }),
           fieldOfView: text({
             title: 'Field of view',
             description: 'Camera field of view, such as 30deg. Present on some SKUs only.',
@@ -62,8 +78,8 @@ export const skuSchema = z.looseObject({
             expected: false,
           }),
           toneMapping: text({ title: 'Tone mapping', examples: ['aces', 'neutral', 'agx', 'commerce'] }),
-          shadowSoftness: number({ title: 'Shadow softness' }),
-          shadowIntensity: number({ title: 'Shadow intensity' }),
+          shadowSoftness: number({ title: 'Shadow softness', step: 0.05 }),
+          shadowIntensity: number({ title: 'Shadow intensity', step: 0.05 }),
           environmentImage: url({
             title: 'Environment image',
             description: 'Web address of the environment (lighting) image. Present on some SKUs only.',

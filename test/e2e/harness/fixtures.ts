@@ -8,6 +8,7 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { createHandlers } from '../../../src/main/handlers.ts'
 import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '../../../src/main/embedded-sandbox.ts'
+import { createPreviewAssetLoader } from '../../../src/main/preview-assets.ts'
 import { createProfileStore } from '../../../src/main/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox/server.ts'
 import { createTokenStore, type TokenStore } from '../../../src/main/secrets/token-store.ts'
@@ -153,6 +154,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       writeClipboard: (text) => {
         clipboard.push(text)
       },
+      previewAssets: createPreviewAssetLoader({ resourcesDir: join(repoRoot, 'resources') }),
     })
     const dispatch = createDispatcher(handlers)
     // A rejection here reaches the page as a rejected promise carrying the error's message.

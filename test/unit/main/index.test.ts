@@ -45,6 +45,9 @@ const fake = vi.hoisted(() => {
     getVersion: () => '9.8.7',
     /** A fresh folder per test stands in for the user's data folder. */
     userData: '',
+    /** Where an unpackaged app runs from: the project folder. */
+    appPath: '',
+    getAppPath: () => app.appPath,
     getPath: vi.fn((name: string) => {
       if (name !== 'userData') throw new Error(`unexpected app.getPath(${name})`)
       return app.userData
@@ -77,6 +80,7 @@ const fake = vi.hoisted(() => {
       windows.length = 0
       vi.clearAllMocks()
       app.isPackaged = false
+      app.appPath = ''
       app.requestSingleInstanceLock.mockReturnValue(true)
     },
   }
@@ -93,6 +97,7 @@ const preloadPath = fileURLToPath(new URL('../../../src/preload/index.cjs', impo
 const rendererFile = fileURLToPath(new URL('../../../src/renderer/index.html', import.meta.url))
 const appUrl = pathToFileURL(rendererFile).href
 const DEV_URL = 'http://localhost:5173'
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 
 /**
  * Loads src/main/index.ts afresh (it starts the app on import) and waits until it has either quit
@@ -121,13 +126,20 @@ function ipcListener(channel: string) {
   return call![1] as (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>
 }
 
+const originalResourcesPath = Object.getOwnPropertyDescriptor(process, 'resourcesPath')
+
 beforeEach(async () => {
   fake.reset()
   fake.app.userData = await mkdtemp(join(tmpdir(), 'catalog-desk-main-'))
+  fake.app.appPath = repoRoot
+  // Electron's own property; plain Node has none. Nothing is there unless a test says so.
+  Object.defineProperty(process, 'resourcesPath', { value: fake.app.userData, configurable: true })
 })
 
 afterEach(async () => {
   vi.unstubAllEnvs()
+  if (originalResourcesPath) Object.defineProperty(process, 'resourcesPath', originalResourcesPath)
+  else delete (process as { resourcesPath?: string }).resourcesPath
   // Quitting closes the embedded sandbox, as in the app.
   fake.emit('will-quit')
   await rm(fake.app.userData, { recursive: true, force: true })
@@ -212,6 +224,22 @@ describe('src/main/index.ts', () => {
       ipcListener('catalog-desk:openExternal')(fromElsewhere, 'https://example.com/x'),
     ).rejects.toThrow(/not the app's page/)
     expect(fake.shell.openExternal).toHaveBeenCalledOnce()
+  })
+
+  it.each([
+    ['unpackaged', 'the project folder', false],
+    ['packaged', 'process.resourcesPath', true],
+  ])('%s: serves the preview samples from the resources folder under %s', async (_name, _where, packaged) => {
+    fake.app.isPackaged = packaged
+    if (packaged) {
+      fake.app.appPath = fake.app.userData
+      Object.defineProperty(process, 'resourcesPath', { value: repoRoot, configurable: true })
+    }
+    await startApp()
+    const fromApp = { senderFrame: { url: appUrl, parent: null } } as unknown as IpcMainInvokeEvent
+    await expect(
+      ipcListener('catalog-desk:loadPreviewAsset')(fromApp, { source: 'sample', name: 'model' }),
+    ).resolves.toMatchObject({ name: 'sample-glasses.glb', contentType: 'model/gltf-binary' })
   })
 
   it('locks down every web contents: navigation stays on the page, links go to the browser', async () => {

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { onTestFinished } from 'vitest'
+import { fileURLToPath } from 'node:url'
+import { onTestFinished, vi } from 'vitest'
+import type { HandlerDeps } from '../../../src/main/handlers.ts'
+import { createPreviewAssetLoader } from '../../../src/main/preview-assets.ts'
 import { createProfileStore } from '../../../src/main/profiles/profile-store.ts'
 import { createTokenStore } from '../../../src/main/secrets/token-store.ts'
 import type { EmbeddedSandbox, ServiceDeps } from '../../../src/main/service-handlers.ts'
@@ -17,5 +20,16 @@ export function serviceDeps(sandbox: EmbeddedSandbox = { url: 'http://127.0.0.1:
   const keychain = createFakeKeychain()
   const tokens = createTokenStore({ service: 'Catalog Desk test', keychain: keychain.backend })
   const deps: ServiceDeps = { profiles: createProfileStore({ dir, tokens }), tokens, sandbox }
-  return { ...deps, keychain, dir }
+  return { ...deps, ...previewAndClipboardDeps(), keychain, dir }
+}
+
+/** The repository's own resources folder: the preview samples as the app bundles them. */
+export const resourcesDir = fileURLToPath(new URL('../../../resources', import.meta.url))
+
+/** The handler dependencies beside the service's: a real preview loader, and a clipboard to inspect. */
+function previewAndClipboardDeps() {
+  return {
+    previewAssets: createPreviewAssetLoader({ resourcesDir }),
+    writeClipboard: vi.fn<HandlerDeps['writeClipboard']>(),
+  }
 }

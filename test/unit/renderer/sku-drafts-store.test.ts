@@ -1,37 +1,137 @@
 import 'fake-indexeddb/auto'
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
-import { db } from '../../../src/renderer/src/db/index.ts'
+import { effectScope, nextTick, toRef, type EffectScope } from 'vue'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { db, skuDrafts } from '../../../src/renderer/src/db/index.ts'
+import { allMatching, including, only } from '../../../src/renderer/src/features/skus/list/selection.ts'
+import { useSkuWindow } from '../../../src/renderer/src/features/skus/list/use-sku-window.ts'
 import { useSkuDraftsStore } from '../../../src/renderer/src/stores/sku-drafts.ts'
 
+let scope: EffectScope
+
 beforeEach(async () => {
+  scope = effectScope()
   setActivePinia(createPinia())
   await db.skuDrafts.clear()
 })
 
-describe('the SKU drafts store', () => {
+afterEach(() => scope.stop())
+
+/** The store and the list window over it, as the list page wires them. */
+async function listed() {
+  const store = useSkuDraftsStore()
+  const list = scope.run(() => useSkuWindow(() => store.query, toRef(store, 'revision')))!
+  const settled = async () => {
+    // Let the list's watchers see the change first.
+    await nextTick()
+    await vi.waitFor(() => expect(list.loading.value).toBe(false))
+  }
+  await settled()
+  const names = () => Array.from({ length: list.total.value }, (_, i) => list.rowAt(i)?.productName)
+  return { store, list, settled, names }
+}
+
+async function named(...names: string[]): Promise<string[]> {
+  const ids: string[] = []
+  for (const [i, productName] of names.entries()) {
+    ids.push((await skuDrafts.create({ productName, brand: 'Northwind', barcode: `400${i}` }, 1000 + i)).id)
+  }
+  return ids
+}
+
+describe('the SKU drafts store and list window', () => {
   it('creates a new draft that warns about what is left to fill in, and lists it', async () => {
-    const store = useSkuDraftsStore()
+    const { store, list, settled } = await listed()
     const id = await store.create()
-    expect(store.total).toBe(1)
-    expect(store.rows.map((row) => row.id)).toEqual([id])
-    const [row] = store.rows
+    await settled()
+    expect(list.total.value).toBe(1)
+    expect(list.allCount.value).toBe(1)
+    const row = list.rowAt(0)
+    expect(row?.id).toBe(id)
     expect(row?.validity).toBe('warnings')
     expect(row?.errorCount).toBe(0)
     expect(row?.payload.arEffect?.effectAssets2D).toEqual([null, null, null, null, null, null, null])
   })
 
-  it('narrows the rows to a search and counts every draft', async () => {
-    const store = useSkuDraftsStore()
-    const first = await store.create()
-    await store.create()
-    const record = await db.skuDrafts.get(first)
-    await db.skuDrafts.put({ ...record!, productName: 'Round Blue', terms: ['round', 'blue'] })
-    await store.search('blu')
-    expect(store.rows.map((row) => row.id)).toEqual([first])
-    expect(store.total).toBe(2)
-    await store.remove(first)
-    expect(store.rows).toEqual([])
-    expect(store.total).toBe(1)
+  it('narrows to a search, sorts, and forgets the selection only when the matches change', async () => {
+    const [, blue] = await named('Aviator Gold', 'Round Blue', 'Cat Eye Blue')
+    const { store, list, settled, names } = await listed()
+    expect(names()).toEqual(['Cat Eye Blue', 'Round Blue', 'Aviator Gold'])
+
+    store.selection = only(blue!)
+    store.search('blu')
+    await settled()
+    expect(names()).toEqual(['Cat Eye Blue', 'Round Blue'])
+    expect(list.allCount.value).toBe(3)
+    expect(store.selection.kind === 'ids' && store.selection.ids.size).toBe(0)
+
+    store.selection = only(blue!)
+    store.sortBy('productName')
+    await settled()
+    expect(names()).toEqual(['Cat Eye Blue', 'Round Blue'])
+    expect(store.query.direction).toBe('asc')
+    store.sortBy('productName')
+    await settled()
+    expect(names()).toEqual(['Round Blue', 'Cat Eye Blue'])
+    expect(store.selection).toEqual(only(blue!))
+
+    store.filter('validity', 'invalid')
+    await settled()
+    expect(list.total.value).toBe(0)
+    store.clearFilters()
+    await settled()
+    expect(list.total.value).toBe(3)
+  })
+
+  it('sets a field on all matching drafts but the ones left out, and undoes it', async () => {
+    const [gold, blue, cat] = await named('Aviator Gold', 'Round Blue', 'Cat Eye Blue')
+    const { store, list, settled } = await listed()
+    store.search('blue')
+    await settled()
+    store.selection = including(allMatching(store.plainQuery()), [cat!], false)
+    await store.setField('brand', 'Contoso Vision')
+    await settled()
+    expect((await skuDrafts.get(blue!))?.brand).toBe('Contoso Vision')
+    expect((await skuDrafts.get(cat!))?.brand).toBe('Northwind')
+    expect((await skuDrafts.get(gold!))?.brand).toBe('Northwind')
+    expect(store.notice).toMatchObject({ message: 'Brand set on 1 draft.', undo: expect.any(String) })
+    expect(list.rowAt(0)?.brand ?? list.rowAt(1)?.brand).toBeDefined()
+
+    await store.undo()
+    expect((await skuDrafts.get(blue!))?.brand).toBe('Northwind')
+    expect(store.notice?.message).toBe('1 draft restored.')
+  })
+
+  it('refuses a value of the wrong kind and says nothing changed', async () => {
+    const [gold] = await named('Aviator Gold')
+    const { store } = await listed()
+    store.selection = only(gold!)
+    await store.setField('isActive', 'yes')
+    expect(store.notice).toMatchObject({
+      tone: 'error',
+      message: 'Nothing was changed: Active must be true or false, not the text "yes"',
+    })
+  })
+
+  it('duplicates and selects the copies; deletes with an undo that restores them', async () => {
+    const [gold, blue] = await named('Aviator Gold', 'Round Blue')
+    const { store, list, settled, names } = await listed()
+    await store.duplicate([gold!])
+    await settled()
+    expect(names()).toContain('Aviator Gold (copy)')
+    expect(store.notice?.message).toBe(
+      '1 draft duplicated; the copy is selected. Copies keep the barcode until you edit it.',
+    )
+    expect(store.selection.kind === 'ids' && [...store.selection.ids]).toHaveLength(1)
+
+    store.selection = including(only(gold!), [blue!], true)
+    await store.remove()
+    await settled()
+    expect(names()).toEqual(['Aviator Gold (copy)'])
+    expect(store.notice?.message).toBe('2 drafts deleted.')
+    await store.undo()
+    await settled()
+    expect(list.total.value).toBe(3)
+    expect(store.notice?.message).toBe('2 drafts restored.')
   })
 })

@@ -3,6 +3,8 @@ import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
 import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import { defaultListQuery } from '../../../src/renderer/src/db/sku-list-query.ts'
+import { SkuListReader } from '../../../src/renderer/src/db/sku-list-reader.ts'
 import type { Sku } from '../../../src/shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
@@ -116,6 +118,52 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.id).toBe('old-1')
     expect(found?.subCategory).toBe('eyeglasses')
     expect(found?.payload).toEqual(partial)
-    expect(db.verno).toBe(2)
+    expect(db.verno).toBe(3)
+  })
+
+  it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
+    db.close()
+    await Dexie.delete(name)
+    const v2 = new Dexie(name)
+    v2.version(1).stores({
+      skuDrafts: 'id, updatedAt, productName, brand, barcode, category, status, validity, syncState',
+      appDrafts: 'id, updatedAt, name, syncState',
+    })
+    v2.version(2).stores({
+      skuDrafts:
+        'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, syncState, *terms',
+    })
+    const old = {
+      id: 'old-2',
+      payload: copy(full),
+      createdAt: 5,
+      updatedAt: 6,
+      validity: 'valid',
+      errorCount: 0,
+      warningCount: 0,
+      syncState: 'draft',
+      productName: 'Aviator Classic Gold 58',
+      brand: 'Northwind Optics',
+      barcode: '8901234567890',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+      status: 'DRAFT',
+      terms: ['aviator', 'classic', 'gold', '58', 'northwind', 'optics', '8901234567890'],
+    }
+    await v2.table('skuDrafts').add(old)
+    v2.close()
+
+    db = new CatalogDatabase(name)
+    drafts = new SkuDraftRepository(db)
+    const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
+    await view.load(0, 10)
+    expect(view.cached(0)).toEqual(old)
+    expect(db.verno).toBe(3)
+    expect(await db.skuUndo.count()).toBe(0)
+
+    const deleted = await drafts.delete(['old-2'])
+    expect(await drafts.count()).toBe(0)
+    await drafts.undo(deleted.batch)
+    expect(await drafts.get('old-2')).toEqual(old)
   })
 })

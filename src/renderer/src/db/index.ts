@@ -1,6 +1,8 @@
 import { CatalogDatabase } from './database.ts'
 import { SkuDraftRepository } from './sku-drafts.ts'
+import { SkuListReader } from './sku-list-reader.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
 export const db = new CatalogDatabase()
 export const skuDrafts = new SkuDraftRepository(db)
+export const skuList = new SkuListReader(db)

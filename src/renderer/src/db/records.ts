@@ -30,6 +30,20 @@ export interface SkuDraftRecord extends DraftMeta {
   terms: string[]
 }
 
+/**
+ * One draft touched by a bulk action, as it was before: what undoing that action puts back. Only
+ * the latest action's entries are kept (each bulk action starts by clearing the table).
+ */
+export interface SkuUndoRecord {
+  /** The bulk action, shared by all its entries. */
+  batch: string
+  id: string
+  /** The draft as it was; absent when the action created it (a duplicate). */
+  before?: SkuDraftRecord
+  /** The `updatedAt` the action wrote: a draft edited since then is left as it is by undo. */
+  writtenAt?: number
+}
+
 export interface AppDraftRecord extends DraftMeta {
   payload: AppCreateRequest
   name: string

@@ -1,45 +1,221 @@
 import { defineStore } from 'pinia'
-import { ref, shallowRef } from 'vue'
+import { markRaw, ref, shallowRef, toRaw, watch } from 'vue'
 import { newSkuPayload } from '../../../shared/schema/sku-template.ts'
-import { skuDrafts } from '../db/index.ts'
-import type { SkuDraftRecord } from '../db/records.ts'
+import { bulkField } from '../db/bulk-fields.ts'
+import { skuDrafts, skuList } from '../db/index.ts'
+import type { Skipped } from '../db/sku-drafts.ts'
+import {
+  defaultDirection,
+  defaultListQuery,
+  sameMatches,
+  type FilterKey,
+  type ListFilters,
+  type ListQuery,
+  type SortKey,
+} from '../db/sku-list-query.ts'
+import { NOTHING, type Selection } from '../features/skus/list/selection.ts'
+import { count, drafts } from '../ui/counting.ts'
+
+/** A message for the snackbar, with the undo of the action it reports when there is one. */
+export interface Notice {
+  id: number
+  message: string
+  tone: 'info' | 'error'
+  undo?: string
+}
+
+/** A bulk action under way: what it does and how far it is. */
+export interface Progress {
+  label: string
+  done: number
+  total: number
+}
+
+/** Below this many drafts a bulk action is over before a progress bar could be read. */
+const SHOW_PROGRESS_FROM = 500
+
+function plainQuery(query: ListQuery): ListQuery {
+  const raw = toRaw(query)
+  return { ...raw, filters: { ...toRaw(raw.filters) } }
+}
+
+function skippedText({ notDraft, missing }: Skipped): string {
+  const parts: string[] = []
+  if (notDraft) parts.push(`${drafts(notDraft)} skipped: sent drafts can no longer be changed here.`)
+  if (missing) parts.push(`${drafts(missing)} no longer existed.`)
+  return parts.length ? ` ${parts.join(' ')}` : ''
+}
 
 /**
- * The SKU list as the user sees it. Rows live in a shallow ref: the list replaces whole arrays
- * and never needs deep reactivity on thousands of payloads.
+ * The SKU list's state: what it shows (search, filters, order), what is selected, and the bulk
+ * actions on the selection. Rows are not kept here: the list reads them a window at a time.
  */
 export const useSkuDraftsStore = defineStore('skuDrafts', () => {
-  const rows = shallowRef<SkuDraftRecord[]>([])
-  const total = ref(0)
-  const query = ref('')
-  const loading = ref(false)
+  const query = ref<ListQuery>(defaultListQuery())
+  /** Bumped after every write, so the list reads again what it shows. */
+  const revision = ref(0)
+  const selection = shallowRef<Selection>(NOTHING)
+  const notice = shallowRef<Notice>()
+  const progress = shallowRef<Progress>()
+  /**
+   * Where the list was (active row and scroll), so coming back from the editor lands there. Not
+   * reactive: it is written on every scroll frame and read once, when the list opens.
+   */
+  const place = markRaw({ active: 0, scrollTop: 0 })
+  let noticeId = 0
 
-  async function refresh() {
-    loading.value = true
-    try {
-      const [found, count] = await Promise.all([skuDrafts.search(query.value), skuDrafts.count()])
-      rows.value = found
-      total.value = count
-    } finally {
-      loading.value = false
-    }
+  // A selection is of the drafts the user could see: another search or filter starts afresh.
+  watch(query, (next, previous) => {
+    if (!sameMatches(next, previous)) selection.value = NOTHING
+  })
+
+  function changed() {
+    revision.value++
   }
 
-  async function search(text: string) {
-    query.value = text
-    await refresh()
+  function tell(message: string, tone: Notice['tone'] = 'info', undo?: string) {
+    notice.value = { id: ++noticeId, message, tone, undo }
+  }
+
+  function dismiss() {
+    notice.value = undefined
+  }
+
+  function search(text: string) {
+    query.value = { ...query.value, search: text }
+  }
+
+  function filter(key: FilterKey, value: string | undefined) {
+    const filters: ListFilters = { ...query.value.filters, [key]: value }
+    if (value === undefined) delete filters[key]
+    query.value = { ...query.value, filters }
+  }
+
+  function clearFilters() {
+    query.value = { ...query.value, search: '', filters: {} }
+  }
+
+  /** Sorts by a column; the column already sorted by turns around. */
+  function sortBy(sort: SortKey) {
+    const current = query.value
+    const direction =
+      current.sort === sort ? (current.direction === 'asc' ? 'desc' : 'asc') : defaultDirection(sort)
+    query.value = { ...current, sort, direction }
+  }
+
+  /** The ids a selection stands for now. */
+  async function resolve(chosen: Selection): Promise<string[]> {
+    if (chosen.kind === 'ids') return [...chosen.ids]
+    const ids = await (await skuList.open(chosen.query)).allIds()
+    return chosen.except.size ? ids.filter((id) => !chosen.except.has(id)) : ids
+  }
+
+  /** Runs one bulk action with progress, reporting a failure as "nothing changed". */
+  async function run<T>(
+    label: string,
+    ids: string[],
+    action: (report: (done: number) => void) => Promise<T>,
+  ) {
+    const total = ids.length
+    if (total >= SHOW_PROGRESS_FROM) progress.value = { label, done: 0, total }
+    try {
+      return await action((done) => {
+        if (progress.value) progress.value = { label, done, total }
+      })
+    } catch (error) {
+      tell(`Nothing was changed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+      return undefined
+    } finally {
+      progress.value = undefined
+      changed()
+    }
   }
 
   async function create(): Promise<string> {
     const record = await skuDrafts.create(newSkuPayload())
-    await refresh()
+    changed()
     return record.id
   }
 
-  async function remove(id: string) {
-    await skuDrafts.delete(id)
-    await refresh()
+  async function setField(path: string, value: unknown, chosen = selection.value) {
+    const ids = await resolve(chosen)
+    const title = bulkField(path)?.title ?? path
+    const result = await run(`Setting ${title}`, ids, (report) =>
+      skuDrafts.setField(ids, path, value, { onProgress: report }),
+    )
+    if (!result) return
+    const verb = value === undefined ? `${title} removed from` : `${title} set on`
+    const unchanged = result.unchanged ? ` ${count(result.unchanged)} already had it.` : ''
+    tell(`${verb} ${drafts(result.count)}.${unchanged}${skippedText(result.skipped)}`, 'info', result.batch)
   }
 
-  return { rows, total, query, loading, refresh, search, create, remove }
+  async function duplicate(ids?: string[]) {
+    const chosen = ids ?? (await resolve(selection.value))
+    const result = await run('Duplicating', chosen, (report) =>
+      skuDrafts.duplicate(chosen, { onProgress: report }),
+    )
+    if (!result) return
+    // The copies are what the user works on next (often a bulk edit of what tells them apart).
+    selection.value = { kind: 'ids', ids: new Set(result.ids) }
+    tell(
+      `${drafts(result.count)} duplicated; the ${result.count === 1 ? 'copy is' : 'copies are'} selected. ` +
+        `Copies keep the barcode until you edit it.${skippedText(result.skipped)}`,
+      'info',
+      result.batch,
+    )
+  }
+
+  async function remove(ids?: string | string[]) {
+    const chosen = typeof ids === 'string' ? [ids] : (ids ?? (await resolve(selection.value)))
+    const result = await run('Deleting', chosen, (report) => skuDrafts.delete(chosen, { onProgress: report }))
+    if (!result) return
+    selection.value = NOTHING
+    tell(`${drafts(result.count)} deleted.${skippedText(result.skipped)}`, 'info', result.batch)
+  }
+
+  async function undo() {
+    const batch = notice.value?.undo
+    if (!batch) return
+    dismiss()
+    try {
+      const result = await skuDrafts.undo(batch, {
+        onProgress: (done, total) => {
+          if (total >= SHOW_PROGRESS_FROM) progress.value = { label: 'Undoing', done, total }
+        },
+      })
+      const parts = []
+      if (result.restored) parts.push(`${drafts(result.restored)} restored.`)
+      if (result.removed)
+        parts.push(`${count(result.removed)} ${result.removed === 1 ? 'copy' : 'copies'} removed.`)
+      if (result.keptEdited) parts.push(`${drafts(result.keptEdited)} edited since were kept as they are.`)
+      tell(parts.join(' ') || 'Nothing left to undo.')
+    } catch (error) {
+      tell(`Could not undo: ${error instanceof Error ? error.message : String(error)}`, 'error')
+    } finally {
+      progress.value = undefined
+      changed()
+    }
+  }
+
+  return {
+    query,
+    revision,
+    selection,
+    notice,
+    progress,
+    place,
+    plainQuery: () => plainQuery(query.value),
+    search,
+    filter,
+    clearFilters,
+    sortBy,
+    resolve,
+    create,
+    setField,
+    duplicate,
+    remove,
+    undo,
+    dismiss,
+    tell,
+  }
 })

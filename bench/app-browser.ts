@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type BrowserContext } from '@playwright/test'
+import playwrightConfig from '../playwright.config.ts'
+import { CHANNELS, type AppInfo } from '../src/shared/ipc.ts'
+import { startStaticServer, type StaticServer } from '../test/e2e/harness/static-server.ts'
+import { log } from './result.ts'
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const rendererDir = join(repoRoot, 'out/renderer')
+
+/** Builds the app when there is no built renderer yet (what `npm run build` makes). */
+export function ensureBuilt(): void {
+  if (existsSync(join(rendererDir, 'index.html'))) return
+  log('No built renderer in out/renderer: running electron-vite build…')
+  const build = spawnSync('npx', ['electron-vite', 'build'], { cwd: repoRoot, stdio: ['ignore', 2, 2] })
+  if (build.status !== 0) throw new Error('The build failed: run `npm run build` and look at its output.')
+}
+
+/** The built renderer, served as the browser tests serve it (same files, same CSP). */
+export function serveRenderer(): Promise<StaticServer> {
+  return startStaticServer(rendererDir)
+}
+
+/** The Chromium the browser tests use, launched with their options (Debian's, its flags). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ headless: true, ...playwrightConfig.use?.launchOptions })
+}
+
+/**
+ * A fresh context (so a fresh IndexedDB) whose pages get a `window.api` before the app's scripts
+ * run, as the browser tests' harness provides it: here only `getAppInfo` answers, since the list
+ * needs nothing else of main; every other channel says it is not available.
+ */
+export async function appContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 820 } })
+  const info: AppInfo = {
+    name: 'Catalog Desk',
+    version: 'bench',
+    versions: { node: process.versions.node },
+    platform: process.platform,
+  }
+  await context.addInitScript(installApi, { channels: [...CHANNELS], info })
+  return context
+}
+
+/** Runs in the page before its own scripts; self-contained (it is serialised). */
+function installApi({ channels, info }: { channels: string[]; info: AppInfo }) {
+  const api = Object.fromEntries(
+    channels.map((channel) => [
+      channel,
+      channel === 'getAppInfo'
+        ? () => Promise.resolve(info)
+        : () => Promise.reject(new Error(`${channel} is not available in the benchmark`)),
+    ]),
+  )
+  Object.defineProperty(globalThis, 'api', { value: Object.freeze(api), enumerable: true })
+}

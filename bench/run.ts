@@ -1,0 +1,20 @@
+import { listScenario } from './list.ts'
+import { log, type BenchResult } from './result.ts'
+
+/**
+ * `npm run bench -- <scenario>…` (all scenarios when none is named). Prints one JSON object per
+ * line on stdout, nothing else; progress goes to stderr. Benchmarks never fail the tests.
+ */
+const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
+  list: listScenario,
+}
+
+const names = process.argv.slice(2)
+const unknown = names.filter((name) => !(name in SCENARIOS))
+if (unknown.length) {
+  log(`Unknown scenario: ${unknown.join(', ')}. Known: ${Object.keys(SCENARIOS).join(', ')}.`)
+  process.exit(2)
+}
+for (const name of names.length ? names : Object.keys(SCENARIOS)) {
+  for (const line of await SCENARIOS[name]!()) process.stdout.write(`${JSON.stringify(line)}\n`)
+}

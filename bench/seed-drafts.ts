@@ -1,0 +1,243 @@
+import type { Page } from '@playwright/test'
+import type { Sku } from '../src/shared/schema/sku.ts'
+import { newSkuPayload } from '../src/shared/schema/sku-template.ts'
+import { searchTerms } from '../src/shared/search-terms.ts'
+import { validityOf } from '../src/shared/validation/problem.ts'
+import { validateSku } from '../src/shared/validation/validate.ts'
+
+/**
+ * Many SKU drafts, written straight into the page's real IndexedDB in the app's record shape:
+ * the list's browser tests and its benchmark start from a catalogue without typing it in. The
+ * derived columns come from the app's own code (`validateSku`, `searchTerms`), so the records are
+ * what the repository would have written.
+ */
+
+/** Where seeded product photos point; tests and the benchmark answer these requests themselves. */
+export const IMAGE_HOST = 'images.catalog-desk.test'
+
+const SHAPES = [
+  'Aviator',
+  'Round',
+  'Wayfarer',
+  'Cat Eye',
+  'Oval',
+  'Square',
+  'Browline',
+  'Pilot',
+  'Shield',
+  'Hexagon',
+]
+const FINISHES = ['Gold', 'Matte Black', 'Tortoise', 'Crystal', 'Silver', 'Rose', 'Navy', 'Olive', 'Amber']
+export const BRANDS = [
+  'Northwind Optics',
+  'Contoso Vision',
+  'Lumen Eyewear',
+  'Fabrikam',
+  'Adatum Frames',
+  'Litware',
+  'Proseware',
+  'Tailspin Studio',
+]
+const CATEGORIES: Array<[string, string[]]> = [
+  ['eyewear', ['sunglasses', 'eyeglasses']],
+  ['eyewear', ['sunglasses', 'eyeglasses']],
+  ['eyewear', ['eyeglasses', 'sunglasses']],
+  ['jewellery', ['necklace', 'earrings']],
+  ['accessories', ['watches', 'hats']],
+]
+
+/** The payloads drafts are made from: complete, missing a few fields, and one with an error. */
+function templates(): Sku[] {
+  const complete: Sku = {
+    ...newSkuPayload(),
+    isActive: true,
+    actionUrl: 'https://shop.example.com/p/sku',
+    arEffect: {
+      ...newSkuPayload().arEffect,
+      effectAssets3D: [{ id: 'frame', url: 'https://cdn.example.com/models/frame.glb' }],
+    },
+    meta: { frameShape: 'round', material: 'acetate', lensWidth: '52' },
+  }
+  const incomplete: Sku = { ...complete, arEffect: { ...complete.arEffect, effectAssets3D: [] } }
+  delete incomplete.actionUrl
+  const broken = { ...complete, isActive: 'yes' } as unknown as Sku
+  return [complete, incomplete, broken]
+}
+
+/** One seeded draft as the tests refer to it. */
+export interface SeededDraft {
+  index: number
+  id: string
+  productName: string
+  brand: string
+  barcode: string
+  category: string
+  subCategory: string
+  status: string
+  updatedAt: number
+  syncState: 'draft' | 'synced'
+}
+
+interface Row extends SeededDraft {
+  template: number
+  productImage: string | undefined
+  terms: string[]
+}
+
+export interface SeedOptions {
+  /** The newest draft's last edit; each older one is 61 s before the one after it. */
+  now?: number
+  /** Indexes of drafts that have been sent (syncState 'synced'). */
+  sent?: readonly number[]
+}
+
+/** Draft `i` of a seeded catalogue: draft 0 is the most recently edited. */
+export function seededDraft(
+  i: number,
+  { now = Date.UTC(2026, 2, 2, 15, 0), sent = [] }: SeedOptions = {},
+): Row {
+  const [category, subs] = CATEGORIES[i % CATEGORIES.length]!
+  const productName = `${SHAPES[i % SHAPES.length]} ${FINISHES[Math.floor(i / 3) % FINISHES.length]} ${String(i + 1).padStart(6, '0')}`
+  const brand = BRANDS[Math.floor(i / 2) % BRANDS.length]!
+  const barcode = String(8_901_000_000_000 + i)
+  // Every tenth draft lacks fields, every tenth (another) has an error; 1 in 13 has no photo.
+  const template = i % 10 === 3 ? 1 : i % 10 === 7 ? 2 : 0
+  return {
+    index: i,
+    id: crypto.randomUUID(),
+    productName,
+    brand,
+    barcode,
+    category,
+    subCategory: subs[Math.floor(i / 5) % subs.length]!,
+    status: i % 6 === 0 ? 'PUBLISHED' : 'DRAFT',
+    updatedAt: now - i * 61_000,
+    syncState: sent.includes(i) ? 'synced' : 'draft',
+    template,
+    productImage: i % 13 === 5 ? undefined : `https://${IMAGE_HOST}/sku/${i % 24}.svg`,
+    terms: searchTerms(productName, brand, barcode),
+  }
+}
+
+/** Validity of each template, computed once by the app's validation. */
+function templateChecks(payloads: Sku[]) {
+  return payloads.map((payload) => {
+    const result = validateSku({
+      ...payload,
+      productName: 'x',
+      brand: 'x',
+      barcode: '1',
+      category: 'x',
+      subCategory: 'x',
+      productImage: 'https://example.com/x.png',
+    })
+    return {
+      validity: validityOf(result),
+      errorCount: result.errors.length,
+      warningCount: result.warnings.length,
+    }
+  })
+}
+
+const CHUNK = 20_000
+
+/**
+ * Writes `count` drafts into the page's `catalog-desk` database. The app must have opened the
+ * database already (so it has the current schema): load the list first, seed, then reload.
+ */
+export async function seedDrafts(
+  page: Page,
+  count: number,
+  options: SeedOptions = {},
+): Promise<SeededDraft[]> {
+  const payloads = templates()
+  const checks = templateChecks(payloads)
+  const seeded: SeededDraft[] = []
+  for (let start = 0; start < count; start += CHUNK) {
+    const rows = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) =>
+      seededDraft(start + k, options),
+    )
+    await page.evaluate(writeRows, { rows, payloads, checks })
+    for (const { template: _t, productImage: _p, terms: _terms, ...draft } of rows) seeded.push(draft)
+  }
+  return seeded
+}
+
+/** Runs in the page: one transaction of raw puts. Self-contained (it is serialised). */
+async function writeRows({
+  rows,
+  payloads,
+  checks,
+}: {
+  rows: Row[]
+  payloads: Sku[]
+  checks: Array<{ validity: string; errorCount: number; warningCount: number }>
+}) {
+  const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
+  const db = await new Promise<IdbDatabase>((resolve, reject) => {
+    const request = idb.open('catalog-desk')
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(new Error('cannot open catalog-desk'))
+  })
+  if (!db.objectStoreNames.contains('skuDrafts')) {
+    db.close()
+    throw new Error('The app has not created its database yet: open the SKU list before seeding.')
+  }
+  const tx = db.transaction('skuDrafts', 'readwrite')
+  const store = tx.objectStore('skuDrafts')
+  for (const row of rows) {
+    const payload = structuredClone(payloads[row.template]!) as Record<string, unknown>
+    Object.assign(payload, {
+      productName: row.productName,
+      brand: row.brand,
+      barcode: row.barcode,
+      category: row.category,
+      subCategory: row.subCategory,
+      status: row.status,
+    })
+    if (row.productImage) payload.productImage = row.productImage
+    store.put({
+      id: row.id,
+      payload,
+      createdAt: row.updatedAt - 3_600_000,
+      updatedAt: row.updatedAt,
+      ...checks[row.template],
+      syncState: row.syncState,
+      productName: row.productName,
+      brand: row.brand,
+      barcode: row.barcode,
+      category: row.category,
+      subCategory: row.subCategory,
+      status: row.status,
+      terms: row.terms,
+    })
+  }
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve()
+    tx.onerror = () => reject(new Error(String(tx.error)))
+  })
+  db.close()
+}
+
+// The test programme compiles without the DOM library: the little of IndexedDB used above, by hand.
+interface IdbRequest<T> {
+  result: T
+  onsuccess: (() => void) | null
+  onerror: (() => void) | null
+}
+interface IdbFactory {
+  open(name: string): IdbRequest<IdbDatabase>
+}
+interface IdbDatabase {
+  objectStoreNames: { contains(name: string): boolean }
+  close(): void
+  transaction(
+    store: string,
+    mode: 'readwrite',
+  ): {
+    objectStore(name: string): { put(value: unknown): void }
+    oncomplete: (() => void) | null
+    onerror: (() => void) | null
+    error: unknown
+  }
+}

@@ -1,0 +1,46 @@
+import type { SyncState } from '../../../../../shared/sync-state.ts'
+import type { Validity } from '../../../../../shared/validation/problem.ts'
+import type { SkuDraftRecord } from '../../../db/records.ts'
+
+export const SYNC_LABELS: Record<SyncState, string> = {
+  draft: 'Draft',
+  queued: 'Queued',
+  sending: 'Sending',
+  synced: 'Synced',
+  rejected: 'Rejected',
+  failed: 'Failed',
+  unknown: 'Unknown',
+}
+
+/** The validity filter's words, matching the badges' ("Ready", "3 missing", "1 error"). */
+export const VALIDITY_LABELS: Record<Validity, string> = {
+  valid: 'Ready',
+  warnings: 'Missing fields',
+  invalid: 'Errors',
+}
+
+export function productName(row: SkuDraftRecord): string {
+  return row.productName || 'Untitled SKU'
+}
+
+export function categoryText(row: SkuDraftRecord): string {
+  return [row.category, row.subCategory].filter(Boolean).join(' › ')
+}
+
+/** The product photo's address, when it is one a browser may load (http or https). */
+export function thumbnailUrl(row: SkuDraftRecord): string | undefined {
+  const url = row.payload.productImage
+  return typeof url === 'string' && /^https?:\/\/\S+$/i.test(url) ? url : undefined
+}
+
+const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' })
+const dayOfYear = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' })
+const fullDay = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' })
+
+/** A last edit in a column's width: the time today, the day this year, the date before. */
+export function shortTime(epochMs: number, now = new Date()): string {
+  const then = new Date(epochMs)
+  if (then.toDateString() === now.toDateString()) return timeOfDay.format(then)
+  if (then.getFullYear() === now.getFullYear()) return dayOfYear.format(then)
+  return fullDay.format(then)
+}

@@ -1,0 +1,73 @@
+import { DataTexture, EquirectangularReflectionMapping, LinearFilter, SRGBColorSpace, Texture } from 'three'
+import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
+
+/**
+ * Turns the bytes of an environment image into an equirectangular texture, without the network:
+ * a Radiance .hdr (linear light, the usual lighting format) or a PNG, JPEG or WebP (sRGB). The
+ * format is read from the bytes, not the address or the served type, which servers often get wrong.
+ */
+
+type ImageFormat = 'hdr' | 'png' | 'jpeg' | 'webp'
+
+function formatOf(bytes: Uint8Array): ImageFormat | undefined {
+  const ascii = new TextDecoder('latin1').decode(bytes.subarray(0, 12))
+  if (ascii.startsWith('#?RADIANCE') || ascii.startsWith('#?RGBE')) return 'hdr'
+  if (bytes[0] === 0x89 && ascii.slice(1, 4) === 'PNG') return 'png'
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg'
+  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp'
+  return undefined
+}
+
+export async function environmentTexture(bytes: Uint8Array): Promise<Texture> {
+  const format = formatOf(bytes)
+  if (!format) {
+    if (bytes[0] === 0x76 && bytes[1] === 0x2f && bytes[2] === 0x31 && bytes[3] === 0x01) {
+      throw new Error('it is an OpenEXR image; the preview takes .hdr, .png, .jpg or .webp')
+    }
+    const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart()
+    if (/^<(!doctype|html)/i.test(start)) throw new Error('the address returned a web page, not an image')
+    throw new Error('it is not an image the preview reads (.hdr, .png, .jpg or .webp)')
+  }
+  const texture = format === 'hdr' ? hdrTexture(bytes) : await bitmapTexture(bytes, format)
+  texture.mapping = EquirectangularReflectionMapping
+  return texture
+}
+
+function hdrTexture(bytes: Uint8Array): DataTexture {
+  try {
+    // A copy: the loader takes an ArrayBuffer, and the bytes may be a view into a larger one.
+    return new HDRLoader().createDataTexture(bytes.slice().buffer)
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    throw new Error(`the .hdr file could not be read (${message.replace(/^THREE\.HDRLoader:\s*/, '')})`, {
+      cause: error,
+    })
+  }
+}
+
+async function bitmapTexture(bytes: Uint8Array, format: Exclude<ImageFormat, 'hdr'>): Promise<Texture> {
+  let bitmap: ImageBitmap
+  try {
+    // Decoded straight from memory: no URL to fetch, nothing for the CSP to weigh. Flipped here
+    // because WebGL ignores the flip flag for bitmaps (three's ImageBitmapLoader does the same).
+    bitmap = await createImageBitmap(new Blob([bytes.slice()], { type: `image/${format}` }), {
+      imageOrientation: 'flipY',
+    })
+  } catch {
+    throw new Error(`the ${format.toUpperCase()} image could not be decoded`)
+  }
+  const texture = new Texture(bitmap)
+  texture.flipY = false
+  texture.colorSpace = SRGBColorSpace
+  texture.minFilter = LinearFilter
+  texture.generateMipmaps = false
+  texture.needsUpdate = true
+  return texture
+}
+
+/** Frees what a texture holds outside WebGL (a decoded bitmap) as well as its GPU copy. */
+export function disposeTexture(texture: Texture): void {
+  texture.dispose()
+  const image: unknown = texture.image
+  if (typeof ImageBitmap !== 'undefined' && image instanceof ImageBitmap) image.close()
+}

@@ -1,0 +1,351 @@
+import {
+  Box3,
+  Group,
+  MathUtils,
+  Mesh,
+  NeutralToneMapping,
+  PerspectiveCamera,
+  PMREMGenerator,
+  Scene,
+  Sphere,
+  Spherical,
+  Texture,
+  Vector3,
+  WebGLRenderer,
+  type Material,
+  type Object3D,
+  type ToneMapping,
+  type WebGLRenderTarget,
+} from 'three'
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
+import { ContactShadow } from './contact-shadow.ts'
+import { DEFAULT_FIELD_OF_VIEW } from './field-of-view.ts'
+import { disposeTexture } from './environment.ts'
+import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
+
+/**
+ * The preview's three.js scene: one renderer, one model, a studio environment and a ground
+ * shadow. Settings are applied to the live objects (nothing is rebuilt when a value changes) and
+ * a frame is drawn only when something changed or while the user orbits.
+ *
+ * Plain objects only: Vue never sees these (its proxies would slow three.js down and break
+ * identity checks), the component keeps the returned handle in a plain variable.
+ */
+
+export interface PreviewScene {
+  /** Shows a model in place of the previous one (which is disposed) and frames the view on it. */
+  setModel(model: Object3D): void
+  /** Position in scene units (metres); rotation in degrees, applied in X, Y, Z order. */
+  setTransform(position: Vector3Like, rotationDegrees: Vector3Like): void
+  setToneMapping(mapping: ToneMapping): void
+  /** Brightness of the environment lighting; 1 is the environment as it is. */
+  setIntensity(intensity: number): void
+  setShadow(shadow: ShadowSettings): void
+  /** Lights the scene with an equirectangular texture; takes it over (and disposes it). */
+  setEnvironment(equirectangular: Texture): void
+  setFieldOfView(degrees: number): void
+  /** Back to the framing the model was first shown with. */
+  resetView(): void
+  /** Turns the view around the model, in degrees: left/right, then up/down. */
+  orbit(leftDegrees: number, upDegrees: number): void
+  /** Moves the camera closer (factor > 1) or further away (factor < 1). */
+  zoom(factor: number): void
+  dispose(): void
+}
+
+export interface PreviewSceneOptions {
+  /** Called after each frame with the number of frames drawn so far. */
+  onRender?(frames: number): void
+  /** The GPU took the context away (a driver reset, too many contexts): nothing more will draw. */
+  onContextLost?(): void
+}
+
+/** Raised when the browser has no WebGL 2 (headless browsers without a GPU, locked-down machines). */
+export class WebGLUnavailableError extends Error {
+  constructor(detail?: string) {
+    super(`The 3D preview needs WebGL, which is not available here${detail ? ` (${detail})` : ''}.`)
+    this.name = 'WebGLUnavailableError'
+  }
+}
+
+/** A three-quarter view from the front right and a little above: how product shots show glasses. */
+const DEFAULT_AZIMUTH = MathUtils.degToRad(28)
+const DEFAULT_ELEVATION = MathUtils.degToRad(14)
+/** Vertices per mesh looked at when framing the model. */
+const MAX_FRAMING_POINTS = 20_000
+/** Room around the model, so it is never cut off at the edges. */
+const FRAMING_MARGIN = 1.08
+
+function disposeMaterial(material: Material): void {
+  for (const value of Object.values(material)) {
+    if (value instanceof Texture) disposeTexture(value)
+  }
+  material.dispose()
+}
+
+function disposeObject(root: Object3D): void {
+  root.traverse((object) => {
+    if (!(object instanceof Mesh)) return
+    object.geometry.dispose()
+    const materials: Material[] = Array.isArray(object.material) ? object.material : [object.material]
+    materials.forEach(disposeMaterial)
+  })
+}
+
+function createRenderer(canvas: HTMLCanvasElement): WebGLRenderer {
+  // Asked for here, not by three.js, so a missing WebGL is an answer rather than a logged error.
+  let context: WebGL2RenderingContext | null
+  try {
+    context = canvas.getContext('webgl2', { alpha: true, antialias: true, premultipliedAlpha: true })
+  } catch (error) {
+    throw new WebGLUnavailableError(error instanceof Error ? error.message : undefined)
+  }
+  if (!context) throw new WebGLUnavailableError()
+  try {
+    return new WebGLRenderer({ canvas, context, antialias: true, alpha: true })
+  } catch (error) {
+    throw new WebGLUnavailableError(error instanceof Error ? error.message : undefined)
+  }
+}
+
+export function createPreviewScene(
+  canvas: HTMLCanvasElement,
+  options: PreviewSceneOptions = {},
+): PreviewScene {
+  const renderer = createRenderer(canvas)
+  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2))
+  // Transparent: the page's studio backdrop shows through, so the canvas never reads as a box.
+  renderer.setClearColor(0x000000, 0)
+  renderer.toneMapping = NeutralToneMapping
+  renderer.toneMappingExposure = 1
+
+  const scene = new Scene()
+  const camera = new PerspectiveCamera(DEFAULT_FIELD_OF_VIEW, 1, 0.01, 100)
+  const controls = new OrbitControls(camera, canvas)
+  // Panning could lose the model off screen; orbit and zoom are what a product view needs.
+  controls.enablePan = false
+  controls.enableDamping = false
+  // Down to a little below the horizon: the shadow is drawn on the ground, seen from above.
+  controls.maxPolarAngle = MathUtils.degToRad(100)
+
+  const pmrem = new PMREMGenerator(renderer)
+  let environment: WebGLRenderTarget | undefined
+
+  const shadow = new ContactShadow()
+  scene.add(shadow.group)
+
+  /** Carries the SKU's transform; the model inside keeps its own. */
+  const anchor = new Group()
+  scene.add(anchor)
+  let model: Object3D | undefined
+  /** The framing of the current model: where the camera looks and from how far. */
+  const home = { target: new Vector3(), distance: 1 }
+  /** The model's vertices, kept to frame it again when the view changes shape. */
+  let modelPoints: Vector3[] = []
+  /** True until the user turns or zooms: a resize then reframes the model for the new shape. */
+  let atHome = true
+
+  let frame = 0
+  let frames = 0
+  let disposed = false
+  const draw = () => {
+    frame = 0
+    if (disposed) return
+    shadow.update(renderer, scene)
+    renderer.render(scene, camera)
+    frames += 1
+    options.onRender?.(frames)
+  }
+  const requestRender = () => {
+    if (!frame && !disposed) frame = requestAnimationFrame(draw)
+  }
+  // Orbiting with the mouse draws a frame per pointer move, and nothing when the pointer rests.
+  controls.addEventListener('change', requestRender)
+
+  const resize = () => {
+    const width = canvas.clientWidth
+    const height = canvas.clientHeight
+    if (!width || !height) return
+    renderer.setSize(width, height, false)
+    camera.aspect = width / height
+    camera.updateProjectionMatrix()
+    if (atHome && modelPoints.length) {
+      fitHome(modelPoints)
+      resetView()
+    }
+    requestRender()
+  }
+  // Sized now, so the first model is framed for the real aspect ratio; then on every layout change.
+  resize()
+  const observer = new ResizeObserver(resize)
+  observer.observe(canvas)
+
+  const onContextLost = (event: Event) => {
+    event.preventDefault()
+    options.onContextLost?.()
+  }
+  canvas.addEventListener('webglcontextlost', onContextLost)
+
+  function resetView() {
+    atHome = true
+    controls.target.copy(home.target)
+    camera.position.copy(home.target).addScaledVector(homeDirection(), home.distance)
+    controls.update()
+    requestRender()
+  }
+
+  /** The default viewing direction, from the target toward the camera. */
+  function homeDirection() {
+    return new Vector3().setFromSpherical(new Spherical(1, Math.PI / 2 - DEFAULT_ELEVATION, DEFAULT_AZIMUTH))
+  }
+
+  /**
+   * Frames the model as it is without the SKU's transform, seen from the default direction: its
+   * outline is centred in the view and fills it up to the margin, whatever its shape (a bounding
+   * sphere would leave glasses, long and thin, small and off-centre).
+   */
+  function fitHome(points: Vector3[]) {
+    const direction = homeDirection()
+    const right = new Vector3().crossVectors(camera.up, direction).normalize()
+    const up = new Vector3().crossVectors(direction, right)
+    const range = (axis: Vector3) => {
+      let min = Infinity
+      let max = -Infinity
+      for (const point of points) {
+        const value = point.dot(axis)
+        if (value < min) min = value
+        if (value > max) max = value
+      }
+      return { min, max, mid: (min + max) / 2, half: Math.max((max - min) / 2, 1e-4) }
+    }
+    const across = range(right)
+    const upward = range(up)
+    const depth = range(direction)
+    home.target
+      .copy(right)
+      .multiplyScalar(across.mid)
+      .addScaledVector(up, upward.mid)
+      .addScaledVector(direction, depth.mid)
+    // Framed for the default field of view: a SKU's own field of view then zooms as a lens would.
+    const tanVertical = Math.tan(MathUtils.degToRad(DEFAULT_FIELD_OF_VIEW / 2))
+    const tanHorizontal = tanVertical * camera.aspect
+    // The near half of the model is closer than the target, so it looks larger: add it.
+    home.distance =
+      Math.max(across.half / tanHorizontal, upward.half / tanVertical) * FRAMING_MARGIN + depth.half
+  }
+
+  /** The model's vertices in its own (untransformed) space, for framing. */
+  function pointsOf(object: Object3D): Vector3[] {
+    object.updateMatrixWorld(true)
+    const points: Vector3[] = []
+    object.traverse((child) => {
+      if (!(child instanceof Mesh)) return
+      const position = child.geometry.getAttribute('position')
+      if (!position) return
+      // A sample is enough to frame by; a scanned model may have millions of vertices.
+      const stride = Math.max(1, Math.ceil(position.count / MAX_FRAMING_POINTS))
+      for (let i = 0; i < position.count; i += stride) {
+        points.push(new Vector3().fromBufferAttribute(position, i).applyMatrix4(child.matrixWorld))
+      }
+    })
+    return points
+  }
+
+  controls.addEventListener('start', () => (atHome = false))
+
+  /** Sizes the camera's range and the shadow to the model, and frames it. */
+  function frameModel(object: Object3D) {
+    const box = new Box3().setFromObject(object)
+    if (box.isEmpty()) box.set(new Vector3(-0.05, -0.05, -0.05), new Vector3(0.05, 0.05, 0.05))
+    const sphere = box.getBoundingSphere(new Sphere())
+    const radius = Math.max(sphere.radius, 0.001)
+    camera.near = radius / 100
+    camera.far = radius * 100
+    camera.updateProjectionMatrix()
+    controls.minDistance = radius * 0.6
+    controls.maxDistance = radius * 8
+    const size = box.getSize(new Vector3())
+    // Room for the shadow to follow the model when the SKU's position moves it.
+    shadow.fit(sphere.center.x, box.min.y - radius * 0.002, sphere.center.z, radius * 4, size.y + radius)
+    modelPoints = pointsOf(object)
+    if (!modelPoints.length) modelPoints = [box.min, box.max]
+    fitHome(modelPoints)
+  }
+
+  return {
+    setModel(next) {
+      if (model) {
+        anchor.remove(model)
+        disposeObject(model)
+      }
+      model = next
+      frameModel(next)
+      anchor.add(next)
+      resetView()
+    },
+    setTransform(position, rotation) {
+      anchor.position.set(position.x, position.y, position.z)
+      anchor.rotation.set(
+        MathUtils.degToRad(rotation.x),
+        MathUtils.degToRad(rotation.y),
+        MathUtils.degToRad(rotation.z),
+        'XYZ',
+      )
+      shadow.invalidate()
+      requestRender()
+    },
+    setToneMapping(mapping) {
+      renderer.toneMapping = mapping
+      requestRender()
+    },
+    setIntensity(intensity) {
+      scene.environmentIntensity = intensity
+      requestRender()
+    },
+    setShadow({ intensity, softness }) {
+      shadow.setIntensity(intensity)
+      shadow.setSoftness(softness)
+      requestRender()
+    },
+    setEnvironment(equirectangular) {
+      const next = pmrem.fromEquirectangular(equirectangular)
+      disposeTexture(equirectangular)
+      environment?.dispose()
+      environment = next
+      scene.environment = next.texture
+      requestRender()
+    },
+    setFieldOfView(degrees) {
+      camera.fov = degrees
+      camera.updateProjectionMatrix()
+      requestRender()
+    },
+    resetView,
+    orbit(left, up) {
+      atHome = false
+      controls.rotateLeft(MathUtils.degToRad(left))
+      controls.rotateUp(MathUtils.degToRad(up))
+      controls.update()
+    },
+    zoom(factor) {
+      atHome = false
+      if (factor > 1) controls.dollyIn(factor)
+      else controls.dollyOut(1 / factor)
+      controls.update()
+    },
+    dispose() {
+      disposed = true
+      cancelAnimationFrame(frame)
+      observer.disconnect()
+      controls.dispose()
+      if (model) disposeObject(model)
+      shadow.dispose()
+      environment?.dispose()
+      pmrem.dispose()
+      canvas.removeEventListener('webglcontextlost', onContextLost)
+      renderer.dispose()
+      // Browsers allow a handful of live WebGL contexts; give this one back now, not at GC.
+      renderer.forceContextLoss()
+    },
+  }
+}

@@ -1,0 +1,115 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Page } from '@playwright/test'
+import { PNG } from 'pngjs'
+import { expect, test } from './harness/fixtures.ts'
+
+async function newDraft(page: Page) {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New SKU' }).click()
+  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
+}
+
+const saved = (page: Page) =>
+  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+
+/** A loopback server with one small PNG, for the image preview of URL fields. */
+async function imageServer(): Promise<{ url: string; server: Server }> {
+  const png = new PNG({ width: 8, height: 8 })
+  png.data.fill(200)
+  const bytes = PNG.sync.write(png)
+  const server = createServer((request, response) => {
+    if (request.url === '/product.png') {
+      response.writeHead(200, { 'content-type': 'image/png' }).end(bytes)
+    } else {
+      response.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }
+}
+
+test.describe('SKU editor controls', () => {
+  test('a switch sets a boolean, can say it is not set, and steppers move by the field’s step', async ({
+    page,
+  }) => {
+    await newDraft(page)
+    const active = page.getByRole('switch', { name: 'Active', exact: true })
+    // A new draft starts inactive: the switch is off and says No.
+    await expect(active).toHaveAttribute('aria-checked', 'false')
+    await active.press('Space')
+    await expect(active).toHaveAttribute('aria-checked', 'true')
+    await page.getByRole('button', { name: 'Clear Active' }).click()
+    await expect(page.getByText('Active is missing')).toBeAttached()
+
+    const positionY = page.getByLabel('Position Y')
+    await positionY.press('ArrowUp')
+    await expect(positionY).toHaveValue('0.001')
+    const rotationX = page.getByLabel('Rotation X')
+    await rotationX.press('ArrowDown')
+    await expect(rotationX).toHaveValue('-0.5')
+    await saved(page)
+    await expect(page.getByLabel('Payload JSON')).toContainText('"y": 0.001')
+  })
+
+  test('image addresses show a thumbnail, or say that the image did not load', async ({
+    page,
+    openedExternally,
+    pageProblems,
+  }) => {
+    // The failures this test provokes on purpose: Chromium logs each failed image load.
+    pageProblems.allow(/Failed to load resource: the server responded with a status of 404/)
+    pageProblems.allow(/Failed to load resource: net::ERR_NAME_NOT_RESOLVED \(https:\/\/cdn\.example\.com\//)
+    const { url, server } = await imageServer()
+    try {
+      await newDraft(page)
+      const image = page.getByLabel('Product image', { exact: true })
+      await image.fill(`${url}/product.png`)
+      const thumbnail = page.getByRole('img', { name: 'Product image preview' })
+      await expect(thumbnail).toBeVisible()
+      await expect
+        .poll(() => thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+        .toBe(8)
+
+      await image.fill(`${url}/missing.png`)
+      await expect(page.getByText('The image could not be loaded from this address.')).toBeVisible()
+
+      // Only https links leave the app, through main.
+      await image.fill('https://cdn.example.com/aviator.png')
+      await page.getByRole('button', { name: 'Open in browser' }).click()
+      await expect.poll(() => openedExternally).toEqual(['https://cdn.example.com/aviator.png'])
+    } finally {
+      server.close()
+    }
+  })
+
+  test('undo steps back through saved versions, and the payload can be copied', async ({
+    page,
+    clipboard,
+  }) => {
+    await newDraft(page)
+    const brand = page.getByLabel('Brand')
+    await brand.fill('Northwind')
+    await saved(page)
+    await brand.fill('Contoso')
+    await saved(page)
+    await page.getByLabel('Category', { exact: true }).fill('eyewear')
+    await saved(page)
+
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await expect(page.getByLabel('Category', { exact: true })).toHaveValue('')
+    await expect(brand).toHaveValue('Contoso')
+    await page.getByRole('button', { name: 'Undo' }).click()
+    await expect(brand).toHaveValue('Northwind')
+    await saved(page)
+    await page.reload()
+    await expect(page.getByLabel('Brand')).toHaveValue('Northwind')
+
+    await page.getByText('Payload as it will be sent').click()
+    await page.getByRole('button', { name: 'Copy JSON' }).click()
+    await expect(page.getByText('Copied to the clipboard.')).toBeVisible()
+    expect(clipboard).toHaveLength(1)
+    expect(JSON.parse(clipboard[0]!)).toMatchObject({ brand: 'Northwind', status: 'DRAFT' })
+    expect(JSON.parse(clipboard[0]!)).not.toHaveProperty('category')
+  })
+})

@@ -1,0 +1,229 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BULK_FIELDS, bulkValueProblem } from '../../../src/renderer/src/db/bulk-fields.ts'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import type { SkuDraftRecord } from '../../../src/renderer/src/db/records.ts'
+import { BulkRefusal, SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+import partial from '../../fixtures/sku-partial-meta.json'
+
+const copy = <T>(value: T): T => structuredClone(value)
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+
+beforeEach(() => {
+  name = `catalog-desk-bulk-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+/** Three editable drafts and one already sent, created at time 1000. */
+async function seed(): Promise<{ ids: string[]; sent: string; before: SkuDraftRecord[] }> {
+  const ids: string[] = []
+  for (const [i, payload] of [
+    copy(full),
+    copy(partial),
+    { productName: 'Pearl Necklace', brand: 'Lumen' },
+  ].entries()) {
+    ids.push((await drafts.create({ ...payload, barcode: `400${i}` } as Sku, 1000)).id)
+  }
+  const sent = (await drafts.create(copy(full), 1000)).id
+  await db.skuDrafts.update(sent, { syncState: 'synced' })
+  return { ids, sent, before: await db.skuDrafts.orderBy('id').toArray() }
+}
+
+const everything = () => db.skuDrafts.orderBy('id').toArray()
+
+describe('setting a field on many drafts', () => {
+  it('sets the value, recomputes the columns and validity, and skips what it must not edit', async () => {
+    const { ids, sent } = await seed()
+    const gone = crypto.randomUUID()
+    const result = await drafts.setField([...ids, sent, gone], 'brand', 'Contoso Vision', { now: 5000 })
+    expect(result).toMatchObject({ count: 3, unchanged: 0, skipped: { notDraft: 1, missing: 1 } })
+    for (const id of ids) {
+      const draft = await drafts.get(id)
+      expect(draft).toMatchObject({ brand: 'Contoso Vision', updatedAt: 5000 })
+      expect(draft?.payload.brand).toBe('Contoso Vision')
+      expect(draft?.terms).toEqual(expect.arrayContaining(['contoso', 'vision']))
+    }
+    expect((await drafts.get(sent))?.brand).toBe('Northwind Optics')
+
+    // The same value again changes nothing, not even the time of the last edit.
+    const again = await drafts.setField(ids, 'brand', 'Contoso Vision', { now: 6000 })
+    expect(again).toMatchObject({ count: 0, unchanged: 3 })
+    expect((await drafts.get(ids[0]!))?.updatedAt).toBe(5000)
+  })
+
+  it('recomputes validity: a nested number, and removing a field', async () => {
+    const { ids } = await seed()
+    await drafts.setField([ids[0]!], 'arEffect.envSettings.intensity', 2.5)
+    expect((await drafts.get(ids[0]!))?.payload.arEffect?.envSettings?.intensity).toBe(2.5)
+    expect((await drafts.get(ids[0]!))?.validity).toBe('valid')
+
+    await drafts.setField([ids[0]!], 'productImage', undefined)
+    const draft = await drafts.get(ids[0]!)
+    expect(draft?.payload).not.toHaveProperty('productImage')
+    expect(draft).toMatchObject({ validity: 'warnings', warningCount: 1 })
+
+    await drafts.setField([ids[2]!], 'meta.frameShape', 'round')
+    expect((await drafts.get(ids[2]!))?.payload.meta).toEqual({ frameShape: 'round' })
+  })
+
+  it('refuses a value the form would reject, before touching anything', async () => {
+    const { ids, before } = await seed()
+    await expect(drafts.setField(ids, 'isActive', 'yes')).rejects.toThrow(BulkRefusal)
+    await expect(drafts.setField(ids, 'productImage', 'cdn.example.com/a.png')).rejects.toThrow(
+      'Product image must be a web address starting with http:// or https://',
+    )
+    await expect(drafts.setField(ids, 'arEffect.envSettings.intensity', 'high')).rejects.toThrow(
+      /Intensity must be a number/,
+    )
+    await expect(drafts.setField(ids, 'meta.lensWidth', 58)).rejects.toThrow(/Lens width must be text/)
+    await expect(drafts.setField(ids, 'brand', '')).rejects.toThrow(/Type a value for Brand/)
+    await expect(drafts.setField(ids, 'id', 'x')).rejects.toThrow(/not a field/)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('is all or nothing: a draft failing half-way leaves every draft as it was', async () => {
+    const { ids, before } = await seed()
+    const failing = ids[1]!
+    // What a full disk or a broken record looks like to the code: a write that throws.
+    db.skuDrafts.hook('updating', (_changes, key) => {
+      if (key === failing) throw new Error('QuotaExceededError: the disk is full')
+    })
+    await expect(drafts.setField(ids, 'brand', 'Contoso')).rejects.toThrow(/disk is full/)
+    expect(await everything()).toEqual(before)
+    expect(await db.skuUndo.count()).toBe(0)
+  })
+
+  it('reports progress chunk by chunk', async () => {
+    const { ids } = await seed()
+    const progress: number[] = []
+    const missing = Array.from({ length: 1197 }, () => crypto.randomUUID())
+    await drafts.setField([...ids, ...missing], 'status', 'PUBLISHED', {
+      onProgress: (done, total) => progress.push(done / total),
+    })
+    expect(progress).toEqual([500 / 1200, 1000 / 1200, 1])
+  })
+
+  it('offers every value field outside lists, named as the form names them', () => {
+    const paths = BULK_FIELDS.map((field) => field.path)
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'brand',
+        'category',
+        'subCategory',
+        'status',
+        'isActive',
+        'version',
+        'meta.frameShape',
+        'meta.dimensions.unit',
+        'arEffect.envSettings.intensity',
+        'arEffect.envSettings.useDefaultEnvironment',
+        'arEffect.transform.position.x',
+      ]),
+    )
+    expect(paths.some((path) => path.includes('*'))).toBe(false)
+    expect(BULK_FIELDS.find((field) => field.path === 'arEffect.envSettings.toneMapping')).toMatchObject({
+      title: 'Tone mapping',
+      group: 'AR effect › Environment',
+      kind: 'text',
+      examples: ['aces', 'neutral', 'agx', 'commerce'],
+    })
+    expect(bulkValueProblem('orgId', '')).toBeUndefined()
+    expect(bulkValueProblem('isActive', false)).toBeUndefined()
+  })
+})
+
+describe('duplicating drafts', () => {
+  it('makes copies with new ids and times, " (copy)" after the name and the same barcode', async () => {
+    const { ids, sent, before } = await seed()
+    const result = await drafts.duplicate([ids[0]!, sent], { now: 9000 })
+    expect(result).toMatchObject({ count: 2, skipped: { notDraft: 0, missing: 0 } })
+    const [first, second] = await Promise.all(result.ids.map((id) => drafts.get(id)))
+    expect(first).toMatchObject({
+      productName: 'Aviator Classic Gold 58 (copy)',
+      barcode: '4000',
+      createdAt: 9000,
+      updatedAt: 9000,
+      syncState: 'draft',
+      validity: 'valid',
+    })
+    expect(first?.payload).toEqual({
+      ...full,
+      barcode: '4000',
+      productName: 'Aviator Classic Gold 58 (copy)',
+    })
+    // A copy of a sent draft is a new draft, editable.
+    expect(second).toMatchObject({ syncState: 'draft', productName: 'Aviator Classic Gold 58 (copy)' })
+    expect(result.ids).not.toContain(ids[0])
+    // The originals are untouched.
+    const originals = await db.skuDrafts.bulkGet(before.map((record) => record.id))
+    expect(originals).toEqual(before)
+  })
+
+  it('is all or nothing: a copy that cannot be added leaves no copy behind', async () => {
+    const { ids, before } = await seed()
+    const real = crypto.randomUUID.bind(crypto)
+    let calls = 0
+    // The third copy draws an id that is taken (a constraint violation half-way through).
+    vi.spyOn(crypto, 'randomUUID').mockImplementation(() => (++calls === 3 ? (ids[0] as never) : real()))
+    await expect(drafts.duplicate(ids)).rejects.toThrow(/ConstraintError|Key already exists/)
+    expect(await everything()).toEqual(before)
+  })
+})
+
+describe('deleting drafts and undoing', () => {
+  it('deletes in one go and undo puts them back exactly', async () => {
+    const { ids, sent, before } = await seed()
+    const result = await drafts.delete([...ids, sent])
+    expect(result).toMatchObject({ count: 3, skipped: { notDraft: 1, missing: 0 } })
+    expect((await everything()).map((record) => record.id)).toEqual([sent])
+
+    expect(await drafts.undo(result.batch)).toEqual({ restored: 3, removed: 0, keptEdited: 0 })
+    expect(await everything()).toEqual(before)
+    expect(await db.skuUndo.count()).toBe(0)
+  })
+
+  it('is all or nothing: a delete that fails half-way deletes nothing', async () => {
+    const { ids, before } = await seed()
+    db.skuDrafts.hook('deleting', (key) => {
+      if (key === ids[2]) throw new Error('the database refused')
+    })
+    await expect(drafts.delete(ids)).rejects.toThrow(/refused/)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('undoes a field change, except on a draft edited since', async () => {
+    const { ids, before } = await seed()
+    const result = await drafts.setField(ids, 'category', 'makeup', { now: 7000 })
+    await drafts.savePayload(ids[1]!, { ...copy(partial), category: 'jewellery' }, 8000)
+    expect(await drafts.undo(result.batch)).toEqual({ restored: 2, removed: 0, keptEdited: 1 })
+    expect(await drafts.get(ids[0]!)).toEqual(before.find((record) => record.id === ids[0]))
+    expect((await drafts.get(ids[1]!))?.category).toBe('jewellery')
+  })
+
+  it('undoes a duplicate by removing the copies', async () => {
+    const { ids, before } = await seed()
+    const result = await drafts.duplicate(ids)
+    expect(await db.skuDrafts.count()).toBe(7)
+    expect(await drafts.undo(result.batch)).toEqual({ restored: 0, removed: 3, keptEdited: 0 })
+    expect(await everything()).toEqual(before)
+  })
+
+  it('keeps only the last action undoable', async () => {
+    const { ids } = await seed()
+    const first = await drafts.delete([ids[0]!])
+    await drafts.delete([ids[1]!])
+    expect(await drafts.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0 })
+    expect(await drafts.get(ids[0]!)).toBeUndefined()
+  })
+})
