@@ -92,6 +92,18 @@ function chunks<T>(items: readonly T[]): T[][] {
 }
 
 /** Reads and writes SKU drafts. The only code that writes the `skuDrafts` table. */
+/** A draft that has never been sent, with a new id. */
+function newDraftRecord(payload: Sku, now: number): SkuDraftRecord {
+  return {
+    id: crypto.randomUUID(),
+    payload,
+    createdAt: now,
+    updatedAt: now,
+    syncState: 'draft',
+    ...describe(payload),
+  }
+}
+
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase
 
@@ -100,14 +112,7 @@ export class SkuDraftRepository {
   }
 
   async create(payload: Sku, now = Date.now()): Promise<SkuDraftRecord> {
-    const record: SkuDraftRecord = {
-      id: crypto.randomUUID(),
-      payload,
-      createdAt: now,
-      updatedAt: now,
-      syncState: 'draft',
-      ...describe(payload),
-    }
+    const record = newDraftRecord(payload, now)
     await this.db.skuDrafts.add(record)
     return record
   }
@@ -215,14 +220,7 @@ export class SkuDraftRepository {
           }
           const payload = structuredClone(record.payload)
           if (typeof payload.productName === 'string') payload.productName += COPY_SUFFIX
-          copies.push({
-            id: crypto.randomUUID(),
-            payload,
-            createdAt: now,
-            updatedAt: now,
-            syncState: 'draft',
-            ...describe(payload),
-          })
+          copies.push(newDraftRecord(payload, now))
         }
         // `bulkAdd`, not `bulkPut`: an id already taken fails the whole action instead of
         // overwriting a draft.
