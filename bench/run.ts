@@ -1,3 +1,4 @@
+import { importScenario } from './import.ts'
 import { listScenario } from './list.ts'
 import { log, type BenchResult } from './result.ts'
 
@@ -7,6 +8,7 @@ import { log, type BenchResult } from './result.ts'
  */
 const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   list: listScenario,
+  import: importScenario,
 }
 
 const names = process.argv.slice(2)

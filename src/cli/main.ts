@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { convertCommand } from './commands/convert.ts'
 import { sandboxCommand } from './commands/sandbox.ts'
 import { schemaCommand } from './commands/schema.ts'
 import { validateCommand } from './commands/validate.ts'
@@ -11,6 +12,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>
 
 const COMMANDS: Record<string, Command> = {
   validate: validateCommand,
+  convert: convertCommand,
   schema: schemaCommand,
   sandbox: sandboxCommand,
 }

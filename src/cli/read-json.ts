@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { CliError } from './io.ts'
 
-const READ_ERRORS: Record<string, string> = {
+export const READ_ERRORS: Record<string, string> = {
   ENOENT: 'no such file',
   EISDIR: 'it is a folder, not a file',
   EACCES: 'permission denied',

@@ -5,7 +5,9 @@ export const MAIN_USAGE = `Usage: catalog-desk <command> [options]
 Checks SKUs and skin-analysis app configurations against the service contract, offline.
 
 Commands:
-  validate FILE [--json]   Check a JSON file of SKUs, a bulk upload request or an app creation request
+  validate FILE [--json]   Check a JSON file of SKUs, a bulk upload request or an app creation
+                           request, or a CSV or XLSX sheet of SKUs
+  convert IN OUT [--force] Turn SKUs from JSON, CSV or XLSX into a bulk upload request, CSV or XLSX
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
   sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
 
@@ -20,19 +22,49 @@ export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json]
 
 Checks FILE against the service contract. FILE is JSON holding one SKU, a list of SKUs, a bulk
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
+FILE may also be a sheet of SKUs, one a row: CSV (.csv, .tsv; comma, semicolon, tab or | between
+cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions the content decides.
 
-Each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is the
-item's position, counting from 0. A value of the wrong kind is an error. A missing field is a
-warning, since the contract marks no field as required.
+JSON: each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
+the item's position, counting from 0.
+Sheets: each problem is printed as 'row N, column "Header": message', N counting data rows from 1
+(the first row under the header). Headers are matched to fields by contract path
+(arEffect.envSettings.intensity), title ("Intensity") or a common synonym ("EAN"); columns that
+match no field are ignored and listed as notes. The template's help row is skipped.
+
+A value of the wrong kind is an error. A missing field is a warning, since the contract marks no
+field as required.
 
 Options:
-  --json       Print one JSON object instead:
+  --json       Print one JSON object instead. For JSON files:
                {kind, items, valid, invalid, errors: [{index, path, message}], warnings: [...]}
-               (index is null for a problem with the document itself)
+               (index is null for a problem with the document itself); for sheets:
+               {kind: "csv"|"xlsx", items, valid, invalid,
+                errors: [{row, column, value, message}], warnings: [...], notes: [...]}
+               (row is null for a problem with the file itself)
   -h, --help   Show this help
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage or FILE cannot be read or parsed
 (the reason goes to standard error, and --json prints nothing).
+`
+
+export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force]
+
+Reads SKUs from IN (JSON, CSV or XLSX, as "validate" reads them), checks them the same way and
+writes the valid ones to OUT by its extension: .json, a bulk upload request ({"skus": [...]});
+.csv, UTF-8 CSV with a header of contract paths; .xlsx, a workbook with the same columns. Text
+cells that start with = + - @ get a leading ' so spreadsheets do not run them as formulas; the
+importer removes it again.
+
+Problems are printed as by "validate". Invalid SKUs are left out of OUT, and the last line says
+how many. OUT is not overwritten unless --force is given.
+
+Options:
+  --force      Overwrite OUT if it exists
+  -h, --help   Show this help
+
+Exit status: 0 every SKU valid and written, 1 some SKU invalid (the valid ones are written),
+2 bad usage, IN cannot be read or parsed, or OUT exists or cannot be written.
 `
 
 export const SCHEMA_USAGE = `Usage: catalog-desk schema [--out DIR]
@@ -83,6 +115,7 @@ file that cannot be read.
 
 export const COMMAND_USAGE: Record<string, string> = {
   validate: VALIDATE_USAGE,
+  convert: CONVERT_USAGE,
   schema: SCHEMA_USAGE,
   sandbox: SANDBOX_USAGE,
 }

@@ -146,6 +146,9 @@ test.describe('SKU drafts', () => {
   test('lists drafts, finds them by a word of name, brand or barcode, and is accessible', async ({
     page,
   }) => {
+    // Two drafts, two axe runs over the editor with its 3D preview, full-page screenshots: slow on
+    // a 2-core machine with software WebGL.
+    test.setTimeout(60_000)
     for (const [name, brand] of [
       ['Aviator Gold', 'Northwind'],
       ['Pearl Necklace', 'Lumen'],

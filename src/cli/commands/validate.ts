@@ -1,11 +1,12 @@
-import { validateDocument } from '../../shared/validation/document.ts'
 import { parseCommandArgs } from '../args.ts'
+import { checkInputFile } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
-import { readJsonFile } from '../read-json.ts'
 import { VALIDATE_USAGE } from '../usage.ts'
-import { formatSummary, summarise } from '../validation-report.ts'
 
-/** `catalog-desk validate FILE [--json]`: checks a JSON file of SKUs or an app request against the contract. */
+/**
+ * `catalog-desk validate FILE [--json]`: checks a JSON file of SKUs or an app request, or a CSV or
+ * XLSX sheet of SKUs, against the contract.
+ */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('validate', args, {
     json: { type: 'boolean' },
@@ -16,11 +17,12 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     return EXIT_OK
   }
   const [file, ...extra] = positionals
-  if (file === undefined) throw new CliError('Missing FILE: name the JSON file to check.', 'validate')
+  if (file === undefined)
+    throw new CliError('Missing FILE: name the JSON, CSV or XLSX file to check.', 'validate')
   if (extra.length > 0)
     throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
-  const summary = summarise(validateDocument(await readJsonFile(file, io.cwd)))
-  io.stdout.write(values.json ? JSON.stringify(summary, null, 2) + '\n' : formatSummary(summary))
-  return summary.errors.length > 0 ? EXIT_INVALID : EXIT_OK
+  const checked = await checkInputFile(file, io.cwd)
+  io.stdout.write(values.json ? JSON.stringify(checked.summary, null, 2) + '\n' : checked.text)
+  return checked.failed ? EXIT_INVALID : EXIT_OK
 }

@@ -13,6 +13,11 @@ export const router = createRouter({
       props: true,
       meta: { title: 'Edit SKU' },
     },
+    {
+      path: '/import',
+      component: () => import('./features/import/ImportPage.vue'),
+      meta: { title: 'Import SKUs' },
+    },
     { path: '/apps', component: () => import('./features/apps/AppsPage.vue'), meta: { title: 'Apps' } },
     { path: '/sync', component: () => import('./features/sync/SyncPage.vue'), meta: { title: 'Sync' } },
     {

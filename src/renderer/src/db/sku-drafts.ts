@@ -6,6 +6,7 @@ import { bulkValueProblem } from './bulk-fields.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { searchTerms } from '../../../shared/search-terms.ts'
+import type { SyncState } from '../../../shared/sync-state.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
@@ -80,9 +81,46 @@ export interface UndoResult {
   keptEdited: number
 }
 
+/**
+ * What an imported row whose barcode is already taken does: leave the draft holding it ('skip'),
+ * replace that draft's payload ('update'; the last row of a file wins), or add a draft anyway.
+ */
+export type DuplicatePolicy = 'skip' | 'update' | 'keep-both'
+
+/** A draft found by barcode: which one an import would update, and whether it still may. */
+export interface DraftByBarcode {
+  id: string
+  syncState: SyncState
+}
+
+export interface ImportChunkOptions {
+  duplicates: DuplicatePolicy
+  /** The drafts holding each barcode before the import began (`findByBarcodes`). */
+  existingByBarcode: ReadonlyMap<string, { id: string }>
+  /** The time written as `createdAt`/`updatedAt`. */
+  now?: number
+}
+
+/** What one chunk of an import did, row by row. */
+export interface ImportChunkResult {
+  created: number
+  /** Rows that replaced the payload of a draft (one that existed, or one an earlier row made). */
+  updated: number
+  /** Rows left out under 'skip' because their barcode was taken. */
+  skippedDuplicates: number
+  /** Rows whose barcode belongs to a sent draft: under 'update' it is not changed. */
+  skippedNotDraft: number
+}
+
 /** A bulk action refused before it touched anything (a value of the wrong kind, say). */
 export class BulkRefusal extends Error {
   override name = 'BulkRefusal'
+}
+
+/** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
+function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
+  const editable = (record: SkuDraftRecord) => record.syncState === 'draft'
+  return editable(a) !== editable(b) ? editable(a) : a.updatedAt > b.updatedAt
 }
 
 function chunks<T>(items: readonly T[]): T[][] {
@@ -106,6 +144,8 @@ function newDraftRecord(payload: Sku, now: number): SkuDraftRecord {
 
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase
+  /** Imports under way: the barcodes each has written so far, to the draft holding each. */
+  private readonly imports = new Map<string, Map<string, string>>()
 
   constructor(db: CatalogDatabase) {
     this.db = db
@@ -259,6 +299,120 @@ export class SkuDraftRepository {
       }
       return { batch, count, skipped }
     })
+  }
+
+  /**
+   * The draft holding each barcode, for an import's duplicate check. Where several drafts share a
+   * barcode, an editable one is preferred, then the most recently edited.
+   */
+  async findByBarcodes(barcodes: Iterable<string>): Promise<Map<string, DraftByBarcode>> {
+    const wanted = [...new Set(barcodes)].filter((barcode) => barcode !== '')
+    const found = new Map<string, SkuDraftRecord>()
+    for (const chunk of chunks(wanted)) {
+      for (const record of await this.db.skuDrafts.where('barcode').anyOf(chunk).toArray()) {
+        const held = found.get(record.barcode)
+        if (!held || preferred(record, held)) found.set(record.barcode, record)
+      }
+    }
+    return new Map(
+      [...found].map(([barcode, record]) => [barcode, { id: record.id, syncState: record.syncState }]),
+    )
+  }
+
+  /**
+   * Starts an import: a fresh undo batch (the previous bulk action's is dropped, as every bulk
+   * action does). Chunks are then written one transaction each, so the list stays usable and
+   * memory flat; `abortImport` rolls every chunk back, `finishImport` keeps the batch for Undo.
+   */
+  async beginImport(): Promise<string> {
+    await this.db.skuUndo.clear()
+    const batch = crypto.randomUUID()
+    this.imports.set(batch, new Map())
+    return batch
+  }
+
+  /**
+   * Writes one chunk of imported SKUs in one transaction, logging what it created and the drafts
+   * it replaced (as they were before the import) under the import's batch. A barcode counts as a
+   * duplicate when a draft held it before the import or an earlier row of the file brought it.
+   */
+  async importChunk(
+    batch: string,
+    skus: readonly Sku[],
+    { duplicates, existingByBarcode, now = Date.now() }: ImportChunkOptions,
+  ): Promise<ImportChunkResult> {
+    const session = this.imports.get(batch)
+    if (!session) throw new Error('This import has already ended.')
+    const result: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+    // Barcodes this chunk claims; merged into the session only once its transaction committed.
+    const claimed = new Map<string, string>()
+    await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
+      const created = new Map<string, SkuDraftRecord>()
+      const replace = new Map<string, Sku>()
+      const add = (payload: Sku) => {
+        const record = newDraftRecord(payload, now)
+        created.set(record.id, record)
+        if (record.barcode) claimed.set(record.barcode, record.id)
+      }
+      for (const payload of skus) {
+        const barcode = text(payload.barcode)
+        const holder =
+          barcode && duplicates !== 'keep-both'
+            ? (claimed.get(barcode) ?? session.get(barcode) ?? existingByBarcode.get(barcode)?.id)
+            : undefined
+        if (!holder) add(payload)
+        else if (duplicates === 'skip') result.skippedDuplicates++
+        else {
+          const mine = created.get(holder)
+          // A later row of this very chunk: it takes the place of the earlier one before anything is written.
+          if (mine) created.set(holder, { ...mine, payload, ...describe(payload) })
+          else replace.set(holder, payload)
+          result.updated++
+        }
+      }
+      const ids = [...replace.keys()]
+      const currents = await this.db.skuDrafts.bulkGet(ids)
+      const logged = await this.db.skuUndo.bulkGet(ids.map((id) => [batch, id] as [string, string]))
+      const next: SkuDraftRecord[] = []
+      const undo: SkuUndoRecord[] = []
+      ids.forEach((id, i) => {
+        const current = currents[i]
+        const payload = replace.get(id)!
+        if (!current) {
+          // Deleted since the import began: the row is new again.
+          result.updated--
+          add(payload)
+        } else if (current.syncState !== 'draft') {
+          result.updated--
+          result.skippedNotDraft++
+        } else {
+          next.push({ ...current, payload, updatedAt: now, ...describe(payload) })
+          // Touched earlier in this import: undo puts back what was there before the import.
+          undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+        }
+      })
+      // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
+      await this.db.skuDrafts.bulkAdd([...created.values()])
+      await this.db.skuDrafts.bulkPut(next)
+      await this.db.skuUndo.bulkPut([
+        ...undo,
+        ...[...created.keys()].map((id) => ({ batch, id, writtenAt: now })),
+      ])
+      result.created = created.size
+    })
+    for (const [barcode, id] of claimed) session.set(barcode, id)
+    return result
+  }
+
+  /** Ends an import by rolling back every chunk it wrote: drafts are exactly as they were. */
+  abortImport(batch: string, options: BulkOptions = {}): Promise<UndoResult> {
+    this.imports.delete(batch)
+    return this.undo(batch, options)
+  }
+
+  /** Ends an import, keeping its batch so the whole import can still be undone. */
+  finishImport(batch: string): void {
+    this.imports.delete(batch)
   }
 
   /**

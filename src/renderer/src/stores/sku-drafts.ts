@@ -15,6 +15,8 @@ import {
 } from '../db/sku-list-query.ts'
 import { NOTHING, type Selection } from '../features/skus/list/selection.ts'
 import { count, drafts } from '../ui/counting.ts'
+import { download } from '../ui/download.ts'
+import { draftPayloads, exportFile, type ExportFormat } from '../features/export/export-drafts.ts'
 
 /** A message for the snackbar, with the undo of the action it reports when there is one. */
 export interface Notice {
@@ -165,6 +167,18 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     )
   }
 
+  /** Downloads the selected drafts as the bulk request JSON or a spreadsheet. */
+  async function exportSelected(format: ExportFormat) {
+    const ids = await resolve(selection.value)
+    try {
+      const file = await exportFile(await draftPayloads(ids), format)
+      download(file)
+      tell(`${drafts(ids.length)} exported to ${file.name}.`)
+    } catch (error) {
+      tell(`Export failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+    }
+  }
+
   async function remove(ids?: string | string[]) {
     const chosen = typeof ids === 'string' ? [ids] : (ids ?? (await resolve(selection.value)))
     const result = await run('Deleting', chosen, (report) => skuDrafts.delete(chosen, { onProgress: report }))
@@ -185,8 +199,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
       })
       const parts = []
       if (result.restored) parts.push(`${drafts(result.restored)} restored.`)
-      if (result.removed)
-        parts.push(`${count(result.removed)} ${result.removed === 1 ? 'copy' : 'copies'} removed.`)
+      // Drafts the action had added (copies, imported rows) go again.
+      if (result.removed) parts.push(`${drafts(result.removed)} it added removed.`)
       if (result.keptEdited) parts.push(`${drafts(result.keptEdited)} edited since were kept as they are.`)
       tell(parts.join(' ') || 'Nothing left to undo.')
     } catch (error) {
@@ -205,6 +219,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     progress,
     place,
     plainQuery: () => plainQuery(query.value),
+    exportSelected,
     search,
     filter,
     clearFilters,

@@ -1,0 +1,96 @@
+import type { RowResult } from '../../../../shared/sheet/types.ts'
+import {
+  PREVIEW_ROWS,
+  PROBLEMS_KEPT,
+  type BarcodeSummary,
+  type DryRunReport,
+  type PreviewRow,
+  type ReportedProblem,
+} from './import-protocol.ts'
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/** Barcodes seen, with how often, so repeats are counted once each. */
+class BarcodeTally {
+  private readonly seen = new Map<string, number>()
+
+  add(barcode: string) {
+    if (barcode) this.seen.set(barcode, (this.seen.get(barcode) ?? 0) + 1)
+  }
+
+  summary(): BarcodeSummary {
+    let repeated = 0
+    for (const times of this.seen.values()) if (times > 1) repeated++
+    return { distinct: [...this.seen.keys()], repeated }
+  }
+}
+
+function keep(into: ReportedProblem[], problems: RowResult['errors'], severity: ReportedProblem['severity']) {
+  for (const problem of problems) {
+    if (into.length >= PROBLEMS_KEPT) return
+    into.push({ ...problem, severity })
+  }
+}
+
+/**
+ * Adds up a dry run a stretch of rows at a time. What it keeps is bounded: the counts, the first
+ * rows for the preview, the first `PROBLEMS_KEPT` errors and as many warnings, and the barcodes (one string a row).
+ */
+export class DryRunTally {
+  private rows = 0
+  private valid = 0
+  private withWarnings = 0
+  private invalid = 0
+  private errorCount = 0
+  private warningCount = 0
+  private readonly preview: PreviewRow[] = []
+  // Kept apart so a file full of warnings cannot push its errors out of what is kept.
+  private readonly errors: ReportedProblem[] = []
+  private readonly warnings: ReportedProblem[] = []
+  private readonly validBarcodes = new BarcodeTally()
+  private readonly allBarcodes = new BarcodeTally()
+
+  add(results: readonly RowResult[]) {
+    for (const result of results) {
+      this.rows++
+      const barcode = text(result.sku.barcode)
+      this.allBarcodes.add(barcode)
+      if (result.errors.length) this.invalid++
+      else {
+        this.valid++
+        this.validBarcodes.add(barcode)
+        if (result.warnings.length) this.withWarnings++
+      }
+      this.errorCount += result.errors.length
+      this.warningCount += result.warnings.length
+      keep(this.errors, result.errors, 'error')
+      keep(this.warnings, result.warnings, 'warning')
+      if (this.preview.length < PREVIEW_ROWS) {
+        this.preview.push({
+          row: result.row,
+          productName: text(result.sku.productName),
+          brand: text(result.sku.brand),
+          barcode,
+          category: text(result.sku.category),
+          errors: result.errors.length,
+          warnings: result.warnings.length,
+        })
+      }
+    }
+  }
+
+  report(documentErrors: string[]): DryRunReport {
+    return {
+      rows: this.rows,
+      valid: this.valid,
+      withWarnings: this.withWarnings,
+      invalid: this.invalid,
+      preview: this.preview,
+      problems: [...this.errors, ...this.warnings],
+      errorCount: this.errorCount,
+      warningCount: this.warningCount,
+      documentErrors,
+      barcodes: { valid: this.validBarcodes.summary(), all: this.allBarcodes.summary() },
+    }
+  }
+}

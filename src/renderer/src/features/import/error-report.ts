@@ -1,0 +1,13 @@
+import { errorReportCsv } from '../../../../shared/sheet/report.ts'
+import { download } from '../../ui/download.ts'
+import type { ReportedProblem } from './import-protocol.ts'
+
+/** Saves the dry run's problems as a CSV the user can open next to the file to fix it. */
+export function downloadErrorReport(problems: readonly ReportedProblem[], fileName: string): void {
+  // Warnings are said to be warnings: the report's message column is all a spreadsheet shows.
+  const rows = problems.map(({ severity, ...problem }) =>
+    severity === 'warning' ? { ...problem, message: `Warning: ${problem.message}` } : problem,
+  )
+  const name = `${fileName.replace(/\.[^.]+$/, '')} - problems.csv`
+  download(new File([errorReportCsv(rows)], name, { type: 'text/csv;charset=utf-8' }))
+}

@@ -1,0 +1,143 @@
+import type { Sku } from '../../../../shared/schema/sku.ts'
+import type { ColumnMapping } from '../../../../shared/sheet/types.ts'
+import type {
+  Analysis,
+  DryRunReport,
+  ImportRequest,
+  ImportResponse,
+  ReadProgress,
+  RunOptions,
+  SavedMapping,
+} from './import-protocol.ts'
+
+/** A job ended by `cancel()`: nothing to report to the user as a failure. */
+export class ImportCancelled extends Error {
+  override name = 'ImportCancelled'
+}
+
+type Handler = (message: ImportResponse) => void
+
+/**
+ * The page's side of the import worker: one job at a time, each a promise. The worker is a real
+ * file of the app (the CSP allows scripts from 'self' only, so never a blob: worker).
+ */
+export class ImportClient {
+  private readonly worker: Worker
+  private job = 0
+  private handler: Handler | undefined
+  private fail: ((error: Error) => void) | undefined
+
+  constructor() {
+    this.worker = new Worker(new URL('./import.worker.ts', import.meta.url), { type: 'module' })
+    this.worker.addEventListener('message', (event: MessageEvent<ImportResponse>) => {
+      if (event.data.job === this.job) this.handler?.(event.data)
+    })
+    this.worker.addEventListener('error', (event) => {
+      event.preventDefault()
+      this.fail?.(new Error(`The importer stopped: ${event.message || 'its worker could not run'}.`))
+    })
+  }
+
+  analyse(file: File, saved: SavedMapping): Promise<Analysis> {
+    return this.start({ type: 'analyse', file, saved }, (message, resolve) => {
+      if (message.type === 'analysed') resolve(message.analysis)
+    })
+  }
+
+  dryRun(
+    file: File,
+    mapping: ColumnMapping,
+    onProgress: (progress: ReadProgress) => void,
+  ): Promise<DryRunReport> {
+    return this.start({ type: 'dry-run', file, mapping }, (message, resolve) => {
+      if (message.type === 'progress') onProgress(message.progress)
+      else if (message.type === 'report') resolve(message.report)
+    })
+  }
+
+  /**
+   * Converts the file and hands each chunk of SKUs to `write`, one at a time: the worker reads on
+   * only once a chunk is written. After a cancel or a failure the promise settles only once the
+   * write under way has finished, so the caller can roll back everything that was written.
+   */
+  run(
+    file: File,
+    mapping: ColumnMapping,
+    options: RunOptions,
+    write: (skus: Sku[], progress: ReadProgress) => Promise<void>,
+  ): Promise<ReadProgress> {
+    let writing: Promise<unknown> = Promise.resolve()
+    const job = this.job + 1
+    const settled = this.start<ReadProgress>(
+      { type: 'run', file, mapping, options },
+      (message, resolve, reject) => {
+        if (message.type === 'chunk') {
+          writing = write(message.skus, message.progress).then(
+            () => this.post({ type: 'written', job }),
+            (error: unknown) => {
+              this.post({ type: 'cancel', job })
+              reject(error instanceof Error ? error : new Error(String(error)))
+            },
+          )
+        } else if (message.type === 'done') void writing.then(() => resolve(message.progress))
+      },
+    )
+    return settled.then(
+      (progress) => progress,
+      async (error: unknown) => {
+        await writing.catch(() => undefined)
+        throw error
+      },
+    )
+  }
+
+  /** Ends the job under way; its promise rejects with `ImportCancelled`. */
+  cancel(): void {
+    this.post({ type: 'cancel', job: this.job })
+  }
+
+  dispose(): void {
+    this.cancel()
+    this.worker.terminate()
+  }
+
+  private post(request: ImportRequest) {
+    this.worker.postMessage(request)
+  }
+
+  private start<T>(
+    request: DistributiveOmit<ImportRequest, 'job'>,
+    handle: (message: ImportResponse, resolve: (value: T) => void, reject: (error: Error) => void) => void,
+  ): Promise<T> {
+    // A job still under way is replaced: its promise ends as cancelled.
+    this.fail?.(new ImportCancelled('Replaced by another job'))
+    const job = ++this.job
+    return new Promise<T>((resolve, reject) => {
+      let done = false
+      const finish = () => {
+        done = true
+        this.handler = undefined
+        this.fail = undefined
+      }
+      const ok = (value: T) => {
+        if (done) return
+        finish()
+        resolve(value)
+      }
+      const ko = (error: Error) => {
+        if (done) return
+        finish()
+        reject(error)
+      }
+      this.fail = ko
+      this.handler = (message) => {
+        if (message.type === 'cancelled') ko(new ImportCancelled('Cancelled'))
+        else if (message.type === 'failed') ko(new Error(message.message))
+        else handle(message, ok, ko)
+      }
+      this.post({ ...request, job } as ImportRequest)
+    })
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never

@@ -1,0 +1,103 @@
+import type { Sku } from '../../../../shared/schema/sku.ts'
+import type { CellProblem, ColumnMapping, ColumnMatch, FieldPath } from '../../../../shared/sheet/types.ts'
+import type { DocumentKind } from '../../../../shared/validation/document.ts'
+
+/**
+ * The messages between the import page and its worker. Parsing and checking happen in the worker;
+ * the page only writes the SKUs it is handed. Every request carries a job number, and every answer
+ * names the job it belongs to, so a late answer of a cancelled job is recognised and dropped.
+ */
+
+export type SheetFormat = 'csv' | 'xlsx' | 'json'
+
+/** A saved mapping: the field each header was mapped to (null: ignored), whatever file it was in. */
+export type SavedMapping = Record<string, FieldPath | null>
+
+/** Rows read of the file so far, and how far through its bytes that is. */
+export interface ReadProgress {
+  rows: number
+  bytes: number
+  total: number
+}
+
+export interface RunOptions {
+  /** Rows with errors are imported too (as drafts to fix in the app); otherwise only valid rows. */
+  includeInvalid: boolean
+  /** SKUs handed over at a time: one write transaction each. */
+  chunkSize: number
+}
+
+export type ImportRequest =
+  | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
+  | { type: 'dry-run'; job: number; file: File; mapping: ColumnMapping }
+  | { type: 'run'; job: number; file: File; mapping: ColumnMapping; options: RunOptions }
+  /** The page wrote the last chunk: the worker may send the next (keeps memory flat). */
+  | { type: 'written'; job: number }
+  | { type: 'cancel'; job: number }
+
+export interface Analysis {
+  format: SheetFormat
+  /** The header row (empty for JSON, which needs no mapping). */
+  headers: string[]
+  /** Suggested field for each column. */
+  matches: ColumnMatch[]
+  /** The first few data rows, for the mapping screen's sample values. */
+  samples: string[][]
+  /** What a JSON file holds. */
+  documentKind?: DocumentKind
+}
+
+/** One row of the dry run's preview table. */
+export interface PreviewRow {
+  row: number
+  productName: string
+  brand: string
+  barcode: string
+  category: string
+  errors: number
+  warnings: number
+}
+
+export interface ReportedProblem extends CellProblem {
+  severity: 'error' | 'warning'
+}
+
+/** Barcodes of the rows an import would write, each once, and how many the file holds twice or more. */
+export interface BarcodeSummary {
+  distinct: string[]
+  repeated: number
+}
+
+export interface DryRunReport {
+  rows: number
+  valid: number
+  /** Valid rows that have warnings (counted in `valid` too). */
+  withWarnings: number
+  invalid: number
+  preview: PreviewRow[]
+  /** The first `PROBLEMS_KEPT` errors, then the first `PROBLEMS_KEPT` warnings, each in file order. */
+  problems: ReportedProblem[]
+  errorCount: number
+  warningCount: number
+  /** Problems with the file as a whole (a bulk request whose "skus" is not a list). */
+  documentErrors: string[]
+  /** For the duplicates choice: over valid rows only, and over every row. */
+  barcodes: { valid: BarcodeSummary; all: BarcodeSummary }
+}
+
+export type ImportResponse =
+  | { type: 'analysed'; job: number; analysis: Analysis }
+  | { type: 'progress'; job: number; progress: ReadProgress }
+  | { type: 'report'; job: number; report: DryRunReport }
+  | { type: 'chunk'; job: number; skus: Sku[]; progress: ReadProgress }
+  /** Every chunk of a run has been handed over. */
+  | { type: 'done'; job: number; progress: ReadProgress }
+  | { type: 'cancelled'; job: number }
+  | { type: 'failed'; job: number; message: string }
+
+/** Errors (and, apart, warnings) a dry run keeps to show and report; the counts go on. ~2 MB each. */
+export const PROBLEMS_KEPT = 10_000
+/** Rows shown in the dry run's preview. */
+export const PREVIEW_ROWS = 20
+/** Data rows shown as samples on the mapping screen. */
+export const SAMPLE_ROWS = 3

@@ -1,0 +1,98 @@
+import { SheetFileError } from './errors.ts'
+
+/**
+ * Bytes of a text file as text, chunk by chunk, refusing what is not text: binary files (a NUL byte
+ * or mostly control bytes in the first KB, such as an XLSX renamed .csv) and bytes that are not
+ * UTF-8 (a CSV saved as "ANSI"/Windows-1252: guessing its encoding would turn "é" into something
+ * else without a word). A UTF-8 byte order mark is dropped; UTF-16 with its byte order mark (Excel's
+ * "Unicode text") is read as such.
+ */
+export interface TextChunk {
+  text: string
+  /** Bytes (or, for text input, characters) read so far, and in all. */
+  bytes: number
+  total: number
+  last: boolean
+}
+
+const SNIFF_BYTES = 1024
+
+export function looksBinary(sample: ArrayLike<number>): boolean {
+  const length = Math.min(sample.length, SNIFF_BYTES)
+  let control = 0
+  for (let i = 0; i < length; i++) {
+    const code = sample[i]!
+    if (code === 0) return true
+    // Tab, line feed, form feed and carriage return are text; other C0 controls are not.
+    if (code < 32 && code !== 9 && code !== 10 && code !== 12 && code !== 13) control++
+  }
+  return length > 0 && control / length > 0.1
+}
+
+const BINARY_MESSAGE =
+  'The file is not text: it looks like a binary file (a workbook or an image). Choose a CSV, an XLSX or a JSON file.'
+
+function codes(text: string): number[] {
+  const out: number[] = []
+  for (let i = 0; i < Math.min(text.length, SNIFF_BYTES); i++) out.push(text.charCodeAt(i))
+  return out
+}
+
+export async function* textChunks(
+  input: string | Blob,
+  chunkBytes: number,
+  signal?: AbortSignal,
+): AsyncGenerator<TextChunk> {
+  if (typeof input === 'string') {
+    const text = input.startsWith('\uFEFF') ? input.slice(1) : input
+    if (looksBinary(codes(text))) throw new SheetFileError('binary', BINARY_MESSAGE)
+    const total = text.length
+    if (total === 0) yield { text: '', bytes: 0, total, last: true }
+    for (let at = 0; at < total; at += chunkBytes) {
+      signal?.throwIfAborted()
+      const end = Math.min(total, at + chunkBytes)
+      yield { text: text.slice(at, end), bytes: end, total, last: end >= total }
+    }
+    return
+  }
+  const total = input.size
+  const head = new Uint8Array(await input.slice(0, 4).arrayBuffer())
+  let encoding = 'utf-8'
+  if (head[0] === 0xff && head[1] === 0xfe) encoding = 'utf-16le'
+  else if (head[0] === 0xfe && head[1] === 0xff) encoding = 'utf-16be'
+  const decoder = new TextDecoder(encoding, { fatal: true })
+  if (total === 0) yield { text: '', bytes: 0, total, last: true }
+  for (let at = 0; at < total; at += chunkBytes) {
+    signal?.throwIfAborted()
+    const end = Math.min(total, at + chunkBytes)
+    const bytes = new Uint8Array(await input.slice(at, end).arrayBuffer())
+    if (at === 0 && encoding === 'utf-8' && looksBinary(bytes))
+      throw new SheetFileError('binary', BINARY_MESSAGE)
+    let text: string
+    try {
+      text = decoder.decode(bytes, { stream: end < total })
+    } catch {
+      throw new SheetFileError(
+        'not-utf8',
+        `The file is not UTF-8 text (an invalid byte within bytes ${at + 1}–${end}). Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.`,
+      )
+    }
+    yield { text, bytes: end, total, last: end >= total }
+  }
+}
+
+/** Whole bytes as text, with the same checks. */
+export function decodeText(bytes: Uint8Array): string {
+  let encoding = 'utf-8'
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = 'utf-16le'
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = 'utf-16be'
+  if (encoding === 'utf-8' && looksBinary(bytes)) throw new SheetFileError('binary', BINARY_MESSAGE)
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes)
+  } catch {
+    throw new SheetFileError(
+      'not-utf8',
+      'The file is not UTF-8 text. Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.',
+    )
+  }
+}

@@ -1,0 +1,126 @@
+import type { FieldNode } from '../schema/catalogue.ts'
+import type { Sku } from '../schema/sku.ts'
+import { skuCatalogue } from '../validation/validate.ts'
+import { columnTarget, JSON_COLUMN_PREFIX, skuColumns } from './columns.ts'
+import { toCsv } from './csv.ts'
+import { writeXlsx } from './xlsx.ts'
+
+/**
+ * Drafts out as a sheet: one row a SKU, headed by contract paths so the file maps itself back on
+ * import. What the catalogue's columns cannot hold goes into extra `json:PATH` columns whose cells
+ * are JSON, after the contract's columns: fields the contract does not name (at any level), and a
+ * list or group whose value is not of its shape (an empty 3D asset list, a 2D list that is not
+ * seven slots). A 2D slot is its JSON (`null` for an empty slot).
+ *
+ * The round trip JSON → sheet → JSON is exact for valid drafts, except what one cell cannot tell
+ * apart: an absent value and empty text in a field that does not allow empty text (both an empty
+ * cell, read back as absent), and an absent allowEmpty field (orgId, actionUrl: read back as "").
+ */
+
+export interface SheetData {
+  headers: string[]
+  rows: string[][]
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function leafText(value: unknown): string {
+  if (value === undefined || value === null) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value) ?? ''
+}
+
+const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key))
+
+/** The cells of one SKU by column name, and the extra JSON columns it needs in the order met. */
+function skuCells(sku: unknown): Map<string, string> {
+  const cells = new Map<string, string>()
+  const json = (path: string, value: unknown) =>
+    cells.set(`${JSON_COLUMN_PREFIX}${path}`, JSON.stringify(value) ?? '')
+  const visit = (node: FieldNode, value: unknown, path: string) => {
+    if (node.item && node.meta.kind === 'slots') {
+      if (!Array.isArray(value) || value.length !== 7) return json(path, value)
+      value.forEach((slot, i) => cells.set(join(path, i), slot === undefined ? '' : JSON.stringify(slot)))
+    } else if (node.item) {
+      if (!Array.isArray(value) || value.length === 0) return json(path, value)
+      const item = node.item
+      value.forEach((entry, i) => {
+        if (item.children.length > 0 && isRecord(entry)) visit(item, entry, join(path, i))
+        else if (item.children.length === 0 && item.meta.kind !== 'section')
+          cells.set(join(path, i), leafText(entry))
+        else json(join(path, i), entry)
+      })
+    } else if (node.children.length > 0 || node.meta.kind === 'section') {
+      if (!isRecord(value)) return json(path, value)
+      for (const [key, child] of Object.entries(value)) {
+        if (child === undefined) continue
+        const childNode = node.children.find((candidate) => candidate.key === key)
+        if (childNode) visit(childNode, child, join(path, key))
+        else json(join(path, key), child)
+      }
+    } else {
+      cells.set(path, leafText(value))
+    }
+  }
+  visit(skuCatalogue, sku, '')
+  return cells
+}
+
+/**
+ * The sheet of some drafts: the contract's columns (3D assets spread over as many positions as
+ * the drafts use, at least one), then the extra JSON columns any draft needs.
+ */
+export function skusToSheet(skus: readonly Sku[]): SheetData {
+  const all = skus.map(skuCells)
+  let assets = 1
+  for (const sku of skus) {
+    const list = (sku as { arEffect?: { effectAssets3D?: unknown } }).arEffect?.effectAssets3D
+    if (Array.isArray(list)) assets = Math.max(assets, list.length)
+  }
+  const headers = skuColumns({ assets3D: assets })
+  const known = new Set(headers)
+  for (const cells of all) {
+    for (const column of cells.keys()) {
+      if (!known.has(column)) {
+        known.add(column)
+        headers.push(column)
+      }
+    }
+  }
+  return { headers, rows: all.map((cells) => headers.map((header) => cells.get(header) ?? '')) }
+}
+
+/** Columns whose cells are numbers, so XLSX stores them as numbers. */
+export function numberColumns(headers: readonly string[]): Set<number> {
+  const out = new Set<number>()
+  headers.forEach((header, index) => {
+    const target = columnTarget(header)
+    if (target.kind === 'leaf' && (target.node.meta.kind === 'number' || target.node.meta.kind === 'integer'))
+      out.add(index)
+  })
+  return out
+}
+
+export function skusToCsv(skus: readonly Sku[]): string {
+  const sheet = skusToSheet(skus)
+  return toCsv(sheet.headers, sheet.rows)
+}
+
+export function skusToXlsx(skus: readonly Sku[]): Promise<Uint8Array> {
+  const sheet = skusToSheet(skus)
+  return writeXlsx([sheet.headers, ...sheet.rows], { numberColumns: numberColumns(sheet.headers) })
+}
+
+/** The bulk upload request exactly as the service takes it, drafts untouched. */
+export function bulkRequestJson(skus: readonly Sku[]): string {
+  return JSON.stringify({ skus }, null, 2) + '\n'
+}
+
+/** One SKU's cells under given headers (the template's example row). */
+export function skuRow(sku: Sku, headers: readonly string[]): string[] {
+  const cells = skuCells(sku)
+  return headers.map((header) => cells.get(header) ?? '')
+}

@@ -1,0 +1,13 @@
+/**
+ * What a file may hold before the importer refuses it. The contract has well under a hundred
+ * columns, so a file with thousands is a wrong file (or a wrong delimiter), not a catalogue; a cell
+ * of megabytes is pasted binary or a quote that is never closed. Refusing early keeps the worker's
+ * memory bounded and the message clear.
+ */
+export const MAX_COLUMNS = 2000
+
+/** Characters in one cell (about 1 MB of text). */
+export const MAX_CELL_CHARS = 1024 * 1024
+
+/** How much text may pile up without a complete row before the reader gives up (an unclosed quote). */
+export const MAX_PENDING_CHARS = 4 * MAX_CELL_CHARS

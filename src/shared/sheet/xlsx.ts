@@ -1,0 +1,146 @@
+import { readSheet } from 'read-excel-file/universal'
+import writeXlsxFile from 'write-excel-file/universal'
+import type { Cell, Row } from 'write-excel-file/universal'
+import { SheetFileError } from './errors.ts'
+import { escapeFormula, isPlainNumber } from './formula.ts'
+import { isBlankRow } from './help-row.ts'
+import { MAX_CELL_CHARS, MAX_COLUMNS } from './limits.ts'
+import type { ParsedSheet } from './csv.ts'
+
+/**
+ * XLSX in and out, through the universal builds of read-excel-file and write-excel-file (no DOM,
+ * no Node: they run in the app's worker, the renderer and the CLI alike).
+ *
+ * Reading takes the first sheet and turns every cell into the text the user sees, so the same
+ * typed conversion as for CSV applies: numbers without binary float noise (15 significant digits,
+ * as Excel shows them), booleans as TRUE/FALSE, dates as ISO text (YYYY-MM-DD when there is no
+ * time of day).
+ */
+
+type Bytes = ArrayBuffer | Uint8Array | Blob
+
+async function toInput(bytes: Bytes): Promise<ArrayBuffer> {
+  if (bytes instanceof ArrayBuffer) return bytes
+  if (bytes instanceof Uint8Array) return bytes.slice().buffer as ArrayBuffer
+  return await bytes.arrayBuffer()
+}
+
+function numberText(raw: string): string {
+  const number = Number(raw)
+  if (!Number.isFinite(number)) return raw
+  return String(Number(number.toPrecision(15)))
+}
+
+function dateText(date: Date): string {
+  if (Number.isNaN(date.getTime())) return ''
+  const iso = date.toISOString()
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return ''
+  if (typeof value === 'string') return value
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE'
+  if (typeof value === 'number') return numberText(String(value))
+  if (value instanceof Date) return dateText(value)
+  return String(value)
+}
+
+export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
+  const input = await toInput(bytes)
+  const head = new Uint8Array(input, 0, Math.min(4, input.byteLength))
+  if (input.byteLength === 0) throw new SheetFileError('empty', 'The file is empty.')
+  if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
+    throw new SheetFileError(
+      'old-xls',
+      'The file is an old Excel workbook (.xls) or a password-protected one. Save it as .xlsx (Excel Workbook) or CSV UTF-8.',
+    )
+  }
+  if (head[0] !== 0x50 || head[1] !== 0x4b) {
+    throw new SheetFileError(
+      'not-xlsx',
+      'The file is not an XLSX workbook. Choose an .xlsx, a .csv or a .json file.',
+    )
+  }
+  let data: unknown[][]
+  try {
+    // Numbers come as the workbook stores them (text), so no float noise is added on the way.
+    data = (await readSheet(input, {
+      trim: false,
+      parseNumber: (text: string) => numberText(text),
+    })) as unknown[][]
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new SheetFileError(
+      'not-xlsx',
+      `The workbook cannot be read: it is damaged, cut short or not an XLSX file (${detail}).`,
+    )
+  }
+  const rows = data.map((row) => row.map(cellText))
+  while (rows.length > 0 && isBlankRow(rows[0]!)) rows.shift()
+  const headerCells = rows.shift()
+  if (!headerCells) throw new SheetFileError('empty', 'The workbook’s first sheet is empty.')
+  // Empty columns at the right of the header are formatting, not columns.
+  let width = headerCells.length
+  while (width > 0 && headerCells[width - 1] === '') width--
+  if (width > MAX_COLUMNS) {
+    throw new SheetFileError(
+      'too-many-columns',
+      `The sheet has ${width.toLocaleString('en-US')} columns; at most ${MAX_COLUMNS.toLocaleString('en-US')} are read. Is it a SKU sheet?`,
+    )
+  }
+  const notes: string[] = []
+  const headers = headerCells.slice(0, width)
+  rows.forEach((cells, index) => {
+    const huge = cells.findIndex((cell) => cell.length > MAX_CELL_CHARS)
+    if (huge >= 0) {
+      throw new SheetFileError(
+        'huge-cell',
+        `Row ${index + 1}, column "${headers[huge] ?? huge + 1}", holds more than 1 MB of text; a cell may hold at most 1 MB.`,
+      )
+    }
+    if (cells.length > width) {
+      if (notes.length === 0 && !isBlankRow(cells.slice(width))) {
+        notes.push(
+          `Row ${index + 1} has cells beyond the ${width} columns the header names; they are ignored.`,
+        )
+      }
+      cells.length = width
+    }
+    while (cells.length < width) cells.push('')
+  })
+  // Trailing blank rows are formatting left behind, not data.
+  while (rows.length > 0 && isBlankRow(rows[rows.length - 1]!)) rows.pop()
+  return { headers, rows, notes }
+}
+
+export interface XlsxOptions {
+  /** Sheet name (default "SKUs"). */
+  sheet?: string
+  /** Rows at the top written bold and kept in view (default 1: the header). */
+  headerRows?: number
+  /**
+   * Columns (by position) whose plain-number cells are written as numbers, so they stay numbers
+   * in the spreadsheet and a negative one needs no escaping. Every other cell is text, escaped
+   * against formula injection like CSV.
+   */
+  numberColumns?: ReadonlySet<number>
+}
+
+export async function writeXlsx(rows: string[][], options: XlsxOptions = {}): Promise<Uint8Array> {
+  const headerRows = options.headerRows ?? 1
+  const numbers = options.numberColumns ?? new Set<number>()
+  const data: Row[] = rows.map((cells, rowIndex) =>
+    cells.map((cell, column): Cell => {
+      if (rowIndex < headerRows) return { value: escapeFormula(cell), type: String, fontWeight: 'bold' }
+      if (cell === '') return null
+      if (numbers.has(column) && isPlainNumber(cell.trim())) return { value: Number(cell), type: Number }
+      return { value: escapeFormula(cell), type: String }
+    }),
+  )
+  const blob = await writeXlsxFile(data, {
+    sheet: options.sheet ?? 'SKUs',
+    stickyRowsCount: headerRows,
+  }).toBlob()
+  return new Uint8Array(await blob.arrayBuffer())
+}

@@ -1,0 +1,120 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+import { runCli } from './run-cli.ts'
+
+let scratch = ''
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'catalog-desk-convert-'))
+})
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true })
+})
+
+const at = (name: string) => join(scratch, name)
+const lines = (text: string) => text.trimEnd().split('\n')
+
+describe('catalog-desk convert', () => {
+  it('JSON → CSV → JSON gives back the bulk request exactly', async () => {
+    const toCsv = await runCli(['convert', 'test/fixtures/bulk-upload-request.json', at('round.csv')])
+    expect(toCsv).toEqual({
+      code: 0,
+      stdout: `2 SKUs checked: 2 valid, 0 invalid, 0 warnings\nwrote ${at('round.csv')}: 2 SKUs\n`,
+      stderr: '',
+    })
+    const csv = await readFile(at('round.csv'), 'utf8')
+    expect(csv.startsWith('\uFEFForgId,category,subCategory,isActive,')).toBe(true)
+    const back = await runCli(['convert', at('round.csv'), at('round.json')])
+    expect(back.code).toBe(0)
+    expect(JSON.parse(await readFile(at('round.json'), 'utf8'))).toEqual(fixture('bulk-upload-request.json'))
+  })
+
+  it('converts to XLSX by the extension', async () => {
+    const run = await runCli(['convert', 'test/fixtures/sku-partial-meta.json', at('one.xlsx')])
+    expect(run.code).toBe(0)
+    const sheet = await readXlsx(await readFile(at('one.xlsx')))
+    expect(sheet.rows).toHaveLength(1)
+    expect(sheet.rows[0]![sheet.headers.indexOf('productName')]).toBe('Kids Round Blue')
+    expect(sheet.rows[0]![sheet.headers.indexOf('arEffect.transform.rotation.x')]).toBe('-2.5')
+  })
+
+  it('invalid SKUs are reported, left out and counted; exit 1', async () => {
+    const run = await runCli(['convert', 'test/fixtures/invalid/sku-list-mixed.json', at('mixed.json')])
+    expect(run.code).toBe(1)
+    expect(lines(run.stdout).slice(-2)).toEqual([
+      '2 SKUs checked: 1 valid, 1 invalid, 3 warnings',
+      `wrote ${at('mixed.json')}: 1 SKU (1 invalid left out)`,
+    ])
+    const written = JSON.parse(await readFile(at('mixed.json'), 'utf8')) as { skus: unknown[] }
+    expect(written.skus).toEqual([(fixture('invalid/sku-list-mixed.json') as unknown as unknown[])[0]])
+  })
+
+  it('a sheet with errors: row/column lines, valid rows written', async () => {
+    await writeFile(at('errors.csv'), 'Product name,Intensity\nAviator,1\nKids,high\n')
+    const run = await runCli(['convert', at('errors.csv'), at('errors.json')])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain(
+      'row 2, column "Intensity": Intensity must be a number, not the text "high"\n',
+    )
+    expect(JSON.parse(await readFile(at('errors.json'), 'utf8'))).toEqual({
+      skus: [{ productName: 'Aviator', arEffect: { envSettings: { intensity: 1 } } }],
+    })
+  })
+
+  it('refuses to overwrite OUT without --force, and overwrites with it', async () => {
+    await writeFile(at('exists.json'), 'keep me')
+    const refused = await runCli(['convert', 'test/fixtures/sku-eyewear-full.json', at('exists.json')])
+    expect(refused).toMatchObject({ code: 2, stdout: '' })
+    expect(refused.stderr).toContain(`${at('exists.json')} exists; add --force to overwrite it.`)
+    expect(await readFile(at('exists.json'), 'utf8')).toBe('keep me')
+    const forced = await runCli([
+      'convert',
+      '--force',
+      'test/fixtures/sku-eyewear-full.json',
+      at('exists.json'),
+    ])
+    expect(forced.code).toBe(0)
+    expect(JSON.parse(await readFile(at('exists.json'), 'utf8'))).toEqual({
+      skus: [fixture('sku-eyewear-full.json')],
+    })
+  })
+
+  it.each([
+    [['convert'], 'Missing IN or OUT'],
+    [['convert', 'a.json'], 'Missing IN or OUT'],
+    [['convert', 'a.json', 'b.json', 'c.json'], 'convert takes IN and OUT; also given: c.json'],
+    [['convert', 'a.json', 'b.yaml'], 'OUT must end in .json, .csv or .xlsx, not "b.yaml".'],
+    [['convert', 'a.json', './a.json'], 'IN and OUT are the same file'],
+    [['convert', '--overwrite', 'a.json', 'b.json'], "Unknown option '--overwrite'."],
+  ])('bad usage %j exits 2', async (argv, message) => {
+    const run = await runCli(argv)
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain(message)
+    expect(run.stderr).toContain('Run "catalog-desk convert --help" for usage.')
+  })
+
+  it('an unreadable IN exits 2 and writes nothing', async () => {
+    const run = await runCli(['convert', 'test/fixtures/bad-files/latin1.csv', at('never.json')])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('Cannot read test/fixtures/bad-files/latin1.csv: The file is not UTF-8 text')
+    await expect(readFile(at('never.json'))).rejects.toThrow()
+  })
+
+  it('an app creation request is not SKUs: exit 2', async () => {
+    const run = await runCli(['convert', 'test/fixtures/app-create-request.json', at('app.csv')])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('holds an app creation request; convert works on SKUs.')
+  })
+
+  it('has a usage text with the exit statuses', async () => {
+    const run = await runCli(['convert', '--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout.split('\n')[0]).toBe('Usage: catalog-desk convert IN OUT [--force]')
+    expect(run.stdout).toContain('Exit status: 0 every SKU valid and written, 1 some SKU invalid')
+    expect((await runCli(['--help'])).stdout).toContain('convert IN OUT [--force]')
+  })
+})

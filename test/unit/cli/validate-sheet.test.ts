@@ -1,0 +1,120 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SheetSummary } from '../../../src/cli/sheet-report.ts'
+import { writeXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { templateCsv } from '../../../src/shared/sheet/template.ts'
+import { runCli } from './run-cli.ts'
+
+let scratch = ''
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'catalog-desk-validate-sheet-'))
+})
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true })
+})
+
+async function scratchFile(name: string, content: string | Uint8Array): Promise<string> {
+  const file = join(scratch, name)
+  await writeFile(file, content)
+  return file
+}
+
+const lines = (text: string) => text.trimEnd().split('\n')
+
+const ROWS = [
+  ['Product name', 'Brand', 'Intensity', 'Active', 'Notes'],
+  ['Aviator', 'Northwind', '1.2', 'yes', 'fine'],
+  ['Kids Round', 'Northwind', 'high', 'perhaps', ''],
+]
+const CSV = ROWS.map((row) => row.join(';')).join('\r\n') + '\r\n'
+
+describe('catalog-desk validate with a sheet', () => {
+  it('a CSV with errors exits 1, each problem as row N, column "Header", notes first', async () => {
+    const run = await runCli(['validate', await scratchFile('skus.csv', CSV)])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe('')
+    const out = lines(run.stdout)
+    expect(out[0]).toBe(
+      'note: column "Notes" matches no field of the contract (or one an earlier column fills) and is ignored',
+    )
+    expect(out).toContain('row 2, column "Intensity": Intensity must be a number, not the text "high"')
+    expect(out).toContain(
+      'row 2, column "Active": Active must be true or false (or yes/no, 1/0), not the text "perhaps"',
+    )
+    expect(out).toContain('row 1: Barcode is missing (warning)')
+    expect(out.at(-1)).toMatch(/^2 SKUs checked: 1 valid, 1 invalid, \d+ warnings$/)
+  })
+
+  it('--json gives row and column instead of index and path', async () => {
+    const run = await runCli(['validate', '--json', await scratchFile('skus2.csv', CSV)])
+    expect(run.code).toBe(1)
+    const summary = JSON.parse(run.stdout) as SheetSummary
+    expect(summary).toMatchObject({ kind: 'csv', items: 2, valid: 1, invalid: 1 })
+    expect(summary.errors).toEqual([
+      {
+        row: 2,
+        column: 'Intensity',
+        value: 'high',
+        message: 'Intensity must be a number, not the text "high"',
+      },
+      {
+        row: 2,
+        column: 'Active',
+        value: 'perhaps',
+        message: 'Active must be true or false (or yes/no, 1/0), not the text "perhaps"',
+      },
+    ])
+    expect(summary.warnings).toContainEqual({ row: 1, column: '', value: '', message: 'Barcode is missing' })
+    expect(summary.notes).toHaveLength(1)
+  })
+
+  it('an XLSX with errors: the same, kind xlsx', async () => {
+    const file = await scratchFile('skus.xlsx', await writeXlsx(ROWS))
+    const run = await runCli(['validate', file])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain(
+      'row 2, column "Intensity": Intensity must be a number, not the text "high"\n',
+    )
+    const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
+    expect(json).toMatchObject({ kind: 'xlsx', items: 2, invalid: 1 })
+  })
+
+  it('a filled-in template is valid: exit 0, the help row skipped', async () => {
+    const run = await runCli(['validate', await scratchFile('template.csv', templateCsv())])
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toBe('1 SKU checked: 1 valid, 0 invalid, 0 warnings\n')
+  })
+
+  it('the format is sniffed when the name does not say', async () => {
+    const xlsx = await scratchFile('skus-xlsx.data', await writeXlsx(ROWS))
+    expect(JSON.parse((await runCli(['validate', '--json', xlsx])).stdout)).toMatchObject({ kind: 'xlsx' })
+    const csv = await scratchFile('skus-csv.data', CSV)
+    expect(JSON.parse((await runCli(['validate', '--json', csv])).stdout)).toMatchObject({ kind: 'csv' })
+    const json = await scratchFile('sku.data', '{"productName": "Aviator"}')
+    expect(JSON.parse((await runCli(['validate', '--json', json])).stdout)).toMatchObject({ kind: 'sku' })
+  })
+
+  it('a header-only sheet is valid but warned about', async () => {
+    const run = await runCli(['validate', await scratchFile('header-only.csv', 'productName,brand\r\n')])
+    expect(run.code).toBe(0)
+    expect(lines(run.stdout)).toEqual([
+      'The file holds no SKUs (warning)',
+      '0 SKUs checked: 0 valid, 0 invalid, 1 warning',
+    ])
+  })
+
+  it.each([
+    ['bad-files/empty.csv', 'The file is empty.'],
+    ['bad-files/photo-renamed.csv', 'The file is not text'],
+    ['bad-files/latin1.csv', 'The file is not UTF-8 text'],
+    ['bad-files/colon-separated.csv', '1 column found'],
+    ['bad-files/text-renamed.xlsx', 'The file is not an XLSX workbook.'],
+  ])('an unreadable sheet (%s) exits 2 and says why', async (name, message) => {
+    const run = await runCli(['validate', `test/fixtures/${name}`, '--json'])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain(`catalog-desk: Cannot read test/fixtures/${name}: ${message}`)
+  })
+})

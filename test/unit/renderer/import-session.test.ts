@@ -1,0 +1,158 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import type { SkuDraftRecord } from '../../../src/renderer/src/db/records.ts'
+import { SkuDraftRepository, type DuplicatePolicy } from '../../../src/renderer/src/db/sku-drafts.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+
+beforeEach(() => {
+  name = `catalog-desk-import-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+const sku = (barcode: string, productName: string): Sku =>
+  ({ ...structuredClone(full), barcode, productName }) as Sku
+
+const everything = () => db.skuDrafts.orderBy('id').toArray()
+const names = async () => (await everything()).map((draft) => `${draft.barcode}:${draft.productName}`).sort()
+
+/** Two editable drafts (barcodes 1 and 2) and a sent one (barcode 3), created at time 1000. */
+async function seed(): Promise<SkuDraftRecord[]> {
+  await drafts.create(sku('1', 'Old one'), 1000)
+  await drafts.create(sku('2', 'Old two'), 1000)
+  const sent = await drafts.create(sku('3', 'Old three'), 1000)
+  await db.skuDrafts.update(sent.id, { syncState: 'synced' })
+  return everything()
+}
+
+/** Imports `rows` in chunks of `size` with one policy, the way the import page drives it. */
+async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2) {
+  const existingByBarcode = await drafts.findByBarcodes(rows.map((row) => String(row.barcode)))
+  const batch = await drafts.beginImport()
+  const total = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+  for (let i = 0; i < rows.length; i += size) {
+    const result = await drafts.importChunk(batch, rows.slice(i, i + size), {
+      duplicates,
+      existingByBarcode,
+      now: 5000 + i,
+    })
+    for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += result[key]
+  }
+  drafts.finishImport(batch)
+  return { batch, total }
+}
+
+// Barcode 1 exists as a draft, 3 as a sent draft; 4 appears twice in the file; 5 is new.
+const FILE = [
+  sku('1', 'New one'),
+  sku('4', 'Four A'),
+  sku('3', 'New three'),
+  sku('4', 'Four B'),
+  sku('5', 'Five'),
+]
+
+describe('an import session', () => {
+  it('writes chunk after chunk with derived columns, and undo of the batch removes them all', async () => {
+    const before = await seed()
+    const rows = Array.from({ length: 7 }, (_, i) => sku(`9${i}`, `Row ${i}`))
+    const { batch, total } = await importRows(rows, 'skip', 3)
+    expect(total).toEqual({ created: 7, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    const row = (await everything()).find((draft) => draft.barcode === '93')!
+    expect(row).toMatchObject({ productName: 'Row 3', syncState: 'draft', createdAt: 5003, updatedAt: 5003 })
+    expect(row.terms).toContain('row')
+    expect(['valid', 'warnings']).toContain(row.validity)
+
+    expect(await drafts.undo(batch)).toMatchObject({ removed: 7, restored: 0 })
+    expect(await everything()).toEqual(before)
+  })
+
+  it('skip: leaves existing drafts and drops the later row of a barcode the file repeats', async () => {
+    await seed()
+    const { total } = await importRows(FILE, 'skip')
+    expect(total).toEqual({ created: 2, updated: 0, skippedDuplicates: 3, skippedNotDraft: 0 })
+    expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '4:Four A', '5:Five'])
+  })
+
+  it('update: replaces editable drafts, leaves sent ones, and the last row of a barcode wins', async () => {
+    const before = await seed()
+    const { batch, total } = await importRows(FILE, 'update')
+    expect(total).toEqual({ created: 2, updated: 2, skippedDuplicates: 0, skippedNotDraft: 1 })
+    expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
+    const one = (await everything()).find((draft) => draft.barcode === '1')!
+    expect(one.id).toBe(before.find((draft) => draft.barcode === '1')!.id)
+    expect(one.createdAt).toBe(1000)
+
+    // Undo puts the replaced draft back exactly, and removes what the import created.
+    await drafts.undo(batch)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('update within one chunk: the later row takes the place of the earlier before anything is written', async () => {
+    await seed()
+    const { total } = await importRows([sku('7', 'First'), sku('7', 'Second')], 'update', 10)
+    expect(total).toMatchObject({ created: 1, updated: 1 })
+    expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '7:Second'])
+  })
+
+  it('keep-both: adds every row as a new draft', async () => {
+    await seed()
+    const { total } = await importRows(FILE, 'keep-both')
+    expect(total).toEqual({ created: 5, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(await db.skuDrafts.count()).toBe(8)
+  })
+
+  it('rows without a barcode are never duplicates', async () => {
+    await seed()
+    const { total } = await importRows([sku('', 'A'), sku('', 'B')], 'skip')
+    expect(total.created).toBe(2)
+  })
+
+  it('abort restores drafts exactly, a draft updated twice included', async () => {
+    const before = await seed()
+    const existingByBarcode = await drafts.findByBarcodes(['1'])
+    const batch = await drafts.beginImport()
+    const options = { duplicates: 'update' as const, existingByBarcode }
+    await drafts.importChunk(batch, [sku('1', 'Update A'), sku('8', 'New')], { ...options, now: 2000 })
+    await drafts.importChunk(batch, [sku('1', 'Update B')], { ...options, now: 3000 })
+    expect(await names()).toContain('1:Update B')
+
+    expect(await drafts.abortImport(batch)).toMatchObject({ restored: 1, removed: 1, keptEdited: 0 })
+    expect(await everything()).toEqual(before)
+    expect(await db.skuUndo.count()).toBe(0)
+    await expect(drafts.importChunk(batch, [sku('9', 'Late')], options)).rejects.toThrow(/already ended/)
+  })
+
+  it('a failing chunk writes nothing of itself, and abort then rolls back the chunks before it', async () => {
+    const before = await seed()
+    const batch = await drafts.beginImport()
+    const options = { duplicates: 'update' as const, existingByBarcode: await drafts.findByBarcodes(['2']) }
+    await drafts.importChunk(batch, [sku('2', 'Changed'), sku('10', 'Ten')], options)
+    const spy = vi.spyOn(db.skuUndo, 'bulkPut').mockRejectedValueOnce(new Error('disk full'))
+    await expect(drafts.importChunk(batch, [sku('11', 'Eleven')], options)).rejects.toThrow('disk full')
+    spy.mockRestore()
+    expect(await names()).not.toContain('11:Eleven')
+
+    await drafts.abortImport(batch)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('finds drafts by barcode, preferring an editable one', async () => {
+    await seed()
+    const editable = await drafts.create(sku('3', 'Editable three'), 500)
+    const found = await drafts.findByBarcodes(['1', '3', 'nope', ''])
+    expect([...found.keys()].sort()).toEqual(['1', '3'])
+    expect(found.get('3')).toEqual({ id: editable.id, syncState: 'draft' })
+  })
+})

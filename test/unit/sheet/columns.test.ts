@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest'
+import { describeColumn, matchColumns, skuColumns } from '../../../src/shared/sheet/columns.ts'
+import { leaves } from '../../../src/shared/schema/catalogue.ts'
+import { skuCatalogue } from '../../../src/shared/validation/validate.ts'
+
+const match = (headers: string[], saved?: Record<string, string | null>) =>
+  matchColumns(headers, saved).map(({ path, by }) => [path, by])
+
+describe('skuColumns', () => {
+  it('lists every leaf of the catalogue in catalogue order, list items spread over positions', () => {
+    const columns = skuColumns()
+    const expected = leaves(skuCatalogue).flatMap((leaf) => {
+      if (leaf.path === 'arEffect.effectAssets2D.*')
+        return Array.from({ length: 7 }, (_, i) => `arEffect.effectAssets2D.${i}`)
+      if (leaf.path.startsWith('arEffect.effectAssets3D.*')) return []
+      return [leaf.path]
+    })
+    const withoutAssets = columns.filter((column) => !column.startsWith('arEffect.effectAssets3D.'))
+    expect(withoutAssets).toEqual(expected)
+    expect(columns.filter((column) => column.startsWith('arEffect.effectAssets3D.'))).toEqual([
+      'arEffect.effectAssets3D.0.id',
+      'arEffect.effectAssets3D.0.url',
+      'arEffect.effectAssets3D.1.id',
+      'arEffect.effectAssets3D.1.url',
+    ])
+    expect(columns.indexOf('arEffect.effectAssets3D.0.id')).toBe(
+      columns.indexOf('arEffect.effectAssets2D.6') + 1,
+    )
+  })
+
+  it('spreads 3D assets over as many positions as asked', () => {
+    expect(skuColumns({ assets3D: 3 }).filter((c) => c.endsWith('.url') && c.includes('3D'))).toHaveLength(3)
+  })
+})
+
+describe('describeColumn', () => {
+  it.each([
+    ['arEffect.effectAssets3D.0.url', 'Model address of 3D asset 1'],
+    ['arEffect.effectAssets3D.1.id', 'Asset ID of 3D asset 2'],
+    ['arEffect.effectAssets2D.2', '2D asset 3'],
+    ['arEffect.envSettings.intensity', 'Intensity'],
+    ['meta.dimensions.width', 'Width'],
+    ['json:customField', 'customField (JSON)'],
+    ['notAField', 'notAField'],
+  ])('%s → %s', (path, title) => {
+    expect(describeColumn(path)).toBe(title)
+  })
+})
+
+describe('matchColumns', () => {
+  it('maps contract paths exactly as the contract spells them, positions included', () => {
+    expect(
+      match([
+        'arEffect.transform.position.x',
+        'meta.dimensions.width',
+        'arEffect.effectAssets3D.0.url',
+        'arEffect.effectAssets3D.4.id',
+        'arEffect.effectAssets2D.6',
+      ]),
+    ).toEqual([
+      ['arEffect.transform.position.x', 'path'],
+      ['meta.dimensions.width', 'path'],
+      ['arEffect.effectAssets3D.0.url', 'path'],
+      ['arEffect.effectAssets3D.4.id', 'path'],
+      ['arEffect.effectAssets2D.6', 'path'],
+    ])
+  })
+
+  it('does not take section paths, star paths or an eighth 2D slot as columns', () => {
+    expect(
+      match(['arEffect.transform', 'arEffect.effectAssets3D.*.url', 'arEffect.effectAssets2D.7']),
+    ).toEqual([
+      [null, 'none'],
+      [null, 'none'],
+      [null, 'none'],
+    ])
+  })
+
+  it.each(['Product name', 'product_name', 'PRODUCT NAME', ' product-name '])(
+    'matches catalogue titles ignoring case, spaces and punctuation: %j',
+    (header) => {
+      expect(match([header])).toEqual([['productName', 'title']])
+    },
+  )
+
+  it('matches titles with positions, and keys of fields', () => {
+    expect(
+      match(['Model address of 3D asset 2', 'Lens width', 'Intensity', 'lens_color_code', 'Sub-category']),
+    ).toEqual([
+      ['arEffect.effectAssets3D.1.url', 'title'],
+      ['meta.lensWidth', 'title'],
+      ['arEffect.envSettings.intensity', 'title'],
+      ['meta.lensColorCode', 'title'],
+      ['subCategory', 'title'],
+    ])
+  })
+
+  it.each([
+    ['name', 'productName'],
+    ['Image URL', 'productImage'],
+    ['photo', 'productImage'],
+    ['EAN', 'barcode'],
+    ['UPC', 'barcode'],
+    ['GTIN', 'barcode'],
+    ['SKU code', 'barcode'],
+    ['sub category', 'subCategory'],
+    ['enabled', 'isActive'],
+    ['active', 'isActive'],
+    ['URL', 'actionUrl'],
+    ['Product URL', 'actionUrl'],
+    ['link', 'actionUrl'],
+    ['3D model', 'arEffect.effectAssets3D.0.url'],
+    ['GLB', 'arEffect.effectAssets3D.0.url'],
+  ])('synonym or title %j → %s', (header, path) => {
+    expect(matchColumns([header])[0]?.path).toBe(path)
+  })
+
+  it('saved mappings by header text come first, null meaning "ignore"', () => {
+    expect(match(['Nom', 'Brand', 'EAN'], { Nom: 'productName', Brand: null })).toEqual([
+      ['productName', 'saved'],
+      [null, 'saved'],
+      ['barcode', 'synonym'],
+    ])
+  })
+
+  it('a saved mapping claims its field before an automatic match of an earlier column', () => {
+    expect(match(['productName', 'Titre'], { Titre: 'productName' })).toEqual([
+      [null, 'none'],
+      ['productName', 'saved'],
+    ])
+  })
+
+  it('a field matched twice goes to the first column; the later one is ignored', () => {
+    expect(
+      matchColumns(['Product name', 'name', 'productName']).map((m) => [m.column, m.header, m.path, m.by]),
+    ).toEqual([
+      [0, 'Product name', 'productName', 'title'],
+      [1, 'name', null, 'none'],
+      [2, 'productName', null, 'none'],
+    ])
+  })
+
+  it('maps json: columns to their path and ignores unknown headers', () => {
+    expect(match(['json:customField', 'Notes', ''])).toEqual([
+      ['json:customField', 'path'],
+      [null, 'none'],
+      [null, 'none'],
+    ])
+  })
+})

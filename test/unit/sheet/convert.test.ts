@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest'
+import { convertCell } from '../../../src/shared/sheet/convert.ts'
+import { rowToSku } from '../../../src/shared/sheet/rows.ts'
+
+describe('convertCell: by the field’s kind, never by the look of the text', () => {
+  it.each([
+    ['meta.lensWidth', '52', '52'],
+    ['meta.lensWidth', ' 52 ', ' 52 '],
+    ['barcode', '0012345', '0012345'],
+    ['arEffect.envSettings.intensity', '52', 52],
+    ['arEffect.envSettings.intensity', ' -2.5 ', -2.5],
+    ['arEffect.envSettings.intensity', '1e-3', 0.001],
+    ['arEffect.envSettings.intensity', '.5', 0.5],
+    ['isActive', 'true', true],
+    ['isActive', 'FALSE', false],
+    ['isActive', 'Yes', true],
+    ['isActive', 'no', false],
+    ['isActive', '1', true],
+    ['isActive', ' 0 ', false],
+    ['arEffect.effectAssets2D.0', 'null', null],
+    ['arEffect.effectAssets2D.0', '{"url":"https://x.example/a.png"}', { url: 'https://x.example/a.png' }],
+    ['json:customField', '{"a":[1,2]}', { a: [1, 2] }],
+    ['json:customField', '"text"', 'text'],
+  ])('%s: %j → %j', (path, text, value) => {
+    expect(convertCell(path, text)).toEqual({ value })
+  })
+
+  it.each([
+    ['brand', ''],
+    ['brand', '   '],
+    ['arEffect.envSettings.intensity', ''],
+    ['isActive', ''],
+    ['json:customField', ''],
+  ])('an empty cell leaves %s absent', (path, text) => {
+    expect(convertCell(path, text)).toEqual({ value: undefined })
+  })
+
+  it.each(['orgId', 'actionUrl'])('an empty cell is empty text in %s, which allows it', (path) => {
+    expect(convertCell(path, '')).toEqual({ value: '' })
+  })
+
+  it.each([
+    ['arEffect.envSettings.intensity', 'high', 'Intensity must be a number, not the text "high"'],
+    ['arEffect.envSettings.intensity', '0x10', 'Intensity must be a number, not the text "0x10"'],
+    ['arEffect.envSettings.intensity', 'Infinity', 'Intensity must be a number, not the text "Infinity"'],
+    [
+      'arEffect.envSettings.intensity',
+      '1,5',
+      'Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"',
+    ],
+    [
+      'arEffect.transform.position.x',
+      '1,234.5',
+      'Position X must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,234.5"',
+    ],
+    ['isActive', 'maybe', 'Active must be true or false (or yes/no, 1/0), not the text "maybe"'],
+    [
+      'arEffect.effectAssets2D.1',
+      '[1]',
+      '2D asset 2 must be empty, null or a JSON object such as {"url": "https://…"}; not a list of 1',
+    ],
+  ])('%s: %j is an error naming the field', (path, text, message) => {
+    expect(convertCell(path, text)).toEqual({ error: message })
+  })
+
+  it('a slot cell that is not JSON says so', () => {
+    expect(convertCell('arEffect.effectAssets2D.0', '{url}')).toEqual({
+      error: expect.stringMatching(/^2D asset 1 must be empty, null or a JSON object .*; it is not JSON/),
+    })
+  })
+})
+
+describe('rowToSku', () => {
+  const headers = ['Name', 'Intensity', 'Active', 'Lens width', 'Slot 3', 'Model 3', 'Model 1', 'Notes']
+  const mapping = [
+    'productName',
+    'arEffect.envSettings.intensity',
+    'isActive',
+    'meta.lensWidth',
+    'arEffect.effectAssets2D.2',
+    'arEffect.effectAssets3D.2.url',
+    'arEffect.effectAssets3D.0.url',
+    null,
+  ]
+
+  it('assembles the SKU by path: slots as seven, 3D assets up to the highest position used', () => {
+    const result = rowToSku(
+      [
+        'Aviator',
+        '1.2',
+        'yes',
+        '52',
+        '{"a":1}',
+        'https://x.example/3.glb',
+        'https://x.example/1.glb',
+        'ignored',
+      ],
+      headers,
+      mapping,
+      4,
+    )
+    expect(result.sku).toEqual({
+      productName: 'Aviator',
+      isActive: true,
+      arEffect: {
+        envSettings: { intensity: 1.2 },
+        effectAssets2D: [null, null, { a: 1 }, null, null, null, null],
+        effectAssets3D: [{ url: 'https://x.example/1.glb' }, {}, { url: 'https://x.example/3.glb' }],
+      },
+      meta: { lensWidth: '52' },
+    })
+    expect(result.errors).toEqual([])
+    expect(result.row).toBe(4)
+    expect(result.warnings).toContainEqual({
+      row: 4,
+      column: '',
+      value: '',
+      message: 'Asset ID of 3D asset 1 is missing',
+    })
+    // Fields no column fills are warned about with column ''.
+    expect(result.warnings).toContainEqual({ row: 4, column: '', value: '', message: 'Brand is missing' })
+  })
+
+  it('leaves the 2D list absent when no slot cell is filled', () => {
+    const result = rowToSku(['Aviator', '', '', '', '', '', '', ''], headers, mapping, 1)
+    expect(result.sku).toEqual({ productName: 'Aviator' })
+  })
+
+  it('conversion errors carry row, column (the header as written) and the cell; no "missing" repeats them', () => {
+    const result = rowToSku(['Aviator', 'high', 'maybe', '', '', '', '', ''], headers, mapping, 12)
+    expect(result.errors).toEqual([
+      {
+        row: 12,
+        column: 'Intensity',
+        value: 'high',
+        message: 'Intensity must be a number, not the text "high"',
+      },
+      {
+        row: 12,
+        column: 'Active',
+        value: 'maybe',
+        message: 'Active must be true or false (or yes/no, 1/0), not the text "maybe"',
+      },
+    ])
+    expect(result.warnings.map((w) => w.message)).not.toContain('Active is missing')
+  })
+
+  it('schema errors are placed at the column that filled the field', () => {
+    const result = rowToSku(['Aviator', '', '', '', '', '', 'models/a.glb', ''], headers, mapping, 2)
+    expect(result.errors).toEqual([
+      {
+        row: 2,
+        column: 'Model 1',
+        value: 'models/a.glb',
+        message:
+          'Model address of 3D asset 1 must be a web address starting with http:// or https://, not the text "models/a.glb"',
+      },
+    ])
+  })
+
+  it('removes the apostrophe that escaped a formula character, and only that', () => {
+    const result = rowToSku(["'=SUM(A1)", "'-2.5"], ['Name', 'Brand'], ['productName', 'brand'], 1)
+    expect(result.sku).toMatchObject({ productName: '=SUM(A1)', brand: '-2.5' })
+    const kept = rowToSku(["'quoted'", "''=x"], ['Name', 'Brand'], ['productName', 'brand'], 1)
+    expect(kept.sku).toMatchObject({ productName: "'quoted'", brand: "'=x" })
+  })
+
+  it('empty cells of allowEmpty fields are "" and short rows are fine', () => {
+    const result = rowToSku([''], ['Org'], ['orgId', 'actionUrl'], 1)
+    expect(result.sku).toEqual({ orgId: '', actionUrl: '' })
+  })
+})

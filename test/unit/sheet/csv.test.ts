@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import { parseCsvText, streamCsv, toCsv } from '../../../src/shared/sheet/csv.ts'
+
+const SKU_ROWS = [
+  ['Aviator', 'Northwind', '8901234567890'],
+  ['Kids Round', 'Northwind', '0012'],
+]
+
+describe('parseCsvText', () => {
+  it.each([
+    [',', 'comma'],
+    [';', 'semicolon'],
+    ['\t', 'tab'],
+    ['|', 'bar'],
+  ])('detects the delimiter %j (%s)', (delimiter) => {
+    const text = [['productName', 'brand', 'barcode'], ...SKU_ROWS]
+      .map((row) => row.join(delimiter))
+      .join('\n')
+    expect(parseCsvText(text)).toEqual({
+      headers: ['productName', 'brand', 'barcode'],
+      rows: SKU_ROWS,
+      notes: [],
+    })
+  })
+
+  it('drops a byte order mark and reads CRLF, LF and CR line ends', () => {
+    for (const newline of ['\r\n', '\n', '\r']) {
+      const text = `\uFEFFproductName,brand${newline}Aviator,Northwind${newline}`
+      expect(parseCsvText(text)).toEqual({
+        headers: ['productName', 'brand'],
+        rows: [['Aviator', 'Northwind']],
+        notes: [],
+      })
+    }
+  })
+
+  it('reads quoted cells holding delimiters, quotes and line breaks', () => {
+    const text = 'productName,brand\r\n"Aviator, ""Classic""","North\r\nwind"\r\n"a;b",c\r\n'
+    expect(parseCsvText(text).rows).toEqual([
+      ['Aviator, "Classic"', 'North\r\nwind'],
+      ['a;b', 'c'],
+    ])
+  })
+
+  it('ragged rows: missing cells are empty, extra cells are dropped and noted once', () => {
+    const text = 'a,b,c\n1\n1,2,3,4\n1,2,3,4,5\n1,2,3,,\n'
+    const sheet = parseCsvText(text)
+    expect(sheet.rows).toEqual([
+      ['1', '', ''],
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+      ['1', '2', '3'],
+    ])
+    expect(sheet.notes).toEqual([
+      'Row 2 has 4 cells but the header names 3 columns; cells beyond the last column are ignored.',
+    ])
+  })
+
+  it('skips blank lines before the header and keeps blank rows after it (row numbers stay true)', () => {
+    expect(parseCsvText('\n\nproductName,brand\n\nAviator,Northwind\n').rows).toEqual([
+      ['', ''],
+      ['Aviator', 'Northwind'],
+    ])
+  })
+
+  it('strips a stray CR of CRLF lines in a mostly-LF file', () => {
+    expect(parseCsvText('a,b\n1,2\r\n3,4\n').rows).toEqual([
+      ['1', '2'],
+      ['3', '4'],
+    ])
+  })
+})
+
+describe('streamCsv', () => {
+  const big = [
+    'productName,brand,note',
+    ...Array.from({ length: 3000 }, (_, i) => `SKU ${i},Brand,"line one\nline two, ${i}"`),
+  ].join('\r\n')
+
+  it.each([
+    ['a string', big],
+    ['a Blob', new Blob([big])],
+  ])('hands over the same rows as parseCsvText whatever the chunk size (%s)', async (_, input) => {
+    for (const chunkBytes of [7, 1000, 1 << 20]) {
+      const rows: string[][] = []
+      let headers: string[] = []
+      let last = { bytes: 0, total: 0 }
+      const result = await streamCsv(
+        input,
+        {
+          onHeader: (h) => (headers = h),
+          onRows: async (batch, progress) => {
+            rows.push(...batch)
+            last = progress
+            await Promise.resolve()
+          },
+        },
+        { chunkBytes },
+      )
+      expect(headers).toEqual(['productName', 'brand', 'note'])
+      expect(rows).toEqual(parseCsvText(big).rows)
+      expect(result.rows).toBe(3000)
+      expect(last.bytes).toBe(last.total)
+    }
+  })
+
+  it('stops when aborted', async () => {
+    const controller = new AbortController()
+    const run = streamCsv(
+      big,
+      { onHeader: () => {}, onRows: () => controller.abort(new Error('stopped by the user')) },
+      { chunkBytes: 1000, signal: controller.signal },
+    )
+    await expect(run).rejects.toThrow('stopped by the user')
+  })
+
+  it('decodes UTF-8 split across chunks', async () => {
+    const text = 'productName\nLunettes été\n'
+    const rows: string[][] = []
+    await streamCsv(
+      new Blob([text]),
+      { onHeader: () => {}, onRows: (batch) => void rows.push(...batch) },
+      { chunkBytes: 1 },
+    )
+    expect(rows).toEqual([['Lunettes été']])
+  })
+})
+
+describe('toCsv', () => {
+  it('writes RFC 4180 CSV with CRLF and a UTF-8 byte order mark, quoting only what needs it', () => {
+    expect(
+      toCsv(
+        ['a', 'b'],
+        [
+          ['x, y', 'say "hi"'],
+          ['line\nbreak', 'plain'],
+        ],
+      ),
+    ).toBe('\uFEFFa,b\r\n"x, y","say ""hi"""\r\n"line\nbreak",plain\r\n')
+  })
+
+  it('escapes formula-like text but not plain numbers', () => {
+    expect(
+      toCsv(['v'], [['=1+2'], ['+cmd'], ['-2+3'], ['@SUM(A1)'], ['\tx'], ['-2.5'], ['+1e3'], ["'=x"]]),
+    ).toBe("\uFEFFv\r\n'=1+2\r\n'+cmd\r\n'-2+3\r\n'@SUM(A1)\r\n'\tx\r\n-2.5\r\n+1e3\r\n''=x\r\n")
+  })
+})

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest'
+import { readXlsx, writeXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { convertSheet } from '../../../src/shared/sheet/rows.ts'
+
+describe('XLSX', () => {
+  it('writes and reads cells as text the user sees: numbers without float noise, booleans as TRUE/FALSE', async () => {
+    const bytes = await writeXlsx(
+      [
+        ['productName', 'arEffect.envSettings.intensity', 'meta.lensWidth'],
+        ['Aviator', String(0.1 + 0.2), '52'],
+        ['', '-2.5', ''],
+      ],
+      { numberColumns: new Set([1]) },
+    )
+    expect(bytes).toBeInstanceOf(Uint8Array)
+    const sheet = await readXlsx(new Blob([bytes]))
+    expect(sheet.headers).toEqual(['productName', 'arEffect.envSettings.intensity', 'meta.lensWidth'])
+    expect(sheet.rows).toEqual([
+      ['Aviator', '0.3', '52'],
+      ['', '-2.5', ''],
+    ])
+    const results = convertSheet(sheet)
+    expect(results[0]!.sku).toEqual({
+      productName: 'Aviator',
+      arEffect: { envSettings: { intensity: 0.3 } },
+      meta: { lensWidth: '52' },
+    })
+  })
+
+  it('accepts an ArrayBuffer, a Uint8Array and a Blob', async () => {
+    const bytes = await writeXlsx([['brand'], ['Northwind']])
+    for (const input of [bytes, bytes.slice().buffer, new Blob([bytes])]) {
+      expect((await readXlsx(input)).rows).toEqual([['Northwind']])
+    }
+  })
+})
