@@ -26,6 +26,8 @@ const HEAP_SAMPLE_MS = 100
 const SETTLE_MS = 5_000
 const TIMEOUT_MS = 15 * 60_000
 const PAPA_PATH = '/bench/papaparse.min.js'
+/** `BENCH_PROFILE=1`: CPU-profile the import pass and log where each thread spends it (slower). */
+const PROFILE = process.env.BENCH_PROFILE === '1'
 
 export async function importScenario(): Promise<BenchResult[]> {
   ensureBuilt()
@@ -279,6 +281,7 @@ async function measureImport(browser: Browser, url: string, csvPath: string): Pr
   const importButton = page.getByRole('button', { name: `Import ${ROWS.toLocaleString('en-US')} valid rows` })
   log(`import: dry run took ${Math.round(dryRun)} ms; importing…`)
   const importAt = await pageNow()
+  if (PROFILE) await heaps.profile('start')
   started = performance.now()
   await importButton.click()
   await page
@@ -286,6 +289,7 @@ async function measureImport(browser: Browser, url: string, csvPath: string): Pr
     .filter({ hasText: `${ROWS.toLocaleString('en-US')} drafts imported` })
     .waitFor({ timeout: TIMEOUT_MS })
   const importPass = performance.now() - started
+  if (PROFILE) await heaps.profile('stop')
   const doneAt = await pageNow()
   const heap = await sampler.stop()
 
@@ -324,6 +328,8 @@ interface HeapReaders {
   /** Undefined when the import worker's heap cannot be read (no target found). */
   worker?: () => Promise<number>
   collectGarbage(): Promise<void>
+  /** Starts, or stops and logs, a CPU profile of the page and the worker (`BENCH_PROFILE=1`). */
+  profile(action: 'start' | 'stop'): Promise<void>
   close(): Promise<void>
 }
 
@@ -341,6 +347,12 @@ async function heapReaders(browser: Browser, page: Page): Promise<HeapReaders> {
     collectGarbage: async () => {
       await pageSession.send('HeapProfiler.collectGarbage')
     },
+    profile: async (action) => {
+      if (action === 'start') {
+        await pageSession.send('Profiler.enable')
+        await pageSession.send('Profiler.start')
+      } else logProfile('page', (await pageSession.send('Profiler.stop')).profile)
+    },
     close: () => pageSession.detach(),
   }
   try {
@@ -357,6 +369,17 @@ async function heapReaders(browser: Browser, page: Page): Promise<HeapReaders> {
     readers.collectGarbage = async () => {
       await pageSession.send('HeapProfiler.collectGarbage')
       await worker('HeapProfiler.collectGarbage')
+    }
+    const pageProfile = readers.profile
+    readers.profile = async (action) => {
+      if (action === 'start') {
+        await worker('Profiler.enable')
+        await worker('Profiler.start')
+        await pageProfile('start')
+      } else {
+        await pageProfile('stop')
+        logProfile('worker', ((await worker('Profiler.stop')) as { profile: CpuProfile }).profile)
+      }
     }
     readers.close = async () => {
       await pageSession.detach()
@@ -382,12 +405,15 @@ function workerCaller(session: CDPSession, sessionId: string) {
     }
     if (message.id !== undefined) waiting.get(message.id)?.(message)
   })
-  return async (method: string): Promise<unknown> => {
+  return async (method: string, params: Record<string, unknown> = {}): Promise<unknown> => {
     const id = ++next
     const answer = new Promise<{ result?: unknown; error?: { message: string } }>((resolve) =>
       waiting.set(id, resolve),
     )
-    await session.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method }) })
+    await session.send('Target.sendMessageToTarget', {
+      sessionId,
+      message: JSON.stringify({ id, method, params }),
+    })
     const message = await answer
     waiting.delete(id)
     if (message.error) throw new Error(message.error.message)
@@ -428,4 +454,32 @@ function sampleHeaps(readers: HeapReaders) {
       return worker ? { page, worker } : { page }
     },
   }
+}
+
+interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>
+  samples?: number[]
+  timeDeltas?: number[]
+}
+
+/** Logs the functions a thread spent the most time in (self time), and its idle time. */
+function logProfile(thread: string, profile: CpuProfile) {
+  const names = new Map(
+    profile.nodes.map((node) => {
+      const { functionName, url, lineNumber } = node.callFrame
+      const file = url.slice(url.lastIndexOf('/') + 1)
+      return [node.id, `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`]
+    }),
+  )
+  const self = new Map<string, number>()
+  let total = 0
+  profile.samples?.forEach((id, i) => {
+    const ms = (profile.timeDeltas?.[i] ?? 0) / 1000
+    total += ms
+    const name = names.get(id)!
+    self.set(name, (self.get(name) ?? 0) + ms)
+  })
+  const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)
+  log(`import profile, ${thread} (${Math.round(total)} ms sampled):`)
+  for (const [name, ms] of top) log(`  ${Math.round(ms).toString().padStart(7)} ms  ${name}`)
 }

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test'
 import { parseCsvText } from '../../src/shared/sheet/csv.ts'
 import { readXlsx } from '../../src/shared/sheet/xlsx.ts'
 import { expect, test } from './harness/fixtures.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
 
 async function createDraft(page: Page, name: string, brand: string) {
   await page.goto('/')
@@ -11,36 +12,6 @@ async function createDraft(page: Page, name: string, brand: string) {
   await page.getByLabel('Brand').fill(brand)
   await page.getByLabel('Position Y').fill('-2.5')
   await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
-}
-
-/** Every stored payload, read with the raw IndexedDB API rather than the app's code. */
-function storedPayloads(page: Page): Promise<Array<Record<string, unknown>>> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        type Req<T> = { result: T; onsuccess: (() => void) | null }
-        const idb = (
-          globalThis as unknown as {
-            indexedDB: {
-              open(name: string): Req<{
-                close(): void
-                transaction(s: string): {
-                  objectStore(s: string): { getAll(): Req<Array<{ payload: unknown }>> }
-                }
-              }>
-            }
-          }
-        ).indexedDB
-        const open = idb.open('catalog-desk')
-        open.onsuccess = () => {
-          const request = open.result.transaction('skuDrafts').objectStore('skuDrafts').getAll()
-          request.onsuccess = () => {
-            open.result.close()
-            resolve(request.result.map((record) => record.payload) as never)
-          }
-        }
-      }),
-  )
 }
 
 async function exportAs(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
@@ -61,7 +32,7 @@ test('selected drafts export as the exact bulk request, and as CSV and XLSX esca
   await page.getByRole('checkbox', { name: 'Select the drafts on screen' }).check()
   await expect(page.getByText('2 selected')).toBeVisible()
 
-  const stored = await storedPayloads(page)
+  const stored = (await storedDrafts(page)).map((draft) => draft.payload)
   const json = await exportAs(page, 'Bulk request (JSON)')
   expect(json.name).toMatch(/^catalog-desk-skus-\d{12}\.json$/)
   const request = JSON.parse(json.bytes.toString('utf8')) as { skus: unknown[] }

@@ -7,41 +7,9 @@ import { parseCsvText } from '../../src/shared/sheet/csv.ts'
 import { convertSheet } from '../../src/shared/sheet/rows.ts'
 import { readXlsx, writeXlsx } from '../../src/shared/sheet/xlsx.ts'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../fixtures')
-
-type StoredDraft = Record<string, unknown> & { id: string; barcode: string; productName: string }
-
-/** Every SKU draft in the page's IndexedDB, read with the raw API rather than the app's code, by id. */
-async function storedDrafts(page: Page): Promise<StoredDraft[]> {
-  const drafts = await page.evaluate(
-    () =>
-      new Promise<unknown[]>((resolve, reject) => {
-        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
-        const open = idb.open('catalog-desk')
-        open.onsuccess = () => {
-          const request = open.result.transaction('skuDrafts').objectStore('skuDrafts').getAll()
-          request.onsuccess = () => {
-            open.result.close()
-            resolve(request.result)
-          }
-        }
-        open.onerror = () => reject(new Error('cannot open catalog-desk'))
-      }),
-  )
-  return (drafts as StoredDraft[]).sort((a, b) => a.id.localeCompare(b.id))
-}
-interface IdbRequest<T> {
-  result: T
-  onsuccess: (() => void) | null
-  onerror?: (() => void) | null
-}
-interface IdbFactory {
-  open(name: string): IdbRequest<{
-    close(): void
-    transaction(store: string): { objectStore(store: string): { getAll(): IdbRequest<unknown[]> } }
-  }>
-}
 
 /** Opens the list with `count` seeded drafts (draft 1 already sent), then goes to the import page. */
 async function openImport(page: Page, pageProblems: PageProblems, count = 5): Promise<SeededDraft[]> {

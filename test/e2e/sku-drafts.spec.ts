@@ -1,37 +1,6 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-
-/** Every SKU draft in the page's real IndexedDB, read with the raw API rather than the app's code. */
-function storedDrafts(page: Page): Promise<Array<{ payload: Record<string, unknown>; validity: string }>> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve, reject) => {
-        const idb = (globalThis as unknown as { indexedDB: IDBFactoryLike }).indexedDB
-        const open = idb.open('catalog-desk')
-        open.onerror = () => reject(new Error('cannot open the database'))
-        open.onsuccess = () => {
-          const request = open.result.transaction('skuDrafts').objectStore('skuDrafts').getAll()
-          request.onsuccess = () => {
-            open.result.close()
-            resolve(request.result as never)
-          }
-        }
-      }),
-  )
-}
-
-// The test programme compiles without the DOM library: the little of IndexedDB used above, by hand.
-interface IDBRequestLike<T> {
-  result: T
-  onsuccess: (() => void) | null
-  onerror: (() => void) | null
-}
-interface IDBFactoryLike {
-  open(name: string): IDBRequestLike<{
-    close(): void
-    transaction(store: string): { objectStore(store: string): { getAll(): IDBRequestLike<unknown[]> } }
-  }>
-}
+import { storedDrafts } from './harness/stored-drafts.ts'
 
 async function newDraft(page: Page) {
   await page.goto('/')

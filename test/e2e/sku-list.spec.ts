@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { IMAGE_HOST, seedDrafts, type SeededDraft, type SeedOptions } from '../../bench/seed-drafts.ts'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
 
 const COUNT = 1000
 
@@ -47,34 +48,6 @@ async function namesOnScreen(page: Page, count: number): Promise<string[]> {
   for (let i = 0; i < count; i++)
     names.push((await rowAt(page, i).locator('.sku-name').textContent())?.trim() ?? '')
   return names
-}
-
-/** Every SKU draft in the page's IndexedDB, read with the raw API rather than the app's code. */
-function storedDrafts(page: Page): Promise<Array<Record<string, unknown> & { id: string }>> {
-  return page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
-        const open = idb.open('catalog-desk')
-        open.onsuccess = () => {
-          const request = open.result.transaction('skuDrafts').objectStore('skuDrafts').getAll()
-          request.onsuccess = () => {
-            open.result.close()
-            resolve(request.result as never)
-          }
-        }
-      }),
-  )
-}
-interface IdbRequest<T> {
-  result: T
-  onsuccess: (() => void) | null
-}
-interface IdbFactory {
-  open(name: string): IdbRequest<{
-    close(): void
-    transaction(store: string): { objectStore(store: string): { getAll(): IdbRequest<unknown[]> } }
-  }>
 }
 
 /** Presses Tab until a row of the list has focus (at once when one has). */
