@@ -1,34 +1,13 @@
 import type { Sku } from '../../../shared/schema/sku.ts'
 import { getAt, parsePath, setAt } from '../../../shared/json-path.ts'
-import { validateSku } from '../../../shared/validation/validate.ts'
-import { validityOf } from '../../../shared/validation/problem.ts'
+import { draftColumns, type DraftColumns } from '../../../shared/draft-columns.ts'
+import { searchTerms } from '../../../shared/search-terms.ts'
 import { bulkValueProblem } from './bulk-fields.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
-import { searchTerms } from '../../../shared/search-terms.ts'
 import type { SyncState } from '../../../shared/sync-state.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
-
-/** The derived columns of a SKU draft: recomputed from the payload on every write. */
-function describe(payload: Sku) {
-  const result = validateSku(payload)
-  const productName = text(payload.productName)
-  const brand = text(payload.brand)
-  const barcode = text(payload.barcode)
-  return {
-    validity: validityOf(result),
-    errorCount: result.errors.length,
-    warningCount: result.warnings.length,
-    productName,
-    brand,
-    barcode,
-    category: text(payload.category),
-    subCategory: text(payload.subCategory),
-    status: text(payload.status),
-    terms: searchTerms(productName, brand, barcode),
-  }
-}
 
 /**
  * Drafts a bulk action read, wrote and logged for undo at a time, inside its one transaction:
@@ -99,6 +78,11 @@ export interface ImportChunkOptions {
   existingByBarcode: ReadonlyMap<string, { id: string }>
   /** The time written as `createdAt`/`updatedAt`. */
   now?: number
+  /**
+   * Each SKU's derived columns, when the caller computed them already (the import worker does, off
+   * the main thread); computed here otherwise. Same order as the SKUs.
+   */
+  columns?: readonly DraftColumns[]
 }
 
 /** What one chunk of an import did, row by row. */
@@ -129,19 +113,12 @@ function chunks<T>(items: readonly T[]): T[][] {
   return out
 }
 
-/** Reads and writes SKU drafts. The only code that writes the `skuDrafts` table. */
 /** A draft that has never been sent, with a new id. */
-function newDraftRecord(payload: Sku, now: number): SkuDraftRecord {
-  return {
-    id: crypto.randomUUID(),
-    payload,
-    createdAt: now,
-    updatedAt: now,
-    syncState: 'draft',
-    ...describe(payload),
-  }
+function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payload)): SkuDraftRecord {
+  return { id: crypto.randomUUID(), payload, createdAt: now, updatedAt: now, syncState: 'draft', ...columns }
 }
 
+/** Reads and writes SKU drafts. The only code that writes the `skuDrafts` table. */
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase
   /** Imports under way: the barcodes each has written so far, to the draft holding each. */
@@ -164,7 +141,7 @@ export class SkuDraftRepository {
       if (!current) throw new Error('This draft no longer exists.')
       if (current.syncState !== 'draft')
         throw new Error('This draft has been sent and can no longer be edited.')
-      const next: SkuDraftRecord = { ...current, payload, updatedAt: now, ...describe(payload) }
+      const next: SkuDraftRecord = { ...current, payload, updatedAt: now, ...draftColumns(payload) }
       await this.db.skuDrafts.put(next)
       return next
     })
@@ -224,7 +201,7 @@ export class SkuDraftRepository {
           else {
             const payload = structuredClone(record.payload)
             setAt(payload, segments, value)
-            next.push({ ...record, payload, updatedAt: now, ...describe(payload) })
+            next.push({ ...record, payload, updatedAt: now, ...draftColumns(payload) })
             undo.push({ batch, id: record.id, before: record, writtenAt: now })
           }
         }
@@ -339,7 +316,7 @@ export class SkuDraftRepository {
   async importChunk(
     batch: string,
     skus: readonly Sku[],
-    { duplicates, existingByBarcode, now = Date.now() }: ImportChunkOptions,
+    { duplicates, existingByBarcode, now = Date.now(), columns }: ImportChunkOptions,
   ): Promise<ImportChunkResult> {
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
@@ -348,25 +325,26 @@ export class SkuDraftRepository {
     const claimed = new Map<string, string>()
     await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
       const created = new Map<string, SkuDraftRecord>()
-      const replace = new Map<string, Sku>()
-      const add = (payload: Sku) => {
-        const record = newDraftRecord(payload, now)
+      const replace = new Map<string, { payload: Sku; columns: DraftColumns }>()
+      const add = (payload: Sku, derived: DraftColumns) => {
+        const record = newDraftRecord(payload, now, derived)
         created.set(record.id, record)
         if (record.barcode) claimed.set(record.barcode, record.id)
       }
-      for (const payload of skus) {
+      for (const [index, payload] of skus.entries()) {
+        const derived = columns?.[index] ?? draftColumns(payload)
         const barcode = text(payload.barcode)
         const holder =
           barcode && duplicates !== 'keep-both'
             ? (claimed.get(barcode) ?? session.get(barcode) ?? existingByBarcode.get(barcode)?.id)
             : undefined
-        if (!holder) add(payload)
+        if (!holder) add(payload, derived)
         else if (duplicates === 'skip') result.skippedDuplicates++
         else {
           const mine = created.get(holder)
           // A later row of this very chunk: it takes the place of the earlier one before anything is written.
-          if (mine) created.set(holder, { ...mine, payload, ...describe(payload) })
-          else replace.set(holder, payload)
+          if (mine) created.set(holder, { ...mine, payload, ...derived })
+          else replace.set(holder, { payload, columns: derived })
           result.updated++
         }
       }
@@ -377,16 +355,16 @@ export class SkuDraftRepository {
       const undo: SkuUndoRecord[] = []
       ids.forEach((id, i) => {
         const current = currents[i]
-        const payload = replace.get(id)!
+        const { payload, columns: derived } = replace.get(id)!
         if (!current) {
           // Deleted since the import began: the row is new again.
           result.updated--
-          add(payload)
+          add(payload, derived)
         } else if (current.syncState !== 'draft') {
           result.updated--
           result.skippedNotDraft++
         } else {
-          next.push({ ...current, payload, updatedAt: now, ...describe(payload) })
+          next.push({ ...current, payload, updatedAt: now, ...derived })
           // Touched earlier in this import: undo puts back what was there before the import.
           undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
         }

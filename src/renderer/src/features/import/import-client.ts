@@ -1,3 +1,4 @@
+import type { DraftColumns } from '../../../../shared/draft-columns.ts'
 import type { Sku } from '../../../../shared/schema/sku.ts'
 import type { ColumnMapping } from '../../../../shared/sheet/types.ts'
 import type {
@@ -64,7 +65,7 @@ export class ImportClient {
     file: File,
     mapping: ColumnMapping,
     options: RunOptions,
-    write: (skus: Sku[], progress: ReadProgress) => Promise<void>,
+    write: (skus: Sku[], columns: DraftColumns[], progress: ReadProgress) => Promise<void>,
   ): Promise<ReadProgress> {
     let writing: Promise<unknown> = Promise.resolve()
     const job = this.job + 1
@@ -72,7 +73,7 @@ export class ImportClient {
       { type: 'run', file, mapping, options },
       (message, resolve, reject) => {
         if (message.type === 'chunk') {
-          writing = write(message.skus, message.progress).then(
+          writing = write(message.skus, message.columns, message.progress).then(
             () => this.post({ type: 'written', job }),
             (error: unknown) => {
               this.post({ type: 'cancel', job })

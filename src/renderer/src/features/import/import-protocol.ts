@@ -1,3 +1,4 @@
+import type { DraftColumns } from '../../../../shared/draft-columns.ts'
 import type { Sku } from '../../../../shared/schema/sku.ts'
 import type { CellProblem, ColumnMapping, ColumnMatch, FieldPath } from '../../../../shared/sheet/types.ts'
 import type { DocumentKind } from '../../../../shared/validation/document.ts'
@@ -89,7 +90,8 @@ export type ImportResponse =
   | { type: 'analysed'; job: number; analysis: Analysis }
   | { type: 'progress'; job: number; progress: ReadProgress }
   | { type: 'report'; job: number; report: DryRunReport }
-  | { type: 'chunk'; job: number; skus: Sku[]; progress: ReadProgress }
+  /** SKUs to write, with their derived columns computed here, off the page's thread. */
+  | { type: 'chunk'; job: number; skus: Sku[]; columns: DraftColumns[]; progress: ReadProgress }
   /** Every chunk of a run has been handed over. */
   | { type: 'done'; job: number; progress: ReadProgress }
   | { type: 'cancelled'; job: number }

@@ -1,3 +1,4 @@
+import { draftColumns } from '../../../../shared/draft-columns.ts'
 import type { Sku } from '../../../../shared/schema/sku.ts'
 import { matchColumns } from '../../../../shared/sheet/columns.ts'
 import type { ColumnMapping } from '../../../../shared/sheet/types.ts'
@@ -81,15 +82,19 @@ async function run(
 ) {
   const format = await formatOf(file)
   let pending: Sku[] = []
+  // One chunk is with the page at a time, while the next one is read and converted here: reading
+  // overlaps writing, and memory stays at two chunks.
+  let written: Promise<void> = Promise.resolve()
   const handOver = async (progress: ReadProgress) => {
     const skus = pending
     pending = []
-    const written = new Promise<void>((resolve, reject) => {
+    const columns = skus.map(draftColumns)
+    await written
+    written = new Promise<void>((resolve, reject) => {
       current!.written = resolve
       signal.addEventListener('abort', () => reject(signal.reason), { once: true })
     })
-    post({ type: 'chunk', job, skus, progress })
-    await written
+    post({ type: 'chunk', job, skus, columns, progress })
   }
   const { progress } = await readResults(file, format, mapping, signal, async (results, read) => {
     for (const result of results) {
@@ -98,6 +103,7 @@ async function run(
     }
   })
   if (pending.length) await handOver(progress)
+  await written
   post({ type: 'done', job, progress })
 }
 

@@ -131,8 +131,12 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
         file.value,
         [...mapping.value],
         { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
-        async (skus, read) => {
-          const result = await skuDrafts.importChunk(session, skus, { duplicates: policy, existingByBarcode })
+        async (skus, columns, read) => {
+          const result = await skuDrafts.importChunk(session, skus, {
+            duplicates: policy,
+            existingByBarcode,
+            columns,
+          })
           for (const key of Object.keys(totals) as Array<keyof ImportChunkResult>) totals[key] += result[key]
           progress.value = read
         },
