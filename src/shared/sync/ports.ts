@@ -1,0 +1,112 @@
+import type { Outcome } from '../service/outcome.ts'
+
+/**
+ * What the sync engine needs from the world, and nothing more: an outbox it reads items from and
+ * writes states to, a transport that sends one request and says what came of it, and a clock. The
+ * app plugs in a Dexie outbox and the bridge to main; the CLI a journal file and the got client.
+ */
+
+/** What a run sends: SKUs in batches to the bulk endpoint, or app creation requests one by one. */
+export type SyncKind = 'skus' | 'apps'
+
+/** Where an item of a run stands. `queued` is also where an item goes back when it provably was not processed. */
+export type ItemState = 'queued' | 'sending' | 'synced' | 'rejected' | 'failed' | 'unknown'
+
+export const TERMINAL_STATES = ['synced', 'rejected', 'failed', 'unknown'] as const
+export type TerminalState = (typeof TERMINAL_STATES)[number]
+
+/** One thing to send: a SKU (a batch holds many) or an app creation request (alone in its request). */
+export interface OutboxItem {
+  /** The outbox's key: a draft id in the app, the row's index in the CLI. */
+  key: string
+  /** The item's place in the run: items go out in this order. Unique within a run. */
+  position: number
+  /** Exactly what is sent. */
+  payload: unknown
+  /** How a person recognises the item: a SKU's barcode, an app's name. */
+  label: string
+}
+
+/** A request as the outbox records it, before it leaves and again with its outcome. */
+export interface RequestRecord {
+  id: string
+  runId: string
+  kind: SyncKind
+  /** The items' keys, in order. */
+  keys: string[]
+  /** Bytes of the JSON body. */
+  bytes: number
+  startedAt: number
+  /** Set once the request ended. */
+  endedAt?: number
+  /** Attempts made (automatic resends of what provably was not processed included). */
+  attempts?: number
+  outcome?: RequestOutcome
+}
+
+/** What is kept of an outcome: the classification and what the service said, never the raw response. */
+export type RequestOutcome = Pick<
+  Outcome,
+  'kind' | 'processed' | 'status' | 'message' | 'serviceMessage' | 'problems' | 'durationMs'
+> & {
+  /** What the engine did about it, in a person's words ("split into 25 + 25", "paused: token needed"). */
+  action: string
+}
+
+/** An item's new state after a request, with what a person needs to know about it. */
+export interface ItemUpdate {
+  key: string
+  state: Exclude<ItemState, 'sending'>
+  /** Why an item is rejected, failed or unknown (the service's message when it gave one). */
+  message?: string
+  /** For an app: the `_id` the service returned. */
+  remoteId?: string
+  /** For an app: the service's answer (untrusted, size-limited), to compare with what was sent. */
+  response?: unknown
+}
+
+export interface SyncOutbox {
+  /**
+   * Up to `limit` items of the run in state `queued` with a position above `after`, in position
+   * order, read from the store (never all at once: the engine streams).
+   */
+  queuedAfter(after: number, limit: number): Promise<OutboxItem[]>
+  /**
+   * Before a request leaves: its items become `sending` and the request is recorded, in one
+   * transaction that has committed when the promise resolves.
+   */
+  beginRequest(request: RequestRecord): Promise<void>
+  /** After the outcome: the request's record and its items' states, in one transaction. */
+  endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void>
+  /**
+   * After a crash or restart: every `sending` item becomes `unknown` (its request may have been
+   * processed) and every open request is closed as such. Returns how many items it changed.
+   */
+  recoverInterrupted(message: string): Promise<number>
+  /** The run's items by state, counted in the store (where a run starts or resumes from). */
+  counts(): Promise<Record<ItemState, number>>
+}
+
+export interface SendOptions {
+  signal?: AbortSignal
+}
+
+/** One request, one outcome; never resends by itself (the engine decides, see service/resend.ts). */
+export interface SyncTransport {
+  bulkUpload(skus: unknown[], options?: SendOptions): Promise<Outcome>
+  createApp(request: unknown, options?: SendOptions): Promise<Outcome>
+}
+
+export interface SyncClock {
+  now(): number
+  /** Resolves after `ms`, or early when the signal fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>
+  /** In [0, 1), for backoff jitter. */
+  random(): number
+}
+
+/**
+ * Optional: resolves when the network is likely back (the app listens for `online` and probes);
+ * without it, a run that finds the service unreachable stops instead of pausing.
+ */
+export type WaitUntilOnline = (signal: AbortSignal) => Promise<void>

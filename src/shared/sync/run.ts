@@ -1,0 +1,79 @@
+import type { ResendPolicy } from '../service/resend.ts'
+import type {
+  ItemState,
+  RequestRecord,
+  SyncClock,
+  SyncKind,
+  SyncOutbox,
+  SyncTransport,
+  WaitUntilOnline,
+} from './ports.ts'
+
+/** How one run sends; the profile gives batch size and concurrency. */
+export interface RunSettings {
+  runId: string
+  kind: SyncKind
+  /** SKUs a request (forced to 1 for apps). */
+  batchSize: number
+  /** Requests in flight at once. */
+  concurrency: number
+  resend?: Partial<ResendPolicy>
+}
+
+export interface RunPorts {
+  outbox: SyncOutbox
+  transport: SyncTransport
+  clock: SyncClock
+  waitUntilOnline?: WaitUntilOnline
+}
+
+/** Why a run stopped sending without being finished; it resumes with `resume()`. */
+export type PauseReason =
+  /** The person pressed Pause. */
+  | 'requested'
+  /** 401 / 403: a valid token is needed; set one, then resume. */
+  | 'needs-token'
+  /** The service could not be reached after the bounded resends; resumes by itself when online. */
+  | 'offline'
+  /** 429 / 503 for longer than the bounded waits; the person resumes when ready. */
+  | 'busy'
+
+export type RunStatus =
+  | { state: 'running' }
+  | { state: 'paused'; reason: PauseReason; message: string }
+  /** Every item reached a terminal state, or the run was cancelled (what was not sent stays queued). */
+  | { state: 'finished'; cancelled: boolean }
+  /** 404 / 405 / other 4xx: the address or the API version is wrong; nothing more is sent. */
+  | { state: 'stopped'; message: string }
+
+/** Items of the run by state, as the engine saw them change (queued counts what is still to send). */
+export type RunCounts = Record<ItemState, number>
+
+export interface RunEvents {
+  onStatus?(status: RunStatus): void
+  /** After every recorded state change. */
+  onProgress?(counts: RunCounts): void
+  /** A request ended and was recorded (the history's per-batch details). */
+  onRequest?(request: RequestRecord): void
+  /** One line for the live log, in a person's words. */
+  onLog?(line: string, at: number): void
+}
+
+export interface RunSummary {
+  counts: RunCounts
+  status: RunStatus
+}
+
+/** Made by `createSyncRun(ports, settings, events)` in engine.ts. */
+export interface SyncRun {
+  /**
+   * Recovers what a crash left `sending` (as `unknown`), then sends until every queued item reached
+   * a terminal state, the run stopped, or it was cancelled. Pauses do not end it.
+   */
+  start(): Promise<RunSummary>
+  pause(): void
+  resume(): void
+  /** Sends nothing more; the requests in flight finish and their outcomes are recorded. */
+  cancel(): void
+  readonly status: RunStatus
+}
