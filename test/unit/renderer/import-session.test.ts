@@ -134,6 +134,33 @@ describe('an import session', () => {
     await expect(drafts.importChunk(batch, [sku('9', 'Late')], options)).rejects.toThrow(/already ended/)
   })
 
+  it('undo leaves drafts the person edited after the import, each counted once', async () => {
+    await seed()
+    // 4 is created by the first chunk and updated by the second; 5 only created.
+    const { batch } = await importRows(FILE, 'update')
+    const byBarcode = async (barcode: string) => (await everything()).find((d) => d.barcode === barcode)!
+    await drafts.savePayload((await byBarcode('4')).id, sku('4', 'Edited by hand'), 9000)
+    await drafts.savePayload((await byBarcode('5')).id, sku('5', 'Five, edited'), 9000)
+
+    expect(await drafts.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2 })
+    expect(await names()).toEqual([
+      '1:Old one',
+      '2:Old two',
+      '3:Old three',
+      '4:Edited by hand',
+      '5:Five, edited',
+    ])
+    expect(await db.skuUndo.count()).toBe(0)
+  })
+
+  it('keeps one undo entry a chunk for the drafts it created, however many', async () => {
+    await seed()
+    const rows = Array.from({ length: 9 }, (_, i) => sku(`6${i}`, `Row ${i}`))
+    await importRows(rows, 'skip', 3)
+    const entries = await db.skuUndo.toArray()
+    expect(entries.map((entry) => entry.created?.length)).toEqual([3, 3, 3])
+  })
+
   it('a failing chunk writes nothing of itself, and abort then rolls back the chunks before it', async () => {
     const before = await seed()
     const batch = await drafts.beginImport()

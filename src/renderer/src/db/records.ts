@@ -31,8 +31,11 @@ export interface SkuDraftRecord extends DraftMeta {
 }
 
 /**
- * One draft touched by a bulk action, as it was before: what undoing that action puts back. Only
- * the latest action's entries are kept (each bulk action starts by clearing the table).
+ * What undoing a bulk action puts back. Only the latest action's entries are kept (each bulk
+ * action starts by clearing the table). An entry is one draft the action touched (`id` is the
+ * draft's), or, for an import, the drafts one chunk created (`id` starts with `~created:`, sorting
+ * after every draft id, and `created` lists them): one row a chunk instead of one a draft keeps the
+ * import's writes close to the raw cost.
  */
 export interface SkuUndoRecord {
   /** The bulk action, shared by all its entries. */
@@ -40,6 +43,8 @@ export interface SkuUndoRecord {
   id: string
   /** The draft as it was; absent when the action created it (a duplicate). */
   before?: SkuDraftRecord
+  /** The drafts one import chunk created. */
+  created?: string[]
   /** The `updatedAt` the action wrote: a draft edited since then is left as it is by undo. */
   writtenAt?: number
 }

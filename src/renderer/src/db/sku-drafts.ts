@@ -101,6 +101,17 @@ export class BulkRefusal extends Error {
   override name = 'BulkRefusal'
 }
 
+/** What an import under way remembers between its chunks. */
+interface ImportSession {
+  /** The barcodes written so far, to the draft holding each. */
+  byBarcode: Map<string, string>
+  /** The drafts it created. */
+  created: Set<string>
+}
+
+/** The id prefix of an import chunk's undo entry: `~` sorts after every draft id (a UUID). */
+const CREATED_ENTRY = '~created:'
+
 /** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
 function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
   const editable = (record: SkuDraftRecord) => record.syncState === 'draft'
@@ -121,8 +132,8 @@ function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payloa
 /** Reads and writes SKU drafts. The only code that writes the `skuDrafts` table. */
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase
-  /** Imports under way: the barcodes each has written so far, to the draft holding each. */
-  private readonly imports = new Map<string, Map<string, string>>()
+  /** Imports under way, by undo batch. */
+  private readonly imports = new Map<string, ImportSession>()
 
   constructor(db: CatalogDatabase) {
     this.db = db
@@ -304,7 +315,7 @@ export class SkuDraftRepository {
   async beginImport(): Promise<string> {
     await this.db.skuUndo.clear()
     const batch = crypto.randomUUID()
-    this.imports.set(batch, new Map())
+    this.imports.set(batch, { byBarcode: new Map(), created: new Set() })
     return batch
   }
 
@@ -321,8 +332,10 @@ export class SkuDraftRepository {
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
     const result: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
-    // Barcodes this chunk claims; merged into the session only once its transaction committed.
+    // Barcodes this chunk claims and drafts it creates; merged into the session only once its
+    // transaction committed.
     const claimed = new Map<string, string>()
+    let createdIds: string[] = []
     await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
       const created = new Map<string, SkuDraftRecord>()
       const replace = new Map<string, { payload: Sku; columns: DraftColumns }>()
@@ -336,7 +349,7 @@ export class SkuDraftRepository {
         const barcode = text(payload.barcode)
         const holder =
           barcode && duplicates !== 'keep-both'
-            ? (claimed.get(barcode) ?? session.get(barcode) ?? existingByBarcode.get(barcode)?.id)
+            ? (claimed.get(barcode) ?? session.byBarcode.get(barcode) ?? existingByBarcode.get(barcode)?.id)
             : undefined
         if (!holder) add(payload, derived)
         else if (duplicates === 'skip') result.skippedDuplicates++
@@ -351,8 +364,8 @@ export class SkuDraftRepository {
       const ids = [...replace.keys()]
       const currents = await this.db.skuDrafts.bulkGet(ids)
       const logged = await this.db.skuUndo.bulkGet(ids.map((id) => [batch, id] as [string, string]))
-      const next: SkuDraftRecord[] = []
       const undo: SkuUndoRecord[] = []
+      const next: SkuDraftRecord[] = []
       ids.forEach((id, i) => {
         const current = currents[i]
         const { payload, columns: derived } = replace.get(id)!
@@ -365,20 +378,33 @@ export class SkuDraftRepository {
           result.skippedNotDraft++
         } else {
           next.push({ ...current, payload, updatedAt: now, ...derived })
-          // Touched earlier in this import: undo puts back what was there before the import.
-          undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+          if (session.created.has(id)) {
+            // Created by an earlier chunk of this import: undo removes it as long as nobody edited
+            // it after this write (this entry takes the place of its chunk's for that draft).
+            undo.push({ batch, id, writtenAt: now })
+          } else {
+            // Touched earlier in this import: undo puts back what was there before the import.
+            undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+          }
         }
       })
       // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
       await this.db.skuDrafts.bulkAdd([...created.values()])
       await this.db.skuDrafts.bulkPut(next)
-      await this.db.skuUndo.bulkPut([
-        ...undo,
-        ...[...created.keys()].map((id) => ({ batch, id, writtenAt: now })),
-      ])
+      createdIds = [...created.keys()]
+      if (createdIds.length > 0) {
+        undo.push({
+          batch,
+          id: `${CREATED_ENTRY}${crypto.randomUUID()}`,
+          created: createdIds,
+          writtenAt: now,
+        })
+      }
+      await this.db.skuUndo.bulkPut(undo)
       result.created = created.size
     })
-    for (const [barcode, id] of claimed) session.set(barcode, id)
+    for (const [barcode, id] of claimed) session.byBarcode.set(barcode, id)
+    for (const id of createdIds) session.created.add(id)
     return result
   }
 
@@ -399,31 +425,59 @@ export class SkuDraftRepository {
    */
   async undo(batch: string, { onProgress }: BulkOptions = {}): Promise<UndoResult> {
     return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
+      // In key order: every draft's own entry comes before the import chunks' lists (`~` sorts last).
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0 }
+      // A draft an import created and a later chunk updated has an entry of its own, written later:
+      // that one decides, not the list of the chunk that created it.
+      const ownEntry = new Set<string>()
       let done = 0
       for (const chunk of chunks(keys)) {
-        const entries = (await this.db.skuUndo.bulkGet(chunk)).filter((entry) => entry !== undefined)
-        const currents = await this.db.skuDrafts.bulkGet(entries.map((entry) => entry.id))
-        const putBack: SkuDraftRecord[] = []
-        const remove: string[] = []
-        entries.forEach((entry, i) => {
-          const current = currents[i]
-          const untouched = current === undefined || current.updatedAt === entry.writtenAt
-          if (!untouched) result.keptEdited++
-          else if (entry.before) putBack.push(entry.before)
-          else if (current) remove.push(entry.id)
-        })
-        await this.db.skuDrafts.bulkPut(putBack)
-        await this.db.skuDrafts.bulkDelete(remove)
+        for (const entry of await this.db.skuUndo.bulkGet(chunk)) {
+          if (!entry) continue
+          if (entry.created) {
+            const ids = entry.created.filter((id) => !ownEntry.has(id))
+            await this.putBack(
+              ids.map((id) => ({ id, writtenAt: entry.writtenAt })),
+              result,
+            )
+          } else {
+            ownEntry.add(entry.id)
+            await this.putBack([entry], result)
+          }
+        }
         await this.db.skuUndo.bulkDelete(chunk)
-        result.restored += putBack.length
-        result.removed += remove.length
         done += chunk.length
         onProgress?.(done, keys.length)
       }
       return result
     })
+  }
+
+  /**
+   * Undoes undo entries inside the caller's transaction: a draft changed or deleted by the action
+   * comes back as it was, one it created goes, one edited since the action is left alone.
+   */
+  private async putBack(
+    entries: readonly Pick<SkuUndoRecord, 'id' | 'before' | 'writtenAt'>[],
+    result: UndoResult,
+  ): Promise<void> {
+    for (const chunk of chunks(entries)) {
+      const currents = await this.db.skuDrafts.bulkGet(chunk.map((entry) => entry.id))
+      const restore: SkuDraftRecord[] = []
+      const remove: string[] = []
+      chunk.forEach((entry, i) => {
+        const current = currents[i]
+        const untouched = current === undefined || current.updatedAt === entry.writtenAt
+        if (!untouched) result.keptEdited++
+        else if (entry.before) restore.push(entry.before)
+        else if (current) remove.push(entry.id)
+      })
+      await this.db.skuDrafts.bulkPut(restore)
+      await this.db.skuDrafts.bulkDelete(remove)
+      result.restored += restore.length
+      result.removed += remove.length
+    }
   }
 
   /** Runs a bulk action in one transaction with a fresh undo batch; the previous one is dropped. */
