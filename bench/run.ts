@@ -1,6 +1,7 @@
 import { importScenario } from './import.ts'
 import { listScenario } from './list.ts'
 import { log, type BenchResult } from './result.ts'
+import { syncScenario } from './sync.ts'
 
 /**
  * `npm run bench -- <scenario>…` (all scenarios when none is named). Prints one JSON object per
@@ -9,6 +10,7 @@ import { log, type BenchResult } from './result.ts'
 const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   list: listScenario,
   import: importScenario,
+  sync: syncScenario,
 }
 
 const names = process.argv.slice(2)

@@ -17,6 +17,18 @@ export interface CheckedInput {
   valid: Sku[]
   /** Whether anything was an error (an item, or the document itself). */
   failed: boolean
+  /** Every item in file order, valid or not, with its first error (what `push` sends or skips). */
+  entries: InputEntry[]
+  /** Problems with the document itself (a bulk request whose skus is not a list). */
+  documentErrors: number
+}
+
+export interface InputEntry {
+  /** 0-based position in the file: the list position, or the data row counting from 0. */
+  index: number
+  payload: unknown
+  /** The first error, for a one-line reason; undefined when valid. */
+  error?: string
 }
 
 export async function checkInputFile(file: string, cwd: string): Promise<CheckedInput> {
@@ -25,12 +37,20 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
     const report = validateDocument(input.document)
     const summary = summarise(report)
     const valid = report.items.filter((_, index) => report.reports[index]?.errors.length === 0) as Sku[]
+    const entries = report.items.map((payload, index) => {
+      const first = report.reports[index]?.errors[0]
+      return first
+        ? { index, payload, error: first.path ? `${first.path}: ${first.message}` : first.message }
+        : { index, payload }
+    })
     return {
       kind: report.kind,
       summary,
       text: formatSummary(summary),
       valid,
       failed: summary.errors.length > 0,
+      entries,
+      documentErrors: report.documentErrors.length,
     }
   }
   const { headers, rows, notes } = input.sheet
@@ -49,5 +69,12 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
     text: formatSheetSummary(summary),
     valid: results.filter((result) => result.errors.length === 0).map((result) => result.sku),
     failed: summary.errors.length > 0,
+    entries: results.map((result, index) => {
+      const first = result.errors[0]
+      if (!first) return { index, payload: result.sku }
+      const where = first.column ? `column "${first.column}": ` : ''
+      return { index, payload: result.sku, error: `row ${result.row}, ${where}${first.message}` }
+    }),
+    documentErrors: 0,
   }
 }

@@ -5,7 +5,7 @@ import { CliError } from './io.ts'
 /**
  * `--fault SPEC`, a rule in one word for the command line: `KIND[:PART]...`, where a PART is
  * `before` or `after` (the stage) or one of `endpoint=skus|apps`, `times=N|forever`, `delay=MS`,
- * `retry-after=SECONDS`. For example `slow-response:after:delay=5000:times=3`.
+ * `retry-after=SECONDS`, `rate=FRACTION`. For example `slow-response:after:delay=5000:times=3`.
  */
 export function parseFaultSpec(spec: string): FaultRule {
   const fail = (why: string) => new CliError(`Bad --fault "${spec}": ${why}`, 'sandbox')
@@ -51,8 +51,15 @@ export function parseFaultSpec(spec: string): FaultRule {
       case 'retry-after':
         set('retryAfterSeconds', whole(key, value), 'retry-after')
         break
+      case 'rate':
+        if (!/^(0|1)?(\.\d+)?$/.test(value) || value === '' || value === '.')
+          throw fail(`rate must be a number above 0 and at most 1, not "${value}"`)
+        set('rate', Number(value), 'rate')
+        break
       default:
-        throw fail(`unknown setting "${key}"; the settings are stage, endpoint, times, delay and retry-after`)
+        throw fail(
+          `unknown setting "${key}"; the settings are stage, endpoint, times, delay, retry-after and rate`,
+        )
     }
   }
   try {
@@ -69,4 +76,5 @@ const FIELD_WORDS: Record<string, string> = {
   delayMs: 'delay',
   retryAfterSeconds: 'retry-after',
   times: 'times',
+  rate: 'rate',
 }

@@ -8,6 +8,8 @@ export interface CliIo {
    * SIGINT or SIGTERM; tests pass one so they can run it in-process.
    */
   signal?: AbortSignal
+  /** The environment `push --token-env` and `--profile` read; process.env when absent. */
+  env?: Record<string, string | undefined>
 }
 
 /** The part of a stream the CLI uses: `process.stdout` fits, and so does a string collector in a test. */

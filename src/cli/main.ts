@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { convertCommand } from './commands/convert.ts'
+import { pushCommand } from './commands/push.ts'
 import { sandboxCommand } from './commands/sandbox.ts'
 import { schemaCommand } from './commands/schema.ts'
 import { validateCommand } from './commands/validate.ts'
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   convert: convertCommand,
   schema: schemaCommand,
   sandbox: sandboxCommand,
+  push: pushCommand,
 }
 
 /**

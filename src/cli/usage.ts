@@ -10,6 +10,7 @@ Commands:
   convert IN OUT [--force] Turn SKUs from JSON, CSV or XLSX into a bulk upload request, CSV or XLSX
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
   sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
+  push FILE [options]      Send SKUs (in batches) or an app creation request to the service
 
 Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
@@ -80,6 +81,7 @@ Options:
 
 export const SANDBOX_USAGE = `Usage: catalog-desk sandbox [--port N] [--token T] [--token-encoding raw|base64|either]
                             [--max-batch N] [--store FILE] [--full-app-response] [--fault SPEC]...
+                            [--fault-seed N] [--reject-barcode BARCODE]...
 
 Runs a stand-in for the service on 127.0.0.1 until Ctrl-C: the bulk SKU upload and the app
 creation of the contract, checked with the same rules as "validate". A batch with any invalid SKU
@@ -98,19 +100,71 @@ Options:
                         instructionScreen and customCode come back empty, as in the contract
   --fault SPEC          Inject a fault; repeat for several, used in order. SPEC is
                         KIND[:before|:after][:endpoint=skus|apps][:times=N|forever]
-                            [:delay=MS][:retry-after=SECONDS]
+                            [:delay=MS][:retry-after=SECONDS][:rate=FRACTION]
                         KIND: latency, rate-limit (429), server-error (500), bad-gateway (502),
                         unavailable (503), gateway-timeout (504), reset (no answer),
                         html-error (502 as an HTML page), slow-response (default delay 30000).
                         before (the default): instead of processing, nothing is stored;
                         after: the request is processed and stored, then the answer is lost.
-                        A rule applies once unless times says otherwise.
+                        A rule applies once unless times says otherwise; with rate=0.2 it
+                        applies to about 1 request in 5, every time unless times says otherwise.
                         Examples: rate-limit, unavailable:retry-after=2, reset:before:endpoint=skus,
-                        slow-response:after:delay=5000:times=3
+                        slow-response:after:delay=5000:times=3, server-error:rate=0.1
+  --fault-seed N        Seed of the random draws of rate= faults (default 1: the same faults
+                        every run with one request at a time)
+  --reject-barcode B    Refuse SKUs with barcode B although they are valid (422 for the whole
+                        batch, naming skus.N.barcode); repeat for several
   -h, --help            Show this help
 
 Exit status: 0 after a clean stop (Ctrl-C or SIGTERM), 2 bad usage, a port in use or a store
 file that cannot be read.
+`
+
+export const PUSH_USAGE = `Usage: catalog-desk push FILE --base-url URL (--token-env NAME | --profile NAME)
+                         [--batch-size N] [--concurrency N] [--timeout SECONDS]
+                         [--journal PATH] [--report PATH] [--json]
+
+Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX) in batches
+to the bulk upload, or an app creation request (one app; its _id is printed with the fields the
+service did not return as sent). SKUs that do not meet the contract are not sent; they are listed
+on standard error and make the exit status 1.
+
+Only what provably did not reach the service is sent again by itself (429, 503 with Retry-After,
+no connection), a few times with waits. A batch the service refuses (400/422, 413) is split until
+the refused SKUs stand alone; they are "rejected" with the service's message and the others go on.
+A 500 marks the batch "failed"; a 502, 504, 503 without Retry-After, timeout or a dropped answer
+marks it "unknown" (the service may have created it: check before sending again). A refused token,
+an unreachable or lastingly busy service ends the command early; a wrong address (404, 405, other
+4xx) stops it.
+
+Every request is recorded in a journal (JSON lines, flushed to disk before and after each request).
+Running the same command again resumes: what was synced, rejected, failed or unknown is not sent
+again, and what was being sent when the command died becomes "unknown". A journal made for other
+input or another --base-url is refused. Ctrl-C stops sending new requests; those in flight finish
+and are recorded.
+
+Options:
+  --base-url URL       The service's address: https://host (http:// only for 127.0.0.1 or localhost);
+                       with --profile, the profile's address (--base-url may be left out)
+  --token-env NAME     Read the API token from the environment variable NAME (never an argument)
+  --profile NAME       Use a profile of the app (its id or name): its address, token encoding,
+                       batch size, concurrency and timeouts, and its token from the OS keychain.
+                       The app's data folder is found as the app finds it, or CATALOG_DESK_DATA_DIR
+  --batch-size N       SKUs a request, 1 to 1000 (default 50, or the profile's)
+  --concurrency N      Requests at once, 1 to 8 (default 1, or the profile's)
+  --timeout SECONDS    Longest a request may take, 1 to 900 (default 120)
+  --journal PATH       The journal (default FILE.push-journal.jsonl beside FILE)
+  --report PATH        Write a JSON list with one entry per item: {index, barcode, state, message}
+                       (state: synced, rejected, failed, unknown, queued or invalid)
+  --json               Print one JSON object at the end instead of the text summary:
+                       {total, synced, rejected, failed, unknown, invalid, queued?, status, reason?,
+                        message?, app?: {_id, droppedFields: [{path, change}]}}
+  -h, --help           Show this help
+
+Progress and the log go to standard error.
+
+Exit status: 0 every item synced, 1 anything not synced (invalid, rejected, failed, unknown or not
+sent), 2 bad usage, FILE cannot be read, or a journal that belongs to other input.
 `
 
 export const COMMAND_USAGE: Record<string, string> = {
@@ -118,4 +172,5 @@ export const COMMAND_USAGE: Record<string, string> = {
   convert: CONVERT_USAGE,
   schema: SCHEMA_USAGE,
   sandbox: SANDBOX_USAGE,
+  push: PUSH_USAGE,
 }

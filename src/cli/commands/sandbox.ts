@@ -71,11 +71,14 @@ function banner(
     '',
     'Control (this computer only, no token):',
     ...CONTROL_ENDPOINTS.map(([method, name, what]) => {
-      const address = `${sandbox.url}${CONTROL_PREFIX}${name}`.padEnd(sandbox.url.length + 20)
+      const address = `${sandbox.url}${CONTROL_PREFIX}${name}`.padEnd(sandbox.url.length + 29)
       return `  ${method.padEnd(6)} ${address} ${what}`
     }),
     '',
     `Faults: ${details.faults.length > 0 ? details.faults.map(describeFault).join(', ') : 'none'}`,
+    ...(sandbox.rejectedBarcodes().length > 0
+      ? [`Refused barcodes (422 although valid): ${sandbox.rejectedBarcodes().join(', ')}`]
+      : []),
     'Stop with Ctrl-C.',
   ]
   return lines.join('\n') + '\n'
@@ -94,6 +97,8 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     store: { type: 'string' },
     'full-app-response': { type: 'boolean' },
     fault: { type: 'string', multiple: true },
+    'fault-seed': { type: 'string' },
+    'reject-barcode': { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -116,6 +121,12 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
       : wholeNumber('max-batch', values['max-batch'], 1, 100_000)
   if (values.store === '') throw new CliError('--store needs a file name.', 'sandbox')
   const faults = (values.fault ?? []).map(parseFaultSpec)
+  const faultSeed =
+    values['fault-seed'] === undefined
+      ? undefined
+      : wholeNumber('fault-seed', values['fault-seed'], 0, 2 ** 32 - 1)
+  const rejectBarcodes = values['reject-barcode'] ?? []
+  if (rejectBarcodes.includes('')) throw new CliError('--reject-barcode needs a barcode.', 'sandbox')
 
   let sandbox: Sandbox
   try {
@@ -126,6 +137,8 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
       maxBatch,
       emptyNestedObjects: !values['full-app-response'],
       faults,
+      rejectBarcodes,
+      ...(faultSeed === undefined ? {} : { faultSeed }),
       ...(values.store === undefined ? {} : { storeFile: resolve(io.cwd, values.store) }),
     })
   } catch (error) {

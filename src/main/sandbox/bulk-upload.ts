@@ -2,6 +2,7 @@ import type { Problem } from '../../shared/validation/problem.ts'
 import { validateSku } from '../../shared/validation/validate.ts'
 import type { Processed } from './processed.ts'
 import type { ReceivedStore } from './received-store.ts'
+import { refusedBarcodes } from './rejected-barcodes.ts'
 import { errorReply, invalidReply, jsonReply } from './reply.ts'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -17,7 +18,12 @@ const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
  */
 export async function bulkUpload(
   body: unknown,
-  settings: { maxBatch: number; store: ReceivedStore; now: () => Date },
+  settings: {
+    maxBatch: number
+    store: ReceivedStore
+    now: () => Date
+    rejectedBarcodes?: ReadonlySet<string>
+  },
 ): Promise<Processed> {
   const skus = isRecord(body) ? body.skus : undefined
   if (!Array.isArray(skus)) {
@@ -55,6 +61,8 @@ export async function bulkUpload(
     const message = `${plural(invalidItems, 'SKU')} of ${skuCount} ${invalidItems === 1 ? 'is' : 'are'} invalid; nothing was stored`
     return { reply: invalidReply(message, errors), stored: false, skuCount }
   }
+  const refused = refusedBarcodes(skus, settings.rejectedBarcodes)
+  if (refused) return { reply: refused, stored: false, skuCount }
   await settings.store.addSkus(skus, settings.now().toISOString())
   return { reply: jsonReply(201, { message: 'Created', count: skuCount }), stored: true, skuCount }
 }

@@ -18,5 +18,7 @@ export interface SandboxContext {
   store: ReceivedStore
   faults: FaultBook
   log: RequestLog
+  /** Barcodes refused although valid (the `rejectBarcodes` option and the control endpoint). */
+  rejectedBarcodes: Set<string>
   now: () => Date
 }

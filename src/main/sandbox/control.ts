@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.ts'
 import { FaultRuleError, parseFaultRules } from './faults.ts'
+import { parseBarcodes } from './rejected-barcodes.ts'
 import { errorReply, invalidReply, jsonReply, send, type Reply } from './reply.ts'
 import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from './request-body.ts'
 
@@ -19,6 +20,9 @@ export const CONTROL_ENDPOINTS = [
   ['GET', 'faults', 'the active fault rules: {faults}'],
   ['POST', 'faults', 'add fault rules (a JSON array of rules, or one rule)'],
   ['DELETE', 'faults', 'remove every fault rule'],
+  ['GET', 'rejected-barcodes', 'barcodes refused although valid: {barcodes}'],
+  ['POST', 'rejected-barcodes', 'refuse these barcodes too (a JSON list of barcodes)'],
+  ['DELETE', 'rejected-barcodes', 'refuse no barcode any more'],
 ] as const
 
 const RULES_LIMIT = 1024 * 1024
@@ -28,19 +32,47 @@ function addressedToLoopback(host: string | undefined, port: number): boolean {
   return host === `127.0.0.1:${port}` || host === `localhost:${port}`
 }
 
-async function addFaults(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+/** A control request's JSON body, or the reply that says why it cannot be read. */
+async function readControlJson(
+  request: IncomingMessage,
+  what: string,
+): Promise<{ value: unknown } | { reply: Reply }> {
   if (!isJsonContentType(request.headers['content-type'])) {
-    return errorReply(415, 'Send the rules as JSON, with the header Content-Type: application/json')
+    return {
+      reply: errorReply(415, `Send the ${what} as JSON, with the header Content-Type: application/json`),
+    }
   }
   let body: Buffer
   try {
     body = await readBody(request, RULES_LIMIT)
   } catch (error) {
-    if (error instanceof BodyTooLargeError) return errorReply(413, error.message, { connection: 'close' })
+    if (error instanceof BodyTooLargeError)
+      return { reply: errorReply(413, error.message, { connection: 'close' }) }
     throw error
   }
   const parsed = parseJsonBody(body)
-  if (!parsed.ok) return invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }])
+  if (!parsed.ok)
+    return { reply: invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }]) }
+  return { value: parsed.value }
+}
+
+async function addRejectedBarcodes(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+  const read = await readControlJson(request, 'barcodes')
+  if ('reply' in read) return read.reply
+  try {
+    for (const barcode of parseBarcodes(read.value)) context.rejectedBarcodes.add(barcode)
+  } catch (error) {
+    if (error instanceof RangeError)
+      return invalidReply(error.message, [{ path: '', message: error.message }])
+    throw error
+  }
+  return jsonReply(200, { barcodes: [...context.rejectedBarcodes] })
+}
+
+async function addFaults(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+  const read = await readControlJson(request, 'rules')
+  if ('reply' in read) return read.reply
+  const parsed = { value: read.value }
   try {
     context.faults.add(parseFaultRules(parsed.value))
   } catch (error) {
@@ -73,6 +105,13 @@ async function route(request: IncomingMessage, name: string, context: SandboxCon
       return addFaults(request, context)
     case 'DELETE faults':
       context.faults.clear()
+      return NO_CONTENT
+    case 'GET rejected-barcodes':
+      return jsonReply(200, { barcodes: [...context.rejectedBarcodes] })
+    case 'POST rejected-barcodes':
+      return addRejectedBarcodes(request, context)
+    case 'DELETE rejected-barcodes':
+      context.rejectedBarcodes.clear()
       return NO_CONTENT
     default:
       return errorReply(404, `No control endpoint ${CONTROL_PREFIX}${name}`)

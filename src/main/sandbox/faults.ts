@@ -29,6 +29,7 @@ const faultRuleSchema = z.strictObject({
   times: z.number().int().min(1).nullable().optional(),
   delayMs: z.number().int().min(0).max(MAX_DELAY_MS).optional(),
   retryAfterSeconds: z.number().int().min(0).max(86_400).optional(),
+  rate: z.number().gt(0).max(1).optional(),
 })
 
 /** Rules that came from outside (the control endpoint, the CLI) were not checked by the compiler. */
@@ -71,6 +72,7 @@ export function describeFault(rule: FaultRule): string {
   const parts: string[] = [rule.kind, stageOf(rule)]
   if (rule.kind === 'latency' || rule.kind === 'slow-response') parts.push(`delay=${delayOf(rule)}`)
   if (rule.retryAfterSeconds !== undefined) parts.push(`retry-after=${rule.retryAfterSeconds}`)
+  if (rule.rate !== undefined) parts.push(`rate=${rule.rate}`)
   return parts.join(':') + (rule.endpoint ? ` (${rule.endpoint})` : '')
 }
 
@@ -113,13 +115,37 @@ export interface ActiveFault {
   remaining: number | null
 }
 
-/** The active rules, in the order they were added: the first that matches a request is used up on it. */
+/**
+ * A small seeded generator (mulberry32): the same seed gives the same draws, so a soak run against
+ * the sandbox meets the same faults each time. Not for anything but test traffic.
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
+  }
+}
+
+/**
+ * The active rules, in the order they were added: the first that matches a request is used up on
+ * it. A rule with a `rate` matches only when its draw says so; otherwise the next rule is tried.
+ */
 export class FaultBook {
   #active: ActiveFault[] = []
+  readonly #random: () => number
+
+  constructor(random: () => number = seededRandom(1)) {
+    this.#random = random
+  }
 
   add(rules: FaultRule[]): void {
     for (const rule of parseFaultRules(rules)) {
-      this.#active.push({ rule, remaining: rule.times === undefined ? 1 : rule.times })
+      const times = rule.times === undefined ? (rule.rate === undefined ? 1 : null) : rule.times
+      this.#active.push({ rule, remaining: times })
     }
   }
 
@@ -133,7 +159,11 @@ export class FaultBook {
 
   /** The rule for one request to `endpoint`, counted as used; undefined when none matches. */
   take(endpoint: SandboxEndpoint): FaultRule | undefined {
-    const index = this.#active.findIndex((fault) => !fault.rule.endpoint || fault.rule.endpoint === endpoint)
+    const index = this.#active.findIndex(
+      (fault) =>
+        (!fault.rule.endpoint || fault.rule.endpoint === endpoint) &&
+        (fault.rule.rate === undefined || this.#random() < fault.rule.rate),
+    )
     const found = this.#active[index]
     if (!found) return undefined
     if (found.remaining !== null) {

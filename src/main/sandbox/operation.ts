@@ -56,7 +56,12 @@ async function processRequest(
     return rejected(invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }]))
   }
   if (endpoint === 'skus') {
-    return bulkUpload(parsed.value, { maxBatch: settings.maxBatch, store: context.store, now: context.now })
+    return bulkUpload(parsed.value, {
+      maxBatch: settings.maxBatch,
+      store: context.store,
+      now: context.now,
+      rejectedBarcodes: context.rejectedBarcodes,
+    })
   }
   return createApp(parsed.value, {
     emptyNestedObjects: settings.emptyNestedObjects,

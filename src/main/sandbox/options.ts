@@ -37,8 +37,17 @@ export interface FaultRule {
    * lost. Default 'before' ('latency' always runs before).
    */
   stage?: 'before' | 'after'
-  /** How many matching requests the rule applies to; default 1. `null` for every request. */
+  /**
+   * How many matching requests the rule applies to; default 1 (with `rate`, default every one).
+   * `null` for every request.
+   */
   times?: number | null
+  /**
+   * The chance (above 0, at most 1) that the rule applies to a matching request; a request it
+   * spares goes on to the next rule. Drawn from the sandbox's seeded random (`faultSeed`), so a
+   * soak run with one request at a time meets the same faults every time.
+   */
+  rate?: number
   delayMs?: number
   retryAfterSeconds?: number
 }
@@ -67,4 +76,12 @@ export interface SandboxOptions {
   /** Where what the sandbox received is kept (JSON). In memory only when absent. */
   storeFile?: string
   faults?: FaultRule[]
+  /** Seeds the random draws of rules with a `rate`. Default 1: the same faults run after run. */
+  faultSeed?: number
+  /**
+   * Barcodes the service refuses although they meet the contract (a duplicate on the platform,
+   * a blocked product…): a bulk upload holding any of them answers 422 for the whole batch, with
+   * `errors[].path` `skus.N.barcode` for each, and stores nothing, as for any invalid batch.
+   */
+  rejectBarcodes?: string[]
 }

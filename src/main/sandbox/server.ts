@@ -3,12 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
 import type { SandboxContext, SandboxSettings } from './context.ts'
 import { CONTROL_PREFIX, handleControl } from './control.ts'
-import { FaultBook, type ActiveFault } from './faults.ts'
+import { FaultBook, seededRandom, type ActiveFault } from './faults.ts'
 import { handleOperation } from './operation.ts'
 import type { FaultRule, SandboxEndpoint, SandboxOptions, SandboxTokenEncoding } from './options.ts'
 import { ReceivedStore, type Received } from './received-store.ts'
 import { RequestLog, type RequestLogEntry } from './request-log.ts'
 import { errorReply, send } from './reply.ts'
+import { parseBarcodes } from './rejected-barcodes.ts'
 
 export type { FaultRule, SandboxOptions } from './options.ts'
 export type { Received, ReceivedApp, ReceivedSku } from './received-store.ts'
@@ -32,6 +33,10 @@ export interface Sandbox {
   received(): Received
   requests(): RequestLogEntry[]
   clearReceived(): Promise<void>
+  /** Adds barcodes the sandbox refuses (422) although they are valid; see `rejectBarcodes`. */
+  rejectBarcodes(barcodes: string[]): void
+  /** The barcodes it refuses now. */
+  rejectedBarcodes(): string[]
 }
 
 export const DEFAULT_MAX_BATCH = 200
@@ -88,13 +93,15 @@ function pathOf(request: IncomingMessage): string {
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const port = options.port ?? 0
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new RangeError('port must be 0 to 65535')
-  const faults = new FaultBook()
+  const faults = new FaultBook(seededRandom(options.faultSeed ?? 1))
   faults.add(options.faults ?? [])
+  const rejectedBarcodes = new Set(parseBarcodes(options.rejectBarcodes ?? []))
   const context: SandboxContext = {
     settings: settingsOf(options),
     store: await ReceivedStore.open(options.storeFile),
     faults,
     log: new RequestLog(),
+    rejectedBarcodes,
     now: () => new Date(),
   }
 
@@ -146,6 +153,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     received: () => context.store.snapshot(),
     requests: () => context.log.list(),
     clearReceived: () => context.store.clear(),
+    rejectBarcodes: (barcodes) => {
+      for (const barcode of parseBarcodes(barcodes)) rejectedBarcodes.add(barcode)
+    },
+    rejectedBarcodes: () => [...rejectedBarcodes],
   }
 }
 

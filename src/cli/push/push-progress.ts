@@ -1,0 +1,31 @@
+import type { SyncKind } from '../../shared/sync/ports.ts'
+import type { RunCounts } from '../../shared/sync/run.ts'
+import type { Output } from '../io.ts'
+
+/** Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded. */
+export function progressPrinter(out: Output, kind: SyncKind, now: () => number) {
+  let last = 0
+  let latest: RunCounts | undefined
+  let printed: RunCounts | undefined
+  const noun = kind === 'apps' ? 'apps' : 'SKUs'
+  const print = (counts: RunCounts) => {
+    const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
+    const done = total - counts.queued - counts.sending
+    out.write(
+      `Progress: ${done} of ${total} ${noun} done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
+    )
+    printed = counts
+  }
+  return {
+    counts(counts: RunCounts) {
+      latest = counts
+      if (now() - last >= 1_000) {
+        last = now()
+        print(counts)
+      }
+    },
+    done() {
+      if (latest && latest !== printed) print(latest)
+    },
+  }
+}

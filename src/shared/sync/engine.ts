@@ -1,0 +1,450 @@
+import { sendWithResend } from '../service/resend.ts'
+import type { Outcome } from '../service/outcome.ts'
+import { createChangeSignal } from './change-signal.ts'
+import { HeldBatches } from './held-batches.ts'
+import { backToQueue, createdUpdates, rejectionMessage, settled } from './item-updates.ts'
+import type { ItemState, ItemUpdate, OutboxItem, RequestOutcome, RequestRecord } from './ports.ts'
+import { bodyBytes } from './request-bytes.ts'
+import { ACCEPTED_LINE_END, batchName, plural, seconds } from './run-log.ts'
+import type {
+  PauseReason,
+  RunCounts,
+  RunEvents,
+  RunPorts,
+  RunSettings,
+  RunStatus,
+  RunSummary,
+  SyncRun,
+} from './run.ts'
+import { halves, splitRejected } from './split.ts'
+
+/**
+ * The sync engine: streams queued items from the outbox in position order, sends them in batches
+ * with at most `concurrency` requests in flight, and records every state change in the outbox
+ * before anything else is sent, so a crash at any point leaves a store that says what may have
+ * happened (`sending` becomes `unknown` on the next start, `queued` is sent again).
+ *
+ * The bulk endpoint is not idempotent: the only automatic resend is `sendWithResend` for outcomes
+ * that prove the request was not processed. Everything else follows the outcome table of the
+ * architecture guide. Pure TypeScript behind ports: the app and the CLI run the same code.
+ */
+
+export const RECOVERED_MESSAGE =
+  'The app or the command stopped while this was being sent: the service may or may not have received it.'
+
+const STATES: readonly ItemState[] = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown']
+
+let runsMade = 0
+
+function emptyCounts(): RunCounts {
+  return { queued: 0, sending: 0, synced: 0, rejected: 0, failed: 0, unknown: 0 }
+}
+
+/** A transport that throws instead of answering: nobody knows whether the request left. */
+function thrownOutcome(error: unknown): Outcome {
+  const detail = error instanceof Error ? error.message : String(error)
+  return {
+    kind: 'unknown',
+    processed: 'maybe',
+    message: `The request failed in an unexpected way (${detail.slice(0, 200)}); it may have reached the service.`,
+    durationMs: 0,
+  }
+}
+
+function recorded(outcome: Outcome, action: string): RequestOutcome {
+  const kept: RequestOutcome = {
+    kind: outcome.kind,
+    processed: outcome.processed,
+    message: outcome.message,
+    durationMs: outcome.durationMs,
+    action,
+  }
+  if (outcome.status !== undefined) kept.status = outcome.status
+  if (outcome.serviceMessage !== undefined) kept.serviceMessage = outcome.serviceMessage
+  if (outcome.problems !== undefined) kept.problems = outcome.problems
+  return kept
+}
+
+/** What one request's outcome leads to, decided before anything is written. */
+interface Decision {
+  updates: ItemUpdate[]
+  /** Batches to send again (halves, or the whole batch after a pause). */
+  hold: OutboxItem[][]
+  action: string
+  log: string
+  pause?: PauseReason
+  /** The run ends after this: the address or the API version is wrong. */
+  stop?: boolean
+  /** The run ends paused: offline, and no way to learn when the network is back. */
+  end?: boolean
+}
+
+export function createSyncRun(ports: RunPorts, settings: RunSettings, events: RunEvents = {}): SyncRun {
+  const { outbox, transport, clock } = ports
+  const kind = settings.kind
+  const batchSize = kind === 'apps' ? 1 : Math.max(1, Math.floor(settings.batchSize))
+  const concurrency = Math.max(1, Math.floor(settings.concurrency))
+  const noun = kind === 'apps' ? 'app' : 'SKU'
+
+  let status: RunStatus = { state: 'running' }
+  let counts = emptyCounts()
+  /** The highest position read from the outbox: reads go on from there, never from the start. */
+  let cursor = Number.NEGATIVE_INFINITY
+  let exhausted = false
+  let cancelled = false
+  /** Set by a stop, an outbox failure or offline without a way back: no slot takes more work. */
+  let ending: RunStatus | undefined
+  let inFlight = 0
+  let sequence = 0
+  // Request ids must stay unique when a run of the same id resumes after a crash: the time, a
+  // random part and a counter of runs made in this process together see to it.
+  const instance = `${Math.floor(clock.now())}-${Math.floor(clock.random() * 36 ** 6).toString(36)}-${++runsMade}`
+  const held = new HeldBatches()
+  const changed = createChangeSignal()
+  /** Fires on pause, cancel and stop: ends resend waits, never a request in flight. */
+  let halt = new AbortController()
+  /** Ends the wait for the network when the run is resumed or cancelled first. */
+  let onlineWait: AbortController | undefined
+  /** One outbox read at a time, so two slots never read the same page. */
+  let reading: Promise<unknown> = Promise.resolve()
+  let started: Promise<RunSummary> | undefined
+
+  const safely = (call: () => void) => {
+    try {
+      call()
+    } catch {
+      // A listener's bug must not stop the run or leave items sending.
+    }
+  }
+  const log = (line: string) => safely(() => events.onLog?.(line, clock.now()))
+  const progress = () => safely(() => events.onProgress?.({ ...counts }))
+  function setStatus(next: RunStatus): void {
+    status = next
+    safely(() => events.onStatus?.(next))
+    changed.notify()
+  }
+
+  function pause(reason: PauseReason, message: string): void {
+    if (cancelled || ending) return
+    const already = status.state === 'paused'
+    halt.abort()
+    setStatus({ state: 'paused', reason, message })
+    if (!already || reason !== 'requested') log(`Paused: ${message}`)
+    if (reason === 'offline' && ports.waitUntilOnline) waitForNetwork(ports.waitUntilOnline)
+  }
+
+  function waitForNetwork(wait: NonNullable<RunPorts['waitUntilOnline']>): void {
+    if (onlineWait) return
+    const controller = new AbortController()
+    onlineWait = controller
+    wait(controller.signal).then(
+      () => {
+        if (onlineWait === controller) onlineWait = undefined
+        if (!controller.signal.aborted && status.state === 'paused' && status.reason === 'offline') {
+          log('The network is back: sending again.')
+          resume()
+        }
+      },
+      () => {
+        // The wait gave up: the run stays paused until the person resumes it.
+        if (onlineWait === controller) onlineWait = undefined
+      },
+    )
+  }
+
+  const isPaused = () => status.state === 'paused'
+
+  function resume(): void {
+    if (status.state !== 'paused' || cancelled || ending) return
+    onlineWait?.abort()
+    onlineWait = undefined
+    halt = new AbortController()
+    setStatus({ state: 'running' })
+  }
+
+  function endWith(final: RunStatus): void {
+    if (ending) return
+    ending = final
+    halt.abort()
+    onlineWait?.abort()
+    setStatus(final)
+  }
+
+  function applyCounts(from: ItemState, updates: readonly { state: ItemState }[]): void {
+    counts[from] -= updates.length
+    for (const update of updates) counts[update.state] += 1
+    progress()
+  }
+
+  /**
+   * Work for one slot: a held batch first, then the next page of the outbox. While other requests
+   * are in flight they may still hold halves back, so the slot waits for a change; the wait is
+   * taken in the same synchronous step as the check, so no notification can fall in between.
+   */
+  async function nextBatch(): Promise<OutboxItem[] | { wait: Promise<void> } | undefined> {
+    const again = held.take()
+    if (again) return again
+    if (!exhausted) {
+      const read = reading.then(async () => {
+        if (exhausted) return []
+        const items = await outbox.queuedAfter(cursor, batchSize)
+        if (items.length < batchSize) exhausted = true
+        const last = items.at(-1)
+        if (last) cursor = last.position
+        return items
+      })
+      reading = read.catch(() => undefined)
+      const items = await read
+      if (items.length > 0) return items
+      // Another slot may have held a batch back while this one read.
+      const heldMeanwhile = held.take()
+      if (heldMeanwhile) return heldMeanwhile
+    }
+    return inFlight > 0 ? { wait: changed.next() } : undefined
+  }
+
+  function decide(items: OutboxItem[], outcome: Outcome, haltedMeanwhile: boolean): Decision {
+    const name = batchName(kind, items)
+    switch (outcome.kind) {
+      case 'created':
+        return {
+          updates: createdUpdates(items, kind, outcome),
+          hold: [],
+          action: 'synced',
+          log: `${name}${ACCEPTED_LINE_END}`,
+        }
+      case 'rejected':
+      case 'too-large': {
+        if (items.length === 1) {
+          const message = rejectionMessage(outcome)
+          return {
+            updates: settled(items, 'rejected', message),
+            hold: [],
+            action: 'rejected',
+            log: `${name}: refused: ${message}`,
+          }
+        }
+        const parts = outcome.kind === 'rejected' ? splitRejected(items, outcome.problems) : halves(items)
+        const sizes = parts.map((part) => part.length).join(' + ')
+        const why = outcome.kind === 'rejected' ? 'refused' : 'too large for the service'
+        return {
+          updates: backToQueue(items),
+          hold: parts,
+          action: `split into ${sizes}`,
+          log: `${name}: ${why}; sending it again as ${sizes} to find the ${outcome.kind === 'rejected' ? `${noun}s it refuses` : 'size it takes'}.`,
+        }
+      }
+      case 'retry-later':
+      case 'unreachable': {
+        // Provably not processed: back to the queue, sent again first when the run goes on.
+        const base = { updates: backToQueue(items), hold: [items] }
+        if (haltedMeanwhile)
+          return { ...base, action: 'queued again', log: `${name}: not sent; it waits for the run to go on.` }
+        if (outcome.kind === 'retry-later') {
+          return {
+            ...base,
+            action: 'paused: service busy',
+            log: `${name}: ${outcome.message}`,
+            pause: 'busy',
+          }
+        }
+        return ports.waitUntilOnline
+          ? { ...base, action: 'paused: offline', log: `${name}: ${outcome.message}`, pause: 'offline' }
+          : {
+              ...base,
+              action: 'stopped: offline',
+              log: `${name}: ${outcome.message}`,
+              pause: 'offline',
+              end: true,
+            }
+      }
+      case 'needs-token':
+        return {
+          updates: backToQueue(items),
+          hold: [items],
+          action: 'paused: token needed',
+          log: `${name}: ${outcome.message}`,
+          pause: 'needs-token',
+        }
+      case 'wrong-address':
+        return {
+          updates: settled(items, 'failed', outcome.message),
+          hold: [],
+          action: 'stopped: wrong address',
+          log: `${name}: ${outcome.message} Nothing more is sent.`,
+          stop: true,
+        }
+      case 'failed':
+        return {
+          updates: settled(items, 'failed', outcome.message),
+          hold: [],
+          action: 'failed',
+          log: `${name}: ${outcome.message}`,
+        }
+      case 'unknown':
+        return {
+          updates: settled(items, 'unknown', outcome.message),
+          hold: [],
+          action: 'unknown',
+          log: `${name}: ${outcome.message}`,
+        }
+    }
+  }
+
+  async function send(items: OutboxItem[]): Promise<void> {
+    const body = kind === 'apps' ? items[0]!.payload : { skus: items.map((item) => item.payload) }
+    const record: RequestRecord = {
+      id: `${settings.runId}/${instance}/${++sequence}`,
+      runId: settings.runId,
+      kind,
+      keys: items.map((item) => item.key),
+      bytes: bodyBytes(body),
+      startedAt: clock.now(),
+    }
+    // Recorded before it leaves: a crash from here on leaves these items `sending`, hence `unknown`.
+    await outbox.beginRequest(record)
+    applyCounts(
+      'queued',
+      items.map(() => ({ state: 'sending' })),
+    )
+
+    const signal = halt.signal
+    const result = await sendWithResend(
+      async () => {
+        try {
+          return kind === 'apps'
+            ? await transport.createApp(items[0]!.payload)
+            : await transport.bulkUpload(items.map((item) => item.payload))
+        } catch (error) {
+          return thrownOutcome(error)
+        }
+      },
+      settings.resend ?? {},
+      {
+        sleep: (ms, sleepSignal) => clock.sleep(ms, sleepSignal),
+        random: () => clock.random(),
+        signal,
+        onWait: ({ delayMs, attempt }) =>
+          log(
+            `${batchName(kind, items)}: not taken yet; trying again in ${seconds(delayMs)} (attempt ${attempt + 1}).`,
+          ),
+      },
+    )
+    const { outcome } = result
+    const decision = decide(items, outcome, signal.aborted)
+    const ended: RequestRecord = {
+      ...record,
+      endedAt: clock.now(),
+      attempts: result.attempts.length,
+      outcome: recorded(outcome, decision.action),
+    }
+    await outbox.endRequest(ended, decision.updates)
+    applyCounts('sending', decision.updates)
+    safely(() => events.onRequest?.(ended))
+    log(decision.log)
+    // Only now, with the queued states written, may the halves or the batch go out again.
+    held.add(...decision.hold)
+    if (decision.stop) {
+      endWith({ state: 'stopped', message: outcome.message })
+    } else if (decision.end) {
+      pause('offline', outcome.message)
+      endWith({ state: 'paused', reason: 'offline', message: outcome.message })
+    } else if (decision.pause) {
+      pause(decision.pause, outcome.message)
+    }
+  }
+
+  async function slot(): Promise<void> {
+    for (;;) {
+      if (cancelled || ending) return
+      if (status.state === 'paused') {
+        await changed.next()
+        continue
+      }
+      const batch = await nextBatch()
+      if (batch === undefined) return
+      if (!Array.isArray(batch)) {
+        await batch.wait
+        continue
+      }
+      // Paused, cancelled or stopped while reading: the batch waits, still queued in the outbox.
+      // (Read through a function: the compiler cannot see that the await above may have paused the run.)
+      if (cancelled || ending || isPaused()) {
+        held.add(batch)
+        continue
+      }
+      inFlight += 1
+      try {
+        await send(batch)
+      } finally {
+        inFlight -= 1
+        changed.notify()
+      }
+    }
+  }
+
+  /** A slot whose outbox read or write failed stops the run: nothing is sent that could not be recorded. */
+  async function guardedSlot(): Promise<void> {
+    try {
+      await slot()
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error)
+      endWith({ state: 'stopped', message: `The sync records could not be read or written: ${detail}` })
+    }
+  }
+
+  async function run(): Promise<RunSummary> {
+    try {
+      const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
+      if (recovered > 0)
+        log(
+          `${plural(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
+        )
+      const stored = await outbox.counts()
+      counts = emptyCounts()
+      for (const state of STATES) counts[state] = stored[state] ?? 0
+      progress()
+      if (status.state === 'running') setStatus(status)
+      await Promise.all(Array.from({ length: concurrency }, () => guardedSlot()))
+    } catch (error) {
+      endWith({
+        state: 'stopped',
+        message: `The sync records could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      })
+    }
+    const final: RunStatus = ending ?? { state: 'finished', cancelled }
+    if (status !== final) setStatus(final)
+    log(
+      final.state === 'finished'
+        ? final.cancelled
+          ? `Cancelled: ${plural(counts.queued, noun)} not sent.`
+          : `Done: ${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown.`
+        : final.state === 'stopped'
+          ? `Stopped: ${final.message}`
+          : `Stopped while offline: ${plural(counts.queued, noun)} not sent.`,
+    )
+    return { counts: { ...counts }, status: final }
+  }
+
+  return {
+    start() {
+      started ??= run()
+      return started
+    },
+    pause() {
+      if (status.state === 'running') pause('requested', 'no new requests; those already sent are finishing.')
+    },
+    resume,
+    cancel() {
+      if (cancelled || status.state === 'finished' || status.state === 'stopped') return
+      cancelled = true
+      halt.abort()
+      onlineWait?.abort()
+      log('Cancelling: no new requests; those already sent are finishing.')
+      changed.notify()
+    },
+    get status() {
+      return status
+    },
+  }
+}

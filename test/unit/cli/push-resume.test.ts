@@ -1,0 +1,173 @@
+import { appendFile, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { main } from '../../../src/cli/main.ts'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+
+/** The journal: a re-run resumes where the last one stopped, and never sends again what may have been processed. */
+
+const TOKEN = 'push-resume-token-8c2a'
+let dir: string
+const sandboxes: Sandbox[] = []
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'catalog-desk-push-resume-'))
+})
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function sandboxFor(options: Partial<SandboxOptions> = {}) {
+  const sandbox = await startSandbox({ token: TOKEN, ...options })
+  sandboxes.push(sandbox)
+  return sandbox
+}
+
+async function push(argv: string[], signal?: AbortSignal) {
+  const run = { code: -1, stdout: '', stderr: '' }
+  run.code = await main(['push', ...argv], {
+    stdout: { write: (text: string) => (run.stdout += text) },
+    stderr: { write: (text: string) => (run.stderr += text) },
+    cwd: dir,
+    env: { PUSH_TOKEN: TOKEN },
+    ...(signal ? { signal } : {}),
+  })
+  return run
+}
+
+function skus(count: number, prefix = 'R') {
+  const template = (fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }).skus[0]!
+  return Array.from({ length: count }, (_, i) => ({
+    ...structuredClone(template),
+    barcode: `${prefix}-${i}`,
+  }))
+}
+
+const barcodesIn = (sandbox: Sandbox) =>
+  sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)
+
+async function until(check: () => boolean | Promise<boolean>, what: string) {
+  const end = Date.now() + 5_000
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what} did not happen in time`)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+const journalLines = async (path: string) =>
+  (await readFile(path, 'utf8').catch(() => '')).split('\n').filter(Boolean).length
+
+describe('push: resuming from the journal', () => {
+  it('Ctrl-C: the request in flight finishes and is journaled; the re-run sends only the rest', async () => {
+    // Every request waits 80 ms at the sandbox, so the interruption falls while one is in flight.
+    const sandbox = await sandboxFor({ faults: [{ kind: 'latency', delayMs: 80, times: null }] })
+    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(10)))
+    const args = [
+      'skus.json',
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--batch-size',
+      '2',
+      '--json',
+    ]
+    const interrupt = new AbortController()
+    const first = push(args, interrupt.signal)
+    await until(() => sandbox.requests().length === 2, 'the second request')
+    interrupt.abort()
+    const stopped = await first
+    expect(stopped.code).toBe(1)
+    const json = JSON.parse(stopped.stdout) as Record<string, unknown>
+    // The second request was in flight when Ctrl-C came: it finished and was recorded.
+    expect(json).toMatchObject({ synced: 4, queued: 6, status: 'cancelled' })
+    expect(barcodesIn(sandbox)).toHaveLength(4)
+
+    const resumed = await push(args)
+    expect(resumed.code).toBe(0)
+    expect(resumed.stderr).toMatch(/Resuming from the journal/)
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ synced: 10, status: 'finished' })
+    expect(barcodesIn(sandbox)).toEqual(skus(10).map((sku) => sku.barcode))
+  })
+
+  it('a crash mid-request: that batch becomes unknown and is never resent; the rest is sent', async () => {
+    const sandbox = await sandboxFor({ faults: [{ kind: 'latency', delayMs: 150, times: null }] })
+    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(6)))
+    const journal = join(dir, 'skus.json.push-journal.jsonl')
+    const args = [
+      'skus.json',
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--batch-size',
+      '2',
+      '--json',
+    ]
+    const interrupt = new AbortController()
+    const first = push(args, interrupt.signal)
+    // header, begin 1, end 1, begin 2: the journal as a crash during request 2 would leave it.
+    await until(async () => (await journalLines(journal)) === 4, 'the second request to begin')
+    await copyFile(journal, join(dir, 'crashed.jsonl'))
+    interrupt.abort()
+    await first
+    await copyFile(join(dir, 'crashed.jsonl'), journal)
+    // A torn last line, as a crash while writing leaves, is ignored.
+    await appendFile(journal, '{"type":"begin","requ')
+
+    const resumed = await push([...args, '--report', 'report.json'])
+    expect(resumed.code).toBe(1)
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ synced: 4, unknown: 2, status: 'finished' })
+    expect(resumed.stderr).toMatch(/2 SKUs left sending by an earlier run marked unknown/)
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { state: string }[]
+    expect(report.map((entry) => entry.state)).toEqual([
+      'synced',
+      'synced',
+      'unknown',
+      'unknown',
+      'synced',
+      'synced',
+    ])
+    // R-2 and R-3 reached the sandbox in the first run; they were not sent again.
+    const received = barcodesIn(sandbox)
+    expect(new Set(received).size).toBe(received.length)
+    expect(received.sort()).toEqual(['R-0', 'R-1', 'R-2', 'R-3', 'R-4', 'R-5'])
+  })
+
+  it('refuses the journal of another file, and of another service address', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(dir, 'a.json'), JSON.stringify(skus(2, 'A')))
+    await writeFile(join(dir, 'b.json'), JSON.stringify(skus(2, 'B')))
+    const base = ['--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--journal', 'shared.jsonl']
+    expect((await push(['a.json', ...base])).code).toBe(0)
+    const other = await push(['b.json', ...base])
+    expect(other.code).toBe(2)
+    expect(other.stderr).toMatch(/shared\.jsonl is the journal of other input/)
+    const moved = await push([
+      'a.json',
+      '--base-url',
+      'http://localhost:1',
+      '--token-env',
+      'PUSH_TOKEN',
+      '--journal',
+      'shared.jsonl',
+    ])
+    expect(moved.code).toBe(2)
+    expect(moved.stderr).toMatch(/journal of a push to http:\/\/127\.0\.0\.1:\d+, not http:\/\/localhost:1/)
+    expect(barcodesIn(sandbox)).toEqual(['A-0', 'A-1'])
+  })
+
+  it('a finished push run again sends nothing', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(3)))
+    const args = ['skus.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json']
+    expect((await push(args)).code).toBe(0)
+    const again = await push(args)
+    expect(again.code).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ synced: 3 })
+    expect(sandbox.requests()).toHaveLength(1)
+  })
+})

@@ -1,0 +1,240 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { main } from '../../../src/cli/main.ts'
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+
+/** `catalog-desk push` in-process against a real sandbox on loopback. */
+
+const TOKEN = 'push-test-token-5d1e'
+let dir: string
+const sandboxes: Sandbox[] = []
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'catalog-desk-push-'))
+})
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()))
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function sandboxFor(options: Partial<SandboxOptions> = {}) {
+  const sandbox = await startSandbox({ token: TOKEN, ...options })
+  sandboxes.push(sandbox)
+  return sandbox
+}
+
+async function push(argv: string[], options: { env?: Record<string, string>; signal?: AbortSignal } = {}) {
+  const run = { code: -1, stdout: '', stderr: '' }
+  run.code = await main(['push', ...argv], {
+    stdout: { write: (text: string) => (run.stdout += text) },
+    stderr: { write: (text: string) => (run.stderr += text) },
+    cwd: dir,
+    env: options.env ?? { PUSH_TOKEN: TOKEN },
+    ...(options.signal ? { signal: options.signal } : {}),
+  })
+  return run
+}
+
+function skus(count: number, barcode = (i: number) => `PUSH-${i}`) {
+  const template = (fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }).skus[0]!
+  return Array.from({ length: count }, (_, i) => ({ ...structuredClone(template), barcode: barcode(i) }))
+}
+
+async function inputFile(name: string, content: unknown): Promise<string> {
+  await writeFile(join(dir, name), JSON.stringify(content))
+  return name
+}
+
+const barcodesIn = (sandbox: Sandbox) =>
+  sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)
+
+describe('catalog-desk push', () => {
+  it('sends every SKU in batches; exit 0; --json counts; --report one entry per SKU', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('skus.json', skus(7))
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--batch-size',
+      '3',
+      '--json',
+      '--report',
+      'report.json',
+    ])
+    expect(run.stderr).not.toContain(TOKEN)
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.stdout)).toEqual({
+      total: 7,
+      synced: 7,
+      rejected: 0,
+      failed: 0,
+      unknown: 0,
+      invalid: 0,
+      status: 'finished',
+    })
+    expect(barcodesIn(sandbox)).toEqual(skus(7).map((sku) => sku.barcode))
+    expect(
+      sandbox
+        .requests()
+        .filter((entry) => entry.endpoint === 'skus')
+        .map((entry) => entry.skuCount),
+    ).toEqual([3, 3, 1])
+    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as unknown[]
+    expect(report).toHaveLength(7)
+    expect(report[0]).toEqual({ index: 0, barcode: 'PUSH-0', state: 'synced' })
+    expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done/)
+  })
+
+  it('invalid SKUs are not sent (listed with why), refused ones are rejected with the service message; exit 1', async () => {
+    const sandbox = await sandboxFor({ rejectBarcodes: ['PUSH-4'] })
+    const list: Record<string, unknown>[] = skus(6)
+    list[2]!.isActive = 'yes'
+    const file = await inputFile('mixed.json', list)
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--report',
+      'r.json',
+    ])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('1 of 6 SKUs do not meet the contract and are not sent')
+    expect(run.stderr).toMatch(/\[2\] PUSH-2: isActive: /)
+    expect(run.stdout).toMatch(
+      /^6 SKUs: 4 synced, 1 rejected, 0 failed, 0 unknown, 1 not valid \(not sent\)\./,
+    )
+    expect(run.stdout).toMatch(
+      /rejected: \[4\] PUSH-4: .*refused by the service.*barcode: The service refuses the barcode PUSH-4/,
+    )
+    expect(barcodesIn(sandbox).sort()).toEqual(['PUSH-0', 'PUSH-1', 'PUSH-3', 'PUSH-5'])
+    const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as { state: string }[]
+    expect(report.map((entry) => entry.state)).toEqual([
+      'synced',
+      'synced',
+      'invalid',
+      'synced',
+      'rejected',
+      'synced',
+    ])
+  })
+
+  it('a CSV sheet is read as validate reads it', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(dir, 'sheet.csv'), 'barcode,productName,isActive\nC-1,One,true\nC-2,Two,true\n')
+    const run = await push(['sheet.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
+    expect(JSON.parse(run.stdout)).toMatchObject({ total: 2, synced: 2 })
+    expect(barcodesIn(sandbox)).toEqual(['C-1', 'C-2'])
+  })
+
+  it('an app creation request: one app, its _id and the fields the service did not keep', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('app.json', fixture('app-create-request.json'))
+    const text = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'])
+    expect(text.code).toBe(0)
+    const id = sandbox.received().apps[0]!.id
+    expect(text.stdout).toContain(`App id: ${id}`)
+    expect(text.stdout).toContain('report_config.features: returned empty')
+    expect(text.stdout).toContain('appConfig.ui_config.customCode: returned empty')
+    // A second run resumes from the journal: the app is not created twice, and its id is still known.
+    const again = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
+    expect(sandbox.received().apps).toHaveLength(1)
+    const json = JSON.parse(again.stdout) as { app: { _id: string; droppedFields: { path: string }[] } }
+    expect(json.app._id).toBe(id)
+    expect(json.app.droppedFields).toContainEqual({ path: 'report_config.features', change: 'emptied' })
+  })
+
+  it('a refused token ends the run early: nothing lost, exit 1, the token never printed', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('skus.json', skus(4))
+    const run = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'], {
+      env: { PUSH_TOKEN: 'wrong-token-123' },
+    })
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      synced: 0,
+      queued: 4,
+      status: 'paused',
+      reason: 'needs-token',
+    })
+    expect(run.stdout + run.stderr).not.toContain('wrong-token-123')
+    // With the right token, the same command resumes and sends them.
+    const fixed = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
+    expect(JSON.parse(fixed.stdout)).toMatchObject({ synced: 4, status: 'finished' })
+  })
+
+  it('a wrong address (404) stops the run: the batch failed, nothing more sent', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('skus.json', skus(4))
+    const run = await push([
+      file,
+      '--base-url',
+      `${sandbox.url}/wrong`,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--batch-size',
+      '2',
+      '--json',
+    ])
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({ failed: 2, queued: 2, status: 'stopped' })
+    expect(sandbox.requests()).toHaveLength(1)
+  })
+
+  it('an unreachable service ends the run with everything still to send', async () => {
+    const sandbox = await sandboxFor()
+    const url = sandbox.url
+    await sandbox.close()
+    const file = await inputFile('skus.json', skus(2))
+    const run = await push([file, '--base-url', url, '--token-env', 'PUSH_TOKEN', '--json'])
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({ queued: 2, status: 'paused', reason: 'offline' })
+  }, 20_000)
+})
+
+describe('catalog-desk push: usage', () => {
+  it.each([
+    [['f.json', '--base-url', 'http://127.0.0.1:1'], /exactly one of --token-env NAME or --profile NAME/],
+    [['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'A', '--profile', 'p'], /exactly one/],
+    [['f.json', '--token-env', 'PUSH_TOKEN'], /Missing --base-url/],
+    [['f.json', '--base-url', 'http://example.com', '--token-env', 'PUSH_TOKEN'], /--base-url must be https/],
+    [['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'NOPE'], /NOPE is not set or empty/],
+    [
+      ['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'PUSH_TOKEN', '--batch-size', '0'],
+      /--batch-size must be a whole number from 1 to 1000/,
+    ],
+    [
+      ['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'PUSH_TOKEN', '--concurrency', '9'],
+      /--concurrency/,
+    ],
+    [
+      ['missing.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'PUSH_TOKEN'],
+      /Cannot read missing.json: no such file/,
+    ],
+  ])('%j → exit 2', async (argv, message) => {
+    await inputFile('f.json', skus(1))
+    const run = await push(argv)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(message)
+  })
+
+  it('--help prints the usage; the main usage lists push', async () => {
+    const run = await push(['--help'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Usage: catalog-desk push FILE/)
+    const help = { out: '' }
+    await main(['--help'], {
+      stdout: { write: (t: string) => (help.out += t) },
+      stderr: { write: () => {} },
+      cwd: dir,
+    })
+    expect(help.out).toMatch(/push FILE \[options\]/)
+  })
+})

@@ -1,0 +1,150 @@
+import { PROCESSED, type Outcome, type OutcomeKind } from '../../../src/shared/service/outcome.ts'
+import { createSyncRun } from '../../../src/shared/sync/engine.ts'
+import { createMemoryOutbox, type MemoryOutbox } from '../../../src/shared/sync/memory-outbox.ts'
+import type {
+  ItemState,
+  OutboxItem,
+  SyncClock,
+  SyncOutbox,
+  SyncTransport,
+} from '../../../src/shared/sync/ports.ts'
+import type { RunEvents, RunPorts, RunSettings, RunStatus } from '../../../src/shared/sync/run.ts'
+
+/** The engine against the memory outbox and a scripted transport: every outcome on demand, no network. */
+
+export interface FakeSku {
+  barcode: string
+}
+
+export function skuItems(count: number, states: Record<number, ItemState> = {}) {
+  return Array.from({ length: count }, (_, index) => ({
+    key: `k${index}`,
+    position: index,
+    payload: { barcode: `B${index}` } satisfies FakeSku,
+    label: `B${index}`,
+    ...(states[index] ? { state: states[index] } : {}),
+  }))
+}
+
+export function outcome(kind: OutcomeKind, fields: Partial<Outcome> = {}): Outcome {
+  return { kind, processed: PROCESSED[kind], message: `said: ${kind}`, durationMs: 1, ...fields }
+}
+
+export interface Call {
+  operation: 'bulk' | 'app'
+  barcodes: string[]
+  payloads: unknown[]
+}
+
+/** Answers each request with what `answer` returns; records every call and how many were in flight. */
+export function scriptedTransport(answer: (call: Call, index: number) => Outcome | Promise<Outcome>) {
+  const calls: Call[] = []
+  let inFlight = 0
+  let maxInFlight = 0
+  const handle = async (call: Call) => {
+    const index = calls.push(call) - 1
+    inFlight += 1
+    maxInFlight = Math.max(maxInFlight, inFlight)
+    try {
+      return await answer(call, index)
+    } finally {
+      inFlight -= 1
+    }
+  }
+  const transport: SyncTransport = {
+    bulkUpload: (skus) =>
+      handle({
+        operation: 'bulk',
+        payloads: skus,
+        barcodes: skus.map((sku) => (sku as FakeSku).barcode),
+      }),
+    createApp: (request) =>
+      handle({ operation: 'app', payloads: [request], barcodes: [(request as { name: string }).name] }),
+  }
+  return {
+    transport,
+    calls,
+    get maxInFlight() {
+      return maxInFlight
+    },
+  }
+}
+
+/** A clock whose sleeps end at once (they are recorded), so backoff costs no time in tests. */
+export function fakeClock() {
+  let now = 1_000_000
+  const sleeps: number[] = []
+  const clock: SyncClock = {
+    now: () => now++,
+    sleep: async (ms) => {
+      sleeps.push(ms)
+      now += ms
+    },
+    random: () => 0.5,
+  }
+  return { clock, sleeps }
+}
+
+export function deferred<T>() {
+  let resolve!: (value: T) => void
+  const promise = new Promise<T>((done) => (resolve = done))
+  return { promise, resolve }
+}
+
+export const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+/** Waits until `check` holds, giving the engine's promises time to run. */
+export async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let round = 0; round < 500; round++) {
+    if (check()) return
+    await tick()
+  }
+  throw new Error(`${what} did not hold in time`)
+}
+
+export interface Setup {
+  outbox: SyncOutbox
+  settings?: Partial<RunSettings>
+  transport: SyncTransport
+  waitUntilOnline?: RunPorts['waitUntilOnline']
+  clock?: SyncClock
+}
+
+export function runWith({ outbox, settings = {}, transport, waitUntilOnline, clock: own }: Setup) {
+  const fake = fakeClock()
+  const clock = own ?? fake.clock
+  const sleeps = fake.sleeps
+  const statuses: RunStatus[] = []
+  const logs: string[] = []
+  const events: RunEvents = {
+    onStatus: (status) => statuses.push(status),
+    onLog: (line) => logs.push(line),
+  }
+  const run = createSyncRun(
+    { outbox, transport, clock, ...(waitUntilOnline ? { waitUntilOnline } : {}) },
+    {
+      runId: 'run-1',
+      kind: 'skus',
+      batchSize: 4,
+      concurrency: 1,
+      resend: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 40, maxRetryAfterMs: 5_000 },
+      ...settings,
+    },
+    events,
+  )
+  return { run, sleeps, statuses, logs }
+}
+
+export function statesOf(outbox: MemoryOutbox): Record<string, ItemState> {
+  return Object.fromEntries(outbox.items().map((item) => [item.label, item.state]))
+}
+
+export function byState(outbox: MemoryOutbox, state: ItemState): string[] {
+  return outbox
+    .items()
+    .filter((item) => item.state === state)
+    .map((item) => item.label)
+}
+
+export { createMemoryOutbox }
+export type { OutboxItem }
