@@ -19,6 +19,12 @@ export const router = createRouter({
       meta: { title: 'Import SKUs' },
     },
     { path: '/apps', component: () => import('./features/apps/AppsPage.vue'), meta: { title: 'Apps' } },
+    {
+      path: '/apps/:id',
+      component: () => import('./features/apps/AppEditorPage.vue'),
+      props: true,
+      meta: { title: 'Edit app' },
+    },
     { path: '/sync', component: () => import('./features/sync/SyncPage.vue'), meta: { title: 'Sync' } },
     {
       path: '/settings',

@@ -1,0 +1,125 @@
+import { defineStore } from 'pinia'
+import { shallowRef } from 'vue'
+import { appRequestFileName, appRequestJson } from '../../../shared/apps/export.ts'
+import { appDrafts } from '../db/app-drafts.ts'
+import type { AppDraftRecord } from '../db/records.ts'
+import { download } from '../ui/download.ts'
+
+/** A message for the snackbar; `undo` names the deleted draft that Undo puts back. */
+export interface AppNotice {
+  id: number
+  message: string
+  tone: 'info' | 'error'
+  undo?: string
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** How a draft is called in messages: its name, or what the list shows for a draft without one. */
+export function appLabel(record: Pick<AppDraftRecord, 'name'>): string {
+  return record.name ? `“${record.name}”` : 'The untitled app'
+}
+
+/**
+ * The app drafts list: all of them (there are few), and the actions on one draft. Deleting keeps
+ * the draft in memory until the next delete, so the snackbar's Undo can put it back exactly.
+ */
+export const useAppDraftsStore = defineStore('appDrafts', () => {
+  const drafts = shallowRef<AppDraftRecord[]>([])
+  const loaded = shallowRef(false)
+  const failure = shallowRef('')
+  const notice = shallowRef<AppNotice>()
+  /** The last deleted draft, as it was: what Undo restores. */
+  let deleted: AppDraftRecord | undefined
+  let noticeId = 0
+
+  function tell(message: string, tone: AppNotice['tone'] = 'info', undo?: string) {
+    notice.value = { id: ++noticeId, message, tone, undo }
+  }
+
+  function dismiss() {
+    notice.value = undefined
+  }
+
+  async function load() {
+    try {
+      drafts.value = await appDrafts.all()
+      failure.value = ''
+    } catch (error) {
+      failure.value = `The app drafts could not be read: ${reason(error)}`
+    } finally {
+      loaded.value = true
+    }
+  }
+
+  async function create(): Promise<string> {
+    const record = await appDrafts.create()
+    await load()
+    return record.id
+  }
+
+  async function duplicate(id: string): Promise<string | undefined> {
+    try {
+      const copy = await appDrafts.duplicate(id)
+      await load()
+      tell(`${appLabel(copy)} created as a copy.`)
+      return copy.id
+    } catch (error) {
+      tell(`Nothing was copied: ${reason(error)}`, 'error')
+      return undefined
+    }
+  }
+
+  async function remove(id: string) {
+    try {
+      deleted = await appDrafts.delete(id)
+      tell(`${appLabel(deleted)} deleted.`, 'info', deleted.id)
+    } catch (error) {
+      tell(`Nothing was deleted: ${reason(error)}`, 'error')
+    }
+    await load()
+  }
+
+  /** Puts back the draft the current notice reports deleted. */
+  async function undo() {
+    const record = deleted
+    if (!record || notice.value?.undo !== record.id) return
+    dismiss()
+    deleted = undefined
+    try {
+      await appDrafts.restore(record)
+      tell(`${appLabel(record)} restored.`)
+    } catch (error) {
+      tell(`Could not undo: ${reason(error)}`, 'error')
+    }
+    await load()
+  }
+
+  /** Downloads a draft's request body as JSON, named after the app. */
+  async function exportDraft(id: string) {
+    try {
+      const record = await appDrafts.get(id)
+      if (!record) throw new Error('this app draft no longer exists')
+      const name = appRequestFileName(record.name)
+      download(new File([appRequestJson(record.payload)], name, { type: 'application/json' }))
+      tell(`${appLabel(record)} exported to ${name}.`)
+    } catch (error) {
+      tell(`Export failed: ${reason(error)}`, 'error')
+    }
+  }
+
+  return {
+    drafts,
+    loaded,
+    failure,
+    notice,
+    load,
+    create,
+    duplicate,
+    remove,
+    undo,
+    exportDraft,
+    tell,
+    dismiss,
+  }
+})

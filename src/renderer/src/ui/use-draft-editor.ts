@@ -1,0 +1,115 @@
+import { computed, nextTick, onBeforeUnmount, ref, shallowRef, watch, type Ref } from 'vue'
+import type { ValidationResult } from '../../../shared/validation/problem.ts'
+import { plainCopy } from './plain-copy.ts'
+
+export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
+
+/** How long typing may pause before the draft is written: short enough that a crash loses little. */
+export const AUTOSAVE_DELAY_MS = 400
+/** How many saved versions undo can step back through. */
+const UNDO_DEPTH = 50
+
+export interface DraftStore<P, R extends { payload: P }> {
+  get(id: string): Promise<R | undefined>
+  savePayload(id: string, payload: P): Promise<R>
+}
+
+/**
+ * One draft under edit, whatever it holds: its payload as a reactive object, validation as the
+ * user types, autosave (there is no save button to forget), and undo through the saved versions.
+ * The same behaviour as the SKU editor's `useSkuEditor`, for any repository.
+ */
+export function useDraftEditor<P extends Record<string, unknown>, R extends { payload: P }>(
+  id: string,
+  store: DraftStore<P, R>,
+  validate: (payload: P) => ValidationResult,
+) {
+  const record = shallowRef<R>()
+  const payload = ref({}) as Ref<P>
+  const state = ref<SaveState>('loading')
+  const saveError = ref('')
+  const validation = computed(() => validate(payload.value))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let saving: Promise<void> = Promise.resolve()
+  // Each save keeps the version it replaces; a save that an undo caused keeps nothing, or undoing
+  // twice would only flip between two versions.
+  const history = shallowRef<P[]>([])
+  let lastSaved = {} as P
+  let undoing = false
+
+  async function load() {
+    const found = await store.get(id)
+    record.value = found
+    if (!found) {
+      state.value = 'missing'
+      return
+    }
+    payload.value = structuredClone(found.payload)
+    lastSaved = structuredClone(found.payload)
+    // Let the watcher see the loaded payload while still 'loading', so loading is not an edit.
+    await nextTick()
+    state.value = 'saved'
+  }
+
+  function schedule() {
+    if (state.value === 'loading' || state.value === 'missing') return
+    state.value = 'pending'
+    clearTimeout(timer)
+    timer = setTimeout(() => void flush(), AUTOSAVE_DELAY_MS)
+  }
+
+  /** Writes now whatever is pending; callers may await it before leaving the page. */
+  function flush(): Promise<void> {
+    clearTimeout(timer)
+    if (state.value !== 'pending') return saving
+    state.value = 'saving'
+    // A plain copy: IndexedDB cannot store Vue's proxies.
+    const snapshot = plainCopy(payload.value)
+    if (!undoing) history.value = [...history.value, lastSaved].slice(-UNDO_DEPTH)
+    undoing = false
+    lastSaved = snapshot
+    saving = saving.then(async () => {
+      try {
+        record.value = await store.savePayload(id, snapshot)
+        if (state.value === 'saving') state.value = 'saved'
+        saveError.value = ''
+      } catch (error) {
+        state.value = 'failed'
+        saveError.value = error instanceof Error ? error.message : String(error)
+      }
+    })
+    return saving
+  }
+
+  /** Puts back the version saved before the last change, and saves it at once. */
+  async function undo() {
+    await flush()
+    const previous = history.value.at(-1)
+    if (!previous) return
+    history.value = history.value.slice(0, -1)
+    undoing = true
+    payload.value = structuredClone(previous)
+    await nextTick()
+    await flush()
+  }
+
+  const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')
+
+  watch(payload, schedule, { deep: true })
+  onBeforeUnmount(() => void flush())
+  void load()
+
+  return { record, payload, state, saveError, validation, flush, undo, canUndo }
+}
+
+/** The save state in words, for the editor's status line. */
+export function saveStateText(state: SaveState, error: string): string {
+  return {
+    loading: 'Loading…',
+    missing: '',
+    pending: 'Unsaved changes…',
+    saving: 'Saving…',
+    saved: 'All changes saved',
+    failed: `Not saved: ${error}`,
+  }[state]
+}

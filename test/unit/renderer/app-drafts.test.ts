@@ -1,0 +1,111 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { newAppPayload } from '../../../src/shared/apps/defaults.ts'
+import type { AppCreateRequest } from '../../../src/shared/schema/app.ts'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import { AppDraftRepository } from '../../../src/renderer/src/db/app-drafts.ts'
+import request from '../../fixtures/app-create-request.json'
+
+let name = ''
+let db: CatalogDatabase
+let apps: AppDraftRepository
+
+beforeEach(() => {
+  name = `catalog-desk-test-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  apps = new AppDraftRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+describe('app drafts in IndexedDB', () => {
+  it('creates a draft from the defaults, with its columns derived from the payload', async () => {
+    const record = await apps.create(undefined, 1000)
+    expect(record).toMatchObject({
+      name: '',
+      createdAt: 1000,
+      updatedAt: 1000,
+      syncState: 'draft',
+      validity: 'warnings',
+      errorCount: 0,
+      warningCount: 2,
+    })
+    expect(await apps.get(record.id)).toEqual(record)
+    expect(record.payload).toEqual(newAppPayload())
+  })
+
+  it('keeps a payload exactly as written, unknown fields included', async () => {
+    const payload = { ...structuredClone(request), campaign: { id: 7 } } as AppCreateRequest
+    payload.report_config!.features!.extra = { kept: true }
+    const record = await apps.create(payload)
+    expect((await apps.get(record.id))!.payload).toEqual(payload)
+    expect(record).toMatchObject({ name: 'Northwind Skin Check', validity: 'valid' })
+  })
+
+  it('saves a new payload and recomputes name and validity', async () => {
+    const { id } = await apps.create(undefined, 1000)
+    const payload = { ...newAppPayload(), name: 'Glow', expire_images_after_days: -5 }
+    const saved = await apps.savePayload(id, payload, 2000)
+    expect(saved).toMatchObject({
+      name: 'Glow',
+      updatedAt: 2000,
+      createdAt: 1000,
+      validity: 'invalid',
+      errorCount: 1,
+    })
+    expect(await apps.get(id)).toEqual(saved)
+  })
+
+  it('refuses to save a draft that is gone or has been sent', async () => {
+    await expect(apps.savePayload('nope', {})).rejects.toThrow('This app draft no longer exists.')
+    const { id } = await apps.create()
+    await db.appDrafts.update(id, { syncState: 'synced' })
+    await expect(apps.savePayload(id, { name: 'x' })).rejects.toThrow('can no longer be edited')
+    expect((await apps.get(id))!.name).toBe('')
+  })
+
+  it('lists every draft, most recently edited first', async () => {
+    const a = await apps.create({ name: 'A' }, 1000)
+    const b = await apps.create({ name: 'B' }, 2000)
+    await apps.savePayload(a.id, { name: 'A2' }, 3000)
+    expect((await apps.all()).map((draft) => draft.name)).toEqual(['A2', 'B'])
+    expect(b.id).not.toBe(a.id)
+  })
+
+  it('duplicates a draft as a new, unsent draft named as a copy', async () => {
+    const original = await apps.create({ ...newAppPayload(), name: 'Glow' }, 1000)
+    await db.appDrafts.update(original.id, { syncState: 'synced' })
+    const copy = await apps.duplicate(original.id, 5000)
+    expect(copy.id).not.toBe(original.id)
+    expect(copy).toMatchObject({ name: 'Glow (copy)', syncState: 'draft', createdAt: 5000, updatedAt: 5000 })
+    expect({ ...copy.payload, name: 'Glow' }).toEqual(original.payload)
+    // The copy's payload is its own.
+    copy.payload.appConfig!.domains!.push('x.example.com')
+    expect((await apps.get(original.id))!.payload.appConfig!.domains).toEqual([])
+    // An untitled draft's copy stays untitled rather than becoming " (copy)".
+    expect((await apps.duplicate((await apps.create()).id)).name).toBe('')
+  })
+
+  it('deletes a draft and puts it back exactly, id and timestamps included', async () => {
+    const record = await apps.create({ ...newAppPayload(), name: 'Glow' }, 1000)
+    const removed = await apps.delete(record.id)
+    expect(removed).toEqual(record)
+    expect(await apps.get(record.id)).toBeUndefined()
+    await apps.restore(removed)
+    expect(await apps.get(record.id)).toEqual(record)
+    // Restoring never overwrites a draft holding the id.
+    await expect(apps.restore(removed)).rejects.toThrow()
+  })
+
+  it('keeps drafts that have been sent', async () => {
+    const { id } = await apps.create()
+    await db.appDrafts.update(id, { syncState: 'sending' })
+    await expect(apps.delete(id)).rejects.toThrow('This app has been sent; its record is kept.')
+    expect(await apps.get(id)).toBeDefined()
+    await expect(apps.delete('nope')).rejects.toThrow('no longer exists')
+  })
+})
