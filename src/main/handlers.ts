@@ -4,6 +4,7 @@ import type { z } from '../shared/schema/zod.ts'
 import { isExternalLink } from './external-link.ts'
 import type { PreviewAssetLoader } from './preview-assets.ts'
 import { createServiceHandlers, type ServiceDeps } from './service-handlers.ts'
+import { createSyncHandlers } from './sync-handlers.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
 export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C]>
@@ -22,6 +23,7 @@ export interface HandlerDeps extends ServiceDeps {
 export function createHandlers(deps: HandlerDeps): Handlers {
   return {
     ...createServiceHandlers(deps),
+    ...createSyncHandlers(deps),
     getAppInfo: async () => deps.appInfo(),
     openExternal: async (url) => {
       // The contract already allows https only; checked again so no caller can skip it.

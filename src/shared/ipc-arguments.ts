@@ -5,6 +5,10 @@ import { profileSchema } from './profile.ts'
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
 const token = z.string().min(1).max(8_192)
+/** Chosen by the renderer for each sync request, so it can be aborted while in flight. */
+const requestId = z.string().min(1).max(200)
+/** The most SKUs a profile sends in one request (its batch size is at most 1,000). */
+const MAX_SKUS_A_REQUEST = 1_000
 
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
@@ -29,4 +33,9 @@ export const invokeArguments = {
   ]),
   // A payload export of a few thousand SKUs fits; a runaway string does not.
   writeClipboard: z.tuple([z.string().max(20_000_000)]),
+  // What the SKUs hold is the service's to judge (a refused one is split out and shown): only the
+  // shape of the call is checked here.
+  syncBulkUpload: z.tuple([profileId, requestId, z.array(z.unknown()).max(MAX_SKUS_A_REQUEST)]),
+  syncCreateApp: z.tuple([profileId, requestId, z.record(z.string(), z.unknown())]),
+  abortSyncRequest: z.tuple([requestId]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -1,7 +1,7 @@
 import type { invokeArguments } from './ipc-arguments.ts'
 import type { ProfileView } from './profile.ts'
 import type { z } from './schema/zod.ts'
-import type { OutcomeKind } from './service/outcome.ts'
+import type { Outcome, OutcomeKind } from './service/outcome.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel has an argument
@@ -32,6 +32,15 @@ export const CHANNELS = [
   'loadPreviewAsset',
   /** Puts text on the system clipboard (the renderer has no clipboard permission). */
   'writeClipboard',
+  /**
+   * The sync engine's transport: one bulk upload of SKUs with the given profile and its token (read
+   * in main, never sent here), classified and redacted. Never resent by main: the engine decides.
+   */
+  'syncBulkUpload',
+  /** The same for one app creation request. */
+  'syncCreateApp',
+  /** Ends a sync request still in flight (its outcome then says whether the body had left). */
+  'abortSyncRequest',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]
@@ -92,6 +101,10 @@ export interface InvokeResults {
   testConnection: ConnectionTest
   loadPreviewAsset: PreviewAsset
   writeClipboard: void
+  syncBulkUpload: Outcome
+  syncCreateApp: Outcome
+  /** Whether a request of that id was in flight. */
+  abortSyncRequest: boolean
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -1,16 +1,22 @@
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
-import { skuDrafts } from './db/index.ts'
+import { db, skuDrafts } from './db/index.ts'
+import { syncRuns } from './db/sync-repository.ts'
 import { rollBackInterruptedImport } from './features/import/interrupted-import.ts'
+import { recoverInterruptedRuns, recoveredMessage } from './features/sync/interrupted-sync.ts'
+import { drafts } from './ui/counting.ts'
 import { router } from './router.ts'
 import { useSkuDraftsStore } from './stores/sku-drafts.ts'
 import './ui/styles.css'
 
 // Before anything shows or writes drafts: an import cut short by a crash or a closed window is
-// rolled back (usually there is none, and this is one localStorage read).
+// rolled back (usually there is none, and this is one localStorage read), and drafts a sync left
+// `sending` become `unknown`, so the list never shows a state nobody is working on.
 const interrupted = await rollBackInterruptedImport(skuDrafts)
+const { recovered } = await recoverInterruptedRuns(db, syncRuns)
 
 const pinia = createPinia()
 createApp(App).use(pinia).use(router).mount('#app')
 if (interrupted) useSkuDraftsStore(pinia).tell(interrupted)
+else if (recovered > 0) useSkuDraftsStore(pinia).tell(recoveredMessage(drafts(recovered)), 'error')

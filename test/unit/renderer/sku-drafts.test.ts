@@ -118,7 +118,7 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.id).toBe('old-1')
     expect(found?.subCategory).toBe('eyeglasses')
     expect(found?.payload).toEqual(partial)
-    expect(db.verno).toBe(3)
+    expect(db.verno).toBe(4)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -158,7 +158,7 @@ describe('SKU drafts in IndexedDB', () => {
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(old)
-    expect(db.verno).toBe(3)
+    expect(db.verno).toBe(4)
     expect(await db.skuUndo.count()).toBe(0)
 
     const deleted = await drafts.delete(['old-2'])

@@ -1,5 +1,6 @@
 import { Dexie, type EntityTable, type Table } from 'dexie'
 import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '../../../shared/search-terms.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
@@ -12,6 +13,9 @@ export class CatalogDatabase extends Dexie {
   skuDrafts!: EntityTable<SkuDraftRecord, 'id'>
   appDrafts!: EntityTable<AppDraftRecord, 'id'>
   skuUndo!: Table<SkuUndoRecord, [batch: string, id: string]>
+  syncRuns!: EntityTable<SyncRunRecord, 'id'>
+  syncItems!: Table<SyncItemRecord, [run: string, position: number]>
+  syncRequests!: EntityTable<SyncRequestRecord, 'id'>
 
   constructor(name = DATABASE_NAME) {
     super(name)
@@ -38,5 +42,14 @@ export class CatalogDatabase extends Dexie {
     // rather than in memory: the drafts a 100,000-draft delete removed weigh ~185 MB as objects.
     // A new, empty table: there is nothing of older versions to carry over.
     this.version(3).stores({ skuUndo: '[batch+id], batch' })
+    // v4: the sync outbox. New tables only (the drafts' indexes stay as they are: import speed
+    // depends on their number). An item is keyed by its place in its run; `[run+state+position]`
+    // reads a run's queued items after a position and counts a run's items by state, `[run+key]`
+    // finds the item of a draft, `key` every run a draft was in.
+    this.version(4).stores({
+      syncRuns: 'id, createdAt, state',
+      syncItems: '[run+position], [run+state+position], [run+key], key',
+      syncRequests: 'id, [runId+startedAt]',
+    })
   }
 }

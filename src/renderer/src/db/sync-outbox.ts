@@ -1,0 +1,213 @@
+import { Dexie, type Table } from 'dexie'
+import type {
+  ItemState,
+  ItemUpdate,
+  OutboxItem,
+  RequestRecord,
+  SyncKind,
+  SyncOutbox,
+} from '../../../shared/sync/ports.ts'
+import type { SyncState } from '../../../shared/sync-state.ts'
+import type { CatalogDatabase } from './database.ts'
+import type { SyncItemRecord } from './sync-records.ts'
+
+export const ITEM_STATES: readonly ItemState[] = [
+  'queued',
+  'sending',
+  'synced',
+  'rejected',
+  'failed',
+  'unknown',
+]
+
+/** The drafts a run of each kind sends: the table whose `syncState` mirrors its items'. */
+export interface DraftRow {
+  id: string
+  syncState: SyncState
+  payload: unknown
+}
+
+export function draftTable(db: CatalogDatabase, kind: SyncKind): Table<DraftRow, string> {
+  return (kind === 'apps' ? db.appDrafts : db.skuDrafts) as unknown as Table<DraftRow, string>
+}
+
+/** The index range of a run's items in one state, in position order (after `after` when given). */
+export function itemsInState(db: CatalogDatabase, run: string, state: ItemState, after = -Infinity) {
+  return db.syncItems
+    .where('[run+state+position]')
+    .between([run, state, after], [run, state, Dexie.maxKey], false, true)
+}
+
+/** A run's items of the given drafts, in the order of `keys` (absent where the draft is not in the run). */
+export async function itemsOfKeys(
+  db: CatalogDatabase,
+  run: string,
+  keys: readonly string[],
+): Promise<Array<SyncItemRecord | undefined>> {
+  const found = await db.syncItems
+    .where('[run+key]')
+    .anyOf(keys.map((key) => [run, key]))
+    .toArray()
+  const byKey = new Map(found.map((item) => [item.key, item]))
+  return keys.map((key) => byKey.get(key))
+}
+
+/**
+ * Writes drafts' `syncState` to follow their items, in the caller's transaction. A draft is only
+ * moved from the states `from` allows: a draft that left this run's hands (sent again by a later
+ * run, say) is not pulled back by an old run's bookkeeping.
+ */
+export async function mirrorDrafts(
+  table: Table<DraftRow, string>,
+  states: ReadonlyMap<string, SyncState>,
+  from: readonly SyncState[],
+): Promise<void> {
+  if (states.size === 0) return
+  const ids = [...states.keys()]
+  const drafts = await table.bulkGet(ids)
+  const changed: DraftRow[] = []
+  drafts.forEach((draft, i) => {
+    if (!draft || !from.includes(draft.syncState)) return
+    const next = states.get(ids[i]!)!
+    if (draft.syncState !== next) changed.push({ ...draft, syncState: next })
+  })
+  await table.bulkPut(changed)
+}
+
+/**
+ * The outbox of one run, in IndexedDB: the engine's `SyncOutbox` port. Items live in `syncItems`
+ * keyed by run and position; each item's state is mirrored on its draft's `syncState` in the same
+ * transaction, so the SKU list shows where every draft stands and a crash can never leave the
+ * two apart. What is sent is the draft's payload as it is when its batch is read: a draft that is
+ * queued can no longer be edited, so that is what was queued.
+ */
+export class DexieSyncOutbox implements SyncOutbox {
+  private readonly db: CatalogDatabase
+  readonly runId: string
+  readonly kind: SyncKind
+
+  constructor(db: CatalogDatabase, runId: string, kind: SyncKind = 'skus') {
+    this.db = db
+    this.runId = runId
+    this.kind = kind
+  }
+
+  private get drafts() {
+    return draftTable(this.db, this.kind)
+  }
+
+  async queuedAfter(after: number, limit: number): Promise<OutboxItem[]> {
+    return this.db.transaction('r', this.db.syncItems, this.drafts, async () => {
+      const items = await itemsInState(this.db, this.runId, 'queued', after).limit(limit).toArray()
+      const drafts = await this.drafts.bulkGet(items.map((item) => item.key))
+      // A queued draft cannot be deleted (the repository refuses drafts that are not in the draft
+      // state), so a missing one is only possible if the store was changed by hand.
+      return items.flatMap((item, i) => {
+        const draft = drafts[i]
+        return draft
+          ? [{ key: item.key, position: item.position, payload: draft.payload, label: item.label }]
+          : []
+      })
+    })
+  }
+
+  async beginRequest(request: RequestRecord): Promise<void> {
+    await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
+      const items = await itemsOfKeys(this.db, this.runId, request.keys)
+      const sending = items
+        .filter((item): item is SyncItemRecord => item !== undefined)
+        .map(({ message: _previous, ...item }) => ({
+          ...item,
+          state: 'sending' as const,
+          requestId: request.id,
+        }))
+      await this.db.syncItems.bulkPut(sending)
+      await mirrorDrafts(this.drafts, new Map(sending.map((item) => [item.key, 'sending'])), [
+        'queued',
+        'sending',
+      ])
+      const labels = items.map((item, i) => item?.label ?? request.keys[i]!)
+      await this.db.syncRequests.put({ ...plain(request), labels })
+    })
+  }
+
+  async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
+    await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
+      const keys = updates.map((update) => update.key)
+      const items = await itemsOfKeys(this.db, this.runId, keys)
+      const next: SyncItemRecord[] = []
+      const states = new Map<string, SyncState>()
+      updates.forEach((update, i) => {
+        const item = items[i]
+        if (!item) return
+        const record: SyncItemRecord = { ...item, state: update.state, requestId: request.id }
+        if (update.message !== undefined) record.message = update.message
+        else delete record.message
+        if (update.remoteId !== undefined) record.remoteId = update.remoteId
+        if (update.response !== undefined) record.response = plain(update.response)
+        next.push(record)
+        states.set(update.key, update.state)
+      })
+      await this.db.syncItems.bulkPut(next)
+      await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
+      const existing = await this.db.syncRequests.get(request.id)
+      const labels = existing?.labels ?? (await this.labelsOf(request.keys))
+      await this.db.syncRequests.put({ ...existing, ...plain(request), labels })
+    })
+  }
+
+  async recoverInterrupted(message: string): Promise<number> {
+    return this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
+      const sending = await itemsInState(this.db, this.runId, 'sending').toArray()
+      const unknown = sending.map((item) => ({ ...item, state: 'unknown' as const, message }))
+      await this.db.syncItems.bulkPut(unknown)
+      await mirrorDrafts(this.drafts, new Map(unknown.map((item) => [item.key, 'unknown'])), [
+        'queued',
+        'sending',
+      ])
+      const open = await this.db.syncRequests
+        .where('[runId+startedAt]')
+        .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
+        .filter((request) => request.endedAt === undefined)
+        .toArray()
+      const now = Date.now()
+      await this.db.syncRequests.bulkPut(
+        open.map((request) => ({
+          ...request,
+          endedAt: now,
+          outcome: {
+            kind: 'unknown',
+            processed: 'maybe',
+            message,
+            durationMs: now - request.startedAt,
+            action: 'interrupted: the app closed before the answer came; you decide',
+          },
+        })),
+      )
+      return unknown.length
+    })
+  }
+
+  async counts(): Promise<Record<ItemState, number>> {
+    return countItems(this.db, this.runId)
+  }
+
+  private async labelsOf(keys: readonly string[]): Promise<string[]> {
+    const items = await itemsOfKeys(this.db, this.runId, keys)
+    return items.map((item, i) => item?.label ?? keys[i]!)
+  }
+}
+
+/** A run's items by state, counted on the index. */
+export async function countItems(db: CatalogDatabase, run: string): Promise<Record<ItemState, number>> {
+  const counts = await Promise.all(ITEM_STATES.map((state) => itemsInState(db, run, state).count()))
+  return Object.fromEntries(ITEM_STATES.map((state, i) => [state, counts[i]!])) as Record<ItemState, number>
+}
+
+/**
+ * A structured-cloneable copy: what the engine hands over may hold proxies or functions (an
+ * AbortSignal in an outcome, say) that IndexedDB cannot store.
+ */
+function plain<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T)
+}

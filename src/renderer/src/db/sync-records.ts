@@ -1,0 +1,61 @@
+import type { ItemState, RequestRecord, SyncKind } from '../../../shared/sync/ports.ts'
+import type { PauseReason } from '../../../shared/sync/run.ts'
+
+/**
+ * Where a run stands as the outbox keeps it. `open`: it has items still queued or sending, or it
+ * was never told it ended (a crash, a closed window): it can be resumed. `finished`: every item
+ * reached a terminal state. `cancelled`: the person stopped it; what was still queued went back
+ * to draft. `stopped`: the service said the address or the API version is wrong.
+ */
+export type SyncRunState = 'open' | 'finished' | 'cancelled' | 'stopped'
+
+/** One sync run: what was sent where, and how it ended. */
+export interface SyncRunRecord {
+  id: string
+  /** `skus` today; `apps` (one app a request) when app drafts sync. */
+  kind: SyncKind
+  /** The profile the run sends with: fixed when it starts, so a resume goes to the same place. */
+  profileId: string
+  profileName: string
+  /** The address it sends to, as the profile named it when the run started (for the history). */
+  url: string
+  batchSize: number
+  concurrency: number
+  createdAt: number
+  updatedAt: number
+  state: SyncRunState
+  /** Items queued when the run was prepared. */
+  total: number
+  /** Items that went back to draft when the run was cancelled. */
+  returned?: number
+  /** The last pause or stop, in a person's words (what the history shows). */
+  lastMessage?: string
+  lastPause?: PauseReason
+}
+
+/** One item of a run: a SKU draft (its id is the key) at its place in the run. */
+export interface SyncItemRecord {
+  run: string
+  position: number
+  /** The draft's id. */
+  key: string
+  /** The SKU's barcode (or product name when it has none): how a person finds it. */
+  label: string
+  state: ItemState
+  /** Why it is rejected, failed or unknown. */
+  message?: string
+  /** The request that last carried it. */
+  requestId?: string
+  /** For an app: the `_id` the service returned. */
+  remoteId?: string
+  /** For an app: the service's answer, to compare with what was sent. */
+  response?: unknown
+}
+
+/** A request of a run, as the engine recorded it before it left and again with its outcome. */
+export interface SyncRequestRecord extends RequestRecord {
+  /** The items' labels, in the order of `keys`: the history lists the SKUs of a batch without reading them. */
+  labels: string[]
+  /** What the person decided about an `unknown` or `failed` batch, and when. */
+  resolution?: { choice: 'created' | 'resend'; at: number }
+}

@@ -1,0 +1,46 @@
+import { RECOVERED_MESSAGE } from '../../../../shared/sync/engine.ts'
+import type { CatalogDatabase } from '../../db/database.ts'
+import { DexieSyncOutbox } from '../../db/sync-outbox.ts'
+import type { SyncRunRepository } from '../../db/sync-runs.ts'
+import { ifRunIdle } from './run-lock.ts'
+
+export interface Recovery {
+  /** Drafts that were `sending` and are now `unknown`. */
+  recovered: number
+  /** Open runs another window is sending: left alone. */
+  busyElsewhere: string[]
+}
+
+/**
+ * Runs left open by a crash or a closed window: their `sending` items become `unknown` (the
+ * requests may have been processed), unless another window is sending the run; a run with
+ * nothing left to send is finished. Done when the app starts, before anything shows a draft, and
+ * again when the Sync page opens; a second pass finds nothing to change.
+ */
+export async function recoverInterruptedRuns(
+  db: CatalogDatabase,
+  runs: SyncRunRepository,
+  skip: (runId: string) => boolean = () => false,
+): Promise<Recovery> {
+  const recovery: Recovery = { recovered: 0, busyElsewhere: [] }
+  for (const run of await runs.open()) {
+    if (skip(run.id)) continue
+    const idle = await ifRunIdle(run.id, async () => {
+      recovery.recovered += await new DexieSyncOutbox(db, run.id, run.kind).recoverInterrupted(
+        RECOVERED_MESSAGE,
+      )
+    })
+    if (!idle) {
+      recovery.busyElsewhere.push(run.id)
+      continue
+    }
+    const left = await runs.counts(run.id)
+    // Nothing left to send: the run is over, only decisions remain.
+    if (left.queued === 0 && left.sending === 0) await runs.setState(run.id, 'finished')
+  }
+  return recovery
+}
+
+/** What the person reads about drafts a recovery marked unknown. */
+export const recoveredMessage = (drafts: string) =>
+  `${drafts} were being sent when the app closed: they are now "unknown". Check them on the platform, then decide on the Sync page.`

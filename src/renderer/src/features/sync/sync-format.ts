@@ -1,0 +1,79 @@
+import type { ItemState } from '../../../../shared/sync/ports.ts'
+import type { PauseReason, RunStatus } from '../../../../shared/sync/run.ts'
+import type { SyncRunState } from '../../db/sync-records.ts'
+import { count } from '../../ui/counting.ts'
+
+/** The states in the order the progress bar and its legend show them. */
+export const BAR_STATES: readonly ItemState[] = [
+  'synced',
+  'rejected',
+  'failed',
+  'unknown',
+  'sending',
+  'queued',
+]
+
+export const STATE_LABELS: Record<ItemState, string> = {
+  queued: 'Queued',
+  sending: 'Sending',
+  synced: 'Synced',
+  rejected: 'Rejected',
+  failed: 'Failed',
+  unknown: 'Unknown',
+}
+
+export const RUN_STATE_LABELS: Record<SyncRunState, string> = {
+  open: 'Not finished',
+  finished: 'Finished',
+  cancelled: 'Cancelled',
+  stopped: 'Stopped',
+}
+
+export const PAUSE_TITLES: Record<PauseReason, string> = {
+  requested: 'Paused',
+  'needs-token': 'Paused: the service needs a valid token',
+  offline: 'Paused: offline',
+  busy: 'Paused: the service is busy',
+}
+
+export function statusTitle(status: RunStatus, offline: boolean, target: string): string {
+  if (offline) return PAUSE_TITLES.offline
+  switch (status.state) {
+    case 'running':
+      return `Sending to ${target}`
+    case 'paused':
+      return PAUSE_TITLES[status.reason]
+    case 'finished':
+      return status.cancelled ? 'Cancelled' : 'Finished'
+    case 'stopped':
+      return 'Stopped'
+  }
+}
+
+/** "12 s", "4 min", "1 h 5 min". */
+export function duration(seconds: number): string {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`
+  const minutes = Math.round(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+}
+
+export function milliseconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`
+  return `${(n / 1024 / 1024).toFixed(1)} MB`
+}
+
+/** "1 SKU", "50 SKUs". */
+export function skus(n: number): string {
+  return `${count(n)} SKU${n === 1 ? '' : 's'}`
+}
+
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
+export function timeOfDay(at: number): string {
+  return clock.format(at)
+}

@@ -1,0 +1,400 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import { createSyncRun } from '../../../shared/sync/engine.ts'
+import type { ItemState } from '../../../shared/sync/ports.ts'
+import type { RunCounts, RunStatus, RunSummary, SyncRun } from '../../../shared/sync/run.ts'
+import { db } from '../db/index.ts'
+import { DexieSyncOutbox } from '../db/sync-outbox.ts'
+import type { SyncRunRecord } from '../db/sync-records.ts'
+import { syncRuns } from '../db/sync-repository.ts'
+import type { Preflight, Resolution } from '../db/sync-runs.ts'
+import { bridgeTransport } from '../features/sync/bridge-transport.ts'
+import { browserClock } from '../features/sync/browser-clock.ts'
+import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
+import { holdingRun } from '../features/sync/run-lock.ts'
+import { onlineWaiter } from '../features/sync/wait-until-online.ts'
+import { drafts } from '../ui/counting.ts'
+import { useProfilesStore } from './profiles.ts'
+
+export interface LogLine {
+  id: number
+  at: number
+  text: string
+}
+
+/** The run this page is sending (or sent last), as the progress panel shows it. */
+export interface LiveRun {
+  run: SyncRunRecord
+  status: RunStatus
+  counts: RunCounts
+  /** Paused by the page because the computer went offline; resumes when it is back. */
+  offline: boolean
+  /** When sending (re)started, and how many items were done then: the throughput's base. */
+  startedAt: number
+  endedAt?: number
+}
+
+/** A run of the history with its items counted by state. */
+export interface RunView {
+  run: SyncRunRecord
+  counts: Record<ItemState, number>
+}
+
+export const DONE_STATES = ['synced', 'rejected', 'failed', 'unknown'] as const
+const LOG_LINES_KEPT = 300
+/** Throughput is measured over this much recent time, so a pause or a slow batch soon stops counting. */
+const RATE_WINDOW_MS = 30_000
+
+export const doneCount = (counts: RunCounts) => DONE_STATES.reduce((sum, state) => sum + counts[state], 0)
+const emptyCounts = (): RunCounts => ({
+  queued: 0,
+  sending: 0,
+  synced: 0,
+  rejected: 0,
+  failed: 0,
+  unknown: 0,
+})
+
+/**
+ * Sync from the page: the pre-flight summary, the run being sent (the engine in `src/shared/sync`
+ * over the Dexie outbox and the bridge), its log, the history, and the person's decisions about
+ * batches whose outcome is not known. Kept in a store so a run goes on while the person looks at
+ * other pages.
+ */
+export const useSyncStore = defineStore('sync', () => {
+  const profiles = useProfilesStore()
+  const preflight = shallowRef<Preflight>()
+  const includeFailed = ref(false)
+  const preparing = shallowRef<{ queued: number; read: number; total: number }>()
+  const live = shallowRef<LiveRun>()
+  const log = shallowRef<LogLine[]>([])
+  const history = shallowRef<RunView[]>([])
+  /** Runs a crash, a closed window or an offline stop left open: offered for resuming. */
+  const resumable = shallowRef<RunView[]>([])
+  /** Runs another window of the app is sending right now. */
+  const elsewhere = shallowRef<string[]>([])
+  /** Bumped when a request of the live run ended, so its batch list reads again. */
+  const requestsRevision = ref(0)
+  const error = ref('')
+  const busy = ref(false)
+  const now = ref(Date.now())
+  const cancelRequested = ref(false)
+  let engine: SyncRun | undefined
+  let samples: Array<{ at: number; done: number }> = []
+  let nextLogId = 0
+
+  const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
+  const target = computed(() => profiles.active)
+  const toSend = computed(() => {
+    const summary = preflight.value
+    if (!summary) return 0
+    return summary.ready + (includeFailed.value ? summary.failed : 0)
+  })
+
+  /** Items done a second, over the recent window; undefined until there is something to measure. */
+  const rate = computed(() => {
+    void now.value
+    if (samples.length < 2) return undefined
+    const first = samples[0]!
+    const last = samples.at(-1)!
+    const seconds = (last.at - first.at) / 1000
+    if (seconds < 1 || last.done <= first.done) return undefined
+    return (last.done - first.done) / seconds
+  })
+  const secondsLeft = computed(() => {
+    const current = live.value
+    const perSecond = rate.value
+    if (!current || !perSecond || current.status.state !== 'running') return undefined
+    return (current.counts.queued + current.counts.sending) / perSecond
+  })
+
+  function addLog(text: string, at = Date.now()) {
+    log.value = [...log.value, { id: nextLogId++, at, text }].slice(-LOG_LINES_KEPT)
+  }
+
+  function patch(change: Partial<LiveRun>) {
+    if (live.value) live.value = { ...live.value, ...change }
+  }
+
+  function sample(counts: RunCounts) {
+    const at = Date.now()
+    samples.push({ at, done: doneCount(counts) })
+    while (samples.length > 2 && at - samples[0]!.at > RATE_WINDOW_MS) samples.shift()
+    now.value = at
+  }
+
+  async function viewOf(run: SyncRunRecord): Promise<RunView> {
+    return { run, counts: await syncRuns.counts(run.id) }
+  }
+
+  /** Reads the pre-flight summary, the history and the open runs again. */
+  async function refresh() {
+    const [summary, recent, open] = await Promise.all([
+      syncRuns.preflight(),
+      syncRuns.recent(),
+      syncRuns.open(),
+    ])
+    preflight.value = summary
+    history.value = await Promise.all(recent.map(viewOf))
+    const liveId = engine ? live.value?.run.id : undefined
+    resumable.value = await Promise.all(
+      open.filter((run) => run.id !== liveId && !elsewhere.value.includes(run.id)).map(viewOf),
+    )
+  }
+
+  // The history's counts follow a live run, read again at most every two seconds.
+  let refreshTimer: ReturnType<typeof setTimeout> | undefined
+  function refreshSoon() {
+    if (refreshTimer) return
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined
+      void refresh().catch(() => {})
+    }, 2000)
+  }
+
+  /** On the page's start: see `recoverInterruptedRuns` (the app's start has usually done it already). */
+  async function recover() {
+    const { recovered, busyElsewhere } = await recoverInterruptedRuns(
+      db,
+      syncRuns,
+      (runId) => !!engine && live.value?.run.id === runId,
+    )
+    if (recovered > 0) addLog(recoveredMessage(drafts(recovered)))
+    elsewhere.value = busyElsewhere
+  }
+
+  async function init() {
+    error.value = ''
+    try {
+      await profiles.load()
+      if (!engine) await recover()
+      await refresh()
+    } catch (failure) {
+      error.value = messageOf(failure)
+    }
+  }
+
+  /** Queues the eligible drafts for the active profile and sends them. */
+  async function startSync() {
+    const profile = target.value
+    if (!profile || busy.value || sending.value) return
+    error.value = ''
+    busy.value = true
+    try {
+      preparing.value = { queued: 0, read: 0, total: 0 }
+      const { run, queued } = await syncRuns.enqueueSkus({
+        target: {
+          id: profile.id,
+          name: profile.name,
+          url: profile.url,
+          batchSize: profile.batchSize,
+          concurrency: profile.concurrency,
+        },
+        includeFailed: includeFailed.value,
+        onProgress: (done, read, total) => (preparing.value = { queued: done, read, total }),
+      })
+      preparing.value = undefined
+      if (queued === 0) {
+        await syncRuns.setState(run.id, 'finished', { lastMessage: 'Nothing to send.' })
+        addLog('Nothing to send: no draft is ready.')
+        await refresh()
+        return
+      }
+      addLog(`${drafts(queued)} queued for ${profile.name}.`)
+      busy.value = false
+      await launch(run)
+    } catch (failure) {
+      error.value = messageOf(failure)
+    } finally {
+      preparing.value = undefined
+      busy.value = false
+    }
+  }
+
+  /** Sends a run's queued items with the engine until it ends; the run keeps its own profile. */
+  async function launch(run: SyncRunRecord) {
+    const counts = await syncRuns.counts(run.id)
+    live.value = {
+      run,
+      status: { state: 'running' },
+      counts: { ...emptyCounts(), ...counts },
+      offline: false,
+      startedAt: Date.now(),
+    }
+    samples = []
+    cancelRequested.value = false
+    sample(live.value.counts)
+    const current = createSyncRun(
+      {
+        outbox: new DexieSyncOutbox(db, run.id, run.kind),
+        transport: bridgeTransport(run.profileId),
+        clock: browserClock,
+        waitUntilOnline: onlineWaiter({
+          probe: async () => (await window.api.testConnection(run.profileId)).kind !== 'unreachable',
+        }),
+      },
+      { runId: run.id, kind: run.kind, batchSize: run.batchSize, concurrency: run.concurrency },
+      {
+        onStatus: (status) => {
+          patch({ status })
+          if (status.state === 'paused') {
+            void syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
+          }
+        },
+        onProgress: (next) => {
+          patch({ counts: next })
+          sample(next)
+        },
+        onRequest: () => {
+          requestsRevision.value++
+          refreshSoon()
+        },
+        onLog: (line, at) => addLog(line, at),
+      },
+    )
+    engine = current
+    resumable.value = resumable.value.filter((view) => view.run.id !== run.id)
+    void refresh().catch(() => {})
+    if (typeof navigator !== 'undefined' && navigator.onLine === false) goneOffline()
+    try {
+      const summary = await holdingRun(run.id, () => current.start())
+      await settle(run, summary)
+    } catch (failure) {
+      error.value = messageOf(failure)
+    } finally {
+      engine = undefined
+      patch({ endedAt: Date.now(), offline: false })
+      await refresh().catch((failure) => (error.value = messageOf(failure)))
+    }
+  }
+
+  /** Records how the run ended; a cancelled run's queued drafts go back to draft. */
+  async function settle(run: SyncRunRecord, summary: RunSummary) {
+    const { status } = summary
+    if (status.state === 'finished' && status.cancelled) {
+      const returned = await syncRuns.releaseQueued(run.id)
+      if (returned > 0) addLog(`${drafts(returned)} not sent went back to draft.`)
+      patch({ counts: { ...summary.counts, queued: 0 } })
+    } else if (status.state === 'finished') {
+      await syncRuns.setState(run.id, 'finished', { lastMessage: '' })
+    } else if (status.state === 'stopped') {
+      await syncRuns.setState(run.id, 'stopped', { lastMessage: status.message })
+    } else if (status.state === 'paused') {
+      await syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
+    }
+  }
+
+  function goneOffline() {
+    if (!engine || engine.status.state !== 'running') return
+    engine.pause()
+    patch({ offline: true })
+    addLog('This computer is offline: sending paused. It goes on by itself when the connection is back.')
+  }
+
+  function backOnline() {
+    if (!engine || !live.value?.offline) return
+    patch({ offline: false })
+    addLog('Back online: sending again.')
+    samples = []
+    engine.resume()
+  }
+
+  if (typeof window !== 'undefined') {
+    window.addEventListener('offline', goneOffline)
+    window.addEventListener('online', backOnline)
+  }
+
+  function pause() {
+    engine?.pause()
+  }
+
+  function resume() {
+    if (!engine) return
+    patch({ offline: false })
+    samples = []
+    engine.resume()
+  }
+
+  function cancel() {
+    if (!engine) return
+    cancelRequested.value = true
+    engine.cancel()
+  }
+
+  /** Ends an open run without sending more: its queued drafts go back to draft. */
+  async function discardRun(runId: string) {
+    if (engine) return
+    const returned = await syncRuns.releaseQueued(runId)
+    addLog(`Run cancelled: ${drafts(returned)} not sent went back to draft.`)
+    await refresh()
+  }
+
+  /** Sends an open run again (one a crash, a closed window or an offline stop left). */
+  async function resumeRun(runId: string) {
+    if (engine) return
+    const run = await syncRuns.get(runId)
+    if (!run) return
+    addLog(`Resuming the run of ${new Date(run.createdAt).toLocaleString()} to ${run.profileName}.`)
+    await launch(run)
+  }
+
+  /** The person's decision about a batch that may have been processed. */
+  async function resolve(requestId: string, choice: Resolution, runId: string) {
+    if (engine) return
+    error.value = ''
+    try {
+      const changed = await syncRuns.resolve(requestId, choice)
+      addLog(
+        choice === 'created'
+          ? `${drafts(changed)} marked as created.`
+          : `${drafts(changed)} queued to be sent again.`,
+      )
+      requestsRevision.value++
+      // The run goes on in the background; the page follows it through the store.
+      if (choice === 'resend' && changed > 0) void resumeRun(runId)
+      else await refresh()
+    } catch (failure) {
+      error.value = messageOf(failure)
+    }
+  }
+
+  async function returnRejected(runId: string) {
+    const returned = await syncRuns.returnRejected(runId)
+    addLog(`${drafts(returned)} refused by the service went back to draft: fix them, then sync again.`)
+    await refresh()
+  }
+
+  return {
+    preflight,
+    includeFailed,
+    preparing,
+    live,
+    log,
+    history,
+    resumable,
+    elsewhere,
+    requestsRevision,
+    error,
+    busy,
+    sending,
+    target,
+    toSend,
+    rate,
+    secondsLeft,
+    init,
+    refresh,
+    startSync,
+    pause,
+    resume,
+    cancel,
+    cancelRequested,
+    discardRun,
+    resumeRun,
+    resolve,
+    returnRejected,
+  }
+})
+
+function messageOf(failure: unknown): string {
+  return failure instanceof Error ? failure.message : String(failure)
+}

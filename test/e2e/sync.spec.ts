@@ -1,0 +1,295 @@
+import type { Page } from '@playwright/test'
+import { DEFAULT_SENDING } from '../../src/shared/profile.ts'
+import type { Sandbox } from '../../src/main/sandbox/server.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
+import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+
+async function openSync(page: Page) {
+  await page.getByRole('link', { name: 'Sync' }).click()
+  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
+}
+
+const progress = (page: Page) =>
+  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
+const legend = (page: Page, state: string) =>
+  page.getByRole('list', { name: 'SKUs by state' }).getByRole('listitem').filter({ hasText: state })
+const history = (page: Page) => page.getByRole('region', { name: 'History' })
+
+/** Barcodes the sandbox stored, each as often as it was stored. */
+const receivedBarcodes = (sandbox: Sandbox) =>
+  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
+
+async function syncStates(page: Page) {
+  const counts: Record<string, number> = {}
+  for (const draft of await storedDrafts(page)) {
+    const state = String(draft.syncState)
+    counts[state] = (counts[state] ?? 0) + 1
+  }
+  return counts
+}
+
+test.describe('Sync', () => {
+  test('sends every ready draft once, shows progress and the history, and locks synced drafts', async ({
+    page,
+    pageProblems,
+    sandbox,
+  }) => {
+    const seeded = await seedForSync(page, pageProblems, 30, { sent: [0] })
+    await setSending(page, 'sandbox', { batchSize: 8 })
+    await openSync(page)
+
+    const before = page.getByRole('region', { name: 'Before sending' })
+    // 30 drafts: 3 with errors (7, 17, 27), 1 already synced (0).
+    await expect(before.getByText('Ready to send')).toBeVisible()
+    await expect(before.locator('.import-counts__item', { hasText: 'Ready to send' })).toContainText('26')
+    await expect(before.locator('.import-counts__item', { hasText: 'Invalid' })).toContainText('3')
+    await expect(before.locator('.import-counts__item', { hasText: 'Already synced' })).toContainText('1')
+    await expect(before).toContainText('3 drafts with errors are left out')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-preflight')
+
+    await page.getByRole('button', { name: 'Sync 26 drafts to Sandbox' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(legend(page, 'Synced')).toContainText('26')
+    await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '26')
+    await expect(page.getByRole('log')).toContainText('Done: 26 synced, 0 rejected, 0 failed, 0 unknown.')
+
+    // The sandbox has each ready SKU exactly once, in four requests of at most 8.
+    const expected = seeded
+      .filter((draft) => draft.index !== 0 && seededValid(draft.index))
+      .map((d) => d.barcode)
+    expect(receivedBarcodes(sandbox).sort()).toEqual(expected.sort())
+    expect(sandbox.requests().map((request) => request.skuCount)).toEqual([8, 8, 8, 2])
+    expect(await syncStates(page)).toEqual({ synced: 27, draft: 3 })
+
+    // The history lists the run and its four requests, with the SKUs of each.
+    const run = history(page).locator('details.sync-run').first()
+    await expect(run).toContainText('Finished')
+    await expect(run).toContainText('26 synced')
+    await expect(run.getByRole('heading', { name: 'Requests (4)' })).toBeVisible()
+    await run.getByText('8 SKUs').first().click()
+    await expect(run.locator('.sync-batches__skus').first()).toContainText(seeded[1]!.barcode)
+    // Nothing left: the button says so.
+    await expect(page.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeDisabled()
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-finished')
+
+    // A synced draft is read-only, and can be duplicated as a new draft.
+    await page.goto(`/#/skus/${seeded[1]!.id}`)
+    await expect(page.getByText('Synced: this SKU was created on the service.')).toBeVisible()
+    await expect(page.getByLabel('Product name')).toBeDisabled()
+    expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
+    await screenshot(page, 'sync-read-only-draft')
+    await page.getByRole('button', { name: 'Duplicate as a new draft' }).click()
+    await expect(page.getByLabel('Product name')).toHaveValue(`${seeded[1]!.productName} (copy)`)
+    await expect(page.getByLabel('Product name')).toBeEnabled()
+    await expect(page.getByText('Synced: this SKU was created on the service.')).toHaveCount(0)
+  })
+
+  test('a 500 fails a batch, a reset after processing leaves one unknown; the person resolves both', async ({
+    page,
+    pageProblems,
+    sandbox,
+  }) => {
+    const seeded = await seedForSync(page, pageProblems, 20)
+    await setSending(page, 'sandbox', { batchSize: 6 })
+    // First request: a 500 before processing. Second: stored, then the connection drops.
+    sandbox.addFaults([
+      { kind: 'server-error', stage: 'before', endpoint: 'skus' },
+      { kind: 'reset', stage: 'after', endpoint: 'skus' },
+    ])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(legend(page, 'Synced')).toContainText('6')
+    await expect(legend(page, 'Failed')).toContainText('6')
+    await expect(legend(page, 'Unknown')).toContainText('6')
+    expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
+
+    const waiting = page.getByRole('region', { name: 'Batches waiting for your decision' })
+    await expect(waiting.getByRole('article')).toHaveCount(2)
+    const failed = waiting.getByRole('article').filter({ hasText: 'the service failed' })
+    const unknown = waiting.getByRole('article').filter({ hasText: 'outcome unknown' })
+    await expect(unknown).toContainText('Send again creates a second copy')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-decisions')
+
+    // The dropped answer's SKUs are on the service: the person marks them as created.
+    const valid = seeded.filter((draft) => seededValid(draft.index))
+    expect(receivedBarcodes(sandbox).sort()).toEqual(
+      valid
+        .slice(6, 18)
+        .map((d) => d.barcode)
+        .sort(),
+    )
+    await unknown.getByRole('button', { name: 'Mark as created' }).click()
+    await expect(waiting.getByRole('article')).toHaveCount(1)
+    // The 500 came before processing: sending again creates them once.
+    await failed.getByRole('button', { name: 'Send again' }).click()
+    await expect(page.getByRole('log')).toContainText('6 drafts queued to be sent again.')
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('region', { name: 'Batches waiting for your decision' })).toHaveCount(0)
+    expect(await syncStates(page)).toEqual({ synced: 18, draft: 2 })
+    const received = receivedBarcodes(sandbox)
+    expect(received.sort()).toEqual(valid.map((d) => d.barcode).sort())
+    expect(new Set(received).size).toBe(received.length)
+    await expect(history(page).locator('details.sync-run').first()).toContainText('You marked it as created')
+  })
+
+  test('pauses for a missing token, with a way to Settings, and goes on once one is set', async ({
+    page,
+    pageProblems,
+    sandbox,
+  }) => {
+    await seedForSync(page, pageProblems, 5)
+    await addActiveProfile(page, {
+      ...DEFAULT_SENDING,
+      timeouts: { ...DEFAULT_SENDING.timeouts },
+      id: 'local',
+      name: 'Local service',
+      kind: 'service',
+      baseUrl: sandbox.url,
+    })
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 5 drafts to Local service' }).click()
+    await expect(
+      progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
+    ).toBeVisible()
+    const prompt = page.getByRole('alert').filter({ hasText: 'A valid token is needed' })
+    await expect(prompt).toContainText('nothing was created')
+    expect(sandbox.requests()).toHaveLength(0)
+    expect(await syncStates(page)).toEqual({ queued: 5 })
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-needs-token')
+
+    await prompt.getByRole('link', { name: 'Open Settings' }).click()
+    await page.getByLabel('Paste the token').fill('sandbox')
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await expect(page.getByRole('button', { name: /Local service/ })).toContainText('Token set')
+    await openSync(page)
+    // The run waited while the person was away.
+    await expect(
+      progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
+    ).toBeVisible()
+    await progress(page).getByRole('button', { name: 'Resume' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    expect(receivedBarcodes(sandbox)).toHaveLength(5)
+    expect(await syncStates(page)).toEqual({ synced: 5 })
+  })
+
+  test('closing the page mid-run leaves every draft in a known state; the run resumes with nothing sent twice', async ({
+    page,
+    context,
+    pageProblems,
+    sandbox,
+  }) => {
+    const seeded = await seedForSync(page, pageProblems, 60)
+    await setSending(page, 'sandbox', { batchSize: 4 })
+    sandbox.addFaults([{ kind: 'latency', delayMs: 600, times: null }])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 54 drafts to Sandbox' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Sending to Sandbox' })).toBeVisible()
+    // A few batches in, with one in flight, the window goes.
+    await expect
+      .poll(() => sandbox.requests().filter((request) => request.status === 201).length)
+      .toBeGreaterThanOrEqual(2)
+    await expect(progress(page).getByText(/SKUs\/s · about .* left/)).toBeVisible()
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-running')
+    await expect
+      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length)
+      .toBe(1)
+    await page.close()
+    // The request that was in flight still reaches the service: its outcome is unknown to the app.
+    await expect
+      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length)
+      .toBe(0)
+    sandbox.clearFaults()
+    const storedBeforeResume = receivedBarcodes(sandbox)
+
+    const next = await context.newPage()
+    await next.goto('/#/sync')
+    const banner = next.getByRole('region', { name: 'A run did not finish' })
+    await expect(banner).toBeVisible()
+    const states = await syncStates(next)
+    expect(states.sending ?? 0).toBe(0)
+    expect(states.unknown).toBe(4)
+    expect(states.synced).toBe(storedBeforeResume.length - 4)
+    expect(states.queued).toBe(54 - storedBeforeResume.length)
+    expect(states.draft).toBe(6)
+    expect(await axe(next)).toEqual([])
+    await screenshot(next, 'sync-interrupted')
+
+    await banner.getByRole('button', { name: 'Resume sending' }).click()
+    await expect(progress(next).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 30_000 })
+    // The interrupted batch is on the service (it arrived after the window closed): marked as created.
+    const waiting = next.getByRole('region', { name: 'Batches waiting for your decision' })
+    await expect(waiting.getByRole('article')).toHaveCount(1)
+    await waiting.getByRole('button', { name: 'Mark as created' }).click()
+    await expect(waiting).toHaveCount(0)
+
+    expect(await syncStates(next)).toEqual({ synced: 54, draft: 6 })
+    const received = receivedBarcodes(sandbox)
+    expect(new Set(received).size).toBe(received.length)
+    expect(received.sort()).toEqual(
+      seeded
+        .filter((draft) => seededValid(draft.index))
+        .map((draft) => draft.barcode)
+        .sort(),
+    )
+  })
+
+  test('cancel lets the batch in flight finish and records it; the drafts not sent go back to draft', async ({
+    page,
+    pageProblems,
+    sandbox,
+  }) => {
+    await seedForSync(page, pageProblems, 20)
+    await setSending(page, 'sandbox', { batchSize: 3 })
+    sandbox.addFaults([{ kind: 'latency', delayMs: 500, times: null }])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    const count = (status: number | 'pending') => sandbox.requests().filter((r) => r.status === status).length
+    await expect.poll(() => count(201), { intervals: [50] }).toBeGreaterThanOrEqual(1)
+    await expect.poll(() => count('pending'), { intervals: [50] }).toBe(1)
+    await progress(page).getByRole('button', { name: 'Cancel' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Cancelled' })).toBeVisible()
+    // The batch that was in flight finished and was recorded as synced: nothing is unknown.
+    expect(count('pending')).toBe(0)
+    const stored = sandbox.received().skus.length
+    expect(stored).toBeGreaterThanOrEqual(6)
+    expect(stored).toBeLessThan(18)
+    expect(await syncStates(page)).toEqual({ synced: stored, draft: 20 - stored })
+    await expect(page.getByRole('log')).toContainText(`${18 - stored} drafts not sent went back to draft.`)
+    await expect(history(page).locator('details.sync-run').first()).toContainText(
+      `${18 - stored} back to draft`,
+    )
+    await expect(page.getByRole('button', { name: `Sync ${18 - stored} drafts to Sandbox` })).toBeEnabled()
+  })
+
+  test('going offline pauses the run; it goes on by itself when the connection is back', async ({
+    page,
+    context,
+    pageProblems,
+    sandbox,
+  }) => {
+    await seedForSync(page, pageProblems, 20)
+    await setSending(page, 'sandbox', { batchSize: 3 })
+    sandbox.addFaults([{ kind: 'latency', delayMs: 250, times: null }])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await expect.poll(() => sandbox.requests().length).toBeGreaterThanOrEqual(1)
+    await context.setOffline(true)
+    await expect(progress(page).getByRole('heading', { name: 'Paused: offline' })).toBeVisible()
+    await expect(page.getByText('This computer is offline.')).toBeVisible()
+    const sentWhileOnline = sandbox.requests().length
+    await page.waitForTimeout(800)
+    // At most the request that was in flight when the connection went.
+    expect(sandbox.requests().length).toBeLessThanOrEqual(sentWhileOnline + 1)
+    await context.setOffline(false)
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    expect(await syncStates(page)).toEqual({ synced: 18, draft: 2 })
+    await expect(page.getByRole('log')).toContainText('Back online: sending again.')
+  })
+})

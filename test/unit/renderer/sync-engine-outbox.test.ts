@@ -1,0 +1,171 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import { DexieSyncOutbox } from '../../../src/renderer/src/db/sync-outbox.ts'
+import { SyncRunRepository } from '../../../src/renderer/src/db/sync-runs.ts'
+import type { Outcome } from '../../../src/shared/service/outcome.ts'
+import { createSyncRun } from '../../../src/shared/sync/engine.ts'
+import type { SyncClock, SyncTransport } from '../../../src/shared/sync/ports.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+// The engine (src/shared/sync) over the Dexie outbox: what the Sync page runs, minus the bridge.
+let name = ''
+let db: CatalogDatabase
+let runs: SyncRunRepository
+
+beforeEach(() => {
+  name = `catalog-desk-sync-engine-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  runs = new SyncRunRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+const clock: SyncClock = { now: () => Date.now(), random: () => 0.5, sleep: async () => {} }
+const created = (): Outcome => ({
+  kind: 'created',
+  processed: 'yes',
+  status: 201,
+  message: 'ok',
+  durationMs: 1,
+})
+const target = { id: 'sandbox', name: 'Sandbox', url: 'http://127.0.0.1:1', batchSize: 3, concurrency: 1 }
+
+async function seed(n: number) {
+  const drafts = new SkuDraftRepository(db)
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) {
+    const payload = { ...structuredClone(full), barcode: `b${i}` } as Sku
+    ids.push((await drafts.create(payload, 1_000_000 - i)).id)
+  }
+  return ids
+}
+
+/** A transport that records every barcode it was given, answering with `answer` per request. */
+function recording(answer: (call: number) => Promise<Outcome>) {
+  const sent: string[][] = []
+  const transport: SyncTransport = {
+    bulkUpload: async (skus) => {
+      sent.push(skus.map((sku) => (sku as { barcode: string }).barcode))
+      return answer(sent.length)
+    },
+    createApp: async () => created(),
+  }
+  return { sent, transport }
+}
+
+async function states(database: CatalogDatabase, ids: string[]) {
+  return (await database.skuDrafts.bulkGet(ids)).map((draft) => draft?.syncState)
+}
+
+describe('the engine over the Dexie outbox', () => {
+  it('sends every queued draft once, in the list order, and leaves every draft synced', async () => {
+    const ids = await seed(7)
+    const { run } = await runs.enqueueSkus({ target })
+    const { sent, transport } = recording(async () => created())
+    const engine = createSyncRun(
+      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
+    )
+    const summary = await engine.start()
+    expect(summary.status).toEqual({ state: 'finished', cancelled: false })
+    expect(sent).toEqual([['b0', 'b1', 'b2'], ['b3', 'b4', 'b5'], ['b6']])
+    expect(await states(db, ids)).toEqual(Array(7).fill('synced'))
+    expect(await runs.requestCount(run.id)).toBe(3)
+  })
+
+  it('after a crash mid-request: the batch in flight is unknown, the rest is sent on resume, nothing twice', async () => {
+    const ids = await seed(7)
+    const { run } = await runs.enqueueSkus({ target })
+    // The second request never answers: the window closes while it is in flight.
+    const first = recording((call) =>
+      call === 2 ? new Promise<Outcome>(() => {}) : Promise.resolve(created()),
+    )
+    const crashed = createSyncRun(
+      { outbox: new DexieSyncOutbox(db, run.id), transport: first.transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
+    )
+    void crashed.start()
+    await expect.poll(() => first.sent.length).toBe(2)
+    await expect.poll(() => states(db, ids.slice(3, 6))).toEqual(['sending', 'sending', 'sending'])
+    db.close()
+
+    const reopened = new CatalogDatabase(name)
+    const again = new SyncRunRepository(reopened)
+    expect((await again.open()).map((open) => open.id)).toEqual([run.id])
+    const second = recording(async () => created())
+    const resumed = createSyncRun(
+      { outbox: new DexieSyncOutbox(reopened, run.id), transport: second.transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
+    )
+    const summary = await resumed.start()
+    expect(summary.counts).toMatchObject({ synced: 4, unknown: 3, queued: 0, sending: 0 })
+    expect(second.sent).toEqual([['b6']])
+    const everySent = [...first.sent, ...second.sent].flat()
+    expect(new Set(everySent).size).toBe(everySent.length)
+    expect(await states(reopened, ids)).toEqual([
+      'synced',
+      'synced',
+      'synced',
+      'unknown',
+      'unknown',
+      'unknown',
+      'synced',
+    ])
+    // The interrupted batch waits for the person's decision.
+    const [undecided] = await again.undecided(run.id)
+    expect(undecided?.labels).toEqual(['b3', 'b4', 'b5'])
+    expect(undecided?.outcome?.kind).toBe('unknown')
+    reopened.close()
+    db = new CatalogDatabase(name)
+  })
+
+  it('a cancel lets the request in flight finish and records it; the queued drafts go back to draft', async () => {
+    const ids = await seed(7)
+    const { run } = await runs.enqueueSkus({ target })
+    let release: () => void = () => {}
+    const { sent, transport } = recording(
+      () => new Promise<Outcome>((resolve) => (release = () => resolve(created()))),
+    )
+    const engine = createSyncRun(
+      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
+    )
+    const done = engine.start()
+    await expect.poll(() => sent.length).toBe(1)
+    engine.cancel()
+    release()
+    const summary = await done
+    expect(summary.status).toEqual({ state: 'finished', cancelled: true })
+    expect(sent).toHaveLength(1)
+    expect(await runs.releaseQueued(run.id)).toBe(4)
+    expect(await states(db, ids)).toEqual(['synced', 'synced', 'synced', 'draft', 'draft', 'draft', 'draft'])
+  })
+
+  it('a failed batch sent again by the person goes out once more, in its own run', async () => {
+    const ids = await seed(2)
+    const { run } = await runs.enqueueSkus({ target })
+    const outcomes: Outcome[] = [
+      { kind: 'failed', processed: 'maybe', status: 500, message: 'HTTP 500', durationMs: 1 },
+      created(),
+    ]
+    const { sent, transport } = recording(async (call) => outcomes[call - 1]!)
+    const settings = { runId: run.id, kind: 'skus' as const, batchSize: 3, concurrency: 1 }
+    await createSyncRun({ outbox: new DexieSyncOutbox(db, run.id), transport, clock }, settings).start()
+    expect(await states(db, ids)).toEqual(['failed', 'failed'])
+    const [batch] = await runs.undecided(run.id)
+    expect(await runs.resolve(batch!.id, 'resend')).toBe(2)
+    await createSyncRun({ outbox: new DexieSyncOutbox(db, run.id), transport, clock }, settings).start()
+    expect(sent).toEqual([
+      ['b0', 'b1'],
+      ['b0', 'b1'],
+    ])
+    expect(await states(db, ids)).toEqual(['synced', 'synced'])
+  })
+})

@@ -1,0 +1,335 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import { DexieSyncOutbox } from '../../../src/renderer/src/db/sync-outbox.ts'
+import { SyncRunRepository, type RunTarget } from '../../../src/renderer/src/db/sync-runs.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+let runs: SyncRunRepository
+
+const target: RunTarget = {
+  id: 'sandbox',
+  name: 'Sandbox',
+  url: 'http://127.0.0.1:1',
+  batchSize: 2,
+  concurrency: 1,
+}
+
+beforeEach(() => {
+  name = `catalog-desk-sync-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+  runs = new SyncRunRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+function sku(barcode: string, extra: Partial<Sku> = {}): Sku {
+  return { ...structuredClone(full), barcode, productName: `Frame ${barcode}`, ...extra } as Sku
+}
+
+/** Drafts with barcodes b0…b(n-1); b0 is the latest edit. Every `ties` share one edit time. */
+async function seed(n: number, { ties = 1 } = {}) {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++)
+    ids.push((await drafts.create(sku(`b${i}`), 1_000_000 - Math.floor(i / ties))).id)
+  return ids
+}
+
+async function states(ids: readonly string[]) {
+  return (await db.skuDrafts.bulkGet([...ids])).map((draft) => draft?.syncState)
+}
+
+function request(runId: string, keys: string[], id = `${runId}/r/${keys.join(',')}`): RequestRecord {
+  return { id, runId, kind: 'skus', keys, bytes: 100, startedAt: Date.now() }
+}
+
+describe('pre-flight and queueing', () => {
+  it('counts what a run would take and leave out, and queues valid drafts in the list order', async () => {
+    const ids = await seed(5)
+    const invalid = await drafts.create(sku('bad', { isActive: 'yes' } as unknown as Sku), 2_000_000)
+    // A draft with missing fields is sendable (the contract does not say which fields are required).
+    const partial = await drafts.create({ barcode: 'partial', productName: 'Partial' } as Sku, 500)
+    await db.skuDrafts.update(ids[1]!, { syncState: 'synced' })
+    await db.skuDrafts.update(ids[2]!, { syncState: 'unknown' })
+    await db.skuDrafts.update(ids[3]!, { syncState: 'failed' })
+
+    expect(partial.validity).toBe('warnings')
+    expect(await runs.preflight()).toEqual({
+      ready: 3,
+      invalid: 1,
+      synced: 1,
+      unknown: 1,
+      failed: 1,
+      rejected: 0,
+      inRun: 0,
+    })
+
+    const { run, queued } = await runs.enqueueSkus({ target, now: 5 })
+    expect(queued).toBe(3)
+    const items = await db.syncItems.where('[run+position]').between([run.id, 0], [run.id, 99]).toArray()
+    expect(items.map((item) => [item.position, item.label, item.state])).toEqual([
+      [0, 'b0', 'queued'],
+      [1, 'b4', 'queued'],
+      [2, 'partial', 'queued'],
+    ])
+    expect(await states([ids[0]!, ids[4]!, partial.id])).toEqual(['queued', 'queued', 'queued'])
+    expect(await states([invalid.id, ids[1]!, ids[2]!, ids[3]!])).toEqual([
+      'draft',
+      'synced',
+      'unknown',
+      'failed',
+    ])
+    expect(await runs.get(run.id)).toMatchObject({
+      state: 'open',
+      total: 3,
+      profileId: 'sandbox',
+      batchSize: 2,
+    })
+    expect((await runs.preflight()).inRun).toBe(3)
+    // A queued draft can no longer be edited.
+    await expect(drafts.savePayload(ids[0]!, sku('changed'))).rejects.toThrow(/can no longer be edited/)
+  })
+
+  it('queues failed drafts only when asked', async () => {
+    const ids = await seed(3)
+    await db.skuDrafts.update(ids[1]!, { syncState: 'failed' })
+    const { queued } = await runs.enqueueSkus({ target, includeFailed: true })
+    expect(queued).toBe(3)
+    expect(await states(ids)).toEqual(['queued', 'queued', 'queued'])
+  })
+
+  it('walks the drafts a chunk a transaction, ties of edit time included, each draft once', async () => {
+    const ids = await seed(23, { ties: 4 })
+    const progress: number[] = []
+    const { run, queued } = await runs.enqueueSkus({
+      target,
+      chunk: 5,
+      onProgress: (done, read, total) => progress.push(done, read, total),
+    })
+    expect(queued).toBe(23)
+    const keys = (
+      await db.syncItems.where('[run+position]').between([run.id, 0], [run.id, 99]).toArray()
+    ).map((item) => item.key)
+    expect(new Set(keys).size).toBe(23)
+    expect(new Set(keys)).toEqual(new Set(ids))
+    // Latest edit first: b0..b3 share the latest time.
+    const first = (await db.syncItems.get([run.id, 0]))!.label
+    expect(['b0', 'b1', 'b2', 'b3']).toContain(first)
+    expect(progress.slice(0, 3)).toEqual([5, 5, 23])
+    expect(progress.slice(-3)).toEqual([23, 23, 23])
+  })
+})
+
+describe('the outbox the engine uses', () => {
+  it('streams queued items after a position with their payloads, and mirrors every state on the drafts', async () => {
+    const ids = await seed(5)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const first = await outbox.queuedAfter(-Infinity, 2)
+    expect(first.map((item) => [item.position, item.label])).toEqual([
+      [0, 'b0'],
+      [1, 'b1'],
+    ])
+    expect(first[0]!.payload).toMatchObject({ barcode: 'b0', productName: 'Frame b0' })
+    expect((await outbox.queuedAfter(1, 10)).map((item) => item.label)).toEqual(['b2', 'b3', 'b4'])
+
+    const sent = request(run.id, [ids[0]!, ids[1]!])
+    await outbox.beginRequest(sent)
+    expect(await states(ids)).toEqual(['sending', 'sending', 'queued', 'queued', 'queued'])
+    expect((await outbox.counts()).sending).toBe(2)
+    // Items sending are not queued any more: the next read does not see them.
+    expect((await outbox.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b2', 'b3', 'b4'])
+
+    await outbox.endRequest(
+      {
+        ...sent,
+        endedAt: sent.startedAt + 5,
+        outcome: { kind: 'created', processed: 'yes', message: 'ok', durationMs: 5, action: 'synced' },
+      },
+      [
+        { key: ids[0]!, state: 'synced' },
+        { key: ids[1]!, state: 'rejected', message: 'barcode: taken' },
+      ],
+    )
+    expect(await states(ids)).toEqual(['synced', 'rejected', 'queued', 'queued', 'queued'])
+    expect(await outbox.counts()).toEqual({
+      queued: 3,
+      sending: 0,
+      synced: 1,
+      rejected: 1,
+      failed: 0,
+      unknown: 0,
+    })
+    const stored = await db.syncRequests.get(sent.id)
+    expect(stored).toMatchObject({
+      labels: ['b0', 'b1'],
+      endedAt: sent.startedAt + 5,
+      outcome: { kind: 'created' },
+    })
+    expect((await db.syncItems.get([run.id, 1]))!.message).toBe('barcode: taken')
+  })
+
+  it('recovers a run interrupted between beginRequest and endRequest: sending becomes unknown, nothing is sent twice', async () => {
+    const ids = await seed(4)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const items = await outbox.queuedAfter(-Infinity, 2)
+    await outbox.beginRequest(
+      request(
+        run.id,
+        items.map((item) => item.key),
+        'req-1',
+      ),
+    )
+    // The window closes here: the answer never comes, endRequest never runs.
+    db.close()
+
+    const reopened = new CatalogDatabase(name)
+    const after = new DexieSyncOutbox(reopened, run.id)
+    const openRuns = await new SyncRunRepository(reopened).open()
+    expect(openRuns.map((r) => r.id)).toEqual([run.id])
+    expect(await after.recoverInterrupted('The app stopped while sending.')).toBe(2)
+    expect((await reopened.skuDrafts.bulkGet(ids)).map((draft) => draft?.syncState)).toEqual([
+      'unknown',
+      'unknown',
+      'queued',
+      'queued',
+    ])
+    expect(await after.counts()).toMatchObject({ queued: 2, sending: 0, unknown: 2 })
+    const closed = await reopened.syncRequests.get('req-1')
+    expect(closed?.endedAt).toBeTypeOf('number')
+    expect(closed?.outcome).toMatchObject({
+      kind: 'unknown',
+      processed: 'maybe',
+      message: 'The app stopped while sending.',
+    })
+    // Only what provably was not sent is read again; a second recovery changes nothing.
+    expect((await after.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b2', 'b3'])
+    expect(await after.recoverInterrupted('again')).toBe(0)
+    reopened.close()
+    db = new CatalogDatabase(name)
+  })
+})
+
+describe('ending runs and the person’s decisions', () => {
+  it('a cancel sends queued drafts back to draft, a chunk at a time', async () => {
+    const ids = await seed(7)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const sent = request(run.id, [ids[0]!])
+    await outbox.beginRequest(sent)
+    await outbox.endRequest(sent, [{ key: ids[0]!, state: 'synced' }])
+    expect(await runs.releaseQueued(run.id, { chunk: 2 })).toBe(6)
+    expect(await states(ids)).toEqual(['synced', 'draft', 'draft', 'draft', 'draft', 'draft', 'draft'])
+    expect(await runs.get(run.id)).toMatchObject({ state: 'cancelled', returned: 6 })
+    expect(await outbox.counts()).toMatchObject({ queued: 0, synced: 1 })
+    expect(await runs.open()).toEqual([])
+  })
+
+  it('an unknown batch can be marked created, or queued again in its run', async () => {
+    const ids = await seed(4)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const a = request(run.id, [ids[0]!, ids[1]!], 'a')
+    const b = request(run.id, [ids[2]!, ids[3]!], 'b')
+    for (const r of [a, b]) await outbox.beginRequest(r)
+    await outbox.endRequest(a, [
+      { key: ids[0]!, state: 'unknown', message: '502' },
+      { key: ids[1]!, state: 'unknown', message: '502' },
+    ])
+    await outbox.endRequest(b, [
+      { key: ids[2]!, state: 'failed', message: '500' },
+      { key: ids[3]!, state: 'failed', message: '500' },
+    ])
+    await runs.setState(run.id, 'finished')
+    expect((await runs.undecided(run.id)).map((r) => r.id)).toEqual(['a', 'b'])
+
+    expect(await runs.resolve('a', 'created')).toBe(2)
+    expect(await states(ids)).toEqual(['synced', 'synced', 'failed', 'failed'])
+    expect(await runs.resolve('b', 'resend')).toBe(2)
+    expect(await states(ids)).toEqual(['synced', 'synced', 'queued', 'queued'])
+    expect(await runs.get(run.id)).toMatchObject({ state: 'open' })
+    expect((await db.syncRequests.get('a'))?.resolution?.choice).toBe('created')
+    expect(await runs.undecided(run.id)).toEqual([])
+    expect((await outbox.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b2', 'b3'])
+    // Deciding twice changes nothing more.
+    expect(await runs.resolve('a', 'resend')).toBe(0)
+  })
+
+  it('rejected drafts can go back to editing, and stay rejected in the history', async () => {
+    const ids = await seed(2)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const r = request(run.id, ids)
+    await outbox.beginRequest(r)
+    await outbox.endRequest(r, [
+      { key: ids[0]!, state: 'rejected', message: 'no' },
+      { key: ids[1]!, state: 'synced' },
+    ])
+    expect(await runs.returnRejected(run.id)).toBe(1)
+    expect(await states(ids)).toEqual(['draft', 'synced'])
+    expect((await outbox.counts()).rejected).toBe(1)
+  })
+
+  it('an old run does not pull back a draft a later run has taken', async () => {
+    const ids = await seed(1)
+    const first = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, first.run.id)
+    const r = request(first.run.id, ids, 'old')
+    await outbox.beginRequest(r)
+    await outbox.endRequest(r, [{ key: ids[0]!, state: 'failed', message: '500' }])
+    expect((await runs.undecided(first.run.id)).map((r) => r.id)).toEqual(['old'])
+    const second = await runs.enqueueSkus({ target, includeFailed: true })
+    expect(second.queued).toBe(1)
+    // Sent again by the new run: the old batch no longer waits for a decision.
+    expect(await runs.undecided(first.run.id)).toEqual([])
+    // The old batch is decided afterwards: its item changes, the draft (now the new run's) does not.
+    expect(await runs.resolve('old', 'created')).toBe(1)
+    expect(await states(ids)).toEqual(['queued'])
+  })
+})
+
+describe('schema version 4', () => {
+  it('upgrades a version 3 database: drafts and their indexes kept, the sync tables added empty', async () => {
+    db.close()
+    await Dexie.delete(name)
+    const v3 = new Dexie(name)
+    v3.version(1).stores({
+      skuDrafts: 'id, updatedAt, productName, brand, barcode, category, status, validity, syncState',
+      appDrafts: 'id, updatedAt, name, syncState',
+    })
+    v3.version(2).stores({
+      skuDrafts:
+        'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, syncState, *terms',
+    })
+    v3.version(3).stores({ skuUndo: '[batch+id], batch' })
+    await v3.open()
+    const indexesBefore = v3.table('skuDrafts').schema.indexes.map((index) => index.name)
+    const old = { id: 'old-3', payload: sku('old'), syncState: 'draft', updatedAt: 7, terms: ['old'] }
+    await v3.table('skuDrafts').add(old)
+    v3.close()
+
+    db = new CatalogDatabase(name)
+    await db.open()
+    expect(db.verno).toBe(4)
+    expect(await db.skuDrafts.get('old-3')).toEqual(old)
+    expect(db.skuDrafts.schema.indexes.map((index) => index.name)).toEqual(indexesBefore)
+    expect(await db.syncRuns.count()).toBe(0)
+    expect(await db.syncItems.count()).toBe(0)
+    expect(await db.syncRequests.count()).toBe(0)
+    expect(db.syncItems.schema.indexes.map((index) => index.name).sort()).toEqual(
+      ['[run+key]', '[run+state+position]', 'key'].sort(),
+    )
+  })
+})
