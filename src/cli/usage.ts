@@ -91,7 +91,7 @@ endpoints are printed at start).
 
 Options:
   --port N              Port on 127.0.0.1 (default 4010; 0 picks a free one, printed at start)
-  --token T             The token requests must carry (default "sandbox")
+  --token T             The token requests must carry (default "sandbox-token")
   --token-encoding E    How the token follows "Bearer ": raw (default), base64 or either
   --max-batch N         More SKUs than this in one request answers 413 (default 200)
   --store FILE          Keep what was received in FILE (JSON), loaded again at the next start

@@ -10,7 +10,7 @@ import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SANDBOX_USAGE } from '../usage.ts'
 
 export const DEFAULT_SANDBOX_PORT = 4010
-export const DEFAULT_SANDBOX_TOKEN = 'sandbox'
+export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token'
 const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
 
 const ENCODING_WORDS: Record<SandboxTokenEncoding, string> = {

@@ -89,7 +89,7 @@ describe('catalog-desk sandbox', () => {
     const url = await listeningUrl(session)
     const response = await fetch(`${url}/service/platform/misc/v1.0/apps`, {
       method: 'POST',
-      headers: { authorization: 'Bearer sandbox', 'content-type': 'application/json' },
+      headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' },
       body: await readFile(join(REPO_ROOT, 'test/fixtures/app-create-request.json')),
     })
     const { app } = (await response.json()) as { app: { report_config: { features: object } } }
