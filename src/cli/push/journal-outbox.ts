@@ -1,12 +1,14 @@
 import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import type {
-  ItemState,
-  ItemUpdate,
-  OutboxItem,
-  RequestRecord,
-  SyncKind,
-  SyncOutbox,
+import {
+  ITEM_STATES,
+  noItems,
+  type ItemState,
+  type ItemUpdate,
+  type OutboxItem,
+  type RequestRecord,
+  type SyncKind,
+  type SyncOutbox,
 } from '../../shared/sync/ports.ts'
 
 /**
@@ -75,7 +77,8 @@ export class JournalMismatchError extends Error {
   }
 }
 
-const STATE_CODES: readonly ItemState[] = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown']
+/** An item's state as one byte: its place in ITEM_STATES. */
+const STATE_CODES: readonly ItemState[] = ITEM_STATES
 const CODE = Object.fromEntries(STATE_CODES.map((state, code) => [state, code])) as Record<ItemState, number>
 const NOT_SENT = 255
 
@@ -201,14 +204,7 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
     },
 
     async counts() {
-      const counts: Record<ItemState, number> = {
-        queued: 0,
-        sending: 0,
-        synced: 0,
-        rejected: 0,
-        failed: 0,
-        unknown: 0,
-      }
+      const counts = noItems()
       for (const code of states) if (code !== NOT_SENT) counts[STATE_CODES[code]!] += 1
       return counts
     },

@@ -3,12 +3,19 @@ import type { Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { HeldBatches } from './held-batches.ts'
 import { backToQueue, createdUpdates, rejectionMessage, settled } from './item-updates.ts'
-import type { ItemState, ItemUpdate, OutboxItem, RequestOutcome, RequestRecord } from './ports.ts'
+import {
+  ITEM_STATES,
+  noItems,
+  type ItemState,
+  type ItemUpdate,
+  type OutboxItem,
+  type RequestOutcome,
+  type RequestRecord,
+} from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
 import { ACCEPTED_LINE_END, batchName, plural, seconds } from './run-log.ts'
 import type {
   PauseReason,
-  RunCounts,
   RunEvents,
   RunPorts,
   RunSettings,
@@ -32,13 +39,7 @@ import { halves, splitRejected } from './split.ts'
 export const RECOVERED_MESSAGE =
   'The app or the command stopped while this was being sent: the service may or may not have received it.'
 
-const STATES: readonly ItemState[] = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown']
-
 let runsMade = 0
-
-function emptyCounts(): RunCounts {
-  return { queued: 0, sending: 0, synced: 0, rejected: 0, failed: 0, unknown: 0 }
-}
 
 /** A transport that throws instead of answering: nobody knows whether the request left. */
 function thrownOutcome(error: unknown): Outcome {
@@ -87,7 +88,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   const noun = kind === 'apps' ? 'app' : 'SKU'
 
   let status: RunStatus = { state: 'running' }
-  let counts = emptyCounts()
+  let counts = noItems()
   /** The highest position read from the outbox: reads go on from there, never from the start. */
   let cursor = Number.NEGATIVE_INFINITY
   let exhausted = false
@@ -401,8 +402,8 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
           `${plural(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
         )
       const stored = await outbox.counts()
-      counts = emptyCounts()
-      for (const state of STATES) counts[state] = stored[state] ?? 0
+      counts = noItems()
+      for (const state of ITEM_STATES) counts[state] = stored[state] ?? 0
       progress()
       if (status.state === 'running') setStatus(status)
       await Promise.all(Array.from({ length: concurrency }, () => guardedSlot()))

@@ -1,4 +1,11 @@
-import type { ItemState, ItemUpdate, OutboxItem, RequestRecord, SyncOutbox } from './ports.ts'
+import {
+  noItems,
+  type ItemState,
+  type ItemUpdate,
+  type OutboxItem,
+  type RequestRecord,
+  type SyncOutbox,
+} from './ports.ts'
 
 /**
  * A SyncOutbox in memory: the reference for what the Dexie outbox and the CLI's journal must do,
@@ -122,14 +129,7 @@ export function createMemoryOutbox(seed: readonly Seed[]): MemoryOutbox {
     },
 
     async counts() {
-      const counts: Record<ItemState, number> = {
-        queued: 0,
-        sending: 0,
-        synced: 0,
-        rejected: 0,
-        failed: 0,
-        unknown: 0,
-      }
+      const counts = noItems()
       for (const item of sorted) counts[item.state] += 1
       return counts
     },

@@ -10,7 +10,13 @@ import type { Outcome } from '../service/outcome.ts'
 export type SyncKind = 'skus' | 'apps'
 
 /** Where an item of a run stands. `queued` is also where an item goes back when it provably was not processed. */
-export type ItemState = 'queued' | 'sending' | 'synced' | 'rejected' | 'failed' | 'unknown'
+export const ITEM_STATES = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown'] as const
+export type ItemState = (typeof ITEM_STATES)[number]
+
+/** Items counted by state, all at zero: where every count of a run starts. */
+export function noItems(): Record<ItemState, number> {
+  return { queued: 0, sending: 0, synced: 0, rejected: 0, failed: 0, unknown: 0 }
+}
 
 export const TERMINAL_STATES = ['synced', 'rejected', 'failed', 'unknown'] as const
 export type TerminalState = (typeof TERMINAL_STATES)[number]

@@ -15,9 +15,9 @@ export interface DraftStore<P, R extends { payload: P }> {
 }
 
 /**
- * One draft under edit, whatever it holds: its payload as a reactive object, validation as the
- * user types, autosave (there is no save button to forget), and undo through the saved versions.
- * The same behaviour as the SKU editor's `useSkuEditor`, for any repository.
+ * One draft under edit, whatever it holds (a SKU, an app): its payload as a reactive object,
+ * validation as the user types, autosave (there is no save button to forget), and undo through
+ * the saved versions.
  */
 export function useDraftEditor<P extends Record<string, unknown>, R extends { payload: P }>(
   id: string,
@@ -63,7 +63,8 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
     clearTimeout(timer)
     if (state.value !== 'pending') return saving
     state.value = 'saving'
-    // A plain copy: IndexedDB cannot store Vue's proxies.
+    // A plain copy: IndexedDB cannot store Vue's proxies, and the stored draft must not change
+    // under the editor's feet.
     const snapshot = plainCopy(payload.value)
     if (!undoing) history.value = [...history.value, lastSaved].slice(-UNDO_DEPTH)
     undoing = false
@@ -83,6 +84,7 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
 
   /** Puts back the version saved before the last change, and saves it at once. */
   async function undo() {
+    // Pending edits are saved first, so they are what the undo takes back.
     await flush()
     const previous = history.value.at(-1)
     if (!previous) return
@@ -95,6 +97,7 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
 
   const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')
 
+  // Set up here, synchronously, so Vue stops the watcher with the component.
   watch(payload, schedule, { deep: true })
   onBeforeUnmount(() => void flush())
   void load()
