@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs'
+import { appendFileSync, closeSync, fdatasyncSync, openSync, truncateSync, writeSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import {
   ITEM_STATES,
@@ -106,7 +106,11 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
     total: items.total,
   }
 
-  const existing = await readJournal(path)
+  const read = await readJournal(path)
+  // A torn last line goes before anything is appended: glued to the next line, it would turn that
+  // line (a flushed `begin`, say) into one more torn line, and the item it marks could be sent again.
+  if (read?.repair) repairInPlace(path, read)
+  const existing = read && read.lines.length > 0 ? read.lines : undefined
   const resumed = existing !== undefined && existing.length > 1
   if (existing) {
     checkHeader(existing[0], header, path)
@@ -224,8 +228,27 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
   }
 }
 
-/** The journal's lines, or undefined when there is none. A torn last line (a crash mid-write) is left out. */
-async function readJournal(path: string): Promise<JournalLine[] | undefined> {
+interface JournalRead {
+  lines: JournalLine[]
+  /** What the file should hold before anything is appended: its text without a torn last line. */
+  keep: string
+  /** Whether the file differs from `keep` (a torn last line, or a whole one missing its newline). */
+  repair: boolean
+  text: string
+}
+
+/** Cuts a torn line off, or ends a whole last line; in place, so no crash can lose what was kept. */
+function repairInPlace(path: string, { keep, text }: JournalRead): void {
+  if (keep.length < text.length) truncateSync(path, Buffer.byteLength(keep))
+  else appendFileSync(path, keep.slice(text.length))
+}
+
+/**
+ * The journal's lines, or undefined when there is none. Every line is appended whole with its
+ * newline, so only the last one can be torn (a crash mid-write): a torn line is left out (a
+ * `begin` that never reached the disk was never sent), anything torn before it is damage.
+ */
+async function readJournal(path: string): Promise<JournalRead | undefined> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -233,21 +256,28 @@ async function readJournal(path: string): Promise<JournalLine[] | undefined> {
     if ((error as { code?: string }).code === 'ENOENT') return undefined
     throw error
   }
-  if (text.trim() === '') return undefined
   const raw = text.split('\n')
+  const tail = raw.pop()!
   const lines: JournalLine[] = []
   raw.forEach((line, at) => {
     if (line.trim() === '') return
     try {
       lines.push(JSON.parse(line) as JournalLine)
     } catch (error) {
-      // Only the last line can be torn: a `begin` that never reached the disk was never sent.
-      const last = raw.slice(at + 1).every((rest) => rest.trim() === '')
-      if (!last)
-        throw new JournalMismatchError(`${path} is damaged at line ${at + 1}: ${(error as Error).message}`)
+      throw new JournalMismatchError(`${path} is damaged at line ${at + 1}: ${(error as Error).message}`)
     }
   })
-  return lines
+  let keep = text.slice(0, text.length - tail.length)
+  if (tail.trim() !== '') {
+    try {
+      lines.push(JSON.parse(tail) as JournalLine)
+      keep += `${tail}\n`
+    } catch {
+      // Torn: left out.
+    }
+  }
+  if (lines.length === 0) return keep === text ? undefined : { lines, keep: '', repair: true, text }
+  return { lines, keep, repair: keep !== text, text }
 }
 
 function checkHeader(found: JournalLine | undefined, expected: JournalHeader, path: string): void {

@@ -135,6 +135,15 @@ describe('push: resuming from the journal', () => {
     const received = barcodesIn(sandbox)
     expect(new Set(received).size).toBe(received.length)
     expect(received.sort()).toEqual(['R-0', 'R-1', 'R-2', 'R-3', 'R-4', 'R-5'])
+
+    // The torn line was cut off before the resumed run appended: every line is whole, and a third
+    // run reads the journal, sends nothing and says the same.
+    const text = await readFile(journal, 'utf8')
+    expect(text.endsWith('\n')).toBe(true)
+    for (const line of text.trimEnd().split('\n')) expect(() => JSON.parse(line)).not.toThrow()
+    const third = await push(args)
+    expect(JSON.parse(third.stdout)).toMatchObject({ synced: 4, unknown: 2 })
+    expect(barcodesIn(sandbox)).toHaveLength(6)
   })
 
   it('refuses the journal of another file, and of another service address', async () => {
