@@ -128,7 +128,12 @@ describe('an import session', () => {
     await drafts.importChunk(batch, [sku('1', 'Update B')], { ...options, now: 3000 })
     expect(await names()).toContain('1:Update B')
 
-    expect(await drafts.abortImport(batch)).toMatchObject({ restored: 1, removed: 1, keptEdited: 0 })
+    expect(await drafts.abortImport(batch)).toMatchObject({
+      restored: 1,
+      removed: 1,
+      keptEdited: 0,
+      keptSent: 0,
+    })
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.count()).toBe(0)
     await expect(drafts.importChunk(batch, [sku('9', 'Late')], options)).rejects.toThrow(/already ended/)
@@ -142,7 +147,7 @@ describe('an import session', () => {
     await drafts.savePayload((await byBarcode('4')).id, sku('4', 'Edited by hand'), 9000)
     await drafts.savePayload((await byBarcode('5')).id, sku('5', 'Five, edited'), 9000)
 
-    expect(await drafts.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2 })
+    expect(await drafts.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2, keptSent: 0 })
     expect(await names()).toEqual([
       '1:Old one',
       '2:Old two',
@@ -151,6 +156,18 @@ describe('an import session', () => {
       '5:Five, edited',
     ])
     expect(await db.skuUndo.count()).toBe(0)
+  })
+
+  it('undo never reverts or removes a draft queued or sent since the import', async () => {
+    await seed()
+    const { batch } = await importRows(FILE, 'update')
+    const byBarcode = async (barcode: string) => (await everything()).find((d) => d.barcode === barcode)!
+    // Sync changes the state, not `updatedAt`: 1 (updated by the import) and 5 (created) were sent.
+    await db.skuDrafts.update((await byBarcode('1')).id, { syncState: 'synced' })
+    await db.skuDrafts.update((await byBarcode('5')).id, { syncState: 'queued' })
+
+    expect(await drafts.undo(batch)).toEqual({ restored: 0, removed: 1, keptEdited: 0, keptSent: 2 })
+    expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '5:Five'])
   })
 
   it('keeps one undo entry a chunk for the drafts it created, however many', async () => {

@@ -58,6 +58,8 @@ export interface UndoResult {
   removed: number
   /** Drafts edited after the action: left as they are now. */
   keptEdited: number
+  /** Drafts queued or sent since the action: left as they are, so nothing sent is undone. */
+  keptSent: number
 }
 
 /**
@@ -109,7 +111,7 @@ interface ImportSession {
   created: Set<string>
 }
 
-/** The id prefix of an import chunk's undo entry: `~` sorts after every draft id (a UUID). */
+/** The id prefix of an import chunk's undo entry (draft ids are UUIDs: they never start so). */
 const CREATED_ENTRY = '~created:'
 
 /** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
@@ -129,7 +131,10 @@ function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payloa
   return { id: crypto.randomUUID(), payload, createdAt: now, updatedAt: now, syncState: 'draft', ...columns }
 }
 
-/** Reads and writes SKU drafts. The only code that writes the `skuDrafts` table. */
+/**
+ * Reads and writes SKU drafts: the only code that writes their content. Sync writes only their
+ * `syncState` (db/sync-outbox.ts, db/sync-runs.ts), without touching `updatedAt`.
+ */
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase
   /** Imports under way, by undo batch. */
@@ -425,14 +430,14 @@ export class SkuDraftRepository {
    */
   async undo(batch: string, { onProgress }: BulkOptions = {}): Promise<UndoResult> {
     return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
-      // In key order: every draft's own entry comes before the import chunks' lists (`~` sorts last).
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
-      const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0 }
-      // A draft an import created and a later chunk updated has an entry of its own, written later:
-      // that one decides, not the list of the chunk that created it.
+      const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
+      const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0, keptSent: 0 }
+      // Drafts' own entries first, then the import chunks' lists of created drafts: a draft an
+      // import created and a later chunk updated has an entry of its own, and that one decides.
       const ownEntry = new Set<string>()
       let done = 0
-      for (const chunk of chunks(keys)) {
+      for (const chunk of [...chunks(keys.filter((key) => !isList(key))), ...chunks(keys.filter(isList))]) {
         for (const entry of await this.db.skuUndo.bulkGet(chunk)) {
           if (!entry) continue
           if (entry.created) {
@@ -469,7 +474,9 @@ export class SkuDraftRepository {
       chunk.forEach((entry, i) => {
         const current = currents[i]
         const untouched = current === undefined || current.updatedAt === entry.writtenAt
-        if (!untouched) result.keptEdited++
+        // Sync changes a draft's state without an edit: what was queued or sent stays as it is.
+        if (current && current.syncState !== 'draft') result.keptSent++
+        else if (!untouched) result.keptEdited++
         else if (entry.before) restore.push(entry.before)
         else if (current) remove.push(entry.id)
       })

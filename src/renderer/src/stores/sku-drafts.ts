@@ -202,6 +202,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
       // Drafts the action had added (copies, imported rows) go again.
       if (result.removed) parts.push(`${drafts(result.removed)} it added removed.`)
       if (result.keptEdited) parts.push(`${drafts(result.keptEdited)} edited since were kept as they are.`)
+      if (result.keptSent)
+        parts.push(`${drafts(result.keptSent)} queued or sent since were kept as they are.`)
       tell(parts.join(' ') || 'Nothing left to undo.')
     } catch (error) {
       tell(`Could not undo: ${error instanceof Error ? error.message : String(error)}`, 'error')
