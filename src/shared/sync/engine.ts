@@ -1,5 +1,5 @@
 import { sendWithResend } from '../service/resend.ts'
-import type { Outcome } from '../service/outcome.ts'
+import { AUTOMATICALLY_RESENDABLE, type Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { HeldBatches } from './held-batches.ts'
 import { backToQueue, createdUpdates, rejectionMessage, settled } from './item-updates.ts'
@@ -14,22 +14,16 @@ import {
 } from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
 import { ACCEPTED_LINE_END, batchName, plural, seconds } from './run-log.ts'
-import type {
-  PauseReason,
-  RunEvents,
-  RunPorts,
-  RunSettings,
-  RunStatus,
-  RunSummary,
-  SyncRun,
-} from './run.ts'
+import type { PauseReason, RunEvents, RunPorts, RunSettings, RunStatus, RunSummary, SyncRun } from './run.ts'
 import { halves, splitRejected } from './split.ts'
 
 /**
- * The sync engine: streams queued items from the outbox in position order, sends them in batches
- * with at most `concurrency` requests in flight, and records every state change in the outbox
- * before anything else is sent, so a crash at any point leaves a store that says what may have
- * happened (`sending` becomes `unknown` on the next start, `queued` is sent again).
+ * The sync engine: streams queued items from the outbox in position order and sends them in
+ * batches with at most `concurrency` requests in flight. Each request is in the outbox before it
+ * leaves, and its outcome is written before any of its items goes out again and before its slot
+ * sends anything else (an outcome that pauses or stops the run does so before it is written, so no
+ * other slot starts a request meanwhile). A crash at any point leaves a store that says what may
+ * have happened: `sending` becomes `unknown` on the next start, `queued` is sent again.
  *
  * The bulk endpoint is not idempotent: the only automatic resend is `sendWithResend` for outcomes
  * that prove the request was not processed. Everything else follows the outcome table of the
@@ -294,38 +288,54 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
 
   async function send(items: OutboxItem[]): Promise<void> {
     const body = kind === 'apps' ? items[0]!.payload : { skus: items.map((item) => item.payload) }
-    const record: RequestRecord = {
-      id: `${settings.runId}/${instance}/${++sequence}`,
-      runId: settings.runId,
-      kind,
-      keys: items.map((item) => item.key),
-      bytes: bodyBytes(body),
-      startedAt: clock.now(),
-    }
-    // Recorded before it leaves: a crash from here on leaves these items `sending`, hence `unknown`.
-    await outbox.beginRequest(record)
-    applyCounts(
-      'queued',
-      items.map(() => ({ state: 'sending' })),
-    )
-
+    const bytes = bodyBytes(body)
+    const keys = items.map((item) => item.key)
     const signal = halt.signal
+    let record: RequestRecord | undefined
+    let attempt = 0
+
+    // Each attempt is a request of its own in the outbox, recorded before it leaves. One that
+    // provably was not processed (429, 503 with Retry-After, no connection) puts its items back to
+    // `queued` before the wait for the next attempt: a crash while waiting leaves them queued, to
+    // be sent on resume, rather than unknown.
     const result = await sendWithResend(
       async () => {
-        try {
-          return kind === 'apps'
-            ? await transport.createApp(items[0]!.payload)
-            : await transport.bulkUpload(items.map((item) => item.payload))
-        } catch (error) {
-          return thrownOutcome(error)
+        attempt += 1
+        record = {
+          id: `${settings.runId}/${instance}/${++sequence}`,
+          runId: settings.runId,
+          kind,
+          keys,
+          bytes,
+          startedAt: clock.now(),
+          attempts: attempt,
         }
+        // From here on a crash leaves these items `sending`, hence `unknown` on the next start.
+        await outbox.beginRequest(record)
+        applyCounts(
+          'queued',
+          items.map(() => ({ state: 'sending' })),
+        )
+        let outcome: Outcome
+        try {
+          outcome =
+            kind === 'apps'
+              ? await transport.createApp(items[0]!.payload)
+              : await transport.bulkUpload(items.map((item) => item.payload))
+        } catch (error) {
+          outcome = thrownOutcome(error)
+        }
+        if (AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
+          await end(record, outcome, 'not taken; queued again', backToQueue(items))
+        }
+        return outcome
       },
       settings.resend ?? {},
       {
         sleep: (ms, sleepSignal) => clock.sleep(ms, sleepSignal),
         random: () => clock.random(),
         signal,
-        onWait: ({ delayMs, attempt }) =>
+        onWait: ({ delayMs }) =>
           log(
             `${batchName(kind, items)}: not taken yet; trying again in ${seconds(delayMs)} (attempt ${attempt + 1}).`,
           ),
@@ -333,26 +343,32 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     )
     const { outcome } = result
     const decision = decide(items, outcome, signal.aborted)
-    const ended: RequestRecord = {
-      ...record,
-      endedAt: clock.now(),
-      attempts: result.attempts.length,
-      outcome: recorded(outcome, decision.action),
+    // Stop or pause at once, so no other slot starts a request while this outcome is written.
+    if (decision.stop) endWith({ state: 'stopped', message: outcome.message })
+    else if (decision.end) {
+      pause('offline', outcome.message)
+      endWith({ state: 'paused', reason: 'offline', message: outcome.message })
+    } else if (decision.pause) pause(decision.pause, outcome.message)
+    // A resendable outcome was written by its attempt already (the items are queued).
+    if (!AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
+      await end(record!, outcome, decision.action, decision.updates)
     }
-    await outbox.endRequest(ended, decision.updates)
-    applyCounts('sending', decision.updates)
-    safely(() => events.onRequest?.(ended))
     log(decision.log)
     // Only now, with the queued states written, may the halves or the batch go out again.
     held.add(...decision.hold)
-    if (decision.stop) {
-      endWith({ state: 'stopped', message: outcome.message })
-    } else if (decision.end) {
-      pause('offline', outcome.message)
-      endWith({ state: 'paused', reason: 'offline', message: outcome.message })
-    } else if (decision.pause) {
-      pause(decision.pause, outcome.message)
-    }
+  }
+
+  /** Records a request's outcome and its items' new states, then tells the listeners. */
+  async function end(
+    record: RequestRecord,
+    outcome: Outcome,
+    action: string,
+    updates: readonly ItemUpdate[],
+  ): Promise<void> {
+    const ended: RequestRecord = { ...record, endedAt: clock.now(), outcome: recorded(outcome, action) }
+    await outbox.endRequest(ended, updates)
+    applyCounts('sending', updates)
+    safely(() => events.onRequest?.(ended))
   }
 
   async function slot(): Promise<void> {

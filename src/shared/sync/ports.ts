@@ -45,7 +45,7 @@ export interface RequestRecord {
   startedAt: number
   /** Set once the request ended. */
   endedAt?: number
-  /** Attempts made (automatic resends of what provably was not processed included). */
+  /** Which attempt at sending these items this is: an automatic resend of what provably was not processed counts up. */
   attempts?: number
   outcome?: RequestOutcome
 }

@@ -1,8 +1,7 @@
+import { plural } from '../plural.ts'
 import type { OutboxItem, SyncKind } from './ports.ts'
 
 /** The live log's words: short lines a catalog person understands, naming items by barcode or app name. */
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 export function batchName(kind: SyncKind, items: readonly OutboxItem[]): string {
   const first = items[0]?.label ?? ''
@@ -15,7 +14,8 @@ export function seconds(ms: number): string {
   return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }
 
-export { plural }
+// Kept for the engine, which takes its words from here.
+export { plural } from '../plural.ts'
 
 /** How the line for an accepted request ends: the CLI leaves those out of its log (progress says it). */
 export const ACCEPTED_LINE_END = ': accepted.'

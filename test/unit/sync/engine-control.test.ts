@@ -83,11 +83,44 @@ describe('pause, resume and cancel', () => {
     expect(fake.calls).toHaveLength(1)
     expect(summary.status).toEqual({ state: 'finished', cancelled: true })
     expect(summary.counts.queued).toBe(4)
-    expect(outbox.requests()[0]!.outcome).toMatchObject({ kind: 'retry-later', action: 'queued again' })
+    expect(outbox.requests()).toHaveLength(1)
+    expect(outbox.requests()[0]!.outcome).toMatchObject({
+      kind: 'retry-later',
+      action: 'not taken; queued again',
+    })
   })
 })
 
 describe('concurrency', () => {
+  it('a refused token pauses the run before its outcome is written: no other slot starts meanwhile', async () => {
+    const memory = createMemoryOutbox(skuItems(16))
+    const written = deferred<void>()
+    // The 401's outcome takes a while to reach the store.
+    const outbox: SyncOutbox = {
+      ...memory,
+      queuedAfter: (after, limit) => memory.queuedAfter(after, limit),
+      beginRequest: (request) => memory.beginRequest(request),
+      endRequest: async (request, updates) => {
+        if (request.outcome?.kind === 'needs-token') await written.promise
+        return memory.endRequest(request, updates)
+      },
+    }
+    const fake = scriptedTransport(async (call) => {
+      if (call.barcodes.includes('B0')) return outcome('needs-token', { status: 401 })
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      return outcome('created')
+    })
+    const { run } = runWith({ outbox, transport: fake.transport, settings: { concurrency: 2 } })
+    void run.start()
+    await until(() => byState(memory, 'synced').length === 4, "the other slot's batch recorded")
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(run.status).toMatchObject({ state: 'paused', reason: 'needs-token' })
+    expect(fake.calls).toHaveLength(2)
+    written.resolve()
+    await until(() => byState(memory, 'queued').length === 12, 'the refused batch back to queued')
+    run.cancel()
+  })
+
   it('at most `concurrency` requests in flight, never an item sent twice, through splits and failures', async () => {
     const outbox = createMemoryOutbox(skuItems(300))
     const bad = new Set(['B7', 'B100', 'B101', 'B250', 'B299'])

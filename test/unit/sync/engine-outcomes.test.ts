@@ -114,7 +114,7 @@ describe('the sync engine, outcome by outcome', () => {
     ])
   })
 
-  it('429 / 503 with Retry-After: waits as asked, resends the same batch, bounded', async () => {
+  it('429 / 503 with Retry-After: waits as asked with the batch queued, resends it, bounded', async () => {
     const outbox = createMemoryOutbox(skuItems(4))
     const fake = scriptedTransport((_call, index) =>
       index < 2 ? outcome('retry-later', { status: 429, retryAfterMs: 1_500 }) : outcome('created'),
@@ -123,8 +123,15 @@ describe('the sync engine, outcome by outcome', () => {
     const summary = await run.start()
     expect(summary.counts.synced).toBe(4)
     expect(sleeps).toEqual([1_500, 1_500])
-    expect(outbox.requests()).toHaveLength(1)
-    expect(outbox.requests()[0]).toMatchObject({ attempts: 3, outcome: { kind: 'created' } })
+    // Each attempt is a request of its own; the two refused ones put the items back to queued
+    // before the wait, so a crash while waiting would leave them queued, not unknown.
+    expect(
+      outbox.requests().map((request) => [request.attempts, request.outcome?.kind, request.outcome?.action]),
+    ).toEqual([
+      [1, 'retry-later', 'not taken; queued again'],
+      [2, 'retry-later', 'not taken; queued again'],
+      [3, 'created', 'synced'],
+    ])
   })
 
   it('retry-later beyond the bounds: the batch back to queued, paused busy; resume sends that batch first', async () => {
