@@ -1,10 +1,24 @@
 import type { Profile } from '../shared/profile.ts'
-import type { Outcome } from '../shared/service/outcome.ts'
+import { PROCESSED, type Outcome } from '../shared/service/outcome.ts'
 import type { Handlers } from './handlers.ts'
 import type { ServiceClient } from './service/client.ts'
 import { clientForProfile, type ServiceDeps } from './service-handlers.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp' | 'abortSyncRequest'>
+
+const NO_PROFILE_MESSAGE =
+  'The profile this run sends with no longer exists, so nothing was sent. Start a new sync with another profile.'
+
+/**
+ * An answer for a request that never left: said as an outcome, not thrown, because the engine
+ * must tell "not sent" from a failure that may have reached the service (which it reads as unknown).
+ * It stops the run, as a wrong address does: nothing sent with this profile could succeed.
+ */
+function notSent(message: string): Outcome {
+  return { kind: 'wrong-address', processed: PROCESSED['wrong-address'], message, durationMs: 0 }
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /** Aborts asked for before their request arrived (the two calls may cross); a few are remembered. */
 const EARLY_ABORTS_KEPT = 64
@@ -22,9 +36,9 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   // batches. A profile edited meanwhile (a new address, say) gets a new client.
   const clients = new Map<string, { profile: string; client: ServiceClient }>()
 
-  async function clientFor(profileId: string): Promise<ServiceClient> {
+  async function clientFor(profileId: string): Promise<ServiceClient | undefined> {
     const profile: Profile | undefined = await deps.profiles.get(profileId)
-    if (!profile) throw new Error(`There is no profile "${profileId}".`)
+    if (!profile) return undefined
     const key = JSON.stringify(profile)
     const cached = clients.get(profileId)
     if (cached?.profile === key) return cached.client
@@ -44,7 +58,13 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     inFlight.set(requestId, controller)
     if (abortedEarly.delete(requestId)) controller.abort()
     try {
-      const client = await clientFor(profileId)
+      let client: ServiceClient | undefined
+      try {
+        client = await clientFor(profileId)
+      } catch (error) {
+        return notSent(`The profile could not be read (${messageOf(error)}); nothing was sent.`)
+      }
+      if (!client) return notSent(NO_PROFILE_MESSAGE)
       return await call(client, controller.signal)
     } finally {
       inFlight.delete(requestId)

@@ -125,7 +125,16 @@ describe('sync transport channels', () => {
     await expect(dispatch('syncCreateApp', ['sandbox', 'r', ['not', 'an', 'object']])).rejects.toThrow(
       /argument 3/,
     )
-    await expect(dispatch('syncBulkUpload', ['nope', 'r', []])).rejects.toThrow(/no profile "nope"/)
+    expect(sandbox.requests()).toHaveLength(0)
+  })
+
+  it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
+    const { dispatch } = setup()
+    expect(await dispatch('syncBulkUpload', ['nope', 'r', skus('1')])).toMatchObject({
+      kind: 'wrong-address',
+      processed: 'no',
+      message: expect.stringMatching(/no longer exists, so nothing was sent/),
+    })
     expect(sandbox.requests()).toHaveLength(0)
   })
 
