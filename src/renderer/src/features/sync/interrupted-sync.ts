@@ -1,6 +1,6 @@
 import { RECOVERED_MESSAGE } from '../../../../shared/sync/engine.ts'
 import type { CatalogDatabase } from '../../db/database.ts'
-import { DexieSyncOutbox } from '../../db/sync-outbox.ts'
+import { DexieSyncOutbox, itemsInState } from '../../db/sync-outbox.ts'
 import type { SyncRunRepository } from '../../db/sync-runs.ts'
 import { ifRunIdle } from './run-lock.ts'
 
@@ -12,10 +12,11 @@ export interface Recovery {
 }
 
 /**
- * Runs left open by a crash or a closed window: their `sending` items become `unknown` (the
- * requests may have been processed), unless another window is sending the run; a run with
- * nothing left to send is finished. Done when the app starts, before anything shows a draft, and
- * again when the Sync page opens; a second pass finds nothing to change.
+ * Runs left with items `sending` (by a crash, a closed window, or a run that stopped because its
+ * outcome could not be written): those items become `unknown` (the requests may have been
+ * processed), unless another window is sending the run; an open run with nothing left to send is
+ * finished. Done when the app starts, before anything shows a draft, and again when the Sync page
+ * opens; a second pass finds nothing to change.
  */
 export async function recoverInterruptedRuns(
   db: CatalogDatabase,
@@ -23,8 +24,9 @@ export async function recoverInterruptedRuns(
   skip: (runId: string) => boolean = () => false,
 ): Promise<Recovery> {
   const recovery: Recovery = { recovered: 0, busyElsewhere: [] }
-  for (const run of await runs.open()) {
+  for (const run of await db.syncRuns.toArray()) {
     if (skip(run.id)) continue
+    if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
       recovery.recovered += await new DexieSyncOutbox(db, run.id, run.kind).recoverInterrupted(
         RECOVERED_MESSAGE,
@@ -36,7 +38,8 @@ export async function recoverInterruptedRuns(
     }
     const left = await runs.counts(run.id)
     // Nothing left to send: the run is over, only decisions remain.
-    if (left.queued === 0 && left.sending === 0) await runs.setState(run.id, 'finished')
+    if (run.state === 'open' && left.queued === 0 && left.sending === 0)
+      await runs.setState(run.id, 'finished')
   }
   return recovery
 }

@@ -1,0 +1,77 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
+import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
+import { DexieSyncOutbox } from '../../../src/renderer/src/db/sync-outbox.ts'
+import { SyncRunRepository } from '../../../src/renderer/src/db/sync-runs.ts'
+import { recoverInterruptedRuns } from '../../../src/renderer/src/features/sync/interrupted-sync.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+let runs: SyncRunRepository
+
+beforeEach(() => {
+  name = `catalog-desk-recovery-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+  runs = new SyncRunRepository(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+const target = { id: 'sandbox', name: 'Sandbox', url: 'http://127.0.0.1:1', batchSize: 2, concurrency: 1 }
+
+/** A run of four drafts whose first batch left and never came back (a crash, or a failed write). */
+async function interruptedRun() {
+  for (let i = 0; i < 4; i++)
+    await drafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
+  const { run } = await runs.enqueueSkus({ target })
+  const outbox = new DexieSyncOutbox(db, run.id)
+  const batch = await outbox.queuedAfter(-Infinity, 2)
+  await outbox.beginRequest({
+    id: 'r1',
+    runId: run.id,
+    kind: 'skus',
+    keys: batch.map((item) => item.key),
+    bytes: 10,
+    startedAt: 1,
+  })
+  return run
+}
+
+const syncStates = async () => (await db.skuDrafts.orderBy('barcode').toArray()).map((d) => d.syncState)
+
+describe('recovering runs left sending', () => {
+  it('an open run: sending becomes unknown, the rest stays queued to resume', async () => {
+    await interruptedRun()
+    expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
+    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 2, busyElsewhere: [] })
+    expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
+    // A second pass finds nothing to change.
+    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 0, busyElsewhere: [] })
+  })
+
+  it('a run that stopped with items sending (its outcome could not be written) is recovered too', async () => {
+    const run = await interruptedRun()
+    await runs.setState(run.id, 'stopped', { lastMessage: 'The sync records could not be written' })
+    expect((await recoverInterruptedRuns(db, runs)).recovered).toBe(2)
+    expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
+    expect((await runs.get(run.id))?.state).toBe('stopped')
+  })
+
+  it('leaves alone the run this page is sending', async () => {
+    const run = await interruptedRun()
+    expect(await recoverInterruptedRuns(db, runs, (id) => id === run.id)).toEqual({
+      recovered: 0,
+      busyElsewhere: [],
+    })
+    expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
+  })
+})
