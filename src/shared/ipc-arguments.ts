@@ -34,8 +34,12 @@ export const invokeArguments = {
   // A payload export of a few thousand SKUs fits; a runaway string does not.
   writeClipboard: z.tuple([z.string().max(20_000_000)]),
   // What the SKUs hold is the service's to judge (a refused one is split out and shown): only the
-  // shape of the call is checked here.
-  syncBulkUpload: z.tuple([profileId, requestId, z.array(z.unknown()).max(MAX_SKUS_A_REQUEST)]),
+  // shape of the call is checked here, a batch of 1 to 1,000 objects.
+  syncBulkUpload: z.tuple([
+    profileId,
+    requestId,
+    z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_SKUS_A_REQUEST),
+  ]),
   syncCreateApp: z.tuple([profileId, requestId, z.record(z.string(), z.unknown())]),
   abortSyncRequest: z.tuple([requestId]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -119,6 +119,10 @@ describe('sync transport channels', () => {
     const { dispatch } = setup()
     await expect(dispatch('syncBulkUpload', ['sandbox', 'r', 'not a list'])).rejects.toThrow(/argument 3/)
     await expect(dispatch('syncBulkUpload', ['sandbox', '', []])).rejects.toThrow(/argument 2/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', 'r', []])).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', 'r', ['not an object']])).rejects.toThrow(
+      /argument 3/,
+    )
     await expect(
       dispatch('syncBulkUpload', ['sandbox', 'r', Array.from({ length: 1_001 }, () => ({}))]),
     ).rejects.toThrow(/argument 3/)
