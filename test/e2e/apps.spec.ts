@@ -559,7 +559,10 @@ test.describe('App drafts list', () => {
     const id = await namedApp(page, 'Sent app')
     await patchStoredApp(page, id, { syncState: 'synced', remoteId: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60' })
     await page.reload()
-    await expect(page.getByText(/This app has been sent \(created as app 6f1c2a4e-/)).toBeVisible()
+    await expect(page.getByText('its settings can no longer be changed here')).toBeVisible()
+    await expect(page.getByRole('region', { name: 'Created app' }).getByTestId('created-app-id')).toHaveText(
+      '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60',
+    )
     await expect(textbox(page, 'App name')).toBeDisabled()
     await expect(page.getByRole('button', { name: 'Delete' })).toBeDisabled()
     await page.getByRole('link', { name: '← All apps' }).click()

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { EMBEDDED_SANDBOX_TOKEN } from '../../src/main/embedded-sandbox.ts'
 
 async function openSettings(page: Page) {
   await page.goto('/#/settings')
@@ -61,7 +62,7 @@ test.describe('Settings: profiles, token and connection', () => {
     await expect(result(page)).toContainText('Not connected')
     await expect(result(page)).toContainText('HTTP 401')
 
-    await page.getByLabel('Replace the token').fill('sandbox')
+    await page.getByLabel('Replace the token').fill(EMBEDDED_SANDBOX_TOKEN)
     await page.getByRole('button', { name: 'Save token' }).click()
     await page.getByRole('button', { name: 'Test connection' }).click()
     await expectConnected(page)

@@ -4,6 +4,7 @@ import type { Sandbox } from '../../src/main/sandbox/server.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+import { EMBEDDED_SANDBOX_TOKEN } from '../../src/main/embedded-sandbox.ts'
 
 async function openSync(page: Page) {
   await page.getByRole('link', { name: 'Sync' }).click()
@@ -39,7 +40,7 @@ test.describe('Sync', () => {
     await setSending(page, 'sandbox', { batchSize: 8 })
     await openSync(page)
 
-    const before = page.getByRole('region', { name: 'Before sending' })
+    const before = page.getByRole('region', { name: 'SKUs to send' })
     // 30 drafts: 3 with errors (7, 17, 27), 1 already synced (0).
     await expect(before.getByText('Ready to send')).toBeVisible()
     await expect(before.locator('.import-counts__item', { hasText: 'Ready to send' })).toContainText('26')
@@ -164,7 +165,7 @@ test.describe('Sync', () => {
     await screenshot(page, 'sync-needs-token')
 
     await prompt.getByRole('link', { name: 'Open Settings' }).click()
-    await page.getByLabel('Paste the token').fill('sandbox')
+    await page.getByLabel('Paste the token').fill(EMBEDDED_SANDBOX_TOKEN)
     await page.getByRole('button', { name: 'Save token' }).click()
     await expect(page.getByRole('button', { name: /Local service/ })).toContainText('Token set')
     await openSync(page)

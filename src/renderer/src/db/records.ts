@@ -49,7 +49,21 @@ export interface SkuUndoRecord {
   writtenAt?: number
 }
 
+/**
+ * An app draft. Once sync created the app, the draft also keeps what the service said: its id, when
+ * the answer came, and the `app` it returned, to compare with `payload` (what was sent). These are
+ * not indexed: no schema version is needed for them.
+ */
 export interface AppDraftRecord extends DraftMeta {
   payload: AppCreateRequest
   name: string
+  /** The `app._id` the service returned: the appId of later calls. */
+  remoteId?: string
+  /** When the service's answer to the creation came (ms since the epoch). */
+  remoteCreatedAt?: number
+  /**
+   * The `app` as the service returned it: untrusted (never rendered as HTML) and size-limited
+   * (absent when it was too large to keep, see `MAX_KEPT_RESPONSE_CHARS`).
+   */
+  response?: unknown
 }

@@ -1,4 +1,4 @@
-import { Dexie, type Table } from 'dexie'
+import { Dexie, type EntityTable, type Table } from 'dexie'
 import type {
   ItemState,
   ItemUpdate,
@@ -9,6 +9,7 @@ import type {
 } from '../../../shared/sync/ports.ts'
 import type { SyncState } from '../../../shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
+import type { AppDraftRecord } from './records.ts'
 import type { SyncItemRecord } from './sync-records.ts'
 
 export const ITEM_STATES: readonly ItemState[] = [
@@ -61,8 +62,8 @@ export async function mirrorDrafts(
   table: Table<DraftRow, string>,
   states: ReadonlyMap<string, SyncState>,
   from: readonly SyncState[],
-): Promise<void> {
-  if (states.size === 0) return
+): Promise<string[]> {
+  if (states.size === 0) return []
   const ids = [...states.keys()]
   const drafts = await table.bulkGet(ids)
   const changed: DraftRow[] = []
@@ -72,6 +73,56 @@ export async function mirrorDrafts(
     if (draft.syncState !== next) changed.push({ ...draft, syncState: next })
   })
   await table.bulkPut(changed)
+  return changed.map((draft) => draft.id)
+}
+
+/**
+ * The most of a created app's answer kept on its draft, in JSON characters. The client in main
+ * already refuses answers over 1 MB; a few apps of a quarter of that each stay cheap to list.
+ */
+export const MAX_KEPT_RESPONSE_CHARS = 256 * 1024
+
+/** What the service said about a created app, as its draft keeps it. */
+export type CreatedAppFields = Required<Pick<AppDraftRecord, 'remoteId' | 'remoteCreatedAt'>> &
+  Pick<AppDraftRecord, 'response'>
+
+/**
+ * The fields an app draft gets from a `created` update: the app's id, when the answer came, and the
+ * answer itself unless it is too large (then only the id is kept, and the editor says so).
+ */
+export function createdAppFields(update: ItemUpdate, at: number): CreatedAppFields | undefined {
+  if (update.state !== 'synced' || update.remoteId === undefined) return undefined
+  const fields: CreatedAppFields = { remoteId: update.remoteId, remoteCreatedAt: at }
+  let json: string | undefined
+  try {
+    json = JSON.stringify(update.response)
+  } catch {
+    json = undefined
+  }
+  if (json !== undefined && json.length <= MAX_KEPT_RESPONSE_CHARS) fields.response = JSON.parse(json)
+  return fields
+}
+
+/**
+ * Writes what the service said onto the app drafts this request created, in the caller's
+ * transaction. Only drafts the state mirror just moved to `synced` are written: a draft that left
+ * this run's hands keeps what it has.
+ */
+export async function recordCreatedApps(
+  table: EntityTable<AppDraftRecord, 'id'>,
+  created: ReadonlyMap<string, CreatedAppFields>,
+  moved: readonly string[],
+): Promise<void> {
+  const ids = moved.filter((id) => created.has(id))
+  if (ids.length === 0) return
+  const drafts = await table.bulkGet(ids)
+  await table.bulkPut(
+    drafts.flatMap((draft) => {
+      if (!draft || draft.syncState !== 'synced') return []
+      const { response: _previous, ...rest } = draft
+      return [{ ...rest, ...created.get(draft.id)! }]
+    }),
+  )
 }
 
 /**
@@ -132,11 +183,15 @@ export class DexieSyncOutbox implements SyncOutbox {
   }
 
   async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
+    // `this.drafts` is `appDrafts` for a run of apps: what the service said is written in this same
+    // transaction as the state, so a synced app draft always has its id (or a message why not).
     await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
       const keys = updates.map((update) => update.key)
       const items = await itemsOfKeys(this.db, this.runId, keys)
       const next: SyncItemRecord[] = []
       const states = new Map<string, SyncState>()
+      const created = new Map<string, CreatedAppFields>()
+      const answeredAt = request.endedAt ?? Date.now()
       updates.forEach((update, i) => {
         const item = items[i]
         if (!item) return
@@ -147,9 +202,12 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (update.response !== undefined) record.response = plain(update.response)
         next.push(record)
         states.set(update.key, update.state)
+        const fields = this.kind === 'apps' ? createdAppFields(update, answeredAt) : undefined
+        if (fields) created.set(update.key, fields)
       })
       await this.db.syncItems.bulkPut(next)
-      await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
+      const moved = await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
+      if (created.size > 0) await recordCreatedApps(this.db.appDrafts, created, moved)
       const existing = await this.db.syncRequests.get(request.id)
       const labels = existing?.labels ?? (await this.labelsOf(request.keys))
       await this.db.syncRequests.put({ ...existing, ...plain(request), labels })

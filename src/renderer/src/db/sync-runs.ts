@@ -1,9 +1,9 @@
 import { Dexie } from 'dexie'
-import type { ItemState } from '../../../shared/sync/ports.ts'
+import type { ItemState, SyncKind } from '../../../shared/sync/ports.ts'
 import type { SyncState } from '../../../shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
-import type { SkuDraftRecord } from './records.ts'
+import type { AppDraftRecord, SkuDraftRecord } from './records.ts'
 import { countItems, draftTable, itemsInState, itemsOfKeys, mirrorDrafts } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 
@@ -53,8 +53,23 @@ export interface Enqueued {
   queued: number
 }
 
+export interface EnqueueAppsOptions {
+  target: RunTarget
+  /**
+   * Exactly these app drafts, in this order, those of them that are eligible (the editor's "Create
+   * on …" gives one); every eligible app draft, latest edit first, when absent.
+   */
+  ids?: readonly string[]
+  /** Queue app drafts whose last sending failed (HTTP 500) too. */
+  includeFailed?: boolean
+  now?: number
+}
+
+/** An app run sends its apps one by one (one app a request, one request at a time). */
+export const APP_RUN_SENDING = { batchSize: 1, concurrency: 1 } as const
+
 /** Whether a draft may join a new run. */
-function eligible(draft: SkuDraftRecord, includeFailed: boolean): boolean {
+function eligible(draft: Pick<DraftMeta, 'validity' | 'syncState'>, includeFailed: boolean): boolean {
   if (draft.validity === 'invalid') return false
   return draft.syncState === 'draft' || (includeFailed && draft.syncState === 'failed')
 }
@@ -63,6 +78,13 @@ function eligible(draft: SkuDraftRecord, includeFailed: boolean): boolean {
 export function skuLabel(draft: SkuDraftRecord): string {
   return draft.barcode || draft.productName || draft.id
 }
+
+/** How a person finds an app in a log and the history: its name. */
+export function appLabel(draft: AppDraftRecord): string {
+  return draft.name || 'Untitled app'
+}
+
+type DraftMeta = SkuDraftRecord | AppDraftRecord
 
 /** What a person decides about a batch whose outcome is not known (or that failed with a 500). */
 export type Resolution = 'created' | 'resend'
@@ -165,6 +187,75 @@ export class SyncRunRepository {
     run.total = position
     await this.db.syncRuns.update(run.id, { total: position })
     return { run, queued: position }
+  }
+
+  /**
+   * The pre-flight of app drafts, with the same meaning as the SKUs' (`synced`: already created).
+   * App drafts are few: they are read and counted, not walked on the indexes.
+   */
+  async appPreflight(): Promise<Preflight> {
+    const summary: Preflight = {
+      ready: 0,
+      invalid: 0,
+      synced: 0,
+      unknown: 0,
+      failed: 0,
+      rejected: 0,
+      inRun: 0,
+    }
+    for (const draft of await this.db.appDrafts.toArray()) {
+      const state = draft.syncState
+      if (state === 'draft') summary[draft.validity === 'invalid' ? 'invalid' : 'ready']++
+      else if (state === 'queued' || state === 'sending') summary.inRun++
+      else summary[state]++
+    }
+    return summary
+  }
+
+  /**
+   * Prepares a run of app creations (kind `apps`): the eligible app drafts (valid, in the draft
+   * state; failed too when asked), or of `ids` exactly those that are eligible, become its items
+   * and `queued`, all in one transaction. No run is stored when nothing is eligible (`queued` 0).
+   */
+  async enqueueApps({
+    target,
+    ids,
+    includeFailed = false,
+    now = Date.now(),
+  }: EnqueueAppsOptions): Promise<Enqueued> {
+    const run: SyncRunRecord = {
+      id: crypto.randomUUID(),
+      kind: 'apps',
+      profileId: target.id,
+      profileName: target.name,
+      url: target.url,
+      ...APP_RUN_SENDING,
+      createdAt: now,
+      updatedAt: now,
+      state: 'open',
+      total: 0,
+    }
+    const table = this.db.appDrafts
+    return this.db.transaction('rw', [table, this.db.syncItems, this.db.syncRuns], async () => {
+      const candidates = ids
+        ? (await table.bulkGet([...new Set(ids)])).filter((draft) => draft !== undefined)
+        : await table.orderBy('updatedAt').reverse().toArray()
+      const queued = candidates.filter((draft) => eligible(draft, includeFailed))
+      if (queued.length === 0) return { run, queued: 0 }
+      run.total = queued.length
+      await this.db.syncRuns.add(run)
+      await this.db.syncItems.bulkAdd(
+        queued.map((draft, position) => ({
+          run: run.id,
+          position,
+          key: draft.id,
+          label: appLabel(draft),
+          state: 'queued' as const,
+        })),
+      )
+      await table.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' as const })))
+      return { run, queued: queued.length }
+    })
   }
 
   get(id: string): Promise<SyncRunRecord | undefined> {
@@ -285,12 +376,16 @@ export class SyncRunRepository {
     return returned
   }
 
-  /** One refused SKU draft back to draft, so it can be fixed; false when it is not refused (any more). */
-  async returnToEditing(draftId: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.skuDrafts, async () => {
-      const draft = await this.db.skuDrafts.get(draftId)
+  /**
+   * One refused draft (a SKU's, or an app's with `kind` 'apps') back to draft, so it can be fixed;
+   * false when it is not refused (any more).
+   */
+  async returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
+    const table = draftTable(this.db, kind)
+    return this.db.transaction('rw', table, async () => {
+      const draft = await table.get(draftId)
       if (draft?.syncState !== 'rejected') return false
-      await this.db.skuDrafts.put({ ...draft, syncState: 'draft' })
+      await table.put({ ...draft, syncState: 'draft' })
       return true
     })
   }

@@ -1,19 +1,21 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import { createSyncRun } from '../../../shared/sync/engine.ts'
-import type { ItemState } from '../../../shared/sync/ports.ts'
+import type { ItemState, SyncKind } from '../../../shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '../../../shared/sync/run.ts'
 import { db } from '../db/index.ts'
 import { DexieSyncOutbox } from '../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
 import { syncRuns } from '../db/sync-repository.ts'
-import type { Preflight, Resolution } from '../db/sync-runs.ts'
+import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import { bridgeTransport } from '../features/sync/bridge-transport.ts'
 import { browserClock } from '../features/sync/browser-clock.ts'
 import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
 import { holdingRun } from '../features/sync/run-lock.ts'
+import { apps } from '../features/sync/sync-format.ts'
 import { onlineWaiter } from '../features/sync/wait-until-online.ts'
 import { drafts } from '../ui/counting.ts'
+import type { ProfileView } from '../../../shared/profile.ts'
 import { useProfilesStore } from './profiles.ts'
 
 export interface LogLine {
@@ -64,6 +66,8 @@ const emptyCounts = (): RunCounts => ({
 export const useSyncStore = defineStore('sync', () => {
   const profiles = useProfilesStore()
   const preflight = shallowRef<Preflight>()
+  /** The same summary for app drafts (`synced`: already created). */
+  const appPreflight = shallowRef<Preflight>()
   const includeFailed = ref(false)
   const preparing = shallowRef<{ queued: number; read: number; total: number }>()
   const live = shallowRef<LiveRun>()
@@ -129,12 +133,14 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Reads the pre-flight summary, the history and the open runs again. */
   async function refresh() {
-    const [summary, recent, open] = await Promise.all([
+    const [summary, apps, recent, open] = await Promise.all([
       syncRuns.preflight(),
+      syncRuns.appPreflight(),
       syncRuns.recent(),
       syncRuns.open(),
     ])
     preflight.value = summary
+    appPreflight.value = apps
     history.value = await Promise.all(recent.map(viewOf))
     const liveId = engine ? live.value?.run.id : undefined
     resumable.value = await Promise.all(
@@ -183,13 +189,7 @@ export const useSyncStore = defineStore('sync', () => {
     try {
       preparing.value = { queued: 0, read: 0, total: 0 }
       const { run, queued } = await syncRuns.enqueueSkus({
-        target: {
-          id: profile.id,
-          name: profile.name,
-          url: profile.url,
-          batchSize: profile.batchSize,
-          concurrency: profile.concurrency,
-        },
+        target: runTarget(profile),
         includeFailed: includeFailed.value,
         onProgress: (done, read, total) => (preparing.value = { queued: done, read, total }),
       })
@@ -207,6 +207,36 @@ export const useSyncStore = defineStore('sync', () => {
       error.value = messageOf(failure)
     } finally {
       preparing.value = undefined
+      busy.value = false
+    }
+  }
+
+  /**
+   * Creates app drafts on the active profile, one app a request: every eligible one, or of `ids`
+   * those that are eligible (the editor's "Create on …" gives one). Resolves once the run is
+   * queued, with its id (undefined when nothing was queued or it could not start); the run then
+   * goes on in the background like any run, and `live` follows it.
+   */
+  async function startAppSync(ids?: readonly string[]): Promise<string | undefined> {
+    const profile = target.value
+    if (!profile || busy.value || sending.value) return undefined
+    error.value = ''
+    busy.value = true
+    try {
+      const { run, queued } = await syncRuns.enqueueApps({ target: runTarget(profile), ids })
+      if (queued === 0) {
+        addLog('Nothing to create: no app draft is ready.')
+        await refresh()
+        return undefined
+      }
+      addLog(`${logCount('apps', queued)} queued to be created on ${profile.name}.`)
+      busy.value = false
+      void launch(run)
+      return run.id
+    } catch (failure) {
+      error.value = messageOf(failure)
+      return undefined
+    } finally {
       busy.value = false
     }
   }
@@ -273,7 +303,7 @@ export const useSyncStore = defineStore('sync', () => {
     const { status } = summary
     if (status.state === 'finished' && status.cancelled) {
       const returned = await syncRuns.releaseQueued(run.id)
-      if (returned > 0) addLog(`${drafts(returned)} not sent went back to draft.`)
+      if (returned > 0) addLog(`${logCount(run.kind, returned)} not sent went back to draft.`)
       patch({ counts: { ...summary.counts, queued: 0 } })
     } else if (status.state === 'finished') {
       await syncRuns.setState(run.id, 'finished', { lastMessage: '' })
@@ -324,8 +354,9 @@ export const useSyncStore = defineStore('sync', () => {
   /** Ends an open run without sending more: its queued drafts go back to draft. */
   async function discardRun(runId: string) {
     if (engine) return
+    const run = await syncRuns.get(runId)
     const returned = await syncRuns.releaseQueued(runId)
-    addLog(`Run cancelled: ${drafts(returned)} not sent went back to draft.`)
+    addLog(`Run cancelled: ${logCount(run?.kind ?? 'skus', returned)} not sent went back to draft.`)
     await refresh()
   }
 
@@ -339,15 +370,15 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   /** The person's decision about a batch that may have been processed. */
-  async function resolve(requestId: string, choice: Resolution, runId: string) {
+  async function resolve(requestId: string, choice: Resolution, runId: string, kind: SyncKind = 'skus') {
     if (engine) return
     error.value = ''
     try {
       const changed = await syncRuns.resolve(requestId, choice)
       addLog(
         choice === 'created'
-          ? `${drafts(changed)} marked as created.`
-          : `${drafts(changed)} queued to be sent again.`,
+          ? `${logCount(kind, changed)} marked as created.`
+          : `${logCount(kind, changed)} queued to be sent again.`,
       )
       requestsRevision.value++
       // The run goes on in the background; the page follows it through the store.
@@ -359,13 +390,17 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   async function returnRejected(runId: string) {
+    const run = await syncRuns.get(runId)
     const returned = await syncRuns.returnRejected(runId)
-    addLog(`${drafts(returned)} refused by the service went back to draft: fix them, then sync again.`)
+    addLog(
+      `${logCount(run?.kind ?? 'skus', returned)} refused by the service went back to draft: fix them, then sync again.`,
+    )
     await refresh()
   }
 
   return {
     preflight,
+    appPreflight,
     includeFailed,
     preparing,
     live,
@@ -384,6 +419,7 @@ export const useSyncStore = defineStore('sync', () => {
     init,
     refresh,
     startSync,
+    startAppSync,
     pause,
     resume,
     cancel,
@@ -394,6 +430,22 @@ export const useSyncStore = defineStore('sync', () => {
     returnRejected,
   }
 })
+
+/** Drafts counted for the log: "3 drafts" for SKUs (as the SKU list says), "2 apps" for apps. */
+function logCount(kind: SyncKind, n: number): string {
+  return kind === 'apps' ? apps(n) : drafts(n)
+}
+
+/** Where a new run sends, as the profile says when it starts. */
+function runTarget(profile: ProfileView): RunTarget {
+  return {
+    id: profile.id,
+    name: profile.name,
+    url: profile.url,
+    batchSize: profile.batchSize,
+    concurrency: profile.concurrency,
+  }
+}
 
 function messageOf(failure: unknown): string {
   return failure instanceof Error ? failure.message : String(failure)

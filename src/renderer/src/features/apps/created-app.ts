@@ -1,12 +1,16 @@
+import { parsePath } from '../../../../shared/json-path.ts'
+import { findField } from '../../../../shared/schema/catalogue.ts'
+import {
+  describeDroppedField,
+  droppedFields,
+  type DroppedField,
+} from '../../../../shared/sync/dropped-fields.ts'
+import { appCatalogue } from '../../../../shared/validation/validate.ts'
 import type { AppDraftRecord } from '../../db/records.ts'
 
-/**
- * The id the service gave the app once sync created it (`app._id`), if the draft's record carries
- * one. The sync engine's ports call it `remoteId` (ItemUpdate); the record does not declare the
- * field yet, so it is read defensively. Until sync writes it, every draft shows none.
- */
-export function createdAppId(record: AppDraftRecord): string | undefined {
-  const id = (record as AppDraftRecord & { remoteId?: unknown }).remoteId
+/** The id the service gave the app once sync created it (`app._id`), if it gave one. */
+export function createdAppId(record: Pick<AppDraftRecord, 'remoteId'>): string | undefined {
+  const id = record.remoteId
   return typeof id === 'string' && id !== '' ? id : undefined
 }
 
@@ -19,4 +23,40 @@ export const SYNC_STATE_TEXT: Record<AppDraftRecord['syncState'], string> = {
   rejected: 'Rejected',
   failed: 'Failed',
   unknown: 'Unknown',
+}
+
+/** One thing the service did not keep as it was sent, in the editor's words. */
+export interface ServiceDifference extends DroppedField {
+  /** The field's title in the editor ("Report titles"), or its path when the catalogue has none. */
+  title: string
+  /** What happened to it: "report_config.features: returned empty". */
+  text: string
+}
+
+/** The field's title from the catalogue (the editor's label), for a dotted path of the request. */
+function titleOf(path: string): string {
+  if (!path) return 'The request'
+  try {
+    const { node, exact } = findField(appCatalogue, parsePath(path))
+    if (exact && node.meta.title) return node.meta.title
+  } catch {
+    // A path the catalogue cannot parse is shown as it is.
+  }
+  return path
+}
+
+/**
+ * What the service dropped, emptied or changed of what was sent, comparing the draft's payload
+ * with the `app` it returned; undefined when the answer was not kept (too large, or an app marked
+ * as created by hand).
+ */
+export function serviceDifferences(
+  record: Pick<AppDraftRecord, 'payload' | 'response'>,
+): ServiceDifference[] | undefined {
+  if (record.response === undefined) return undefined
+  return droppedFields(record.payload, record.response).map((field) => ({
+    ...field,
+    title: titleOf(field.path),
+    text: describeDroppedField(field),
+  }))
 }

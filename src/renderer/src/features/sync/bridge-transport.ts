@@ -19,7 +19,8 @@ export function bridgeTransport(profileId: string): SyncTransport {
     }
   }
   return {
-    bulkUpload: (skus, options) => send((id) => window.api.syncBulkUpload(profileId, id, skus), options),
+    bulkUpload: (skus, options) =>
+      send((id) => window.api.syncBulkUpload(profileId, id, skus as Record<string, unknown>[]), options),
     createApp: (request, options) =>
       send((id) => window.api.syncCreateApp(profileId, id, request as Record<string, unknown>), options),
   }

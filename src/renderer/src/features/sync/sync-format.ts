@@ -1,4 +1,4 @@
-import type { ItemState } from '../../../../shared/sync/ports.ts'
+import type { ItemState, SyncKind } from '../../../../shared/sync/ports.ts'
 import type { PauseReason, RunStatus } from '../../../../shared/sync/run.ts'
 import type { SyncRunState } from '../../db/sync-records.ts'
 import { count } from '../../ui/counting.ts'
@@ -71,6 +71,22 @@ export function bytes(n: number): string {
 /** "1 SKU", "50 SKUs". */
 export function skus(n: number): string {
   return `${count(n)} SKU${n === 1 ? '' : 's'}`
+}
+
+/** "1 app", "3 apps". */
+export function apps(n: number): string {
+  return `${count(n)} app${n === 1 ? '' : 's'}`
+}
+
+/** What a run of this kind sends, counted: "50 SKUs", "1 app". */
+export function itemsOfKind(kind: SyncKind, n: number): string {
+  return kind === 'apps' ? apps(n) : skus(n)
+}
+
+/** The plural noun alone, for headings and labels: "SKUs", "Apps". */
+export function itemNoun(kind: SyncKind, capital = false): string {
+  const noun = kind === 'apps' ? 'apps' : 'SKUs'
+  return capital ? noun[0]!.toUpperCase() + noun.slice(1) : noun
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })

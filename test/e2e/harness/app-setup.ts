@@ -1,0 +1,85 @@
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures.ts'
+
+/** An app draft as the app stored it, read with the raw IndexedDB API (not the app's own code). */
+export interface StoredApp extends Record<string, unknown> {
+  id: string
+  name: string
+  validity: string
+  syncState: string
+  payload: Record<string, unknown>
+  remoteId?: string
+  remoteCreatedAt?: number
+  response?: Record<string, unknown>
+}
+
+// The test programme compiles without the DOM library: the little of IndexedDB used here, by hand.
+interface IdbRequest<T> {
+  result: T
+  onsuccess: (() => void) | null
+  onerror: (() => void) | null
+}
+interface IdbStore {
+  getAll(): IdbRequest<unknown[]>
+  get(key: string): IdbRequest<Record<string, unknown>>
+  put(value: unknown): IdbRequest<unknown>
+}
+interface Idb {
+  open(name: string): IdbRequest<{
+    close(): void
+    transaction(store: string, mode?: string): { objectStore(name: string): IdbStore }
+  }>
+}
+
+/** The "App name" input (it says " · missing" while empty). */
+export const appNameBox = (page: Page) => page.getByRole('textbox', { name: /^App name( · missing)?$/ })
+
+/** Creates an app draft from the list with this name, waits until it is saved, and returns its id. */
+export async function namedApp(page: Page, name: string): Promise<string> {
+  await page.goto('/#/apps')
+  await page.getByRole('button', { name: 'New app' }).click()
+  await appNameBox(page).fill(name)
+  await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+  return /#\/apps\/(.+)$/.exec(page.url())![1]!
+}
+
+/** Every app draft in the page's IndexedDB. */
+export async function storedApps(page: Page): Promise<StoredApp[]> {
+  return page.evaluate(
+    () =>
+      new Promise<StoredApp[]>((resolve, reject) => {
+        const open = (globalThis as unknown as { indexedDB: Idb }).indexedDB.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open catalog-desk'))
+        open.onsuccess = () => {
+          const request = open.result.transaction('appDrafts').objectStore('appDrafts').getAll()
+          request.onsuccess = () => {
+            open.result.close()
+            resolve(request.result as StoredApp[])
+          }
+        }
+      }),
+  )
+}
+
+/** Changes stored fields of one app draft directly (a state only sync could set, say). */
+export async function patchStoredApp(page: Page, id: string, patch: Record<string, unknown>): Promise<void> {
+  await page.evaluate(
+    ({ id, patch }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = (globalThis as unknown as { indexedDB: Idb }).indexedDB.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open catalog-desk'))
+        open.onsuccess = () => {
+          const store = open.result.transaction('appDrafts', 'readwrite').objectStore('appDrafts')
+          const read = store.get(id)
+          read.onsuccess = () => {
+            const write = store.put({ ...read.result, ...patch })
+            write.onsuccess = () => {
+              open.result.close()
+              resolve()
+            }
+          }
+        }
+      }),
+    { id, patch },
+  )
+}
