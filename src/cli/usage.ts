@@ -1,4 +1,8 @@
+import { DEFAULT_SENDING, PROFILE_LIMITS } from '../shared/profile.ts'
+
 /** The help texts. Kept together so the commands and the exit statuses are described in one voice. */
+
+const { batchSize, concurrency, timeoutSeconds } = PROFILE_LIMITS
 
 export const MAIN_USAGE = `Usage: catalog-desk <command> [options]
 
@@ -121,8 +125,8 @@ file that cannot be read.
 `
 
 export const PUSH_USAGE = `Usage: catalog-desk push FILE --base-url URL (--token-env NAME | --profile NAME)
-                         [--batch-size N] [--concurrency N] [--timeout SECONDS]
-                         [--journal PATH] [--report PATH] [--json]
+                         [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
+                         [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
 
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX) in batches
 to the bulk upload, or an app creation request (one app; its _id is printed with the fields the
@@ -137,22 +141,29 @@ marks it "unknown" (the service may have created it: check before sending again)
 an unreachable or lastingly busy service ends the command early; a wrong address (404, 405, other
 4xx) stops it.
 
-Every request is recorded in a journal (JSON lines, flushed to disk before and after each request).
-Running the same command again resumes: what was synced, rejected, failed or unknown is not sent
-again, and what was being sent when the command died becomes "unknown". A journal made for other
-input or another --base-url is refused. Ctrl-C stops sending new requests; those in flight finish
-and are recorded.
+Every request is recorded in a journal (JSON lines). A request's start is flushed to disk before
+the request leaves; its end is written at once and flushed with the next line, or when the command
+ends. Running the same command again resumes: what was synced, rejected, failed or unknown is not
+sent again, and what was being sent when the command died becomes "unknown". A journal made for
+other input or another --base-url is refused. Ctrl-C stops sending new requests; those in flight
+finish and are recorded.
 
 Options:
   --base-url URL       The service's address: https://host (http:// only for 127.0.0.1 or localhost);
                        with --profile, the profile's address (--base-url may be left out)
   --token-env NAME     Read the API token from the environment variable NAME (never an argument)
+  --token-encoding E   How the token goes in the Authorization header: raw (as it is, the default)
+                       or base64. With --profile the profile's encoding is used: a different one
+                       is refused (change the profile in the app instead)
   --profile NAME       Use a profile of the app (its id or name): its address, token encoding,
-                       batch size, concurrency and timeouts, and its token from the OS keychain.
-                       The app's data folder is found as the app finds it, or CATALOG_DESK_DATA_DIR
-  --batch-size N       SKUs a request, 1 to 1000 (default 50, or the profile's)
-  --concurrency N      Requests at once, 1 to 8 (default 1, or the profile's)
-  --timeout SECONDS    Longest a request may take, 1 to 900 (default 120)
+                       batch size, concurrency and timeouts, and its token from the OS keychain,
+                       used only when it was set for the profile's present address (after the
+                       address changed, or if set by an earlier version, set it again in the app).
+                       The app's data folder is found as the app finds it, or CATALOG_DESK_DATA_DIR;
+                       its profiles.json is only read, never changed
+  --batch-size N       SKUs a request, ${batchSize.min} to ${batchSize.max} (default ${DEFAULT_SENDING.batchSize}, or the profile's)
+  --concurrency N      Requests at once, ${concurrency.min} to ${concurrency.max} (default ${DEFAULT_SENDING.concurrency}, or the profile's)
+  --timeout SECONDS    Longest a request may take, ${timeoutSeconds.min} to ${timeoutSeconds.total} (default ${DEFAULT_SENDING.timeouts.totalMs / 1_000}, or the profile's)
   --journal PATH       The journal (default FILE.push-journal.jsonl beside FILE)
   --report PATH        Write a JSON list with one entry per item: {index, barcode, state, message}
                        (state: synced, rejected, failed, unknown, queued or invalid)

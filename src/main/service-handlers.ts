@@ -2,6 +2,7 @@ import type { ConnectionTest, ProfilesState } from '../shared/ipc.ts'
 import type { Profile, ProfileView } from '../shared/profile.ts'
 import type { Outcome } from '../shared/service/outcome.ts'
 import type { Handlers } from './handlers.ts'
+import { tokenAddress } from './profiles/profile-rules.ts'
 import type { ProfileStore } from './profiles/profile-store.ts'
 import type { TokenStore } from './secrets/token-store.ts'
 import { createServiceClient } from './service/client.ts'
@@ -41,7 +42,10 @@ export function clientForProfile(profile: Profile, deps: ServiceDeps) {
     tokenEncoding: profile.tokenEncoding,
     timeouts: profile.timeouts,
     getToken: async () =>
-      profile.kind === 'embedded-sandbox' ? deps.sandbox.token : deps.tokens.get(profile.id),
+      profile.kind === 'embedded-sandbox'
+        ? deps.sandbox.token
+        : // Only a token set for this very address: one left from a former address is never sent.
+          deps.tokens.get(profile.id, tokenAddress(profile)),
   })
 }
 
@@ -78,7 +82,7 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
     if (profile.kind === 'embedded-sandbox') {
       return { ...profile, url, builtIn, hasToken: true, tokenStorage: 'embedded-sandbox' }
     }
-    const token = await deps.tokens.has(profile.id)
+    const token = await deps.tokens.has(profile.id, tokenAddress(profile))
     return { ...profile, url, builtIn, hasToken: token.isSet, tokenStorage: token.storage }
   }
 
@@ -111,7 +115,8 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
     setToken: async (id, token) => {
       const profile = await existing(id)
       if (profile.kind === 'embedded-sandbox') throw new Error('The embedded sandbox needs no token.')
-      return deps.tokens.set(id, token)
+      // Bound to the address the profile has now: if it moves, this token is not sent there.
+      return deps.tokens.set(id, tokenAddress(profile), token)
     },
     clearToken: async (id) => {
       await existing(id)

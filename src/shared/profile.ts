@@ -23,20 +23,28 @@ export const serviceUrlSchema = z.string().trim().refine(isAllowedServiceUrl, {
     'Enter the service address as https://host (http:// is allowed only for this computer: 127.0.0.1 or localhost), without a query or credentials',
 })
 
+/** The bounds a profile's sending settings must keep (the app's form and the CLI's options alike). */
+export const PROFILE_LIMITS = {
+  batchSize: { min: 1, max: 1_000 },
+  concurrency: { min: 1, max: 8 },
+  /** Each timeout in whole seconds, at least 1. */
+  timeoutSeconds: { min: 1, connect: 120, response: 600, total: 900 },
+} as const
+
 const milliseconds = (maxSeconds: number) =>
   z
     .number()
     .int()
-    .min(1_000, 'At least 1 second')
+    .min(PROFILE_LIMITS.timeoutSeconds.min * 1_000, 'At least 1 second')
     .max(maxSeconds * 1_000, `At most ${maxSeconds} seconds`)
 
 export const timeoutsSchema = z.object({
   /** Until the connection (and TLS) is up. Short: a dead host should be known quickly. */
-  connectMs: milliseconds(120),
+  connectMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.connect),
   /** From the end of the upload to the first byte of the answer: the service's processing time. */
-  responseMs: milliseconds(600),
+  responseMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.response),
   /** The whole request, start to finish. */
-  totalMs: milliseconds(900),
+  totalMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.total),
 })
 export type Timeouts = z.infer<typeof timeoutsSchema>
 
@@ -44,8 +52,19 @@ const profileFields = {
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'Profile ids are lower-case letters, digits and dashes'),
   name: z.string().trim().min(1, 'Give the profile a name').max(80),
   tokenEncoding: z.enum(TOKEN_ENCODINGS),
-  batchSize: z.number().int().min(1, 'At least 1 SKU a batch').max(1_000, 'At most 1,000 SKUs a batch'),
-  concurrency: z.number().int().min(1, 'At least 1 request at a time').max(8, 'At most 8 requests at a time'),
+  batchSize: z
+    .number()
+    .int()
+    .min(PROFILE_LIMITS.batchSize.min, 'At least 1 SKU a batch')
+    .max(
+      PROFILE_LIMITS.batchSize.max,
+      `At most ${PROFILE_LIMITS.batchSize.max.toLocaleString('en')} SKUs a batch`,
+    ),
+  concurrency: z
+    .number()
+    .int()
+    .min(PROFILE_LIMITS.concurrency.min, 'At least 1 request at a time')
+    .max(PROFILE_LIMITS.concurrency.max, `At most ${PROFILE_LIMITS.concurrency.max} requests at a time`),
   timeouts: timeoutsSchema,
 }
 

@@ -1,6 +1,13 @@
 import { resolve } from 'node:path'
 import { createServiceClient } from '../../main/service/client.ts'
-import { DEFAULT_TIMEOUTS, isAllowedServiceUrl, type Timeouts } from '../../shared/profile.ts'
+import {
+  DEFAULT_SENDING,
+  isAllowedServiceUrl,
+  PROFILE_LIMITS,
+  TOKEN_ENCODINGS,
+  type Timeouts,
+  type TokenEncoding,
+} from '../../shared/profile.ts'
 import { sleep } from '../../shared/service/resend.ts'
 import { createSyncRun } from '../../shared/sync/engine.ts'
 import { ACCEPTED_LINE_END } from '../../shared/sync/run-log.ts'
@@ -11,7 +18,7 @@ import { PUSH_USAGE } from '../usage.ts'
 import { JournalMismatchError, openJournalOutbox, type JournalOutbox } from '../push/journal-outbox.ts'
 import { fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
 import { readPushInput } from '../push/push-input.ts'
-import { pushJson, pushText, reportEntries, writeReport } from '../push/push-report.ts'
+import { appDroppedFields, pushJson, pushText, reportEntries, writeReport } from '../push/push-report.ts'
 import { progressPrinter } from '../push/push-progress.ts'
 
 /**
@@ -24,16 +31,23 @@ import { progressPrinter } from '../push/push-progress.ts'
 function wholeNumber(
   option: string,
   value: string | undefined,
-  min: number,
-  max: number,
-  fallback: number,
-): number {
-  if (value === undefined) return fallback
+  { min, max }: { min: number; max: number },
+): number | undefined {
+  if (value === undefined) return undefined
   const number = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(number >= min && number <= max)) {
     throw new CliError(`--${option} must be a whole number from ${min} to ${max}, not "${value}".`, 'push')
   }
   return number
+}
+
+function parseTokenEncoding(value: string | undefined): TokenEncoding | undefined {
+  if (value === undefined) return undefined
+  const encoding = TOKEN_ENCODINGS.find((known) => known === value)
+  if (!encoding) {
+    throw new CliError(`--token-encoding is ${TOKEN_ENCODINGS.join(' or ')}, not "${value}".`, 'push')
+  }
+  return encoding
 }
 
 function timeoutsFor(seconds: number | undefined, base: Timeouts): Timeouts {
@@ -65,6 +79,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('push', args, {
     'base-url': { type: 'string' },
     'token-env': { type: 'string' },
+    'token-encoding': { type: 'string' },
     profile: { type: 'string' },
     'batch-size': { type: 'string' },
     concurrency: { type: 'string' },
@@ -87,10 +102,11 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const env = io.env ?? process.env
 
   // Everything that can be refused is checked before anything is sent.
+  const encoding = parseTokenEncoding(values['token-encoding'])
   const credentials: Credentials =
     values['token-env'] !== undefined
-      ? tokenFromEnv(values['token-env'], env)
-      : await fromProfile(values.profile!, env)
+      ? tokenFromEnv(values['token-env'], env, encoding)
+      : await fromProfile(values.profile!, env, { tokenEncoding: encoding })
   const given = values['base-url']?.trim().replace(/\/+$/, '')
   if (given !== undefined && !isAllowedServiceUrl(given)) {
     throw new CliError(
@@ -107,11 +123,14 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const baseUrl = given ?? credentials.baseUrl
   if (baseUrl === undefined) throw new CliError('Missing --base-url: the address of the service.', 'push')
   const profile = credentials.profile
-  const batchSize = wholeNumber('batch-size', values['batch-size'], 1, 1_000, profile?.batchSize ?? 50)
-  const concurrency = wholeNumber('concurrency', values.concurrency, 1, 8, profile?.concurrency ?? 1)
-  const timeoutSeconds =
-    values.timeout === undefined ? undefined : wholeNumber('timeout', values.timeout, 1, 900, 0)
-  const timeouts = timeoutsFor(timeoutSeconds, profile?.timeouts ?? DEFAULT_TIMEOUTS)
+  const sending = profile ?? DEFAULT_SENDING
+  const batchSize =
+    wholeNumber('batch-size', values['batch-size'], PROFILE_LIMITS.batchSize) ?? sending.batchSize
+  const concurrency =
+    wholeNumber('concurrency', values.concurrency, PROFILE_LIMITS.concurrency) ?? sending.concurrency
+  const { min, total } = PROFILE_LIMITS.timeoutSeconds
+  const timeoutSeconds = wholeNumber('timeout', values.timeout, { min, max: total })
+  const timeouts = timeoutsFor(timeoutSeconds, sending.timeouts)
 
   const input = await readPushInput(file, io.cwd)
   if (input.invalid.length > 0) {
@@ -186,7 +205,10 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       io.stderr.write(`catalog-desk: cannot write the report ${values.report}: ${(error as Error).message}\n`)
     }
   }
-  const json = pushJson(input, summary, finalStatus, outbox)
-  io.stdout.write(values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, outbox))
+  const dropped = appDroppedFields(input, outbox)
+  const json = pushJson(input, summary, finalStatus, outbox, dropped)
+  io.stdout.write(
+    values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
+  )
   return json.synced === json.total ? EXIT_OK : EXIT_INVALID
 }

@@ -1,15 +1,17 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { createProfileStore } from '../../main/profiles/profile-store.ts'
 import { normaliseBaseUrl } from '../../main/profiles/profile-rules.ts'
-import { createTokenStore, type TokenStore } from '../../main/secrets/token-store.ts'
-import type { Profile, TokenEncoding } from '../../shared/profile.ts'
+import { createTokenStore, type MissingToken, type TokenStore } from '../../main/secrets/token-store.ts'
+import { DEFAULT_SENDING, type Profile, type TokenEncoding } from '../../shared/profile.ts'
 import { CliError } from '../io.ts'
+import { readProfilesReadOnly } from './push-profiles.ts'
 
 /**
  * Where `push` gets its address and token: an environment variable (never an argument, which
  * would show in the process list and the shell history), or a profile of the app, read from the
- * app's profiles.json with its token from the OS keychain, exactly where the app keeps them.
+ * app's profiles.json (read only: the app may be running) with its token from the OS keychain,
+ * exactly where the app keeps them. A keychain token is used only when it was set for the profile's
+ * present address.
  */
 
 export interface Credentials {
@@ -20,7 +22,11 @@ export interface Credentials {
   profile?: Profile
 }
 
-export function tokenFromEnv(name: string, env: Record<string, string | undefined>): Credentials {
+export function tokenFromEnv(
+  name: string,
+  env: Record<string, string | undefined>,
+  tokenEncoding: TokenEncoding = DEFAULT_SENDING.tokenEncoding,
+): Credentials {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new CliError(`--token-env takes the name of an environment variable, not "${name}".`, 'push')
   }
@@ -30,7 +36,7 @@ export function tokenFromEnv(name: string, env: Record<string, string | undefine
       `The environment variable ${name} is not set or empty: it must hold the API token.`,
       'push',
     )
-  return { tokenEncoding: 'raw', getToken: async () => token }
+  return { tokenEncoding, getToken: async () => token }
 }
 
 /** The app's data folder (Electron's userData for the app named "catalog-desk"), or CATALOG_DESK_DATA_DIR. */
@@ -43,20 +49,49 @@ export function appDataDir(env: Record<string, string | undefined>): string {
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'catalog-desk')
 }
 
+/** What a person can do about a profile without a usable token. */
+async function missingTokenMessage(
+  profile: Profile & { kind: 'service' },
+  missing: MissingToken,
+  tokens: Pick<TokenStore, 'availability'>,
+): Promise<string> {
+  const again = `set it again in the app's Settings, or use --token-env`
+  switch (missing) {
+    case 'none':
+      return `The profile "${profile.name}" has no token in the keychain: set it in the app's Settings, or use --token-env.`
+    case 'unbound':
+      return `The token of the profile "${profile.name}" was stored by an earlier Catalog Desk without the address it is for, so it is not sent anywhere: ${again}.`
+    case 'other-address':
+      return `The token of the profile "${profile.name}" was set for another address, not for ${normaliseBaseUrl(profile.baseUrl)}, so it is not sent: ${again}.`
+    case 'unreadable': {
+      const { reason } = await tokens.availability()
+      return `The keychain cannot be read (${reason ?? 'no reason given'}): use --token-env. (A token the app kept in memory only is not reachable from here.)`
+    }
+  }
+}
+
+export interface ProfileOptions {
+  /** The keychain; tests pass one of their own. */
+  tokens?: Pick<TokenStore, 'lookup' | 'availability'>
+  /** --token-encoding, when given: it must agree with the profile's. */
+  tokenEncoding?: TokenEncoding
+}
+
 export async function fromProfile(
   name: string,
   env: Record<string, string | undefined>,
-  tokens: TokenStore = createTokenStore(),
+  { tokens = createTokenStore(), tokenEncoding }: ProfileOptions = {},
 ): Promise<Credentials> {
   const dir = appDataDir(env)
-  const store = createProfileStore({ dir, tokens })
-  const { profiles } = await store.list()
+  const { file, profiles, dropped } = await readProfilesReadOnly(dir)
   const wanted = name.trim().toLowerCase()
   const profile =
     profiles.find((p) => p.id === wanted) ?? profiles.find((p) => p.name.toLowerCase() === wanted)
   if (!profile) {
+    const unusable =
+      dropped.length > 0 ? ` (${file} also holds entries that cannot be used: ${dropped.join('; ')})` : ''
     throw new CliError(
-      `There is no profile "${name}" in ${dir}; the profiles are ${profiles.map((p) => p.id).join(', ')}.`,
+      `There is no profile "${name}" in ${dir}; the profiles are ${profiles.map((p) => p.id).join(', ')}${unusable}.`,
       'push',
     )
   }
@@ -66,20 +101,17 @@ export async function fromProfile(
       'push',
     )
   }
-  const token = await tokens.get(profile.id)
-  if (!token) {
-    const { keychain, reason } = await tokens.availability()
+  if (tokenEncoding !== undefined && tokenEncoding !== profile.tokenEncoding) {
+    // The profile says how its service expects the token; a command line does not overrule it.
     throw new CliError(
-      keychain
-        ? `The profile "${profile.name}" has no token in the keychain: set it in the app's Settings, or use --token-env.`
-        : `The keychain cannot be read (${reason ?? 'no reason given'}): use --token-env. (A token the app kept in memory only is not reachable from here.)`,
+      `The profile "${profile.name}" sets the token encoding to ${profile.tokenEncoding}; --token-encoding ${tokenEncoding} contradicts it. Leave out --token-encoding (the profile's is used), or change the profile in the app.`,
       'push',
     )
   }
-  return {
-    baseUrl: normaliseBaseUrl(profile.baseUrl),
-    tokenEncoding: profile.tokenEncoding,
-    getToken: async () => token,
-    profile,
-  }
+  const baseUrl = normaliseBaseUrl(profile.baseUrl)
+  // Asked for this address: a token left from the profile's former address is not handed out.
+  const found = await tokens.lookup(profile.id, baseUrl)
+  if (!found.found) throw new CliError(await missingTokenMessage(profile, found.missing, tokens), 'push')
+  const { token } = found
+  return { baseUrl, tokenEncoding: profile.tokenEncoding, getToken: async () => token, profile }
 }

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises'
+import { plural } from '../../shared/plural.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '../../shared/sync/dropped-fields.ts'
 import type { RunStatus, RunSummary } from '../../shared/sync/run.ts'
 import type { JournalOutbox } from './journal-outbox.ts'
@@ -28,6 +29,13 @@ export interface PushJson {
   reason?: string
   message?: string
   app?: { _id: string | null; droppedFields: Pick<DroppedField, 'path' | 'change'>[] }
+}
+
+/** The fields the service did not return as sent, for a synced app (computed once, for --json and the text). */
+export function appDroppedFields(input: PushInput, outbox: JournalOutbox): DroppedField[] {
+  const detail = outbox.detail(0)
+  if (input.kind !== 'apps' || detail?.state !== 'synced' || detail.response === undefined) return []
+  return droppedFields(input.items.at(0)?.payload, detail.response)
 }
 
 export function reportEntries(input: PushInput, outbox: JournalOutbox): ReportEntry[] {
@@ -71,6 +79,7 @@ export function pushJson(
   summary: RunSummary,
   finalStatus: RunStatus,
   outbox: JournalOutbox,
+  dropped: readonly DroppedField[],
 ): PushJson {
   const { counts } = summary
   const json: PushJson = {
@@ -87,13 +96,9 @@ export function pushJson(
   if (input.kind === 'apps') {
     const detail = outbox.detail(0)
     if (detail?.state === 'synced') {
-      const sent = input.items.at(0)?.payload
       json.app = {
         _id: detail.remoteId ?? null,
-        droppedFields:
-          detail.response === undefined
-            ? []
-            : droppedFields(sent, detail.response).map(({ path, change }) => ({ path, change })),
+        droppedFields: dropped.map(({ path, change }) => ({ path, change })),
       }
     }
   }
@@ -107,7 +112,7 @@ export function pushText(
   input: PushInput,
   json: PushJson,
   entries: readonly ReportEntry[],
-  outbox: JournalOutbox,
+  dropped: readonly DroppedField[],
 ): string {
   const noun = input.kind === 'apps' ? 'app' : 'SKU'
   const lines: string[] = []
@@ -119,7 +124,7 @@ export function pushText(
   ]
   if (json.invalid > 0) parts.push(`${json.invalid} not valid (not sent)`)
   if (json.queued) parts.push(`${json.queued} not sent yet`)
-  lines.push(`${json.total} ${noun}${json.total === 1 ? '' : 's'}: ${parts.join(', ')}.`)
+  lines.push(`${plural(json.total, noun)}: ${parts.join(', ')}.`)
   for (const state of ['invalid', 'rejected', 'failed', 'unknown']) {
     const found = entries.filter((entry) => entry.state === state)
     for (const entry of found.slice(0, LISTED)) {
@@ -135,9 +140,6 @@ export function pushText(
   }
   if (json.app) {
     lines.push(`App id: ${json.app._id ?? '(the service did not return one)'}`)
-    const detail = outbox.detail(0)
-    const sent = input.items.at(0)?.payload
-    const dropped = detail?.response === undefined ? [] : droppedFields(sent, detail.response)
     if (dropped.length === 0) lines.push('The service returned every field as sent.')
     else {
       lines.push(`Fields the service did not keep as sent (${dropped.length}):`)

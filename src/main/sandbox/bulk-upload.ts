@@ -1,3 +1,4 @@
+import { plural } from '../../shared/plural.ts'
 import type { Problem } from '../../shared/validation/problem.ts'
 import { validateSku } from '../../shared/validation/validate.ts'
 import type { Processed } from './processed.ts'
@@ -8,8 +9,6 @@ import { errorReply, invalidReply, jsonReply } from './reply.ts'
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 /**
  * POST skus/bulk-upload with a parsed body. The contract does not say whether one invalid item

@@ -72,9 +72,8 @@ async function addRejectedBarcodes(request: IncomingMessage, context: SandboxCon
 async function addFaults(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
   const read = await readControlJson(request, 'rules')
   if ('reply' in read) return read.reply
-  const parsed = { value: read.value }
   try {
-    context.faults.add(parseFaultRules(parsed.value))
+    context.faults.add(parseFaultRules(read.value))
   } catch (error) {
     if (error instanceof FaultRuleError) return invalidReply('The fault rules are invalid', error.problems)
     throw error

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/plural.ts'
 import { z } from '../../shared/schema/zod.ts'
 import { jsonReply, type Reply } from './reply.ts'
 
@@ -20,8 +21,6 @@ export function parseBarcodes(value: unknown): string[] {
   }
   return parsed.data
 }
-
-const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`
 
 /**
  * A 422 for a batch holding any refused barcode, naming each (`skus.N.barcode`), or undefined. The

@@ -1,5 +1,6 @@
 import type { TokenStorage } from '../../shared/profile.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
+import { normaliseBaseUrl } from '../profiles/profile-rules.ts'
 import { createKeyringBackend, type KeychainBackend } from './keychain-backend.ts'
 import { createRedactor } from './redaction.ts'
 import { normaliseToken } from './token-rules.ts'
@@ -24,20 +25,36 @@ export interface TokenStatus {
   storage: TokenLocation | null
 }
 
+/**
+ * Why a profile has no usable token at an address: none stored, one stored by a version that did
+ * not record its address ("unbound"), one set for another address, or a keychain that cannot be read.
+ */
+export type MissingToken = 'none' | 'unbound' | 'other-address' | 'unreadable'
+
+export type TokenLookup =
+  { found: true; token: string; storage: TokenLocation } | { found: false; missing: MissingToken }
+
 export interface KeychainAvailability {
   keychain: boolean
   /** Why the keychain cannot be used, when it cannot. */
   reason?: string
 }
 
+/**
+ * A profile's token, bound to the address it was set for: the entry holds the address beside the
+ * token, and every read names the address the token is about to be sent to. A token set for another
+ * address (the profile moved and the old entry could not be deleted) is never handed out.
+ */
 export interface TokenStore {
-  /** Stores a profile's token: in the keychain, or in memory for this session when there is none. */
-  set(profileId: string, token: string): Promise<TokenSetResult>
-  /** The token, for main's own requests only: no IPC channel may return it. */
-  get(profileId: string): Promise<string | undefined>
-  /** Removes the token from memory and from the keychain. */
+  /** Stores a profile's token for `address`: in the keychain, or in memory for this session when there is none. */
+  set(profileId: string, address: string, token: string): Promise<TokenSetResult>
+  /** The token for requests to `address`, for main's own requests only: no IPC channel may return it. */
+  get(profileId: string, address: string): Promise<string | undefined>
+  /** The token for `address`, or why there is none (the CLI tells a person what to do about it). */
+  lookup(profileId: string, address: string): Promise<TokenLookup>
+  /** Removes the token from memory and from the keychain, whatever address it was set for. */
   clear(profileId: string): Promise<void>
-  has(profileId: string): Promise<TokenStatus>
+  has(profileId: string, address: string): Promise<TokenStatus>
   availability(): Promise<KeychainAvailability>
 }
 
@@ -54,7 +71,10 @@ const MAX_REASON_LENGTH = 240
 /** What went wrong with the keychain, in one line, without the token in any of its forms. */
 function keychainReason(error: unknown, token?: string): string {
   const raw = error instanceof Error ? error.message : String(error)
-  const line = createRedactor(token)(raw).replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
+  // The keychain may echo the entry, where a quote or a backslash in the token is JSON-escaped.
+  const escaped = token === undefined ? undefined : JSON.stringify(token).slice(1, -1)
+  const redacted = createRedactor(token)(createRedactor(escaped)(raw))
+  const line = redacted.replace(/\s+/g, ' ').trim().replace(/\.+$/, '')
   const reason = line.length > MAX_REASON_LENGTH ? `${line.slice(0, MAX_REASON_LENGTH - 1)}…` : line
   return reason || 'the keychain did not say why'
 }
@@ -69,15 +89,64 @@ function checkProfileId(profileId: unknown): asserts profileId is string {
   }
 }
 
+/** The address a token is bound to, in the one spelling profiles use ("https://host", no trailing slash). */
+function boundAddress(address: unknown): string {
+  const normalised = typeof address === 'string' ? normaliseBaseUrl(address) : ''
+  if (normalised === '' || normalised.length > 2_048) {
+    throw new Error('A token is bound to the address it is sent to: the address is missing or invalid.')
+  }
+  return normalised
+}
+
+/** A token with the address it was set for, as kept in memory and (as JSON) in the keychain. */
+interface BoundToken {
+  address: string
+  token: string
+}
+
+/** Marks the keychain entries that carry their address. An entry without it predates the binding. */
+const ENTRY_FORMAT = 'catalog-desk-token/1'
+
+export function keychainSecret(bound: BoundToken): string {
+  return JSON.stringify({ format: ENTRY_FORMAT, address: bound.address, token: bound.token })
+}
+
+/**
+ * The keychain entry read back, or undefined for an entry that does not carry its address: a bare
+ * token stored before tokens were bound (or anything else). Such a token is never sent anywhere.
+ */
+export function parseKeychainSecret(secret: string): BoundToken | undefined {
+  if (!secret.startsWith('{')) return undefined
+  let entry: unknown
+  try {
+    entry = JSON.parse(secret)
+  } catch {
+    return undefined
+  }
+  if (typeof entry !== 'object' || entry === null) return undefined
+  const { format, address, token } = entry as Record<string, unknown>
+  if (format !== ENTRY_FORMAT || typeof address !== 'string' || typeof token !== 'string') return undefined
+  if (address === '' || token === '') return undefined
+  return { address, token }
+}
+
+/** The token when it was set for `address`; otherwise why it is not given. */
+function matching(bound: BoundToken | undefined, address: string, storage: TokenLocation): TokenLookup {
+  if (!bound) return { found: false, missing: 'unbound' }
+  if (bound.address !== address) return { found: false, missing: 'other-address' }
+  return { found: true, token: bound.token, storage }
+}
+
 export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
   const service = options.service ?? DEFAULT_KEYCHAIN_SERVICE
   const keychain = options.keychain ?? createKeyringBackend()
   /** Tokens the keychain refused this session. They win over the keychain: they are newer. */
-  const memory = new Map<string, string>()
+  const memory = new Map<string, BoundToken>()
   /**
    * Profiles whose keychain entry should be gone but could not be deleted (the keychain was away).
-   * Hidden for the session and deleted as soon as the keychain answers, so a token cleared because
-   * its profile's address changed is never sent to the new address.
+   * Hidden for the session and deleted as soon as the keychain answers. The address binding alone
+   * already keeps such a token from a new address; this also hides it from the same address (a
+   * profile removed, then made again under the same id).
    */
   const pendingDeletes = new Set<string>()
   const serially = createKeyedQueue()
@@ -94,26 +163,36 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
     }
   }
 
-  async function fromKeychain(profileId: string): Promise<string | undefined> {
-    if (!(await settlePendingDelete(profileId))) return undefined
+  async function fromKeychain(profileId: string, address: string): Promise<TokenLookup> {
+    if (!(await settlePendingDelete(profileId))) return { found: false, missing: 'none' }
+    let secret: string | undefined
     try {
-      return await keychain.get(service, profileId)
+      secret = await keychain.get(service, profileId)
     } catch {
       // Unreadable now (locked, gone): as if unset. availability() says why.
-      return undefined
+      return { found: false, missing: 'unreadable' }
     }
+    if (secret === undefined) return { found: false, missing: 'none' }
+    return matching(parseKeychainSecret(secret), address, 'keychain')
+  }
+
+  /** Memory first (newer), then the keychain; each checked against the address the token is for. */
+  async function lookup(profileId: string, address: string): Promise<TokenLookup> {
+    const kept = memory.get(profileId)
+    return kept ? matching(kept, address, 'memory') : fromKeychain(profileId, address)
   }
 
   return {
-    async set(profileId, rawToken) {
+    async set(profileId, rawAddress, rawToken) {
       checkProfileId(profileId)
+      const address = boundAddress(rawAddress)
       const token = normaliseToken(rawToken)
       return serially(profileId, async () => {
         try {
-          await keychain.set(service, profileId, token)
+          await keychain.set(service, profileId, keychainSecret({ address, token }))
         } catch (error) {
           // Tried again on every set: the keychain may be back (unlocked, daemon restarted).
-          memory.set(profileId, token)
+          memory.set(profileId, { address, token })
           return { storage: 'memory', notice: memoryNotice(keychainReason(error, token)) }
         }
         // The keychain now holds the newest token, which also replaced any entry awaiting deletion.
@@ -123,9 +202,19 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
       })
     },
 
-    async get(profileId) {
+    async get(profileId, rawAddress) {
       checkProfileId(profileId)
-      return serially(profileId, async () => memory.get(profileId) ?? (await fromKeychain(profileId)))
+      const address = boundAddress(rawAddress)
+      return serially(profileId, async () => {
+        const found = await lookup(profileId, address)
+        return found.found ? found.token : undefined
+      })
+    },
+
+    async lookup(profileId, rawAddress) {
+      checkProfileId(profileId)
+      const address = boundAddress(rawAddress)
+      return serially(profileId, () => lookup(profileId, address))
     },
 
     async clear(profileId) {
@@ -137,13 +226,12 @@ export function createTokenStore(options: TokenStoreOptions = {}): TokenStore {
       })
     },
 
-    async has(profileId) {
+    async has(profileId, rawAddress) {
       checkProfileId(profileId)
+      const address = boundAddress(rawAddress)
       return serially(profileId, async () => {
-        if (memory.has(profileId)) return { isSet: true, storage: 'memory' }
-        return (await fromKeychain(profileId)) === undefined
-          ? { isSet: false, storage: null }
-          : { isSet: true, storage: 'keychain' }
+        const found = await lookup(profileId, address)
+        return found.found ? { isSet: true, storage: found.storage } : { isSet: false, storage: null }
       })
     },
 

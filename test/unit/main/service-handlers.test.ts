@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
 import { startSandbox, type Sandbox } from '../../../src/main/sandbox/server.ts'
+import { createProfileStore } from '../../../src/main/profiles/profile-store.ts'
+import { createTokenStore } from '../../../src/main/secrets/token-store.ts'
 import { createServiceHandlers } from '../../../src/main/service-handlers.ts'
 import { createHandlers } from '../../../src/main/handlers.ts'
 import type { Profile } from '../../../src/shared/profile.ts'
@@ -48,7 +50,7 @@ describe('profile channels', () => {
     const { handlers, deps } = setup()
     const saved = await handlers.setToken('production', '  tok-123456  ')
     expect(saved).toEqual({ storage: 'keychain' })
-    expect(await deps.tokens.get('production')).toBe('tok-123456')
+    expect(await deps.tokens.get('production', 'https://api.pixelbin.io')).toBe('tok-123456')
     const state = await handlers.listProfiles()
     expect(state.profiles.find((p) => p.id === 'production')).toMatchObject({
       hasToken: true,
@@ -82,6 +84,37 @@ describe('profile channels', () => {
     expect(state.profiles.find((p) => p.id === 'local')).toMatchObject({ hasToken: true, batchSize: 10 })
     state = await handlers.saveProfile(custom(`${sandbox.url}/v2`))
     expect(state.profiles.find((p) => p.id === 'local')?.hasToken).toBe(false)
+  })
+
+  it('never sends a token left in the keychain for a former address, even after a restart', async () => {
+    const { deps, handlers } = setup()
+    const former = 'http://127.0.0.1:9'
+    await handlers.saveProfile(custom(former))
+    await handlers.setToken('local', 'sandbox')
+    // The address changes while the keychain is away: the old entry cannot be deleted.
+    deps.keychain.fail()
+    await handlers.saveProfile(custom(sandbox.url))
+    deps.keychain.recover()
+
+    // The app starts again: nothing in memory remembers the failed deletion.
+    const tokens = createTokenStore({ service: 'Catalog Desk test', keychain: deps.keychain.backend })
+    const restarted = createServiceHandlers({
+      ...deps,
+      tokens,
+      profiles: createProfileStore({ dir: deps.dir, tokens }),
+    })
+    const state = await restarted.listProfiles()
+    expect(state.profiles.find((p) => p.id === 'local')).toMatchObject({
+      hasToken: false,
+      tokenStorage: null,
+    })
+    expect(await restarted.testConnection('local')).toMatchObject({ ok: false, kind: 'needs-token' })
+    expect(sandbox.requests()).toHaveLength(0)
+
+    // Set again, the token is bound to the new address and used there.
+    await restarted.setToken('local', 'sandbox')
+    expect(await restarted.testConnection('local')).toMatchObject({ ok: true })
+    expect(await tokens.get('local', former)).toBeUndefined()
   })
 
   it('checks a saved profile against the shared schema before it reaches the store', async () => {

@@ -59,12 +59,12 @@ describe('sync transport channels', () => {
     })
     expect(sandbox.requests()).toHaveLength(0)
 
-    await deps.tokens.set('local', 'wrong-secret-token')
+    await deps.tokens.set('local', sandbox.url, 'wrong-secret-token')
     const refused = await dispatch('syncBulkUpload', ['local', 'r2', skus('1')])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
-    await deps.tokens.set('local', 'sandbox')
+    await deps.tokens.set('local', sandbox.url, 'sandbox')
     expect(await dispatch('syncBulkUpload', ['local', 'r3', skus('1')])).toMatchObject({ kind: 'created' })
   })
 

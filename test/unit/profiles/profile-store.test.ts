@@ -16,13 +16,15 @@ type ServiceProfile = Extract<Profile, { kind: 'service' }>
 const TOKEN = 'tok-5c2e9d7a-profile-store'
 const NOW = new Date('2025-03-04T05:06:07.089Z')
 const ASIDE = 'profiles.json.corrupt-2025-03-04T05-06-07-089Z'
+const EU = 'https://eu.example.com'
+const PRODUCTION = 'https://api.pixelbin.io'
 
 function customProfile(overrides: Partial<ServiceProfile> = {}): Profile {
   return {
     id: 'client-eu',
     name: 'Client EU',
     kind: 'service',
-    baseUrl: 'https://eu.example.com',
+    baseUrl: EU,
     ...DEFAULT_SENDING,
     timeouts: { ...DEFAULT_SENDING.timeouts },
     ...overrides,
@@ -163,27 +165,33 @@ describe('profile store: built-in profiles', () => {
 })
 
 describe('profile store: a token is bound to its address', () => {
+  // Checked at the former address: the token store would not give it for the new one anyway; the
+  // profile store also deletes it.
   it('drops the token when the base URL changes', async () => {
     await store.save(customProfile())
-    await tokens.set('client-eu', TOKEN)
+    await tokens.set('client-eu', EU, TOKEN)
     await store.save(customProfile({ baseUrl: 'https://other.example.com' }))
-    await expect(tokens.has('client-eu')).resolves.toEqual({ isSet: false, storage: null })
+    await expect(tokens.has('client-eu', EU)).resolves.toEqual({ isSet: false, storage: null })
+    await expect(tokens.has('client-eu', 'https://other.example.com')).resolves.toEqual({
+      isSet: false,
+      storage: null,
+    })
   })
 
   it('drops the token of a built-in whose address changes', async () => {
-    await tokens.set('production', TOKEN)
+    await tokens.set('production', PRODUCTION, TOKEN)
     await store.save({ ...builtInService('production'), baseUrl: 'https://api.eu.pixelbin.io' })
-    await expect(tokens.get('production')).resolves.toBeUndefined()
+    await expect(tokens.get('production', PRODUCTION)).resolves.toBeUndefined()
   })
 
   it('keeps the token through other edits, and through another spelling of the same address', async () => {
     await store.save(customProfile())
-    await tokens.set('client-eu', TOKEN)
+    await tokens.set('client-eu', EU, TOKEN)
     await store.save(
       customProfile({ name: 'Renamed', batchSize: 10, concurrency: 2, tokenEncoding: 'base64' }),
     )
     await store.save(customProfile({ baseUrl: 'https://eu.example.com/ ' }))
-    await expect(tokens.get('client-eu')).resolves.toBe(TOKEN)
+    await expect(tokens.get('client-eu', EU)).resolves.toBe(TOKEN)
   })
 
   it('drops a memory token too when the address changes', async () => {
@@ -192,24 +200,24 @@ describe('profile store: a token is bound to its address', () => {
     tokens = createTokenStore({ service: 'Catalog Desk (unit)', keychain: keychain.backend })
     store = reopen()
     await store.save(customProfile())
-    await expect(tokens.set('client-eu', TOKEN)).resolves.toMatchObject({ storage: 'memory' })
+    await expect(tokens.set('client-eu', EU, TOKEN)).resolves.toMatchObject({ storage: 'memory' })
     await store.save(customProfile({ baseUrl: 'https://other.example.com' }))
-    await expect(tokens.get('client-eu')).resolves.toBeUndefined()
+    await expect(tokens.get('client-eu', EU)).resolves.toBeUndefined()
   })
 
   it('starts a new profile without a token, whatever was left under its id', async () => {
-    await tokens.set('client-eu', TOKEN)
+    await tokens.set('client-eu', EU, TOKEN)
     await store.save(customProfile())
-    await expect(tokens.get('client-eu')).resolves.toBeUndefined()
+    await expect(tokens.get('client-eu', EU)).resolves.toBeUndefined()
   })
 
   it('removes a profile with its token, and activates the sandbox when it was active', async () => {
     await store.save(customProfile())
     await store.activate('client-eu')
-    await tokens.set('client-eu', TOKEN)
+    await tokens.set('client-eu', EU, TOKEN)
     await store.remove('client-eu')
 
-    await expect(tokens.get('client-eu')).resolves.toBeUndefined()
+    await expect(tokens.get('client-eu', EU)).resolves.toBeUndefined()
     const list = await reopen().list()
     expect(list.activeId).toBe('sandbox')
     expect(list.profiles.map((profile) => profile.id)).not.toContain('client-eu')

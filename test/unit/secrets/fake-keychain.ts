@@ -51,5 +51,7 @@ export function createFakeKeychain() {
       state.failure = undefined
     },
     stored: (service: string, account: string) => entries.get(key(service, account)),
+    /** Writes an entry behind the store's back (as an earlier version, or another program, left it). */
+    put: (service: string, account: string, secret: string) => entries.set(key(service, account), secret),
   }
 }

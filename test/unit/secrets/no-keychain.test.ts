@@ -18,13 +18,15 @@ await profiles.save({
   tokenEncoding: 'base64', batchSize: 50, concurrency: 1,
   timeouts: { connectMs: 10000, responseMs: 60000, totalMs: 120000 },
 })
-const set = await tokens.set('client-eu', process.env.TOKEN)
-const getMatches = (await tokens.get('client-eu')) === process.env.TOKEN.trim()
-const has = await tokens.has('client-eu')
+const address = 'https://api.example.com'
+const set = await tokens.set('client-eu', address, process.env.TOKEN)
+const getMatches = (await tokens.get('client-eu', address)) === process.env.TOKEN.trim()
+const has = await tokens.has('client-eu', address)
+const moved = await tokens.has('client-eu', 'https://api.moved.example.com')
 const availability = await tokens.availability()
-const other = await tokens.has('production')
+const other = await tokens.has('production', 'https://api.pixelbin.io')
 await profiles.activate('client-eu')
-console.log(JSON.stringify({ set, getMatches, has, availability, other }))
+console.log(JSON.stringify({ set, getMatches, has, moved, availability, other }))
 `
 
 const MEMORY_NOTICE =
@@ -34,6 +36,7 @@ interface Result {
   set: { storage: string; notice?: string }
   getMatches: boolean
   has: { isSet: boolean; storage: string | null }
+  moved: { isSet: boolean; storage: string | null }
   availability: { keychain: boolean; reason?: string }
   other: { isSet: boolean; storage: string | null }
 }
@@ -85,6 +88,8 @@ describe.skipIf(process.platform !== 'linux')('token store without a keychain (n
     expect(result.set.notice).not.toContain(token)
     expect(result.getMatches).toBe(true)
     expect(result.has).toEqual({ isSet: true, storage: 'memory' })
+    // Bound to its address in memory too: not given for another.
+    expect(result.moved).toEqual({ isSet: false, storage: null })
     expect(result.availability.keychain).toBe(false)
     expect(result.availability.reason).toEqual(expect.any(String))
     expect(result.other).toEqual({ isSet: false, storage: null })
