@@ -10,10 +10,6 @@ import type { OutboxItem } from './ports.ts'
 export class HeldBatches {
   #batches: OutboxItem[][] = []
 
-  get size(): number {
-    return this.#batches.length
-  }
-
   add(...batches: OutboxItem[][]): void {
     for (const batch of batches) {
       if (batch.length === 0) continue
