@@ -4,7 +4,7 @@ import type { Handlers } from './handlers.ts'
 import type { ServiceClient } from './service/client.ts'
 import { clientForProfile, type ServiceDeps } from './service-handlers.ts'
 
-type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp' | 'abortSyncRequest'>
+type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
 
 const NO_PROFILE_MESSAGE =
   'The profile this run sends with no longer exists, so nothing was sent. Start a new sync with another profile.'
@@ -20,18 +20,16 @@ function notSent(message: string): Outcome {
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-/** Aborts asked for before their request arrived (the two calls may cross); a few are remembered. */
-const EARLY_ABORTS_KEPT = 64
-
 /**
  * The sync engine's transport in main: each call is one request with the named profile's address,
  * timeouts and token (read from the keychain as the request leaves; it never crosses the bridge),
  * and answers the client's classified, redacted outcome. Nothing here resends: the engine in the
- * renderer decides, knowing the outcome table.
+ * renderer decides, knowing the outcome table. Nothing here aborts either: a request once sent is
+ * let finish (a cancel or pause in the engine sends nothing new), so its outcome is always known.
+ * The engine's outbox, which refuses to send an item that is not queued, is what keeps a batch
+ * from going out twice; main needs no request id for that.
  */
 export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
-  const inFlight = new Map<string, AbortController>()
-  const abortedEarly = new Set<string>()
   // One client a profile, kept while the profile is unchanged: its connections are reused between
   // batches. A profile edited meanwhile (a new address, say) gets a new client.
   const clients = new Map<string, { profile: string; client: ServiceClient }>()
@@ -48,43 +46,21 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   }
 
   async function send(
-    requestId: string,
     profileId: string,
-    call: (client: ServiceClient, signal: AbortSignal) => Promise<Outcome>,
+    call: (client: ServiceClient) => Promise<Outcome>,
   ): Promise<Outcome> {
-    if (inFlight.has(requestId)) throw new Error(`Sync request "${requestId}" is already in flight.`)
-    // Registered before the first await, so an abort that follows this call always finds it.
-    const controller = new AbortController()
-    inFlight.set(requestId, controller)
-    if (abortedEarly.delete(requestId)) controller.abort()
+    let client: ServiceClient | undefined
     try {
-      let client: ServiceClient | undefined
-      try {
-        client = await clientFor(profileId)
-      } catch (error) {
-        return notSent(`The profile could not be read (${messageOf(error)}); nothing was sent.`)
-      }
-      if (!client) return notSent(NO_PROFILE_MESSAGE)
-      return await call(client, controller.signal)
-    } finally {
-      inFlight.delete(requestId)
+      client = await clientFor(profileId)
+    } catch (error) {
+      return notSent(`The profile could not be read (${messageOf(error)}); nothing was sent.`)
     }
+    if (!client) return notSent(NO_PROFILE_MESSAGE)
+    return call(client)
   }
 
   return {
-    syncBulkUpload: (profileId, requestId, skus) =>
-      send(requestId, profileId, (client, signal) => client.bulkUpload(skus, { signal })),
-    syncCreateApp: (profileId, requestId, request) =>
-      send(requestId, profileId, (client, signal) => client.createApp(request, { signal })),
-    abortSyncRequest: async (requestId) => {
-      const controller = inFlight.get(requestId)
-      if (controller) {
-        controller.abort()
-        return true
-      }
-      abortedEarly.add(requestId)
-      if (abortedEarly.size > EARLY_ABORTS_KEPT) abortedEarly.delete(abortedEarly.values().next().value!)
-      return false
-    },
+    syncBulkUpload: (profileId, skus) => send(profileId, (client) => client.bulkUpload(skus)),
+    syncCreateApp: (profileId, request) => send(profileId, (client) => client.createApp(request)),
   }
 }

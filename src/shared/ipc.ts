@@ -39,8 +39,6 @@ export const CHANNELS = [
   'syncBulkUpload',
   /** The same for one app creation request. */
   'syncCreateApp',
-  /** Ends a sync request still in flight (its outcome then says whether the body had left). */
-  'abortSyncRequest',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]
@@ -103,8 +101,6 @@ export interface InvokeResults {
   writeClipboard: void
   syncBulkUpload: Outcome
   syncCreateApp: Outcome
-  /** Whether a request of that id was in flight. */
-  abortSyncRequest: boolean
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { DEFAULT_SENDING } from '../../src/shared/profile.ts'
 import type { Sandbox } from '../../src/main/sandbox/server.ts'
-import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '../../src/main/embedded-sandbox.ts'
@@ -177,6 +177,53 @@ test.describe('Sync', () => {
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
     expect(receivedBarcodes(sandbox)).toHaveLength(5)
     expect(await syncStates(page)).toEqual({ synced: 5 })
+  })
+
+  test('a run resumes only to the address it was started for; its profile now pointing elsewhere, nothing is sent', async ({
+    page,
+    context,
+    pageProblems,
+    sandbox,
+  }) => {
+    await seedForSync(page, pageProblems, 5)
+    const local = {
+      ...DEFAULT_SENDING,
+      timeouts: { ...DEFAULT_SENDING.timeouts },
+      id: 'local',
+      name: 'Local service',
+      kind: 'service' as const,
+      baseUrl: sandbox.url,
+    }
+    await addActiveProfile(page, local)
+    await openSync(page)
+    await page.getByRole('button', { name: 'Sync 5 drafts to Local service' }).click()
+    await expect(
+      progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
+    ).toBeVisible()
+    await page.close()
+
+    // The profile is edited to another address (with a token, so a send would succeed there).
+    const next = await context.newPage()
+    await next.goto('/#/sync')
+    await addActiveProfile(next, { ...local, baseUrl: 'http://127.0.0.1:9' })
+    await next.evaluate(async (token) => {
+      await (globalThis as AppWindow).api.setToken('local', token)
+    }, EMBEDDED_SANDBOX_TOKEN)
+    await next.reload()
+    const banner = next.getByRole('region', { name: 'A run did not finish' })
+    await expect(banner).toBeVisible()
+    await banner.getByRole('button', { name: 'Resume sending' }).click()
+    await expect(next.getByRole('alert').filter({ hasText: 'This run was started for' })).toHaveText(
+      `This run was started for ${sandbox.url}; the profile now points at http://127.0.0.1:9. Cancel it and start a new sync.`,
+    )
+    // Nothing was sent, the run stays open and its drafts queued, until the person cancels it.
+    await expect(banner).toBeVisible()
+    await expect(progress(next)).toHaveCount(0)
+    expect(sandbox.requests()).toHaveLength(0)
+    expect(await syncStates(next)).toEqual({ queued: 5 })
+    await banner.getByRole('button', { name: 'Cancel the run' }).click()
+    await expect(banner).toHaveCount(0)
+    expect(await syncStates(next)).toEqual({ draft: 5 })
   })
 
   test('closing the page mid-run leaves every draft in a known state; the run resumes with nothing sent twice', async ({

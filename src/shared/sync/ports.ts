@@ -93,14 +93,13 @@ export interface SyncOutbox {
   counts(): Promise<Record<ItemState, number>>
 }
 
-export interface SendOptions {
-  signal?: AbortSignal
-}
-
-/** One request, one outcome; never resends by itself (the engine decides, see service/resend.ts). */
+/**
+ * One request, one outcome; never resends by itself (the engine decides, see service/resend.ts).
+ * A request once started is never aborted: a cancel or pause lets it finish, so its outcome is known.
+ */
 export interface SyncTransport {
-  bulkUpload(skus: unknown[], options?: SendOptions): Promise<Outcome>
-  createApp(request: unknown, options?: SendOptions): Promise<Outcome>
+  bulkUpload(skus: unknown[]): Promise<Outcome>
+  createApp(request: unknown): Promise<Outcome>
 }
 
 export interface SyncClock {

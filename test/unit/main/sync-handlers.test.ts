@@ -42,7 +42,7 @@ const skus = (...barcodes: string[]) => barcodes.map((barcode) => ({ ...structur
 describe('sync transport channels', () => {
   it('sends a batch with the embedded sandbox profile and returns the classified outcome', async () => {
     const { dispatch } = setup()
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', 'r1', skus('111', '222')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', skus('111', '222')])
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).toEqual([
       '111',
@@ -54,34 +54,34 @@ describe('sync transport channels', () => {
     const { dispatch, deps } = setup()
     await dispatch('saveProfile', [local(sandbox.url)])
     // No token: nothing is sent, the run is told a token is needed.
-    expect(await dispatch('syncBulkUpload', ['local', 'r1', skus('1')])).toMatchObject({
+    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({
       kind: 'needs-token',
     })
     expect(sandbox.requests()).toHaveLength(0)
 
     await deps.tokens.set('local', sandbox.url, 'wrong-secret-token')
-    const refused = await dispatch('syncBulkUpload', ['local', 'r2', skus('1')])
+    const refused = await dispatch('syncBulkUpload', ['local', skus('1')])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
     await deps.tokens.set('local', sandbox.url, 'sandbox')
-    expect(await dispatch('syncBulkUpload', ['local', 'r3', skus('1')])).toMatchObject({ kind: 'created' })
+    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'created' })
   })
 
   it('follows a profile edited between batches (a new address)', async () => {
     const { dispatch } = setup()
     await dispatch('saveProfile', [local('http://127.0.0.1:9')])
     await dispatch('setToken', ['local', 'sandbox'])
-    expect(await dispatch('syncBulkUpload', ['local', 'a', skus('1')])).toMatchObject({ kind: 'unreachable' })
+    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'unreachable' })
     await dispatch('saveProfile', [local(sandbox.url)])
     await dispatch('setToken', ['local', 'sandbox'])
-    expect(await dispatch('syncBulkUpload', ['local', 'b', skus('1')])).toMatchObject({ kind: 'created' })
+    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'created' })
   })
 
   it('reports a server error after processing as failed, without resending', async () => {
     const { dispatch } = setup()
     sandbox.addFaults([{ kind: 'server-error', stage: 'after' }])
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', 'r1', skus('1')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', skus('1')])
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(sandbox.requests().filter((r) => r.endpoint === 'skus')).toHaveLength(1)
     expect(sandbox.received().skus).toHaveLength(1)
@@ -89,7 +89,7 @@ describe('sync transport channels', () => {
 
   it('creates an app and returns the service’s answer', async () => {
     const { dispatch } = setup()
-    const outcome = (await dispatch('syncCreateApp', ['sandbox', 'app-1', structuredClone(appRequest)])) as {
+    const outcome = (await dispatch('syncCreateApp', ['sandbox', structuredClone(appRequest)])) as {
       kind: string
       body: { app: { _id: string } }
     }
@@ -97,44 +97,28 @@ describe('sync transport channels', () => {
     expect(outcome.body.app._id).toBe(sandbox.received().apps[0]!.id)
   })
 
-  it('aborts a request in flight, and one whose abort arrived first', async () => {
-    const { dispatch } = setup()
-    sandbox.addFaults([{ kind: 'slow-response', delayMs: 20_000 }])
-    const pending = dispatch('syncBulkUpload', ['sandbox', 'slow', skus('1')])
-    await expect.poll(() => sandbox.requests().length).toBe(1)
-    expect(await dispatch('abortSyncRequest', ['slow'])).toBe(true)
-    const outcome = (await pending) as { kind: string; processed: string }
-    // The body had left: the service may have stored it.
-    expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
-
-    expect(await dispatch('abortSyncRequest', ['early'])).toBe(false)
-    const early = (await dispatch('syncBulkUpload', ['sandbox', 'early', skus('2')])) as { kind: string }
-    expect(early.kind).not.toBe('created')
-    expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).not.toContain(
-      '2',
-    )
-  })
-
   it('validates the arguments before anything is sent', async () => {
     const { dispatch } = setup()
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'r', 'not a list'])).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', '', []])).rejects.toThrow(/argument 2/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'r', []])).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'r', ['not an object']])).rejects.toThrow(
-      /argument 3/,
-    )
+    await expect(dispatch('syncBulkUpload', ['sandbox', 'not a list'])).rejects.toThrow(/argument 2/)
+    await expect(dispatch('syncBulkUpload', ['', skus('1')])).rejects.toThrow(/argument 1/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', []])).rejects.toThrow(/argument 2/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', ['not an object']])).rejects.toThrow(/argument 2/)
     await expect(
-      dispatch('syncBulkUpload', ['sandbox', 'r', Array.from({ length: 1_001 }, () => ({}))]),
-    ).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncCreateApp', ['sandbox', 'r', ['not', 'an', 'object']])).rejects.toThrow(
-      /argument 3/,
+      dispatch('syncBulkUpload', ['sandbox', Array.from({ length: 1_001 }, () => ({}))]),
+    ).rejects.toThrow(/argument 2/)
+    // The old request-id argument is refused: the tuple has exactly two places.
+    await expect(dispatch('syncBulkUpload', ['sandbox', 'r1', skus('1')])).rejects.toThrow(
+      /invalid arguments/,
+    )
+    await expect(dispatch('syncCreateApp', ['sandbox', ['not', 'an', 'object']])).rejects.toThrow(
+      /argument 2/,
     )
     expect(sandbox.requests()).toHaveLength(0)
   })
 
   it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
     const { dispatch } = setup()
-    expect(await dispatch('syncBulkUpload', ['nope', 'r', skus('1')])).toMatchObject({
+    expect(await dispatch('syncBulkUpload', ['nope', skus('1')])).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(/no longer exists, so nothing was sent/),
@@ -142,13 +126,9 @@ describe('sync transport channels', () => {
     expect(sandbox.requests()).toHaveLength(0)
   })
 
-  it('refuses a second request with an id already in flight', async () => {
-    const { dispatch } = setup()
-    sandbox.addFaults([{ kind: 'latency', delayMs: 300 }])
-    const first = dispatch('syncBulkUpload', ['sandbox', 'same', skus('1')])
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'same', skus('2')])).rejects.toThrow(
-      /already in flight/,
-    )
-    await expect(first).resolves.toMatchObject({ kind: 'created' })
+  it('has no abort channel: a request once sent is let finish, so its outcome is known', async () => {
+    const { dispatch, handlers } = setup()
+    expect(Object.keys(handlers)).not.toContain('abortSyncRequest')
+    await expect(dispatch('abortSyncRequest', ['r1'])).rejects.toThrow(/unknown channel/)
   })
 })

@@ -80,6 +80,41 @@ describe('the engine over the Dexie outbox', () => {
     expect(await runs.requestCount(run.id)).toBe(3)
   })
 
+  it('drafts deleted by hand do not end the run early: they fail, every other draft is sent, nothing stays queued', async () => {
+    const ids = await seed(9)
+    const { run } = await runs.enqueueSkus({ target })
+    await db.skuDrafts.bulkDelete([ids[1]!, ids[4]!, ids[5]!])
+    const { sent, transport } = recording(async () => created())
+    const engine = createSyncRun(
+      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 2 },
+    )
+    const summary = await engine.start()
+    expect(summary.status).toEqual({ state: 'finished', cancelled: false })
+    expect(sent.flat()).toEqual(['b0', 'b2', 'b3', 'b6', 'b7', 'b8'])
+    expect(await runs.counts(run.id)).toMatchObject({ queued: 0, sending: 0, synced: 6, failed: 3 })
+  })
+
+  it('stops without sending when the outbox refuses a batch (a draft no longer queued)', async () => {
+    const ids = await seed(4)
+    const { run } = await runs.enqueueSkus({ target })
+    // Changed by hand after it was queued: the outbox will not let it go out.
+    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    const { sent, transport } = recording(async () => created())
+    const engine = createSyncRun(
+      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
+    )
+    const summary = await engine.start()
+    expect(summary.status).toMatchObject({
+      state: 'stopped',
+      message: expect.stringMatching(/^The sync records could not be read or written: .*not queued/),
+    })
+    expect(sent).toEqual([])
+    expect(await states(db, ids)).toEqual(['queued', 'draft', 'queued', 'queued'])
+    expect(await runs.requestCount(run.id)).toBe(0)
+  })
+
   it('after a crash mid-request: the batch in flight is unknown, the rest is sent on resume, nothing twice', async () => {
     const ids = await seed(7)
     const { run } = await runs.enqueueSkus({ target })

@@ -3,9 +3,10 @@ import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
 import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
-import { DexieSyncOutbox } from '../../../src/renderer/src/db/sync-outbox.ts'
+import { DexieSyncOutbox, DRAFT_GONE_MESSAGE } from '../../../src/renderer/src/db/sync-outbox.ts'
 import { SyncRunRepository, type RunTarget } from '../../../src/renderer/src/db/sync-runs.ts'
 import type { Sku } from '../../../src/shared/schema/sku.ts'
+import { OutboxConflictError } from '../../../src/shared/sync/memory-outbox.ts'
 import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 
@@ -107,6 +108,20 @@ describe('pre-flight and queueing', () => {
     const { queued } = await runs.enqueueSkus({ target, includeFailed: true })
     expect(queued).toBe(3)
     expect(await states(ids)).toEqual(['queued', 'queued', 'queued'])
+  })
+
+  it('stores no run when nothing is eligible, and the run under the id it was given otherwise', async () => {
+    const ids = await seed(3, { ties: 1 })
+    await db.skuDrafts.bulkUpdate(ids.map((key) => ({ key, changes: { syncState: 'synced' as const } })))
+    const none = await runs.enqueueSkus({ target, id: 'empty', chunk: 2 })
+    expect(none.queued).toBe(0)
+    expect(await db.syncRuns.count()).toBe(0)
+    expect(await runs.open()).toEqual([])
+
+    await db.skuDrafts.update(ids[2]!, { syncState: 'draft' })
+    const one = await runs.enqueueSkus({ target, id: 'named', chunk: 2 })
+    expect(one).toMatchObject({ queued: 1, run: { id: 'named', total: 1 } })
+    expect((await runs.open()).map((run) => [run.id, run.total])).toEqual([['named', 1]])
   })
 
   it('walks the drafts a chunk a transaction, ties of edit time included, each draft once', async () => {
@@ -222,6 +237,89 @@ describe('the outbox the engine uses', () => {
   })
 })
 
+describe('the outbox is as strict as the reference outbox', () => {
+  it('never returns a short page while items are queued: an item whose draft is gone fails, the read goes on', async () => {
+    const ids = await seed(6)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    // Changed by hand: three queued drafts are gone.
+    await db.skuDrafts.bulkDelete([ids[0]!, ids[1]!, ids[3]!])
+    const page = await outbox.queuedAfter(-Infinity, 2)
+    expect(page.map((item) => item.label)).toEqual(['b2', 'b4'])
+    for (const position of [0, 1, 3])
+      expect(await db.syncItems.get([run.id, position])).toMatchObject({
+        state: 'failed',
+        message: DRAFT_GONE_MESSAGE,
+      })
+    expect((await outbox.queuedAfter(4, 2)).map((item) => item.label)).toEqual(['b5'])
+    expect(await outbox.counts()).toMatchObject({ queued: 3, failed: 3 })
+
+    // Every draft gone: the page is empty, and nothing is left queued.
+    await db.skuDrafts.bulkDelete([ids[2]!, ids[4]!, ids[5]!])
+    expect(await outbox.queuedAfter(-Infinity, 2)).toEqual([])
+    expect(await outbox.counts()).toMatchObject({ queued: 0, failed: 6 })
+  })
+
+  it('beginRequest refuses, writing nothing, an item missing, not queued, or whose draft is not queued', async () => {
+    const ids = await seed(4)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const untouched = async () => {
+      expect(await states(ids)).toEqual(['queued', 'queued', 'queued', 'queued'])
+      expect(await outbox.counts()).toMatchObject({ queued: 4, sending: 0 })
+      expect(await db.syncRequests.count()).toBe(0)
+    }
+    await expect(outbox.beginRequest(request(run.id, [ids[0]!, 'nope']))).rejects.toBeInstanceOf(
+      OutboxConflictError,
+    )
+    await untouched()
+
+    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    await expect(outbox.beginRequest(request(run.id, [ids[0]!, ids[1]!]))).rejects.toThrow(
+      /draft of item .* is draft, not queued/,
+    )
+    await db.skuDrafts.update(ids[1]!, { syncState: 'queued' })
+    await untouched()
+
+    const kept = (await db.skuDrafts.get(ids[2]!))!
+    await db.skuDrafts.delete(ids[2]!)
+    await expect(outbox.beginRequest(request(run.id, [ids[2]!]))).rejects.toThrow(/is gone, not queued/)
+    await db.skuDrafts.put(kept)
+    await untouched()
+
+    const sent = request(run.id, [ids[0]!], 'first')
+    await outbox.beginRequest(sent)
+    // The item is sending now: a second request with it is refused, as is the same request again.
+    await expect(outbox.beginRequest(request(run.id, [ids[0]!], 'second'))).rejects.toThrow(
+      /is sending, not queued/,
+    )
+    await expect(outbox.beginRequest(request(run.id, [ids[3]!], 'first'))).rejects.toThrow(/already recorded/)
+    expect(await states(ids)).toEqual(['sending', 'queued', 'queued', 'queued'])
+    expect((await db.syncRequests.toArray()).map((r) => r.id)).toEqual(['first'])
+  })
+
+  it('endRequest refuses a request that never began and an item it is not sending, writing nothing', async () => {
+    const ids = await seed(3)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    await expect(
+      outbox.endRequest(request(run.id, [ids[0]!], 'never'), [{ key: ids[0]!, state: 'synced' }]),
+    ).rejects.toBeInstanceOf(OutboxConflictError)
+    const sent = request(run.id, [ids[0]!], 'a')
+    await outbox.beginRequest(sent)
+    await expect(
+      outbox.endRequest(sent, [
+        { key: ids[0]!, state: 'synced' },
+        { key: ids[1]!, state: 'synced' },
+      ]),
+    ).rejects.toThrow(/not sending in request a/)
+    await expect(outbox.endRequest(sent, [{ key: 'nope', state: 'synced' }])).rejects.toThrow(/not sending/)
+    expect(await states(ids)).toEqual(['sending', 'queued', 'queued'])
+    await outbox.endRequest(sent, [{ key: ids[0]!, state: 'synced' }])
+    expect(await states(ids)).toEqual(['synced', 'queued', 'queued'])
+  })
+})
+
 describe('ending runs and the person’s decisions', () => {
   it('a cancel sends queued drafts back to draft, a chunk at a time', async () => {
     const ids = await seed(7)
@@ -294,9 +392,32 @@ describe('ending runs and the person’s decisions', () => {
     expect(second.queued).toBe(1)
     // Sent again by the new run: the old batch no longer waits for a decision.
     expect(await runs.undecided(first.run.id)).toEqual([])
-    // The old batch is decided afterwards: its item changes, the draft (now the new run's) does not.
-    expect(await runs.resolve('old', 'created')).toBe(1)
+    // The old batch is decided afterwards: the draft is the new run's now, so neither it nor the
+    // old item changes (the old run must not speak for, or send, a draft it no longer holds).
+    expect(await runs.resolve('old', 'created')).toBe(0)
+    expect(await runs.resolve('old', 'resend')).toBe(0)
     expect(await states(ids)).toEqual(['queued'])
+    expect(await db.syncItems.get([first.run.id, 0])).toMatchObject({ state: 'failed', message: '500' })
+    expect(await runs.get(first.run.id)).toMatchObject({ state: 'open' })
+    expect(await new DexieSyncOutbox(db, first.run.id).queuedAfter(-Infinity, 10)).toEqual([])
+  })
+
+  it('resolves only the items whose draft is still in the item’s state', async () => {
+    const ids = await seed(2)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    const r = request(run.id, ids, 'both')
+    await outbox.beginRequest(r)
+    await outbox.endRequest(r, [
+      { key: ids[0]!, state: 'unknown', message: '502' },
+      { key: ids[1]!, state: 'unknown', message: '502' },
+    ])
+    // b1's draft was taken back to draft by hand (or by another window) since.
+    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    expect(await runs.resolve('both', 'resend')).toBe(1)
+    expect(await states(ids)).toEqual(['queued', 'draft'])
+    expect((await db.syncItems.get([run.id, 1]))!.state).toBe('unknown')
+    expect((await outbox.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b0'])
   })
 })
 

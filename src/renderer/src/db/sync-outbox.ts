@@ -1,25 +1,22 @@
 import { Dexie, type EntityTable, type Table } from 'dexie'
-import type {
-  ItemState,
-  ItemUpdate,
-  OutboxItem,
-  RequestRecord,
-  SyncKind,
-  SyncOutbox,
+import { OutboxConflictError } from '../../../shared/sync/memory-outbox.ts'
+import {
+  ITEM_STATES,
+  noItems,
+  type ItemState,
+  type ItemUpdate,
+  type OutboxItem,
+  type RequestRecord,
+  type SyncKind,
+  type SyncOutbox,
 } from '../../../shared/sync/ports.ts'
 import type { SyncState } from '../../../shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { AppDraftRecord } from './records.ts'
 import type { SyncItemRecord } from './sync-records.ts'
 
-export const ITEM_STATES: readonly ItemState[] = [
-  'queued',
-  'sending',
-  'synced',
-  'rejected',
-  'failed',
-  'unknown',
-]
+/** Why an item whose draft is gone failed: it was never sent. */
+export const DRAFT_GONE_MESSAGE = 'The draft was deleted before it was sent; nothing was sent'
 
 /** The drafts a run of each kind sends: the table whose `syncState` mirrors its items'. */
 export interface DraftRow {
@@ -147,45 +144,77 @@ export class DexieSyncOutbox implements SyncOutbox {
     return draftTable(this.db, this.kind)
   }
 
+  /**
+   * A short page means "nothing more is queued" to the engine, so a page is short only when that is
+   * true. An item whose draft is gone (a queued draft cannot be deleted through the repository, so
+   * only a store changed by hand) fails in this same transaction, saying nothing was sent, and the
+   * read goes on past it.
+   */
   async queuedAfter(after: number, limit: number): Promise<OutboxItem[]> {
-    return this.db.transaction('r', this.db.syncItems, this.drafts, async () => {
-      const items = await itemsInState(this.db, this.runId, 'queued', after).limit(limit).toArray()
-      const drafts = await this.drafts.bulkGet(items.map((item) => item.key))
-      // A queued draft cannot be deleted (the repository refuses drafts that are not in the draft
-      // state), so a missing one is only possible if the store was changed by hand.
-      return items.flatMap((item, i) => {
-        const draft = drafts[i]
-        return draft
-          ? [{ key: item.key, position: item.position, payload: draft.payload, label: item.label }]
-          : []
-      })
+    return this.db.transaction('rw', this.db.syncItems, this.drafts, async () => {
+      const found: OutboxItem[] = []
+      let cursor = after
+      while (found.length < limit) {
+        const wanted = limit - found.length
+        const items = await itemsInState(this.db, this.runId, 'queued', cursor).limit(wanted).toArray()
+        if (items.length === 0) break
+        cursor = items.at(-1)!.position
+        const drafts = await this.drafts.bulkGet(items.map((item) => item.key))
+        const gone: SyncItemRecord[] = []
+        items.forEach((item, i) => {
+          const draft = drafts[i]
+          if (draft)
+            found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
+          else gone.push({ ...item, state: 'failed', message: DRAFT_GONE_MESSAGE })
+        })
+        await this.db.syncItems.bulkPut(gone)
+        if (items.length < wanted) break
+      }
+      return found
     })
   }
 
+  /**
+   * As strict as the reference outbox (`memory-outbox.ts`): every item of the request must be in
+   * this run, `queued`, with its draft `queued`, or nothing is written and the engine stops the run
+   * without sending. A request already recorded is refused too.
+   */
   async beginRequest(request: RequestRecord): Promise<void> {
     await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
+      if (await this.db.syncRequests.get(request.id))
+        throw new OutboxConflictError(`Request ${request.id} was already recorded`)
       const items = await itemsOfKeys(this.db, this.runId, request.keys)
-      const sending = items
-        .filter((item): item is SyncItemRecord => item !== undefined)
-        .map(({ message: _previous, ...item }) => ({
-          ...item,
-          state: 'sending' as const,
-          requestId: request.id,
-        }))
+      const drafts = await this.drafts.bulkGet([...request.keys])
+      const sending = request.keys.map((key, i) => {
+        const item = items[i]
+        if (!item) throw new OutboxConflictError(`No item ${key} in run ${this.runId}`)
+        if (item.state !== 'queued')
+          throw new OutboxConflictError(`Item ${key} is ${item.state}, not queued: it cannot be sent`)
+        const draft = drafts[i]
+        if (draft?.syncState !== 'queued')
+          throw new OutboxConflictError(
+            `The draft of item ${key} is ${draft ? draft.syncState : 'gone'}, not queued: it cannot be sent`,
+          )
+        const { message: _previous, ...rest } = item
+        return { ...rest, state: 'sending' as const, requestId: request.id }
+      })
       await this.db.syncItems.bulkPut(sending)
-      await mirrorDrafts(this.drafts, new Map(sending.map((item) => [item.key, 'sending'])), [
-        'queued',
-        'sending',
-      ])
-      const labels = items.map((item, i) => item?.label ?? request.keys[i]!)
-      await this.db.syncRequests.put({ ...plain(request), labels })
+      await this.drafts.bulkPut(drafts.map((draft) => ({ ...draft!, syncState: 'sending' as const })))
+      await this.db.syncRequests.put({ ...plain(request), labels: items.map((item) => item!.label) })
     })
   }
 
+  /**
+   * The request must have begun and every update name an item it is sending, or nothing is written
+   * (as the reference outbox). A draft that left the run meanwhile keeps its state: only the item
+   * records the outcome.
+   */
   async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
     // `this.drafts` is `appDrafts` for a run of apps: what the service said is written in this same
     // transaction as the state, so a synced app draft always has its id (or a message why not).
     await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
+      const existing = await this.db.syncRequests.get(request.id)
+      if (!existing) throw new OutboxConflictError(`Request ${request.id} never began`)
       const keys = updates.map((update) => update.key)
       const items = await itemsOfKeys(this.db, this.runId, keys)
       const next: SyncItemRecord[] = []
@@ -194,7 +223,8 @@ export class DexieSyncOutbox implements SyncOutbox {
       const answeredAt = request.endedAt ?? Date.now()
       updates.forEach((update, i) => {
         const item = items[i]
-        if (!item) return
+        if (!item || item.state !== 'sending' || item.requestId !== request.id)
+          throw new OutboxConflictError(`Item ${update.key} is not sending in request ${request.id}`)
         const record: SyncItemRecord = { ...item, state: update.state, requestId: request.id }
         if (update.message !== undefined) record.message = update.message
         else delete record.message
@@ -208,9 +238,7 @@ export class DexieSyncOutbox implements SyncOutbox {
       await this.db.syncItems.bulkPut(next)
       const moved = await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
       if (created.size > 0) await recordCreatedApps(this.db.appDrafts, created, moved)
-      const existing = await this.db.syncRequests.get(request.id)
-      const labels = existing?.labels ?? (await this.labelsOf(request.keys))
-      await this.db.syncRequests.put({ ...existing, ...plain(request), labels })
+      await this.db.syncRequests.put({ ...existing, ...plain(request), labels: existing.labels })
     })
   }
 
@@ -249,17 +277,17 @@ export class DexieSyncOutbox implements SyncOutbox {
   async counts(): Promise<Record<ItemState, number>> {
     return countItems(this.db, this.runId)
   }
-
-  private async labelsOf(keys: readonly string[]): Promise<string[]> {
-    const items = await itemsOfKeys(this.db, this.runId, keys)
-    return items.map((item, i) => item?.label ?? keys[i]!)
-  }
 }
 
 /** A run's items by state, counted on the index. */
 export async function countItems(db: CatalogDatabase, run: string): Promise<Record<ItemState, number>> {
-  const counts = await Promise.all(ITEM_STATES.map((state) => itemsInState(db, run, state).count()))
-  return Object.fromEntries(ITEM_STATES.map((state, i) => [state, counts[i]!])) as Record<ItemState, number>
+  const counts = noItems()
+  await Promise.all(
+    ITEM_STATES.map(async (state) => {
+      counts[state] = await itemsInState(db, run, state).count()
+    }),
+  )
+  return counts
 }
 
 /**

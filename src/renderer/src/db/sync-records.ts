@@ -14,7 +14,10 @@ export interface SyncRunRecord {
   id: string
   /** `skus` today; `apps` (one app a request) when app drafts sync. */
   kind: SyncKind
-  /** The profile the run sends with: fixed when it starts, so a resume goes to the same place. */
+  /**
+   * The profile the run sends with: fixed when it starts. A resume goes to the same place or not
+   * at all: the store compares `url` with the profile's address first (features/sync/run-target.ts).
+   */
   profileId: string
   profileName: string
   /** The address it sends to, as the profile named it when the run started (for the history). */

@@ -41,6 +41,11 @@ export interface RunTarget {
 
 export interface EnqueueOptions {
   target: RunTarget
+  /**
+   * The run's id; a new one when absent. The page names it first, so while the run is prepared it
+   * can tell it from a run a crash left open.
+   */
+  id?: string
   /** Queue drafts whose last sending failed (HTTP 500) too. */
   includeFailed?: boolean
   now?: number
@@ -123,11 +128,13 @@ export class SyncRunRepository {
 
   /**
    * Prepares a run: every eligible draft, in the SKU list's order (latest edit first), becomes an
-   * item of the run and `queued`, a chunk a transaction. The run exists from the first chunk on, so
-   * a window closed midway leaves a run with what it had queued (resumable) and drafts as drafts.
+   * item of the run and `queued`, a chunk a transaction. The run is stored with the first chunk
+   * that queues a draft, so a window closed midway leaves a run with what it had queued
+   * (resumable) and drafts as drafts; no run is stored when nothing is eligible (`queued` 0).
    */
   async enqueueSkus({
     target,
+    id = crypto.randomUUID(),
     includeFailed = false,
     now = Date.now(),
     onProgress,
@@ -135,7 +142,7 @@ export class SyncRunRepository {
   }: EnqueueOptions): Promise<Enqueued> {
     await this.db.open()
     const run: SyncRunRecord = {
-      id: crypto.randomUUID(),
+      id,
       kind: 'skus',
       profileId: target.id,
       profileName: target.name,
@@ -147,7 +154,6 @@ export class SyncRunRepository {
       state: 'open',
       total: 0,
     }
-    await this.db.syncRuns.add(run)
     const total = await this.db.skuDrafts.count()
     let after: Anchor | undefined
     let position = 0
@@ -165,12 +171,14 @@ export class SyncRunRepository {
       const last = entries.at(-1)!
       after = { key: last.key, id: last.id }
       read += entries.length
-      await this.db.transaction('rw', this.db.skuDrafts, this.db.syncItems, async () => {
+      await this.db.transaction('rw', this.db.skuDrafts, this.db.syncItems, this.db.syncRuns, async () => {
         // Read again inside the transaction: a draft edited or sent since the walk is judged as it is now.
         const drafts = await this.db.skuDrafts.bulkGet(entries.map((entry) => entry.id))
         const queued = drafts.filter(
           (draft): draft is SkuDraftRecord => draft !== undefined && eligible(draft, includeFailed),
         )
+        if (queued.length === 0) return
+        if (position === 0) await this.db.syncRuns.add(run)
         const items: SyncItemRecord[] = queued.map((draft) => ({
           run: run.id,
           position: position++,
@@ -185,7 +193,7 @@ export class SyncRunRepository {
       if (entries.length < chunk) break
     }
     run.total = position
-    await this.db.syncRuns.update(run.id, { total: position })
+    if (position > 0) await this.db.syncRuns.update(run.id, { total: position })
     return { run, queued: position }
   }
 
@@ -316,7 +324,9 @@ export class SyncRunRepository {
   /**
    * The person's decision about a batch that may have been processed (unknown, or failed with a
    * 500): 'created' marks its SKUs synced; 'resend' queues them again in their run (which then
-   * opens again) and accepts the risk of duplicates. Items of the batch that moved on are left.
+   * opens again) and accepts the risk of duplicates. Items of the batch that moved on are left, and
+   * so are items whose draft is no longer in the item's state (a later run took it, or it went back
+   * to draft): the draft is that run's now, and this run must not send it or speak for it.
    */
   async resolve(requestId: string, choice: Resolution, now = Date.now()): Promise<number> {
     const request = await this.db.syncRequests.get(requestId)
@@ -329,13 +339,16 @@ export class SyncRunRepository {
       'rw',
       [this.db.syncItems, this.db.syncRequests, this.db.syncRuns, drafts],
       async () => {
-        const items = (await itemsOfKeys(this.db, run.id, request.keys)).filter(
-          (item): item is SyncItemRecord =>
+        const items = await itemsOfKeys(this.db, run.id, request.keys)
+        const current = await drafts.bulkGet([...request.keys])
+        const decided = items.filter(
+          (item, i): item is SyncItemRecord =>
             item !== undefined &&
             item.requestId === request.id &&
-            (item.state === 'unknown' || item.state === 'failed'),
+            (item.state === 'unknown' || item.state === 'failed') &&
+            current[i]?.syncState === item.state,
         )
-        const changed = items.map(({ message: _m, ...item }) => {
+        const changed = decided.map(({ message: _m, ...item }) => {
           const record: SyncItemRecord = { ...item, state: next }
           if (choice === 'created') record.message = 'Marked as created by you'
           return record

@@ -1,17 +1,17 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import { createSyncRun } from '../../../shared/sync/engine.ts'
-import type { ItemState, SyncKind } from '../../../shared/sync/ports.ts'
+import { noItems, TERMINAL_STATES, type ItemState, type SyncKind } from '../../../shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '../../../shared/sync/run.ts'
-import { db } from '../db/index.ts'
+import { db, syncRuns } from '../db/index.ts'
 import { DexieSyncOutbox } from '../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
-import { syncRuns } from '../db/sync-repository.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import { bridgeTransport } from '../features/sync/bridge-transport.ts'
 import { browserClock } from '../features/sync/browser-clock.ts'
 import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
 import { holdingRun } from '../features/sync/run-lock.ts'
+import { runTargetProblem } from '../features/sync/run-target.ts'
 import { apps } from '../features/sync/sync-format.ts'
 import { onlineWaiter } from '../features/sync/wait-until-online.ts'
 import { drafts } from '../ui/counting.ts'
@@ -42,20 +42,12 @@ export interface RunView {
   counts: Record<ItemState, number>
 }
 
-export const DONE_STATES = ['synced', 'rejected', 'failed', 'unknown'] as const
 const LOG_LINES_KEPT = 300
 /** Throughput is measured over this much recent time, so a pause or a slow batch soon stops counting. */
 const RATE_WINDOW_MS = 30_000
 
-export const doneCount = (counts: RunCounts) => DONE_STATES.reduce((sum, state) => sum + counts[state], 0)
-const emptyCounts = (): RunCounts => ({
-  queued: 0,
-  sending: 0,
-  synced: 0,
-  rejected: 0,
-  failed: 0,
-  unknown: 0,
-})
+/** Items that reached a terminal state. */
+export const doneCount = (counts: RunCounts) => TERMINAL_STATES.reduce((sum, state) => sum + counts[state], 0)
 
 /**
  * Sync from the page: the pre-flight summary, the run being sent (the engine in `src/shared/sync`
@@ -84,6 +76,8 @@ export const useSyncStore = defineStore('sync', () => {
   const now = ref(Date.now())
   const cancelRequested = ref(false)
   let engine: SyncRun | undefined
+  /** The run `startSync` is preparing: stored from its first chunk on, but not one to resume. */
+  let preparingRun: string | undefined
   let samples: Array<{ at: number; done: number }> = []
   let nextLogId = 0
 
@@ -144,7 +138,9 @@ export const useSyncStore = defineStore('sync', () => {
     history.value = await Promise.all(recent.map(viewOf))
     const liveId = engine ? live.value?.run.id : undefined
     resumable.value = await Promise.all(
-      open.filter((run) => run.id !== liveId && !elsewhere.value.includes(run.id)).map(viewOf),
+      open
+        .filter((run) => run.id !== liveId && run.id !== preparingRun && !elsewhere.value.includes(run.id))
+        .map(viewOf),
     )
   }
 
@@ -186,26 +182,30 @@ export const useSyncStore = defineStore('sync', () => {
     if (!profile || busy.value || sending.value) return
     error.value = ''
     busy.value = true
+    preparingRun = crypto.randomUUID()
     try {
       preparing.value = { queued: 0, read: 0, total: 0 }
+      // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
       const { run, queued } = await syncRuns.enqueueSkus({
         target: runTarget(profile),
+        id: preparingRun,
         includeFailed: includeFailed.value,
         onProgress: (done, read, total) => (preparing.value = { queued: done, read, total }),
       })
       preparing.value = undefined
       if (queued === 0) {
-        await syncRuns.setState(run.id, 'finished', { lastMessage: 'Nothing to send.' })
         addLog('Nothing to send: no draft is ready.')
         await refresh()
         return
       }
       addLog(`${drafts(queued)} queued for ${profile.name}.`)
       busy.value = false
+      preparingRun = undefined
       await launch(run)
     } catch (failure) {
       error.value = messageOf(failure)
     } finally {
+      preparingRun = undefined
       preparing.value = undefined
       busy.value = false
     }
@@ -241,19 +241,14 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  /** Sends a run's queued items with the engine until it ends; the run keeps its own profile. */
+  /**
+   * Sends a run's queued items with the engine until it ends; the run keeps its own profile, and
+   * sends only while that profile still points where the run was started for (a profile edited
+   * to another address, or removed, keeps the run open and unsent: the person cancels it).
+   */
   async function launch(run: SyncRunRecord) {
-    const counts = await syncRuns.counts(run.id)
-    live.value = {
-      run,
-      status: { state: 'running' },
-      counts: { ...emptyCounts(), ...counts },
-      offline: false,
-      startedAt: Date.now(),
-    }
-    samples = []
-    cancelRequested.value = false
-    sample(live.value.counts)
+    if (engine) return
+    // Claimed before the first await, so a second launch (a double click) finds it taken.
     const current = createSyncRun(
       {
         outbox: new DexieSyncOutbox(db, run.id, run.kind),
@@ -283,30 +278,64 @@ export const useSyncStore = defineStore('sync', () => {
       },
     )
     engine = current
-    resumable.value = resumable.value.filter((view) => view.run.id !== run.id)
-    void refresh().catch(() => {})
-    if (typeof navigator !== 'undefined' && navigator.onLine === false) goneOffline()
+    let started = false
     try {
+      await profiles.load()
+      const problem = runTargetProblem(run, profiles.profiles)
+      if (problem) {
+        error.value = problem
+        addLog(problem)
+        return
+      }
+      const counts = await syncRuns.counts(run.id)
+      live.value = {
+        run,
+        status: { state: 'running' },
+        counts: { ...noItems(), ...counts },
+        offline: false,
+        startedAt: Date.now(),
+      }
+      started = true
+      samples = []
+      cancelRequested.value = false
+      sample(live.value.counts)
+      resumable.value = resumable.value.filter((view) => view.run.id !== run.id)
+      void refresh().catch(() => {})
+      if (typeof navigator !== 'undefined' && navigator.onLine === false) goneOffline()
       const summary = await holdingRun(run.id, () => current.start())
       await settle(run, summary)
     } catch (failure) {
       error.value = messageOf(failure)
     } finally {
       engine = undefined
-      patch({ endedAt: Date.now(), offline: false })
+      if (started) patch({ endedAt: Date.now(), offline: false })
       await refresh().catch((failure) => (error.value = messageOf(failure)))
     }
   }
 
-  /** Records how the run ended; a cancelled run's queued drafts go back to draft. */
+  /**
+   * Records how the run ended; a cancelled run's queued drafts go back to draft. A run is recorded
+   * finished only when the store says nothing of it is queued or sending: otherwise it stays open,
+   * to be resumed.
+   */
   async function settle(run: SyncRunRecord, summary: RunSummary) {
     const { status } = summary
     if (status.state === 'finished' && status.cancelled) {
       const returned = await syncRuns.releaseQueued(run.id)
       if (returned > 0) addLog(`${logCount(run.kind, returned)} not sent went back to draft.`)
-      patch({ counts: { ...summary.counts, queued: 0 } })
+      patch({ counts: { ...(await syncRuns.counts(run.id)), queued: 0 } })
     } else if (status.state === 'finished') {
-      await syncRuns.setState(run.id, 'finished', { lastMessage: '' })
+      // The store's counts, not the engine's: the outbox may have failed an item the engine counted queued.
+      const stored = await syncRuns.counts(run.id)
+      patch({ counts: stored })
+      if (stored.queued === 0 && stored.sending === 0) {
+        await syncRuns.setState(run.id, 'finished', { lastMessage: '' })
+      } else {
+        const left = logCount(run.kind, stored.queued + stored.sending)
+        const message = `The run ended with ${left} not sent: resume it or cancel it.`
+        addLog(message)
+        await syncRuns.setState(run.id, 'open', { lastMessage: message })
+      }
     } else if (status.state === 'stopped') {
       await syncRuns.setState(run.id, 'stopped', { lastMessage: status.message })
     } else if (status.state === 'paused') {
@@ -353,7 +382,7 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Ends an open run without sending more: its queued drafts go back to draft. */
   async function discardRun(runId: string) {
-    if (engine) return
+    if (engine || busy.value || runId === preparingRun) return
     const run = await syncRuns.get(runId)
     const returned = await syncRuns.releaseQueued(runId)
     addLog(`Run cancelled: ${logCount(run?.kind ?? 'skus', returned)} not sent went back to draft.`)
@@ -362,7 +391,7 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Sends an open run again (one a crash, a closed window or an offline stop left). */
   async function resumeRun(runId: string) {
-    if (engine) return
+    if (engine || busy.value || runId === preparingRun) return
     const run = await syncRuns.get(runId)
     if (!run) return
     addLog(`Resuming the run of ${new Date(run.createdAt).toLocaleString()} to ${run.profileName}.`)

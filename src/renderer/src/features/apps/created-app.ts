@@ -14,17 +14,6 @@ export function createdAppId(record: Pick<AppDraftRecord, 'remoteId'>): string |
   return typeof id === 'string' && id !== '' ? id : undefined
 }
 
-/** Sync states in a person's words, for the list and the editor. */
-export const SYNC_STATE_TEXT: Record<AppDraftRecord['syncState'], string> = {
-  draft: 'Not sent',
-  queued: 'Queued',
-  sending: 'Sending',
-  synced: 'Created',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  unknown: 'Unknown',
-}
-
 /** One thing the service did not keep as it was sent, in the editor's words. */
 export interface ServiceDifference extends DroppedField {
   /** The field's title in the editor ("Report titles"), or its path when the catalogue has none. */

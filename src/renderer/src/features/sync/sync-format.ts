@@ -13,15 +13,6 @@ export const BAR_STATES: readonly ItemState[] = [
   'queued',
 ]
 
-export const STATE_LABELS: Record<ItemState, string> = {
-  queued: 'Queued',
-  sending: 'Sending',
-  synced: 'Synced',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  unknown: 'Unknown',
-}
-
 export const RUN_STATE_LABELS: Record<SyncRunState, string> = {
   open: 'Not finished',
   finished: 'Finished',

@@ -1,16 +1,5 @@
-import type { SyncState } from '../../../../../shared/sync-state.ts'
 import type { Validity } from '../../../../../shared/validation/problem.ts'
 import type { SkuDraftRecord } from '../../../db/records.ts'
-
-export const SYNC_LABELS: Record<SyncState, string> = {
-  draft: 'Draft',
-  queued: 'Queued',
-  sending: 'Sending',
-  synced: 'Synced',
-  rejected: 'Rejected',
-  failed: 'Failed',
-  unknown: 'Unknown',
-}
 
 /** The validity filter's words, matching the badges' ("Ready", "3 missing", "1 error"). */
 export const VALIDITY_LABELS: Record<Validity, string> = {
