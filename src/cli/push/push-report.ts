@@ -155,6 +155,7 @@ export function pushText(
       'needs-token': 'the service refused the token',
       offline: 'the service could not be reached',
       busy: 'the service stayed busy longer than the command waits',
+      failing: 'several requests in a row may or may not have been processed: check the platform first',
       requested: 'paused',
     }
     lines.push(`Stopped early: ${why[json.reason ?? ''] ?? json.reason} (${json.message ?? ''}). ${again}`)

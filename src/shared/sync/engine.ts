@@ -14,7 +14,16 @@ import {
 } from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
 import { ACCEPTED_LINE_END, batchName, plural, seconds } from './run-log.ts'
-import type { PauseReason, RunEvents, RunPorts, RunSettings, RunStatus, RunSummary, SyncRun } from './run.ts'
+import {
+  DEFAULT_PAUSE_AFTER_DOUBTFUL,
+  type PauseReason,
+  type RunEvents,
+  type RunPorts,
+  type RunSettings,
+  type RunStatus,
+  type RunSummary,
+  type SyncRun,
+} from './run.ts'
 import { halves, splitRejected } from './split.ts'
 
 /**
@@ -68,6 +77,8 @@ interface Decision {
   action: string
   log: string
   pause?: PauseReason
+  /** What the pause says, when not the outcome's own message. */
+  pauseMessage?: string
   /** The run ends after this: the address or the API version is wrong. */
   stop?: boolean
   /** The run ends paused: offline, and no way to learn when the network is back. */
@@ -91,6 +102,9 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   let ending: RunStatus | undefined
   let inFlight = 0
   let sequence = 0
+  /** Requests in a row that ended failed or unknown; any other outcome, or a resume, resets it. */
+  let doubtfulInARow = 0
+  const pauseAfterDoubtful = Math.max(1, settings.pauseAfterDoubtful ?? DEFAULT_PAUSE_AFTER_DOUBTFUL)
   // Request ids must stay unique when a run of the same id resumes after a crash: the time, a
   // random part and a counter of runs made in this process together see to it.
   const instance = `${Math.floor(clock.now())}-${Math.floor(clock.random() * 36 ** 6).toString(36)}-${++runsMade}`
@@ -154,6 +168,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     onlineWait?.abort()
     onlineWait = undefined
     halt = new AbortController()
+    doubtfulInARow = 0
     setStatus({ state: 'running' })
   }
 
@@ -343,12 +358,18 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     )
     const { outcome } = result
     const decision = decide(items, outcome, signal.aborted)
+    if (outcome.processed === 'maybe') doubtfulInARow += 1
+    else if (outcome.processed === 'yes' || outcome.kind === 'rejected') doubtfulInARow = 0
+    if (!decision.pause && !decision.stop && doubtfulInARow >= pauseAfterDoubtful) {
+      decision.pause = 'failing'
+      decision.pauseMessage = `${plural(doubtfulInARow, 'request')} in a row may or may not have been processed; nothing more is sent until you have looked at the service and resumed.`
+    }
     // Stop or pause at once, so no other slot starts a request while this outcome is written.
     if (decision.stop) endWith({ state: 'stopped', message: outcome.message })
     else if (decision.end) {
       pause('offline', outcome.message)
       endWith({ state: 'paused', reason: 'offline', message: outcome.message })
-    } else if (decision.pause) pause(decision.pause, outcome.message)
+    } else if (decision.pause) pause(decision.pause, decision.pauseMessage ?? outcome.message)
     // A resendable outcome was written by its attempt already (the items are queued).
     if (!AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
       await end(record!, outcome, decision.action, decision.updates)

@@ -18,7 +18,15 @@ export interface RunSettings {
   /** Requests in flight at once. */
   concurrency: number
   resend?: Partial<ResendPolicy>
+  /**
+   * Requests in a row whose outcome leaves items failed or unknown before the run pauses
+   * ('failing'); default 3.
+   */
+  pauseAfterDoubtful?: number
 }
+
+/** See `RunSettings.pauseAfterDoubtful`. */
+export const DEFAULT_PAUSE_AFTER_DOUBTFUL = 3
 
 export interface RunPorts {
   outbox: SyncOutbox
@@ -37,6 +45,12 @@ export type PauseReason =
   | 'offline'
   /** 429 / 503 for longer than the bounded waits; the person resumes when ready. */
   | 'busy'
+  /**
+   * Several requests in a row may or may not have been processed (500, 502, 504, a dropped
+   * answer): a service in that state would turn every batch into a decision for the person, so the
+   * run stops sending until they have looked and resume.
+   */
+  | 'failing'
 
 export type RunStatus =
   | { state: 'running' }

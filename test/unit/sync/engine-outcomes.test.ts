@@ -258,6 +258,32 @@ describe('the sync engine, outcome by outcome', () => {
     expect(summary.counts).toMatchObject({ unknown: 4, synced: 4 })
   })
 
+  it('three requests in a row failed or unknown: paused "failing" before a fourth goes out; a success in between resets', async () => {
+    const outbox = createMemoryOutbox(skuItems(28))
+    // Batches 0 and 1 fail, 2 succeeds (reset), then 3, 4 and 5 fail or are unknown.
+    const doubtful = new Set([0, 1, 3, 4, 5])
+    const fake = scriptedTransport((_call, index) =>
+      doubtful.has(index)
+        ? outcome(index % 2 ? 'unknown' : 'failed', { status: index % 2 ? 502 : 500 })
+        : outcome('created'),
+    )
+    const { run } = runWith({ outbox, transport: fake.transport })
+    const done = run.start()
+    await expect.poll(() => run.status.state).toBe('paused')
+    expect(run.status).toMatchObject({
+      reason: 'failing',
+      message: expect.stringMatching(/^3 requests in a row may or may not have been processed/),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(fake.calls).toHaveLength(6)
+    expect(byState(outbox, 'queued')).toHaveLength(4)
+    // The person looked and resumes: the counter starts again.
+    run.resume()
+    const summary = await done
+    expect(fake.calls).toHaveLength(7)
+    expect(summary.counts).toMatchObject({ synced: 8, failed: 8, unknown: 12 })
+  })
+
   it('a transport that throws counts as unknown (it may have sent), never as not processed', async () => {
     const outbox = createMemoryOutbox(skuItems(2))
     const fake = scriptedTransport(() => {

@@ -71,9 +71,11 @@ describe('soak: the engine against the sandbox with faults', () => {
       },
       {
         onRequest: (request) => requests.push(request),
-        // A person who resumes whenever the service was busy for longer than the bounded waits.
+        // A person who resumes whenever the service was busy for longer than the bounded waits, or
+        // failed several requests in a row (after looking at the platform).
         onStatus: (status) => {
-          if (status.state === 'paused' && status.reason === 'busy') setTimeout(() => run.resume(), 5)
+          if (status.state === 'paused' && (status.reason === 'busy' || status.reason === 'failing'))
+            setTimeout(() => run.resume(), 5)
         },
       },
     )

@@ -25,6 +25,7 @@ export const PAUSE_TITLES: Record<PauseReason, string> = {
   'needs-token': 'Paused: the service needs a valid token',
   offline: 'Paused: offline',
   busy: 'Paused: the service is busy',
+  failing: 'Paused: the service keeps failing',
 }
 
 export function statusTitle(status: RunStatus, offline: boolean, target: string): string {
