@@ -1,4 +1,4 @@
-import { failureText, forgetPreviewAsset, loadPreviewAsset } from '../features/skus/preview/asset-cache.ts'
+import { failureText, forgetPreviewAsset, loadPreviewAsset } from './asset-cache.ts'
 
 /**
  * Pictures at web addresses, fetched through main (`loadPreviewAsset`: the renderer fetches

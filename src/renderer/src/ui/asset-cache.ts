@@ -1,4 +1,4 @@
-import type { PreviewAsset, PreviewAssetRequest } from '../../../../../shared/ipc.ts'
+import type { PreviewAsset, PreviewAssetRequest } from '../../../shared/ipc.ts'
 
 /**
  * The preview's downloads, kept for the session by address: typing in other fields, reopening a
