@@ -1,4 +1,5 @@
 import { onBeforeUnmount, onMounted } from 'vue'
+import { typingIn } from '../../../ui/keyboard.ts'
 
 export interface ListShortcuts {
   newDraft(): void
@@ -8,13 +9,6 @@ export interface ListShortcuts {
   selectAll(): void
   undo(): void
   clear(): void
-}
-
-/** Where typing a letter means text, not a command. Checkboxes are not that. */
-function typingIn(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false
-  if (target instanceof HTMLInputElement) return !['checkbox', 'radio', 'button'].includes(target.type)
-  return target.closest('textarea, select, [contenteditable="true"]') !== null
 }
 
 /**
