@@ -56,6 +56,23 @@ function request(runId: string, keys: string[], id = `${runId}/r/${keys.join(','
 }
 
 describe('pre-flight and queueing', () => {
+  it('a run cut short while it is being queued says how many it holds', async () => {
+    await seed(5)
+    const stop = new Error('the window closed')
+    await expect(
+      runs.enqueueSkus({
+        target,
+        chunk: 2,
+        onProgress: () => {
+          throw stop
+        },
+      }),
+    ).rejects.toBe(stop)
+    const [run] = await db.syncRuns.toArray()
+    expect(run).toMatchObject({ state: 'open', total: 2 })
+    expect(await db.syncItems.count()).toBe(2)
+  })
+
   it('counts what a run would take and leave out, and queues valid drafts in the list order', async () => {
     const ids = await seed(5)
     const invalid = await drafts.create(sku('bad', { isActive: 'yes' } as unknown as Sku), 2_000_000)

@@ -188,12 +188,13 @@ export class SyncRunRepository {
         }))
         await this.db.syncItems.bulkAdd(items)
         await this.db.skuDrafts.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' })))
+        // With each chunk: a window closed midway leaves a run that says what it holds.
+        await this.db.syncRuns.update(run.id, { total: position })
       })
       onProgress?.(position, read, total)
       if (entries.length < chunk) break
     }
     run.total = position
-    if (position > 0) await this.db.syncRuns.update(run.id, { total: position })
     return { run, queued: position }
   }
 
