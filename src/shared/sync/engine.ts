@@ -30,8 +30,10 @@ import { halves, splitRejected } from './split.ts'
  * The sync engine: streams queued items from the outbox in position order and sends them in
  * batches with at most `concurrency` requests in flight. Each request is in the outbox before it
  * leaves, and its outcome is written before any of its items goes out again and before its slot
- * sends anything else (an outcome that pauses or stops the run does so before it is written, so no
- * other slot starts a request meanwhile). A crash at any point leaves a store that says what may
+ * sends anything else. An outcome that pauses or stops the run does so before it is written, so no
+ * other slot starts a request meanwhile; the one exception is a batch the service would not take
+ * (busy, unreachable), whose items are written back to `queued` after each attempt, before the
+ * wait, since nothing of it was processed. A crash at any point leaves a store that says what may
  * have happened: `sending` becomes `unknown` on the next start, `queued` is sent again.
  *
  * The bulk endpoint is not idempotent: the only automatic resend is `sendWithResend` for outcomes
@@ -43,6 +45,14 @@ export const RECOVERED_MESSAGE =
   'The app or the command stopped while this was being sent: the service may or may not have received it.'
 
 let runsMade = 0
+
+/** A request recorded while the run paused or ended: it was never handed to the transport. */
+const NOT_SENT_HALTED: Outcome = {
+  kind: 'unreachable',
+  processed: 'no',
+  message: 'Not sent: the run was paused, cancelled or stopped before this request left.',
+  durationMs: 0,
+}
 
 /** A transport that throws instead of answering: nobody knows whether the request left. */
 function thrownOutcome(error: unknown): Outcome {
@@ -102,7 +112,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   let ending: RunStatus | undefined
   let inFlight = 0
   let sequence = 0
-  /** Requests in a row that ended failed or unknown; any other outcome, or a resume, resets it. */
+  /** Requests in a row that ended failed or unknown; a success, a refusal or a resume resets it. */
   let doubtfulInARow = 0
   const pauseAfterDoubtful = Math.max(1, settings.pauseAfterDoubtful ?? DEFAULT_PAUSE_AFTER_DOUBTFUL)
   // Request ids must stay unique when a run of the same id resumes after a crash: the time, a
@@ -331,6 +341,11 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
           'queued',
           items.map(() => ({ state: 'sending' })),
         )
+        if (signal.aborted) {
+          // Paused, cancelled or stopped while the request was being recorded: it does not leave.
+          await end(record, NOT_SENT_HALTED, 'not sent: the run paused or ended first', backToQueue(items))
+          return NOT_SENT_HALTED
+        }
         let outcome: Outcome
         try {
           outcome =
@@ -360,7 +375,9 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     const decision = decide(items, outcome, signal.aborted)
     if (outcome.processed === 'maybe') doubtfulInARow += 1
     else if (outcome.processed === 'yes' || outcome.kind === 'rejected') doubtfulInARow = 0
-    if (!decision.pause && !decision.stop && doubtfulInARow >= pauseAfterDoubtful) {
+    // Only while there is more to send: a run whose last request was doubtful simply ends.
+    const workLeft = counts.queued > 0 || inFlight > 1
+    if (!decision.pause && !decision.stop && workLeft && doubtfulInARow >= pauseAfterDoubtful) {
       decision.pause = 'failing'
       decision.pauseMessage = `${plural(doubtfulInARow, 'request')} in a row may or may not have been processed; nothing more is sent until you have looked at the service and resumed.`
     }

@@ -91,6 +91,43 @@ describe('pause, resume and cancel', () => {
   })
 })
 
+describe('a pause while a request is being recorded', () => {
+  it('the request never leaves: recorded as not sent, its batch queued and sent first on resume', async () => {
+    const memory = createMemoryOutbox(skuItems(8))
+    const recorded = deferred<void>()
+    let first = true
+    const outbox: SyncOutbox = {
+      ...memory,
+      queuedAfter: (after, limit) => memory.queuedAfter(after, limit),
+      endRequest: (request, updates) => memory.endRequest(request, updates),
+      beginRequest: async (request) => {
+        await memory.beginRequest(request)
+        if (first) {
+          first = false
+          await recorded.promise
+        }
+      },
+    }
+    const fake = scriptedTransport(() => outcome('created'))
+    const { run } = runWith({ outbox, transport: fake.transport })
+    const done = run.start()
+    await until(() => !first, 'the first request being recorded')
+    run.pause()
+    recorded.resolve()
+    await until(() => memory.requests()[0]?.outcome !== undefined, 'the request closed')
+    expect(fake.calls).toHaveLength(0)
+    expect(memory.requests()[0]!.outcome).toMatchObject({
+      processed: 'no',
+      action: 'not sent: the run paused or ended first',
+    })
+    expect(byState(memory, 'queued')).toHaveLength(8)
+    run.resume()
+    const summary = await done
+    expect(summary.counts.synced).toBe(8)
+    expect(fake.calls[0]!.barcodes).toEqual(['B0', 'B1', 'B2', 'B3'])
+  })
+})
+
 describe('concurrency', () => {
   it('a refused token pauses the run before its outcome is written: no other slot starts meanwhile', async () => {
     const memory = createMemoryOutbox(skuItems(16))

@@ -284,6 +284,15 @@ describe('the sync engine, outcome by outcome', () => {
     expect(summary.counts).toMatchObject({ synced: 8, failed: 8, unknown: 12 })
   })
 
+  it('a run whose last requests were doubtful simply ends: there is nothing left to pause for', async () => {
+    const outbox = createMemoryOutbox(skuItems(12))
+    const fake = scriptedTransport(() => outcome('unknown', { status: 504 }))
+    const { run } = runWith({ outbox, transport: fake.transport })
+    const summary = await run.start()
+    expect(summary.status).toEqual({ state: 'finished', cancelled: false })
+    expect(summary.counts.unknown).toBe(12)
+  })
+
   it('a transport that throws counts as unknown (it may have sent), never as not processed', async () => {
     const outbox = createMemoryOutbox(skuItems(2))
     const fake = scriptedTransport(() => {
