@@ -2,12 +2,10 @@ import type { Profile } from '../shared/profile.ts'
 import { PROCESSED, type Outcome } from '../shared/service/outcome.ts'
 import type { Handlers } from './handlers.ts'
 import type { ServiceClient } from './service/client.ts'
+import { runTargetProblem } from '../shared/sync/run-target.ts'
 import { clientForProfile, type ServiceDeps } from './service-handlers.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
-
-const NO_PROFILE_MESSAGE =
-  'The profile this run sends with no longer exists, so nothing was sent. Start a new sync with another profile.'
 
 /**
  * An answer for a request that never left: said as an outcome, not thrown, because the engine
@@ -34,33 +32,41 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   // batches. A profile edited meanwhile (a new address, say) gets a new client.
   const clients = new Map<string, { profile: string; client: ServiceClient }>()
 
-  async function clientFor(profileId: string): Promise<ServiceClient | undefined> {
-    const profile: Profile | undefined = await deps.profiles.get(profileId)
-    if (!profile) return undefined
+  function clientFor(profile: Profile): ServiceClient {
     const key = JSON.stringify(profile)
-    const cached = clients.get(profileId)
+    const cached = clients.get(profile.id)
     if (cached?.profile === key) return cached.client
     const client = clientForProfile(profile, deps)
-    clients.set(profileId, { profile: key, client })
+    clients.set(profile.id, { profile: key, client })
     return client
   }
 
+  /** Sends with the run's profile, unless it is gone or now points somewhere else than the run's address. */
   async function send(
     profileId: string,
+    runAddress: string,
     call: (client: ServiceClient) => Promise<Outcome>,
   ): Promise<Outcome> {
-    let client: ServiceClient | undefined
+    let profile: Profile | undefined
     try {
-      client = await clientFor(profileId)
+      profile = await deps.profiles.get(profileId)
     } catch (error) {
       return notSent(`The profile could not be read (${messageOf(error)}); nothing was sent.`)
     }
-    if (!client) return notSent(NO_PROFILE_MESSAGE)
-    return call(client)
+    const now = profile && {
+      id: profile.id,
+      kind: profile.kind,
+      url: profile.kind === 'service' ? profile.baseUrl : '',
+    }
+    const problem = runTargetProblem({ profileId, url: runAddress }, now ? [now] : [])
+    if (problem) return notSent(`${problem} Nothing was sent.`)
+    return call(clientFor(profile!))
   }
 
   return {
-    syncBulkUpload: (profileId, skus) => send(profileId, (client) => client.bulkUpload(skus)),
-    syncCreateApp: (profileId, request) => send(profileId, (client) => client.createApp(request)),
+    syncBulkUpload: (profileId, runAddress, skus) =>
+      send(profileId, runAddress, (client) => client.bulkUpload(skus)),
+    syncCreateApp: (profileId, runAddress, request) =>
+      send(profileId, runAddress, (client) => client.createApp(request)),
   }
 }

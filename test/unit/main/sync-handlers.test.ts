@@ -42,7 +42,7 @@ const skus = (...barcodes: string[]) => barcodes.map((barcode) => ({ ...structur
 describe('sync transport channels', () => {
   it('sends a batch with the embedded sandbox profile and returns the classified outcome', async () => {
     const { dispatch } = setup()
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', skus('111', '222')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('111', '222')])
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).toEqual([
       '111',
@@ -54,34 +54,49 @@ describe('sync transport channels', () => {
     const { dispatch, deps } = setup()
     await dispatch('saveProfile', [local(sandbox.url)])
     // No token: nothing is sent, the run is told a token is needed.
-    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({
+    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
       kind: 'needs-token',
     })
     expect(sandbox.requests()).toHaveLength(0)
 
     await deps.tokens.set('local', sandbox.url, 'wrong-secret-token')
-    const refused = await dispatch('syncBulkUpload', ['local', skus('1')])
+    const refused = await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
     await deps.tokens.set('local', sandbox.url, 'sandbox')
-    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'created' })
+    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
+      kind: 'created',
+    })
   })
 
-  it('follows a profile edited between batches (a new address)', async () => {
+  it('follows a profile edited between batches, but never takes a run to another address', async () => {
     const { dispatch } = setup()
     await dispatch('saveProfile', [local('http://127.0.0.1:9')])
     await dispatch('setToken', ['local', 'sandbox'])
-    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'unreachable' })
+    const first = 'http://127.0.0.1:9'
+    expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
+      kind: 'unreachable',
+    })
+    // The profile now points at the sandbox: a run started for the old address sends nothing there.
     await dispatch('saveProfile', [local(sandbox.url)])
     await dispatch('setToken', ['local', 'sandbox'])
-    expect(await dispatch('syncBulkUpload', ['local', skus('1')])).toMatchObject({ kind: 'created' })
+    expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
+      kind: 'wrong-address',
+      processed: 'no',
+      message: expect.stringMatching(/started for http:\/\/127\.0\.0\.1:9; the profile now points at/),
+    })
+    expect(sandbox.requests()).toHaveLength(0)
+    // A run started for the new address (a trailing slash aside) is sent with the same client.
+    expect(await dispatch('syncBulkUpload', ['local', `${sandbox.url}/`, skus('1')])).toMatchObject({
+      kind: 'created',
+    })
   })
 
   it('reports a server error after processing as failed, without resending', async () => {
     const { dispatch } = setup()
     sandbox.addFaults([{ kind: 'server-error', stage: 'after' }])
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', skus('1')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('1')])
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(sandbox.requests().filter((r) => r.endpoint === 'skus')).toHaveLength(1)
     expect(sandbox.received().skus).toHaveLength(1)
@@ -89,7 +104,11 @@ describe('sync transport channels', () => {
 
   it('creates an app and returns the service’s answer', async () => {
     const { dispatch } = setup()
-    const outcome = (await dispatch('syncCreateApp', ['sandbox', structuredClone(appRequest)])) as {
+    const outcome = (await dispatch('syncCreateApp', [
+      'sandbox',
+      sandbox.url,
+      structuredClone(appRequest),
+    ])) as {
       kind: string
       body: { app: { _id: string } }
     }
@@ -99,29 +118,36 @@ describe('sync transport channels', () => {
 
   it('validates the arguments before anything is sent', async () => {
     const { dispatch } = setup()
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'not a list'])).rejects.toThrow(/argument 2/)
-    await expect(dispatch('syncBulkUpload', ['', skus('1')])).rejects.toThrow(/argument 1/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', []])).rejects.toThrow(/argument 2/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', ['not an object']])).rejects.toThrow(/argument 2/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, 'not a list'])).rejects.toThrow(
+      /argument 3/,
+    )
+    await expect(dispatch('syncBulkUpload', ['', sandbox.url, skus('1')])).rejects.toThrow(/argument 1/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, []])).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, ['not an object']])).rejects.toThrow(
+      /argument 3/,
+    )
     await expect(
-      dispatch('syncBulkUpload', ['sandbox', Array.from({ length: 1_001 }, () => ({}))]),
-    ).rejects.toThrow(/argument 2/)
-    // The old request-id argument is refused: the tuple has exactly two places.
-    await expect(dispatch('syncBulkUpload', ['sandbox', 'r1', skus('1')])).rejects.toThrow(
+      dispatch('syncBulkUpload', ['sandbox', sandbox.url, Array.from({ length: 1_001 }, () => ({}))]),
+    ).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', '', skus('1')])).rejects.toThrow(/argument 2/)
+    // An extra argument is refused: the tuple has exactly three places.
+    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, 'r1', skus('1')])).rejects.toThrow(
       /invalid arguments/,
     )
-    await expect(dispatch('syncCreateApp', ['sandbox', ['not', 'an', 'object']])).rejects.toThrow(
-      /argument 2/,
-    )
+    await expect(
+      dispatch('syncCreateApp', ['sandbox', sandbox.url, ['not', 'an', 'object']]),
+    ).rejects.toThrow(/argument 3/)
     expect(sandbox.requests()).toHaveLength(0)
   })
 
   it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
     const { dispatch } = setup()
-    expect(await dispatch('syncBulkUpload', ['nope', skus('1')])).toMatchObject({
+    expect(await dispatch('syncBulkUpload', ['nope', sandbox.url, skus('1')])).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
-      message: expect.stringMatching(/no longer exists, so nothing was sent/),
+      message: expect.stringMatching(
+        /which no longer exists\. Cancel it and start a new sync\. Nothing was sent\.$/,
+      ),
     })
     expect(sandbox.requests()).toHaveLength(0)
   })

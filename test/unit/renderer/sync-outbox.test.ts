@@ -3,7 +3,11 @@ import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
 import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
-import { DexieSyncOutbox, DRAFT_GONE_MESSAGE } from '../../../src/renderer/src/db/sync-outbox.ts'
+import {
+  DexieSyncOutbox,
+  DRAFT_GONE_MESSAGE,
+  DRAFT_LEFT_MESSAGE,
+} from '../../../src/renderer/src/db/sync-outbox.ts'
 import { SyncRunRepository, type RunTarget } from '../../../src/renderer/src/db/sync-runs.ts'
 import type { Sku } from '../../../src/shared/schema/sku.ts'
 import { OutboxConflictError } from '../../../src/shared/sync/memory-outbox.ts'
@@ -275,6 +279,20 @@ describe('the outbox is as strict as the reference outbox', () => {
     await db.skuDrafts.bulkDelete([ids[2]!, ids[4]!, ids[5]!])
     expect(await outbox.queuedAfter(-Infinity, 2)).toEqual([])
     expect(await outbox.counts()).toMatchObject({ queued: 0, failed: 6 })
+  })
+
+  it('an item whose draft left the run (back to editing, or to another run) is not handed out', async () => {
+    const ids = await seed(3)
+    const { run } = await runs.enqueueSkus({ target })
+    const outbox = new DexieSyncOutbox(db, run.id)
+    await db.skuDrafts.update(ids[0]!, { syncState: 'draft' })
+    expect((await outbox.queuedAfter(-Infinity, 2)).map((item) => item.label)).toEqual(['b1', 'b2'])
+    expect(await db.syncItems.get([run.id, 0])).toMatchObject({
+      state: 'failed',
+      message: DRAFT_LEFT_MESSAGE,
+    })
+    // The draft itself is left as it is: it belongs to whoever took it.
+    expect(await states([ids[0]!])).toEqual(['draft'])
   })
 
   it('beginRequest refuses, writing nothing, an item missing, not queued, or whose draft is not queued', async () => {

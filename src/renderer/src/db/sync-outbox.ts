@@ -17,6 +17,9 @@ import type { SyncItemRecord } from './sync-records.ts'
 
 /** Why an item whose draft is gone failed: it was never sent. */
 export const DRAFT_GONE_MESSAGE = 'The draft was deleted before it was sent; nothing was sent'
+/** An item whose draft is no longer queued (another run or a person took it): it is not sent. */
+export const DRAFT_LEFT_MESSAGE =
+  'The draft left this run before it was sent (it went back to editing or to another run); nothing was sent'
 
 /** The drafts a run of each kind sends: the table whose `syncState` mirrors its items'. */
 export interface DraftRow {
@@ -163,9 +166,10 @@ export class DexieSyncOutbox implements SyncOutbox {
         const gone: SyncItemRecord[] = []
         items.forEach((item, i) => {
           const draft = drafts[i]
-          if (draft)
+          if (draft?.syncState === 'queued')
             found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
-          else gone.push({ ...item, state: 'failed', message: DRAFT_GONE_MESSAGE })
+          else
+            gone.push({ ...item, state: 'failed', message: draft ? DRAFT_LEFT_MESSAGE : DRAFT_GONE_MESSAGE })
         })
         await this.db.syncItems.bulkPut(gone)
         if (items.length < wanted) break

@@ -11,7 +11,7 @@ import { bridgeTransport } from '../features/sync/bridge-transport.ts'
 import { browserClock } from '../features/sync/browser-clock.ts'
 import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
 import { holdingRun } from '../features/sync/run-lock.ts'
-import { runTargetProblem } from '../features/sync/run-target.ts'
+import { runTargetProblem } from '../../../shared/sync/run-target.ts'
 import { apps } from '../features/sync/sync-format.ts'
 import { onlineWaiter } from '../features/sync/wait-until-online.ts'
 import { drafts } from '../ui/counting.ts'
@@ -179,7 +179,7 @@ export const useSyncStore = defineStore('sync', () => {
   /** Queues the eligible drafts for the active profile and sends them. */
   async function startSync() {
     const profile = target.value
-    if (!profile || busy.value || sending.value) return
+    if (!profile || busy.value || sending.value || engine) return
     error.value = ''
     busy.value = true
     preparingRun = crypto.randomUUID()
@@ -219,7 +219,7 @@ export const useSyncStore = defineStore('sync', () => {
    */
   async function startAppSync(ids?: readonly string[]): Promise<string | undefined> {
     const profile = target.value
-    if (!profile || busy.value || sending.value) return undefined
+    if (!profile || busy.value || sending.value || engine) return undefined
     error.value = ''
     busy.value = true
     try {
@@ -252,7 +252,7 @@ export const useSyncStore = defineStore('sync', () => {
     const current = createSyncRun(
       {
         outbox: new DexieSyncOutbox(db, run.id, run.kind),
-        transport: bridgeTransport(run.profileId),
+        transport: bridgeTransport(run),
         clock: browserClock,
         waitUntilOnline: onlineWaiter({
           probe: async () => (await window.api.testConnection(run.profileId)).kind !== 'unreachable',
@@ -337,7 +337,12 @@ export const useSyncStore = defineStore('sync', () => {
         await syncRuns.setState(run.id, 'open', { lastMessage: message })
       }
     } else if (status.state === 'stopped') {
+      // Nothing more can go out with this run: what it had not sent goes back to draft, editable
+      // and ready for a new run once the address or the records are put right.
+      const returned = await syncRuns.releaseQueued(run.id)
+      if (returned > 0) addLog(`${logCount(run.kind, returned)} not sent went back to draft.`)
       await syncRuns.setState(run.id, 'stopped', { lastMessage: status.message })
+      patch({ counts: await syncRuns.counts(run.id) })
     } else if (status.state === 'paused') {
       await syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
     }
@@ -353,6 +358,10 @@ export const useSyncStore = defineStore('sync', () => {
   function backOnline() {
     if (!engine || !live.value?.offline) return
     patch({ offline: false })
+    // Only the page's own offline pause is lifted: one the run took meanwhile (a failing service, a
+    // refused token) waits for the person.
+    const status = engine.status
+    if (status.state !== 'paused' || status.reason !== 'requested') return
     addLog('Back online: sending again.')
     samples = []
     engine.resume()
