@@ -124,7 +124,7 @@ Exit status: 0 after a clean stop (Ctrl-C or SIGTERM), 2 bad usage, a port in us
 file that cannot be read.
 `
 
-export const PUSH_USAGE = `Usage: catalog-desk push FILE --base-url URL (--token-env NAME | --profile NAME)
+export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token-env NAME | --profile NAME [--base-url URL])
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
 
@@ -137,9 +137,10 @@ Only what provably did not reach the service is sent again by itself (429, 503 w
 no connection), a few times with waits. A batch the service refuses (400/422, 413) is split until
 the refused SKUs stand alone; they are "rejected" with the service's message and the others go on.
 A 500 marks the batch "failed"; a 502, 504, 503 without Retry-After, timeout or a dropped answer
-marks it "unknown" (the service may have created it: check before sending again). A refused token,
-an unreachable or lastingly busy service ends the command early; a wrong address (404, 405, other
-4xx) stops it.
+marks it "unknown" (the service may have created it: check before sending again). The command ends
+early when the service refuses the token, cannot be reached, stays busy, or when several requests in
+a row may or may not have been processed (failing: check the platform first, what they sent may be
+there); a wrong address (404, 405, other 4xx) stops it.
 
 Every request is recorded in a journal (JSON lines). A request's start is flushed to disk before
 the request leaves; its end is written at once and flushed with the next line, or when the command
@@ -149,13 +150,15 @@ other input or another --base-url is refused. Ctrl-C stops sending new requests;
 finish and are recorded.
 
 Options:
-  --base-url URL       The service's address: https://host (http:// only for 127.0.0.1 or localhost);
-                       with --profile, the profile's address (--base-url may be left out)
+  --base-url URL       The service's address: https://host (http:// only for 127.0.0.1 or localhost).
+                       Required with --token-env; optional with --profile, whose address is used
+                       (if given, it must be the profile's address)
   --token-env NAME     Read the API token from the environment variable NAME (never an argument)
   --token-encoding E   How the token goes in the Authorization header: raw (as it is, the default)
                        or base64. With --profile the profile's encoding is used: a different one
                        is refused (change the profile in the app instead)
-  --profile NAME       Use a profile of the app (its id or name): its address, token encoding,
+  --profile NAME       Use a profile of the app (its id or name; a name several profiles share is
+                       refused, give the id): its address, token encoding,
                        batch size, concurrency and timeouts, and its token from the OS keychain,
                        used only when it was set for the profile's present address (after the
                        address changed, or if set by an earlier version, set it again in the app).
@@ -170,6 +173,7 @@ Options:
   --json               Print one JSON object at the end instead of the text summary:
                        {total, synced, rejected, failed, unknown, invalid, queued?, status, reason?,
                         message?, app?: {_id, droppedFields: [{path, change}]}}
+                       (reason, when status is paused: needs-token, offline, busy or failing)
   -h, --help           Show this help
 
 Progress and the log go to standard error.

@@ -1,4 +1,13 @@
-import { appendFileSync, closeSync, fdatasyncSync, openSync, truncateSync, writeSync } from 'node:fs'
+import {
+  appendFileSync,
+  closeSync,
+  fdatasyncSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import {
   ITEM_STATES,
@@ -27,8 +36,11 @@ import {
  * Items are not stored in the journal, only their states, keyed by their index in the input. The
  * header holds a fingerprint of the input and the service address, and a journal made for other
  * input or another service is refused: its indexes would name other SKUs, or its "synced" would
- * mean synced somewhere else. States are kept as one byte an item, so memory stays flat at
- * 100,000 SKUs; only messages and app answers take more, for the few items that have them.
+ * mean synced somewhere else. The header (the first line) is checked before anything in the file
+ * is changed: a file that is not this push's journal (`--journal notes.txt`) is refused as it is,
+ * never repaired or appended to; only an empty or missing file becomes a new journal. States are
+ * kept as one byte an item, so memory stays flat at 100,000 SKUs; only messages and app answers
+ * take more, for the few items that have them.
  */
 
 export const JOURNAL_FORMAT = 1
@@ -88,7 +100,16 @@ export interface JournalOptions {
   baseUrl: string
   kind: SyncKind
   items: JournalItems
+  /**
+   * Writes bytes to the journal and returns how many it wrote, as `fs.writeSync` (the default);
+   * tests pass one that writes less, as a nearly full disk does.
+   */
+  write?: JournalWrite
 }
+
+export type JournalWrite = (fd: number, buffer: Uint8Array, offset: number, length: number) => number
+
+const writeBytes: JournalWrite = (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length)
 
 export async function openJournalOutbox(options: JournalOptions): Promise<JournalOutbox> {
   const { items, path } = options
@@ -106,16 +127,14 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
     total: items.total,
   }
 
-  const read = await readJournal(path)
+  // Throws, leaving the file as it is, unless its first line is this push's header.
+  const read = await readJournal(path, header)
   // A torn last line goes before anything is appended: glued to the next line, it would turn that
   // line (a flushed `begin`, say) into one more torn line, and the item it marks could be sent again.
   if (read?.repair) repairInPlace(path, read)
-  const existing = read && read.lines.length > 0 ? read.lines : undefined
+  const existing = read?.lines
   const resumed = existing !== undefined && existing.length > 1
-  if (existing) {
-    checkHeader(existing[0], header, path)
-    for (const line of existing.slice(1)) replay(line)
-  }
+  if (existing) for (const line of existing.slice(1)) replay(line)
 
   function indexOf(key: string): number {
     const index = Number(key)
@@ -150,19 +169,66 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
     }
   }
 
+  const write = options.write ?? writeBytes
   const fd = openSync(path, 'a')
   let closed = false
+  /** The file's length: where the line being written starts, and where a torn one is cut back to. */
+  let size: number
+  try {
+    size = fstatSync(fd).size
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
+  /** Set when a torn line could not be cut off: nothing more may be appended after it. */
+  let broken: Error | undefined
   /**
    * Synchronous on purpose: a line is whole in the file before anything else runs, so lines of
    * concurrent requests never interleave, and a write and a flush cost tens of microseconds here
    * against a thread-pool round trip each with the promise API (a third of the engine's time in
    * the benchmark).
+   *
+   * A write may take fewer bytes than it was given (a nearly full disk): the rest is written until
+   * the line is whole, and a line that cannot be completed throws (so a `begin` that is not whole
+   * on disk never lets its request leave) and is cut off again, so no later line is glued to it.
    */
   async function append(line: JournalLine, { flush = true } = {}): Promise<void> {
-    writeSync(fd, JSON.stringify(line) + '\n')
+    if (broken) throw broken
+    const bytes = Buffer.from(JSON.stringify(line) + '\n')
+    let written = 0
+    try {
+      while (written < bytes.length) {
+        const wrote = write(fd, bytes, written, bytes.length - written)
+        if (!Number.isInteger(wrote) || wrote <= 0) {
+          throw new Error(
+            `the journal ${path} took ${written} of a line's ${bytes.length} bytes and no more (is the disk full?)`,
+          )
+        }
+        written += wrote
+      }
+    } catch (error) {
+      if (written > 0) {
+        try {
+          ftruncateSync(fd, size)
+        } catch (cutError) {
+          broken = new Error(
+            `the journal ${path} ends in a line that could not be written whole nor cut off (${(cutError as Error).message}); nothing more is sent`,
+          )
+        }
+      }
+      throw error
+    }
+    size += bytes.length
     if (flush) fdatasyncSync(fd)
   }
-  if (!existing) await append(header)
+  if (!existing) {
+    try {
+      await append(header)
+    } catch (error) {
+      closeSync(fd)
+      throw error
+    }
+  }
 
   return {
     resumed,
@@ -244,11 +310,13 @@ function repairInPlace(path: string, { keep, text }: JournalRead): void {
 }
 
 /**
- * The journal's lines, or undefined when there is none. Every line is appended whole with its
- * newline, so only the last one can be torn (a crash mid-write): a torn line is left out (a
+ * The journal's lines, or undefined when there is none (no file, or an empty one). Its first line
+ * must be `expected`'s header, checked before anything else: a file that is not this push's journal
+ * is refused (JournalMismatchError) and nothing is cut off it. Every line is appended whole with
+ * its newline, so only the last one can be torn (a crash mid-write): a torn line is left out (a
  * `begin` that never reached the disk was never sent), anything torn before it is damage.
  */
-async function readJournal(path: string): Promise<JournalRead | undefined> {
+async function readJournal(path: string, expected: JournalHeader): Promise<JournalRead | undefined> {
   let text: string
   try {
     text = await readFile(path, 'utf8')
@@ -256,6 +324,19 @@ async function readJournal(path: string): Promise<JournalRead | undefined> {
     if ((error as { code?: string }).code === 'ENOENT') return undefined
     throw error
   }
+  if (text.length === 0) return undefined
+  const newline = text.indexOf('\n')
+  let first: unknown
+  try {
+    first = JSON.parse(newline === -1 ? text : text.slice(0, newline))
+  } catch {
+    throw new JournalMismatchError(
+      newline === -1
+        ? `${path} is not a push journal: it holds no whole journal line (a journal starts with a header line), and it is left as it is. Name another --journal (an empty or missing file becomes a new one).`
+        : `${path} is not a push journal: its first line is not a journal header, and it is left as it is. Name another --journal (an empty or missing file becomes a new one).`,
+    )
+  }
+  checkHeader(first, expected, path)
   const raw = text.split('\n')
   const tail = raw.pop()!
   const lines: JournalLine[] = []
@@ -276,11 +357,11 @@ async function readJournal(path: string): Promise<JournalRead | undefined> {
       // Torn: left out.
     }
   }
-  if (lines.length === 0) return keep === text ? undefined : { lines, keep: '', repair: true, text }
   return { lines, keep, repair: keep !== text, text }
 }
 
-function checkHeader(found: JournalLine | undefined, expected: JournalHeader, path: string): void {
+function checkHeader(value: unknown, expected: JournalHeader, path: string): void {
+  const found = typeof value === 'object' && value !== null ? (value as Partial<JournalHeader>) : undefined
   if (found?.type !== 'header' || found.format !== JOURNAL_FORMAT) {
     throw new JournalMismatchError(`${path} is not a push journal of this version; name another --journal.`)
   }

@@ -85,8 +85,16 @@ export async function fromProfile(
   const dir = appDataDir(env)
   const { file, profiles, dropped } = await readProfilesReadOnly(dir)
   const wanted = name.trim().toLowerCase()
-  const profile =
-    profiles.find((p) => p.id === wanted) ?? profiles.find((p) => p.name.toLowerCase() === wanted)
+  // An id names one profile; a name may be shared (the app does not forbid it), and a push to the
+  // wrong one of two would send to a service the person did not mean.
+  const named = profiles.filter((p) => p.name.trim().toLowerCase() === wanted)
+  const profile = profiles.find((p) => p.id === wanted) ?? (named.length === 1 ? named[0] : undefined)
+  if (!profile && named.length > 1) {
+    throw new CliError(
+      `${named.length} profiles are named "${name}" (ids ${named.map((p) => p.id).join(', ')}): name one by its id, --profile takes an id as well as a name.`,
+      'push',
+    )
+  }
   if (!profile) {
     const unusable =
       dropped.length > 0 ? ` (${file} also holds entries that cannot be used: ${dropped.join('; ')})` : ''

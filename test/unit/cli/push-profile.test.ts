@@ -137,6 +137,26 @@ describe('push --profile', () => {
     expect(await readdir(dir)).toEqual(['profiles.json'])
   })
 
+  it('refuses a name two profiles share, listing their ids, and takes either by its id', async () => {
+    const { tokens } = await savedProfile('secret-123')
+    await editProfilesFile((json) => {
+      const acme = json.profiles.find((profile) => profile.id === 'acme')!
+      json.profiles.push({ ...acme, id: 'acme-eu', baseUrl: 'https://eu.api.example.com' })
+    })
+    await tokens.set('acme-eu', 'https://eu.api.example.com', 'secret-eu')
+    const env = { CATALOG_DESK_DATA_DIR: dir }
+    await expect(fromProfile('acme production', env, { tokens })).rejects.toThrow(
+      /2 profiles are named "acme production" \(ids acme, acme-eu\).*takes an id/,
+    )
+    await expect(fromProfile('acme-eu', env, { tokens })).resolves.toMatchObject({
+      baseUrl: 'https://eu.api.example.com',
+    })
+    await expect(fromProfile('acme', env, { tokens })).resolves.toMatchObject({ baseUrl: ADDRESS })
+    const out = await run(['push', 'x.json', '--profile', 'Acme production'], env)
+    expect(out.code).toBe(2)
+    expect(out.stderr).toMatch(/ids acme, acme-eu/)
+  })
+
   it('refuses a damaged profiles.json without moving it aside', async () => {
     const { tokens } = await savedProfile('secret-123')
     await writeFile(profilesFile(), '{"version": 1, "profiles": [')

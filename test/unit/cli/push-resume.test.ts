@@ -169,6 +169,22 @@ describe('push: resuming from the journal', () => {
     expect(barcodesIn(sandbox)).toEqual(['A-0', 'A-1'])
   })
 
+  it('--journal naming a file that is not a journal: exit 2, the file untouched, nothing sent', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(2)))
+    await writeFile(join(dir, 'notes.txt'), 'call the supplier on monday')
+    const base = ['skus.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    const run = await push([...base, '--journal', 'notes.txt'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(/notes\.txt is not a push journal: it holds no whole journal line/)
+    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('call the supplier on monday')
+    expect(barcodesIn(sandbox)).toEqual([])
+    // An empty file is a journal not yet begun.
+    await writeFile(join(dir, 'empty.jsonl'), '')
+    expect((await push([...base, '--journal', 'empty.jsonl'])).code).toBe(0)
+    expect(barcodesIn(sandbox)).toEqual(['R-0', 'R-1'])
+  })
+
   it('a finished push run again sends nothing', async () => {
     const sandbox = await sandboxFor()
     await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(3)))

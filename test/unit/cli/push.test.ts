@@ -229,6 +229,17 @@ describe('catalog-desk push: usage', () => {
     const run = await push(['--help'])
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^Usage: catalog-desk push FILE/)
+    // --base-url is needed only with --token-env: a profile brings its address.
+    expect(run.stdout.split('\n')[0]).toBe(
+      'Usage: catalog-desk push FILE (--base-url URL --token-env NAME | --profile NAME [--base-url URL])',
+    )
+    expect(run.stdout).toMatch(/Required with --token-env; optional with --profile/)
+    // Every reason a push ends early is explained, the 'failing' pause among them.
+    expect(run.stdout).toMatch(
+      /several requests in\s+a row may or may not have been processed \(failing: check the platform first/,
+    )
+    expect(run.stdout).toMatch(/needs-token, offline, busy or failing/)
+    expect(run.stdout).toMatch(/a name several profiles share is\s+refused, give the id/)
     const help = { out: '' }
     await main(['--help'], {
       stdout: { write: (t: string) => (help.out += t) },

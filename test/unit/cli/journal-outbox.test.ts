@@ -1,0 +1,172 @@
+import { writeSync } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  JournalMismatchError,
+  openJournalOutbox,
+  type JournalOptions,
+  type JournalWrite,
+} from '../../../src/cli/push/journal-outbox.ts'
+import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
+
+/** The journal file itself: what it refuses to touch, and that a line is on disk whole or not at all. */
+
+let dir: string
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'catalog-desk-journal-'))
+})
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const items = {
+  total: 3,
+  at: (index: number) =>
+    index < 3 ? { payload: { barcode: `J-${index}` }, label: `J-${index}` } : undefined,
+}
+
+function options(path: string, overrides: Partial<JournalOptions> = {}): JournalOptions {
+  return { path, fingerprint: 'f1', baseUrl: 'http://127.0.0.1:4010', kind: 'skus', items, ...overrides }
+}
+
+const header = (fingerprint = 'f1') =>
+  JSON.stringify({
+    type: 'header',
+    format: 1,
+    fingerprint,
+    baseUrl: 'http://127.0.0.1:4010',
+    kind: 'skus',
+    total: 3,
+  })
+
+const request = (keys: string[]): RequestRecord => ({
+  id: `run/0/${keys.join('-')}`,
+  runId: 'run',
+  kind: 'skus',
+  keys,
+  bytes: 10,
+  startedAt: 1,
+  attempts: 1,
+})
+
+const wholeLines = (text: string) => {
+  expect(text.endsWith('\n')).toBe(true)
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string })
+}
+
+describe('journal: a file that is not this push journal is refused untouched', () => {
+  it.each([
+    ['one line without a newline', 'remember the milk'],
+    ['a JSON object on one line without a newline', '{"note":"not a journal"}'],
+    ['lines, the last one without a newline', 'line one\nline two'],
+    ['a JSON line and a torn-looking tail', '{"note":1}\n{"type":"begin","requ'],
+    ['only a newline', '\n'],
+  ])('%s', async (_, content) => {
+    const path = join(dir, 'notes.txt')
+    await writeFile(path, content)
+    const opening = openJournalOutbox(options(path))
+    await expect(opening).rejects.toThrow(JournalMismatchError)
+    await expect(opening).rejects.toThrow(/notes\.txt is not a push journal/)
+    expect(await readFile(path, 'utf8')).toBe(content)
+  })
+
+  it('says when the file holds no whole line, and that it was left as it is', async () => {
+    const path = join(dir, 'notes.txt')
+    await writeFile(path, 'remember the milk')
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(
+      /holds no whole journal line.*left as it is.*another --journal/,
+    )
+  })
+
+  it('the journal of another push keeps its torn last line: the header is checked before any repair', async () => {
+    const path = join(dir, 'other.jsonl')
+    const content = `${header('other-input')}\n{"type":"begin","requ`
+    await writeFile(path, content)
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(/is the journal of other input/)
+    expect(await readFile(path, 'utf8')).toBe(content)
+  })
+})
+
+describe('journal: files it may use', () => {
+  it('an empty file becomes a new journal', async () => {
+    const path = join(dir, 'empty.jsonl')
+    await writeFile(path, '')
+    const outbox = await openJournalOutbox(options(path))
+    expect(outbox.resumed).toBe(false)
+    await outbox.close()
+    expect(await readFile(path, 'utf8')).toBe(`${header()}\n`)
+  })
+
+  it("this push's journal: a torn last line is cut off, a whole one missing its newline is ended", async () => {
+    const torn = join(dir, 'torn.jsonl')
+    await writeFile(torn, `${header()}\n{"type":"begin","requ`)
+    await (await openJournalOutbox(options(torn))).close()
+    expect(await readFile(torn, 'utf8')).toBe(`${header()}\n`)
+
+    const unended = join(dir, 'unended.jsonl')
+    await writeFile(unended, header())
+    await (await openJournalOutbox(options(unended))).close()
+    expect(await readFile(unended, 'utf8')).toBe(`${header()}\n`)
+  })
+})
+
+describe('journal: short writes', () => {
+  it('writes the rest of a line a write took only part of', async () => {
+    const path = join(dir, 'short.jsonl')
+    let calls = 0
+    const write: JournalWrite = (fd, buffer, offset, length) => {
+      calls += 1
+      return writeSync(fd, buffer, offset, Math.min(length, 7))
+    }
+    const outbox = await openJournalOutbox(options(path, { write }))
+    await outbox.beginRequest(request(['0', '1']))
+    await outbox.close()
+    expect(calls).toBeGreaterThan(2)
+    const lines = wholeLines(await readFile(path, 'utf8'))
+    expect(lines.map((line) => line.type)).toEqual(['header', 'begin'])
+  })
+
+  it('a begin line that cannot be written whole fails the request before it leaves, and is cut off', async () => {
+    const path = join(dir, 'full.jsonl')
+    let full = false
+    const write: JournalWrite = (fd, buffer, offset, length) => {
+      if (!full) return writeSync(fd, buffer, offset, length)
+      // A nearly full disk: half of what is asked, then nothing.
+      if (offset > 0) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })
+      return writeSync(fd, buffer, offset, Math.ceil(length / 2))
+    }
+    const outbox = await openJournalOutbox(options(path, { write }))
+    const before = await readFile(path, 'utf8')
+
+    full = true
+    await expect(outbox.beginRequest(request(['0', '1']))).rejects.toThrow(/ENOSPC/)
+    // No half line is left to be cut off on the next run (which would make the items queued again).
+    expect(await readFile(path, 'utf8')).toBe(before)
+    expect(outbox.detail(0)?.state).toBe('queued')
+
+    // A write that takes nothing at all is not taken for success either.
+    const none: JournalWrite = () => 0
+    const stuck = await openJournalOutbox(options(join(dir, 'stuck.jsonl'), { write: none })).catch(
+      (error: Error) => error,
+    )
+    expect(stuck).toBeInstanceOf(Error)
+    expect((stuck as Error).message).toMatch(/took 0 of a line's \d+ bytes/)
+
+    // Once there is room again, the next line is whole and follows the header directly.
+    full = false
+    await outbox.beginRequest(request(['0', '1']))
+    await outbox.close()
+    const lines = wholeLines(await readFile(path, 'utf8'))
+    expect(lines.map((line) => line.type)).toEqual(['header', 'begin'])
+
+    const resumed = await openJournalOutbox(options(path))
+    expect(resumed.resumed).toBe(true)
+    expect(resumed.detail(0)?.state).toBe('sending')
+    await resumed.close()
+  })
+})
