@@ -1,0 +1,85 @@
+import 'fake-indexeddb/auto'
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { BUILT_IN_PROFILES, type ProfileView } from '../../../src/shared/profile.ts'
+import type { Outcome } from '../../../src/shared/service/outcome.ts'
+import type { Sku } from '../../../src/shared/schema/sku.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+/** What main would answer, held until the test lets each request finish. */
+const sent: string[][] = []
+const answers: Array<(outcome: Outcome) => void> = []
+const created: Outcome = { kind: 'created', processed: 'yes', status: 201, message: 'Created', durationMs: 1 }
+const sandbox: ProfileView = {
+  ...BUILT_IN_PROFILES[0]!,
+  batchSize: 2,
+  url: 'http://127.0.0.1:1',
+  hasToken: true,
+  tokenStorage: 'embedded-sandbox',
+  builtIn: true,
+}
+// The store runs in the page: a `window` with the bridge, as the preload builds it.
+Object.assign(globalThis, {
+  window: {
+    addEventListener: () => {},
+    api: {
+      listProfiles: async () => ({ profiles: [sandbox], activeId: 'sandbox' }),
+      syncBulkUpload: (_profile: string, _address: string, skus: Sku[]) => {
+        sent.push(skus.map((sku) => String(sku.barcode)))
+        return new Promise<Outcome>((resolve) => answers.push(resolve))
+      },
+    },
+  },
+})
+
+const { db, skuDrafts } = await import('../../../src/renderer/src/db/index.ts')
+const { useSyncStore } = await import('../../../src/renderer/src/stores/sync.ts')
+
+async function until(check: () => boolean) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
+  expect(check()).toBe(true)
+}
+
+beforeEach(async () => {
+  setActivePinia(createPinia())
+  sent.length = 0
+  answers.length = 0
+  await Promise.all([
+    db.skuDrafts.clear(),
+    db.syncRuns.clear(),
+    db.syncItems.clear(),
+    db.syncRequests.clear(),
+  ])
+})
+
+describe('the sync store', () => {
+  it('a second start or resume while a run is sending starts nothing: no batch goes out twice', async () => {
+    for (let i = 0; i < 4; i++)
+      await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
+    const store = useSyncStore()
+    await store.init()
+    expect(store.toSend).toBe(4)
+
+    const first = store.startSync()
+    await until(() => sent.length === 1)
+    const [run] = await db.syncRuns.toArray()
+    // Clicked again, and the run offered for resuming from another place of the page.
+    await store.startSync()
+    await store.resumeRun(run!.id)
+    expect(sent).toHaveLength(1)
+
+    answers[0]!(created)
+    await until(() => sent.length === 2)
+    answers[1]!(created)
+    await first
+    await until(() => store.live?.endedAt !== undefined)
+    expect(sent.flat().sort()).toEqual(['b0', 'b1', 'b2', 'b3'])
+    expect(await db.syncRuns.count()).toBe(1)
+    expect((await db.skuDrafts.toArray()).map((draft) => draft.syncState)).toEqual([
+      'synced',
+      'synced',
+      'synced',
+      'synced',
+    ])
+  })
+})
