@@ -13,7 +13,8 @@ import {
   type RequestRecord,
 } from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
-import { ACCEPTED_LINE_END, batchName, plural, seconds } from './run-log.ts'
+import { plural } from '../plural.ts'
+import { ACCEPTED_LINE_END, batchName, seconds } from './run-log.ts'
 import {
   DEFAULT_PAUSE_AFTER_DOUBTFUL,
   type PauseReason,
@@ -81,10 +82,13 @@ function recorded(outcome: Outcome, action: string): RequestOutcome {
 
 /** What one request's outcome leads to, decided before anything is written. */
 interface Decision {
-  updates: ItemUpdate[]
+  /**
+   * The request's outcome and its items' new states, still to be written. Absent for a batch the
+   * service would not take (busy, unreachable): its attempt wrote it back to `queued` already.
+   */
+  write?: { action: string; updates: ItemUpdate[] }
   /** Batches to send again (halves, or the whole batch after a pause). */
   hold: OutboxItem[][]
-  action: string
   log: string
   pause?: PauseReason
   /** What the pause says, when not the outcome's own message. */
@@ -228,9 +232,8 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     switch (outcome.kind) {
       case 'created':
         return {
-          updates: createdUpdates(items, kind, outcome),
+          write: { action: 'synced', updates: createdUpdates(items, kind, outcome) },
           hold: [],
-          action: 'synced',
           log: `${name}${ACCEPTED_LINE_END}`,
         }
       case 'rejected':
@@ -238,9 +241,8 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         if (items.length === 1) {
           const message = rejectionMessage(outcome)
           return {
-            updates: settled(items, 'rejected', message),
+            write: { action: 'rejected', updates: settled(items, 'rejected', message) },
             hold: [],
-            action: 'rejected',
             log: `${name}: refused: ${message}`,
           }
         }
@@ -248,64 +250,47 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         const sizes = parts.map((part) => part.length).join(' + ')
         const why = outcome.kind === 'rejected' ? 'refused' : 'too large for the service'
         return {
-          updates: backToQueue(items),
+          write: { action: `split into ${sizes}`, updates: backToQueue(items) },
           hold: parts,
-          action: `split into ${sizes}`,
           log: `${name}: ${why}; sending it again as ${sizes} to find the ${outcome.kind === 'rejected' ? `${noun}s it refuses` : 'size it takes'}.`,
         }
       }
       case 'retry-later':
       case 'unreachable': {
-        // Provably not processed: back to the queue, sent again first when the run goes on.
-        const base = { updates: backToQueue(items), hold: [items] }
-        if (haltedMeanwhile)
-          return { ...base, action: 'queued again', log: `${name}: not sent; it waits for the run to go on.` }
-        if (outcome.kind === 'retry-later') {
-          return {
-            ...base,
-            action: 'paused: service busy',
-            log: `${name}: ${outcome.message}`,
-            pause: 'busy',
-          }
-        }
+        // Provably not processed, and written back to `queued` by its attempt: sent again first
+        // when the run goes on.
+        const hold = [items]
+        if (haltedMeanwhile) return { hold, log: `${name}: not sent; it waits for the run to go on.` }
+        const log = `${name}: ${outcome.message}`
+        if (outcome.kind === 'retry-later') return { hold, log, pause: 'busy' }
         return ports.waitUntilOnline
-          ? { ...base, action: 'paused: offline', log: `${name}: ${outcome.message}`, pause: 'offline' }
-          : {
-              ...base,
-              action: 'stopped: offline',
-              log: `${name}: ${outcome.message}`,
-              pause: 'offline',
-              end: true,
-            }
+          ? { hold, log, pause: 'offline' }
+          : { hold, log, pause: 'offline', end: true }
       }
       case 'needs-token':
         return {
-          updates: backToQueue(items),
+          write: { action: 'paused: token needed', updates: backToQueue(items) },
           hold: [items],
-          action: 'paused: token needed',
           log: `${name}: ${outcome.message}`,
           pause: 'needs-token',
         }
       case 'wrong-address':
         return {
-          updates: settled(items, 'failed', outcome.message),
+          write: { action: 'stopped: wrong address', updates: settled(items, 'failed', outcome.message) },
           hold: [],
-          action: 'stopped: wrong address',
           log: `${name}: ${outcome.message} Nothing more is sent.`,
           stop: true,
         }
       case 'failed':
         return {
-          updates: settled(items, 'failed', outcome.message),
+          write: { action: 'failed', updates: settled(items, 'failed', outcome.message) },
           hold: [],
-          action: 'failed',
           log: `${name}: ${outcome.message}`,
         }
       case 'unknown':
         return {
-          updates: settled(items, 'unknown', outcome.message),
+          write: { action: 'unknown', updates: settled(items, 'unknown', outcome.message) },
           hold: [],
-          action: 'unknown',
           log: `${name}: ${outcome.message}`,
         }
     }
@@ -387,10 +372,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       pause('offline', outcome.message)
       endWith({ state: 'paused', reason: 'offline', message: outcome.message })
     } else if (decision.pause) pause(decision.pause, decision.pauseMessage ?? outcome.message)
-    // A resendable outcome was written by its attempt already (the items are queued).
-    if (!AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
-      await end(record!, outcome, decision.action, decision.updates)
-    }
+    if (decision.write) await end(record!, outcome, decision.write.action, decision.write.updates)
     log(decision.log)
     // Only now, with the queued states written, may the halves or the batch go out again.
     held.add(...decision.hold)

@@ -14,8 +14,5 @@ export function seconds(ms: number): string {
   return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`
 }
 
-// Kept for the engine, which takes its words from here.
-export { plural } from '../plural.ts'
-
 /** How the line for an accepted request ends: the CLI leaves those out of its log (progress says it). */
 export const ACCEPTED_LINE_END = ': accepted.'
