@@ -5,7 +5,12 @@ export function count(n: number): string {
   return numbers.format(n)
 }
 
+/** A count with its noun, for nouns that take an -s: "1 draft", "1,234 drafts". */
+export function counted(n: number, noun: string): string {
+  return `${count(n)} ${noun}${n === 1 ? '' : 's'}`
+}
+
 /** "1 draft", "1,234 drafts". */
 export function drafts(n: number): string {
-  return `${count(n)} draft${n === 1 ? '' : 's'}`
+  return counted(n, 'draft')
 }

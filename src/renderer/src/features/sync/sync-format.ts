@@ -1,7 +1,7 @@
 import type { ItemState, SyncKind } from '../../../../shared/sync/ports.ts'
 import type { PauseReason, RunStatus } from '../../../../shared/sync/run.ts'
 import type { SyncRunState } from '../../db/sync-records.ts'
-import { count } from '../../ui/counting.ts'
+import { counted } from '../../ui/counting.ts'
 
 /** The states in the order the progress bar and its legend show them. */
 export const BAR_STATES: readonly ItemState[] = [
@@ -62,12 +62,12 @@ export function bytes(n: number): string {
 
 /** "1 SKU", "50 SKUs". */
 export function skus(n: number): string {
-  return `${count(n)} SKU${n === 1 ? '' : 's'}`
+  return counted(n, 'SKU')
 }
 
 /** "1 app", "3 apps". */
 export function apps(n: number): string {
-  return `${count(n)} app${n === 1 ? '' : 's'}`
+  return counted(n, 'app')
 }
 
 /** What a run of this kind sends, counted: "50 SKUs", "1 app". */
