@@ -24,7 +24,15 @@ export async function recoverInterruptedRuns(
   skip: (runId: string) => boolean = () => false,
 ): Promise<Recovery> {
   const recovery: Recovery = { recovered: 0, busyElsewhere: [] }
-  for (const run of await db.syncRuns.toArray()) {
+  // A draft is `sending` exactly while its item is (the outbox writes both in one transaction):
+  // two counts on the drafts' indexes say whether any run beyond the open ones needs a look, so
+  // the app's start does not read the whole history of runs.
+  const [skusSending, appsSending] = await Promise.all([
+    db.skuDrafts.where('syncState').equals('sending').count(),
+    db.appDrafts.where('syncState').equals('sending').count(),
+  ])
+  const candidates = skusSending + appsSending > 0 ? await db.syncRuns.toArray() : await runs.open()
+  for (const run of candidates) {
     if (skip(run.id)) continue
     if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
