@@ -1,53 +1,13 @@
-import { appendFile, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { main } from '../../../src/cli/main.ts'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
-import { fixture } from '../shared/contract-fixtures.ts'
+import { describe, expect, it } from 'vitest'
+import { barcodesIn, pushHarness } from './push-harness.ts'
 
 /** The journal: a re-run resumes where the last one stopped, and never sends again what may have been processed. */
 
 const TOKEN = 'push-resume-token-8c2a'
-let dir: string
-const sandboxes: Sandbox[] = []
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'catalog-desk-push-resume-'))
-})
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()))
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function sandboxFor(options: Partial<SandboxOptions> = {}) {
-  const sandbox = await startSandbox({ token: TOKEN, ...options })
-  sandboxes.push(sandbox)
-  return sandbox
-}
-
-async function push(argv: string[], signal?: AbortSignal) {
-  const run = { code: -1, stdout: '', stderr: '' }
-  run.code = await main(['push', ...argv], {
-    stdout: { write: (text: string) => (run.stdout += text) },
-    stderr: { write: (text: string) => (run.stderr += text) },
-    cwd: dir,
-    env: { PUSH_TOKEN: TOKEN },
-    ...(signal ? { signal } : {}),
-  })
-  return run
-}
-
-function skus(count: number, prefix = 'R') {
-  const template = (fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }).skus[0]!
-  return Array.from({ length: count }, (_, i) => ({
-    ...structuredClone(template),
-    barcode: `${prefix}-${i}`,
-  }))
-}
-
-const barcodesIn = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)
+const harness = pushHarness({ token: TOKEN, barcodePrefix: 'R' })
+const { sandboxFor, push, skus } = harness
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
   const end = Date.now() + 5_000
@@ -64,7 +24,7 @@ describe('push: resuming from the journal', () => {
   it('Ctrl-C: the request in flight finishes and is journaled; the re-run sends only the rest', async () => {
     // Every request waits 80 ms at the sandbox, so the interruption falls while one is in flight.
     const sandbox = await sandboxFor({ faults: [{ kind: 'latency', delayMs: 80, times: null }] })
-    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(10)))
+    await writeFile(join(harness.dir(), 'skus.json'), JSON.stringify(skus(10)))
     const args = [
       'skus.json',
       '--base-url',
@@ -76,7 +36,7 @@ describe('push: resuming from the journal', () => {
       '--json',
     ]
     const interrupt = new AbortController()
-    const first = push(args, interrupt.signal)
+    const first = push(args, { signal: interrupt.signal })
     await until(() => sandbox.requests().length === 2, 'the second request')
     interrupt.abort()
     const stopped = await first
@@ -95,8 +55,8 @@ describe('push: resuming from the journal', () => {
 
   it('a crash mid-request: that batch becomes unknown and is never resent; the rest is sent', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'latency', delayMs: 150, times: null }] })
-    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(6)))
-    const journal = join(dir, 'skus.json.push-journal.jsonl')
+    await writeFile(join(harness.dir(), 'skus.json'), JSON.stringify(skus(6)))
+    const journal = join(harness.dir(), 'skus.json.push-journal.jsonl')
     const args = [
       'skus.json',
       '--base-url',
@@ -108,13 +68,13 @@ describe('push: resuming from the journal', () => {
       '--json',
     ]
     const interrupt = new AbortController()
-    const first = push(args, interrupt.signal)
+    const first = push(args, { signal: interrupt.signal })
     // header, begin 1, end 1, begin 2: the journal as a crash during request 2 would leave it.
     await until(async () => (await journalLines(journal)) === 4, 'the second request to begin')
-    await copyFile(journal, join(dir, 'crashed.jsonl'))
+    await copyFile(journal, join(harness.dir(), 'crashed.jsonl'))
     interrupt.abort()
     await first
-    await copyFile(join(dir, 'crashed.jsonl'), journal)
+    await copyFile(join(harness.dir(), 'crashed.jsonl'), journal)
     // A torn last line, as a crash while writing leaves, is ignored.
     await appendFile(journal, '{"type":"begin","requ')
 
@@ -122,7 +82,9 @@ describe('push: resuming from the journal', () => {
     expect(resumed.code).toBe(1)
     expect(JSON.parse(resumed.stdout)).toMatchObject({ synced: 4, unknown: 2, status: 'finished' })
     expect(resumed.stderr).toMatch(/2 SKUs left sending by an earlier run marked unknown/)
-    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as { state: string }[]
+    const report = JSON.parse(await readFile(join(harness.dir(), 'report.json'), 'utf8')) as {
+      state: string
+    }[]
     expect(report.map((entry) => entry.state)).toEqual([
       'synced',
       'synced',
@@ -148,8 +110,8 @@ describe('push: resuming from the journal', () => {
 
   it('refuses the journal of another file, and of another service address', async () => {
     const sandbox = await sandboxFor()
-    await writeFile(join(dir, 'a.json'), JSON.stringify(skus(2, 'A')))
-    await writeFile(join(dir, 'b.json'), JSON.stringify(skus(2, 'B')))
+    await writeFile(join(harness.dir(), 'a.json'), JSON.stringify(skus(2, 'A')))
+    await writeFile(join(harness.dir(), 'b.json'), JSON.stringify(skus(2, 'B')))
     const base = ['--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--journal', 'shared.jsonl']
     expect((await push(['a.json', ...base])).code).toBe(0)
     const other = await push(['b.json', ...base])
@@ -171,23 +133,23 @@ describe('push: resuming from the journal', () => {
 
   it('--journal naming a file that is not a journal: exit 2, the file untouched, nothing sent', async () => {
     const sandbox = await sandboxFor()
-    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(2)))
-    await writeFile(join(dir, 'notes.txt'), 'call the supplier on monday')
+    await writeFile(join(harness.dir(), 'skus.json'), JSON.stringify(skus(2)))
+    await writeFile(join(harness.dir(), 'notes.txt'), 'call the supplier on monday')
     const base = ['skus.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
     const run = await push([...base, '--journal', 'notes.txt'])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(/notes\.txt is not a push journal: it holds no whole journal line/)
-    expect(await readFile(join(dir, 'notes.txt'), 'utf8')).toBe('call the supplier on monday')
+    expect(await readFile(join(harness.dir(), 'notes.txt'), 'utf8')).toBe('call the supplier on monday')
     expect(barcodesIn(sandbox)).toEqual([])
     // An empty file is a journal not yet begun.
-    await writeFile(join(dir, 'empty.jsonl'), '')
+    await writeFile(join(harness.dir(), 'empty.jsonl'), '')
     expect((await push([...base, '--journal', 'empty.jsonl'])).code).toBe(0)
     expect(barcodesIn(sandbox)).toEqual(['R-0', 'R-1'])
   })
 
   it('a finished push run again sends nothing', async () => {
     const sandbox = await sandboxFor()
-    await writeFile(join(dir, 'skus.json'), JSON.stringify(skus(3)))
+    await writeFile(join(harness.dir(), 'skus.json'), JSON.stringify(skus(3)))
     const args = ['skus.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json']
     expect((await push(args)).code).toBe(0)
     const again = await push(args)

@@ -1,55 +1,20 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { main } from '../../../src/cli/main.ts'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
+import { barcodesIn, pushHarness } from './push-harness.ts'
 
 /** `catalog-desk push` in-process against a real sandbox on loopback. */
 
 const TOKEN = 'push-test-token-5d1e'
-let dir: string
-const sandboxes: Sandbox[] = []
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'catalog-desk-push-'))
-})
-afterEach(async () => {
-  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.close()))
-  await rm(dir, { recursive: true, force: true })
-})
-
-async function sandboxFor(options: Partial<SandboxOptions> = {}) {
-  const sandbox = await startSandbox({ token: TOKEN, ...options })
-  sandboxes.push(sandbox)
-  return sandbox
-}
-
-async function push(argv: string[], options: { env?: Record<string, string>; signal?: AbortSignal } = {}) {
-  const run = { code: -1, stdout: '', stderr: '' }
-  run.code = await main(['push', ...argv], {
-    stdout: { write: (text: string) => (run.stdout += text) },
-    stderr: { write: (text: string) => (run.stderr += text) },
-    cwd: dir,
-    env: options.env ?? { PUSH_TOKEN: TOKEN },
-    ...(options.signal ? { signal: options.signal } : {}),
-  })
-  return run
-}
-
-function skus(count: number, barcode = (i: number) => `PUSH-${i}`) {
-  const template = (fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }).skus[0]!
-  return Array.from({ length: count }, (_, i) => ({ ...structuredClone(template), barcode: barcode(i) }))
-}
+const harness = pushHarness({ token: TOKEN, barcodePrefix: 'PUSH' })
+const { sandboxFor, push, skus } = harness
 
 async function inputFile(name: string, content: unknown): Promise<string> {
-  await writeFile(join(dir, name), JSON.stringify(content))
+  await writeFile(join(harness.dir(), name), JSON.stringify(content))
   return name
 }
-
-const barcodesIn = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)
 
 describe('catalog-desk push', () => {
   it('sends every SKU in batches; exit 0; --json counts; --report one entry per SKU', async () => {
@@ -85,7 +50,7 @@ describe('catalog-desk push', () => {
         .filter((entry) => entry.endpoint === 'skus')
         .map((entry) => entry.skuCount),
     ).toEqual([3, 3, 1])
-    const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as unknown[]
+    const report = JSON.parse(await readFile(join(harness.dir(), 'report.json'), 'utf8')) as unknown[]
     expect(report).toHaveLength(7)
     expect(report[0]).toEqual({ index: 0, barcode: 'PUSH-0', state: 'synced' })
     expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done/)
@@ -115,7 +80,7 @@ describe('catalog-desk push', () => {
       /rejected: \[4\] PUSH-4: .*refused by the service.*barcode: The service refuses the barcode PUSH-4/,
     )
     expect(barcodesIn(sandbox).sort()).toEqual(['PUSH-0', 'PUSH-1', 'PUSH-3', 'PUSH-5'])
-    const report = JSON.parse(await readFile(join(dir, 'r.json'), 'utf8')) as { state: string }[]
+    const report = JSON.parse(await readFile(join(harness.dir(), 'r.json'), 'utf8')) as { state: string }[]
     expect(report.map((entry) => entry.state)).toEqual([
       'synced',
       'synced',
@@ -128,7 +93,10 @@ describe('catalog-desk push', () => {
 
   it('a CSV sheet is read as validate reads it', async () => {
     const sandbox = await sandboxFor()
-    await writeFile(join(dir, 'sheet.csv'), 'barcode,productName,isActive\nC-1,One,true\nC-2,Two,true\n')
+    await writeFile(
+      join(harness.dir(), 'sheet.csv'),
+      'barcode,productName,isActive\nC-1,One,true\nC-2,Two,true\n',
+    )
     const run = await push(['sheet.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
     expect(JSON.parse(run.stdout)).toMatchObject({ total: 2, synced: 2 })
     expect(barcodesIn(sandbox)).toEqual(['C-1', 'C-2'])
@@ -244,7 +212,7 @@ describe('catalog-desk push: usage', () => {
     await main(['--help'], {
       stdout: { write: (t: string) => (help.out += t) },
       stderr: { write: () => {} },
-      cwd: dir,
+      cwd: harness.dir(),
     })
     expect(help.out).toMatch(/push FILE \[options\]/)
   })
