@@ -31,10 +31,10 @@ import { halves, splitRejected } from './split.ts'
  * The sync engine: streams queued items from the outbox in position order and sends them in
  * batches with at most `concurrency` requests in flight. Each request is in the outbox before it
  * leaves, and its outcome is written before any of its items goes out again and before its slot
- * sends anything else. An outcome that pauses or stops the run does so before it is written, so no
- * other slot starts a request meanwhile; the one exception is a batch the service would not take
- * (busy, unreachable), whose items are written back to `queued` after each attempt, before the
- * wait, since nothing of it was processed. A crash at any point leaves a store that says what may
+ * sends anything else. While an outcome that pauses or stops the run is being written, no slot
+ * starts a request; the pause or stop is announced once it is written. (A batch the service would
+ * not take, busy or unreachable, is written back to `queued` after each attempt, before the wait:
+ * nothing of it was processed.) A crash at any point leaves a store that says what may
  * have happened: `sending` becomes `unknown` on the next start, `queued` is sent again.
  *
  * The bulk endpoint is not idempotent: the only automatic resend is `sendWithResend` for outcomes
@@ -116,6 +116,8 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   let ending: RunStatus | undefined
   let inFlight = 0
   let sequence = 0
+  /** Outcomes that pause or stop the run, being written: until they are, no slot starts a request. */
+  let haltsBeingWritten = 0
   /** Requests in a row that ended failed or unknown; a success, a refusal or a resume resets it. */
   let doubtfulInARow = 0
   const pauseAfterDoubtful = Math.max(1, settings.pauseAfterDoubtful ?? DEFAULT_PAUSE_AFTER_DOUBTFUL)
@@ -326,8 +328,9 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
           'queued',
           items.map(() => ({ state: 'sending' })),
         )
-        if (signal.aborted) {
-          // Paused, cancelled or stopped while the request was being recorded: it does not leave.
+        if (signal.aborted || haltsBeingWritten > 0) {
+          // Paused, cancelled or stopped (or about to be) while the request was being recorded: it
+          // does not leave.
           await end(record, NOT_SENT_HALTED, 'not sent: the run paused or ended first', backToQueue(items))
           return NOT_SENT_HALTED
         }
@@ -366,13 +369,20 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       decision.pause = 'failing'
       decision.pauseMessage = `${plural(doubtfulInARow, 'request')} in a row may or may not have been processed; nothing more is sent until you have looked at the service and resumed.`
     }
-    // Stop or pause at once, so no other slot starts a request while this outcome is written.
+    // A pause or stop is announced once the outcome is written (a person who sees "paused" and
+    // closes the app finds the batch queued, not unknown); meanwhile no slot starts a request.
+    const halting = decision.stop || decision.end || decision.pause !== undefined
+    if (halting) haltsBeingWritten += 1
+    try {
+      if (decision.write) await end(record!, outcome, decision.write.action, decision.write.updates)
+    } finally {
+      if (halting) haltsBeingWritten -= 1
+    }
     if (decision.stop) endWith({ state: 'stopped', message: outcome.message })
     else if (decision.end) {
       pause('offline', outcome.message)
       endWith({ state: 'paused', reason: 'offline', message: outcome.message })
     } else if (decision.pause) pause(decision.pause, decision.pauseMessage ?? outcome.message)
-    if (decision.write) await end(record!, outcome, decision.write.action, decision.write.updates)
     log(decision.log)
     // Only now, with the queued states written, may the halves or the batch go out again.
     held.add(...decision.hold)
@@ -394,7 +404,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   async function slot(): Promise<void> {
     for (;;) {
       if (cancelled || ending) return
-      if (status.state === 'paused') {
+      if (status.state === 'paused' || haltsBeingWritten > 0) {
         await changed.next()
         continue
       }
@@ -406,7 +416,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       }
       // Paused, cancelled or stopped while reading: the batch waits, still queued in the outbox.
       // (Read through a function: the compiler cannot see that the await above may have paused the run.)
-      if (cancelled || ending || isPaused()) {
+      if (cancelled || ending || isPaused() || haltsBeingWritten > 0) {
         held.add(batch)
         continue
       }

@@ -129,7 +129,7 @@ describe('a pause while a request is being recorded', () => {
 })
 
 describe('concurrency', () => {
-  it('a refused token pauses the run before its outcome is written: no other slot starts meanwhile', async () => {
+  it('a refused token: no other slot starts while its outcome is written; paused once the batch is queued', async () => {
     const memory = createMemoryOutbox(skuItems(16))
     const written = deferred<void>()
     // The 401's outcome takes a while to reach the store.
@@ -151,10 +151,14 @@ describe('concurrency', () => {
     void run.start()
     await until(() => byState(memory, 'synced').length === 4, "the other slot's batch recorded")
     await new Promise((resolve) => setTimeout(resolve, 20))
-    expect(run.status).toMatchObject({ state: 'paused', reason: 'needs-token' })
     expect(fake.calls).toHaveLength(2)
+    // Not announced yet: a person who saw "paused" and closed the app would find the batch sending.
+    expect(run.status).toMatchObject({ state: 'running' })
     written.resolve()
     await until(() => byState(memory, 'queued').length === 12, 'the refused batch back to queued')
+    await until(() => run.status.state === 'paused', 'the pause')
+    expect(run.status).toMatchObject({ state: 'paused', reason: 'needs-token' })
+    expect(fake.calls).toHaveLength(2)
     run.cancel()
   })
 
