@@ -24,13 +24,13 @@ function serialize(directives: Directives): string {
     .join('; ')
 }
 
-/** The policy sent as a response header with every page main loads over http(s). */
+/** The policy sent as a response header with every file of the app (see app-files.ts) and every page main loads. */
 export const CONTENT_SECURITY_POLICY = serialize(APP_DIRECTIVES)
 
 /**
- * The policy for the `<meta http-equiv="Content-Security-Policy">` tag of the built index.html.
- * Response headers never reach pages loaded from file://, so in the packaged app this tag is the
- * policy. `frame-ancestors` is left out because browsers ignore it in a meta tag (with a warning).
+ * The policy for the `<meta http-equiv="Content-Security-Policy">` tag of index.html: a second
+ * guard that holds wherever the page is opened from, header or not. `frame-ancestors` is left out
+ * because browsers ignore it in a meta tag (with a warning).
  */
 export const META_CONTENT_SECURITY_POLICY = serialize(
   Object.fromEntries(Object.entries(APP_DIRECTIVES).filter(([name]) => name !== 'frame-ancestors')),

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, protocol, session, shell } from 'electron'
 import type { AppInfo } from '../shared/ipc.ts'
 import { appPage } from './app-page.ts'
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol.ts'
 import { EMBEDDED_SANDBOX_TOKEN, startEmbeddedSandbox } from './embedded-sandbox.ts'
 import { createProfileStore } from './profiles/profile-store.ts'
 import { createTokenStore } from './secrets/token-store.ts'
@@ -20,11 +21,11 @@ import { createPreviewAssetLoader } from './preview-assets.ts'
 
 // Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
+const rendererDir = join(import.meta.dirname, '../renderer')
 
 const page = appPage({
   // A packaged app never takes its page from the environment: that would hand IPC to any URL.
   devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL,
-  rendererFile: join(import.meta.dirname, '../renderer/index.html'),
 })
 
 function appInfo(): AppInfo {
@@ -41,8 +42,7 @@ const openExternal = (url: string) => shell.openExternal(url)
 
 function openMainWindow(): BrowserWindow {
   const window = createMainWindow(preloadPath)
-  const loaded = page.devServerUrl ? window.loadURL(page.devServerUrl) : window.loadFile(page.rendererFile)
-  loaded.catch((error: unknown) => console.error('Could not load the app page', error))
+  window.loadURL(page.url).catch((error: unknown) => console.error('Could not load the app page', error))
   return window
 }
 
@@ -60,6 +60,8 @@ async function start(): Promise<void> {
   lockDownAllWebContents(app, { isAppUrl: page.isAppUrl, openExternal })
 
   await app.whenReady()
+
+  if (!page.devServerUrl) protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir))
 
   applyContentSecurityPolicy(
     session.defaultSession,
@@ -98,6 +100,8 @@ async function start(): Promise<void> {
 if (app.requestSingleInstanceLock()) {
   // Every renderer sandboxed, whatever its web preferences say.
   app.enableSandbox()
+  // Privileges can only be given before the app is ready.
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
   start().catch((error: unknown) => {
     console.error('Catalog Desk could not start', error)
     app.exit(1)

@@ -1,22 +1,6 @@
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { extname, resolve, sep } from 'node:path'
-import { CONTENT_SECURITY_POLICY } from '../../../src/main/security.ts'
-
-const MIME_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.glb': 'model/gltf-binary',
-  '.hdr': 'image/vnd.radiance',
-  '.json': 'application/json; charset=utf-8',
-  '.woff2': 'font/woff2',
-}
+import { appFileServer } from '../../../src/main/app-files.ts'
 
 export interface StaticServer {
   /** Origin with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
@@ -25,16 +9,22 @@ export interface StaticServer {
 }
 
 /**
- * Serves the built renderer the way the app's window sees it: same files, same strict CSP header,
- * nothing outside `root`. Unknown paths are 404s (no SPA fallback: the app's router uses the hash).
+ * Serves the built renderer over http with the code that serves it to the app's window through
+ * the `app:` protocol (src/main/app-files.ts): same files, same headers, nothing outside `root`.
  */
 export async function startStaticServer(root: string): Promise<StaticServer> {
-  const rootDir = resolve(root)
+  const files = appFileServer(root)
   const server = createServer((request, response) => {
-    serve(rootDir, request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, 500, String(error))
-      else response.destroy()
-    })
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1')
+    files(new Request(url, { method: request.method }))
+      .then(async (answer) => {
+        response.writeHead(answer.status, Object.fromEntries(answer.headers))
+        response.end(Buffer.from(await answer.arrayBuffer()))
+      })
+      .catch((error: unknown) => {
+        if (!response.headersSent) response.writeHead(500).end(String(error))
+        else response.destroy()
+      })
   })
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject)
@@ -49,55 +39,4 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
         server.close(() => resolveClose())
       }),
   }
-}
-
-async function serve(rootDir: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (request.method !== 'GET' && request.method !== 'HEAD') {
-    send(response, 405, 'Method Not Allowed', { Allow: 'GET, HEAD' })
-    return
-  }
-  const file = resolveFile(rootDir, request.url ?? '/')
-  const type = file && MIME_TYPES[extname(file).toLowerCase()]
-  const stats = file && type ? await stat(file).catch(() => undefined) : undefined
-  if (!file || !type || !stats?.isFile()) {
-    send(response, 404, 'Not Found')
-    return
-  }
-  response.writeHead(200, {
-    ...commonHeaders(),
-    'Content-Type': type,
-    'Content-Length': stats.size,
-  })
-  if (request.method === 'HEAD') {
-    response.end()
-    return
-  }
-  createReadStream(file).pipe(response)
-}
-
-/** Maps a request path to a file strictly inside `rootDir`, or undefined. */
-function resolveFile(rootDir: string, requestUrl: string): string | undefined {
-  let pathname: string
-  try {
-    pathname = decodeURIComponent(new URL(requestUrl, 'http://localhost').pathname)
-  } catch {
-    return undefined
-  }
-  if (pathname.includes('\0')) return undefined
-  if (pathname.endsWith('/')) pathname += 'index.html'
-  const file = resolve(rootDir, `.${pathname}`)
-  return file.startsWith(rootDir + sep) ? file : undefined
-}
-
-function commonHeaders(): Record<string, string> {
-  return {
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Cache-Control': 'no-store',
-  }
-}
-
-function send(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}) {
-  response.writeHead(status, { ...commonHeaders(), ...headers, 'Content-Type': 'text/plain; charset=utf-8' })
-  response.end(text)
 }

@@ -1,29 +1,32 @@
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { appPage } from '../../../src/main/app-page.ts'
 import { isExternalLink } from '../../../src/main/external-link.ts'
 
-const rendererFile = join('/opt', 'Catalog Desk', 'resources', 'out', 'renderer', 'index.html')
-const fileUrl = pathToFileURL(rendererFile).href
+const appUrl = 'app://catalog-desk/index.html'
 
-describe('appPage, built app (file://)', () => {
-  const page = appPage({ rendererFile })
+describe('appPage, built app (app://)', () => {
+  const page = appPage()
 
-  it('loads the built file', () => {
+  it('loads the page the app protocol serves', () => {
     expect(page.devServerUrl).toBeUndefined()
-    expect(page.rendererFile).toBe(rendererFile)
+    expect(page.url).toBe(appUrl)
   })
 
-  it.each([fileUrl, `${fileUrl}#/skus/42`, `${fileUrl}?x=1#/`])('accepts its own page %s', (url) => {
-    expect(page.isAppUrl(url)).toBe(true)
-  })
+  it.each([appUrl, `${appUrl}#/skus/42`, `${appUrl}?x=1#/`, 'app://catalog-desk/a/../index.html'])(
+    'accepts its own page %s',
+    (url) => {
+      expect(page.isAppUrl(url)).toBe(true)
+    },
+  )
 
   it.each([
-    pathToFileURL(join('/opt', 'Catalog Desk', 'resources', 'out', 'renderer', 'other.html')).href,
-    pathToFileURL(join('/tmp', 'index.html')).href,
-    'file://evil-host' + pathToFileURL(rendererFile).pathname,
-    'https://example.com/index.html',
+    'app://catalog-desk/other.html',
+    'app://catalog-desk/',
+    'app://other-host/index.html',
+    'app://catalog-desk:8080/index.html',
+    'app://user@catalog-desk/index.html',
+    'file:///opt/Catalog%20Desk/resources/out/renderer/index.html',
+    'https://catalog-desk/index.html',
     'http://localhost:5173/',
     'about:blank',
     'data:text/html,<h1>hi</h1>',
@@ -35,10 +38,11 @@ describe('appPage, built app (file://)', () => {
 })
 
 describe('appPage, dev server', () => {
-  const page = appPage({ devServerUrl: 'http://localhost:5173', rendererFile })
+  const page = appPage({ devServerUrl: 'http://localhost:5173' })
 
   it('loads the dev server', () => {
     expect(page.devServerUrl).toBe('http://localhost:5173')
+    expect(page.url).toBe('http://localhost:5173')
   })
 
   it.each(['http://localhost:5173/', 'http://localhost:5173/#/settings', 'http://localhost:5173/index.html'])(
@@ -48,7 +52,7 @@ describe('appPage, dev server', () => {
     },
   )
 
-  it.each(['http://localhost:5174/', 'https://localhost:5173/', 'http://127.0.0.1:5173/', fileUrl])(
+  it.each(['http://localhost:5174/', 'https://localhost:5173/', 'http://127.0.0.1:5173/', appUrl])(
     'rejects %s',
     (url) => {
       expect(page.isAppUrl(url)).toBe(false)
@@ -56,9 +60,10 @@ describe('appPage, dev server', () => {
   )
 
   it('treats an empty dev server URL as no dev server', () => {
-    const built = appPage({ devServerUrl: '', rendererFile })
+    const built = appPage({ devServerUrl: '' })
     expect(built.devServerUrl).toBeUndefined()
-    expect(built.isAppUrl(fileUrl)).toBe(true)
+    expect(built.url).toBe(appUrl)
+    expect(built.isAppUrl(appUrl)).toBe(true)
   })
 })
 

@@ -1,7 +1,7 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import type { IpcMainInvokeEvent } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
@@ -22,7 +22,6 @@ const fake = vi.hoisted(() => {
     readonly options: { webPreferences?: { preload?: string } }
     closed = false
     readonly loadURL = vi.fn(async (_url: string) => {})
-    readonly loadFile = vi.fn(async (_file: string) => {})
     readonly once = vi.fn()
     readonly isDestroyed = () => this.closed
     readonly isMinimized = vi.fn(() => false)
@@ -63,6 +62,13 @@ const fake = vi.hoisted(() => {
     setPermissionCheckHandler: vi.fn(),
   }
   const shell = { openExternal: vi.fn(async (_url: string) => {}) }
+  const protocol = {
+    registerSchemesAsPrivileged: vi.fn((_schemes: unknown[]) => {
+      // Electron only takes privileges before the app is ready.
+      if (app.whenReady.mock.calls.length > 0) throw new Error('registerSchemesAsPrivileged after ready')
+    }),
+    handle: vi.fn((_scheme: string, _handler: (request: Request) => Promise<Response>) => {}),
+  }
   const ipc = { handle: vi.fn(), removeHandler: vi.fn() }
 
   return {
@@ -71,6 +77,7 @@ const fake = vi.hoisted(() => {
     FakeBrowserWindow,
     defaultSession,
     shell,
+    protocol,
     ipc,
     emit(event: string, ...args: unknown[]) {
       for (const listener of listeners.get(event) ?? []) listener(...args)
@@ -90,12 +97,13 @@ vi.mock('electron', () => ({
   BrowserWindow: fake.FakeBrowserWindow,
   session: { defaultSession: fake.defaultSession },
   shell: fake.shell,
+  protocol: fake.protocol,
   ipcMain: fake.ipc,
 }))
 
 const preloadPath = fileURLToPath(new URL('../../../src/preload/index.cjs', import.meta.url))
 const rendererFile = fileURLToPath(new URL('../../../src/renderer/index.html', import.meta.url))
-const appUrl = pathToFileURL(rendererFile).href
+const appUrl = 'app://catalog-desk/index.html'
 const DEV_URL = 'http://localhost:5173'
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 
@@ -164,8 +172,7 @@ describe('src/main/index.ts', () => {
     expect(fake.windows).toHaveLength(1)
     const window = fake.windows[0]!
     expect(window.options.webPreferences?.preload).toBe(preloadPath)
-    expect(window.loadFile).toHaveBeenCalledExactlyOnceWith(rendererFile)
-    expect(window.loadURL).not.toHaveBeenCalled()
+    expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(appUrl)
 
     expect(headerPolicy()).toBe(CONTENT_SECURITY_POLICY)
     expect(fake.defaultSession.setPermissionRequestHandler).toHaveBeenCalledOnce()
@@ -175,12 +182,28 @@ describe('src/main/index.ts', () => {
     )
   })
 
+  it('packaged: the app protocol, privileged before ready, serves the renderer folder beside main', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    expect(fake.protocol.registerSchemesAsPrivileged).toHaveBeenCalledExactlyOnceWith([
+      expect.objectContaining({ scheme: 'app' }),
+    ])
+    expect(fake.protocol.handle).toHaveBeenCalledOnce()
+    const [scheme, handler] = fake.protocol.handle.mock.calls[0]!
+    expect(scheme).toBe('app')
+    // Run from source, main's folder is src/main, so the page served is src/renderer/index.html.
+    const answer = await handler(new Request(appUrl))
+    expect(answer.status).toBe(200)
+    expect(await answer.text()).toBe(await readFile(rendererFile, 'utf8'))
+    expect((await handler(new Request('app://catalog-desk/..%2f..%2fpackage.json'))).status).toBe(404)
+  })
+
   it('development: loads the dev server and sends the dev policy', async () => {
     vi.stubEnv('ELECTRON_RENDERER_URL', DEV_URL)
     await startApp()
     const window = fake.windows[0]!
     expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(DEV_URL)
-    expect(window.loadFile).not.toHaveBeenCalled()
+    expect(fake.protocol.handle).not.toHaveBeenCalled()
     expect(headerPolicy()).toBe(DEV_CONTENT_SECURITY_POLICY)
   })
 
