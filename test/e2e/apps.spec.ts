@@ -537,7 +537,7 @@ test.describe('App drafts list', () => {
     await page.reload()
     await expect(page.getByRole('heading', { name: 'Glow Check' })).toBeVisible()
     await expect(textbox(page, 'App name')).toHaveValue('Glow Check')
-    await page.getByRole('button', { name: 'Undo' }).isDisabled()
+    await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled()
     await page.getByRole('radio', { name: '3 years' }).check()
     await saved(page)
     await page.getByRole('button', { name: 'Undo' }).click()

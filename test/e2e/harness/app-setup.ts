@@ -27,7 +27,10 @@ interface IdbStore {
 interface Idb {
   open(name: string): IdbRequest<{
     close(): void
-    transaction(store: string, mode?: string): { objectStore(name: string): IdbStore }
+    transaction(
+      store: string,
+      mode?: string,
+    ): { objectStore(name: string): IdbStore; oncomplete: (() => void) | null }
   }>
 }
 
@@ -69,14 +72,14 @@ export async function patchStoredApp(page: Page, id: string, patch: Record<strin
         const open = (globalThis as unknown as { indexedDB: Idb }).indexedDB.open('catalog-desk')
         open.onerror = () => reject(new Error('cannot open catalog-desk'))
         open.onsuccess = () => {
-          const store = open.result.transaction('appDrafts', 'readwrite').objectStore('appDrafts')
+          const transaction = open.result.transaction('appDrafts', 'readwrite')
+          const store = transaction.objectStore('appDrafts')
           const read = store.get(id)
-          read.onsuccess = () => {
-            const write = store.put({ ...read.result, ...patch })
-            write.onsuccess = () => {
-              open.result.close()
-              resolve()
-            }
+          read.onsuccess = () => store.put({ ...read.result, ...patch })
+          // Resolved once committed, so whatever the test does next sees the change.
+          transaction.oncomplete = () => {
+            open.result.close()
+            resolve()
           }
         }
       }),
