@@ -4,14 +4,7 @@ import { appRequestFileName, appRequestJson } from '../../../shared/apps/export.
 import { appDrafts } from '../db/app-drafts.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
-
-/** A message for the snackbar; `undo` names the deleted draft that Undo puts back. */
-export interface AppNotice {
-  id: number
-  message: string
-  tone: 'info' | 'error'
-  undo?: string
-}
+import { useNotice } from '../ui/notice.ts'
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -28,18 +21,9 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   const drafts = shallowRef<AppDraftRecord[]>([])
   const loaded = shallowRef(false)
   const failure = shallowRef('')
-  const notice = shallowRef<AppNotice>()
+  const { notice, tell, dismiss } = useNotice()
   /** The last deleted draft, as it was: what Undo restores. */
   let deleted: AppDraftRecord | undefined
-  let noticeId = 0
-
-  function tell(message: string, tone: AppNotice['tone'] = 'info', undo?: string) {
-    notice.value = { id: ++noticeId, message, tone, undo }
-  }
-
-  function dismiss() {
-    notice.value = undefined
-  }
 
   async function load() {
     try {

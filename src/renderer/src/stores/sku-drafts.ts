@@ -16,15 +16,8 @@ import {
 import { NOTHING, type Selection } from '../features/skus/list/selection.ts'
 import { count, drafts } from '../ui/counting.ts'
 import { download } from '../ui/download.ts'
+import { useNotice } from '../ui/notice.ts'
 import { draftPayloads, exportFile, type ExportFormat } from '../features/export/export-drafts.ts'
-
-/** A message for the snackbar, with the undo of the action it reports when there is one. */
-export interface Notice {
-  id: number
-  message: string
-  tone: 'info' | 'error'
-  undo?: string
-}
 
 /** A bulk action under way: what it does and how far it is. */
 export interface Progress {
@@ -57,14 +50,13 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   /** Bumped after every write, so the list reads again what it shows. */
   const revision = ref(0)
   const selection = shallowRef<Selection>(NOTHING)
-  const notice = shallowRef<Notice>()
+  const { notice, tell, dismiss } = useNotice()
   const progress = shallowRef<Progress>()
   /**
    * Where the list was (active row and scroll), so coming back from the editor lands there. Not
    * reactive: it is written on every scroll frame and read once, when the list opens.
    */
   const place = markRaw({ active: 0, scrollTop: 0 })
-  let noticeId = 0
 
   // A selection is of the drafts the user could see: another search or filter starts afresh.
   watch(query, (next, previous) => {
@@ -73,14 +65,6 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   function changed() {
     revision.value++
-  }
-
-  function tell(message: string, tone: Notice['tone'] = 'info', undo?: string) {
-    notice.value = { id: ++noticeId, message, tone, undo }
-  }
-
-  function dismiss() {
-    notice.value = undefined
   }
 
   function search(text: string) {
