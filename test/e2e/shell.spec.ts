@@ -37,3 +37,11 @@ test.describe('app shell', () => {
     expect(await axe(page)).toEqual([])
   })
 })
+
+test('says the app is starting until it shows, instead of a blank window', async ({ page }) => {
+  // The app's script held back, as while an interrupted import is rolled back before it mounts.
+  await page.route(/\/assets\/index-[^/]+\.js$/, () => {})
+  await page.goto('/', { waitUntil: 'commit' })
+  await expect(page.getByRole('status')).toHaveText('Starting Catalog Desk…')
+  await expect(page.getByRole('navigation')).toHaveCount(0)
+})

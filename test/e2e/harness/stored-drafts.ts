@@ -32,6 +32,55 @@ export async function storedDrafts(page: Page): Promise<StoredDraft[]> {
   return (drafts as StoredDraft[]).sort((a, b) => a.id.localeCompare(b.id))
 }
 
+/** How many SKU drafts the page's IndexedDB holds (cheap enough to poll while a write goes on). */
+export async function storedDraftCount(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
+        const open = idb.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open catalog-desk'))
+        open.onsuccess = () => {
+          const counting = open.result.transaction('skuDrafts').objectStore('skuDrafts').count()
+          counting.onsuccess = () => {
+            open.result.close()
+            resolve(counting.result)
+          }
+        }
+      }),
+  )
+}
+
+/**
+ * Stops the page's writes to the drafts from committing, from now until the page goes, and returns
+ * how many drafts are stored. It holds a read-write transaction on the store open (IndexedDB runs
+ * the app's later writes to it only after this one), so a test can close the page in the middle
+ * of a long write however fast or slow the machine is.
+ */
+export async function holdDraftWrites(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
+        const open = idb.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open catalog-desk'))
+        open.onsuccess = () => {
+          const store = open.result.transaction('skuDrafts', 'readwrite').objectStore('skuDrafts')
+          // A transaction with a request pending stays open: keep asking until the page goes.
+          // The first answer is the one returned (a promise settles once).
+          const ask = (): void => {
+            const counting = store.count()
+            counting.onsuccess = () => {
+              resolve(counting.result)
+              ask()
+            }
+          }
+          ask()
+        }
+      }),
+  )
+}
+
 // The test programme compiles without the DOM library: the little of IndexedDB used above, by hand.
 interface IdbRequest<T> {
   result: T
@@ -41,6 +90,9 @@ interface IdbRequest<T> {
 interface IdbFactory {
   open(name: string): IdbRequest<{
     close(): void
-    transaction(store: string): { objectStore(store: string): { getAll(): IdbRequest<unknown[]> } }
+    transaction(
+      store: string,
+      mode?: 'readwrite',
+    ): { objectStore(store: string): { getAll(): IdbRequest<unknown[]>; count(): IdbRequest<number> } }
   }>
 }
