@@ -16,7 +16,11 @@ export interface WebContentsPolicy {
   openExternal(url: string): Promise<void>
 }
 
-/** Sends `policy` as the Content-Security-Policy of every response, replacing any the server sent. */
+/**
+ * Sends `policy` as the Content-Security-Policy of every http(s) response, replacing any the server
+ * sent: the dev server's pages. Electron does not run these hooks for the `app:` protocol, whose
+ * files carry the policy themselves (app-files.ts), as does index.html's meta tag.
+ */
 export function applyContentSecurityPolicy(session: Session, policy: string): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     const responseHeaders = Object.fromEntries(

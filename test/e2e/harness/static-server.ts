@@ -16,7 +16,9 @@ export async function startStaticServer(root: string): Promise<StaticServer> {
   const files = appFileServer(root)
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
-    files(new Request(url, { method: request.method }))
+    // Inside the chain: a Request refuses some methods (CONNECT, TRACE) by throwing.
+    Promise.resolve()
+      .then(() => files(new Request(url, { method: request.method })))
       .then(async (answer) => {
         response.writeHead(answer.status, Object.fromEntries(answer.headers))
         response.end(Buffer.from(await answer.arrayBuffer()))

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -22,6 +22,8 @@ beforeAll(async () => {
   await writeFile(join(rendererDir, 'assets', 'notes.exe'), 'MZ')
   await writeFile(join(folder, 'secret.txt'), 'token')
   await writeFile(join(folder, 'secret.js'), 'token')
+  // A link inside the renderer folder that leads out of it.
+  await symlink(join(folder, 'secret.js'), join(rendererDir, 'assets', 'linked-out.js'))
 })
 
 afterAll(async () => {
@@ -85,8 +87,9 @@ describe('appFileServer', () => {
     ['a file beside the renderer, through an encoded ..', '/..%2fsecret.js'],
     ['a file beside the renderer, through encoded .. and a folder', '/assets/..%2f..%2fsecret.js'],
     ['a file beside the renderer, through dots the address itself resolves', '/%2e%2e/secret.js'],
-    ['an absolute path spelled out in the address', '/%2Fetc%2Fpasswd'],
-    ['a path with a NUL byte', '/index.html%00.js'],
+    ['a file beside the renderer, through an encoded //..', '/%2F..%2Fsecret.js'],
+    ['a file beside the renderer, through a link inside it', '/assets/linked-out.js'],
+    ['a path with a NUL byte', '/index%00.html'],
     ['a path that does not decode', '/%E0%A4%A.js'],
   ])('answers %s with a 404 (%s)', async (_what, path) => {
     const answer = await serve(path)
@@ -94,6 +97,13 @@ describe('appFileServer', () => {
     expect(await answer.text()).toBe('Not Found')
     // Error answers carry the policy too: a 404 is a document as well.
     expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
+  })
+
+  it('lets hashed assets be kept, and the page never', async () => {
+    expect((await serve('/index.html')).headers.get('cache-control')).toBe('no-store')
+    expect((await serve('/assets/index-AbC123.js')).headers.get('cache-control')).toBe(
+      'max-age=31536000, immutable',
+    )
   })
 
   it('answers HEAD with the headers and no body, and refuses other methods', async () => {

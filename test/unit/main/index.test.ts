@@ -174,6 +174,7 @@ describe('src/main/index.ts', () => {
     expect(window.options.webPreferences?.preload).toBe(preloadPath)
     expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(appUrl)
 
+    // For http(s) responses; the page's own files carry it themselves (next test).
     expect(headerPolicy()).toBe(CONTENT_SECURITY_POLICY)
     expect(fake.defaultSession.setPermissionRequestHandler).toHaveBeenCalledOnce()
     expect(fake.defaultSession.setPermissionCheckHandler).toHaveBeenCalledOnce()
@@ -194,6 +195,7 @@ describe('src/main/index.ts', () => {
     // Run from source, main's folder is src/main, so the page served is src/renderer/index.html.
     const answer = await handler(new Request(appUrl))
     expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
     expect(await answer.text()).toBe(await readFile(rendererFile, 'utf8'))
     expect((await handler(new Request('app://catalog-desk/..%2f..%2fpackage.json'))).status).toBe(404)
   })

@@ -11,22 +11,36 @@ interface Entry {
   url: Promise<string>
   /** Images showing it now: an entry in use is never revoked. */
   users: number
+  /** The picture's size once loaded. */
+  bytes: number
 }
 
-/** Blobs kept when no image shows them, least recently released first. */
-const KEPT_UNUSED = 24
+/**
+ * Blobs kept when no image shows them, least recently released first: a couple of dozen, and no
+ * more than the asset cache's budget's worth (a picture may be up to 50 MB).
+ */
+export const KEPT_UNUSED = { count: 24, bytes: 100 * 1024 * 1024 }
 
 const entries = new Map<string, Entry>()
 
+async function pictureAt(address: string): Promise<Blob> {
+  const asset = await loadPreviewAsset({ source: 'url', url: address })
+  if (!asset.contentType.startsWith('image/')) {
+    throw new Error(`${asset.name} is not a picture (${asset.contentType})`)
+  }
+  return new Blob([asset.bytes as BlobPart], { type: asset.contentType })
+}
+
 function load(address: string): Entry {
-  const url = loadPreviewAsset({ source: 'url', url: address }).then((asset) => {
-    if (!asset.contentType.startsWith('image/')) {
-      throw new Error(`${asset.name} is not a picture (${asset.contentType})`)
-    }
-    return URL.createObjectURL(new Blob([asset.bytes as BlobPart], { type: asset.contentType }))
-  })
-  const entry: Entry = { url, users: 0 }
-  url.catch(() => {
+  const entry: Entry = {
+    url: pictureAt(address).then((picture) => {
+      entry.bytes = picture.size
+      return URL.createObjectURL(picture)
+    }),
+    users: 0,
+    bytes: 0,
+  }
+  entry.url.catch(() => {
     if (entries.get(address) === entry) entries.delete(address)
   })
   return entry
@@ -56,19 +70,22 @@ export function holdRemoteImage(address: string): HeldImage {
       if (entry.users === 0 && entries.get(address) === entry) {
         entries.delete(address)
         entries.set(address, entry)
-        revokeUnusedBeyond(KEPT_UNUSED)
+        revokeUnusedBeyondBudget()
       }
     },
   }
 }
 
-function revokeUnusedBeyond(kept: number) {
-  let unused = [...entries.values()].filter((entry) => entry.users === 0).length
+function revokeUnusedBeyondBudget() {
+  const unused = [...entries.values()].filter((entry) => entry.users === 0)
+  let count = unused.length
+  let bytes = unused.reduce((sum, entry) => sum + entry.bytes, 0)
   for (const [address, entry] of entries) {
-    if (unused <= kept) break
+    if (count <= KEPT_UNUSED.count && bytes <= KEPT_UNUSED.bytes) break
     if (entry.users > 0) continue
     entries.delete(address)
-    unused--
+    count--
+    bytes -= entry.bytes
     entry.url.then(URL.revokeObjectURL, () => {})
   }
 }
