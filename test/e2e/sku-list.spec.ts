@@ -240,6 +240,7 @@ test.describe('SKU list at catalogue scale', () => {
     const toast = page.getByRole('status').filter({ hasText: '3 drafts deleted.' })
     await expect(toast).toBeVisible()
     await expect(lede(page)).toHaveText('999 drafts on this computer')
+    await screenshot(page, 'sku-list-deleted')
     await toast.getByRole('button', { name: 'Undo' }).click()
     await expect(page.getByRole('status').filter({ hasText: '3 drafts restored.' })).toBeVisible()
     await expect(lede(page)).toHaveText('1,002 drafts on this computer')
