@@ -112,15 +112,16 @@ export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapp
     if ('error' in converted) {
       errors.push({ row, column: header(column), value: raw, message: converted.error })
       failed.add(column.path)
-      if (column.slot !== null) slots ??= Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
-      continue
     }
-    if (converted.value === undefined) continue
+    // A cell that does not convert keeps its text: imported with its errors, the draft still
+    // holds what the file said and is invalid until someone fixes it, rather than valid without it.
+    const value = 'error' in converted ? text : converted.value
+    if (value === undefined) continue
     if (column.slot !== null) {
       slots ??= Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
-      slots[column.slot] = converted.value
+      slots[column.slot] = value
     } else {
-      setAt(sku, column.segments, converted.value)
+      setAt(sku, column.segments, value)
     }
   }
   if (slots) setAt(sku, SLOTS_PATH, slots)
@@ -139,13 +140,17 @@ export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapp
       message: positioned(problem),
     }
   }
-  // A cell that could not be converted already has its error; "missing" would only repeat it.
+  // A cell that could not be converted already has its error; the schema's about the text it kept,
+  // or "missing", would only repeat it.
   const repeats = (problem: Problem) =>
-    [...failed].some((path) => path === problem.path || path.startsWith(`${problem.path}.`))
+    [...failed].some(
+      (path) =>
+        path === problem.path || path.startsWith(`${problem.path}.`) || problem.path.startsWith(`${path}.`),
+    )
   return {
     row,
     sku: sku as Sku,
-    errors: [...errors, ...result.errors.map(place)],
+    errors: [...errors, ...result.errors.filter((problem) => !repeats(problem)).map(place)],
     warnings: result.warnings.filter((problem) => !repeats(problem)).map(place),
   }
 }

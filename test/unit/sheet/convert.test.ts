@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { convertCell } from '../../../src/shared/sheet/convert.ts'
 import { rowToSku } from '../../../src/shared/sheet/rows.ts'
+import { validateSku } from '../../../src/shared/validation/validate.ts'
 
 describe('convertCell: by the field’s kind, never by the look of the text', () => {
   it.each([
@@ -143,6 +144,13 @@ describe('rowToSku', () => {
       },
     ])
     expect(result.warnings.map((w) => w.message)).not.toContain('Active is missing')
+    // Imported with its errors, the draft keeps what the file said, and is invalid until fixed.
+    expect(result.sku).toMatchObject({ isActive: 'maybe', arEffect: { envSettings: { intensity: 'high' } } })
+    expect(
+      validateSku(result.sku)
+        .errors.map((problem) => problem.path)
+        .sort(),
+    ).toEqual(['arEffect.envSettings.intensity', 'isActive'])
   })
 
   it('schema errors are placed at the column that filled the field', () => {
