@@ -7,9 +7,10 @@ import { isBlankRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_PENDING_CHARS } from './limits.ts'
 
 /**
- * CSV in and out. Reading: the delimiter is detected among comma, semicolon, tab and |, the line
- * break among CRLF, LF and CR; quoted cells may hold delimiters, quotes ("") and line breaks; a
- * byte order mark is dropped. Rows shorter than the header get empty cells; cells beyond the last
+ * CSV in and out. Reading: the delimiter is detected among comma, semicolon, tab and |; line
+ * breaks may be CRLF, LF or CR, mixed in one file too (each becomes LF before parsing, inside
+ * quoted cells as well); quoted cells may hold delimiters, quotes ("") and line breaks; a byte
+ * order mark is dropped. Rows shorter than the header get empty cells; cells beyond the last
  * header are ignored, and said so once (in `notes`). Leading blank lines are skipped.
  *
  * Papa Parse's own worker mode is not used: it builds a blob worker, which the app's Content
@@ -31,8 +32,9 @@ const count = (n: number) => n.toLocaleString('en-US')
 /** The incremental core shared by the string and the streaming reader. */
 function csvReader() {
   let pending = ''
+  /** A CR that ended the last text: the next may start with the LF that completes it. */
+  let heldCr = false
   let parser: Papa.Parser | null = null
-  let linebreak: '\n' | '\r\n' | '\r' = '\n'
   let headers: string[] | null = null
   let dataRows = 0
   let sawText = false
@@ -71,7 +73,10 @@ function csvReader() {
 
   /** Feeds text; returns the data rows completed by it. `last` ends the file. */
   const push = (text: string, last: boolean): string[][] => {
-    pending += text
+    let lines = (heldCr ? '\r' : '') + text
+    heldCr = !last && lines.endsWith('\r')
+    if (heldCr) lines = lines.slice(0, -1)
+    pending += lines.replace(/\r\n?/g, '\n')
     if (pending.length > 0) sawText = true
     if (!parser) {
       if (!last && pending.length < SNIFF_CHARS && !/\n[^]*\n/.test(pending)) return []
@@ -79,22 +84,25 @@ function csvReader() {
       const sample = last || cut < 0 ? pending : pending.slice(0, cut)
       const guess = Papa.parse<string[]>(sample.slice(0, SNIFF_CHARS), {
         delimitersToGuess: DELIMITERS,
+        newline: '\n',
         preview: 20,
+        // The empty "row" after a final line break would count against the right delimiter.
+        skipEmptyLines: true,
       })
-      const guessed = guess.meta.linebreak
-      linebreak = guessed === '\r\n' || guessed === '\r' ? guessed : '\n'
-      parser = new Papa.Parser({ delimiter: guess.meta.delimiter || ',', newline: linebreak })
+      parser = new Papa.Parser({ delimiter: guess.meta.delimiter || ',', newline: '\n' })
     }
     // The line break that ends the last line does not start another (empty) row.
-    if (last && pending.endsWith(linebreak)) pending = pending.slice(0, -linebreak.length)
+    if (last && pending.endsWith('\n')) pending = pending.slice(0, -1)
     const result = parser.parse(pending, 0, !last) as Papa.ParseResult<string[]>
     pending = last ? '' : pending.slice(result.meta.cursor)
     if (last) {
       const unclosed = result.errors.find((error) => error.code === 'MissingQuotes')
       if (unclosed) {
+        // Papa counts rows from 0 in this last batch: from the header when it is in it.
+        const row = dataRows + (unclosed.row ?? 0) + (headers === null ? 0 : 1)
         throw new SheetFileError(
           'unclosed-quote',
-          `A quote (") opened in row ${count(dataRows + (unclosed.row ?? 0))} is never closed, so the rest of the file would be one cell.`,
+          `A quote (") opened in row ${count(row)} is never closed, so the rest of the file would be one cell.`,
         )
       }
     }
@@ -106,11 +114,6 @@ function csvReader() {
     }
     const out: string[][] = []
     for (const cells of result.data) {
-      // A file whose lines mostly end in LF may have some in CRLF; the CR is not part of the cell.
-      if (linebreak === '\n' && cells.length > 0) {
-        const lastCell = cells[cells.length - 1]!
-        if (lastCell.endsWith('\r')) cells[cells.length - 1] = lastCell.slice(0, -1)
-      }
       if (headers === null) {
         if (isBlankRow(cells)) continue
         takeHeader(cells)

@@ -37,9 +37,32 @@ describe('parseCsvText', () => {
   it('reads quoted cells holding delimiters, quotes and line breaks', () => {
     const text = 'productName,brand\r\n"Aviator, ""Classic""","North\r\nwind"\r\n"a;b",c\r\n'
     expect(parseCsvText(text).rows).toEqual([
-      ['Aviator, "Classic"', 'North\r\nwind'],
+      // Line breaks inside cells come out as LF, as every other line break.
+      ['Aviator, "Classic"', 'North\nwind'],
       ['a;b', 'c'],
     ])
+  })
+
+  it('reads a file whose lines end in CRLF, LF and CR mixed, one row a line', () => {
+    const text = 'productName,barcode\r\nA,1\r\nB,2\nC,3\rD,4\r\n'
+    expect(parseCsvText(text).rows).toEqual([
+      ['A', '1'],
+      ['B', '2'],
+      ['C', '3'],
+      ['D', '4'],
+    ])
+  })
+
+  it.each([';', '\t', '|'])('tells a small file separated by %j from one column', (delimiter) => {
+    const text =
+      ['productName', 'barcode'].join(delimiter) + '\r\nA' + delimiter + '1\r\nB' + delimiter + '2\r\n'
+    expect(parseCsvText(text)).toMatchObject({
+      headers: ['productName', 'barcode'],
+      rows: [
+        ['A', '1'],
+        ['B', '2'],
+      ],
+    })
   })
 
   it('ragged rows: missing cells are empty, extra cells are dropped and noted once', () => {
@@ -101,6 +124,21 @@ describe('streamCsv', () => {
       expect(rows).toEqual(parseCsvText(big).rows)
       expect(result.rows).toBe(3000)
       expect(last.bytes).toBe(last.total)
+    }
+  })
+
+  it('names the row of a quote never closed, however the file was cut into chunks', async () => {
+    const lines = [
+      'productName,brand',
+      ...Array.from({ length: 39 }, (_, i) => `SKU ${i},Brand`),
+      'SKU 39,"Brand',
+    ]
+    const text = lines.join('\n') + '\nSKU 40,Brand\n'
+    expect(() => parseCsvText(text)).toThrow('A quote (") opened in row 40 is never closed')
+    for (const chunkBytes of [64, 1000]) {
+      await expect(streamCsv(text, { onHeader: () => {}, onRows: () => {} }, { chunkBytes })).rejects.toThrow(
+        'A quote (") opened in row 40 is never closed',
+      )
     }
   })
 
