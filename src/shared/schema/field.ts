@@ -51,7 +51,12 @@ export const url = (words: FieldWords) =>
     : describe(z.url({ protocol: HTTP_PROTOCOL }), 'url', words)
 
 export const color = (words: FieldWords) =>
-  describe(z.string().regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i), 'color', words)
+  // Both cases spelled out rather than an `i` flag, which JSON Schema's patterns cannot carry.
+  describe(
+    z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/),
+    'color',
+    words,
+  )
 
 /** Zod 4 numbers reject NaN and ±Infinity, so a number here is always finite. */
 export const number = (words: FieldWords) => describe(z.number(), 'number', words)

@@ -3,7 +3,7 @@ import { EFFECT_ASSETS_2D_SLOTS, type Sku } from '../schema/sku.ts'
 import { columnTarget, describeColumn, skuColumns } from './columns.ts'
 import { toCsv } from './csv.ts'
 import { numberColumns, skuRow } from './export.ts'
-import { HELP_MARKER } from './help-row.ts'
+import { HELP_MARKER, HELP_ROW_NOTE } from './help-row.ts'
 import { writeXlsx } from './xlsx.ts'
 
 /**
@@ -103,7 +103,7 @@ function helpText(path: string): string {
 export function templateSheet(): TemplateSheet {
   const headers = skuColumns()
   const help = headers.map(helpText)
-  help[0] = `${HELP_MARKER} ${help[0]} (This row is help: the importer skips it.)`
+  help[0] = `${HELP_MARKER} ${help[0]} ${HELP_ROW_NOTE}`
   return { headers, help, example: skuRow(EXAMPLE_SKU, headers) }
 }
 

@@ -100,6 +100,17 @@ describe('the JSON Schema export', () => {
     expect(nodeAt(sku, 'meta')[0]?.additionalProperties).toEqual({ type: 'string' })
   })
 
+  it('accepts colours in either case, as the app does (a pattern cannot carry an i flag)', () => {
+    const [colour] = nodeAt(
+      schemas['app-create-request']!,
+      'appConfig.ui_config.appearance.theme.configuration.primaryColor',
+    ).filter((node) => typeof node.pattern === 'string')
+    const pattern = new RegExp(colour!.pattern as string)
+    for (const value of ['#1F2937', '#1f2937', '#FFF', '#ffffff80'])
+      expect(pattern.test(value), value).toBe(true)
+    expect(pattern.test('#12345')).toBe(false)
+  })
+
   it('requires no field, as the contract marks none as required', () => {
     expect(schemas.sku?.required ?? []).toEqual([])
     expect(schemas['app-create-request']?.required ?? []).toEqual([])

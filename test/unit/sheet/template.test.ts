@@ -50,4 +50,11 @@ describe('the import template', () => {
     ])
     expect(results.map((result) => result.row)).toEqual([1, 4])
   })
+
+  it('a product whose note starts with "# help:" is a product, not the help row', () => {
+    const sheet = parseCsvText(
+      'barcode,productName,meta.lensColorDescription\n0012,Aviator,# help: see the chart\n0013,Round,grey\n',
+    )
+    expect(convertSheet(sheet).map((result) => result.sku.barcode)).toEqual(['0012', '0013'])
+  })
 })
