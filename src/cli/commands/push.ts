@@ -15,6 +15,7 @@ import type { RunStatus } from '../../shared/sync/run.ts'
 import { parseCommandArgs } from '../args.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { PUSH_USAGE } from '../usage.ts'
+import { JournalBusyError } from '../push/journal-lock.ts'
 import { JournalMismatchError, openJournalOutbox, type JournalOutbox } from '../push/journal-outbox.ts'
 import { fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
 import { readPushInput } from '../push/push-input.ts'
@@ -156,7 +157,9 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       items: input.items,
     })
   } catch (error) {
-    if (error instanceof JournalMismatchError) throw new CliError(error.message, 'push')
+    if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
+      throw new CliError(error.message, 'push')
+    }
     throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
   }
   if (outbox.resumed) io.stderr.write(`Resuming from the journal ${journalPath}.\n`)

@@ -9,6 +9,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { lockJournal } from './journal-lock.ts'
 import {
   ITEM_STATES,
   noItems,
@@ -111,13 +112,24 @@ export type JournalWrite = (fd: number, buffer: Uint8Array, offset: number, leng
 
 const writeBytes: JournalWrite = (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length)
 
+/** Opens the journal for this push, holding its lock until `close()` (see journal-lock.ts). */
 export async function openJournalOutbox(options: JournalOptions): Promise<JournalOutbox> {
+  const unlock = lockJournal(options.path)
+  try {
+    return await openLocked(options, unlock)
+  } catch (error) {
+    unlock()
+    throw error
+  }
+}
+
+async function openLocked(options: JournalOptions, unlock: () => void): Promise<JournalOutbox> {
   const { items, path } = options
+  const details = new Map<number, Omit<ItemDetail, 'state'>>()
   const states = new Uint8Array(items.total)
   for (let index = 0; index < items.total; index++) {
     states[index] = items.at(index) === undefined ? NOT_SENT : CODE.queued
   }
-  const details = new Map<number, Omit<ItemDetail, 'state'>>()
   const header: JournalHeader = {
     type: 'header',
     format: JOURNAL_FORMAT,
@@ -288,8 +300,12 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
     async close() {
       if (closed) return
       closed = true
-      fdatasyncSync(fd)
-      closeSync(fd)
+      try {
+        fdatasyncSync(fd)
+        closeSync(fd)
+      } finally {
+        unlock()
+      }
     },
   }
 }

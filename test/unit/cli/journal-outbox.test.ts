@@ -1,6 +1,7 @@
-import { writeSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, writeSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
@@ -9,6 +10,7 @@ import {
   type JournalOptions,
   type JournalWrite,
 } from '../../../src/cli/push/journal-outbox.ts'
+import { JournalBusyError, lockPathOf } from '../../../src/cli/push/journal-lock.ts'
 import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
 
 /** The journal file itself: what it refuses to touch, and that a line is on disk whole or not at all. */
@@ -89,6 +91,49 @@ describe('journal: a file that is not this push journal is refused untouched', (
     await writeFile(path, content)
     await expect(openJournalOutbox(options(path))).rejects.toThrow(/is the journal of other input/)
     expect(await readFile(path, 'utf8')).toBe(content)
+  })
+})
+
+describe('journal: one push at a time', () => {
+  it('a second push on the same journal is refused while the first runs, and may go once it has ended', async () => {
+    const path = join(dir, 'push.jsonl')
+    const first = await openJournalOutbox(options(path))
+    const second = openJournalOutbox(options(path))
+    await expect(second).rejects.toThrow(JournalBusyError)
+    await expect(second).rejects.toThrow(
+      new RegExp(`in use by another push \\(process ${process.pid} on .*create them twice`),
+    )
+    await first.close()
+    const third = await openJournalOutbox(options(path))
+    await third.close()
+    expect(existsSync(lockPathOf(path))).toBe(false)
+  })
+
+  it('a journal that is not this push’s is refused without keeping the lock', async () => {
+    const path = join(dir, 'other.jsonl')
+    await writeFile(path, `${header('other-input')}\n`)
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(JournalMismatchError)
+    expect(existsSync(lockPathOf(path))).toBe(false)
+  })
+
+  it('a lock left by a process that has ended is taken over', async () => {
+    const path = join(dir, 'push.jsonl')
+    const ended = spawnSync(process.execPath, ['-e', 'process.exit(0)'])
+    await writeFile(lockPathOf(path), JSON.stringify({ pid: ended.pid, host: hostname() }))
+    const outbox = await openJournalOutbox(options(path))
+    expect(JSON.parse(await readFile(lockPathOf(path), 'utf8'))).toEqual({
+      pid: process.pid,
+      host: hostname(),
+    })
+    await outbox.close()
+  })
+
+  it('a lock whose holder cannot be read, or runs on another host, counts as held', async () => {
+    const path = join(dir, 'push.jsonl')
+    await writeFile(lockPathOf(path), '')
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(/a lock file that cannot be read/)
+    await writeFile(lockPathOf(path), JSON.stringify({ pid: 1, host: 'build-server-7' }))
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(/process 1 on build-server-7/)
   })
 })
 
