@@ -14,9 +14,21 @@ function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): 
   return { errors, warnings: missingFields(catalogue, value) }
 }
 
-/** Validates one SKU as written. Never changes it: what the user wrote is what is stored and sent. */
+/**
+ * Validates one SKU as written. Never changes it: what the user wrote is what is stored and sent.
+ * The contract requires no field, but an object holding none of its fields (a row whose columns
+ * all went unrecognised, an app's answer, some other JSON) is not a SKU: it would be created empty.
+ */
 export function validateSku(value: unknown): ValidationResult {
-  return validateWith(skuSchema, skuCatalogue, value)
+  const result = validateWith(skuSchema, skuCatalogue, value)
+  if (isRecord(value) && !skuCatalogue.children.some((field) => value[field.key] !== undefined)) {
+    result.errors.unshift({
+      path: '',
+      message:
+        'None of the contract’s SKU fields is here (such as productName or barcode): this is not a SKU',
+    })
+  }
+  return result
 }
 
 export function validateAppRequest(value: unknown): ValidationResult {

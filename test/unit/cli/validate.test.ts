@@ -33,6 +33,22 @@ describe('catalog-desk validate', () => {
     },
   )
 
+  it.each([
+    ['the service’s answer to an app request', () => 'test/fixtures/app-create-response.json'],
+    ['a JSON file of something else', () => scratchFile('other.json', '{"name": "x", "dependencies": {}}')],
+  ])('%s is not a SKU: exit 1, saying so', async (_, file) => {
+    const run = await runCli(['validate', await file()])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('None of the contract’s SKU fields is here')
+    expect(run.stdout).toContain('1 SKU checked: 0 valid, 1 invalid')
+  })
+
+  it('sheet rows whose columns are all unrecognised are not SKUs', async () => {
+    const run = await runCli(['validate', await scratchFile('other.csv', 'foo,bar\n1,2\n3,4\n')])
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('2 SKUs checked: 0 valid, 2 invalid')
+  })
+
   it('names what it read: SKUs or the app', async () => {
     expect((await runCli(['validate', 'test/fixtures/bulk-upload-request.json'])).stdout).toBe(
       '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n',
