@@ -71,6 +71,23 @@ describe('convertCell: by the field’s kind, never by the look of the text', ()
   })
 })
 
+describe('barcode cells', () => {
+  it('keep their digits as text, leading zeros too, without the spaces around them', () => {
+    expect(convertCell('barcode', ' 0012345678905 ')).toEqual({ value: '0012345678905' })
+    expect(convertCell('barcode', 'ABC-12 34')).toEqual({ value: 'ABC-12 34' })
+    expect(convertCell('barcode', '  ')).toEqual({ value: undefined })
+  })
+
+  it.each(['8.90123E+12', '8,90123E+12', '1.23457e+19', '5E+12'])(
+    'refuse %s, a number the spreadsheet shortened',
+    (text) => {
+      expect(convertCell('barcode', text)).toEqual({
+        error: `Barcode "${text}" was shortened to a number by the spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
+      })
+    },
+  )
+})
+
 describe('rowToSku', () => {
   const headers = ['Name', 'Intensity', 'Active', 'Lens width', 'Slot 3', 'Model 3', 'Model 1', 'Notes']
   const mapping = [
