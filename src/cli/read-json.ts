@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { decodeText } from '../shared/sheet/decode.ts'
 import { CliError } from './io.ts'
 
 export const READ_ERRORS: Record<string, string> = {
@@ -15,15 +16,21 @@ export const READ_ERRORS: Record<string, string> = {
  * file and why, with the parser's position, since the point of the CLI is to find what to fix.
  */
 export async function readJsonFile(file: string, cwd: string): Promise<unknown> {
-  let text: string
+  let bytes: Uint8Array
   try {
-    text = await readFile(resolve(cwd, file), 'utf8')
+    bytes = await readFile(resolve(cwd, file))
   } catch (error) {
     const code = (error as { code?: string }).code ?? ''
     throw new CliError(`Cannot read ${file}: ${READ_ERRORS[code] ?? (error as Error).message}`)
   }
-  // Editors on Windows may save a byte order mark, which JSON.parse rejects.
-  if (text.startsWith('\uFEFF')) text = text.slice(1)
+  // Strict, as for sheets: a Latin-1 "é" would otherwise become "�" in the SKU without a word.
+  // A byte order mark (editors on Windows save one; JSON.parse rejects it) is dropped.
+  let text: string
+  try {
+    text = decodeText(bytes)
+  } catch (error) {
+    throw new CliError(`Cannot read ${file}: ${(error as Error).message}`)
+  }
   if (text.trim() === '') throw new CliError(`Cannot parse ${file} as JSON: the file is empty`)
   try {
     return JSON.parse(text) as unknown

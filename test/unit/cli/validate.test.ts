@@ -43,6 +43,20 @@ describe('catalog-desk validate', () => {
     expect(run.stdout).toContain('1 SKU checked: 0 valid, 1 invalid')
   })
 
+  it('a JSON file that is not UTF-8 is refused, naming the file; one in UTF-16 with its mark is read', async () => {
+    const latin1 = join(scratch, 'latin1.json')
+    await writeFile(latin1, Buffer.from('{"productName":"Caf\xe9 Noir","barcode":"1"}', 'latin1'))
+    const refused = await runCli(['validate', latin1])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`Cannot read ${latin1}: The file is not UTF-8 text`)
+
+    const utf16 = join(scratch, 'utf16.json')
+    await writeFile(utf16, Buffer.from('\uFEFF{"productName":"Café Noir","barcode":"1"}', 'utf16le'))
+    const read = await runCli(['validate', utf16])
+    expect(read.code).toBe(0)
+    expect(read.stdout).toMatch(/1 SKU checked: 1 valid, 0 invalid, \d+ warnings\n$/)
+  })
+
   it('sheet rows whose columns are all unrecognised are not SKUs', async () => {
     const run = await runCli(['validate', await scratchFile('other.csv', 'foo,bar\n1,2\n3,4\n')])
     expect(run.code).toBe(1)

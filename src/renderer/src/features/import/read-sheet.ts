@@ -1,4 +1,6 @@
 import { readXlsx } from '../../../../shared/sheet/xlsx.ts'
+import { decodeText } from '../../../../shared/sheet/decode.ts'
+import { SheetFileError } from '../../../../shared/sheet/errors.ts'
 import { streamCsv } from '../../../../shared/sheet/csv.ts'
 import { isBlankRow, isHelpRow } from '../../../../shared/sheet/help-row.ts'
 import { documentToResults, rowConverter, type DocumentResults } from '../../../../shared/sheet/rows.ts'
@@ -37,8 +39,10 @@ export async function readWorkbook(file: File): Promise<{ headers: string[]; row
 export async function readJson(file: File): Promise<DocumentResults> {
   let document: unknown
   try {
-    document = JSON.parse(await file.text())
+    // Strictly decoded, as sheets are: `file.text()` would turn bytes that are not UTF-8 into "�".
+    document = JSON.parse(decodeText(new Uint8Array(await file.arrayBuffer())))
   } catch (error) {
+    if (error instanceof SheetFileError) throw new UnreadableFile(error.message)
     throw new UnreadableFile(`It is not valid JSON: ${messageOf(error)}`)
   }
   const read = documentToResults(document)
