@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { access, constants } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
 import { createServiceClient } from '../../main/service/client.ts'
 import {
   DEFAULT_SENDING,
@@ -15,7 +16,7 @@ import type { RunStatus } from '../../shared/sync/run.ts'
 import { parseCommandArgs } from '../args.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { PUSH_USAGE } from '../usage.ts'
-import { JournalBusyError } from '../push/journal-lock.ts'
+import { JournalBusyError, lockPathOf } from '../push/journal-lock.ts'
 import { JournalMismatchError, openJournalOutbox, type JournalOutbox } from '../push/journal-outbox.ts'
 import { fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
 import { readPushInput } from '../push/push-input.ts'
@@ -147,6 +148,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   }
 
   const journalPath = resolve(io.cwd, values.journal ?? `${file}.push-journal.jsonl`)
+  const reportPath = values.report === undefined ? undefined : resolve(io.cwd, values.report)
+  if (reportPath !== undefined) await checkReportPath(reportPath, resolve(io.cwd, file), journalPath)
   let outbox: JournalOutbox
   try {
     outbox = await openJournalOutbox({
@@ -201,10 +204,12 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
 
   const finalStatus = pausedWith ?? summary.status
   const entries = reportEntries(input, outbox)
-  if (values.report !== undefined) {
+  let reportWritten = true
+  if (reportPath !== undefined) {
     try {
-      await writeReport(resolve(io.cwd, values.report), entries)
+      await writeReport(reportPath, entries)
     } catch (error) {
+      reportWritten = false
       io.stderr.write(`catalog-desk: cannot write the report ${values.report}: ${(error as Error).message}\n`)
     }
   }
@@ -213,5 +218,28 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   io.stdout.write(
     values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
   )
-  return json.synced === json.total ? EXIT_OK : EXIT_INVALID
+  // Automation reads the report: one that was asked for and not written is not a success.
+  return json.synced === json.total && reportWritten ? EXIT_OK : EXIT_INVALID
+}
+
+/**
+ * Refuses, before anything is sent, a report that would overwrite the input or the journal (the
+ * journal is what keeps a re-run from sending items twice), or that cannot be written where asked.
+ */
+async function checkReportPath(reportPath: string, inputPath: string, journalPath: string): Promise<void> {
+  const clashes: Array<[string, string]> = [
+    [inputPath, 'the input file'],
+    [journalPath, 'the journal'],
+    [lockPathOf(journalPath), 'the journal’s lock'],
+  ]
+  for (const [path, what] of clashes) {
+    if (path === reportPath) {
+      throw new CliError(`--report ${reportPath} is ${what}; write the report elsewhere.`, 'push')
+    }
+  }
+  try {
+    await access(dirname(reportPath), constants.W_OK)
+  } catch {
+    throw new CliError(`--report ${reportPath}: its folder does not exist or cannot be written.`, 'push')
+  }
 }

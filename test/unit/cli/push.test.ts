@@ -56,6 +56,32 @@ describe('catalog-desk push', () => {
     expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done/)
   })
 
+  it.each([
+    ['the input file', (file: string) => file, 'is the input file'],
+    ['the journal', (file: string) => `${file}.push-journal.jsonl`, 'is the journal'],
+    [
+      'a folder that is not there',
+      () => 'missing/report.json',
+      'its folder does not exist or cannot be written',
+    ],
+  ])('a --report that is %s is refused before anything is sent; exit 2', async (_, report, says) => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('guarded.json', skus(2))
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--report',
+      report(file),
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(says)
+    expect(sandbox.requests()).toHaveLength(0)
+    expect(JSON.parse(await readFile(join(harness.dir(), file), 'utf8'))).toEqual(skus(2))
+  })
+
   it('invalid SKUs are not sent (listed with why), refused ones are rejected with the service message; exit 1', async () => {
     const sandbox = await sandboxFor({ rejectBarcodes: ['PUSH-4'] })
     const list: Record<string, unknown>[] = skus(6)
