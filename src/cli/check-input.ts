@@ -55,12 +55,18 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
   }
   const { headers, rows, notes } = input.sheet
   const matches = matchColumns(headers)
-  const ignored = matches
-    .filter((match) => match.path === null && match.header.trim() !== '')
-    .map(
-      (match) =>
+  const ignored = matches.flatMap((match, index) => {
+    if (match.path !== null) return []
+    if (match.header.trim() !== '') {
+      return [
         `column "${match.header}" matches no field of the contract (or one an earlier column fills) and is ignored`,
-    )
+      ]
+    }
+    // A column without a header is said only when it holds something: spreadsheets pad with empty ones.
+    return rows.some((cells) => (cells[index] ?? '').trim() !== '')
+      ? [`column ${index + 1} has no header, so its cells are not read`]
+      : []
+  })
   const results = convertSheet({ headers, rows }, mappingOf(matches))
   const summary = summariseSheet(input.format, results, [...notes, ...ignored])
   return {

@@ -47,6 +47,14 @@ describe('catalog-desk validate with a sheet', () => {
     expect(out.at(-1)).toMatch(/^2 SKUs checked: 1 valid, 1 invalid, \d+ warnings$/)
   })
 
+  it('a column without a header is said to be unread when it holds something, and not when empty', async () => {
+    const csv = 'barcode,Product name,,\n0012,Aviator,important data,\n0013,Round,,\n'
+    const out = lines((await runCli(['validate', await scratchFile('blank-header.csv', csv)])).stdout)
+    expect(out.filter((line) => line.startsWith('note:'))).toEqual([
+      'note: column 3 has no header, so its cells are not read',
+    ])
+  })
+
   it('--json gives row and column instead of index and path', async () => {
     const run = await runCli(['validate', '--json', await scratchFile('skus2.csv', CSV)])
     expect(run.code).toBe(1)
