@@ -1,6 +1,6 @@
 import { resolve } from 'node:path'
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX } from '../../main/sandbox/control.ts'
-import { describeFault } from '../../main/sandbox/faults.ts'
+import { describeFault, timesOf } from '../../main/sandbox/faults.ts'
 import type { FaultRule, SandboxTokenEncoding } from '../../main/sandbox/options.ts'
 import { DEFAULT_MAX_BATCH, startSandbox, type Sandbox } from '../../main/sandbox/server.ts'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
@@ -75,7 +75,7 @@ function banner(
       return `  ${method.padEnd(6)} ${address} ${what}`
     }),
     '',
-    `Faults: ${details.faults.length > 0 ? details.faults.map(describeFault).join(', ') : 'none'}`,
+    `Faults: ${details.faults.length > 0 ? details.faults.map(faultWithTimes).join(', ') : 'none'}`,
     ...(sandbox.rejectedBarcodes().length > 0
       ? [`Refused barcodes (422 although valid): ${sandbox.rejectedBarcodes().join(', ')}`]
       : []),
@@ -152,4 +152,10 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
   await sandbox.close()
   io.stdout.write('Sandbox stopped.\n')
   return EXIT_OK
+}
+
+/** The banner says how long each fault lasts; the request log, which names the one that applied, does not. */
+function faultWithTimes(rule: FaultRule): string {
+  const times = timesOf(rule)
+  return `${describeFault(rule)}:times=${times === null ? 'forever' : times}`
 }

@@ -67,6 +67,11 @@ export function delayOf(rule: FaultRule): number {
   return rule.delayMs ?? DEFAULT_DELAY_MS[rule.kind] ?? 0
 }
 
+/** How many requests a rule answers: once unless told, forever when it has a rate; null is forever. */
+export function timesOf(rule: FaultRule): number | null {
+  return rule.times === undefined ? (rule.rate === undefined ? 1 : null) : rule.times
+}
+
 /** `reset:after (skus)`-style words for the request log and the CLI's banner. */
 export function describeFault(rule: FaultRule): string {
   const parts: string[] = [rule.kind, stageOf(rule)]
@@ -144,8 +149,7 @@ export class FaultBook {
 
   add(rules: FaultRule[]): void {
     for (const rule of parseFaultRules(rules)) {
-      const times = rule.times === undefined ? (rule.rate === undefined ? 1 : null) : rule.times
-      this.#active.push({ rule, remaining: times })
+      this.#active.push({ rule, remaining: timesOf(rule) })
     }
   }
 

@@ -67,7 +67,7 @@ describe('catalog-desk sandbox', () => {
     )
     const url = await listeningUrl(session)
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
-    expect(session.stdout()).toContain('Faults: server-error:before\n')
+    expect(session.stdout()).toContain('Faults: server-error:before:times=1\n')
     expect(session.stdout()).toContain('kept in received.json')
     const send = () =>
       fetch(url + BULK_UPLOAD_PATH, {
