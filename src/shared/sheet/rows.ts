@@ -140,17 +140,16 @@ export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapp
       message: positioned(problem),
     }
   }
-  // A cell that could not be converted already has its error; the schema's about the text it kept,
-  // or "missing", would only repeat it.
+  // A cell that could not be converted already has its error: the schema's about the text it kept
+  // would repeat it, and so would "missing" for it or for the section holding it.
+  const aboutFailed = (problem: Problem) =>
+    [...failed].some((path) => problem.path === path || problem.path.startsWith(`${path}.`))
   const repeats = (problem: Problem) =>
-    [...failed].some(
-      (path) =>
-        path === problem.path || path.startsWith(`${problem.path}.`) || problem.path.startsWith(`${path}.`),
-    )
+    aboutFailed(problem) || [...failed].some((path) => path.startsWith(`${problem.path}.`))
   return {
     row,
     sku: sku as Sku,
-    errors: [...errors, ...result.errors.filter((problem) => !repeats(problem)).map(place)],
+    errors: [...errors, ...result.errors.filter((problem) => !aboutFailed(problem)).map(place)],
     warnings: result.warnings.filter((problem) => !repeats(problem)).map(place),
   }
 }
