@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../shared/json-depth.ts'
 import { decodeText } from '../shared/sheet/decode.ts'
 import { CliError } from './io.ts'
 
@@ -32,9 +33,16 @@ export async function readJsonFile(file: string, cwd: string): Promise<unknown> 
     throw new CliError(`Cannot read ${file}: ${(error as Error).message}`)
   }
   if (text.trim() === '') throw new CliError(`Cannot parse ${file} as JSON: the file is empty`)
+  let document: unknown
   try {
-    return JSON.parse(text) as unknown
+    document = JSON.parse(text) as unknown
   } catch (error) {
     throw new CliError(`Cannot parse ${file} as JSON: ${(error as Error).message}`)
   }
+  if (nestsDeeperThan(document)) {
+    throw new CliError(
+      `Cannot use ${file}: it nests objects or lists more than ${MAX_JSON_DEPTH} levels deep`,
+    )
+  }
+  return document
 }

@@ -57,6 +57,21 @@ describe('catalog-desk validate', () => {
     expect(read.stdout).toMatch(/1 SKU checked: 1 valid, 0 invalid, \d+ warnings\n$/)
   })
 
+  it('a document nested thousands of levels deep is refused plainly, not with a stack overflow', async () => {
+    const deep = `{"productName":"Aviator","extra":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`
+    const file = await scratchFile('deep.json', deep)
+    for (const command of [
+      ['validate', file],
+      ['convert', file, join(scratch, 'deep.csv')],
+    ]) {
+      const run = await runCli(command)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toBe(
+        `catalog-desk: Cannot use ${file}: it nests objects or lists more than 100 levels deep\n`,
+      )
+    }
+  })
+
   it('sheet rows whose columns are all unrecognised are not SKUs', async () => {
     const run = await runCli(['validate', await scratchFile('other.csv', 'foo,bar\n1,2\n3,4\n')])
     expect(run.code).toBe(1)

@@ -16,4 +16,14 @@ describe('importing a JSON file', () => {
       expect(read.results.map((result) => result.sku)).toEqual([{ productName: 'Müller', barcode: '1' }])
     }
   })
+
+  it('refuses a document nested thousands of levels deep, and takes a deep but sane one', async () => {
+    const nested = (levels: number) =>
+      `{"productName":"Aviator","extra":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`
+    await expect(readJson(new File([nested(5000)], 'deep.json'))).rejects.toThrow(
+      'It nests objects or lists more than 100 levels deep.',
+    )
+    const sane = await readJson(new File([nested(50)], 'deep.json'))
+    expect(sane.results).toHaveLength(1)
+  })
 })

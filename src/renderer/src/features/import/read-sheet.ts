@@ -1,4 +1,5 @@
 import { readXlsx } from '../../../../shared/sheet/xlsx.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../../shared/json-depth.ts'
 import { decodeText } from '../../../../shared/sheet/decode.ts'
 import { SheetFileError } from '../../../../shared/sheet/errors.ts'
 import { streamCsv } from '../../../../shared/sheet/csv.ts'
@@ -44,6 +45,9 @@ export async function readJson(file: File): Promise<DocumentResults> {
   } catch (error) {
     if (error instanceof SheetFileError) throw new UnreadableFile(error.message)
     throw new UnreadableFile(`It is not valid JSON: ${messageOf(error)}`)
+  }
+  if (nestsDeeperThan(document)) {
+    throw new UnreadableFile(`It nests objects or lists more than ${MAX_JSON_DEPTH} levels deep.`)
   }
   const read = documentToResults(document)
   if (read.kind === 'app-request')
