@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, writeSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -125,6 +125,41 @@ describe('journal: one push at a time', () => {
       pid: process.pid,
       host: hostname(),
     })
+    await outbox.close()
+  })
+
+  it('a lock naming this process, left by a former run with the same id, is taken over', async () => {
+    const path = join(dir, 'push.jsonl')
+    await writeFile(lockPathOf(path), JSON.stringify({ pid: process.pid, host: hostname() }))
+    const outbox = await openJournalOutbox(options(path))
+    await outbox.close()
+    expect(existsSync(lockPathOf(path))).toBe(false)
+  })
+
+  it('closing after the lock was deleted by hand, or replaced by another push’s, leaves that one alone', async () => {
+    const path = join(dir, 'push.jsonl')
+    const first = await openJournalOutbox(options(path))
+    await rm(lockPathOf(path))
+    await first.close()
+    const second = await openJournalOutbox(options(path))
+    const theirs = JSON.stringify({ pid: 1, host: 'build-server-7' })
+    await writeFile(lockPathOf(path), theirs)
+    await second.close()
+    expect(await readFile(lockPathOf(path), 'utf8')).toBe(theirs)
+  })
+
+  it('a stale lock is taken over by one push at a time, under a guard that goes stale in turn', async () => {
+    const path = join(dir, 'push.jsonl')
+    const ended = spawnSync(process.execPath, ['-e', 'process.exit(0)'])
+    await writeFile(lockPathOf(path), JSON.stringify({ pid: ended.pid, host: hostname() }))
+    // Another push is taking it over right now.
+    await writeFile(`${lockPathOf(path)}.takeover`, '')
+    await expect(openJournalOutbox(options(path))).rejects.toThrow(/it is taking over its lock/)
+    // One that died while taking over left the guard long ago.
+    const longAgo = new Date(Date.now() - 60_000)
+    await utimes(`${lockPathOf(path)}.takeover`, longAgo, longAgo)
+    const outbox = await openJournalOutbox(options(path))
+    expect(existsSync(`${lockPathOf(path)}.takeover`)).toBe(false)
     await outbox.close()
   })
 
