@@ -12,9 +12,8 @@ import type { FieldPath } from './types.ts'
  * - An empty cell (or one of spaces only) means the field is absent, except in fields that allow
  *   an empty string (orgId, actionUrl), where it means "".
  * - Text, web address and colour cells are kept exactly as written, spaces included, but for the
- *   barcode: it identifies the product (duplicates are found by it), so spaces around it go, and
- *   one a spreadsheet turned into a number in exponent notation (8.90123E+12) is refused, since
- *   its digits are lost.
+ *   barcode: it identifies the product (duplicates are found by it), so spaces around it go. (One a
+ *   spreadsheet shortened to 8.90123E+12 is refused by validation, wherever it comes from.)
  * - Numbers: plain or exponent notation with a dot for decimals, surrounding spaces ignored. A
  *   comma is refused rather than guessed at: "1,5" (decimal comma) and "1,234" (thousands) read
  *   differently by locale, and a silently wrong number is worse than a clear error.
@@ -42,24 +41,13 @@ export function cellConverter(path: FieldPath): CellConverter {
   const target = columnTarget(path)
   if (target.kind === 'slot') return slotCell(name)
   if (target.kind === 'json') return jsonCell(name)
-  if (path === 'barcode') return barcodeCell(name)
+  if (path === 'barcode') return barcodeCell
   return leafCell(target.node.meta, name)
 }
 
-/** Digits in exponent notation: what a spreadsheet shows for a long number it did not keep as text. */
-const SHORTENED_NUMBER = /^\d+(?:[.,]\d+)?E\+?\d+$/i
-
-function barcodeCell(name: string): CellConverter {
-  return (text) => {
-    const trimmed = text.trim()
-    if (trimmed === '') return ABSENT
-    if (SHORTENED_NUMBER.test(trimmed)) {
-      return {
-        error: `${name} "${trimmed}" was shortened to a number by the spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
-      }
-    }
-    return { value: trimmed }
-  }
+function barcodeCell(text: string): Converted {
+  const trimmed = text.trim()
+  return trimmed === '' ? ABSENT : { value: trimmed }
 }
 
 /** Converts one cell of `path`; see {@link cellConverter} for the rules. */

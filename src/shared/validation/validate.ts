@@ -15,17 +15,32 @@ function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): 
 }
 
 /**
+ * How a spreadsheet shows a long number it did not keep as text: one digit, maybe decimals, `E+`
+ * and the exponent (8.90123E+12, 9E+12). The digits it stood for are gone.
+ */
+const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i
+
+/**
  * Validates one SKU as written. Never changes it: what the user wrote is what is stored and sent.
- * The contract requires no field, but an object holding none of its fields (a row whose columns
- * all went unrecognised, an app's answer, some other JSON) is not a SKU: it would be created empty.
+ * Beyond the schema, two rules the contract implies:
+ * - an object holding none of its fields (a row whose columns all went unrecognised, an app's
+ *   answer, some other JSON) is not a SKU: it would be created empty;
+ * - a barcode a spreadsheet shortened to exponent notation names no product any more.
  */
 export function validateSku(value: unknown): ValidationResult {
   const result = validateWith(skuSchema, skuCatalogue, value)
-  if (isRecord(value) && !skuCatalogue.children.some((field) => value[field.key] !== undefined)) {
+  if (!isRecord(value)) return result
+  if (!skuCatalogue.children.some((field) => value[field.key] !== undefined)) {
     result.errors.unshift({
       path: '',
       message:
         'None of the contract’s SKU fields is here (such as productName or barcode): this is not a SKU',
+    })
+  }
+  if (typeof value.barcode === 'string' && SHORTENED_NUMBER.test(value.barcode.trim())) {
+    result.errors.push({
+      path: 'barcode',
+      message: `Barcode "${value.barcode}" was shortened to a number by a spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
     })
   }
   return result

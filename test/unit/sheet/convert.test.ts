@@ -78,12 +78,26 @@ describe('barcode cells', () => {
     expect(convertCell('barcode', '  ')).toEqual({ value: undefined })
   })
 
-  it.each(['8.90123E+12', '8,90123E+12', '1.23457e+19', '5E+12'])(
-    'refuse %s, a number the spreadsheet shortened',
+  it.each(['8.90123E+12', '8,90123E+12', '1.23457e+19', '9E+12'])(
+    'keep %s, a number the spreadsheet shortened, for validation to refuse (in a row: an error)',
     (text) => {
-      expect(convertCell('barcode', text)).toEqual({
-        error: `Barcode "${text}" was shortened to a number by the spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
-      })
+      expect(convertCell('barcode', text)).toEqual({ value: text })
+      const row = rowToSku([text], ['Barcode'], ['barcode'], 3)
+      expect(row.errors).toEqual([
+        {
+          row: 3,
+          column: 'Barcode',
+          value: text,
+          message: `Barcode "${text}" was shortened to a number by a spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
+        },
+      ])
+    },
+  )
+
+  it.each(['4006E12', '123E45', '1e5', 'ABC-1E+5'])(
+    'take %s, a code that only looks like a number',
+    (text) => {
+      expect(rowToSku([text], ['Barcode'], ['barcode'], 1).errors).toEqual([])
     },
   )
 })
