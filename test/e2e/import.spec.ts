@@ -190,6 +190,35 @@ test.describe('Importing SKUs', () => {
       expect(stored.find((draft) => draft.barcode === sku.barcode)?.payload).toEqual(sku)
   })
 
+  test('rows imported with their errors stay invalid drafts that say what is wrong', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems, 0)
+    await fileInput(page).setInputFiles({
+      name: 'odd.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        JSON.stringify([{ notes: 'not a SKU field' }, { productName: 'Shortened', barcode: '8.90123E+12' }]),
+      ),
+    })
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeVisible()
+    await page.getByLabel(/Also import the 2 rows with errors/).check()
+    await page.getByRole('button', { name: 'Import 2 rows' }).click()
+    await expect(page.getByRole('heading', { name: '2 drafts imported' })).toBeVisible()
+    const stored = await storedDrafts(page)
+    expect(stored.map((draft) => draft.validity)).toEqual(['invalid', 'invalid'])
+
+    const notSku = stored.find((draft) => draft.payload.notes !== undefined)!
+    await page.goto(`/#/skus/${notSku.id}`)
+    await expect(page.getByRole('alert').filter({ hasText: 'this is not a SKU' })).toBeVisible()
+    await expect(page.getByText('1 error')).toBeVisible()
+    const shortened = stored.find((draft) => draft.barcode === '8.90123E+12')!
+    await page.goto(`/#/skus/${shortened.id}`)
+    await expect(page.getByText(/was shortened to a number by a spreadsheet/)).toBeVisible()
+    expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
+  })
+
   test('cancelling a large import midway leaves the drafts exactly as they were', async ({
     page,
     pageProblems,

@@ -1,7 +1,8 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import SkuListPage from './features/skus/SkuListPage.vue'
 
-// Hash history: the app is loaded from a file in production, where paths cannot be served.
+// Hash history: the page is one file (index.html) and the route lives in the fragment, so the
+// app protocol only ever serves real files.
 export const router = createRouter({
   history: createWebHashHistory(),
   routes: [
@@ -21,7 +22,7 @@ export const router = createRouter({
     { path: '/apps', component: () => import('./features/apps/AppsPage.vue'), meta: { title: 'Apps' } },
     {
       path: '/apps/:id',
-      component: () => import('./features/apps/AppEditorPage.vue'),
+      component: () => import('./features/apps/AppEditor.vue'),
       props: true,
       meta: { title: 'Edit app' },
     },
