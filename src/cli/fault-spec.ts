@@ -1,4 +1,12 @@
-import { FAULT_KINDS, FaultRuleError, parseFaultRules, SANDBOX_ENDPOINTS } from '../main/sandbox/faults.ts'
+import {
+  delayOf,
+  FAULT_KINDS,
+  FaultRuleError,
+  parseFaultRules,
+  SANDBOX_ENDPOINTS,
+  stageOf,
+  timesOf,
+} from '../main/sandbox/faults.ts'
 import type { FaultRule } from '../main/sandbox/options.ts'
 import { CliError } from './io.ts'
 
@@ -77,4 +85,16 @@ const FIELD_WORDS: Record<string, string> = {
   retryAfterSeconds: 'retry-after',
   times: 'times',
   rate: 'rate',
+}
+
+/** A rule in the words `--fault` takes, every setting spelled out: what the sandbox's banner prints. */
+export function faultSpecOf(rule: FaultRule): string {
+  const times = timesOf(rule)
+  const parts: string[] = [rule.kind, stageOf(rule)]
+  if (rule.endpoint) parts.push(`endpoint=${rule.endpoint}`)
+  parts.push(`times=${times === null ? 'forever' : times}`)
+  if (rule.kind === 'latency' || rule.kind === 'slow-response') parts.push(`delay=${delayOf(rule)}`)
+  if (rule.retryAfterSeconds !== undefined) parts.push(`retry-after=${rule.retryAfterSeconds}`)
+  if (rule.rate !== undefined) parts.push(`rate=${rule.rate}`)
+  return parts.join(':')
 }

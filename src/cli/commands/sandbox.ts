@@ -1,11 +1,10 @@
 import { resolve } from 'node:path'
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX } from '../../main/sandbox/control.ts'
-import { describeFault, timesOf } from '../../main/sandbox/faults.ts'
 import type { FaultRule, SandboxTokenEncoding } from '../../main/sandbox/options.ts'
 import { DEFAULT_MAX_BATCH, startSandbox, type Sandbox } from '../../main/sandbox/server.ts'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
 import { parseCommandArgs } from '../args.ts'
-import { parseFaultSpec } from '../fault-spec.ts'
+import { faultSpecOf, parseFaultSpec } from '../fault-spec.ts'
 import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SANDBOX_USAGE } from '../usage.ts'
 
@@ -75,7 +74,7 @@ function banner(
       return `  ${method.padEnd(6)} ${address} ${what}`
     }),
     '',
-    `Faults: ${details.faults.length > 0 ? details.faults.map(faultWithTimes).join(', ') : 'none'}`,
+    `Faults: ${details.faults.length > 0 ? details.faults.map(faultSpecOf).join(', ') : 'none'}`,
     ...(sandbox.rejectedBarcodes().length > 0
       ? [`Refused barcodes (422 although valid): ${sandbox.rejectedBarcodes().join(', ')}`]
       : []),
@@ -152,10 +151,4 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
   await sandbox.close()
   io.stdout.write('Sandbox stopped.\n')
   return EXIT_OK
-}
-
-/** The banner says how long each fault lasts; the request log, which names the one that applied, does not. */
-function faultWithTimes(rule: FaultRule): string {
-  const times = timesOf(rule)
-  return `${describeFault(rule)}:times=${times === null ? 'forever' : times}`
 }

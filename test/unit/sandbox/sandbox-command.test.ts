@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseFaultSpec } from '../../../src/cli/fault-spec.ts'
+import { faultSpecOf, parseFaultSpec } from '../../../src/cli/fault-spec.ts'
 import { CliError } from '../../../src/cli/io.ts'
 import { main } from '../../../src/cli/main.ts'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
@@ -164,6 +164,20 @@ describe('--fault SPEC', () => {
     ['latency:stage=before:delay=0', { kind: 'latency', stage: 'before', delayMs: 0 }],
   ])('%s', (spec, rule) => {
     expect(parseFaultSpec(spec)).toEqual(rule)
+    // What the banner prints reads back as the same rule, every default spelled out.
+    const spelled = faultSpecOf(parseFaultSpec(spec))
+    expect(spelled).toMatch(/:times=(\d+|forever)/)
+    expect(parseFaultSpec(spelled)).toMatchObject(rule)
+  })
+
+  it('the banner spells out the defaults: the stage, how many times, the delay', () => {
+    expect(faultSpecOf(parseFaultSpec('reset:endpoint=skus:times=2'))).toBe(
+      'reset:before:endpoint=skus:times=2',
+    )
+    expect(faultSpecOf(parseFaultSpec('server-error:rate=0.1:endpoint=apps'))).toBe(
+      'server-error:before:endpoint=apps:times=forever:rate=0.1',
+    )
+    expect(faultSpecOf(parseFaultSpec('latency'))).toMatch(/^latency:before:times=1:delay=\d+$/)
   })
 
   it.each([
