@@ -98,11 +98,13 @@ function csvReader() {
     if (last) {
       const unclosed = result.errors.find((error) => error.code === 'MissingQuotes')
       if (unclosed) {
-        // Papa counts rows from 0 in this last batch: from the header when it is in it.
-        const row = dataRows + (unclosed.row ?? 0) + (headers === null ? 0 : 1)
+        // Papa counts the rows of this last batch from 0: from the header and the blank lines
+        // before it when they are in the batch, from the next data row otherwise.
+        const before = headers === null ? result.data.findIndex((cells) => !isBlankRow(cells)) : -1
+        const row = dataRows + (unclosed.row ?? 0) - before
         throw new SheetFileError(
           'unclosed-quote',
-          `A quote (") opened in row ${count(row)} is never closed, so the rest of the file would be one cell.`,
+          `A quote (") opened in ${row === 0 ? 'the header' : `row ${count(row)}`} is never closed, so the rest of the file would be one cell.`,
         )
       }
     }

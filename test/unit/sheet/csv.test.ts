@@ -135,6 +135,8 @@ describe('streamCsv', () => {
     ]
     const text = lines.join('\n') + '\nSKU 40,Brand\n'
     expect(() => parseCsvText(text)).toThrow('A quote (") opened in row 40 is never closed')
+    expect(() => parseCsvText(`\n\n${text}`)).toThrow('A quote (") opened in row 40 is never closed')
+    expect(() => parseCsvText('productName,"brand\nA,B\n')).toThrow('A quote (") opened in the header')
     for (const chunkBytes of [64, 1000]) {
       await expect(streamCsv(text, { onHeader: () => {}, onRows: () => {} }, { chunkBytes })).rejects.toThrow(
         'A quote (") opened in row 40 is never closed',
