@@ -28,7 +28,7 @@ export async function readJsonFile(file: string, cwd: string): Promise<unknown> 
   // A byte order mark (editors on Windows save one; JSON.parse rejects it) is dropped.
   let text: string
   try {
-    text = decodeText(bytes)
+    text = decodeText(bytes, 'json')
   } catch (error) {
     throw new CliError(`Cannot read ${file}: ${(error as Error).message}`)
   }

@@ -81,8 +81,14 @@ export async function* textChunks(
   }
 }
 
-/** Whole bytes as text, with the same checks. */
-export function decodeText(bytes: Uint8Array): string {
+/** How to make a file UTF-8, by what it is: a spreadsheet app saves CSV; JSON is re-encoded. */
+const UTF8_ADVICE = {
+  csv: 'Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.',
+  json: 'Re-encode it as UTF-8 (most editors offer it under "Save with encoding").',
+}
+
+/** Whole bytes as text, with the same checks; `kind` picks the advice when they are not UTF-8. */
+export function decodeText(bytes: Uint8Array, kind: keyof typeof UTF8_ADVICE = 'csv'): string {
   let encoding = 'utf-8'
   if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = 'utf-16le'
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = 'utf-16be'
@@ -90,9 +96,6 @@ export function decodeText(bytes: Uint8Array): string {
   try {
     return new TextDecoder(encoding, { fatal: true }).decode(bytes)
   } catch {
-    throw new SheetFileError(
-      'not-utf8',
-      'The file is not UTF-8 text. Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.',
-    )
+    throw new SheetFileError('not-utf8', `The file is not UTF-8 text. ${UTF8_ADVICE[kind]}`)
   }
 }

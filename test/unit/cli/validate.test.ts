@@ -48,7 +48,9 @@ describe('catalog-desk validate', () => {
     await writeFile(latin1, Buffer.from('{"productName":"Caf\xe9 Noir","barcode":"1"}', 'latin1'))
     const refused = await runCli(['validate', latin1])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain(`Cannot read ${latin1}: The file is not UTF-8 text`)
+    expect(refused.stderr).toContain(
+      `Cannot read ${latin1}: The file is not UTF-8 text. Re-encode it as UTF-8 (most editors offer it under "Save with encoding").`,
+    )
 
     const utf16 = join(scratch, 'utf16.json')
     await writeFile(utf16, Buffer.from('\uFEFF{"productName":"Café Noir","barcode":"1"}', 'utf16le'))

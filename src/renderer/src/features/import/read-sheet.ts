@@ -41,7 +41,7 @@ export async function readJson(file: File): Promise<DocumentResults> {
   let document: unknown
   try {
     // Strictly decoded, as sheets are: `file.text()` would turn bytes that are not UTF-8 into "�".
-    document = JSON.parse(decodeText(new Uint8Array(await file.arrayBuffer())))
+    document = JSON.parse(decodeText(new Uint8Array(await file.arrayBuffer()), 'json'))
   } catch (error) {
     if (error instanceof SheetFileError) throw new UnreadableFile(error.message)
     throw new UnreadableFile(`It is not valid JSON: ${messageOf(error)}`)
