@@ -4,6 +4,7 @@ import type { Handlers } from './handlers.ts'
 import type { ServiceClient } from './service/client.ts'
 import { runTargetProblem } from '../shared/sync/run-target.ts'
 import { clientForProfile, type ServiceDeps } from './service-handlers.ts'
+import { messageOf } from '../shared/error-message.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
 
@@ -15,8 +16,6 @@ type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
 function notSent(message: string): Outcome {
   return { kind: 'wrong-address', processed: PROCESSED['wrong-address'], message, durationMs: 0 }
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
  * The sync engine's transport in main: each call is one request with the named profile's address,

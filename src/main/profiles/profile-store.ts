@@ -12,6 +12,7 @@ import {
   type ProfilesData,
 } from './profiles-file.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
+import { messageOf } from '../../shared/error-message.ts'
 
 export { InvalidProfileError, type ProfileIssue } from './profile-rules.ts'
 export { newProfileId } from './profile-id.ts'
@@ -49,10 +50,6 @@ interface Loaded {
   readOnly?: string
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 function notFound(id: string): Error {
   return new Error(`There is no profile "${id}".`)
 }
@@ -81,7 +78,7 @@ export function createProfileStore({
     } catch (error) {
       return {
         data: defaultProfilesData(),
-        readOnly: `The saved profiles could not be used (${reason}) and the file could not be moved aside (${errorMessage(error)}): the built-in profiles are shown and changes are not saved until ${file} is fixed or removed.`,
+        readOnly: `The saved profiles could not be used (${reason}) and the file could not be moved aside (${messageOf(error)}): the built-in profiles are shown and changes are not saved until ${file} is fixed or removed.`,
       }
     }
     notices.push(
@@ -99,7 +96,7 @@ export function createProfileStore({
     } catch (error) {
       return {
         data,
-        readOnly: `${left} (${dropped.join('; ')}) and a copy of the file could not be kept (${errorMessage(error)}): changes are not saved until ${file} is fixed.`,
+        readOnly: `${left} (${dropped.join('; ')}) and a copy of the file could not be kept (${messageOf(error)}): changes are not saved until ${file} is fixed.`,
       }
     }
     // Rewritten now, so the next read does not set the same entries aside again.
@@ -117,7 +114,7 @@ export function createProfileStore({
       text = await readFile(file, 'utf8')
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { data: defaultProfilesData() }
-      return setAside(`it could not be read: ${errorMessage(error)}`)
+      return setAside(`it could not be read: ${messageOf(error)}`)
     }
     const content = parseProfilesFile(text)
     switch (content.kind) {

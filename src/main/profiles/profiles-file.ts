@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { BUILT_IN_PROFILES, type Profile } from '../../shared/profile.ts'
 import { builtInProfile, checkProfile, SANDBOX_PROFILE_ID } from './profile-rules.ts'
+import { isRecord } from '../../shared/is-record.ts'
 
 export const PROFILES_FILE_NAME = 'profiles.json'
 export const PROFILES_FILE_VERSION = 1
@@ -24,10 +25,6 @@ export type ProfilesFileContent =
 
 export function defaultProfilesData(): ProfilesData {
   return { activeId: SANDBOX_PROFILE_ID, profiles: structuredClone([...BUILT_IN_PROFILES]) }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The usable entries of a stored list, plus what was wrong with the others. */

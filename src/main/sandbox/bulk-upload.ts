@@ -5,10 +5,7 @@ import type { Processed } from './processed.ts'
 import type { ReceivedStore } from './received-store.ts'
 import { refusedBarcodes } from './rejected-barcodes.ts'
 import { errorReply, invalidReply, jsonReply } from './reply.ts'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { isRecord } from '../../shared/is-record.ts'
 
 /**
  * POST skus/bulk-upload with a parsed body. The contract does not say whether one invalid item

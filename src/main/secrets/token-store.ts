@@ -4,6 +4,7 @@ import { normaliseBaseUrl } from '../profiles/profile-rules.ts'
 import { createKeyringBackend, type KeychainBackend } from './keychain-backend.ts'
 import { createRedactor } from './redaction.ts'
 import { normaliseToken } from './token-rules.ts'
+import { messageOf } from '../../shared/error-message.ts'
 
 export type { KeychainBackend } from './keychain-backend.ts'
 export { InvalidTokenError, MAX_TOKEN_LENGTH } from './token-rules.ts'
@@ -70,7 +71,7 @@ const MAX_REASON_LENGTH = 240
 
 /** What went wrong with the keychain, in one line, without the token in any of its forms. */
 function keychainReason(error: unknown, token?: string): string {
-  const raw = error instanceof Error ? error.message : String(error)
+  const raw = messageOf(error)
   // The keychain may echo the entry, where a quote or a backslash in the token is JSON-escaped.
   const escaped = token === undefined ? undefined : JSON.stringify(token).slice(1, -1)
   const redacted = createRedactor(token)(createRedactor(escaped)(raw))

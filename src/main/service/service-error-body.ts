@@ -1,6 +1,7 @@
 import type { ServiceProblem } from '../../shared/service/outcome.ts'
 import type { Redact } from '../secrets/redaction.ts'
 import { showable } from './untrusted-text.ts'
+import { isRecord } from '../../shared/is-record.ts'
 
 /**
  * The platform's errors carry a JSON body with `message`; the sandbox adds `errors: [{path, message}]`.
@@ -18,10 +19,6 @@ export const SERVICE_TEXT_LIMITS = {
 export interface ServiceErrorDetails {
   serviceMessage?: string
   problems?: ServiceProblem[]
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** A path as a string (`skus.0.name`) or as segments (`['skus', 0, 'name']`). */

@@ -4,6 +4,7 @@ import { skuCatalogue } from '../validation/validate.ts'
 import { columnTarget, JSON_COLUMN_PREFIX, skuColumns } from './columns.ts'
 import { toCsv } from './csv.ts'
 import { writeXlsx } from './xlsx.ts'
+import { isRecord } from '../is-record.ts'
 
 /**
  * Drafts out as a sheet: one row a SKU, headed by contract paths so the file maps itself back on
@@ -20,10 +21,6 @@ import { writeXlsx } from './xlsx.ts'
 export interface SheetData {
   headers: string[]
   rows: string[][]
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 function leafText(value: unknown): string {

@@ -6,6 +6,7 @@ import { escapeFormula, isPlainNumber } from './formula.ts'
 import { isBlankRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS } from './limits.ts'
 import type { ParsedSheet } from './csv.ts'
+import { messageOf } from '../error-message.ts'
 
 /**
  * XLSX in and out, through the universal builds of read-excel-file and write-excel-file (no DOM,
@@ -70,7 +71,7 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
       parseNumber: (text: string) => numberText(text),
     })) as unknown[][]
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error)
+    const detail = messageOf(error)
     throw new SheetFileError(
       'not-xlsx',
       `The workbook cannot be read: it is damaged, cut short or not an XLSX file (${detail}).`,

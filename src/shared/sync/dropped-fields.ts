@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.ts'
 /**
  * What the service did not keep of an app creation request: the contract's sample response comes
  * back with several nested objects empty although the request filled them in, so after a creation
@@ -27,10 +28,6 @@ export interface DroppedField {
 const MAX_ENTRIES = 500
 /** A request nested deeper than this is compared as a whole below this depth. */
 const MAX_DEPTH = 64
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 function isEmpty(value: unknown): boolean {
   return Array.isArray(value) ? value.length === 0 : isRecord(value) && Object.keys(value).length === 0

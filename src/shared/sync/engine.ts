@@ -26,6 +26,7 @@ import {
   type SyncRun,
 } from './run.ts'
 import { halves, splitRejected } from './split.ts'
+import { messageOf } from '../error-message.ts'
 
 /**
  * The sync engine: streams queued items from the outbox in position order and sends them in
@@ -57,7 +58,7 @@ const NOT_SENT_HALTED: Outcome = {
 
 /** A transport that throws instead of answering: nobody knows whether the request left. */
 function thrownOutcome(error: unknown): Outcome {
-  const detail = error instanceof Error ? error.message : String(error)
+  const detail = messageOf(error)
   return {
     kind: 'unknown',
     processed: 'maybe',
@@ -435,7 +436,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     try {
       await slot()
     } catch (error) {
-      const detail = error instanceof Error ? error.message : String(error)
+      const detail = messageOf(error)
       endWith({ state: 'stopped', message: `The sync records could not be read or written: ${detail}` })
     }
   }
@@ -456,7 +457,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     } catch (error) {
       endWith({
         state: 'stopped',
-        message: `The sync records could not be read: ${error instanceof Error ? error.message : String(error)}`,
+        message: `The sync records could not be read: ${messageOf(error)}`,
       })
     }
     const final: RunStatus = ending ?? { state: 'finished', cancelled }

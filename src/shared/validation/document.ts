@@ -1,5 +1,6 @@
 import { validateAppRequest, validateSku } from './validate.ts'
 import type { Problem, ValidationResult } from './problem.ts'
+import { isRecord } from '../is-record.ts'
 
 /**
  * What a JSON file holds. The CLI and the importer accept all four shapes the contract's examples
@@ -29,10 +30,6 @@ const APP_FIELDS = [
   'sdkVersion',
   'algorithmVersion',
 ]
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
 
 export function documentKind(document: unknown): DocumentKind {
   if (Array.isArray(document)) return 'sku-list'

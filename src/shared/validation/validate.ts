@@ -4,6 +4,7 @@ import { appCreateRequestSchema } from '../schema/app.ts'
 import { buildCatalogue, type FieldNode } from '../schema/catalogue.ts'
 import { describeIssue } from './messages.ts'
 import type { Problem, ValidationResult } from './problem.ts'
+import { isRecord } from '../is-record.ts'
 
 export const skuCatalogue = buildCatalogue(skuSchema, 'SKU')
 export const appCatalogue = buildCatalogue(appCreateRequestSchema, 'App')
@@ -48,10 +49,6 @@ export function validateSku(value: unknown): ValidationResult {
 
 export function validateAppRequest(value: unknown): ValidationResult {
   return validateWith(appCreateRequestSchema, appCatalogue, value)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**

@@ -5,8 +5,7 @@ import { appDrafts } from '../db/app-drafts.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
-
-const reason = (error: unknown) => (error instanceof Error ? error.message : String(error))
+import { messageOf } from '../../../shared/error-message.ts'
 
 /** How a draft is called in messages: its name, or what the list shows for a draft without one. */
 export function appLabel(record: Pick<AppDraftRecord, 'name'>): string {
@@ -30,7 +29,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
       drafts.value = await appDrafts.all()
       failure.value = ''
     } catch (error) {
-      failure.value = `The app drafts could not be read: ${reason(error)}`
+      failure.value = `The app drafts could not be read: ${messageOf(error)}`
     } finally {
       loaded.value = true
     }
@@ -49,7 +48,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
       tell(`${appLabel(copy)} created as a copy.`)
       return copy.id
     } catch (error) {
-      tell(`Nothing was copied: ${reason(error)}`, 'error')
+      tell(`Nothing was copied: ${messageOf(error)}`, 'error')
       return undefined
     }
   }
@@ -59,7 +58,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
       deleted = await appDrafts.delete(id)
       tell(`${appLabel(deleted)} deleted.`, 'info', deleted.id)
     } catch (error) {
-      tell(`Nothing was deleted: ${reason(error)}`, 'error')
+      tell(`Nothing was deleted: ${messageOf(error)}`, 'error')
     }
     await load()
   }
@@ -74,7 +73,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
       await appDrafts.restore(record)
       tell(`${appLabel(record)} restored.`)
     } catch (error) {
-      tell(`Could not undo: ${reason(error)}`, 'error')
+      tell(`Could not undo: ${messageOf(error)}`, 'error')
     }
     await load()
   }
@@ -88,7 +87,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
       download(new File([appRequestJson(record.payload)], name, { type: 'application/json' }))
       tell(`${appLabel(record)} exported to ${name}.`)
     } catch (error) {
-      tell(`Export failed: ${reason(error)}`, 'error')
+      tell(`Export failed: ${messageOf(error)}`, 'error')
     }
   }
 

@@ -18,6 +18,7 @@ import { count, drafts } from '../ui/counting.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
 import { draftPayloads, exportFile, type ExportFormat } from '../features/export/export-drafts.ts'
+import { messageOf } from '../../../shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */
 export interface Progress {
@@ -109,7 +110,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
         if (progress.value) progress.value = { label, done, total }
       })
     } catch (error) {
-      tell(`Nothing was changed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+      tell(`Nothing was changed: ${messageOf(error)}`, 'error')
       return undefined
     } finally {
       progress.value = undefined
@@ -159,7 +160,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
       download(file)
       tell(`${drafts(ids.length)} exported to ${file.name}.`)
     } catch (error) {
-      tell(`Export failed: ${error instanceof Error ? error.message : String(error)}`, 'error')
+      tell(`Export failed: ${messageOf(error)}`, 'error')
     }
   }
 
@@ -190,7 +191,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
         parts.push(`${drafts(result.keptSent)} queued or sent since were kept as they are.`)
       tell(parts.join(' ') || 'Nothing left to undo.')
     } catch (error) {
-      tell(`Could not undo: ${error instanceof Error ? error.message : String(error)}`, 'error')
+      tell(`Could not undo: ${messageOf(error)}`, 'error')
     } finally {
       progress.value = undefined
       changed()

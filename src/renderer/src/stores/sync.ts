@@ -17,6 +17,7 @@ import { onlineWaiter } from '../features/sync/wait-until-online.ts'
 import { drafts } from '../ui/counting.ts'
 import type { ProfileView } from '../../../shared/profile.ts'
 import { useProfilesStore } from './profiles.ts'
+import { messageOf } from '../../../shared/error-message.ts'
 
 export interface LogLine {
   id: number
@@ -483,8 +484,4 @@ function runTarget(profile: ProfileView): RunTarget {
     batchSize: profile.batchSize,
     concurrency: profile.concurrency,
   }
-}
-
-function messageOf(failure: unknown): string {
-  return failure instanceof Error ? failure.message : String(failure)
 }

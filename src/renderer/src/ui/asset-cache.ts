@@ -1,4 +1,5 @@
 import type { PreviewAsset, PreviewAssetRequest } from '../../../shared/ipc.ts'
+import { messageOf } from '../../../shared/error-message.ts'
 
 /**
  * The preview's downloads, kept for the session by address: typing in other fields, reopening a
@@ -65,6 +66,6 @@ export function forgetPreviewAsset(request: PreviewAssetRequest): void {
  * invoke with "Error invoking remote method '<channel>': Error: ".
  */
 export function failureText(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = messageOf(error)
   return message.replace(/^Error invoking remote method '[^']*':\s*/, '').replace(/^(\w*Error):\s*/, '')
 }

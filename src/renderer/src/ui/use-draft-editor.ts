@@ -1,6 +1,7 @@
 import { computed, nextTick, onBeforeUnmount, ref, shallowRef, watch, type Ref } from 'vue'
 import type { ValidationResult } from '../../../shared/validation/problem.ts'
 import { plainCopy } from './plain-copy.ts'
+import { messageOf } from '../../../shared/error-message.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
 
@@ -76,7 +77,7 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
         saveError.value = ''
       } catch (error) {
         state.value = 'failed'
-        saveError.value = error instanceof Error ? error.message : String(error)
+        saveError.value = messageOf(error)
       }
     })
     return saving

@@ -13,7 +13,8 @@ import {
   type RunOptions,
   type SavedMapping,
 } from './import-protocol.ts'
-import { messageOf, readHead, readJson, readResults } from './read-sheet.ts'
+import { readHead, readJson, readResults } from './read-sheet.ts'
+import { messageOf } from '../../../../shared/error-message.ts'
 
 /**
  * The importer's worker: reads, maps and checks a file off the page's thread, and hands the page

@@ -8,6 +8,7 @@ import { documentToResults, rowConverter, type DocumentResults } from '../../../
 import type { ColumnMapping, RowResult } from '../../../../shared/sheet/types.ts'
 import { UnreadableFile } from './file-kind.ts'
 import type { ReadProgress, SheetFormat } from './import-protocol.ts'
+import { messageOf } from '../../../../shared/error-message.ts'
 
 /**
  * Reading a file's rows in the worker, whatever its format. CSV is streamed a stretch at a time;
@@ -151,7 +152,3 @@ async function handOn(
 
 /** Rows worth showing as samples: not blank, not the template's help row. */
 const isSample = (cells: string[]) => !isBlankRow(cells) && !isHelpRow(cells)
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

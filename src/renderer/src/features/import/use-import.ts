@@ -7,6 +7,7 @@ import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '../../d
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
+import { messageOf } from '../../../../shared/error-message.ts'
 
 /** The import's screens, in order. */
 export type Step = 'choose' | 'reading' | 'mapping' | 'checking' | 'report' | 'importing' | 'done'
@@ -14,7 +15,6 @@ export type Step = 'choose' | 'reading' | 'mapping' | 'checking' | 'report' | 'i
 /** SKUs written per transaction: the repository's bulk chunk, a fraction of a second each. */
 const CHUNK_SIZE = 500
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 const noProgress = (): ReadProgress => ({ rows: 0, bytes: 0, total: 0 })
 
 export interface ImportOutcome extends ImportChunkResult {

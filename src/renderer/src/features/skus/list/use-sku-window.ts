@@ -3,6 +3,7 @@ import { skuList } from '../../../db/index.ts'
 import type { SkuDraftRecord } from '../../../db/records.ts'
 import { narrows, type ListQuery } from '../../../db/sku-list-query.ts'
 import type { ListView } from '../../../db/sku-list-views.ts'
+import { messageOf } from '../../../../../shared/error-message.ts'
 
 /**
  * The SKU list's data, a window at a time: how many drafts match, and the rows near what is on
@@ -19,7 +20,7 @@ export function useSkuWindow(query: () => ListQuery, revision: Ref<number>) {
   let ticket = 0
 
   const fail = (error: unknown) => {
-    failure.value = `The drafts could not be read: ${error instanceof Error ? error.message : String(error)}`
+    failure.value = `The drafts could not be read: ${messageOf(error)}`
   }
 
   /**

@@ -1,5 +1,6 @@
 import { DataTexture, EquirectangularReflectionMapping, LinearFilter, SRGBColorSpace, Texture } from 'three'
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
+import { messageOf } from '../../../../../shared/error-message.ts'
 
 /**
  * Turns the bytes of an environment image into an equirectangular texture, without the network:
@@ -38,7 +39,7 @@ function hdrTexture(bytes: Uint8Array): DataTexture {
     // A copy: the loader takes an ArrayBuffer, and the bytes may be a view into a larger one.
     return new HDRLoader().createDataTexture(bytes.slice().buffer)
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     throw new Error(`the .hdr file could not be read (${message.replace(/^THREE\.HDRLoader:\s*/, '')})`, {
       cause: error,
     })

@@ -1,5 +1,6 @@
 import { TextureLoader, type Object3D } from 'three'
 import { GLTFLoader, type GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
+import { messageOf } from '../../../../../shared/error-message.ts'
 
 /**
  * Turns the bytes of a 3D asset into a three.js object, without the network: the renderer's CSP
@@ -87,7 +88,7 @@ export async function parseModel(bytes: Uint8Array): Promise<Object3D> {
     const gltf = await loader.parseAsync(buffer, '')
     return gltf.scene
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     throw new Error(`the model could not be read (${message.replace(/^THREE\.GLTFLoader:\s*/, '')})`, {
       cause: error,
     })
