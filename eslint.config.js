@@ -71,7 +71,15 @@ export default defineConfig(
 
   // Where code runs decides which globals exist.
   {
-    files: ['src/main/**', 'src/cli/**', 'bin/**', 'bench/**', 'test/**', '*.config.{js,ts,mjs}'],
+    files: [
+      'src/main/**',
+      'src/cli/**',
+      'bin/**',
+      'bench/**',
+      'scripts/**',
+      'test/**',
+      '*.config.{js,ts,mjs}',
+    ],
     languageOptions: { globals: globals.node },
   },
   { files: ['src/preload/**'], languageOptions: { globals: { ...globals.browser, ...globals.node } } },

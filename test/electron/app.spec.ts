@@ -1,40 +1,28 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test'
+import { ElectronBinaryError, resolveElectronBinary } from '../../scripts/electron-binary.js'
 
 /**
- * Where the Electron executable is, without `require('electron')`: that module tries to download
- * the binary when it is missing, which cannot work on machines without GitHub access.
+ * Why the suite cannot run here, if it cannot. The binary is resolved as `npm start` resolves it
+ * (downloaded where it can be), so a missing one is named with the download's own failure.
  */
-function electronExecutable(): string | undefined {
+async function electronOrSkipReason(): Promise<{ reason: string } | { executable: string }> {
+  let executable: string
   try {
-    const packageDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'))
-    const pathFile = join(packageDir, 'path.txt')
-    if (!existsSync(pathFile)) return undefined
-    const relative = readFileSync(pathFile, 'utf8').trim()
-    const distDir = process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(packageDir, 'dist')
-    const executable = join(distDir, relative)
-    return statSync(executable, { throwIfNoEntry: false })?.isFile() ? executable : undefined
-  } catch {
-    return undefined
-  }
-}
-
-function skipReason(executable: string | undefined): string | undefined {
-  if (!executable) {
-    return 'the Electron binary is not installed (ELECTRON_SKIP_BINARY_DOWNLOAD); run npm install with network access to get it'
+    executable = (await resolveElectronBinary()).path
+  } catch (error) {
+    if (error instanceof ElectronBinaryError) return { reason: error.message }
+    throw error
   }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-    return 'no display (DISPLAY/WAYLAND_DISPLAY unset); run it under xvfb-run'
+    return { reason: 'no display (DISPLAY/WAYLAND_DISPLAY unset); run it under xvfb-run' }
   }
-  if (!existsSync('out/main/index.js')) return 'the app is not built (out/main/index.js); run npm run build'
-  return undefined
+  if (!existsSync('out/main/index.js'))
+    return { reason: 'the app is not built (out/main/index.js); run npm run build' }
+  return { executable }
 }
-
-const executable = electronExecutable()
-const reason = skipReason(executable)
 
 test.describe.configure({ mode: 'serial' })
 
@@ -42,14 +30,16 @@ let app: ElectronApplication
 let mainWindow: Page
 
 test.beforeAll(async () => {
-  if (reason) {
-    // Printed here, not at module level: the file is also loaded to list tests, in other processes.
-    console.log(`electron suite skipped: ${reason}`)
-    test.skip(true, reason)
+  // Here, not at module level: the file is also loaded to list tests, in other processes, and
+  // resolving may download Electron.
+  const found = await electronOrSkipReason()
+  if ('reason' in found) {
+    console.log(`electron suite skipped: ${found.reason}`)
+    test.skip(true, found.reason)
     return
   }
   app = await electron.launch({
-    executablePath: executable,
+    executablePath: found.executable,
     // Chromium refuses to start as root with its sandbox on (CI runs as root); the renderer's
     // sandbox and context isolation asserted below are web preferences and stay on.
     args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), 'out/main/index.js'],
