@@ -1,18 +1,7 @@
-import { existsSync } from 'node:fs'
 import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, chromiumExecutable } from './test/e2e/harness/chromium.ts'
 
-/**
- * Which Chromium to drive: an explicit path wins, then Debian's (the CI machines have no
- * Playwright browser download), else Playwright's own browser where one is installed.
- */
-function chromiumPath(): string | undefined {
-  const fromEnv = process.env.CATALOG_DESK_CHROMIUM
-  if (fromEnv) return fromEnv
-  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium'
-  return undefined
-}
-
-const executablePath = chromiumPath()
+const executablePath = chromiumExecutable()
 
 export default defineConfig({
   testDir: 'test',
@@ -29,23 +18,12 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    launchOptions: {
-      ...(executablePath ? { executablePath } : {}),
-      // Without the background-networking flags Chromium keeps dialling Google on a closed network.
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
-    },
+    launchOptions: { ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS },
   },
   projects: [
-    { name: 'browser', testMatch: 'e2e/**/*.spec.ts' },
+    // Finds the Chromium, or installs Playwright's own, before the browser suite and only for it.
+    { name: 'chromium', testMatch: 'e2e/chromium.setup.ts', use: { trace: 'off' } },
+    { name: 'browser', testMatch: 'e2e/**/*.spec.ts', dependencies: ['chromium'] },
     { name: 'electron', testMatch: 'electron/**/*.spec.ts' },
   ],
 })

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext } from '@playwright/test'
 import playwrightConfig from '../playwright.config.ts'
 import { CHANNELS, type AppInfo } from '../src/shared/ipc.ts'
+import { ensureChromium } from '../test/e2e/harness/chromium.ts'
 import { startStaticServer, type StaticServer } from '../test/e2e/harness/static-server.ts'
 import { log } from './result.ts'
 
@@ -24,8 +25,9 @@ export function serveRenderer(): Promise<StaticServer> {
   return startStaticServer(rendererDir)
 }
 
-/** The Chromium the browser tests use, launched with their options (Debian's, its flags). */
-export function launchChromium(): Promise<Browser> {
+/** The Chromium the browser tests use (found or installed as for them), launched with their options. */
+export async function launchChromium(): Promise<Browser> {
+  log(`Chromium: ${await ensureChromium()}`)
   return chromium.launch({ headless: true, ...playwrightConfig.use?.launchOptions })
 }
 
