@@ -4,17 +4,18 @@ import { defineConfig, globalIgnores } from 'eslint/config'
 import pluginVue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import layers from './lint/layers.js'
 
 // The IPC boundary (docs: architecture, "Typed IPC, one contract"). Only these two files may touch
 // ipcMain/ipcRenderer; everything else goes through the typed contract in src/shared/ipc.ts.
 const IPC_WIRING_FILES = ['src/main/ipc.ts', 'src/preload/index.ts']
 // Code that must run without Electron: in the renderer's sandbox, in plain Node (the CLI) or anywhere.
-const ELECTRON_FREE_FILES = ['src/shared/**', 'src/renderer/**', 'src/cli/**']
+const ELECTRON_FREE_FILES = ['src/shared/**', 'src/node/**', 'src/renderer/**', 'src/cli/**']
 
 const IPC_MESSAGE =
   'Only src/main/ipc.ts and src/preload/index.ts use ipcMain/ipcRenderer: add a channel to src/shared/ipc.ts instead.'
 const NO_ELECTRON_MESSAGE =
-  'src/shared, src/renderer and src/cli run without Electron: go through window.api or a port instead.'
+  'src/shared, src/node, src/renderer and src/cli run without Electron: go through window.api or a port instead.'
 const IPC_NAMES = /^ipc(Main|Renderer)$/.source
 // `/` cannot appear in an esquery regex, hence \x2F.
 const ELECTRON_MODULE = String.raw`^electron(\x2F|$)`
@@ -77,11 +78,13 @@ export default defineConfig(
       'bin/**',
       'bench/**',
       'scripts/**',
+      'lint/**',
       'test/**',
       '*.config.{js,ts,mjs}',
     ],
     languageOptions: { globals: globals.node },
   },
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs', globals: globals.node } },
   { files: ['src/preload/**'], languageOptions: { globals: { ...globals.browser, ...globals.node } } },
   { files: ['src/renderer/**'], languageOptions: { globals: globals.browser } },
   { files: ['src/shared/**'], languageOptions: { globals: globals['shared-node-browser'] } },
@@ -107,6 +110,13 @@ export default defineConfig(
   {
     files: IPC_WIRING_FILES,
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
+  },
+
+  // Which layer may import which (lint/layers.js holds the table).
+  {
+    files: ['src/**'],
+    plugins: { 'catalog-desk': layers },
+    rules: { 'catalog-desk/layers': 'error' },
   },
 
   // Last: turns off every rule that is Prettier's business.

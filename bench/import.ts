@@ -4,12 +4,13 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, CDPSession, Page } from '@playwright/test'
-import type { Sku } from '../src/shared/schema/sku.ts'
-import { skusToCsv } from '../src/shared/sheet/export.ts'
-import { validateSku } from '../src/shared/validation/validate.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { skusToCsv } from '#shared/sheet/export.ts'
+import { validateSku } from '#shared/validation/validate.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { log, result, type BenchResult } from './result.ts'
 import { BRANDS } from './seed-drafts.ts'
+import { waitUntilSettled } from './settle.ts'
 
 /**
  * Importing a 100,000-row CSV with every contract column through the real import page (built
@@ -28,8 +29,6 @@ const CHUNK = 500
 /** The longest main-thread task the issue allows; it has no raw counterpart, so it is the baseline. */
 const LONG_TASK_GOAL_MS = 100
 const HEAP_SAMPLE_MS = 100
-/** Between the two runs: a bulk write leaves Chromium compacting LevelDB for seconds on two cores. */
-const SETTLE_MS = 5_000
 const TIMEOUT_MS = 15 * 60_000
 const PAPA_PATH = '/bench/papaparse.min.js'
 /** `BENCH_PROFILE=1`: CPU-profile the import pass and log where each thread spends it (slower). */
@@ -51,7 +50,8 @@ export async function importScenario(): Promise<BenchResult[]> {
 
     const raw = await measureBaseline(browser, server.url, csvPath)
     log(`import baseline: ${JSON.stringify(raw, rounded)}`)
-    await sleep(SETTLE_MS)
+    // The baseline's bulk write leaves Chromium compacting LevelDB (see settle.ts).
+    await waitUntilSettled('import baseline')
     const real = await measureImport(browser, server.url, csvPath)
     log(`import measured: ${JSON.stringify(real, rounded)}`)
 

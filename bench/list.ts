@@ -2,6 +2,7 @@ import type { Browser, Page } from '@playwright/test'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { median, result, log, type BenchResult } from './result.ts'
 import { IMAGE_HOST, seedDrafts, type SeededDraft } from './seed-drafts.ts'
+import { waitUntilSettled } from './settle.ts'
 
 /**
  * The SKU list at catalogue scale: the same work at 1,000 drafts (the baseline) and at 100,000,
@@ -13,7 +14,6 @@ const SIZE = 100_000
 const REPETITIONS = 5
 /** A brand word: one draft in eight matches it, whatever the size. */
 const SEARCH = 'contoso'
-const SETTLE_MS = 5_000
 
 interface Timings {
   open: number[]
@@ -54,9 +54,8 @@ async function measure(browser: Browser, url: string, size: number): Promise<Tim
   const seededAt = Date.now()
   const drafts = await seedDrafts(page, size)
   log(`list: ${size} drafts seeded in ${Date.now() - seededAt} ms`)
-  // A bulk write of 100,000 drafts leaves Chromium compacting its LevelDB files for seconds,
-  // on the same two cores: measure the list a user opens, not the import's aftermath.
-  await page.waitForTimeout(SETTLE_MS)
+  // Measure the list a user opens, not the aftermath of seeding it (see settle.ts).
+  await waitUntilSettled(`list at ${size}`)
 
   const matches = drafts.filter((draft) => draft.brand.toLowerCase().startsWith(SEARCH))
   const timings: Timings = { open: [], search: [], scrollToEnd: [] }

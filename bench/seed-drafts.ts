@@ -1,9 +1,9 @@
 import type { Page } from '@playwright/test'
-import type { Sku } from '../src/shared/schema/sku.ts'
-import { newSkuPayload } from '../src/shared/schema/sku-template.ts'
-import { searchTerms } from '../src/shared/search-terms.ts'
-import { validityOf } from '../src/shared/validation/problem.ts'
-import { validateSku } from '../src/shared/validation/validate.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import { searchTerms } from '#shared/search-terms.ts'
+import { validityOf } from '#shared/validation/problem.ts'
+import { validateSku } from '#shared/validation/validate.ts'
 
 /**
  * Many SKU drafts, written straight into the page's real IndexedDB in the app's record shape:

@@ -6,8 +6,8 @@ import {
   SANDBOX_ENDPOINTS,
   stageOf,
   timesOf,
-} from '../main/sandbox/faults.ts'
-import type { FaultRule } from '../main/sandbox/options.ts'
+} from '#node/sandbox/faults.ts'
+import type { FaultRule } from '#node/sandbox/options.ts'
 import { CliError } from './io.ts'
 
 /**

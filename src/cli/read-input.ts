@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
-import { parseCsvText, type ParsedSheet } from '../shared/sheet/csv.ts'
-import { decodeText } from '../shared/sheet/decode.ts'
-import { SheetFileError } from '../shared/sheet/errors.ts'
-import { readXlsx } from '../shared/sheet/xlsx.ts'
+import { parseCsvText, type ParsedSheet } from '#shared/sheet/csv.ts'
+import { decodeText } from '#shared/sheet/decode.ts'
+import { SheetFileError } from '#shared/sheet/errors.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { CliError } from './io.ts'
 import { READ_ERRORS, readJsonFile } from './read-json.ts'
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../shared/json-depth.ts'
-import { decodeText } from '../shared/sheet/decode.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth.ts'
+import { decodeText } from '#shared/sheet/decode.ts'
 import { CliError } from './io.ts'
 
 export const READ_ERRORS: Record<string, string> = {

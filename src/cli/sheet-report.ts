@@ -1,4 +1,4 @@
-import type { RowResult } from '../shared/sheet/types.ts'
+import type { RowResult } from '#shared/sheet/types.ts'
 
 /** One problem of a sheet's `--json` output; `row` is null for a problem with the file itself. */
 export interface SheetProblem {

@@ -1,4 +1,4 @@
-import { DEFAULT_SENDING, PROFILE_LIMITS } from '../shared/profile.ts'
+import { DEFAULT_SENDING, PROFILE_LIMITS } from '#shared/profile.ts'
 
 /** The help texts. Kept together so the commands and the exit statuses are described in one voice. */
 

@@ -1,5 +1,5 @@
-import type { DocumentKind, DocumentReport } from '../shared/validation/document.ts'
-import type { Problem } from '../shared/validation/problem.ts'
+import type { DocumentKind, DocumentReport } from '#shared/validation/document.ts'
+import type { Problem } from '#shared/validation/problem.ts'
 
 /** One problem of the `--json` output; `index` is null for a problem with the document itself. */
 export interface LocatedProblem extends Problem {

@@ -1,6 +1,7 @@
 // Electron is imported for its types only, so the handler can be tested in plain Node.
 import type { CustomScheme } from 'electron'
-import { appFileServer } from './app-files.ts'
+import { appFileServer } from '#node/app-files.ts'
+import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts'
 
 /**
  * The built app is served from `app://catalog-desk/` rather than `file://`: a page on `file://`
@@ -24,7 +25,7 @@ export const APP_SCHEME_PRIVILEGES: CustomScheme = {
 
 /** The `app:` protocol's handler: the renderer's files under `rendererDir`, for the app's host only. */
 export function appProtocolHandler(rendererDir: string): (request: Request) => Promise<Response> {
-  const files = appFileServer(rendererDir)
+  const files = appFileServer(rendererDir, CONTENT_SECURITY_POLICY)
   return async (request) => {
     if (URL.parse(request.url)?.host !== APP_HOST) return new Response('Not Found', { status: 404 })
     return files(request)

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { startSandbox, type Sandbox } from './sandbox/server.ts'
+import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 
 /**
  * The token the embedded sandbox accepts. Not a secret: the sandbox is a stand-in for the service

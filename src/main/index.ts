@@ -1,12 +1,12 @@
 import { join } from 'node:path'
 import { app, BrowserWindow, clipboard, protocol, session, shell } from 'electron'
-import type { AppInfo } from '../shared/ipc.ts'
+import type { AppInfo } from '#shared/ipc.ts'
 import { appPage } from './app-page.ts'
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol.ts'
 import { EMBEDDED_SANDBOX_TOKEN, startEmbeddedSandbox } from './embedded-sandbox.ts'
-import { createProfileStore } from './profiles/profile-store.ts'
-import { createTokenStore } from './secrets/token-store.ts'
-import { createHandlers } from './handlers.ts'
+import { createProfileStore } from '#node/profiles/profile-store.ts'
+import { createTokenStore } from '#node/secrets/token-store.ts'
+import { createHandlers } from './handlers/index.ts'
 import { registerIpc } from './ipc.ts'
 import { createDispatcher } from './ipc-dispatch.ts'
 import {
@@ -17,7 +17,7 @@ import {
   lockDownAllWebContents,
 } from './security.ts'
 import { createMainWindow } from './window.ts'
-import { createPreviewAssetLoader } from './preview-assets.ts'
+import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 
 // Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')

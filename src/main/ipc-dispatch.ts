@@ -1,7 +1,7 @@
-import type { Channel } from '../shared/ipc.ts'
-import { invokeArguments } from '../shared/ipc-arguments.ts'
-import type { z } from '../shared/schema/zod.ts'
-import type { Handlers } from './handlers.ts'
+import type { Channel } from '#shared/ipc-channels.ts'
+import { invokeArguments } from '#shared/ipc-arguments.ts'
+import type { z } from '#shared/schema/zod.ts'
+import type { Handlers } from './handlers/types.ts'
 
 /** Calls the handler of `channel` with `args`, once they are known to fit the contract. */
 export type Dispatch = (channel: string, args: unknown[]) => Promise<unknown>

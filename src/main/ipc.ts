@@ -1,5 +1,6 @@
 import { ipcMain, type IpcMainInvokeEvent } from 'electron'
-import { CHANNELS, ipcChannel, type Channel } from '../shared/ipc.ts'
+import { ipcChannel } from '#shared/ipc.ts'
+import { CHANNELS, type Channel } from '#shared/ipc-channels.ts'
 import type { Dispatch } from './ipc-dispatch.ts'
 
 /** True if `frameUrl` is the app's own page (see app-page.ts). */

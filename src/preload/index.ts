@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron'
-import { buildApi, ipcChannel } from '../shared/ipc.ts'
+import { buildApi, ipcChannel } from '#shared/ipc.ts'
 
 contextBridge.exposeInMainWorld(
   'api',

@@ -1,5 +1,5 @@
 import { z } from './schema/zod.ts'
-import type { Channel } from './ipc.ts'
+import type { Channel } from './ipc-channels.ts'
 import { profileSchema } from './profile.ts'
 
 const profileId = z.string().min(1).max(64)

@@ -1,47 +1,18 @@
 import type { invokeArguments } from './ipc-arguments.ts'
+import { CHANNELS, type Channel } from './ipc-channels.ts'
 import type { ProfileView } from './profile.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 
 /**
- * The one contract between the renderer and the main process. Each invoke channel has an argument
- * schema (in `ipc-arguments.ts`, checked in main before a handler runs) and a result type (here).
+ * The one contract between the renderer and the main process. Each invoke channel (listed in
+ * `ipc-channels.ts`) has an argument schema (in `ipc-arguments.ts`, checked in main before a
+ * handler runs) and a result type (here).
  * The preload builds `window.api` from this file; main registers its handler map against it; the
  * browser test harness builds the same `window.api` over a Playwright binding.
  *
  * This file has no runtime imports, so the sandboxed preload that bundles it stays small.
  */
-export const CHANNELS = [
-  'getAppInfo',
-  /** Opens a link in the user's browser; only https links leave the app. */
-  'openExternal',
-  'listProfiles',
-  /** Adds or replaces a profile; a changed base URL drops the profile's token. */
-  'saveProfile',
-  'removeProfile',
-  'activateProfile',
-  /** Stores a profile's token in the OS keychain. There is no channel that reads a token back. */
-  'setToken',
-  'clearToken',
-  /** Sends an empty batch with the profile's address and token, and says what came of it. */
-  'testConnection',
-  /**
-   * The bytes of a 3D model or environment image for the AR preview: a bundled sample, or a web
-   * address fetched by main (the renderer's CSP lets it fetch nothing itself).
-   */
-  'loadPreviewAsset',
-  /** Puts text on the system clipboard (the renderer has no clipboard permission). */
-  'writeClipboard',
-  /**
-   * The sync engine's transport: one bulk upload of SKUs with the given profile and its token (read
-   * in main, never sent here), classified and redacted. Never resent by main: the engine decides.
-   */
-  'syncBulkUpload',
-  /** The same for one app creation request. */
-  'syncCreateApp',
-] as const
-
-export type Channel = (typeof CHANNELS)[number]
 
 export interface AppInfo {
   name: string

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
-import { EMPTIED_IN_RESPONSE } from '../../src/main/sandbox/app-response.ts'
-import type { Sandbox } from '../../src/main/sandbox/server.ts'
-import { getAt } from '../../src/shared/json-path.ts'
+import { EMPTIED_IN_RESPONSE } from '#node/sandbox/app-response.ts'
+import type { Sandbox } from '#node/sandbox/server.ts'
+import { getAt } from '#shared/json-path.ts'
 import { appNameBox, namedApp, patchStoredApp, storedApps } from './harness/app-setup.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 

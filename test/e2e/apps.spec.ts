@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Locator, Page } from '@playwright/test'
 import pixelmatch from 'pixelmatch'
 import { PNG } from 'pngjs'
-import { getAt } from '../../src/shared/json-path.ts'
+import { getAt } from '#shared/json-path.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 /** A PNG of one colour, so a picture in the preview can be recognised by its pixels. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
-import { parseCsvText } from '../../src/shared/sheet/csv.ts'
-import { readXlsx } from '../../src/shared/sheet/xlsx.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { expect, test } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 

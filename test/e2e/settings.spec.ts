@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { EMBEDDED_SANDBOX_TOKEN } from '../../src/main/embedded-sandbox.ts'
+import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 
 async function openSettings(page: Page) {
   await page.goto('/#/settings')

@@ -1,10 +1,10 @@
 import type { Page } from '@playwright/test'
-import { DEFAULT_SENDING } from '../../src/shared/profile.ts'
-import type { Sandbox } from '../../src/main/sandbox/server.ts'
+import { DEFAULT_SENDING } from '#shared/profile.ts'
+import type { Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
-import { EMBEDDED_SANDBOX_TOKEN } from '../../src/main/embedded-sandbox.ts'
+import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 
 async function openSync(page: Page) {
   await page.getByRole('link', { name: 'Sync' }).click()

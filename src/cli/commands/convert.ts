@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
-import { bulkRequestJson, skusToCsv, skusToXlsx } from '../../shared/sheet/export.ts'
+import { bulkRequestJson, skusToCsv, skusToXlsx } from '#shared/sheet/export.ts'
 import { parseCommandArgs } from '../args.ts'
 import { checkInputFile } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'

@@ -1,6 +1,6 @@
 import { access, constants } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { createServiceClient } from '../../main/service/client.ts'
+import { createServiceClient } from '#node/service/client.ts'
 import {
   DEFAULT_SENDING,
   isAllowedServiceUrl,
@@ -8,11 +8,11 @@ import {
   TOKEN_ENCODINGS,
   type Timeouts,
   type TokenEncoding,
-} from '../../shared/profile.ts'
-import { sleep } from '../../shared/service/resend.ts'
-import { createSyncRun } from '../../shared/sync/engine.ts'
-import { ACCEPTED_LINE_END } from '../../shared/sync/run-log.ts'
-import type { RunStatus } from '../../shared/sync/run.ts'
+} from '#shared/profile.ts'
+import { sleep } from '#shared/service/resend.ts'
+import { createSyncRun } from '#shared/sync/engine.ts'
+import { ACCEPTED_LINE_END } from '#shared/sync/run-log.ts'
+import type { RunStatus } from '#shared/sync/run.ts'
 import { parseCommandArgs } from '../args.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { PUSH_USAGE } from '../usage.ts'

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { contractJsonSchemas } from '../../shared/schema/json-schema.ts'
+import { contractJsonSchemas } from '#shared/schema/json-schema.ts'
 import { parseCommandArgs } from '../args.ts'
 import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SCHEMA_USAGE } from '../usage.ts'

@@ -19,7 +19,7 @@ import {
   type RequestRecord,
   type SyncKind,
   type SyncOutbox,
-} from '../../shared/sync/ports.ts'
+} from '#shared/sync/ports.ts'
 
 /**
  * The CLI's outbox: a journal file of JSON lines, appended at every request's start and end, so a

@@ -1,8 +1,8 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { normaliseBaseUrl } from '../../main/profiles/profile-rules.ts'
-import { createTokenStore, type MissingToken, type TokenStore } from '../../main/secrets/token-store.ts'
-import { DEFAULT_SENDING, type Profile, type TokenEncoding } from '../../shared/profile.ts'
+import { normaliseBaseUrl } from '#node/profiles/profile-rules.ts'
+import { createTokenStore, type MissingToken, type TokenStore } from '#node/secrets/token-store.ts'
+import { DEFAULT_SENDING, type Profile, type TokenEncoding } from '#shared/profile.ts'
 import { CliError } from '../io.ts'
 import { readProfilesReadOnly } from './push-profiles.ts'
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { checkInputFile, type CheckedInput } from '../check-input.ts'
 import { CliError } from '../io.ts'
-import type { SyncKind } from '../../shared/sync/ports.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
 import type { JournalItems } from './journal-outbox.ts'
 
 /**

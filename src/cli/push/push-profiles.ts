@@ -1,11 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import {
-  defaultProfilesData,
-  parseProfilesFile,
-  PROFILES_FILE_NAME,
-} from '../../main/profiles/profiles-file.ts'
-import type { Profile } from '../../shared/profile.ts'
+import { defaultProfilesData, parseProfilesFile, PROFILES_FILE_NAME } from '#node/profiles/profiles-file.ts'
+import type { Profile } from '#shared/profile.ts'
 import { CliError } from '../io.ts'
 
 /**

@@ -1,5 +1,5 @@
-import type { SyncKind } from '../../shared/sync/ports.ts'
-import type { RunCounts } from '../../shared/sync/run.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
+import type { RunCounts } from '#shared/sync/run.ts'
 import type { Output } from '../io.ts'
 
 /** Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded. */

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
-import { plural } from '../../shared/plural.ts'
-import { describeDroppedField, droppedFields, type DroppedField } from '../../shared/sync/dropped-fields.ts'
-import type { RunStatus, RunSummary } from '../../shared/sync/run.ts'
+import { plural } from '#shared/plural.ts'
+import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
+import type { RunStatus, RunSummary } from '#shared/sync/run.ts'
 import type { JournalOutbox } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
 

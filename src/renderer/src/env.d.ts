@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-import type { Api } from '../../shared/ipc.ts'
+import type { Api } from '#shared/ipc.ts'
 
 declare global {
   interface Window {

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { appFileServer } from '../../../src/main/app-files.ts'
+import { appFileServer } from '#node/app-files.ts'
+import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 
 export interface StaticServer {
   /** Origin with a trailing slash, e.g. `http://127.0.0.1:41234/`. */
@@ -10,10 +11,10 @@ export interface StaticServer {
 
 /**
  * Serves the built renderer over http with the code that serves it to the app's window through
- * the `app:` protocol (src/main/app-files.ts): same files, same headers, nothing outside `root`.
+ * the `app:` protocol (src/node/app-files.ts): same files, same headers, nothing outside `root`.
  */
 export async function startStaticServer(root: string): Promise<StaticServer> {
-  const files = appFileServer(root)
+  const files = appFileServer(root, CONTENT_SECURITY_POLICY)
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     // Inside the chain: a Request refuses some methods (CONNECT, TRACE) by throwing.

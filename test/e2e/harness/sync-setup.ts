@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { IMAGE_HOST, seedDrafts, type SeededDraft } from '../../../bench/seed-drafts.ts'
-import type { Profile } from '../../../src/shared/profile.ts'
+import type { Profile } from '#shared/profile.ts'
 import type { AppWindow, PageProblems } from './fixtures.ts'
 import { expect } from './fixtures.ts'
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 import { runCli } from './run-cli.ts'
 

@@ -9,9 +9,9 @@ import {
   openJournalOutbox,
   type JournalOptions,
   type JournalWrite,
-} from '../../../src/cli/push/journal-outbox.ts'
-import { JournalBusyError, lockPathOf } from '../../../src/cli/push/journal-lock.ts'
-import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
+} from '#cli/push/journal-outbox.ts'
+import { JournalBusyError, lockPathOf } from '#cli/push/journal-lock.ts'
+import type { RequestRecord } from '#shared/sync/ports.ts'
 
 /** The journal file itself: what it refuses to touch, and that a line is on disk whole or not at all. */
 

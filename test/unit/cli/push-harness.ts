@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
-import { main } from '../../../src/cli/main.ts'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
+import { main } from '#cli/main.ts'
+import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 export interface PushRun {

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { main } from '../../../src/cli/main.ts'
+import { main } from '#cli/main.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 import { barcodesIn, pushHarness } from './push-harness.ts'
 

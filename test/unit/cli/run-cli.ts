@@ -1,4 +1,4 @@
-import { main } from '../../../src/cli/main.ts'
+import { main } from '#cli/main.ts'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 
 export interface CliRun {

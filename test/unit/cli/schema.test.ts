@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { contractJsonSchemas } from '../../../src/shared/schema/json-schema.ts'
+import { contractJsonSchemas } from '#shared/schema/json-schema.ts'
 import { runCli } from './run-cli.ts'
 
 const NAMES = Object.keys(contractJsonSchemas()).sort()

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ValidationSummary } from '../../../src/cli/validation-report.ts'
+import type { ValidationSummary } from '#cli/validation-report.ts'
 import { fixtureNames } from '../shared/contract-fixtures.ts'
 import { runCli } from './run-cli.ts'
 

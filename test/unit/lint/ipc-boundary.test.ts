@@ -34,7 +34,7 @@ describe('the IPC boundary lint rule', () => {
   })
 
   it.each([
-    ['src/main/service/client.ts', USES_IPC_MAIN],
+    ['src/main/handlers/service.ts', USES_IPC_MAIN],
     ['src/main/index.ts', USES_IPC_MAIN],
     ['src/preload/extra.ts', USES_IPC_RENDERER],
     ['src/main/other.ts', `import { ipcRenderer as bridge } from 'electron/renderer'\nvoid bridge\n`],

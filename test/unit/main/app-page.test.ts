@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { appPage } from '../../../src/main/app-page.ts'
-import { isExternalLink } from '../../../src/main/external-link.ts'
+import { appPage } from '#main/app-page.ts'
+import { isExternalLink } from '#main/external-link.ts'
 
 const appUrl = 'app://catalog-desk/index.html'
 

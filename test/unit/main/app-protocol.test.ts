@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appFileServer } from '../../../src/main/app-files.ts'
-import { APP_PAGE_URL, APP_SCHEME_PRIVILEGES, appProtocolHandler } from '../../../src/main/app-protocol.ts'
-import { CONTENT_SECURITY_POLICY } from '../../../src/main/content-security-policy.ts'
+import { appFileServer } from '#node/app-files.ts'
+import { APP_PAGE_URL, APP_SCHEME_PRIVILEGES, appProtocolHandler } from '#main/app-protocol.ts'
+import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 
 // A built renderer in a temporary folder, with a secret beside it that must never be served.
 let folder: string
@@ -67,7 +67,7 @@ describe('the app protocol', () => {
 
 describe('appFileServer', () => {
   const serve = (path: string, method?: string) =>
-    appFileServer(rendererDir)(request(`http://127.0.0.1:5000${path}`, method))
+    appFileServer(rendererDir, CONTENT_SECURITY_POLICY)(request(`http://127.0.0.1:5000${path}`, method))
 
   it.each([
     ['/', 'text/html; charset=utf-8'],

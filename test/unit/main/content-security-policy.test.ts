@@ -4,7 +4,7 @@ import {
   CONTENT_SECURITY_POLICY,
   DEV_CONTENT_SECURITY_POLICY,
   META_CONTENT_SECURITY_POLICY,
-} from '../../../src/main/content-security-policy.ts'
+} from '#main/content-security-policy.ts'
 
 function parse(policy: string): Map<string, string[]> {
   return new Map(

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest'
-import { createHandlers, type HandlerDeps, type Handlers } from '../../../src/main/handlers.ts'
-import { createDispatcher } from '../../../src/main/ipc-dispatch.ts'
-import { CHANNELS, type AppInfo } from '../../../src/shared/ipc.ts'
+import { createHandlers } from '#main/handlers/index.ts'
+import type { HandlerDeps, Handlers } from '#main/handlers/types.ts'
+import { createDispatcher } from '#main/ipc-dispatch.ts'
+import { type AppInfo } from '#shared/ipc.ts'
+import { CHANNELS } from '#shared/ipc-channels.ts'
 import { serviceDeps } from './service-deps.ts'
 
 const info: AppInfo = {

@@ -4,11 +4,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { IpcMainInvokeEvent } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  CONTENT_SECURITY_POLICY,
-  DEV_CONTENT_SECURITY_POLICY,
-} from '../../../src/main/content-security-policy.ts'
-import { CHANNELS, ipcChannel } from '../../../src/shared/ipc.ts'
+import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
+import { ipcChannel } from '#shared/ipc.ts'
+import { CHANNELS } from '#shared/ipc-channels.ts'
 import { fakeWebContents } from './fake-web-contents.ts'
 
 // The app's lifecycle, run against a stand-in for Electron's own modules (nothing else is mocked).
@@ -113,7 +111,7 @@ const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
  */
 async function startApp(): Promise<void> {
   vi.resetModules()
-  await import('../../../src/main/index.ts')
+  await import('#main/index.ts')
   await vi.waitFor(() => {
     if (fake.app.quit.mock.calls.length === 0 && fake.windows.length === 0) throw new Error('still starting')
   })

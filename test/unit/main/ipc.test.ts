@@ -1,10 +1,11 @@
 import type { IpcMainInvokeEvent } from 'electron'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { createHandlers } from '../../../src/main/handlers.ts'
+import { createHandlers } from '#main/handlers/index.ts'
 import { serviceDeps } from './service-deps.ts'
-import { registerIpc } from '../../../src/main/ipc.ts'
-import { createDispatcher, type Dispatch } from '../../../src/main/ipc-dispatch.ts'
-import { CHANNELS, ipcChannel } from '../../../src/shared/ipc.ts'
+import { registerIpc } from '#main/ipc.ts'
+import { createDispatcher, type Dispatch } from '#main/ipc-dispatch.ts'
+import { ipcChannel } from '#shared/ipc.ts'
+import { CHANNELS } from '#shared/ipc-channels.ts'
 
 type InvokeListener = (event: IpcMainInvokeEvent, ...args: unknown[]) => Promise<unknown>
 

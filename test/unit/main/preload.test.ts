@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { CHANNELS } from '../../../src/shared/ipc.ts'
+import { CHANNELS } from '#shared/ipc-channels.ts'
 
 const fake = vi.hoisted(() => ({
   exposeInMainWorld: vi.fn<(key: string, api: unknown) => void>(),
@@ -13,7 +13,7 @@ vi.mock('electron', () => ({
 let api: Record<string, (...args: unknown[]) => Promise<unknown>>
 
 beforeAll(async () => {
-  await import('../../../src/preload/index.ts')
+  await import('#preload/index.ts')
   expect(fake.exposeInMainWorld).toHaveBeenCalledOnce()
   const [key, exposed] = fake.exposeInMainWorld.mock.calls[0]!
   expect(key).toBe('api')

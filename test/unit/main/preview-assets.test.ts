@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type RequestListener, type Serv
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPreviewAssetLoader, formatBytes } from '../../../src/main/preview-assets.ts'
+import { createPreviewAssetLoader, formatBytes } from '#node/preview-assets.ts'
 import { resourcesDir } from './service-deps.ts'
 
 // The loader against the repository's real resources folder and a real web server on loopback.

@@ -5,7 +5,7 @@ import {
   denyAllPermissions,
   lockDownAllWebContents,
   lockDownWebContents,
-} from '../../../src/main/security.ts'
+} from '#main/security.ts'
 import { fakeApp, fakeSession, fakeWebContents } from './fake-web-contents.ts'
 
 const APP_URL = 'file:///opt/catalog-desk/out/renderer/index.html'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { createMainWindow, mainWindowOptions } from '../../../src/main/window.ts'
+import { createMainWindow, mainWindowOptions } from '#main/window.ts'
 
 const fake = vi.hoisted(() => {
   const created: FakeBrowserWindow[] = []

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { newProfileId, slugifyProfileName } from '../../../src/main/profiles/profile-id.ts'
-import { profileSchema, DEFAULT_SENDING } from '../../../src/shared/profile.ts'
+import { newProfileId, slugifyProfileName } from '#node/profiles/profile-id.ts'
+import { profileSchema, DEFAULT_SENDING } from '#shared/profile.ts'
 
 function isValidId(id: string): boolean {
   const profile = { id, name: 'x', kind: 'service', baseUrl: 'https://example.com', ...DEFAULT_SENDING }

@@ -2,13 +2,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  createProfileStore,
-  InvalidProfileError,
-  type ProfileStore,
-} from '../../../src/main/profiles/profile-store.ts'
-import { createTokenStore, type TokenStore } from '../../../src/main/secrets/token-store.ts'
-import { BUILT_IN_PROFILES, DEFAULT_SENDING, type Profile } from '../../../src/shared/profile.ts'
+import { createProfileStore, InvalidProfileError, type ProfileStore } from '#node/profiles/profile-store.ts'
+import { createTokenStore, type TokenStore } from '#node/secrets/token-store.ts'
+import { BUILT_IN_PROFILES, DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
 
 type ServiceProfile = Extract<Profile, { kind: 'service' }>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createdAppId, serviceDifferences } from '../../../src/renderer/src/features/apps/created-app.ts'
-import type { AppCreateRequest } from '../../../src/shared/schema/app.ts'
+import { createdAppId, serviceDifferences } from '#renderer/features/apps/created-app.ts'
+import type { AppCreateRequest } from '#shared/schema/app.ts'
 import request from '../../fixtures/app-create-request.json'
 
 const payload = structuredClone(request) as AppCreateRequest

@@ -3,13 +3,13 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 const downloads = vi.hoisted(() => [] as File[])
-vi.mock('../../../src/renderer/src/ui/download.ts', () => ({
+vi.mock('#renderer/ui/download.ts', () => ({
   download: (file: File) => downloads.push(file),
 }))
 
-const { db } = await import('../../../src/renderer/src/db/index.ts')
-const { appDrafts } = await import('../../../src/renderer/src/db/app-drafts.ts')
-const { useAppDraftsStore } = await import('../../../src/renderer/src/stores/app-drafts.ts')
+const { db } = await import('#renderer/db/index.ts')
+const { appDrafts } = await import('#renderer/db/app-drafts.ts')
+const { useAppDraftsStore } = await import('#renderer/stores/app-drafts.ts')
 
 beforeEach(async () => {
   setActivePinia(createPinia())

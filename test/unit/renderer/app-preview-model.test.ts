@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { newAppPayload } from '../../../src/shared/apps/defaults.ts'
-import { countByGroup, groupOfPath } from '../../../src/renderer/src/features/apps/groups.ts'
-import { previewModel } from '../../../src/renderer/src/features/apps/preview/preview-model.ts'
-import { validateAppDraft } from '../../../src/shared/apps/validate-app-draft.ts'
+import { newAppPayload } from '#shared/apps/defaults.ts'
+import { countByGroup, groupOfPath } from '#renderer/features/apps/groups.ts'
+import { previewModel } from '#renderer/features/apps/preview/preview-model.ts'
+import { validateAppDraft } from '#shared/apps/validate-app-draft.ts'
 
 describe('what the preview draws', () => {
   it('follows the report’s switches: scores, concerns and features', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { readJson } from '../../../src/renderer/src/features/import/read-sheet.ts'
+import { readJson } from '#renderer/features/import/read-sheet.ts'
 
 describe('importing a JSON file', () => {
   it('refuses bytes that are not UTF-8 instead of importing "�" in their place', async () => {

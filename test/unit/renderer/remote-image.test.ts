@@ -1,6 +1,6 @@
 import { resolveObjectURL } from 'node:buffer'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type { PreviewAssetRequest } from '../../../src/shared/ipc.ts'
+import type { PreviewAssetRequest } from '#shared/ipc.ts'
 
 // The page's bridge, as the preload builds it: main answers every address with a picture (of the
 // size its `bytes` parameter asks for, a few bytes otherwise), or with a page for .html addresses.
@@ -22,14 +22,14 @@ Object.assign(globalThis, {
   },
 })
 
-type RemoteImages = typeof import('../../../src/renderer/src/ui/remote-image.ts')
+type RemoteImages = typeof import('#renderer/ui/remote-image.ts')
 let images: RemoteImages
 
 beforeEach(async () => {
   asked.length = 0
   // Each test starts with no picture held or kept (and an empty asset cache).
   vi.resetModules()
-  images = await import('../../../src/renderer/src/ui/remote-image.ts')
+  images = await import('#renderer/ui/remote-image.ts')
 })
 
 /** Lets the revocations that wait for a picture's blob address run. */

@@ -2,10 +2,10 @@ import 'fake-indexeddb/auto'
 import { createPinia, setActivePinia } from 'pinia'
 import { effectScope, nextTick, toRef, type EffectScope } from 'vue'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { db, skuDrafts } from '../../../src/renderer/src/db/index.ts'
-import { allMatching, including, only } from '../../../src/renderer/src/features/skus/list/selection.ts'
-import { useSkuWindow } from '../../../src/renderer/src/features/skus/list/use-sku-window.ts'
-import { useSkuDraftsStore } from '../../../src/renderer/src/stores/sku-drafts.ts'
+import { db, skuDrafts } from '#renderer/db/index.ts'
+import { allMatching, including, only } from '#renderer/features/skus/list/selection.ts'
+import { useSkuWindow } from '#renderer/features/skus/list/use-sku-window.ts'
+import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 
 let scope: EffectScope
 

@@ -1,13 +1,13 @@
 import 'fake-indexeddb/auto'
 import { cmp, Dexie } from 'dexie'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
-import type { SkuDraftRecord } from '../../../src/renderer/src/db/records.ts'
-import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
-import { SORT_KEYS, type ListQuery, type SortKey } from '../../../src/renderer/src/db/sku-list-query.ts'
-import { SkuListReader } from '../../../src/renderer/src/db/sku-list-reader.ts'
-import { MatchOrder, PAGE_SIZE, type ListView } from '../../../src/renderer/src/db/sku-list-views.ts'
-import { searchTerms } from '../../../src/shared/search-terms.ts'
+import { CatalogDatabase } from '#renderer/db/database.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
+import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { SORT_KEYS, type ListQuery, type SortKey } from '#renderer/db/sku-list-query.ts'
+import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
+import { MatchOrder, PAGE_SIZE, type ListView } from '#renderer/db/sku-list-views.ts'
+import { searchTerms } from '#shared/search-terms.ts'
 
 // 263 drafts: five pages and a partial one, with many ties in brand, category and status.
 const COUNT = 263

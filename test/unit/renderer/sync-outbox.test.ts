@@ -1,17 +1,13 @@
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CatalogDatabase } from '../../../src/renderer/src/db/database.ts'
-import { SkuDraftRepository } from '../../../src/renderer/src/db/sku-drafts.ts'
-import {
-  DexieSyncOutbox,
-  DRAFT_GONE_MESSAGE,
-  DRAFT_LEFT_MESSAGE,
-} from '../../../src/renderer/src/db/sync-outbox.ts'
-import { SyncRunRepository, type RunTarget } from '../../../src/renderer/src/db/sync-runs.ts'
-import type { Sku } from '../../../src/shared/schema/sku.ts'
-import { OutboxConflictError } from '../../../src/shared/sync/memory-outbox.ts'
-import type { RequestRecord } from '../../../src/shared/sync/ports.ts'
+import { CatalogDatabase } from '#renderer/db/database.ts'
+import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { DexieSyncOutbox, DRAFT_GONE_MESSAGE, DRAFT_LEFT_MESSAGE } from '#renderer/db/sync-outbox.ts'
+import { SyncRunRepository, type RunTarget } from '#renderer/db/sync-runs.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { OutboxConflictError } from '#shared/sync/memory-outbox.ts'
+import type { RequestRecord } from '#shared/sync/ports.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 
 let name = ''

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto'
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { BUILT_IN_PROFILES, type ProfileView } from '../../../src/shared/profile.ts'
-import type { Outcome } from '../../../src/shared/service/outcome.ts'
-import type { Sku } from '../../../src/shared/schema/sku.ts'
+import { BUILT_IN_PROFILES, type ProfileView } from '#shared/profile.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
+import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 
 /** What main would answer, held until the test lets each request finish. */
@@ -32,8 +32,8 @@ Object.assign(globalThis, {
   },
 })
 
-const { db, skuDrafts } = await import('../../../src/renderer/src/db/index.ts')
-const { useSyncStore } = await import('../../../src/renderer/src/stores/sync.ts')
+const { db, skuDrafts } = await import('#renderer/db/index.ts')
+const { useSyncStore } = await import('#renderer/stores/sync.ts')
 
 async function until(check: () => boolean) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EMPTIED_IN_RESPONSE, SANDBOX_ORG_ID } from '../../../src/main/sandbox/app-response.ts'
-import { appCreateResponseSchema } from '../../../src/shared/schema/app.ts'
+import { EMPTIED_IN_RESPONSE, SANDBOX_ORG_ID } from '#node/sandbox/app-response.ts'
+import { appCreateResponseSchema } from '#shared/schema/app.ts'
 import { fixture, getAt } from '../shared/contract-fixtures.ts'
 import { postApp, sandboxFor } from './sandbox-client.ts'
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../../src/shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import { fixture, REPO_ROOT } from '../shared/contract-fixtures.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import type { Sandbox } from '../../../src/main/sandbox/server.ts'
+import type { Sandbox } from '#node/sandbox/server.ts'
 import { postApp, postSkus, sandboxFor } from './sandbox-client.ts'
 
 const control = (sandbox: Sandbox, name: string, init: RequestInit = {}) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { FaultBook, FaultRuleError, parseFaultRules, seededRandom } from '../../../src/main/sandbox/faults.ts'
-import type { FaultRule } from '../../../src/main/sandbox/options.ts'
+import { FaultBook, FaultRuleError, parseFaultRules, seededRandom } from '#node/sandbox/faults.ts'
+import type { FaultRule } from '#node/sandbox/options.ts'
 import { postSkus, sandboxFor } from './sandbox-client.ts'
 
 /** Fault rules that apply by chance, from a seeded random: soak runs meet faults, reproducibly. */
@@ -75,7 +75,7 @@ describe('fault rules with a rate', () => {
 
 describe('--fault with rate=', () => {
   it('reads a fraction and refuses anything else', async () => {
-    const { parseFaultSpec } = await import('../../../src/cli/fault-spec.ts')
+    const { parseFaultSpec } = await import('#cli/fault-spec.ts')
     expect(parseFaultSpec('server-error:rate=0.2')).toEqual({ kind: 'server-error', rate: 0.2 })
     expect(parseFaultSpec('reset:after:rate=1:times=3')).toEqual({
       kind: 'reset',

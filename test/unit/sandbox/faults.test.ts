@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { FaultRule } from '../../../src/main/sandbox/options.ts'
+import type { FaultRule } from '#node/sandbox/options.ts'
 import { bulkRequest, eventually, postApp, postSkus, sandboxFor } from './sandbox-client.ts'
 
 const STATUS_FAULTS: [FaultRule['kind'], number][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../../src/shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import { bulkRequest, JSON_HEADERS, post, postSkus, sandboxFor, TOKEN } from './sandbox-client.ts'
 
 const base64 = (text: string) => Buffer.from(text).toString('base64')

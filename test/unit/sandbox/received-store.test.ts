@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../../src/main/sandbox/server.ts'
+import { startSandbox } from '#node/sandbox/server.ts'
 import { postApp, postSkus, sandboxFor, TOKEN } from './sandbox-client.ts'
 
 let scratch = ''

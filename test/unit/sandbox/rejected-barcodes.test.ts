@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Sandbox } from '../../../src/main/sandbox/server.ts'
+import type { Sandbox } from '#node/sandbox/server.ts'
 import { bulkRequest, postSkus, sandboxFor } from './sandbox-client.ts'
 
 /** Barcodes the service refuses although they meet the contract: the whole batch answers 422. */

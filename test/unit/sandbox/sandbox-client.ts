@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../../src/shared/service/endpoints.ts'
+import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 /** Talks to an in-process sandbox with Node's fetch, as the app's client would. */

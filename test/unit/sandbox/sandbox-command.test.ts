@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { faultSpecOf, parseFaultSpec } from '../../../src/cli/fault-spec.ts'
-import { CliError } from '../../../src/cli/io.ts'
-import { main } from '../../../src/cli/main.ts'
+import { faultSpecOf, parseFaultSpec } from '#cli/fault-spec.ts'
+import { CliError } from '#cli/io.ts'
+import { main } from '#cli/main.ts'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 import { bulkRequest, sandboxFor } from './sandbox-client.ts'
-import { BULK_UPLOAD_PATH } from '../../../src/shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH } from '#shared/service/endpoints.ts'
 
 interface CliSession {
   stdout: () => string

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { KeychainBackend } from '../../../src/main/secrets/token-store.ts'
+import type { KeychainBackend } from '#node/secrets/token-store.ts'
 
 type Operation = 'get' | 'set' | 'delete'
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { REDACTED, createRedactor, redactStrings, tokenForms } from '../../../src/main/secrets/redaction.ts'
-import { redactOutcome } from '../../../src/main/service/redact-outcome.ts'
-import { showable, truncate } from '../../../src/main/service/untrusted-text.ts'
+import { REDACTED, createRedactor, redactStrings, tokenForms } from '#node/secrets/redaction.ts'
+import { redactOutcome } from '#node/service/redact-outcome.ts'
+import { showable, truncate } from '#node/service/untrusted-text.ts'
 
 const TOKEN = 'tok/en+with=odd?chars'
 const BASE64 = Buffer.from(TOKEN).toString('base64')

@@ -4,7 +4,7 @@ import {
   DEFAULT_KEYCHAIN_SERVICE,
   InvalidTokenError,
   MAX_TOKEN_LENGTH,
-} from '../../../src/main/secrets/token-store.ts'
+} from '#node/secrets/token-store.ts'
 import { createFakeKeychain } from './fake-keychain.ts'
 
 const SERVICE = 'Catalog Desk (unit)'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BULK_UPLOAD_PATH } from '../../../src/shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH } from '#shared/service/endpoints.ts'
 import { TOKEN, TOKEN_BASE64, clientFor, skus, tinyServer } from './service-harness.ts'
 
 /** What the sandbox does not do: huge answers, redirects, broken bodies; and what the client sends. */

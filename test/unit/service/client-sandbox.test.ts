@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { CREATE_APP_PATH, BULK_UPLOAD_PATH } from '../../../src/shared/service/endpoints.ts'
+import { CREATE_APP_PATH, BULK_UPLOAD_PATH } from '#shared/service/endpoints.ts'
 import {
   TOKEN,
   appRequest,

@@ -5,10 +5,10 @@ import {
   kindOfStatus,
   type ClassifyContext,
   type ServiceAnswer,
-} from '../../../src/main/service/outcome-classification.ts'
-import { createRedactor } from '../../../src/main/secrets/redaction.ts'
-import { SERVICE_TEXT_LIMITS } from '../../../src/main/service/service-error-body.ts'
-import { PROCESSED, type OutcomeKind } from '../../../src/shared/service/outcome.ts'
+} from '#node/service/outcome-classification.ts'
+import { createRedactor } from '#node/secrets/redaction.ts'
+import { SERVICE_TEXT_LIMITS } from '#node/service/service-error-body.ts'
+import { PROCESSED, type OutcomeKind } from '#shared/service/outcome.ts'
 
 const NOW = Date.parse('2030-01-01T12:00:00Z')
 const context: ClassifyContext = {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { FaultRule } from '../../../src/main/sandbox/server.ts'
-import { sendWithResend, type ResendDeps } from '../../../src/shared/service/resend.ts'
+import type { FaultRule } from '#node/sandbox/server.ts'
+import { sendWithResend, type ResendDeps } from '#shared/service/resend.ts'
 import { clientFor, closedPort, operationRequests, sandboxFor, skus } from './service-harness.ts'
 
 /**

@@ -1,11 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { PROCESSED, type Outcome, type OutcomeKind } from '../../../src/shared/service/outcome.ts'
-import {
-  DEFAULT_RESEND_POLICY,
-  sendWithResend,
-  sleep,
-  type ResendDeps,
-} from '../../../src/shared/service/resend.ts'
+import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import { DEFAULT_RESEND_POLICY, sendWithResend, sleep, type ResendDeps } from '#shared/service/resend.ts'
 
 function outcomeOf(kind: OutcomeKind, extra: Partial<Outcome> = {}): Outcome {
   return { kind, processed: PROCESSED[kind], message: kind, durationMs: 1, ...extra }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseRetryAfter } from '../../../src/main/service/retry-after.ts'
+import { parseRetryAfter } from '#node/service/retry-after.ts'
 
 const NOW = Date.parse('2030-06-01T08:00:00Z')
 

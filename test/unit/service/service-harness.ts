@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach } from 'vitest'
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/server.ts'
-import { createServiceClient, type ServiceClientConfig } from '../../../src/main/service/client.ts'
-import type { Timeouts } from '../../../src/shared/profile.ts'
+import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
+import { createServiceClient, type ServiceClientConfig } from '#node/service/client.ts'
+import type { Timeouts } from '#shared/profile.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 /** Real sockets on loopback, closed after each test: the client is tested as it runs, without mocks. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { TokenEncoding } from '../../../src/shared/profile.ts'
-import type { Outcome } from '../../../src/shared/service/outcome.ts'
+import type { TokenEncoding } from '#shared/profile.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
 import { TOKEN, TOKEN_BASE64, TEST_TIMEOUTS, clientFor, skus, tinyServer } from './service-harness.ts'
 
 /**

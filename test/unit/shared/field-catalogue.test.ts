@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { findField, leaves, type FieldNode } from '../../../src/shared/schema/catalogue.ts'
-import { appCatalogue, skuCatalogue } from '../../../src/shared/validation/validate.ts'
+import { findField, leaves, type FieldNode } from '#shared/schema/catalogue.ts'
+import { appCatalogue, skuCatalogue } from '#shared/validation/validate.ts'
 
 // Every field of the contract's SKU tables, in the catalogue's path notation (`*` = any list item).
 const CONTRACT_SKU_LEAVES = [

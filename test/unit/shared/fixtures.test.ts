@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { appCreateResponseSchema } from '../../../src/shared/schema/app.ts'
-import { validateDocument, type DocumentKind } from '../../../src/shared/validation/document.ts'
+import { appCreateResponseSchema } from '#shared/schema/app.ts'
+import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
 import { fixture, fixtureNames } from './contract-fixtures.ts'
 
 // Every request fixture and the kind of document it is read as.

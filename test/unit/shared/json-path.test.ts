@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { getAt, parsePath, setAt } from '../../../src/shared/json-path.ts'
+import { getAt, parsePath, setAt } from '#shared/json-path.ts'
 
 describe('json paths', () => {
   it('parses dotted paths with list positions', () => {

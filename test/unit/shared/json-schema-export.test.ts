@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { leaves } from '../../../src/shared/schema/catalogue.ts'
-import { contractJsonSchemas } from '../../../src/shared/schema/json-schema.ts'
-import { appCatalogue, skuCatalogue } from '../../../src/shared/validation/validate.ts'
+import { leaves } from '#shared/schema/catalogue.ts'
+import { contractJsonSchemas } from '#shared/schema/json-schema.ts'
+import { appCatalogue, skuCatalogue } from '#shared/validation/validate.ts'
 
 type JsonSchema = Record<string, unknown>
 

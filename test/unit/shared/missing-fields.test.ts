@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { validateDocument } from '../../../src/shared/validation/document.ts'
-import { skuCatalogue, validateAppRequest, validateSku } from '../../../src/shared/validation/validate.ts'
+import { validateDocument } from '#shared/validation/document.ts'
+import { skuCatalogue, validateAppRequest, validateSku } from '#shared/validation/validate.ts'
 import { deleteAt, fixture, setAt } from './contract-fixtures.ts'
 
 const sku = () => fixture('sku-eyewear-full.json')

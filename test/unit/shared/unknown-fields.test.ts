@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { validateDocument } from '../../../src/shared/validation/document.ts'
-import { validateAppRequest, validateSku } from '../../../src/shared/validation/validate.ts'
+import { validateDocument } from '#shared/validation/document.ts'
+import { validateAppRequest, validateSku } from '#shared/validation/validate.ts'
 import { deepFreeze, fixture, fixtureNames, setAt } from './contract-fixtures.ts'
 
 // The live service has fields the contract does not name (collectionIds, SSAOSettings, ...):

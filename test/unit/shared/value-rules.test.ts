@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { EFFECT_ASSETS_2D_SLOTS } from '../../../src/shared/schema/sku.ts'
-import { validateAppRequest, validateSku } from '../../../src/shared/validation/validate.ts'
+import { EFFECT_ASSETS_2D_SLOTS } from '#shared/schema/sku.ts'
+import { validateAppRequest, validateSku } from '#shared/validation/validate.ts'
 import { fixture, setAt } from './contract-fixtures.ts'
 
 const sku = () => fixture('sku-eyewear-full.json')

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { leaves, type FieldNode } from '../../../src/shared/schema/catalogue.ts'
-import type { FieldKind } from '../../../src/shared/schema/field.ts'
-import { describeValue } from '../../../src/shared/validation/messages.ts'
-import type { ValidationResult } from '../../../src/shared/validation/problem.ts'
-import {
-  appCatalogue,
-  skuCatalogue,
-  validateAppRequest,
-  validateSku,
-} from '../../../src/shared/validation/validate.ts'
+import { leaves, type FieldNode } from '#shared/schema/catalogue.ts'
+import type { FieldKind } from '#shared/schema/field.ts'
+import { describeValue } from '#shared/validation/messages.ts'
+import type { ValidationResult } from '#shared/validation/problem.ts'
+import { appCatalogue, skuCatalogue, validateAppRequest, validateSku } from '#shared/validation/validate.ts'
 import { fixture, getAt, setAt } from './contract-fixtures.ts'
 
 type Document = 'sku' | 'app'

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { parseCsvText, streamCsv } from '../../../src/shared/sheet/csv.ts'
-import { decodeText } from '../../../src/shared/sheet/decode.ts'
-import { SheetFileError } from '../../../src/shared/sheet/errors.ts'
-import { skusToXlsx } from '../../../src/shared/sheet/export.ts'
-import { documentToResults } from '../../../src/shared/sheet/rows.ts'
-import { readXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { parseCsvText, streamCsv } from '#shared/sheet/csv.ts'
+import { decodeText } from '#shared/sheet/decode.ts'
+import { SheetFileError } from '#shared/sheet/errors.ts'
+import { skusToXlsx } from '#shared/sheet/export.ts'
+import { documentToResults } from '#shared/sheet/rows.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { FIXTURES_DIR, fixture } from '../shared/contract-fixtures.ts'
 
 const bytes = (name: string) => new Uint8Array(readFileSync(`${FIXTURES_DIR}bad-files/${name}`))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { describeColumn, matchColumns, skuColumns } from '../../../src/shared/sheet/columns.ts'
-import { leaves } from '../../../src/shared/schema/catalogue.ts'
-import { skuCatalogue } from '../../../src/shared/validation/validate.ts'
+import { describeColumn, matchColumns, skuColumns } from '#shared/sheet/columns.ts'
+import { leaves } from '#shared/schema/catalogue.ts'
+import { skuCatalogue } from '#shared/validation/validate.ts'
 
 const match = (headers: string[], saved?: Record<string, string | null>) =>
   matchColumns(headers, saved).map(({ path, by }) => [path, by])

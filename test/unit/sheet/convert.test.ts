@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { convertCell } from '../../../src/shared/sheet/convert.ts'
-import { rowToSku } from '../../../src/shared/sheet/rows.ts'
-import { validateSku } from '../../../src/shared/validation/validate.ts'
+import { convertCell } from '#shared/sheet/convert.ts'
+import { rowToSku } from '#shared/sheet/rows.ts'
+import { validateSku } from '#shared/validation/validate.ts'
 
 describe('convertCell: by the field’s kind, never by the look of the text', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseCsvText, streamCsv, toCsv } from '../../../src/shared/sheet/csv.ts'
+import { parseCsvText, streamCsv, toCsv } from '#shared/sheet/csv.ts'
 
 const SKU_ROWS = [
   ['Aviator', 'Northwind', '8901234567890'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { parseCsvText } from '../../../src/shared/sheet/csv.ts'
-import { errorReportCsv, formatCellProblem } from '../../../src/shared/sheet/report.ts'
-import { convertSheet, documentToResults } from '../../../src/shared/sheet/rows.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { errorReportCsv, formatCellProblem } from '#shared/sheet/report.ts'
+import { convertSheet, documentToResults } from '#shared/sheet/rows.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 describe('the error report', () => {

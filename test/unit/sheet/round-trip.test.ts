@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { parseCsvText } from '../../../src/shared/sheet/csv.ts'
-import { bulkRequestJson, skusToCsv, skusToSheet, skusToXlsx } from '../../../src/shared/sheet/export.ts'
-import { convertSheet } from '../../../src/shared/sheet/rows.ts'
-import { readXlsx } from '../../../src/shared/sheet/xlsx.ts'
-import type { Sku } from '../../../src/shared/schema/sku.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { bulkRequestJson, skusToCsv, skusToSheet, skusToXlsx } from '#shared/sheet/export.ts'
+import { convertSheet } from '#shared/sheet/rows.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
+import type { Sku } from '#shared/schema/sku.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 const FIXTURES = [

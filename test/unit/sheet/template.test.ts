@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { skuColumns } from '../../../src/shared/sheet/columns.ts'
-import { parseCsvText } from '../../../src/shared/sheet/csv.ts'
-import { HELP_MARKER } from '../../../src/shared/sheet/help-row.ts'
-import { convertSheet, rowConverter } from '../../../src/shared/sheet/rows.ts'
-import { templateCsv, templateSheet, templateXlsx } from '../../../src/shared/sheet/template.ts'
-import { readXlsx } from '../../../src/shared/sheet/xlsx.ts'
+import { skuColumns } from '#shared/sheet/columns.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { HELP_MARKER } from '#shared/sheet/help-row.ts'
+import { convertSheet, rowConverter } from '#shared/sheet/rows.ts'
+import { templateCsv, templateSheet, templateXlsx } from '#shared/sheet/template.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 
 describe('the import template', () => {
   it('has every contract column, a help row starting with the marker, and an example row', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readXlsx, writeXlsx } from '../../../src/shared/sheet/xlsx.ts'
-import { convertSheet } from '../../../src/shared/sheet/rows.ts'
+import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import { convertSheet } from '#shared/sheet/rows.ts'
 
 describe('XLSX', () => {
   it('writes and reads cells as text the user sees: numbers without float noise, booleans as TRUE/FALSE', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createdApp } from '../../../src/main/sandbox/app-response.ts'
-import { describeDroppedField, droppedFields } from '../../../src/shared/sync/dropped-fields.ts'
+import { createdApp } from '#node/sandbox/app-response.ts'
+import { describeDroppedField, droppedFields } from '#shared/sync/dropped-fields.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
 describe('dropped fields of a created app', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Outcome } from '../../../src/shared/service/outcome.ts'
-import type { SyncOutbox } from '../../../src/shared/sync/ports.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
+import type { SyncOutbox } from '#shared/sync/ports.ts'
 import {
   byState,
   createMemoryOutbox,

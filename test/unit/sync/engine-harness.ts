@@ -1,14 +1,8 @@
-import { PROCESSED, type Outcome, type OutcomeKind } from '../../../src/shared/service/outcome.ts'
-import { createSyncRun } from '../../../src/shared/sync/engine.ts'
-import { createMemoryOutbox, type MemoryOutbox } from '../../../src/shared/sync/memory-outbox.ts'
-import type {
-  ItemState,
-  OutboxItem,
-  SyncClock,
-  SyncOutbox,
-  SyncTransport,
-} from '../../../src/shared/sync/ports.ts'
-import type { RunEvents, RunPorts, RunSettings, RunStatus } from '../../../src/shared/sync/run.ts'
+import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import { createSyncRun } from '#shared/sync/engine.ts'
+import { createMemoryOutbox, type MemoryOutbox } from '#shared/sync/memory-outbox.ts'
+import type { ItemState, OutboxItem, SyncClock, SyncOutbox, SyncTransport } from '#shared/sync/ports.ts'
+import type { RunEvents, RunPorts, RunSettings, RunStatus } from '#shared/sync/run.ts'
 
 /** The engine against the memory outbox and a scripted transport: every outcome on demand, no network. */
 

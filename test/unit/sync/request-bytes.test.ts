@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { bodyBytes, utf8Length } from '../../../src/shared/sync/request-bytes.ts'
-import { halves, namedPositions, splitRejected } from '../../../src/shared/sync/split.ts'
+import { bodyBytes, utf8Length } from '#shared/sync/request-bytes.ts'
+import { halves, namedPositions, splitRejected } from '#shared/sync/split.ts'
 
 describe('request bytes', () => {
   it.each([

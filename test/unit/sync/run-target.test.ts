@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runTargetProblem } from '../../../src/shared/sync/run-target.ts'
+import { runTargetProblem } from '#shared/sync/run-target.ts'
 
 const run = { profileId: 'local', profileName: 'Local service', url: 'https://api.example.com' }
 

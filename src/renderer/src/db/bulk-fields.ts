@@ -1,7 +1,7 @@
-import type { FieldNode } from '../../../shared/schema/catalogue.ts'
-import type { FieldKind } from '../../../shared/schema/field.ts'
-import { parsePath, setAt } from '../../../shared/json-path.ts'
-import { skuCatalogue, validateSku } from '../../../shared/validation/validate.ts'
+import type { FieldNode } from '#shared/schema/catalogue.ts'
+import type { FieldKind } from '#shared/schema/field.ts'
+import { parsePath, setAt } from '#shared/json-path.ts'
+import { skuCatalogue, validateSku } from '#shared/validation/validate.ts'
 
 /** Kinds of value one input can hold; lists, slots and free JSON are edited draft by draft. */
 const SETTABLE_KINDS = new Set<FieldKind>(['text', 'url', 'color', 'number', 'integer', 'boolean'])

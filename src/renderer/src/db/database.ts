@@ -1,7 +1,7 @@
 import { Dexie, type EntityTable, type Table } from 'dexie'
 import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
-import { searchTerms } from '../../../shared/search-terms.ts'
+import { searchTerms } from '#shared/search-terms.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 

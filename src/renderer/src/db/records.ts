@@ -1,7 +1,7 @@
-import type { Sku } from '../../../shared/schema/sku.ts'
-import type { AppCreateRequest } from '../../../shared/schema/app.ts'
-import type { Validity } from '../../../shared/validation/problem.ts'
-import type { SyncState } from '../../../shared/sync-state.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import type { AppCreateRequest } from '#shared/schema/app.ts'
+import type { Validity } from '#shared/validation/problem.ts'
+import type { SyncState } from '#shared/sync-state.ts'
 
 /** What every stored draft carries besides its payload. */
 interface DraftMeta {

@@ -1,11 +1,11 @@
-import type { Sku } from '../../../shared/schema/sku.ts'
-import { getAt, parsePath, setAt } from '../../../shared/json-path.ts'
-import { draftColumns, type DraftColumns } from '../../../shared/draft-columns.ts'
-import { searchTerms } from '../../../shared/search-terms.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { getAt, parsePath, setAt } from '#shared/json-path.ts'
+import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
+import { searchTerms } from '#shared/search-terms.ts'
 import { bulkValueProblem } from './bulk-fields.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
-import type { SyncState } from '../../../shared/sync-state.ts'
+import type { SyncState } from '#shared/sync-state.ts'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 

@@ -1,5 +1,5 @@
-import type { SyncState } from '../../../shared/sync-state.ts'
-import type { Validity } from '../../../shared/validation/problem.ts'
+import type { SyncState } from '#shared/sync-state.ts'
+import type { Validity } from '#shared/validation/problem.ts'
 
 /** Columns the list sorts by. Each is an index of `skuDrafts`, so a page is read in index order. */
 export const SORT_KEYS = ['updatedAt', 'productName', 'brand', 'barcode', 'category', 'status'] as const

@@ -11,7 +11,7 @@ import {
   sortsInMemory,
   type ListView,
 } from './sku-list-views.ts'
-import { searchTerms } from '../../../shared/search-terms.ts'
+import { searchTerms } from '#shared/search-terms.ts'
 
 export interface FilterOptions {
   categories: string[]

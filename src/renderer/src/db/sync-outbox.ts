@@ -1,5 +1,5 @@
 import { Dexie, type EntityTable, type Table } from 'dexie'
-import { OutboxConflictError } from '../../../shared/sync/memory-outbox.ts'
+import { OutboxConflictError } from '#shared/sync/memory-outbox.ts'
 import {
   ITEM_STATES,
   noItems,
@@ -9,8 +9,8 @@ import {
   type RequestRecord,
   type SyncKind,
   type SyncOutbox,
-} from '../../../shared/sync/ports.ts'
-import type { SyncState } from '../../../shared/sync-state.ts'
+} from '#shared/sync/ports.ts'
+import type { SyncState } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { AppDraftRecord } from './records.ts'
 import type { SyncItemRecord } from './sync-records.ts'

@@ -1,5 +1,5 @@
-import type { ItemState, RequestRecord, SyncKind } from '../../../shared/sync/ports.ts'
-import type { PauseReason } from '../../../shared/sync/run.ts'
+import type { ItemState, RequestRecord, SyncKind } from '#shared/sync/ports.ts'
+import type { PauseReason } from '#shared/sync/run.ts'
 
 /**
  * Where a run stands as the outbox keeps it. `open`: it has items still queued or sending, or it

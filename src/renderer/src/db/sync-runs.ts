@@ -1,6 +1,6 @@
 import { Dexie } from 'dexie'
-import type { ItemState, SyncKind } from '../../../shared/sync/ports.ts'
-import type { SyncState } from '../../../shared/sync-state.ts'
+import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
+import type { SyncState } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
 import type { AppDraftRecord, SkuDraftRecord } from './records.ts'

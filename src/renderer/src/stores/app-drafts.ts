@@ -1,11 +1,11 @@
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
-import { appRequestFileName, appRequestJson } from '../../../shared/apps/export.ts'
+import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
 import { appDrafts } from '../db/app-drafts.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
-import { messageOf } from '../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /** How a draft is called in messages: its name, or what the list shows for a draft without one. */
 export function appLabel(record: Pick<AppDraftRecord, 'name'>): string {

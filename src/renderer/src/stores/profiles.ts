@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import type { ConnectionTest, ProfilesState, TokenSaved } from '../../../shared/ipc.ts'
-import type { Profile } from '../../../shared/profile.ts'
+import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
+import type { Profile } from '#shared/profile.ts'
 
 /**
  * The service profiles as main keeps them. The renderer holds no token: it can hand one to main,

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { markRaw, ref, shallowRef, toRaw, watch } from 'vue'
-import { newSkuPayload } from '../../../shared/schema/sku-template.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { bulkField } from '../db/bulk-fields.ts'
 import { skuDrafts, skuList } from '../db/index.ts'
 import type { Skipped } from '../db/sku-drafts.ts'
@@ -18,7 +18,7 @@ import { count, drafts } from '../ui/counting.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
 import { draftPayloads, exportFile, type ExportFormat } from '../features/export/export-drafts.ts'
-import { messageOf } from '../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */
 export interface Progress {

@@ -1,5 +1,5 @@
-import type { PreviewAsset, PreviewAssetRequest } from '../../../shared/ipc.ts'
-import { messageOf } from '../../../shared/error-message.ts'
+import type { PreviewAsset, PreviewAssetRequest } from '#shared/ipc.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * The preview's downloads, kept for the session by address: typing in other fields, reopening a

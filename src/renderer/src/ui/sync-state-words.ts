@@ -1,4 +1,4 @@
-import type { SyncState } from '../../../shared/sync-state.ts'
+import type { SyncState } from '#shared/sync-state.ts'
 
 /**
  * The sync states in a person's words: one map for the SKU list, its filters, the Sync page's

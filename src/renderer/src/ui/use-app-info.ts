@@ -1,5 +1,5 @@
 import { shallowRef } from 'vue'
-import type { AppInfo } from '../../../shared/ipc.ts'
+import type { AppInfo } from '#shared/ipc.ts'
 
 const info = shallowRef<AppInfo>()
 let requested = false

@@ -1,7 +1,7 @@
 import { computed, nextTick, onBeforeUnmount, ref, shallowRef, watch, type Ref } from 'vue'
-import type { ValidationResult } from '../../../shared/validation/problem.ts'
+import type { ValidationResult } from '#shared/validation/problem.ts'
 import { plainCopy } from './plain-copy.ts'
-import { messageOf } from '../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
 

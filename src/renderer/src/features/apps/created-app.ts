@@ -1,12 +1,8 @@
-import { parsePath } from '../../../../shared/json-path.ts'
-import { findField } from '../../../../shared/schema/catalogue.ts'
-import {
-  describeDroppedField,
-  droppedFields,
-  type DroppedField,
-} from '../../../../shared/sync/dropped-fields.ts'
-import { appCatalogue } from '../../../../shared/validation/validate.ts'
-import type { AppDraftRecord } from '../../db/records.ts'
+import { parsePath } from '#shared/json-path.ts'
+import { findField } from '#shared/schema/catalogue.ts'
+import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
+import { appCatalogue } from '#shared/validation/validate.ts'
+import type { AppDraftRecord } from '#renderer/db/records.ts'
 
 /** The id the service gave the app once sync created it (`app._id`), if it gave one. */
 export function createdAppId(record: Pick<AppDraftRecord, 'remoteId'>): string | undefined {

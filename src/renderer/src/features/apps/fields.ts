@@ -1,7 +1,7 @@
-import type { FieldNode } from '../../../../shared/schema/catalogue.ts'
-import { findField } from '../../../../shared/schema/catalogue.ts'
-import { parsePath, type PathSegment } from '../../../../shared/json-path.ts'
-import { appCatalogue } from '../../../../shared/validation/validate.ts'
+import type { FieldNode } from '#shared/schema/catalogue.ts'
+import { findField } from '#shared/schema/catalogue.ts'
+import { parsePath, type PathSegment } from '#shared/json-path.ts'
+import { appCatalogue } from '#shared/validation/validate.ts'
 
 /**
  * The catalogue node of an app request field by its dotted path (`report_config.logo`), so the

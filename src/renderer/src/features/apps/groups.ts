@@ -1,4 +1,4 @@
-import type { Problem, ValidationResult } from '../../../../shared/validation/problem.ts'
+import type { Problem, ValidationResult } from '#shared/validation/problem.ts'
 
 /**
  * The editor's groups, as the product thinks of an app rather than as the contract nests it. Each

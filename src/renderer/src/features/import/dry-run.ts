@@ -1,4 +1,4 @@
-import type { RowResult } from '../../../../shared/sheet/types.ts'
+import type { RowResult } from '#shared/sheet/types.ts'
 import {
   PREVIEW_ROWS,
   PROBLEMS_KEPT,

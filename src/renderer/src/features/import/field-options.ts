@@ -1,8 +1,8 @@
-import { findField } from '../../../../shared/schema/catalogue.ts'
-import { parsePath } from '../../../../shared/json-path.ts'
-import { describeColumn, skuColumns } from '../../../../shared/sheet/columns.ts'
-import type { FieldPath } from '../../../../shared/sheet/types.ts'
-import { skuCatalogue } from '../../../../shared/validation/validate.ts'
+import { findField } from '#shared/schema/catalogue.ts'
+import { parsePath } from '#shared/json-path.ts'
+import { describeColumn, skuColumns } from '#shared/sheet/columns.ts'
+import type { FieldPath } from '#shared/sheet/types.ts'
+import { skuCatalogue } from '#shared/validation/validate.ts'
 
 /** The fields a column can fill, grouped by the catalogue section they sit in, as the select shows them. */
 export interface FieldOptionGroup {

@@ -1,6 +1,6 @@
-import type { DraftColumns } from '../../../../shared/draft-columns.ts'
-import type { Sku } from '../../../../shared/schema/sku.ts'
-import type { ColumnMapping } from '../../../../shared/sheet/types.ts'
+import type { DraftColumns } from '#shared/draft-columns.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import type { ColumnMapping } from '#shared/sheet/types.ts'
 import type {
   Analysis,
   DryRunReport,

@@ -1,7 +1,7 @@
-import type { DraftColumns } from '../../../../shared/draft-columns.ts'
-import type { Sku } from '../../../../shared/schema/sku.ts'
-import type { CellProblem, ColumnMapping, ColumnMatch, FieldPath } from '../../../../shared/sheet/types.ts'
-import type { DocumentKind } from '../../../../shared/validation/document.ts'
+import type { DraftColumns } from '#shared/draft-columns.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import type { CellProblem, ColumnMapping, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
+import type { DocumentKind } from '#shared/validation/document.ts'
 
 /**
  * The messages between the import page and its worker. Parsing and checking happen in the worker;

@@ -1,7 +1,7 @@
-import { draftColumns } from '../../../../shared/draft-columns.ts'
-import type { Sku } from '../../../../shared/schema/sku.ts'
-import { matchColumns } from '../../../../shared/sheet/columns.ts'
-import type { ColumnMapping } from '../../../../shared/sheet/types.ts'
+import { draftColumns } from '#shared/draft-columns.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { matchColumns } from '#shared/sheet/columns.ts'
+import type { ColumnMapping } from '#shared/sheet/types.ts'
 import { DryRunTally } from './dry-run.ts'
 import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
 import {
@@ -14,7 +14,7 @@ import {
   type SavedMapping,
 } from './import-protocol.ts'
 import { readHead, readJson, readResults } from './read-sheet.ts'
-import { messageOf } from '../../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * The importer's worker: reads, maps and checks a file off the page's thread, and hands the page

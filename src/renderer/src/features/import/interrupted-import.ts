@@ -1,4 +1,4 @@
-import type { SkuDraftRepository } from '../../db/sku-drafts.ts'
+import type { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 
 /**
  * An import writes in chunks, so a crash or a closed window mid-import would leave part of a file

@@ -1,14 +1,14 @@
-import { readXlsx } from '../../../../shared/sheet/xlsx.ts'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../../../shared/json-depth.ts'
-import { decodeText } from '../../../../shared/sheet/decode.ts'
-import { SheetFileError } from '../../../../shared/sheet/errors.ts'
-import { streamCsv } from '../../../../shared/sheet/csv.ts'
-import { isBlankRow, isHelpRow } from '../../../../shared/sheet/help-row.ts'
-import { documentToResults, rowConverter, type DocumentResults } from '../../../../shared/sheet/rows.ts'
-import type { ColumnMapping, RowResult } from '../../../../shared/sheet/types.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth.ts'
+import { decodeText } from '#shared/sheet/decode.ts'
+import { SheetFileError } from '#shared/sheet/errors.ts'
+import { streamCsv } from '#shared/sheet/csv.ts'
+import { isBlankRow, isHelpRow } from '#shared/sheet/help-row.ts'
+import { documentToResults, rowConverter, type DocumentResults } from '#shared/sheet/rows.ts'
+import type { ColumnMapping, RowResult } from '#shared/sheet/types.ts'
 import { UnreadableFile } from './file-kind.ts'
 import type { ReadProgress, SheetFormat } from './import-protocol.ts'
-import { messageOf } from '../../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * Reading a file's rows in the worker, whatever its format. CSV is streamed a stretch at a time;

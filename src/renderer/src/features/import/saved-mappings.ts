@@ -1,4 +1,4 @@
-import type { ColumnMatch } from '../../../../shared/sheet/types.ts'
+import type { ColumnMatch } from '#shared/sheet/types.ts'
 import type { SavedMapping } from './import-protocol.ts'
 
 /**

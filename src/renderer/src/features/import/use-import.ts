@@ -1,13 +1,13 @@
 import { computed, onBeforeUnmount, ref, shallowRef } from 'vue'
-import { mappingOf } from '../../../../shared/sheet/columns.ts'
+import { mappingOf } from '#shared/sheet/columns.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
-import type { FieldPath } from '../../../../shared/sheet/types.ts'
-import { skuDrafts } from '../../db/index.ts'
-import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '../../db/sku-drafts.ts'
+import type { FieldPath } from '#shared/sheet/types.ts'
+import { skuDrafts } from '#renderer/db/index.ts'
+import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-drafts.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
-import { messageOf } from '../../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /** The import's screens, in order. */
 export type Step = 'choose' | 'reading' | 'mapping' | 'checking' | 'report' | 'importing' | 'done'

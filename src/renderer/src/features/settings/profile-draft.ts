@@ -1,5 +1,5 @@
-import { profileSchema, type Profile, type ProfileView } from '../../../../shared/profile.ts'
-import { DEFAULT_SENDING } from '../../../../shared/profile.ts'
+import { profileSchema, type Profile, type ProfileView } from '#shared/profile.ts'
+import { DEFAULT_SENDING } from '#shared/profile.ts'
 
 /** The stored part of a profile view: what the form edits and sends back. */
 export function profileOf(view: ProfileView): Profile {

@@ -1,5 +1,5 @@
 import { inject, provide, type ComputedRef, type InjectionKey, type Ref } from 'vue'
-import { getAt, setAt, type PathSegment } from '../../../../shared/json-path.ts'
+import { getAt, setAt, type PathSegment } from '#shared/json-path.ts'
 import type { ProblemIndex } from './problem-index.ts'
 
 /**

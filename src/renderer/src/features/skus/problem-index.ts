@@ -1,4 +1,4 @@
-import type { ValidationResult } from '../../../../shared/validation/problem.ts'
+import type { ValidationResult } from '#shared/validation/problem.ts'
 
 /** Problems grouped by dotted path, so each input finds its own in one lookup. */
 export interface ProblemIndex {

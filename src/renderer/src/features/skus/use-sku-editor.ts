@@ -1,8 +1,8 @@
-import type { Sku } from '../../../../shared/schema/sku.ts'
-import { validateSku } from '../../../../shared/validation/validate.ts'
-import { skuDrafts } from '../../db/index.ts'
-import type { SkuDraftRecord } from '../../db/records.ts'
-import { useDraftEditor } from '../../ui/use-draft-editor.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { validateSku } from '#shared/validation/validate.ts'
+import { skuDrafts } from '#renderer/db/index.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
+import { useDraftEditor } from '#renderer/ui/use-draft-editor.ts'
 
 /**
  * One SKU draft under edit: the payload as a reactive object, its validation as the user types,

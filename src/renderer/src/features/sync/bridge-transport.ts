@@ -1,4 +1,4 @@
-import type { SyncTransport } from '../../../../shared/sync/ports.ts'
+import type { SyncTransport } from '#shared/sync/ports.ts'
 
 /**
  * The engine's transport in the app: each request goes over the bridge to main, which sends it

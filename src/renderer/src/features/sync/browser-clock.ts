@@ -1,4 +1,4 @@
-import type { SyncClock } from '../../../../shared/sync/ports.ts'
+import type { SyncClock } from '#shared/sync/ports.ts'
 
 /** The engine's clock in the page: wall time, timers that end early on abort, Math.random. */
 export const browserClock: SyncClock = {

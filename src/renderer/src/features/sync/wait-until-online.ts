@@ -1,4 +1,4 @@
-import type { WaitUntilOnline } from '../../../../shared/sync/ports.ts'
+import type { WaitUntilOnline } from '#shared/sync/ports.ts'
 
 export interface OnlineWaitOptions {
   /** Asks whether the service answers at all (any answer but "unreachable"). */

@@ -1,5 +1,5 @@
-import { getAt, type PathSegment } from '../../../../../shared/json-path.ts'
-import { SKIN_CONCERNS, SKIN_CONCERN_TITLES } from '../../../../../shared/schema/app.ts'
+import { getAt, type PathSegment } from '#shared/json-path.ts'
+import { SKIN_CONCERNS, SKIN_CONCERN_TITLES } from '#shared/schema/app.ts'
 import {
   COLOUR_KEYS,
   fontStack,
@@ -8,7 +8,7 @@ import {
   THEME_PAGES,
   themeKind,
   type ThemeKind,
-} from '../../../../../shared/apps/theme.ts'
+} from '#shared/apps/theme.ts'
 
 /**
  * What the preview draws, read from a draft: titles, pictures, colours, font, and which sections,

@@ -1,5 +1,5 @@
-import type { Validity } from '../../../../../shared/validation/problem.ts'
-import type { SkuDraftRecord } from '../../../db/records.ts'
+import type { Validity } from '#shared/validation/problem.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
 
 /** The validity filter's words, matching the badges' ("Ready", "3 missing", "1 error"). */
 export const VALIDITY_LABELS: Record<Validity, string> = {

@@ -1,5 +1,5 @@
 import { computed } from 'vue'
-import type { useSkuDraftsStore } from '../../../stores/sku-drafts.ts'
+import type { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 import { allMatching, including, isSelected, NOTHING, only, selectedCount, toggled } from './selection.ts'
 import type { SkuWindow } from './use-sku-window.ts'
 

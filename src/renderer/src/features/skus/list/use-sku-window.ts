@@ -1,9 +1,9 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue'
-import { skuList } from '../../../db/index.ts'
-import type { SkuDraftRecord } from '../../../db/records.ts'
-import { narrows, type ListQuery } from '../../../db/sku-list-query.ts'
-import type { ListView } from '../../../db/sku-list-views.ts'
-import { messageOf } from '../../../../../shared/error-message.ts'
+import { skuList } from '#renderer/db/index.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
+import { narrows, type ListQuery } from '#renderer/db/sku-list-query.ts'
+import type { ListView } from '#renderer/db/sku-list-views.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * The SKU list's data, a window at a time: how many drafts match, and the rows near what is on

@@ -1,6 +1,6 @@
 import { DataTexture, EquirectangularReflectionMapping, LinearFilter, SRGBColorSpace, Texture } from 'three'
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
-import { messageOf } from '../../../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * Turns the bytes of an environment image into an equirectangular texture, without the network:

@@ -1,6 +1,6 @@
 import { TextureLoader, type Object3D } from 'three'
 import { GLTFLoader, type GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
-import { messageOf } from '../../../../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * Turns the bytes of a 3D asset into a three.js object, without the network: the renderer's CSP

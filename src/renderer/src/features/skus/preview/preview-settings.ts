@@ -1,4 +1,4 @@
-import type { Sku } from '../../../../../shared/schema/sku.ts'
+import type { Sku } from '#shared/schema/sku.ts'
 import { fieldOfViewFor, type FieldOfViewChoice } from './field-of-view.ts'
 import { toneMappingFor, type ToneMappingChoice } from './tone-mapping.ts'
 

@@ -1,4 +1,4 @@
-import type { Outcome } from '../../shared/service/outcome.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
 import { redactStrings, type Redact } from '../secrets/redaction.ts'
 
 /** The last gate: every text of an outcome, whoever wrote it. */

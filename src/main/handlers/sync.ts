@@ -1,10 +1,10 @@
-import type { Profile } from '../shared/profile.ts'
-import { PROCESSED, type Outcome } from '../shared/service/outcome.ts'
-import type { Handlers } from './handlers.ts'
-import type { ServiceClient } from './service/client.ts'
-import { runTargetProblem } from '../shared/sync/run-target.ts'
-import { clientForProfile, type ServiceDeps } from './service-handlers.ts'
-import { messageOf } from '../shared/error-message.ts'
+import type { Profile } from '#shared/profile.ts'
+import { PROCESSED, type Outcome } from '#shared/service/outcome.ts'
+import type { Handlers, ServiceDeps } from './types.ts'
+import type { ServiceClient } from '#node/service/client.ts'
+import { runTargetProblem } from '#shared/sync/run-target.ts'
+import { clientForProfile } from './service.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
 

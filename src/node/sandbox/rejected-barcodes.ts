@@ -1,5 +1,5 @@
-import { plural } from '../../shared/plural.ts'
-import { z } from '../../shared/schema/zod.ts'
+import { plural } from '#shared/plural.ts'
+import { z } from '#shared/schema/zod.ts'
 import { jsonReply, type Reply } from './reply.ts'
 
 /**

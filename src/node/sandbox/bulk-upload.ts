@@ -1,11 +1,11 @@
-import { plural } from '../../shared/plural.ts'
-import type { Problem } from '../../shared/validation/problem.ts'
-import { validateSku } from '../../shared/validation/validate.ts'
+import { plural } from '#shared/plural.ts'
+import type { Problem } from '#shared/validation/problem.ts'
+import { validateSku } from '#shared/validation/validate.ts'
 import type { Processed } from './processed.ts'
 import type { ReceivedStore } from './received-store.ts'
 import { refusedBarcodes } from './rejected-barcodes.ts'
 import { errorReply, invalidReply, jsonReply } from './reply.ts'
-import { isRecord } from '../../shared/is-record.ts'
+import { isRecord } from '#shared/is-record.ts'
 
 /**
  * POST skus/bulk-upload with a parsed body. The contract does not say whether one invalid item

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { Problem } from '../../shared/validation/problem.ts'
+import type { Problem } from '#shared/validation/problem.ts'
 
 /** What the sandbox answers to one request, before it is written to the socket. */
 export interface Reply {

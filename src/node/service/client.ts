@@ -1,6 +1,6 @@
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH, endpointUrl } from '../../shared/service/endpoints.ts'
-import { PROCESSED, type Outcome, type OutcomeKind } from '../../shared/service/outcome.ts'
-import type { Timeouts, TokenEncoding } from '../../shared/profile.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, endpointUrl } from '#shared/service/endpoints.ts'
+import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import type { Timeouts, TokenEncoding } from '#shared/profile.ts'
 import { createAgents, postJson } from './json-post.ts'
 import { classifyAnswer, classifyFailure } from './outcome-classification.ts'
 import {

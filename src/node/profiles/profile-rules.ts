@@ -1,4 +1,4 @@
-import { BUILT_IN_PROFILES, profileSchema, type Profile } from '../../shared/profile.ts'
+import { BUILT_IN_PROFILES, profileSchema, type Profile } from '#shared/profile.ts'
 
 export const SANDBOX_PROFILE_ID = 'sandbox'
 

@@ -1,4 +1,4 @@
-import { BUILT_IN_PROFILES } from '../../shared/profile.ts'
+import { BUILT_IN_PROFILES } from '#shared/profile.ts'
 
 // Room for a "-N" suffix within the schema's 64 characters.
 const MAX_SLUG_LENGTH = 56

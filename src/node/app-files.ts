@@ -1,7 +1,6 @@
 // No electron import: the browser tests serve the built renderer with this same code over http.
 import { readFile, realpath, stat } from 'node:fs/promises'
 import { extname, resolve, sep } from 'node:path'
-import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts'
 
 /** What a Vite build of the renderer can emit. Anything else is a 404. */
 const CONTENT_TYPES: Record<string, string> = {
@@ -24,7 +23,7 @@ export type AppFileServer = (request: Request) => Promise<Response>
  * Every answer carries the app's Content-Security-Policy. Unknown paths are 404s, with no
  * single-page fallback: the router lives in the fragment, so only real files are ever asked for.
  */
-export function appFileServer(root: string, policy = CONTENT_SECURITY_POLICY): AppFileServer {
+export function appFileServer(root: string, policy: string): AppFileServer {
   const rootDir = resolve(root)
   // Links in the root's own path (a packaged app under a linked folder) are fine; links inside it
   // must not lead out, so files are compared by their real paths.

@@ -1,6 +1,6 @@
 import { copyFile, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Profile } from '../../shared/profile.ts'
+import type { Profile } from '#shared/profile.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { writeJsonAtomic } from './atomic-json.ts'
 import { builtInProfile, SANDBOX_PROFILE_ID, tokenAddress, validateProfile } from './profile-rules.ts'
@@ -12,7 +12,7 @@ import {
   type ProfilesData,
 } from './profiles-file.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
-import { messageOf } from '../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 export { InvalidProfileError, type ProfileIssue } from './profile-rules.ts'
 export { newProfileId } from './profile-id.ts'

@@ -1,23 +1,9 @@
-import type { ConnectionTest, ProfilesState } from '../shared/ipc.ts'
-import type { Profile, ProfileView } from '../shared/profile.ts'
-import type { Outcome } from '../shared/service/outcome.ts'
-import type { Handlers } from './handlers.ts'
-import { tokenAddress } from './profiles/profile-rules.ts'
-import type { ProfileStore } from './profiles/profile-store.ts'
-import type { TokenStore } from './secrets/token-store.ts'
-import { createServiceClient } from './service/client.ts'
-
-/** The sandbox embedded in the app, as the handlers need it: where it listens and what it accepts. */
-export interface EmbeddedSandbox {
-  url: string
-  token: string
-}
-
-export interface ServiceDeps {
-  profiles: ProfileStore
-  tokens: TokenStore
-  sandbox: EmbeddedSandbox
-}
+import type { ConnectionTest, ProfilesState } from '#shared/ipc.ts'
+import type { Profile, ProfileView } from '#shared/profile.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
+import type { EmbeddedSandbox, Handlers, ServiceDeps } from './types.ts'
+import { tokenAddress } from '#node/profiles/profile-rules.ts'
+import { createServiceClient } from '#node/service/client.ts'
 
 type ServiceHandlers = Pick<
   Handlers,

@@ -1,10 +1,10 @@
-import type { TokenStorage } from '../../shared/profile.ts'
+import type { TokenStorage } from '#shared/profile.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import { normaliseBaseUrl } from '../profiles/profile-rules.ts'
 import { createKeyringBackend, type KeychainBackend } from './keychain-backend.ts'
 import { createRedactor } from './redaction.ts'
 import { normaliseToken } from './token-rules.ts'
-import { messageOf } from '../../shared/error-message.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 export type { KeychainBackend } from './keychain-backend.ts'
 export { InvalidTokenError, MAX_TOKEN_LENGTH } from './token-rules.ts'

@@ -1,5 +1,5 @@
-import { z } from '../../shared/schema/zod.ts'
-import { formatPath, type Problem } from '../../shared/validation/problem.ts'
+import { z } from '#shared/schema/zod.ts'
+import { formatPath, type Problem } from '#shared/validation/problem.ts'
 import type { FaultKind, FaultRule, SandboxEndpoint } from './options.ts'
 import { errorReply, type Reply } from './reply.ts'
 

@@ -1,5 +1,5 @@
-import type { OutcomeKind } from '../../shared/service/outcome.ts'
-import type { Timeouts } from '../../shared/profile.ts'
+import type { OutcomeKind } from '#shared/service/outcome.ts'
+import type { Timeouts } from '#shared/profile.ts'
 import { truncate } from './untrusted-text.ts'
 
 /**

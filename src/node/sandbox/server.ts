@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '../../shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import type { SandboxContext, SandboxSettings } from './context.ts'
 import { CONTROL_PREFIX, handleControl } from './control.ts'
 import { FaultBook, seededRandom, type ActiveFault } from './faults.ts'

@@ -1,7 +1,7 @@
-import type { ServiceProblem } from '../../shared/service/outcome.ts'
+import type { ServiceProblem } from '#shared/service/outcome.ts'
 import type { Redact } from '../secrets/redaction.ts'
 import { showable } from './untrusted-text.ts'
-import { isRecord } from '../../shared/is-record.ts'
+import { isRecord } from '#shared/is-record.ts'
 
 /**
  * The platform's errors carry a JSON body with `message`; the sandbox adds `errors: [{path, message}]`.

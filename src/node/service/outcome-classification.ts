@@ -1,5 +1,5 @@
-import { PROCESSED, type Outcome, type OutcomeKind } from '../../shared/service/outcome.ts'
-import type { Timeouts } from '../../shared/profile.ts'
+import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import type { Timeouts } from '#shared/profile.ts'
 import { answerMessage, dropMessage, type DropReason, type Operation } from './outcome-messages.ts'
 import { redactStrings, type Redact } from '../secrets/redaction.ts'
 import { parseRetryAfter } from './retry-after.ts'

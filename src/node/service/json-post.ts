@@ -1,7 +1,7 @@
 import http from 'node:http'
 import https from 'node:https'
 import got, { type Agents } from 'got'
-import type { Timeouts } from '../../shared/profile.ts'
+import type { Timeouts } from '#shared/profile.ts'
 import type { ServiceAnswer } from './outcome-classification.ts'
 
 /**

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import { readFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import got, { type PlainResponse } from 'got'
-import type { PreviewAsset, PreviewAssetRequest } from '../shared/ipc.ts'
+import type { PreviewAsset, PreviewAssetRequest } from '#shared/ipc.ts'
 
 /** Loads what the AR preview shows: bundled samples from `resources/`, or assets from the web. */
 export interface PreviewAssetLoader {

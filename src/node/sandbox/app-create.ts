@@ -1,4 +1,4 @@
-import { validateAppRequest } from '../../shared/validation/validate.ts'
+import { validateAppRequest } from '#shared/validation/validate.ts'
 import { createdApp } from './app-response.ts'
 import type { Processed } from './processed.ts'
 import type { ReceivedStore } from './received-store.ts'

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
-import { BUILT_IN_PROFILES, type Profile } from '../../shared/profile.ts'
+import { BUILT_IN_PROFILES, type Profile } from '#shared/profile.ts'
 import { builtInProfile, checkProfile, SANDBOX_PROFILE_ID } from './profile-rules.ts'
-import { isRecord } from '../../shared/is-record.ts'
+import { isRecord } from '#shared/is-record.ts'
 
 export const PROFILES_FILE_NAME = 'profiles.json'
 export const PROFILES_FILE_VERSION = 1

@@ -1,0 +1,164 @@
+// @ts-check
+/**
+ * The layers of the code, named by where it runs, and which may import which (README, "Layers").
+ * An ESLint rule, so a wrong import fails `npm run lint` instead of waiting for a reviewer:
+ * every import (static, dynamic, re-export, `import('…')` types) is resolved to a file, relative
+ * or through the package's `#layer/…` aliases, and checked against the table below. Type-only
+ * imports count too: a type that crosses a boundary the wrong way is a dependency all the same.
+ */
+import { readFileSync } from 'node:fs'
+import { isBuiltin } from 'node:module'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+/**
+ * @typedef {object} Layer
+ * @property {string} name
+ * @property {string} folder relative to the project root
+ * @property {string} runs where its code runs, as the messages say it
+ * @property {string[]} may the other layers it may import
+ * @property {boolean} nodeBuiltins whether it may import Node's modules (`node:fs`, …)
+ */
+
+/** @type {Layer[]} Most specific folder first. */
+export const LAYERS = [
+  {
+    name: 'shared',
+    folder: 'src/shared',
+    runs: 'everywhere (no Node, no DOM)',
+    may: [],
+    nodeBuiltins: false,
+  },
+  {
+    name: 'node',
+    folder: 'src/node',
+    runs: 'in plain Node (no Electron)',
+    may: ['shared'],
+    nodeBuiltins: true,
+  },
+  {
+    name: 'main',
+    folder: 'src/main',
+    runs: "in Electron's main process",
+    may: ['shared', 'node'],
+    nodeBuiltins: true,
+  },
+  {
+    name: 'preload',
+    folder: 'src/preload',
+    runs: 'in the sandboxed preload',
+    may: ['shared'],
+    nodeBuiltins: false,
+  },
+  {
+    name: 'cli',
+    folder: 'src/cli',
+    runs: 'in plain Node (the CLI)',
+    may: ['shared', 'node'],
+    nodeBuiltins: true,
+  },
+  { name: 'renderer', folder: 'src/renderer', runs: 'in the page', may: ['shared'], nodeBuiltins: false },
+]
+
+/** The package's `imports` (`#shared/*` → `./src/shared/*`), the one way to name another layer. */
+const ALIASES = Object.entries(
+  /** @type {Record<string, string>} */ (
+    JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).imports ?? {}
+  ),
+).map(([alias, target]) => ({
+  prefix: alias.replace(/\*$/, ''),
+  folder: target.replace(/^\.\//, '').replace(/\*$/, ''),
+}))
+
+/** @param {string} file absolute */
+function layerOf(file) {
+  const path = relative(ROOT, file).split(sep).join('/')
+  return LAYERS.find((layer) => path === layer.folder || path.startsWith(`${layer.folder}/`))
+}
+
+/** @param {Layer} layer */
+function aliasOf(layer) {
+  return ALIASES.find((alias) => `${alias.folder}/`.startsWith(`${layer.folder}/`))?.prefix
+}
+
+/**
+ * Where an import specifier leads: a file, Node's own module, or a package (not a layer).
+ * @param {string} specifier
+ * @param {string} importer absolute
+ * @returns {{ file: string } | { builtin: true } | undefined}
+ */
+function target(specifier, importer) {
+  if (specifier.startsWith('.')) return { file: resolve(dirname(importer), specifier) }
+  const alias = ALIASES.find((entry) => specifier.startsWith(entry.prefix))
+  if (alias) return { file: join(ROOT, alias.folder, specifier.slice(alias.prefix.length)) }
+  if (isBuiltin(specifier)) return { builtin: true }
+  return undefined
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports follow the layers: each layer imports only those it may, by their alias.' },
+    schema: [],
+    messages: {
+      forbidden: '{{from}} runs {{runs}}: it may not import {{to}} ({{specifier}}). Allowed: {{allowed}}.',
+      builtin: '{{from}} runs {{runs}}: it may not import Node modules ({{specifier}}).',
+      useAlias: 'Import {{to}} by its alias ({{alias}}…), not by a relative path leaving {{from}}.',
+    },
+  },
+  create(context) {
+    const importer = context.filename
+    const from = layerOf(importer)
+    if (!from) return {}
+
+    /** @param {import('estree').Node} node @param {unknown} source */
+    function check(node, source) {
+      if (typeof source !== 'string') return
+      const found = target(source, importer)
+      if (!found) return
+      if ('builtin' in found) {
+        if (!from?.nodeBuiltins) {
+          context.report({
+            node,
+            messageId: 'builtin',
+            data: { from: from?.folder, runs: from?.runs, specifier: source },
+          })
+        }
+        return
+      }
+      const to = layerOf(found.file)
+      if (!from || !to || to === from) return
+      if (!from.may.includes(to.name)) {
+        const allowed = from.may.length ? from.may.map((name) => `src/${name}`).join(', ') : 'packages only'
+        context.report({
+          node,
+          messageId: 'forbidden',
+          data: { from: from.folder, runs: from.runs, to: to.folder, specifier: source, allowed },
+        })
+      } else if (source.startsWith('.')) {
+        context.report({
+          node,
+          messageId: 'useAlias',
+          data: { to: to.folder, alias: aliasOf(to), from: from.folder },
+        })
+      }
+    }
+
+    /** @param {any} node */
+    const fromSource = (node) => check(node, node.source?.value)
+    return {
+      ImportDeclaration: fromSource,
+      ExportNamedDeclaration: fromSource,
+      ExportAllDeclaration: fromSource,
+      ImportExpression: (node) => check(node, node.source.type === 'Literal' ? node.source.value : undefined),
+      // `import('…').Type` in a type position.
+      /** @param {any} node */
+      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.source?.value),
+    }
+  },
+}
+
+export default { rules: { layers: layersRule } }

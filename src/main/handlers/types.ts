@@ -1,0 +1,34 @@
+import type { AppInfo, InvokeResults } from '#shared/ipc.ts'
+import type { Channel } from '#shared/ipc-channels.ts'
+import type { invokeArguments } from '#shared/ipc-arguments.ts'
+import type { z } from '#shared/schema/zod.ts'
+import type { PreviewAssetLoader } from '#node/preview-assets.ts'
+import type { ProfileStore } from '#node/profiles/profile-store.ts'
+import type { TokenStore } from '#node/secrets/token-store.ts'
+
+/** What a handler receives: the arguments after the contract's schema has parsed them. */
+export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C]>
+
+/** One async function per contract channel; a channel without a handler does not compile. */
+export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<InvokeResults[C]> }
+
+/** The sandbox embedded in the app, as the handlers need it: where it listens and what it accepts. */
+export interface EmbeddedSandbox {
+  url: string
+  token: string
+}
+
+/** What the service and sync handlers need: the profiles, the tokens and the embedded sandbox. */
+export interface ServiceDeps {
+  profiles: ProfileStore
+  tokens: TokenStore
+  sandbox: EmbeddedSandbox
+}
+
+/** What the handlers need from the outside world, injected so they run without Electron. */
+export interface HandlerDeps extends ServiceDeps {
+  appInfo(): AppInfo
+  openExternal(url: string): Promise<void>
+  previewAssets: PreviewAssetLoader
+  writeClipboard(text: string): void
+}

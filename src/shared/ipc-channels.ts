@@ -1,0 +1,32 @@
+/** The invoke channels between the renderer and main: the names the rest of the contract is keyed by. */
+export const CHANNELS = [
+  'getAppInfo',
+  /** Opens a link in the user's browser; only https links leave the app. */
+  'openExternal',
+  'listProfiles',
+  /** Adds or replaces a profile; a changed base URL drops the profile's token. */
+  'saveProfile',
+  'removeProfile',
+  'activateProfile',
+  /** Stores a profile's token in the OS keychain. There is no channel that reads a token back. */
+  'setToken',
+  'clearToken',
+  /** Sends an empty batch with the profile's address and token, and says what came of it. */
+  'testConnection',
+  /**
+   * The bytes of a 3D model or environment image for the AR preview: a bundled sample, or a web
+   * address fetched by main (the renderer's CSP lets it fetch nothing itself).
+   */
+  'loadPreviewAsset',
+  /** Puts text on the system clipboard (the renderer has no clipboard permission). */
+  'writeClipboard',
+  /**
+   * The sync engine's transport: one bulk upload of SKUs with the given profile and its token (read
+   * in main, never sent here), classified and redacted. Never resent by main: the engine decides.
+   */
+  'syncBulkUpload',
+  /** The same for one app creation request. */
+  'syncCreateApp',
+] as const
+
+export type Channel = (typeof CHANNELS)[number]

@@ -1,0 +1,130 @@
+import { fileURLToPath } from 'node:url'
+import { ESLint } from 'eslint'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
+
+let eslint: ESLint
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: repoRoot })
+})
+
+/** The layer rules' messages (and the Electron rule's) for `code` linted as the file at `filePath`. */
+async function layerMessages(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath })
+  expect(result, `${filePath} was not linted`).toBeDefined()
+  expect(
+    result!.messages.filter((message) => message.fatal),
+    'the snippet does not parse',
+  ).toEqual([])
+  return result!.messages
+    .filter(
+      (message) => message.ruleId === 'catalog-desk/layers' || message.ruleId === 'no-restricted-imports',
+    )
+    .map((message) => message.message)
+}
+
+describe('the layer rule', () => {
+  it.each([
+    // shared runs everywhere: no other layer, no Node module.
+    [
+      'src/shared/x.ts',
+      `import { createServiceClient } from '#node/service/client.ts'`,
+      /src\/shared runs everywhere.*may not import src\/node/,
+    ],
+    [
+      'src/shared/x.ts',
+      `import type { Handlers } from '#main/handlers/types.ts'`,
+      /may not import src\/main/,
+    ],
+    ['src/shared/x.ts', `import { useSync } from '#renderer/stores/sync.ts'`, /may not import src\/renderer/],
+    [
+      'src/shared/sync/x.ts',
+      `import { readFile } from 'node:fs/promises'`,
+      /may not import Node modules \(node:fs\/promises\)/,
+    ],
+    ['src/shared/x.ts', `import { join } from 'path'`, /may not import Node modules \(path\)/],
+    ['src/shared/x.ts', `export * from '#node/keyed-queue.ts'`, /may not import src\/node/],
+    [
+      'src/shared/x.ts',
+      `export type T = import('#node/keyed-queue.ts').KeyedQueue`,
+      /may not import src\/node/,
+    ],
+    ['src/shared/x.ts', `import { x } from '../node/keyed-queue.ts'`, /may not import src\/node/],
+    // node is plain Node: no Electron wiring, no page.
+    [
+      'src/node/service/x.ts',
+      `import { createHandlers } from '#main/handlers/index.ts'`,
+      /src\/node runs in plain Node.*may not import src\/main/,
+    ],
+    ['src/node/x.ts', `import { db } from '#renderer/db/database.ts'`, /may not import src\/renderer/],
+    ['src/node/x.ts', `import { main } from '#cli/main.ts'`, /may not import src\/cli/],
+    ['src/node/x.ts', `import { app } from 'electron'`, /run without Electron/],
+    // the CLI never imports main.
+    [
+      'src/cli/commands/x.ts',
+      `import { startEmbeddedSandbox } from '#main/embedded-sandbox.ts'`,
+      /src\/cli runs in plain Node \(the CLI\).*may not import src\/main/,
+    ],
+    ['src/cli/x.ts', `const m = await import('#main/index.ts')\nvoid m`, /may not import src\/main/],
+    ['src/cli/x.ts', `import { db } from '#renderer/db/database.ts'`, /may not import src\/renderer/],
+    // the page reaches main only through window.api.
+    [
+      'src/renderer/src/stores/x.ts',
+      `import { createServiceClient } from '#node/service/client.ts'`,
+      /src\/renderer runs in the page.*may not import src\/node/,
+    ],
+    [
+      'src/renderer/src/x.ts',
+      `import type { Handlers } from '#main/handlers/types.ts'`,
+      /may not import src\/main/,
+    ],
+    ['src/renderer/src/x.ts', `import { join } from 'node:path'`, /may not import Node modules/],
+    [
+      'src/preload/x.ts',
+      `import { tokenAddress } from '#node/profiles/profile-rules.ts'`,
+      /may not import src\/node/,
+    ],
+    // main may import node and shared, but by alias: one way to name another layer.
+    [
+      'src/main/x.ts',
+      `import { startSandbox } from '../node/sandbox/server.ts'`,
+      /Import src\/node by its alias \(#node\/…\)/,
+    ],
+  ])('refuses in %s: %s', async (filePath, code, message) => {
+    const messages = await layerMessages(`${code}\n`, filePath)
+    expect(messages.join('\n')).toMatch(message)
+  })
+
+  it.each([
+    [
+      'src/node/x.ts',
+      `import { isRecord } from '#shared/is-record.ts'\nimport { readFile } from 'node:fs/promises'`,
+    ],
+    [
+      'src/main/x.ts',
+      `import { startSandbox } from '#node/sandbox/server.ts'\nimport type { Handlers } from './handlers/types.ts'`,
+    ],
+    [
+      'src/cli/x.ts',
+      `import { createServiceClient } from '#node/service/client.ts'\nimport { CHANNELS } from '#shared/ipc.ts'`,
+    ],
+    [
+      'src/renderer/src/stores/x.ts',
+      `import { CHANNELS } from '#shared/ipc.ts'\nimport { db } from '#renderer/db/database.ts'`,
+    ],
+    [
+      'src/preload/x.ts',
+      `import { buildApi } from '#shared/ipc.ts'\nimport { contextBridge } from 'electron'`,
+    ],
+    ['src/shared/sync/x.ts', `import { isRecord } from '../is-record.ts'\nimport { z } from 'zod'`],
+    // Tests and tools import whatever they exercise.
+    [
+      'test/unit/x.test.ts',
+      `import { createHandlers } from '#main/handlers/index.ts'\nimport { db } from '#renderer/db/database.ts'`,
+    ],
+  ])('allows in %s: %s', async (filePath, code) => {
+    expect(await layerMessages(`${code}\n`, filePath)).toEqual([])
+  })
+})
