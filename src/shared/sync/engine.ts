@@ -2,7 +2,8 @@ import { sendWithResend } from '../service/resend.ts'
 import { AUTOMATICALLY_RESENDABLE, type Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { HeldBatches } from './held-batches.ts'
-import { backToQueue, createdUpdates, rejectionMessage, settled } from './item-updates.ts'
+import { backToQueue } from './item-updates.ts'
+import { decideOutcome } from './outcome-decision.ts'
 import {
   ITEM_STATES,
   noItems,
@@ -14,7 +15,7 @@ import {
 } from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
 import { plural } from '../plural.ts'
-import { ACCEPTED_LINE_END, batchName, seconds } from './run-log.ts'
+import { batchName, seconds } from './run-log.ts'
 import {
   DEFAULT_PAUSE_AFTER_DOUBTFUL,
   type PauseReason,
@@ -25,7 +26,6 @@ import {
   type RunSummary,
   type SyncRun,
 } from './run.ts'
-import { halves, splitRejected } from './split.ts'
 import { messageOf } from '../error-message.ts'
 
 /**
@@ -79,25 +79,6 @@ function recorded(outcome: Outcome, action: string): RequestOutcome {
   if (outcome.serviceMessage !== undefined) kept.serviceMessage = outcome.serviceMessage
   if (outcome.problems !== undefined) kept.problems = outcome.problems
   return kept
-}
-
-/** What one request's outcome leads to, decided before anything is written. */
-interface Decision {
-  /**
-   * The request's outcome and its items' new states, still to be written. Absent for a batch the
-   * service would not take (busy, unreachable): its attempt wrote it back to `queued` already.
-   */
-  write?: { action: string; updates: ItemUpdate[] }
-  /** Batches to send again (halves, or the whole batch after a pause). */
-  hold: OutboxItem[][]
-  log: string
-  pause?: PauseReason
-  /** What the pause says, when not the outcome's own message. */
-  pauseMessage?: string
-  /** The run ends after this: the address or the API version is wrong. */
-  stop?: boolean
-  /** The run ends paused: offline, and no way to learn when the network is back. */
-  end?: boolean
 }
 
 export function createSyncRun(ports: RunPorts, settings: RunSettings, events: RunEvents = {}): SyncRun {
@@ -230,75 +211,6 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     return inFlight > 0 ? { wait: changed.next() } : undefined
   }
 
-  function decide(items: OutboxItem[], outcome: Outcome, haltedMeanwhile: boolean): Decision {
-    const name = batchName(kind, items)
-    switch (outcome.kind) {
-      case 'created':
-        return {
-          write: { action: 'synced', updates: createdUpdates(items, kind, outcome) },
-          hold: [],
-          log: `${name}${ACCEPTED_LINE_END}`,
-        }
-      case 'rejected':
-      case 'too-large': {
-        if (items.length === 1) {
-          const message = rejectionMessage(outcome)
-          return {
-            write: { action: 'rejected', updates: settled(items, 'rejected', message) },
-            hold: [],
-            log: `${name}: refused: ${message}`,
-          }
-        }
-        const parts = outcome.kind === 'rejected' ? splitRejected(items, outcome.problems) : halves(items)
-        const sizes = parts.map((part) => part.length).join(' + ')
-        const why = outcome.kind === 'rejected' ? 'refused' : 'too large for the service'
-        return {
-          write: { action: `split into ${sizes}`, updates: backToQueue(items) },
-          hold: parts,
-          log: `${name}: ${why}; sending it again as ${sizes} to find the ${outcome.kind === 'rejected' ? `${noun}s it refuses` : 'size it takes'}.`,
-        }
-      }
-      case 'retry-later':
-      case 'unreachable': {
-        // Provably not processed, and written back to `queued` by its attempt: sent again first
-        // when the run goes on.
-        const hold = [items]
-        if (haltedMeanwhile) return { hold, log: `${name}: not sent; it waits for the run to go on.` }
-        const log = `${name}: ${outcome.message}`
-        if (outcome.kind === 'retry-later') return { hold, log, pause: 'busy' }
-        return ports.waitUntilOnline
-          ? { hold, log, pause: 'offline' }
-          : { hold, log, pause: 'offline', end: true }
-      }
-      case 'needs-token':
-        return {
-          write: { action: 'paused: token needed', updates: backToQueue(items) },
-          hold: [items],
-          log: `${name}: ${outcome.message}`,
-          pause: 'needs-token',
-        }
-      case 'wrong-address':
-        return {
-          write: { action: 'stopped: wrong address', updates: settled(items, 'failed', outcome.message) },
-          hold: [],
-          log: `${name}: ${outcome.message} Nothing more is sent.`,
-          stop: true,
-        }
-      case 'failed':
-        return {
-          write: { action: 'failed', updates: settled(items, 'failed', outcome.message) },
-          hold: [],
-          log: `${name}: ${outcome.message}`,
-        }
-      case 'unknown':
-        return {
-          write: { action: 'unknown', updates: settled(items, 'unknown', outcome.message) },
-          hold: [],
-          log: `${name}: ${outcome.message}`,
-        }
-    }
-  }
-
   async function send(items: OutboxItem[]): Promise<void> {
     const body = kind === 'apps' ? items[0]!.payload : { skus: items.map((item) => item.payload) }
     const bytes = bodyBytes(body)
@@ -361,7 +273,11 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       },
     )
     const { outcome } = result
-    const decision = decide(items, outcome, signal.aborted)
+    const decision = decideOutcome(items, outcome, {
+      kind,
+      haltedMeanwhile: signal.aborted,
+      canWaitForNetwork: ports.waitUntilOnline !== undefined,
+    })
     if (outcome.processed === 'maybe') doubtfulInARow += 1
     else if (outcome.processed === 'yes' || outcome.kind === 'rejected') doubtfulInARow = 0
     // Only while there is more to send: a run whose last request was doubtful simply ends.

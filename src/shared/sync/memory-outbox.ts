@@ -1,5 +1,6 @@
 import {
   noItems,
+  OutboxConflictError,
   type ItemState,
   type ItemUpdate,
   type OutboxItem,
@@ -28,13 +29,6 @@ export interface MemoryOutbox extends SyncOutbox {
   items(): StoredItem[]
   /** Every request recorded, in the order they began (copies). */
   requests(): RequestRecord[]
-}
-
-export class OutboxConflictError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'OutboxConflictError'
-  }
 }
 
 type Seed = OutboxItem & { state?: ItemState; message?: string }

@@ -71,6 +71,17 @@ export interface ItemUpdate {
   response?: unknown
 }
 
+/**
+ * What an outbox throws when asked for a change that contradicts what it holds (an item that is
+ * not there or not sending, a request recorded twice): a bug in the caller, never a network fault.
+ */
+export class OutboxConflictError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'OutboxConflictError'
+  }
+}
+
 export interface SyncOutbox {
   /**
    * Up to `limit` items of the run in state `queued` with a position above `after`, in position

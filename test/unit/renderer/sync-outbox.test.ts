@@ -6,7 +6,7 @@ import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { DexieSyncOutbox, DRAFT_GONE_MESSAGE, DRAFT_LEFT_MESSAGE } from '#renderer/db/sync-outbox.ts'
 import { SyncRunRepository, type RunTarget } from '#renderer/db/sync-runs.ts'
 import type { Sku } from '#shared/schema/sku.ts'
-import { OutboxConflictError } from '#shared/sync/memory-outbox.ts'
+import { OutboxConflictError } from '#shared/sync/ports.ts'
 import type { RequestRecord } from '#shared/sync/ports.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 

@@ -1,5 +1,5 @@
 import { Dexie, type EntityTable, type Table } from 'dexie'
-import { OutboxConflictError } from '#shared/sync/memory-outbox.ts'
+import { OutboxConflictError } from '#shared/sync/ports.ts'
 import {
   ITEM_STATES,
   noItems,
