@@ -1,7 +1,7 @@
 import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
-import { db, skuDrafts, syncRuns } from './db/index.ts'
+import { db, skuImports, syncRuns } from './db/index.ts'
 import { rollBackInterruptedImport } from './features/import/interrupted-import.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './features/sync/interrupted-sync.ts'
 import { drafts } from './ui/counting.ts'
@@ -12,7 +12,7 @@ import './ui/styles.css'
 // Before anything shows or writes drafts: an import cut short by a crash or a closed window is
 // rolled back (usually there is none, and this is one localStorage read), and drafts a sync left
 // `sending` become `unknown`, so the list never shows a state nobody is working on.
-const interrupted = await rollBackInterruptedImport(skuDrafts)
+const interrupted = await rollBackInterruptedImport(skuImports)
 const { recovered } = await recoverInterruptedRuns(db, syncRuns)
 
 const pinia = createPinia()

@@ -3,18 +3,24 @@ import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
-import { SkuDraftRepository, type DuplicatePolicy } from '#renderer/db/sku-drafts.ts'
+import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { SkuImportWrites, type DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
+import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 
 let name = ''
 let db: CatalogDatabase
 let drafts: SkuDraftRepository
+let imports: SkuImportWrites
+let undoLog: SkuUndoLog
 
 beforeEach(() => {
   name = `catalog-desk-import-${crypto.randomUUID()}`
   db = new CatalogDatabase(name)
   drafts = new SkuDraftRepository(db)
+  undoLog = new SkuUndoLog(db)
+  imports = new SkuImportWrites(db, undoLog)
 })
 
 afterEach(async () => {
@@ -39,18 +45,18 @@ async function seed(): Promise<SkuDraftRecord[]> {
 
 /** Imports `rows` in chunks of `size` with one policy, the way the import page drives it. */
 async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2) {
-  const existingByBarcode = await drafts.findByBarcodes(rows.map((row) => String(row.barcode)))
-  const batch = await drafts.beginImport()
+  const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
+  const batch = await imports.beginImport()
   const total = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
   for (let i = 0; i < rows.length; i += size) {
-    const result = await drafts.importChunk(batch, rows.slice(i, i + size), {
+    const result = await imports.importChunk(batch, rows.slice(i, i + size), {
       duplicates,
       existingByBarcode,
       now: 5000 + i,
     })
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += result[key]
   }
-  drafts.finishImport(batch)
+  imports.finishImport(batch)
   return { batch, total }
 }
 
@@ -74,7 +80,7 @@ describe('an import session', () => {
     expect(row.terms).toContain('row')
     expect(['valid', 'warnings']).toContain(row.validity)
 
-    expect(await drafts.undo(batch)).toMatchObject({ removed: 7, restored: 0 })
+    expect(await undoLog.undo(batch)).toMatchObject({ removed: 7, restored: 0 })
     expect(await everything()).toEqual(before)
   })
 
@@ -95,7 +101,7 @@ describe('an import session', () => {
     expect(one.createdAt).toBe(1000)
 
     // Undo puts the replaced draft back exactly, and removes what the import created.
-    await drafts.undo(batch)
+    await undoLog.undo(batch)
     expect(await everything()).toEqual(before)
   })
 
@@ -121,14 +127,14 @@ describe('an import session', () => {
 
   it('abort restores drafts exactly, a draft updated twice included', async () => {
     const before = await seed()
-    const existingByBarcode = await drafts.findByBarcodes(['1'])
-    const batch = await drafts.beginImport()
+    const existingByBarcode = await imports.findByBarcodes(['1'])
+    const batch = await imports.beginImport()
     const options = { duplicates: 'update' as const, existingByBarcode }
-    await drafts.importChunk(batch, [sku('1', 'Update A'), sku('8', 'New')], { ...options, now: 2000 })
-    await drafts.importChunk(batch, [sku('1', 'Update B')], { ...options, now: 3000 })
+    await imports.importChunk(batch, [sku('1', 'Update A'), sku('8', 'New')], { ...options, now: 2000 })
+    await imports.importChunk(batch, [sku('1', 'Update B')], { ...options, now: 3000 })
     expect(await names()).toContain('1:Update B')
 
-    expect(await drafts.abortImport(batch)).toMatchObject({
+    expect(await imports.abortImport(batch)).toMatchObject({
       restored: 1,
       removed: 1,
       keptEdited: 0,
@@ -136,7 +142,7 @@ describe('an import session', () => {
     })
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.count()).toBe(0)
-    await expect(drafts.importChunk(batch, [sku('9', 'Late')], options)).rejects.toThrow(/already ended/)
+    await expect(imports.importChunk(batch, [sku('9', 'Late')], options)).rejects.toThrow(/already ended/)
   })
 
   it('undo leaves drafts the person edited after the import, each counted once', async () => {
@@ -147,7 +153,7 @@ describe('an import session', () => {
     await drafts.savePayload((await byBarcode('4')).id, sku('4', 'Edited by hand'), 9000)
     await drafts.savePayload((await byBarcode('5')).id, sku('5', 'Five, edited'), 9000)
 
-    expect(await drafts.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2, keptSent: 0 })
+    expect(await undoLog.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2, keptSent: 0 })
     expect(await names()).toEqual([
       '1:Old one',
       '2:Old two',
@@ -166,7 +172,7 @@ describe('an import session', () => {
     await db.skuDrafts.update((await byBarcode('1')).id, { syncState: 'synced' })
     await db.skuDrafts.update((await byBarcode('5')).id, { syncState: 'queued' })
 
-    expect(await drafts.undo(batch)).toEqual({ restored: 0, removed: 1, keptEdited: 0, keptSent: 2 })
+    expect(await undoLog.undo(batch)).toEqual({ restored: 0, removed: 1, keptEdited: 0, keptSent: 2 })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '5:Five'])
   })
 
@@ -180,22 +186,22 @@ describe('an import session', () => {
 
   it('a failing chunk writes nothing of itself, and abort then rolls back the chunks before it', async () => {
     const before = await seed()
-    const batch = await drafts.beginImport()
-    const options = { duplicates: 'update' as const, existingByBarcode: await drafts.findByBarcodes(['2']) }
-    await drafts.importChunk(batch, [sku('2', 'Changed'), sku('10', 'Ten')], options)
+    const batch = await imports.beginImport()
+    const options = { duplicates: 'update' as const, existingByBarcode: await imports.findByBarcodes(['2']) }
+    await imports.importChunk(batch, [sku('2', 'Changed'), sku('10', 'Ten')], options)
     const spy = vi.spyOn(db.skuUndo, 'bulkPut').mockRejectedValueOnce(new Error('disk full'))
-    await expect(drafts.importChunk(batch, [sku('11', 'Eleven')], options)).rejects.toThrow('disk full')
+    await expect(imports.importChunk(batch, [sku('11', 'Eleven')], options)).rejects.toThrow('disk full')
     spy.mockRestore()
     expect(await names()).not.toContain('11:Eleven')
 
-    await drafts.abortImport(batch)
+    await imports.abortImport(batch)
     expect(await everything()).toEqual(before)
   })
 
   it('finds drafts by barcode, preferring an editable one', async () => {
     await seed()
     const editable = await drafts.create(sku('3', 'Editable three'), 500)
-    const found = await drafts.findByBarcodes(['1', '3', 'nope', ''])
+    const found = await imports.findByBarcodes(['1', '3', 'nope', ''])
     expect([...found.keys()].sort()).toEqual(['1', '3'])
     expect(found.get('3')).toEqual({ id: editable.id, syncState: 'draft' })
   })

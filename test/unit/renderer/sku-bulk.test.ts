@@ -4,7 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BULK_FIELDS, bulkValueProblem } from '#renderer/db/bulk-fields.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
-import { BulkRefusal, SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { BulkRefusal, SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'
+import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
@@ -13,11 +15,15 @@ const copy = <T>(value: T): T => structuredClone(value)
 let name = ''
 let db: CatalogDatabase
 let drafts: SkuDraftRepository
+let bulk: SkuBulkEdits
+let undoLog: SkuUndoLog
 
 beforeEach(() => {
   name = `catalog-desk-bulk-${crypto.randomUUID()}`
   db = new CatalogDatabase(name)
   drafts = new SkuDraftRepository(db)
+  undoLog = new SkuUndoLog(db)
+  bulk = new SkuBulkEdits(db, undoLog)
 })
 
 afterEach(async () => {
@@ -46,7 +52,7 @@ describe('setting a field on many drafts', () => {
   it('sets the value, recomputes the columns and validity, and skips what it must not edit', async () => {
     const { ids, sent } = await seed()
     const gone = crypto.randomUUID()
-    const result = await drafts.setField([...ids, sent, gone], 'brand', 'Contoso Vision', { now: 5000 })
+    const result = await bulk.setField([...ids, sent, gone], 'brand', 'Contoso Vision', { now: 5000 })
     expect(result).toMatchObject({ count: 3, unchanged: 0, skipped: { notDraft: 1, missing: 1 } })
     for (const id of ids) {
       const draft = await drafts.get(id)
@@ -57,38 +63,38 @@ describe('setting a field on many drafts', () => {
     expect((await drafts.get(sent))?.brand).toBe('Northwind Optics')
 
     // The same value again changes nothing, not even the time of the last edit.
-    const again = await drafts.setField(ids, 'brand', 'Contoso Vision', { now: 6000 })
+    const again = await bulk.setField(ids, 'brand', 'Contoso Vision', { now: 6000 })
     expect(again).toMatchObject({ count: 0, unchanged: 3 })
     expect((await drafts.get(ids[0]!))?.updatedAt).toBe(5000)
   })
 
   it('recomputes validity: a nested number, and removing a field', async () => {
     const { ids } = await seed()
-    await drafts.setField([ids[0]!], 'arEffect.envSettings.intensity', 2.5)
+    await bulk.setField([ids[0]!], 'arEffect.envSettings.intensity', 2.5)
     expect((await drafts.get(ids[0]!))?.payload.arEffect?.envSettings?.intensity).toBe(2.5)
     expect((await drafts.get(ids[0]!))?.validity).toBe('valid')
 
-    await drafts.setField([ids[0]!], 'productImage', undefined)
+    await bulk.setField([ids[0]!], 'productImage', undefined)
     const draft = await drafts.get(ids[0]!)
     expect(draft?.payload).not.toHaveProperty('productImage')
     expect(draft).toMatchObject({ validity: 'warnings', warningCount: 1 })
 
-    await drafts.setField([ids[2]!], 'meta.frameShape', 'round')
+    await bulk.setField([ids[2]!], 'meta.frameShape', 'round')
     expect((await drafts.get(ids[2]!))?.payload.meta).toEqual({ frameShape: 'round' })
   })
 
   it('refuses a value the form would reject, before touching anything', async () => {
     const { ids, before } = await seed()
-    await expect(drafts.setField(ids, 'isActive', 'yes')).rejects.toThrow(BulkRefusal)
-    await expect(drafts.setField(ids, 'productImage', 'cdn.example.com/a.png')).rejects.toThrow(
+    await expect(bulk.setField(ids, 'isActive', 'yes')).rejects.toThrow(BulkRefusal)
+    await expect(bulk.setField(ids, 'productImage', 'cdn.example.com/a.png')).rejects.toThrow(
       'Product image must be a web address starting with http:// or https://',
     )
-    await expect(drafts.setField(ids, 'arEffect.envSettings.intensity', 'high')).rejects.toThrow(
+    await expect(bulk.setField(ids, 'arEffect.envSettings.intensity', 'high')).rejects.toThrow(
       /Intensity must be a number/,
     )
-    await expect(drafts.setField(ids, 'meta.lensWidth', 58)).rejects.toThrow(/Lens width must be text/)
-    await expect(drafts.setField(ids, 'brand', '')).rejects.toThrow(/Type a value for Brand/)
-    await expect(drafts.setField(ids, 'id', 'x')).rejects.toThrow(/not a field/)
+    await expect(bulk.setField(ids, 'meta.lensWidth', 58)).rejects.toThrow(/Lens width must be text/)
+    await expect(bulk.setField(ids, 'brand', '')).rejects.toThrow(/Type a value for Brand/)
+    await expect(bulk.setField(ids, 'id', 'x')).rejects.toThrow(/not a field/)
     expect(await everything()).toEqual(before)
   })
 
@@ -99,7 +105,7 @@ describe('setting a field on many drafts', () => {
     db.skuDrafts.hook('updating', (_changes, key) => {
       if (key === failing) throw new Error('QuotaExceededError: the disk is full')
     })
-    await expect(drafts.setField(ids, 'brand', 'Contoso')).rejects.toThrow(/disk is full/)
+    await expect(bulk.setField(ids, 'brand', 'Contoso')).rejects.toThrow(/disk is full/)
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.count()).toBe(0)
   })
@@ -108,7 +114,7 @@ describe('setting a field on many drafts', () => {
     const { ids } = await seed()
     const progress: number[] = []
     const missing = Array.from({ length: 1197 }, () => crypto.randomUUID())
-    await drafts.setField([...ids, ...missing], 'status', 'PUBLISHED', {
+    await bulk.setField([...ids, ...missing], 'status', 'PUBLISHED', {
       onProgress: (done, total) => progress.push(done / total),
     })
     expect(progress).toEqual([500 / 1200, 1000 / 1200, 1])
@@ -146,7 +152,7 @@ describe('setting a field on many drafts', () => {
 describe('duplicating drafts', () => {
   it('makes copies with new ids and times, " (copy)" after the name and the same barcode', async () => {
     const { ids, sent, before } = await seed()
-    const result = await drafts.duplicate([ids[0]!, sent], { now: 9000 })
+    const result = await bulk.duplicate([ids[0]!, sent], { now: 9000 })
     expect(result).toMatchObject({ count: 2, skipped: { notDraft: 0, missing: 0 } })
     const [first, second] = await Promise.all(result.ids.map((id) => drafts.get(id)))
     expect(first).toMatchObject({
@@ -176,7 +182,7 @@ describe('duplicating drafts', () => {
     let calls = 0
     // The third copy draws an id that is taken (a constraint violation half-way through).
     vi.spyOn(crypto, 'randomUUID').mockImplementation(() => (++calls === 3 ? (ids[0] as never) : real()))
-    await expect(drafts.duplicate(ids)).rejects.toThrow(/ConstraintError|Key already exists/)
+    await expect(bulk.duplicate(ids)).rejects.toThrow(/ConstraintError|Key already exists/)
     expect(await everything()).toEqual(before)
   })
 })
@@ -184,11 +190,11 @@ describe('duplicating drafts', () => {
 describe('deleting drafts and undoing', () => {
   it('deletes in one go and undo puts them back exactly', async () => {
     const { ids, sent, before } = await seed()
-    const result = await drafts.delete([...ids, sent])
+    const result = await bulk.delete([...ids, sent])
     expect(result).toMatchObject({ count: 3, skipped: { notDraft: 1, missing: 0 } })
     expect((await everything()).map((record) => record.id)).toEqual([sent])
 
-    expect(await drafts.undo(result.batch)).toEqual({ restored: 3, removed: 0, keptEdited: 0, keptSent: 0 })
+    expect(await undoLog.undo(result.batch)).toEqual({ restored: 3, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.count()).toBe(0)
   })
@@ -198,32 +204,32 @@ describe('deleting drafts and undoing', () => {
     db.skuDrafts.hook('deleting', (key) => {
       if (key === ids[2]) throw new Error('the database refused')
     })
-    await expect(drafts.delete(ids)).rejects.toThrow(/refused/)
+    await expect(bulk.delete(ids)).rejects.toThrow(/refused/)
     expect(await everything()).toEqual(before)
   })
 
   it('undoes a field change, except on a draft edited since', async () => {
     const { ids, before } = await seed()
-    const result = await drafts.setField(ids, 'category', 'makeup', { now: 7000 })
+    const result = await bulk.setField(ids, 'category', 'makeup', { now: 7000 })
     await drafts.savePayload(ids[1]!, { ...copy(partial), category: 'jewellery' }, 8000)
-    expect(await drafts.undo(result.batch)).toEqual({ restored: 2, removed: 0, keptEdited: 1, keptSent: 0 })
+    expect(await undoLog.undo(result.batch)).toEqual({ restored: 2, removed: 0, keptEdited: 1, keptSent: 0 })
     expect(await drafts.get(ids[0]!)).toEqual(before.find((record) => record.id === ids[0]))
     expect((await drafts.get(ids[1]!))?.category).toBe('jewellery')
   })
 
   it('undoes a duplicate by removing the copies', async () => {
     const { ids, before } = await seed()
-    const result = await drafts.duplicate(ids)
+    const result = await bulk.duplicate(ids)
     expect(await db.skuDrafts.count()).toBe(7)
-    expect(await drafts.undo(result.batch)).toEqual({ restored: 0, removed: 3, keptEdited: 0, keptSent: 0 })
+    expect(await undoLog.undo(result.batch)).toEqual({ restored: 0, removed: 3, keptEdited: 0, keptSent: 0 })
     expect(await everything()).toEqual(before)
   })
 
   it('keeps only the last action undoable', async () => {
     const { ids } = await seed()
-    const first = await drafts.delete([ids[0]!])
-    await drafts.delete([ids[1]!])
-    expect(await drafts.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
+    const first = await bulk.delete([ids[0]!])
+    await bulk.delete([ids[1]!])
+    expect(await undoLog.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await drafts.get(ids[0]!)).toBeUndefined()
   })
 })

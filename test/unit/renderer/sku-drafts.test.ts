@@ -2,9 +2,11 @@ import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
+import { SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { defaultListQuery } from '#renderer/db/sku-list-query.ts'
 import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
+import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
@@ -161,9 +163,10 @@ describe('SKU drafts in IndexedDB', () => {
     expect(db.verno).toBe(4)
     expect(await db.skuUndo.count()).toBe(0)
 
-    const deleted = await drafts.delete(['old-2'])
+    const undoLog = new SkuUndoLog(db)
+    const deleted = await new SkuBulkEdits(db, undoLog).delete(['old-2'])
     expect(await drafts.count()).toBe(0)
-    await drafts.undo(deleted.batch)
+    await undoLog.undo(deleted.batch)
     expect(await drafts.get('old-2')).toEqual(old)
   })
 })

@@ -1,11 +1,18 @@
 import { CatalogDatabase } from './database.ts'
+import { SkuBulkEdits } from './sku-bulk-edits.ts'
 import { SkuDraftRepository } from './sku-drafts.ts'
+import { SkuImportWrites } from './sku-import-writes.ts'
 import { SkuListReader } from './sku-list-reader.ts'
 import { SyncRunRepository } from './sync-runs.ts'
+import { SkuUndoLog } from './sku-undo-log.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
 export const db = new CatalogDatabase()
 export const skuDrafts = new SkuDraftRepository(db)
+/** The undo of the last bulk action or import, which both write through it. */
+export const skuUndo = new SkuUndoLog(db)
+export const skuBulkEdits = new SkuBulkEdits(db, skuUndo)
+export const skuImports = new SkuImportWrites(db, skuUndo)
 export const skuList = new SkuListReader(db)
 /** The app's sync runs, beside its drafts, in the same database. */
 export const syncRuns = new SyncRunRepository(db)

@@ -2,8 +2,8 @@ import { defineStore } from 'pinia'
 import { markRaw, ref, shallowRef, toRaw, watch } from 'vue'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { bulkField } from '../db/bulk-fields.ts'
-import { skuDrafts, skuList } from '../db/index.ts'
-import type { Skipped } from '../db/sku-drafts.ts'
+import { skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
+import type { Skipped } from '../db/sku-bulk-edits.ts'
 import {
   defaultDirection,
   defaultListQuery,
@@ -128,7 +128,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     const ids = await resolve(chosen)
     const title = bulkField(path)?.title ?? path
     const result = await run(`Setting ${title}`, ids, (report) =>
-      skuDrafts.setField(ids, path, value, { onProgress: report }),
+      skuBulkEdits.setField(ids, path, value, { onProgress: report }),
     )
     if (!result) return
     const verb = value === undefined ? `${title} removed from` : `${title} set on`
@@ -139,7 +139,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   async function duplicate(ids?: string[]) {
     const chosen = ids ?? (await resolve(selection.value))
     const result = await run('Duplicating', chosen, (report) =>
-      skuDrafts.duplicate(chosen, { onProgress: report }),
+      skuBulkEdits.duplicate(chosen, { onProgress: report }),
     )
     if (!result) return
     // The copies are what the user works on next (often a bulk edit of what tells them apart).
@@ -166,7 +166,9 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   async function remove(ids?: string | string[]) {
     const chosen = typeof ids === 'string' ? [ids] : (ids ?? (await resolve(selection.value)))
-    const result = await run('Deleting', chosen, (report) => skuDrafts.delete(chosen, { onProgress: report }))
+    const result = await run('Deleting', chosen, (report) =>
+      skuBulkEdits.delete(chosen, { onProgress: report }),
+    )
     if (!result) return
     selection.value = NOTHING
     tell(`${drafts(result.count)} deleted.${skippedText(result.skipped)}`, 'info', result.batch)
@@ -177,7 +179,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     if (!batch) return
     dismiss()
     try {
-      const result = await skuDrafts.undo(batch, {
+      const result = await skuUndo.undo(batch, {
         onProgress: (done, total) => {
           if (total >= SHOW_PROGRESS_FROM) progress.value = { label: 'Undoing', done, total }
         },

@@ -1,4 +1,4 @@
-import type { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import type { SkuImportWrites } from '#renderer/db/sku-import-writes.ts'
 
 /**
  * An import writes in chunks, so a crash or a closed window mid-import would leave part of a file
@@ -16,10 +16,10 @@ export function markImportEnded(): void {
 }
 
 /** Rolls back an import that never ended; says how many drafts it put back, if any. */
-export async function rollBackInterruptedImport(drafts: SkuDraftRepository): Promise<string | undefined> {
+export async function rollBackInterruptedImport(imports: SkuImportWrites): Promise<string | undefined> {
   const batch = localStorage.getItem(KEY)
   if (!batch) return undefined
-  const result = await drafts.abortImport(batch)
+  const result = await imports.abortImport(batch)
   markImportEnded()
   const touched = result.restored + result.removed
   return touched === 0

@@ -2,8 +2,8 @@ import { computed, onBeforeUnmount, ref, shallowRef } from 'vue'
 import { mappingOf } from '#shared/sheet/columns.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
-import { skuDrafts } from '#renderer/db/index.ts'
-import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-drafts.ts'
+import { skuImports } from '#renderer/db/index.ts'
+import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-import-writes.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
@@ -103,7 +103,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     step.value = 'checking'
     try {
       const checked = await client.dryRun(file.value, [...mapping.value], (read) => (progress.value = read))
-      existing.value = await skuDrafts.findByBarcodes(checked.barcodes.all.distinct)
+      existing.value = await skuImports.findByBarcodes(checked.barcodes.all.distinct)
       report.value = checked
       step.value = 'report'
     } catch (error) {
@@ -123,8 +123,8 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     const totals: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
     try {
       // Read again now: drafts may have changed since the dry run.
-      const existingByBarcode = await skuDrafts.findByBarcodes(barcodes.value?.distinct ?? [])
-      batch = await skuDrafts.beginImport()
+      const existingByBarcode = await skuImports.findByBarcodes(barcodes.value?.distinct ?? [])
+      batch = await skuImports.beginImport()
       markImportStarted(batch)
       const session = batch
       await client.run(
@@ -132,7 +132,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
         [...mapping.value],
         { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
         async (skus, columns, read) => {
-          const result = await skuDrafts.importChunk(session, skus, {
+          const result = await skuImports.importChunk(session, skus, {
             duplicates: policy,
             existingByBarcode,
             columns,
@@ -141,7 +141,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
           progress.value = read
         },
       )
-      skuDrafts.finishImport(batch)
+      skuImports.finishImport(batch)
       markImportEnded()
       outcome.value = { batch, ...totals }
       step.value = 'done'
@@ -149,7 +149,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     } catch (error) {
       const cancelled = error instanceof ImportCancelled
       try {
-        if (batch) await skuDrafts.abortImport(batch)
+        if (batch) await skuImports.abortImport(batch)
         markImportEnded()
         if (cancelled) notice.value = 'Import cancelled. Nothing was changed: the drafts are as they were.'
         else

@@ -1,0 +1,162 @@
+import { getAt, parsePath, setAt } from '#shared/json-path.ts'
+import { draftColumns } from '#shared/draft-columns.ts'
+import { bulkValueProblem } from './bulk-fields.ts'
+import { chunks } from './chunks.ts'
+import type { CatalogDatabase } from './database.ts'
+import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import { newDraftRecord } from './sku-drafts.ts'
+import type { BulkOptions, SkuUndoLog } from './sku-undo-log.ts'
+
+/** What appended to a duplicate's product name tells it apart from its original in the list. */
+export const COPY_SUFFIX = ' (copy)'
+
+/** Drafts a bulk action left alone, by reason. */
+export interface Skipped {
+  /** Sent or being sent (syncState other than 'draft'): no longer edited here. */
+  notDraft: number
+  /** Gone since they were selected. */
+  missing: number
+}
+
+export interface BulkResult {
+  /** The action's undo batch: pass to `undo`. */
+  batch: string
+  /** Drafts changed, deleted or (for duplicate) created. */
+  count: number
+  skipped: Skipped
+}
+
+export interface SetFieldResult extends BulkResult {
+  /** Drafts that already held the value: not written, their last edit stays as it was. */
+  unchanged: number
+}
+
+export interface DuplicateResult extends BulkResult {
+  /** Ids of the copies, in the order of their originals. */
+  ids: string[]
+}
+
+/** A bulk action refused before it touched anything (a value of the wrong kind, say). */
+export class BulkRefusal extends Error {
+  override name = 'BulkRefusal'
+}
+
+/**
+ * Set a field on, duplicate or delete many drafts at once: each action one transaction, all or
+ * nothing, logged so the last one can be undone (sku-undo-log.ts).
+ */
+export class SkuBulkEdits {
+  private readonly db: CatalogDatabase
+  private readonly undoLog: SkuUndoLog
+
+  constructor(db: CatalogDatabase, undoLog: SkuUndoLog) {
+    this.db = db
+    this.undoLog = undoLog
+  }
+
+  /**
+   * Sets one field of the payload on every given draft (`undefined` removes it), recomputing each
+   * draft's columns and validity. One transaction: all drafts change or none. Drafts no longer in
+   * the draft state are skipped. A value the form would reject is refused before anything is read.
+   */
+  async setField(
+    ids: readonly string[],
+    path: string,
+    value: unknown,
+    { now = Date.now(), onProgress }: BulkOptions = {},
+  ): Promise<SetFieldResult> {
+    const problem = bulkValueProblem(path, value)
+    if (problem) throw new BulkRefusal(problem)
+    const segments = parsePath(path)
+    return this.undoLog.inBulkTransaction(async (batch) => {
+      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      let count = 0
+      let unchanged = 0
+      let done = 0
+      for (const chunk of chunks(ids)) {
+        const next: SkuDraftRecord[] = []
+        const undo: SkuUndoRecord[] = []
+        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+          if (!record) skipped.missing++
+          else if (record.syncState !== 'draft') skipped.notDraft++
+          else if (getAt(record.payload, segments) === value) unchanged++
+          else {
+            const payload = structuredClone(record.payload)
+            setAt(payload, segments, value)
+            next.push({ ...record, payload, updatedAt: now, ...draftColumns(payload) })
+            undo.push({ batch, id: record.id, before: record, writtenAt: now })
+          }
+        }
+        await this.db.skuDrafts.bulkPut(next)
+        await this.db.skuUndo.bulkAdd(undo)
+        count += next.length
+        done += chunk.length
+        onProgress?.(done, ids.length)
+      }
+      return { batch, count, skipped, unchanged }
+    })
+  }
+
+  /**
+   * Copies every given draft (any sync state: a copy is a new draft). Each copy gets a new id,
+   * new timestamps, syncState 'draft' and " (copy)" after its product name; everything else,
+   * the barcode included, is kept, so a copy shares its original's barcode until it is edited.
+   */
+  async duplicate(
+    ids: readonly string[],
+    { now = Date.now(), onProgress }: BulkOptions = {},
+  ): Promise<DuplicateResult> {
+    return this.undoLog.inBulkTransaction(async (batch) => {
+      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      const created: string[] = []
+      let done = 0
+      for (const chunk of chunks(ids)) {
+        const copies: SkuDraftRecord[] = []
+        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+          if (!record) {
+            skipped.missing++
+            continue
+          }
+          const payload = structuredClone(record.payload)
+          if (typeof payload.productName === 'string') payload.productName += COPY_SUFFIX
+          copies.push(newDraftRecord(payload, now))
+        }
+        // `bulkAdd`, not `bulkPut`: an id already taken fails the whole action instead of
+        // overwriting a draft.
+        await this.db.skuDrafts.bulkAdd(copies)
+        await this.db.skuUndo.bulkAdd(copies.map((copy) => ({ batch, id: copy.id, writtenAt: now })))
+        for (const copy of copies) created.push(copy.id)
+        done += chunk.length
+        onProgress?.(done, ids.length)
+      }
+      return { batch, count: created.length, skipped, ids: created }
+    })
+  }
+
+  /**
+   * Deletes the given drafts in one transaction, keeping them in the undo table so `undo` can put
+   * them back exactly. Drafts no longer in the draft state are skipped: the sync records them.
+   */
+  async delete(ids: string | readonly string[], { onProgress }: BulkOptions = {}): Promise<BulkResult> {
+    const list = typeof ids === 'string' ? [ids] : ids
+    return this.undoLog.inBulkTransaction(async (batch) => {
+      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      let count = 0
+      let done = 0
+      for (const chunk of chunks(list)) {
+        const gone: SkuDraftRecord[] = []
+        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+          if (!record) skipped.missing++
+          else if (record.syncState !== 'draft') skipped.notDraft++
+          else gone.push(record)
+        }
+        await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
+        await this.db.skuDrafts.bulkDelete(gone.map((record) => record.id))
+        count += gone.length
+        done += chunk.length
+        onProgress?.(done, list.length)
+      }
+      return { batch, count, skipped }
+    })
+  }
+}

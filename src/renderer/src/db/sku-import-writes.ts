@@ -1,0 +1,205 @@
+import type { Sku } from '#shared/schema/sku.ts'
+import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
+import type { SyncState } from '#shared/sync-state.ts'
+import { chunks } from './chunks.ts'
+import type { CatalogDatabase } from './database.ts'
+import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import { newDraftRecord } from './sku-drafts.ts'
+import { CREATED_ENTRY, type BulkOptions, type SkuUndoLog, type UndoResult } from './sku-undo-log.ts'
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/**
+ * What an imported row whose barcode is already taken does: leave the draft holding it ('skip'),
+ * replace that draft's payload ('update'; the last row of a file wins), or add a draft anyway.
+ */
+export type DuplicatePolicy = 'skip' | 'update' | 'keep-both'
+
+/** A draft found by barcode: which one an import would update, and whether it still may. */
+export interface DraftByBarcode {
+  id: string
+  syncState: SyncState
+}
+
+export interface ImportChunkOptions {
+  duplicates: DuplicatePolicy
+  /** The drafts holding each barcode before the import began (`findByBarcodes`). */
+  existingByBarcode: ReadonlyMap<string, { id: string }>
+  /** The time written as `createdAt`/`updatedAt`. */
+  now?: number
+  /**
+   * Each SKU's derived columns, when the caller computed them already (the import worker does, off
+   * the main thread); computed here otherwise. Same order as the SKUs.
+   */
+  columns?: readonly DraftColumns[]
+}
+
+/** What one chunk of an import did, row by row. */
+export interface ImportChunkResult {
+  created: number
+  /** Rows that replaced the payload of a draft (one that existed, or one an earlier row made). */
+  updated: number
+  /** Rows left out under 'skip' because their barcode was taken. */
+  skippedDuplicates: number
+  /** Rows whose barcode belongs to a sent draft: under 'update' it is not changed. */
+  skippedNotDraft: number
+}
+
+/** What an import under way remembers between its chunks. */
+interface ImportSession {
+  /** The barcodes written so far, to the draft holding each. */
+  byBarcode: Map<string, string>
+  /** The drafts it created. */
+  created: Set<string>
+}
+
+/** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
+function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
+  const editable = (record: SkuDraftRecord) => record.syncState === 'draft'
+  return editable(a) !== editable(b) ? editable(a) : a.updatedAt > b.updatedAt
+}
+
+/**
+ * An import's writes: chunk after chunk, each one transaction, logged under one undo batch so the
+ * whole import can be rolled back (cancel, failure, a crash) or undone afterwards.
+ */
+export class SkuImportWrites {
+  private readonly db: CatalogDatabase
+  private readonly undoLog: SkuUndoLog
+  /** Imports under way, by undo batch. */
+  private readonly imports = new Map<string, ImportSession>()
+
+  constructor(db: CatalogDatabase, undoLog: SkuUndoLog) {
+    this.db = db
+    this.undoLog = undoLog
+  }
+
+  /**
+   * The draft holding each barcode, for an import's duplicate check. Where several drafts share a
+   * barcode, an editable one is preferred, then the most recently edited.
+   */
+  async findByBarcodes(barcodes: Iterable<string>): Promise<Map<string, DraftByBarcode>> {
+    const wanted = [...new Set(barcodes)].filter((barcode) => barcode !== '')
+    const found = new Map<string, SkuDraftRecord>()
+    for (const chunk of chunks(wanted)) {
+      for (const record of await this.db.skuDrafts.where('barcode').anyOf(chunk).toArray()) {
+        const held = found.get(record.barcode)
+        if (!held || preferred(record, held)) found.set(record.barcode, record)
+      }
+    }
+    return new Map(
+      [...found].map(([barcode, record]) => [barcode, { id: record.id, syncState: record.syncState }]),
+    )
+  }
+
+  /**
+   * Starts an import: a fresh undo batch (the previous bulk action's is dropped, as every bulk
+   * action does). Chunks are then written one transaction each, so the list stays usable and
+   * memory flat; `abortImport` rolls every chunk back, `finishImport` keeps the batch for Undo.
+   */
+  async beginImport(): Promise<string> {
+    const batch = await this.undoLog.freshBatch()
+    this.imports.set(batch, { byBarcode: new Map(), created: new Set() })
+    return batch
+  }
+
+  /**
+   * Writes one chunk of imported SKUs in one transaction, logging what it created and the drafts
+   * it replaced (as they were before the import) under the import's batch. A barcode counts as a
+   * duplicate when a draft held it before the import or an earlier row of the file brought it.
+   */
+  async importChunk(
+    batch: string,
+    skus: readonly Sku[],
+    { duplicates, existingByBarcode, now = Date.now(), columns }: ImportChunkOptions,
+  ): Promise<ImportChunkResult> {
+    const session = this.imports.get(batch)
+    if (!session) throw new Error('This import has already ended.')
+    const result: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+    // Barcodes this chunk claims and drafts it creates; merged into the session only once its
+    // transaction committed.
+    const claimed = new Map<string, string>()
+    let createdIds: string[] = []
+    await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
+      const created = new Map<string, SkuDraftRecord>()
+      const replace = new Map<string, { payload: Sku; columns: DraftColumns }>()
+      const add = (payload: Sku, derived: DraftColumns) => {
+        const record = newDraftRecord(payload, now, derived)
+        created.set(record.id, record)
+        if (record.barcode) claimed.set(record.barcode, record.id)
+      }
+      for (const [index, payload] of skus.entries()) {
+        const derived = columns?.[index] ?? draftColumns(payload)
+        const barcode = text(payload.barcode)
+        const holder =
+          barcode && duplicates !== 'keep-both'
+            ? (claimed.get(barcode) ?? session.byBarcode.get(barcode) ?? existingByBarcode.get(barcode)?.id)
+            : undefined
+        if (!holder) add(payload, derived)
+        else if (duplicates === 'skip') result.skippedDuplicates++
+        else {
+          const mine = created.get(holder)
+          // A later row of this very chunk: it takes the place of the earlier one before anything is written.
+          if (mine) created.set(holder, { ...mine, payload, ...derived })
+          else replace.set(holder, { payload, columns: derived })
+          result.updated++
+        }
+      }
+      const ids = [...replace.keys()]
+      const currents = await this.db.skuDrafts.bulkGet(ids)
+      const logged = await this.db.skuUndo.bulkGet(ids.map((id) => [batch, id] as [string, string]))
+      const undo: SkuUndoRecord[] = []
+      const next: SkuDraftRecord[] = []
+      ids.forEach((id, i) => {
+        const current = currents[i]
+        const { payload, columns: derived } = replace.get(id)!
+        if (!current) {
+          // Deleted since the import began: the row is new again.
+          result.updated--
+          add(payload, derived)
+        } else if (current.syncState !== 'draft') {
+          result.updated--
+          result.skippedNotDraft++
+        } else {
+          next.push({ ...current, payload, updatedAt: now, ...derived })
+          if (session.created.has(id)) {
+            // Created by an earlier chunk of this import: undo removes it as long as nobody edited
+            // it after this write (this entry takes the place of its chunk's for that draft).
+            undo.push({ batch, id, writtenAt: now })
+          } else {
+            // Touched earlier in this import: undo puts back what was there before the import.
+            undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+          }
+        }
+      })
+      // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
+      await this.db.skuDrafts.bulkAdd([...created.values()])
+      await this.db.skuDrafts.bulkPut(next)
+      createdIds = [...created.keys()]
+      if (createdIds.length > 0) {
+        undo.push({
+          batch,
+          id: `${CREATED_ENTRY}${crypto.randomUUID()}`,
+          created: createdIds,
+          writtenAt: now,
+        })
+      }
+      await this.db.skuUndo.bulkPut(undo)
+      result.created = created.size
+    })
+    for (const [barcode, id] of claimed) session.byBarcode.set(barcode, id)
+    for (const id of createdIds) session.created.add(id)
+    return result
+  }
+
+  /** Ends an import by rolling back every chunk it wrote: drafts are exactly as they were. */
+  abortImport(batch: string, options: BulkOptions = {}): Promise<UndoResult> {
+    this.imports.delete(batch)
+    return this.undoLog.undo(batch, options)
+  }
+
+  /** Ends an import, keeping its batch so the whole import can still be undone. */
+  finishImport(batch: string): void {
+    this.imports.delete(batch)
+  }
+}
