@@ -137,7 +137,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const input = await readPushInput(file, io.cwd)
   if (input.invalid.length > 0) {
     io.stderr.write(
-      `${input.invalid.length} of ${input.items.total} ${input.kind === 'apps' ? 'app' : 'SKU'}s do not meet the contract and are not sent:\n`,
+      `${input.invalid.length} of ${input.items.total} ${input.kind.noun}s do not meet the contract and are not sent:\n`,
     )
     for (const item of input.invalid.slice(0, 50))
       io.stderr.write(`  [${item.index}] ${item.label}: ${item.message}\n`)
@@ -156,7 +156,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       path: journalPath,
       fingerprint: input.fingerprint,
       baseUrl,
-      kind: input.kind,
+      kind: input.kind.kind,
       items: input.items,
     })
   } catch (error) {
@@ -178,7 +178,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   let pausedWith: RunStatus | undefined
   const run = createSyncRun(
     { outbox, transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
-    { runId: input.fingerprint.slice(0, 16), kind: input.kind, batchSize, concurrency },
+    { runId: input.fingerprint.slice(0, 16), kind: input.kind.kind, batchSize, concurrency },
     {
       onProgress: progress.counts,
       onLog: (line) => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { checkInputFile, type CheckedInput } from '../check-input.ts'
 import { CliError } from '../io.ts'
-import type { SyncKind } from '#shared/sync/ports.ts'
+import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
 import type { JournalItems } from './journal-outbox.ts'
 
 /**
@@ -10,7 +10,7 @@ import type { JournalItems } from './journal-outbox.ts'
  * of the content ties a journal to this input.
  */
 export interface PushInput {
-  kind: SyncKind
+  kind: DraftKind
   /** What `validate` would print, for the invalid items. */
   checked: CheckedInput
   items: JournalItems
@@ -20,22 +20,16 @@ export interface PushInput {
   labelOf(index: number): string
 }
 
-function labelFor(payload: unknown, kind: SyncKind, index: number): string {
-  const record = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>
-  const value = kind === 'apps' ? record.name : record.barcode
-  return typeof value === 'string' && value !== '' ? value.slice(0, 120) : `#${index}`
-}
-
 export async function readPushInput(file: string, cwd: string): Promise<PushInput> {
   const checked = await checkInputFile(file, cwd)
   if (checked.documentErrors > 0) {
     throw new CliError(`${file} is not something push can send:\n${checked.text.trimEnd()}`)
   }
   if (checked.entries.length === 0) throw new CliError(`${file} holds nothing to send.`)
-  const kind: SyncKind = checked.kind === 'app-request' ? 'apps' : 'skus'
+  const kind = checked.kind === 'app-request' ? APP_KIND : SKU_KIND
   const entries = checked.entries
-  const labels = entries.map((entry) => labelFor(entry.payload, kind, entry.index))
-  const hash = createHash('sha256').update(kind)
+  const labels = entries.map((entry) => kind.label(entry.payload, `#${entry.index}`))
+  const hash = createHash('sha256').update(kind.kind)
   for (const entry of entries) hash.update('\n').update(JSON.stringify(entry.payload) ?? 'null')
   return {
     kind,

@@ -1,18 +1,17 @@
-import type { SyncKind } from '#shared/sync/ports.ts'
+import type { DraftKind } from '#shared/sync/kinds.ts'
 import type { RunCounts } from '#shared/sync/run.ts'
 import type { Output } from '../io.ts'
 
 /** Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded. */
-export function progressPrinter(out: Output, kind: SyncKind, now: () => number) {
+export function progressPrinter(out: Output, kind: DraftKind, now: () => number) {
   let last = 0
   let latest: RunCounts | undefined
   let printed: RunCounts | undefined
-  const noun = kind === 'apps' ? 'apps' : 'SKUs'
   const print = (counts: RunCounts) => {
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
     const done = total - counts.queued - counts.sending
     out.write(
-      `Progress: ${done} of ${total} ${noun} done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
+      `Progress: ${done} of ${total} ${kind.noun}s done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
     )
     printed = counts
   }

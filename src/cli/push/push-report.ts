@@ -34,7 +34,7 @@ export interface PushJson {
 /** The fields the service did not return as sent, for a synced app (computed once, for --json and the text). */
 export function appDroppedFields(input: PushInput, outbox: JournalOutbox): DroppedField[] {
   const detail = outbox.detail(0)
-  if (input.kind !== 'apps' || detail?.state !== 'synced' || detail.response === undefined) return []
+  if (!input.kind.keepsAnswer || detail?.state !== 'synced' || detail.response === undefined) return []
   return droppedFields(input.items.at(0)?.payload, detail.response)
 }
 
@@ -93,7 +93,7 @@ export function pushJson(
   }
   const notSent = counts.queued + counts.sending
   if (notSent > 0) json.queued = notSent
-  if (input.kind === 'apps') {
+  if (input.kind.keepsAnswer) {
     const detail = outbox.detail(0)
     if (detail?.state === 'synced') {
       json.app = {
@@ -114,7 +114,7 @@ export function pushText(
   entries: readonly ReportEntry[],
   dropped: readonly DroppedField[],
 ): string {
-  const noun = input.kind === 'apps' ? 'app' : 'SKU'
+  const noun = input.kind.noun
   const lines: string[] = []
   const parts = [
     `${json.synced} synced`,

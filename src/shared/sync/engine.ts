@@ -3,6 +3,7 @@ import { AUTOMATICALLY_RESENDABLE, type Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { HeldBatches } from './held-batches.ts'
 import { backToQueue } from './item-updates.ts'
+import { draftKind } from './kinds.ts'
 import { decideOutcome } from './outcome-decision.ts'
 import {
   ITEM_STATES,
@@ -15,7 +16,7 @@ import {
 } from './ports.ts'
 import { bodyBytes } from './request-bytes.ts'
 import { plural } from '../plural.ts'
-import { batchName, seconds } from './run-log.ts'
+import { seconds } from './run-log.ts'
 import {
   DEFAULT_PAUSE_AFTER_DOUBTFUL,
   type PauseReason,
@@ -83,10 +84,9 @@ function recorded(outcome: Outcome, action: string): RequestOutcome {
 
 export function createSyncRun(ports: RunPorts, settings: RunSettings, events: RunEvents = {}): SyncRun {
   const { outbox, transport, clock } = ports
-  const kind = settings.kind
-  const batchSize = kind === 'apps' ? 1 : Math.max(1, Math.floor(settings.batchSize))
-  const concurrency = Math.max(1, Math.floor(settings.concurrency))
-  const noun = kind === 'apps' ? 'app' : 'SKU'
+  const definition = draftKind(settings.kind)
+  const { kind, noun } = definition
+  const { batchSize, concurrency } = definition.sending(settings)
 
   let status: RunStatus = { state: 'running' }
   let counts = noItems()
@@ -212,8 +212,8 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   }
 
   async function send(items: OutboxItem[]): Promise<void> {
-    const body = kind === 'apps' ? items[0]!.payload : { skus: items.map((item) => item.payload) }
-    const bytes = bodyBytes(body)
+    const payloads = items.map((item) => item.payload)
+    const bytes = bodyBytes(definition.requestBody(payloads))
     const keys = items.map((item) => item.key)
     const signal = halt.signal
     let record: RequestRecord | undefined
@@ -249,10 +249,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         }
         let outcome: Outcome
         try {
-          outcome =
-            kind === 'apps'
-              ? await transport.createApp(items[0]!.payload)
-              : await transport.bulkUpload(items.map((item) => item.payload))
+          outcome = await definition.send(transport, payloads)
         } catch (error) {
           outcome = thrownOutcome(error)
         }
@@ -268,13 +265,13 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         signal,
         onWait: ({ delayMs }) =>
           log(
-            `${batchName(kind, items)}: not taken yet; trying again in ${seconds(delayMs)} (attempt ${attempt + 1}).`,
+            `${definition.batchName(items)}: not taken yet; trying again in ${seconds(delayMs)} (attempt ${attempt + 1}).`,
           ),
       },
     )
     const { outcome } = result
     const decision = decideOutcome(items, outcome, {
-      kind,
+      kind: definition,
       haltedMeanwhile: signal.aborted,
       canWaitForNetwork: ports.waitUntilOnline !== undefined,
     })

@@ -1,6 +1,5 @@
-import { appCreateResponseSchema } from '../schema/app.ts'
 import type { Outcome } from '../service/outcome.ts'
-import type { ItemUpdate, OutboxItem, SyncKind } from './ports.ts'
+import type { ItemUpdate, OutboxItem } from './ports.ts'
 
 /**
  * What an outcome means for the items of its request, per the outcome table of the architecture
@@ -31,22 +30,4 @@ export function rejectionMessage(outcome: Outcome): string {
     return path ? `${path}: ${problem.message}` : problem.message
   })
   return problems.length > 0 ? `${said} (${problems.join('; ')})` : said
-}
-
-export const NO_APP_ID_MESSAGE =
-  'The service says it created the app, but its answer holds no app id: look the app up on the platform before creating it again.'
-
-/**
- * A 2xx: the items are synced. For an app, its `_id` and the app as the service returned it,
- * read with the shared schema since the answer is untrusted; an answer without a readable id is
- * still a creation (the status says so), kept as synced with a message rather than resent.
- */
-export function createdUpdates(items: readonly OutboxItem[], kind: SyncKind, outcome: Outcome): ItemUpdate[] {
-  if (kind === 'skus') return items.map((item) => ({ key: item.key, state: 'synced' }))
-  const parsed = appCreateResponseSchema.safeParse(outcome.body)
-  return items.map((item) =>
-    parsed.success
-      ? { key: item.key, state: 'synced', remoteId: parsed.data.app._id, response: parsed.data.app }
-      : { key: item.key, state: 'synced', message: NO_APP_ID_MESSAGE },
-  )
 }

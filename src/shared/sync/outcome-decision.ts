@@ -1,7 +1,8 @@
 import type { Outcome } from '../service/outcome.ts'
-import { backToQueue, createdUpdates, rejectionMessage, settled } from './item-updates.ts'
-import type { ItemUpdate, OutboxItem, SyncKind } from './ports.ts'
-import { ACCEPTED_LINE_END, batchName } from './run-log.ts'
+import { backToQueue, rejectionMessage, settled } from './item-updates.ts'
+import type { DraftKind } from './kinds.ts'
+import type { ItemUpdate, OutboxItem } from './ports.ts'
+import { ACCEPTED_LINE_END } from './run-log.ts'
 import type { PauseReason } from './run.ts'
 import { halves, splitRejected } from './split.ts'
 
@@ -29,7 +30,7 @@ export interface Decision {
 }
 
 export interface DecisionContext {
-  kind: SyncKind
+  kind: DraftKind
   /** The run was paused, cancelled or stopped while this request was out. */
   haltedMeanwhile: boolean
   /** The run can wait for the network to come back (the app can; the CLI cannot). */
@@ -38,11 +39,11 @@ export interface DecisionContext {
 
 export function decideOutcome(items: OutboxItem[], outcome: Outcome, context: DecisionContext): Decision {
   const { kind } = context
-  const name = batchName(kind, items)
+  const name = kind.batchName(items)
   switch (outcome.kind) {
     case 'created':
       return {
-        write: { action: 'synced', updates: createdUpdates(items, kind, outcome) },
+        write: { action: 'synced', updates: kind.createdUpdates(items, outcome) },
         hold: [],
         log: `${name}${ACCEPTED_LINE_END}`,
       }
@@ -59,11 +60,10 @@ export function decideOutcome(items: OutboxItem[], outcome: Outcome, context: De
       const parts = outcome.kind === 'rejected' ? splitRejected(items, outcome.problems) : halves(items)
       const sizes = parts.map((part) => part.length).join(' + ')
       const why = outcome.kind === 'rejected' ? 'refused' : 'too large for the service'
-      const noun = kind === 'apps' ? 'app' : 'SKU'
       return {
         write: { action: `split into ${sizes}`, updates: backToQueue(items) },
         hold: parts,
-        log: `${name}: ${why}; sending it again as ${sizes} to find the ${outcome.kind === 'rejected' ? `${noun}s it refuses` : 'size it takes'}.`,
+        log: `${name}: ${why}; sending it again as ${sizes} to find the ${outcome.kind === 'rejected' ? `${kind.noun}s it refuses` : 'size it takes'}.`,
       }
     }
     case 'retry-later':

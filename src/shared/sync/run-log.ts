@@ -1,14 +1,4 @@
-import { plural } from '../plural.ts'
-import type { OutboxItem, SyncKind } from './ports.ts'
-
 /** The live log's words: short lines a catalog person understands, naming items by barcode or app name. */
-
-export function batchName(kind: SyncKind, items: readonly OutboxItem[]): string {
-  const first = items[0]?.label ?? ''
-  if (kind === 'apps') return `App "${first}"`
-  if (items.length === 1) return `SKU ${first}`
-  return `${plural(items.length, 'SKU')} (${first} … ${items.at(-1)?.label ?? ''})`
-}
 
 export function seconds(ms: number): string {
   return ms < 1_000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`

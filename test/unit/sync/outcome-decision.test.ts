@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Outcome, OutcomeKind } from '#shared/service/outcome.ts'
+import { draftKind, SKU_KIND } from '#shared/sync/kinds.ts'
 import { decideOutcome, type DecisionContext } from '#shared/sync/outcome-decision.ts'
 import type { OutboxItem, SyncKind } from '#shared/sync/ports.ts'
 
@@ -112,7 +113,7 @@ describe('decideOutcome: the outcome table', () => {
   it.each(ROWS)('$kind for $batch item(s)$when: $written', (row) => {
     const batch = items(row.batch)
     const decision = decideOutcome(batch, outcome(row.kind), {
-      kind: 'skus',
+      kind: SKU_KIND,
       haltedMeanwhile: false,
       canWaitForNetwork: true,
       ...row.context,
@@ -142,7 +143,7 @@ describe('decideOutcome: the outcome table', () => {
         serviceMessage: 'Validation failed',
         problems: [{ path: 'skus.0.barcode', message: 'is already taken' }],
       }),
-      { kind: 'skus', haltedMeanwhile: false, canWaitForNetwork: true },
+      { kind: SKU_KIND, haltedMeanwhile: false, canWaitForNetwork: true },
     )
     expect(decision.write?.updates).toEqual([
       { key: 'k0', state: 'rejected', message: 'Validation failed (barcode: is already taken)' },
@@ -154,7 +155,7 @@ describe('decideOutcome: the outcome table', () => {
     const decision = decideOutcome(
       items(5),
       outcome('rejected', { problems: [{ path: 'skus.3.name', message: 'required' }] }),
-      { kind: 'skus', haltedMeanwhile: false, canWaitForNetwork: true },
+      { kind: SKU_KIND, haltedMeanwhile: false, canWaitForNetwork: true },
     )
     expect(decision.hold.map((held) => held.map((item) => item.key))).toEqual([
       ['k0', 'k1', 'k2', 'k4'],
@@ -168,7 +169,7 @@ describe('decideOutcome: the outcome table', () => {
     ['apps', 'App "890100000000": accepted.', { key: 'k0', state: 'synced', remoteId: 'a1' }],
   ])('a created %s is synced and named in the log', (kind, log, update) => {
     const decision = decideOutcome(items(1), outcome('created', { body: { app: { _id: 'a1' } } }), {
-      kind,
+      kind: draftKind(kind),
       haltedMeanwhile: false,
       canWaitForNetwork: true,
     })

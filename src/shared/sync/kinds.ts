@@ -1,0 +1,98 @@
+import { appCreateResponseSchema } from '../schema/app.ts'
+import type { Outcome } from '../service/outcome.ts'
+import { plural } from '../plural.ts'
+import type { ItemUpdate, OutboxItem, SyncKind, SyncTransport } from './ports.ts'
+
+/**
+ * What differs between the two kinds of draft that are sent, said once: SKUs go in batches to the
+ * bulk endpoint; an app is created alone. The engine, the CLI and the app take a kind's definition
+ * and ask it, instead of asking which kind it is.
+ */
+export interface DraftKind {
+  readonly kind: SyncKind
+  /** The thing, as a person says it: "SKU", "app". Plurals take an -s (see `plural`). */
+  readonly noun: string
+  /** The same at the start of a sentence or a column: "SKU", "App". */
+  readonly Noun: string
+  /**
+   * How many items a request carries and how many requests are out at once: SKUs as the profile
+   * says; apps one a request, one request at a time (the create endpoint takes one app).
+   */
+  sending(profile: { batchSize: number; concurrency: number }): { batchSize: number; concurrency: number }
+  /** The request body a batch becomes (what leaves, byte for byte as the transport serialises it). */
+  requestBody(payloads: readonly unknown[]): unknown
+  /** Sends one batch through the transport's operation for this kind. */
+  send(transport: SyncTransport, payloads: readonly unknown[]): Promise<Outcome>
+  /** How a person finds one item in a log, a list or a report; `fallback` when it has no name. */
+  label(payload: unknown, fallback: string): string
+  /** How a batch is named in the live log: by its items' labels. */
+  batchName(items: readonly Pick<OutboxItem, 'label'>[]): string
+  /** What a 2xx writes on the batch's items. */
+  createdUpdates(items: readonly OutboxItem[], outcome: Outcome): ItemUpdate[]
+  /** Whether a created item keeps the service's id and answer (to compare with what was sent). */
+  readonly keepsAnswer: boolean
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '')
+const field = (payload: unknown, name: string): string =>
+  typeof payload === 'object' && payload !== null ? text((payload as Record<string, unknown>)[name]) : ''
+
+/** A label is for reading, not for storing what the item says: long names are cut. */
+const LABEL_LENGTH = 120
+
+export const UNTITLED_APP = 'Untitled app'
+
+export const NO_APP_ID_MESSAGE =
+  'The service says it created the app, but its answer holds no app id: look the app up on the platform before creating it again.'
+
+export const SKU_KIND: DraftKind = {
+  kind: 'skus',
+  noun: 'SKU',
+  Noun: 'SKU',
+  sending: ({ batchSize, concurrency }) => ({
+    batchSize: Math.max(1, Math.floor(batchSize)),
+    concurrency: Math.max(1, Math.floor(concurrency)),
+  }),
+  requestBody: (payloads) => ({ skus: payloads }),
+  send: (transport, payloads) => transport.bulkUpload([...payloads]),
+  label: (payload, fallback) =>
+    (field(payload, 'barcode') || field(payload, 'productName') || fallback).slice(0, LABEL_LENGTH),
+  batchName(items) {
+    const first = items[0]?.label ?? ''
+    if (items.length === 1) return `SKU ${first}`
+    return `${plural(items.length, 'SKU')} (${first} … ${items.at(-1)?.label ?? ''})`
+  },
+  createdUpdates: (items) => items.map((item) => ({ key: item.key, state: 'synced' })),
+  keepsAnswer: false,
+}
+
+export const APP_KIND: DraftKind = {
+  kind: 'apps',
+  noun: 'app',
+  Noun: 'App',
+  sending: () => ({ batchSize: 1, concurrency: 1 }),
+  requestBody: (payloads) => payloads[0],
+  send: (transport, payloads) => transport.createApp(payloads[0]),
+  label: (payload, _fallback) => (field(payload, 'name') || UNTITLED_APP).slice(0, LABEL_LENGTH),
+  batchName: (items) => `App "${items[0]?.label ?? ''}"`,
+  /**
+   * The app's `_id` and the app as the service returned it, read with the shared schema since the
+   * answer is untrusted; an answer without a readable id is still a creation (the status says so),
+   * kept as synced with a message rather than resent.
+   */
+  createdUpdates(items, outcome) {
+    const parsed = appCreateResponseSchema.safeParse(outcome.body)
+    return items.map((item) =>
+      parsed.success
+        ? { key: item.key, state: 'synced', remoteId: parsed.data.app._id, response: parsed.data.app }
+        : { key: item.key, state: 'synced', message: NO_APP_ID_MESSAGE },
+    )
+  },
+  keepsAnswer: true,
+}
+
+export const DRAFT_KINDS: Readonly<Record<SyncKind, DraftKind>> = { skus: SKU_KIND, apps: APP_KIND }
+
+export function draftKind(kind: SyncKind): DraftKind {
+  return DRAFT_KINDS[kind]
+}
