@@ -14,6 +14,14 @@ export interface DraftKind {
   readonly noun: string
   /** The same at the start of a sentence or a column: "SKU", "App". */
   readonly Noun: string
+  /** What a run does to them: "send" (SKUs), "create" (apps). */
+  readonly verb: string
+  /** How the app counts them in its lists and log: "draft" (the SKU list's word), "app". */
+  readonly listNoun: string
+  /** One not sent yet, in the app's words: "draft", "app draft". */
+  readonly draftNoun: string
+  /** What follows a run's count in the log, before the profile: "queued for", "queued to be created on". */
+  readonly queuedOn: string
   /**
    * How many items a request carries and how many requests are out at once: SKUs as the profile
    * says; apps one a request, one request at a time (the create endpoint takes one app).
@@ -49,6 +57,10 @@ export const SKU_KIND: DraftKind = {
   kind: 'skus',
   noun: 'SKU',
   Noun: 'SKU',
+  verb: 'send',
+  listNoun: 'draft',
+  draftNoun: 'draft',
+  queuedOn: 'queued for',
   sending: ({ batchSize, concurrency }) => ({
     batchSize: Math.max(1, Math.floor(batchSize)),
     concurrency: Math.max(1, Math.floor(concurrency)),
@@ -70,6 +82,10 @@ export const APP_KIND: DraftKind = {
   kind: 'apps',
   noun: 'app',
   Noun: 'App',
+  verb: 'create',
+  listNoun: 'app',
+  draftNoun: 'app draft',
+  queuedOn: 'queued to be created on',
   sending: () => ({ batchSize: 1, concurrency: 1 }),
   requestBody: (payloads) => payloads[0],
   send: (transport, payloads) => transport.createApp(payloads[0]),

@@ -32,7 +32,7 @@ const target = { id: 'sandbox', name: 'Sandbox', url: 'http://127.0.0.1:1', batc
 async function interruptedRun() {
   for (let i = 0; i < 4; i++)
     await drafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
-  const { run } = await runs.enqueueSkus({ target })
+  const { run } = await runs.enqueue('skus', { target })
   const outbox = new DexieSyncOutbox(db, run.id)
   const batch = await outbox.queuedAfter(-Infinity, 2)
   await outbox.beginRequest({

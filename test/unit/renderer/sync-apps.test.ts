@@ -79,7 +79,7 @@ describe('app pre-flight and queueing', () => {
     await db.appDrafts.update(ids[4]!, { syncState: 'queued' })
 
     expect(invalid.validity).toBe('invalid')
-    expect(await runs.appPreflight()).toEqual({
+    expect(await runs.preflight('apps')).toEqual({
       ready: 2,
       invalid: 1,
       synced: 1,
@@ -89,7 +89,7 @@ describe('app pre-flight and queueing', () => {
       inRun: 1,
     })
     // The SKU pre-flight does not count apps.
-    expect((await runs.preflight()).ready).toBe(1)
+    expect((await runs.preflight('skus')).ready).toBe(1)
   })
 
   it('queues every valid draft, latest edit first, as a run of kind apps sending one app at a time', async () => {
@@ -97,7 +97,7 @@ describe('app pre-flight and queueing', () => {
     const invalid = await apps.create(app('bad', { expire_images_after_days: 'soon' }), 2_000)
     await db.appDrafts.update(ids[1]!, { syncState: 'synced' })
 
-    const { run, queued } = await runs.enqueueApps({ target, now: 7 })
+    const { run, queued } = await runs.enqueue('apps', { target, now: 7 })
     expect(queued).toBe(2)
     expect(run).toMatchObject({ kind: 'apps', batchSize: 1, concurrency: 1, total: 2, createdAt: 7 })
     expect(await runs.get(run.id)).toEqual(run)
@@ -113,13 +113,13 @@ describe('app pre-flight and queueing', () => {
     const ids = await seed(4)
     await db.appDrafts.update(ids[3]!, { syncState: 'rejected' })
 
-    const { run, queued } = await runs.enqueueApps({ target, ids: [ids[2]!, ids[3]!, 'gone', ids[0]!] })
+    const { run, queued } = await runs.enqueue('apps', { target, ids: [ids[2]!, ids[3]!, 'gone', ids[0]!] })
     expect(queued).toBe(2)
     const items = await db.syncItems.where('[run+position]').between([run.id, 0], [run.id, 99]).toArray()
     expect(items.map((item) => item.key)).toEqual([ids[2], ids[0]])
     expect(await states(ids)).toEqual(['queued', 'draft', 'queued', 'rejected'])
 
-    const none = await runs.enqueueApps({ target, ids: [ids[3]!, ids[0]!] })
+    const none = await runs.enqueue('apps', { target, ids: [ids[3]!, ids[0]!] })
     expect(none.queued).toBe(0)
     expect(await runs.get(none.run.id)).toBeUndefined()
     expect(await db.syncRuns.count()).toBe(1)
@@ -128,8 +128,8 @@ describe('app pre-flight and queueing', () => {
   it('queues failed app drafts only when asked', async () => {
     const ids = await seed(2)
     await db.appDrafts.update(ids[0]!, { syncState: 'failed' })
-    expect((await runs.enqueueApps({ target })).queued).toBe(1)
-    expect((await runs.enqueueApps({ target, includeFailed: true })).queued).toBe(1)
+    expect((await runs.enqueue('apps', { target })).queued).toBe(1)
+    expect((await runs.enqueue('apps', { target, includeFailed: true })).queued).toBe(1)
     expect(await states(ids)).toEqual(['queued', 'queued'])
   })
 })
@@ -137,7 +137,7 @@ describe('app pre-flight and queueing', () => {
 describe('the outbox writes what the service said onto the app draft', () => {
   it('keeps the app id, the time of the answer and the answer, in the transaction of the state', async () => {
     const [id] = await seed(1)
-    const { run } = await runs.enqueueApps({ target })
+    const { run } = await runs.enqueue('apps', { target })
     const outbox = new DexieSyncOutbox(db, run.id, 'apps')
     const [item] = await outbox.queuedAfter(-1, 10)
     expect(item).toMatchObject({ key: id, label: 'a0', payload: app('a0') })
@@ -158,7 +158,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
 
   it('writes nothing but the state for a rejection, a failure or an unknown outcome', async () => {
     const ids = await seed(3)
-    const { run } = await runs.enqueueApps({ target })
+    const { run } = await runs.enqueue('apps', { target })
     const outbox = new DexieSyncOutbox(db, run.id, 'apps')
     const outcomes = ['rejected', 'failed', 'unknown'] as const
     for (const [i, state] of outcomes.entries()) {
@@ -176,7 +176,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
 
   it('keeps only the id of an answer too large to keep', async () => {
     const [id] = await seed(1)
-    const { run } = await runs.enqueueApps({ target })
+    const { run } = await runs.enqueue('apps', { target })
     const outbox = new DexieSyncOutbox(db, run.id, 'apps')
     const sent = requestOf(run.id, id!)
     await outbox.beginRequest(sent)
@@ -189,7 +189,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
 
   it('does not write onto a draft that left the run (a person marked it meanwhile)', async () => {
     const [id] = await seed(1)
-    const { run } = await runs.enqueueApps({ target })
+    const { run } = await runs.enqueue('apps', { target })
     const outbox = new DexieSyncOutbox(db, run.id, 'apps')
     const sent = requestOf(run.id, id!)
     await outbox.beginRequest(sent)
@@ -201,7 +201,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
   it('a SKU run writes states only, whatever its updates carry', async () => {
     const skus = new SkuDraftRepository(db)
     const sku = await skus.create({ ...structuredClone(full), barcode: 's1' } as Sku)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id, 'skus')
     const sent: RequestRecord = { ...requestOf(run.id, sku.id), kind: 'skus' }
     await outbox.beginRequest(sent)

@@ -67,7 +67,7 @@ async function states(database: CatalogDatabase, ids: string[]) {
 describe('the engine over the Dexie outbox', () => {
   it('sends every queued draft once, in the list order, and leaves every draft synced', async () => {
     const ids = await seed(7)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const { sent, transport } = recording(async () => created())
     const engine = createSyncRun(
       { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
@@ -82,7 +82,7 @@ describe('the engine over the Dexie outbox', () => {
 
   it('drafts deleted by hand do not end the run early: they fail, every other draft is sent, nothing stays queued', async () => {
     const ids = await seed(9)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     await db.skuDrafts.bulkDelete([ids[1]!, ids[4]!, ids[5]!])
     const { sent, transport } = recording(async () => created())
     const engine = createSyncRun(
@@ -97,7 +97,7 @@ describe('the engine over the Dexie outbox', () => {
 
   it('a draft that left the run after it was queued is not sent; the others are', async () => {
     const ids = await seed(4)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     // Taken back to editing after it was queued (by hand here): the outbox does not hand it out.
     await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
     const { sent, transport } = recording(async () => created())
@@ -114,7 +114,7 @@ describe('the engine over the Dexie outbox', () => {
 
   it('after a crash mid-request: the batch in flight is unknown, the rest is sent on resume, nothing twice', async () => {
     const ids = await seed(7)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     // The second request never answers: the window closes while it is in flight.
     const first = recording((call) =>
       call === 2 ? new Promise<Outcome>(() => {}) : Promise.resolve(created()),
@@ -160,7 +160,7 @@ describe('the engine over the Dexie outbox', () => {
 
   it('a cancel lets the request in flight finish and records it; the queued drafts go back to draft', async () => {
     const ids = await seed(7)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     let release: () => void = () => {}
     const { sent, transport } = recording(
       () => new Promise<Outcome>((resolve) => (release = () => resolve(created()))),
@@ -182,7 +182,7 @@ describe('the engine over the Dexie outbox', () => {
 
   it('a failed batch sent again by the person goes out once more, in its own run', async () => {
     const ids = await seed(2)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outcomes: Outcome[] = [
       { kind: 'failed', processed: 'maybe', status: 500, message: 'HTTP 500', durationMs: 1 },
       created(),

@@ -60,7 +60,7 @@ describe('pre-flight and queueing', () => {
     await seed(5)
     const stop = new Error('the window closed')
     await expect(
-      runs.enqueueSkus({
+      runs.enqueue('skus', {
         target,
         chunk: 2,
         onProgress: () => {
@@ -83,7 +83,7 @@ describe('pre-flight and queueing', () => {
     await db.skuDrafts.update(ids[3]!, { syncState: 'failed' })
 
     expect(partial.validity).toBe('warnings')
-    expect(await runs.preflight()).toEqual({
+    expect(await runs.preflight('skus')).toEqual({
       ready: 3,
       invalid: 1,
       synced: 1,
@@ -93,7 +93,7 @@ describe('pre-flight and queueing', () => {
       inRun: 0,
     })
 
-    const { run, queued } = await runs.enqueueSkus({ target, now: 5 })
+    const { run, queued } = await runs.enqueue('skus', { target, now: 5 })
     expect(queued).toBe(3)
     const items = await db.syncItems.where('[run+position]').between([run.id, 0], [run.id, 99]).toArray()
     expect(items.map((item) => [item.position, item.label, item.state])).toEqual([
@@ -114,7 +114,7 @@ describe('pre-flight and queueing', () => {
       profileId: 'sandbox',
       batchSize: 2,
     })
-    expect((await runs.preflight()).inRun).toBe(3)
+    expect((await runs.preflight('skus')).inRun).toBe(3)
     // A queued draft can no longer be edited.
     await expect(drafts.savePayload(ids[0]!, sku('changed'))).rejects.toThrow(/can no longer be edited/)
   })
@@ -122,7 +122,7 @@ describe('pre-flight and queueing', () => {
   it('queues failed drafts only when asked', async () => {
     const ids = await seed(3)
     await db.skuDrafts.update(ids[1]!, { syncState: 'failed' })
-    const { queued } = await runs.enqueueSkus({ target, includeFailed: true })
+    const { queued } = await runs.enqueue('skus', { target, includeFailed: true })
     expect(queued).toBe(3)
     expect(await states(ids)).toEqual(['queued', 'queued', 'queued'])
   })
@@ -130,13 +130,13 @@ describe('pre-flight and queueing', () => {
   it('stores no run when nothing is eligible, and the run under the id it was given otherwise', async () => {
     const ids = await seed(3, { ties: 1 })
     await db.skuDrafts.bulkUpdate(ids.map((key) => ({ key, changes: { syncState: 'synced' as const } })))
-    const none = await runs.enqueueSkus({ target, id: 'empty', chunk: 2 })
+    const none = await runs.enqueue('skus', { target, id: 'empty', chunk: 2 })
     expect(none.queued).toBe(0)
     expect(await db.syncRuns.count()).toBe(0)
     expect(await runs.open()).toEqual([])
 
     await db.skuDrafts.update(ids[2]!, { syncState: 'draft' })
-    const one = await runs.enqueueSkus({ target, id: 'named', chunk: 2 })
+    const one = await runs.enqueue('skus', { target, id: 'named', chunk: 2 })
     expect(one).toMatchObject({ queued: 1, run: { id: 'named', total: 1 } })
     expect((await runs.open()).map((run) => [run.id, run.total])).toEqual([['named', 1]])
   })
@@ -144,7 +144,7 @@ describe('pre-flight and queueing', () => {
   it('walks the drafts a chunk a transaction, ties of edit time included, each draft once', async () => {
     const ids = await seed(23, { ties: 4 })
     const progress: number[] = []
-    const { run, queued } = await runs.enqueueSkus({
+    const { run, queued } = await runs.enqueue('skus', {
       target,
       chunk: 5,
       onProgress: (done, read, total) => progress.push(done, read, total),
@@ -166,7 +166,7 @@ describe('pre-flight and queueing', () => {
 describe('the outbox the engine uses', () => {
   it('streams queued items after a position with their payloads, and mirrors every state on the drafts', async () => {
     const ids = await seed(5)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const first = await outbox.queuedAfter(-Infinity, 2)
     expect(first.map((item) => [item.position, item.label])).toEqual([
@@ -214,7 +214,7 @@ describe('the outbox the engine uses', () => {
 
   it('recovers a run interrupted between beginRequest and endRequest: sending becomes unknown, nothing is sent twice', async () => {
     const ids = await seed(4)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const items = await outbox.queuedAfter(-Infinity, 2)
     await outbox.beginRequest(
@@ -257,7 +257,7 @@ describe('the outbox the engine uses', () => {
 describe('the outbox is as strict as the reference outbox', () => {
   it('never returns a short page while items are queued: an item whose draft is gone fails, the read goes on', async () => {
     const ids = await seed(6)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     // Changed by hand: three queued drafts are gone.
     await db.skuDrafts.bulkDelete([ids[0]!, ids[1]!, ids[3]!])
@@ -279,7 +279,7 @@ describe('the outbox is as strict as the reference outbox', () => {
 
   it('an item whose draft left the run (back to editing, or to another run) is not handed out', async () => {
     const ids = await seed(3)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     await db.skuDrafts.update(ids[0]!, { syncState: 'draft' })
     expect((await outbox.queuedAfter(-Infinity, 2)).map((item) => item.label)).toEqual(['b1', 'b2'])
@@ -293,7 +293,7 @@ describe('the outbox is as strict as the reference outbox', () => {
 
   it('beginRequest refuses, writing nothing, an item missing, not queued, or whose draft is not queued', async () => {
     const ids = await seed(4)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const untouched = async () => {
       expect(await states(ids)).toEqual(['queued', 'queued', 'queued', 'queued'])
@@ -331,7 +331,7 @@ describe('the outbox is as strict as the reference outbox', () => {
 
   it('endRequest refuses a request that never began and an item it is not sending, writing nothing', async () => {
     const ids = await seed(3)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     await expect(
       outbox.endRequest(request(run.id, [ids[0]!], 'never'), [{ key: ids[0]!, state: 'synced' }]),
@@ -354,7 +354,7 @@ describe('the outbox is as strict as the reference outbox', () => {
 describe('ending runs and the person’s decisions', () => {
   it('a cancel sends queued drafts back to draft, a chunk at a time', async () => {
     const ids = await seed(7)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const sent = request(run.id, [ids[0]!])
     await outbox.beginRequest(sent)
@@ -368,7 +368,7 @@ describe('ending runs and the person’s decisions', () => {
 
   it('an unknown batch can be marked created, or queued again in its run', async () => {
     const ids = await seed(4)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const a = request(run.id, [ids[0]!, ids[1]!], 'a')
     const b = request(run.id, [ids[2]!, ids[3]!], 'b')
@@ -398,7 +398,7 @@ describe('ending runs and the person’s decisions', () => {
 
   it('rejected drafts can go back to editing, and stay rejected in the history', async () => {
     const ids = await seed(2)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const r = request(run.id, ids)
     await outbox.beginRequest(r)
@@ -413,13 +413,13 @@ describe('ending runs and the person’s decisions', () => {
 
   it('an old run does not pull back a draft a later run has taken', async () => {
     const ids = await seed(1)
-    const first = await runs.enqueueSkus({ target })
+    const first = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, first.run.id)
     const r = request(first.run.id, ids, 'old')
     await outbox.beginRequest(r)
     await outbox.endRequest(r, [{ key: ids[0]!, state: 'failed', message: '500' }])
     expect((await runs.undecided(first.run.id)).map((r) => r.id)).toEqual(['old'])
-    const second = await runs.enqueueSkus({ target, includeFailed: true })
+    const second = await runs.enqueue('skus', { target, includeFailed: true })
     expect(second.queued).toBe(1)
     // Sent again by the new run: the old batch no longer waits for a decision.
     expect(await runs.undecided(first.run.id)).toEqual([])
@@ -435,7 +435,7 @@ describe('ending runs and the person’s decisions', () => {
 
   it('resolves only the items whose draft is still in the item’s state', async () => {
     const ids = await seed(2)
-    const { run } = await runs.enqueueSkus({ target })
+    const { run } = await runs.enqueue('skus', { target })
     const outbox = new DexieSyncOutbox(db, run.id)
     const r = request(run.id, ids, 'both')
     await outbox.beginRequest(r)

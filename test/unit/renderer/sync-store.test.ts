@@ -60,11 +60,11 @@ describe('the sync store', () => {
     await store.init()
     expect(store.toSend).toBe(4)
 
-    const first = store.startSync()
+    const first = store.start('skus')
     await until(() => sent.length === 1)
     const [run] = await db.syncRuns.toArray()
     // Clicked again, and the run offered for resuming from another place of the page.
-    await store.startSync()
+    await store.start('skus')
     await store.resumeRun(run!.id)
     expect(sent).toHaveLength(1)
 

@@ -1,4 +1,4 @@
-import { Dexie, type EntityTable, type Table } from 'dexie'
+import { Dexie, type Table } from 'dexie'
 import { OutboxConflictError } from '#shared/sync/ports.ts'
 import {
   ITEM_STATES,
@@ -12,6 +12,7 @@ import {
 } from '#shared/sync/ports.ts'
 import type { SyncState } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
+import { storedKind, type DraftRow } from './draft-kinds.ts'
 import type { AppDraftRecord } from './records.ts'
 import type { SyncItemRecord } from './sync-records.ts'
 
@@ -20,17 +21,6 @@ export const DRAFT_GONE_MESSAGE = 'The draft was deleted before it was sent; not
 /** An item whose draft is no longer queued (another run or a person took it): it is not sent. */
 export const DRAFT_LEFT_MESSAGE =
   'The draft left this run before it was sent (it went back to editing or to another run); nothing was sent'
-
-/** The drafts a run of each kind sends: the table whose `syncState` mirrors its items'. */
-export interface DraftRow {
-  id: string
-  syncState: SyncState
-  payload: unknown
-}
-
-export function draftTable(db: CatalogDatabase, kind: SyncKind): Table<DraftRow, string> {
-  return (kind === 'apps' ? db.appDrafts : db.skuDrafts) as unknown as Table<DraftRow, string>
-}
 
 /** The index range of a run's items in one state, in position order (after `after` when given). */
 export function itemsInState(db: CatalogDatabase, run: string, state: ItemState, after = -Infinity) {
@@ -83,16 +73,17 @@ export async function mirrorDrafts(
 export const MAX_KEPT_RESPONSE_CHARS = 256 * 1024
 
 /** What the service said about a created app, as its draft keeps it. */
-export type CreatedAppFields = Required<Pick<AppDraftRecord, 'remoteId' | 'remoteCreatedAt'>> &
+/** What a draft of a kind that keeps the service's answer (an app) gets when it is created. */
+export type CreatedFields = Required<Pick<AppDraftRecord, 'remoteId' | 'remoteCreatedAt'>> &
   Pick<AppDraftRecord, 'response'>
 
 /**
- * The fields an app draft gets from a `created` update: the app's id, when the answer came, and the
- * answer itself unless it is too large (then only the id is kept, and the editor says so).
+ * The fields a draft gets from a `created` update: its id on the service, when the answer came,
+ * and the answer itself unless it is too large (then only the id is kept, and the editor says so).
  */
-export function createdAppFields(update: ItemUpdate, at: number): CreatedAppFields | undefined {
+export function createdFields(update: ItemUpdate, at: number): CreatedFields | undefined {
   if (update.state !== 'synced' || update.remoteId === undefined) return undefined
-  const fields: CreatedAppFields = { remoteId: update.remoteId, remoteCreatedAt: at }
+  const fields: CreatedFields = { remoteId: update.remoteId, remoteCreatedAt: at }
   let json: string | undefined
   try {
     json = JSON.stringify(update.response)
@@ -104,13 +95,13 @@ export function createdAppFields(update: ItemUpdate, at: number): CreatedAppFiel
 }
 
 /**
- * Writes what the service said onto the app drafts this request created, in the caller's
- * transaction. Only drafts the state mirror just moved to `synced` are written: a draft that left
- * this run's hands keeps what it has.
+ * Writes what the service said onto the drafts this request created, in the caller's transaction.
+ * Only drafts the state mirror just moved to `synced` are written: a draft that left this run's
+ * hands keeps what it has.
  */
-export async function recordCreatedApps(
-  table: EntityTable<AppDraftRecord, 'id'>,
-  created: ReadonlyMap<string, CreatedAppFields>,
+export async function recordCreated(
+  table: Table<DraftRow & Partial<CreatedFields>, string>,
+  created: ReadonlyMap<string, CreatedFields>,
   moved: readonly string[],
 ): Promise<void> {
   const ids = moved.filter((id) => created.has(id))
@@ -144,7 +135,7 @@ export class DexieSyncOutbox implements SyncOutbox {
   }
 
   private get drafts() {
-    return draftTable(this.db, this.kind)
+    return storedKind(this.kind).table(this.db)
   }
 
   /**
@@ -223,7 +214,7 @@ export class DexieSyncOutbox implements SyncOutbox {
       const items = await itemsOfKeys(this.db, this.runId, keys)
       const next: SyncItemRecord[] = []
       const states = new Map<string, SyncState>()
-      const created = new Map<string, CreatedAppFields>()
+      const created = new Map<string, CreatedFields>()
       const answeredAt = request.endedAt ?? Date.now()
       updates.forEach((update, i) => {
         const item = items[i]
@@ -236,12 +227,14 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (update.response !== undefined) record.response = plain(update.response)
         next.push(record)
         states.set(update.key, update.state)
-        const fields = this.kind === 'apps' ? createdAppFields(update, answeredAt) : undefined
+        const fields = storedKind(this.kind).definition.keepsAnswer
+          ? createdFields(update, answeredAt)
+          : undefined
         if (fields) created.set(update.key, fields)
       })
       await this.db.syncItems.bulkPut(next)
       const moved = await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
-      if (created.size > 0) await recordCreatedApps(this.db.appDrafts, created, moved)
+      if (created.size > 0) await recordCreated(this.drafts, created, moved)
       await this.db.syncRequests.put({ ...existing, ...plain(request), labels: existing.labels })
     })
   }

@@ -3,8 +3,8 @@ import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
 import type { SyncState } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
-import type { AppDraftRecord, SkuDraftRecord } from './records.ts'
-import { countItems, draftTable, itemsInState, itemsOfKeys, mirrorDrafts } from './sync-outbox.ts'
+import { storedKind, type DraftRow } from './draft-kinds.ts'
+import { countItems, itemsInState, itemsOfKeys, mirrorDrafts } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 
 /**
@@ -46,9 +46,15 @@ export interface EnqueueOptions {
    * can tell it from a run a crash left open.
    */
   id?: string
+  /**
+   * Exactly these drafts, in this order, those of them that are eligible (the app editor's "Create
+   * on …" gives one); every eligible draft, latest edit first, when absent.
+   */
+  ids?: readonly string[]
   /** Queue drafts whose last sending failed (HTTP 500) too. */
   includeFailed?: boolean
   now?: number
+  /** After each chunk: drafts queued so far, drafts read, and how many there are to read. */
   onProgress?(queued: number, read: number, total: number): void
   chunk?: number
 }
@@ -58,38 +64,11 @@ export interface Enqueued {
   queued: number
 }
 
-export interface EnqueueAppsOptions {
-  target: RunTarget
-  /**
-   * Exactly these app drafts, in this order, those of them that are eligible (the editor's "Create
-   * on …" gives one); every eligible app draft, latest edit first, when absent.
-   */
-  ids?: readonly string[]
-  /** Queue app drafts whose last sending failed (HTTP 500) too. */
-  includeFailed?: boolean
-  now?: number
-}
-
-/** An app run sends its apps one by one (one app a request, one request at a time). */
-export const APP_RUN_SENDING = { batchSize: 1, concurrency: 1 } as const
-
 /** Whether a draft may join a new run. */
-function eligible(draft: Pick<DraftMeta, 'validity' | 'syncState'>, includeFailed: boolean): boolean {
+function eligible(draft: Pick<DraftRow, 'validity' | 'syncState'>, includeFailed: boolean): boolean {
   if (draft.validity === 'invalid') return false
   return draft.syncState === 'draft' || (includeFailed && draft.syncState === 'failed')
 }
-
-/** How a person finds a SKU in a log: its barcode, else its name. */
-export function skuLabel(draft: SkuDraftRecord): string {
-  return draft.barcode || draft.productName || draft.id
-}
-
-/** How a person finds an app in a log and the history: its name. */
-export function appLabel(draft: AppDraftRecord): string {
-  return draft.name || 'Untitled app'
-}
-
-type DraftMeta = SkuDraftRecord | AppDraftRecord
 
 /** What a person decides about a batch whose outcome is not known (or that failed with a 500). */
 export type Resolution = 'created' | 'resend'
@@ -97,6 +76,7 @@ export type Resolution = 'created' | 'resend'
 /**
  * The runs and their items, beside the engine: preparing a run, ending it, the person's decisions
  * about batches, and the history. The engine's own reads and writes go through `DexieSyncOutbox`.
+ * Every method takes the kind of draft it is about, or reads it from the run.
  */
 export class SyncRunRepository {
   private readonly db: CatalogDatabase
@@ -106,16 +86,13 @@ export class SyncRunRepository {
   }
 
   /** Counts on the indexes; reads no payloads except those of invalid drafts (there are few). */
-  async preflight(): Promise<Preflight> {
-    const table = this.db.skuDrafts
+  async preflight(kind: SyncKind): Promise<Preflight> {
+    const stored = storedKind(kind)
+    const table = stored.table(this.db)
     const inState = (state: SyncState) => table.where('syncState').equals(state).count()
     const [drafts, invalid, synced, unknown, failed, rejected, queued, sending] = await Promise.all([
       inState('draft'),
-      table
-        .where('validity')
-        .equals('invalid')
-        .filter((draft) => draft.syncState === 'draft')
-        .count(),
+      stored.countInvalidUnsent(this.db),
       inState('synced'),
       inState('unknown'),
       inState('failed'),
@@ -127,55 +104,49 @@ export class SyncRunRepository {
   }
 
   /**
-   * Prepares a run: every eligible draft, in the SKU list's order (latest edit first), becomes an
-   * item of the run and `queued`, a chunk a transaction. The run is stored with the first chunk
-   * that queues a draft, so a window closed midway leaves a run with what it had queued
-   * (resumable) and drafts as drafts; no run is stored when nothing is eligible (`queued` 0).
+   * Prepares a run of one kind: every eligible draft, in the lists' order (latest edit first), or
+   * of `ids` exactly those that are eligible, in that order, becomes an item of the run and
+   * `queued`, a chunk a transaction. The run is stored with the first chunk that queues a draft,
+   * so a window closed midway leaves a run with what it had queued (resumable) and drafts as
+   * drafts; no run is stored when nothing is eligible (`queued` 0). The run sends as the kind says
+   * (SKUs in the profile's batches, apps one at a time).
    */
-  async enqueueSkus({
-    target,
-    id = crypto.randomUUID(),
-    includeFailed = false,
-    now = Date.now(),
-    onProgress,
-    chunk = ENQUEUE_CHUNK,
-  }: EnqueueOptions): Promise<Enqueued> {
+  async enqueue(
+    kind: SyncKind,
+    {
+      target,
+      id = crypto.randomUUID(),
+      ids,
+      includeFailed = false,
+      now = Date.now(),
+      onProgress,
+      chunk = ENQUEUE_CHUNK,
+    }: EnqueueOptions,
+  ): Promise<Enqueued> {
     await this.db.open()
+    const { definition } = storedKind(kind)
+    const drafts = storedKind(kind).table(this.db)
     const run: SyncRunRecord = {
       id,
-      kind: 'skus',
+      kind,
       profileId: target.id,
       profileName: target.name,
       url: target.url,
-      batchSize: target.batchSize,
-      concurrency: target.concurrency,
+      ...definition.sending(target),
       createdAt: now,
       updatedAt: now,
       state: 'open',
       total: 0,
     }
-    const total = await this.db.skuDrafts.count()
-    let after: Anchor | undefined
     let position = 0
     let read = 0
-    for (;;) {
-      const index = this.db.backendDB().transaction('skuDrafts', 'readonly').objectStore('skuDrafts')
-      const entries = await walkIndex(index.index('updatedAt'), {
-        direction: 'prev',
-        after,
-        skip: 0,
-        take: chunk,
-        values: false,
-      })
-      if (entries.length === 0) break
-      const last = entries.at(-1)!
-      after = { key: last.key, id: last.id }
-      read += entries.length
-      await this.db.transaction('rw', this.db.skuDrafts, this.db.syncItems, this.db.syncRuns, async () => {
-        // Read again inside the transaction: a draft edited or sent since the walk is judged as it is now.
-        const drafts = await this.db.skuDrafts.bulkGet(entries.map((entry) => entry.id))
-        const queued = drafts.filter(
-          (draft): draft is SkuDraftRecord => draft !== undefined && eligible(draft, includeFailed),
+    /** Queues the eligible drafts among `keys`, in their order, in one transaction. */
+    const queueChunk = (keys: readonly string[]) =>
+      this.db.transaction('rw', drafts, this.db.syncItems, this.db.syncRuns, async () => {
+        // Read inside the transaction: a draft edited or sent since it was listed is judged as it is now.
+        const found = await drafts.bulkGet([...keys])
+        const queued = found.filter(
+          (draft): draft is DraftRow => draft !== undefined && eligible(draft, includeFailed),
         )
         if (queued.length === 0) return
         if (position === 0) await this.db.syncRuns.add(run)
@@ -183,88 +154,46 @@ export class SyncRunRepository {
           run: run.id,
           position: position++,
           key: draft.id,
-          label: skuLabel(draft),
+          label: definition.label(draft.payload, draft.id),
           state: 'queued',
         }))
         await this.db.syncItems.bulkAdd(items)
-        await this.db.skuDrafts.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' })))
+        await drafts.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' as const })))
         // With each chunk: a window closed midway leaves a run that says what it holds.
         await this.db.syncRuns.update(run.id, { total: position })
       })
-      onProgress?.(position, read, total)
-      if (entries.length < chunk) break
+
+    if (ids) {
+      const wanted = [...new Set(ids)]
+      for (let start = 0; start < wanted.length; start += chunk) {
+        const keys = wanted.slice(start, start + chunk)
+        await queueChunk(keys)
+        read += keys.length
+        onProgress?.(position, read, wanted.length)
+      }
+    } else {
+      const total = await drafts.count()
+      let after: Anchor | undefined
+      for (;;) {
+        const index = this.db.backendDB().transaction(drafts.name, 'readonly').objectStore(drafts.name)
+        const entries = await walkIndex(index.index('updatedAt'), {
+          direction: 'prev',
+          after,
+          skip: 0,
+          take: chunk,
+          values: false,
+        })
+        if (entries.length === 0) break
+        const last = entries.at(-1)!
+        after = { key: last.key, id: last.id }
+        read += entries.length
+        await queueChunk(entries.map((entry) => entry.id))
+        onProgress?.(position, read, total)
+        if (entries.length < chunk) break
+      }
     }
     run.total = position
     return { run, queued: position }
-  }
-
-  /**
-   * The pre-flight of app drafts, with the same meaning as the SKUs' (`synced`: already created).
-   * App drafts are few: they are read and counted, not walked on the indexes.
-   */
-  async appPreflight(): Promise<Preflight> {
-    const summary: Preflight = {
-      ready: 0,
-      invalid: 0,
-      synced: 0,
-      unknown: 0,
-      failed: 0,
-      rejected: 0,
-      inRun: 0,
-    }
-    for (const draft of await this.db.appDrafts.toArray()) {
-      const state = draft.syncState
-      if (state === 'draft') summary[draft.validity === 'invalid' ? 'invalid' : 'ready']++
-      else if (state === 'queued' || state === 'sending') summary.inRun++
-      else summary[state]++
-    }
-    return summary
-  }
-
-  /**
-   * Prepares a run of app creations (kind `apps`): the eligible app drafts (valid, in the draft
-   * state; failed too when asked), or of `ids` exactly those that are eligible, become its items
-   * and `queued`, all in one transaction. No run is stored when nothing is eligible (`queued` 0).
-   */
-  async enqueueApps({
-    target,
-    ids,
-    includeFailed = false,
-    now = Date.now(),
-  }: EnqueueAppsOptions): Promise<Enqueued> {
-    const run: SyncRunRecord = {
-      id: crypto.randomUUID(),
-      kind: 'apps',
-      profileId: target.id,
-      profileName: target.name,
-      url: target.url,
-      ...APP_RUN_SENDING,
-      createdAt: now,
-      updatedAt: now,
-      state: 'open',
-      total: 0,
-    }
-    const table = this.db.appDrafts
-    return this.db.transaction('rw', [table, this.db.syncItems, this.db.syncRuns], async () => {
-      const candidates = ids
-        ? (await table.bulkGet([...new Set(ids)])).filter((draft) => draft !== undefined)
-        : await table.orderBy('updatedAt').reverse().toArray()
-      const queued = candidates.filter((draft) => eligible(draft, includeFailed))
-      if (queued.length === 0) return { run, queued: 0 }
-      run.total = queued.length
-      await this.db.syncRuns.add(run)
-      await this.db.syncItems.bulkAdd(
-        queued.map((draft, position) => ({
-          run: run.id,
-          position,
-          key: draft.id,
-          label: appLabel(draft),
-          state: 'queued' as const,
-        })),
-      )
-      await table.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' as const })))
-      return { run, queued: queued.length }
-    })
   }
 
   get(id: string): Promise<SyncRunRecord | undefined> {
@@ -302,7 +231,7 @@ export class SyncRunRepository {
   async releaseQueued(id: string, { chunk = ENQUEUE_CHUNK, now = Date.now() } = {}): Promise<number> {
     const run = await this.db.syncRuns.get(id)
     if (!run) return 0
-    const drafts = draftTable(this.db, run.kind)
+    const drafts = storedKind(run.kind).table(this.db)
     let returned = 0
     for (;;) {
       const done = await this.db.transaction('rw', this.db.syncItems, drafts, async () => {
@@ -334,7 +263,7 @@ export class SyncRunRepository {
     if (!request) throw new Error('This batch is no longer in the history.')
     const run = await this.db.syncRuns.get(request.runId)
     if (!run) throw new Error('The run of this batch is no longer in the history.')
-    const drafts = draftTable(this.db, run.kind)
+    const drafts = storedKind(run.kind).table(this.db)
     const next: ItemState = choice === 'created' ? 'synced' : 'queued'
     return this.db.transaction(
       'rw',
@@ -372,7 +301,7 @@ export class SyncRunRepository {
   async returnRejected(runId: string, chunk = ENQUEUE_CHUNK): Promise<number> {
     const run = await this.db.syncRuns.get(runId)
     if (!run) return 0
-    const drafts = draftTable(this.db, run.kind)
+    const drafts = storedKind(run.kind).table(this.db)
     let returned = 0
     let after = -Infinity
     for (;;) {
@@ -395,7 +324,7 @@ export class SyncRunRepository {
    * false when it is not refused (any more).
    */
   async returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
-    const table = draftTable(this.db, kind)
+    const table = storedKind(kind).table(this.db)
     return this.db.transaction('rw', table, async () => {
       const draft = await table.get(draftId)
       if (draft?.syncState !== 'rejected') return false
@@ -442,7 +371,9 @@ export class SyncRunRepository {
     for (const state of ['unknown', 'failed'] as const) {
       const items = await itemsInState(this.db, runId, state).toArray()
       // A failed draft a later run took (sent again on request) is that run's business now.
-      const drafts = await draftTable(this.db, run.kind).bulkGet(items.map((item) => item.key))
+      const drafts = await storedKind(run.kind)
+        .table(this.db)
+        .bulkGet(items.map((item) => item.key))
       items.forEach((item, i) => {
         if (item.requestId && drafts[i]?.syncState === state) waiting.add(item.requestId)
       })

@@ -1,15 +1,16 @@
 import { defineStore } from 'pinia'
 import { shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
+import { UNTITLED_APP } from '#shared/sync/kinds.ts'
 import { appDrafts } from '../db/app-drafts.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
 import { messageOf } from '#shared/error-message.ts'
 
-/** How a draft is called in messages: its name, or what the list shows for a draft without one. */
+/** How a draft is called in messages: its name in quotes, or the one word for an app without one. */
 export function appLabel(record: Pick<AppDraftRecord, 'name'>): string {
-  return record.name ? `“${record.name}”` : 'The untitled app'
+  return record.name ? `“${record.name}”` : UNTITLED_APP
 }
 
 /**

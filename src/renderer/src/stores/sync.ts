@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import { createSyncRun } from '#shared/sync/engine.ts'
+import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, TERMINAL_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
 import { db, syncRuns } from '../db/index.ts'
@@ -12,9 +13,8 @@ import { browserClock } from '../features/sync/browser-clock.ts'
 import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
 import { holdingRun } from '../features/sync/run-lock.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
-import { apps } from '../features/sync/sync-format.ts'
 import { onlineWaiter } from '../features/sync/wait-until-online.ts'
-import { drafts } from '../ui/counting.ts'
+import { counted, drafts } from '../ui/counting.ts'
 import type { ProfileView } from '#shared/profile.ts'
 import { useProfilesStore } from './profiles.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -58,9 +58,8 @@ export const doneCount = (counts: RunCounts) => TERMINAL_STATES.reduce((sum, sta
  */
 export const useSyncStore = defineStore('sync', () => {
   const profiles = useProfilesStore()
-  const preflight = shallowRef<Preflight>()
-  /** The same summary for app drafts (`synced`: already created). */
-  const appPreflight = shallowRef<Preflight>()
+  /** Each kind's pre-flight summary (for apps, `synced` means already created). */
+  const preflights = shallowRef<Partial<Record<SyncKind, Preflight>>>({})
   const includeFailed = ref(false)
   const preparing = shallowRef<{ queued: number; read: number; total: number }>()
   const live = shallowRef<LiveRun>()
@@ -77,7 +76,7 @@ export const useSyncStore = defineStore('sync', () => {
   const now = ref(Date.now())
   const cancelRequested = ref(false)
   let engine: SyncRun | undefined
-  /** The run `startSync` is preparing: stored from its first chunk on, but not one to resume. */
+  /** The run `start` is preparing: stored from its first chunk on, but not one to resume. */
   let preparingRun: string | undefined
   let samples: Array<{ at: number; done: number }> = []
   let nextLogId = 0
@@ -85,7 +84,7 @@ export const useSyncStore = defineStore('sync', () => {
   const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
   const target = computed(() => profiles.active)
   const toSend = computed(() => {
-    const summary = preflight.value
+    const summary = preflights.value.skus
     if (!summary) return 0
     return summary.ready + (includeFailed.value ? summary.failed : 0)
   })
@@ -128,14 +127,13 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Reads the pre-flight summary, the history and the open runs again. */
   async function refresh() {
-    const [summary, apps, recent, open] = await Promise.all([
-      syncRuns.preflight(),
-      syncRuns.appPreflight(),
+    const [skus, apps, recent, open] = await Promise.all([
+      syncRuns.preflight('skus'),
+      syncRuns.preflight('apps'),
       syncRuns.recent(),
       syncRuns.open(),
     ])
-    preflight.value = summary
-    appPreflight.value = apps
+    preflights.value = { skus, apps }
     history.value = await Promise.all(recent.map(viewOf))
     const liveId = engine ? live.value?.run.id : undefined
     resumable.value = await Promise.all(
@@ -177,67 +175,49 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  /** Queues the eligible drafts for the active profile and sends them. */
-  async function startSync() {
+  /**
+   * Queues the eligible drafts of a kind for the active profile (of `ids` those that are eligible:
+   * the app editor's "Create on …" gives one) and sends them. Resolves once the run is queued, with
+   * its id (undefined when nothing was queued or it could not start); the run then goes on in the
+   * background like any run, and `live` follows it.
+   */
+  async function start(
+    kind: SyncKind,
+    { ids, includeFailed = false }: { ids?: readonly string[]; includeFailed?: boolean } = {},
+  ): Promise<string | undefined> {
     const profile = target.value
-    if (!profile || busy.value || sending.value || engine) return
+    if (!profile || busy.value || sending.value || engine) return undefined
+    const definition = draftKind(kind)
     error.value = ''
     busy.value = true
     preparingRun = crypto.randomUUID()
     try {
       preparing.value = { queued: 0, read: 0, total: 0 }
       // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
-      const { run, queued } = await syncRuns.enqueueSkus({
+      const { run, queued } = await syncRuns.enqueue(kind, {
         target: runTarget(profile),
         id: preparingRun,
-        includeFailed: includeFailed.value,
+        ids,
+        includeFailed,
         onProgress: (done, read, total) => (preparing.value = { queued: done, read, total }),
       })
       preparing.value = undefined
       if (queued === 0) {
-        addLog('Nothing to send: no draft is ready.')
-        await refresh()
-        return
-      }
-      addLog(`${drafts(queued)} queued for ${profile.name}.`)
-      busy.value = false
-      preparingRun = undefined
-      await launch(run)
-    } catch (failure) {
-      error.value = messageOf(failure)
-    } finally {
-      preparingRun = undefined
-      preparing.value = undefined
-      busy.value = false
-    }
-  }
-
-  /**
-   * Creates app drafts on the active profile, one app a request: every eligible one, or of `ids`
-   * those that are eligible (the editor's "Create on …" gives one). Resolves once the run is
-   * queued, with its id (undefined when nothing was queued or it could not start); the run then
-   * goes on in the background like any run, and `live` follows it.
-   */
-  async function startAppSync(ids?: readonly string[]): Promise<string | undefined> {
-    const profile = target.value
-    if (!profile || busy.value || sending.value || engine) return undefined
-    error.value = ''
-    busy.value = true
-    try {
-      const { run, queued } = await syncRuns.enqueueApps({ target: runTarget(profile), ids })
-      if (queued === 0) {
-        addLog('Nothing to create: no app draft is ready.')
+        addLog(`Nothing to ${definition.verb}: no ${definition.draftNoun} is ready.`)
         await refresh()
         return undefined
       }
-      addLog(`${logCount('apps', queued)} queued to be created on ${profile.name}.`)
+      addLog(`${logCount(kind, queued)} ${definition.queuedOn} ${profile.name}.`)
       busy.value = false
+      preparingRun = undefined
       void launch(run)
       return run.id
     } catch (failure) {
       error.value = messageOf(failure)
       return undefined
     } finally {
+      preparingRun = undefined
+      preparing.value = undefined
       busy.value = false
     }
   }
@@ -438,8 +418,7 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   return {
-    preflight,
-    appPreflight,
+    preflights,
     includeFailed,
     preparing,
     live,
@@ -457,8 +436,7 @@ export const useSyncStore = defineStore('sync', () => {
     secondsLeft,
     init,
     refresh,
-    startSync,
-    startAppSync,
+    start,
     pause,
     resume,
     cancel,
@@ -470,9 +448,9 @@ export const useSyncStore = defineStore('sync', () => {
   }
 })
 
-/** Drafts counted for the log: "3 drafts" for SKUs (as the SKU list says), "2 apps" for apps. */
+/** Drafts counted for the log in the app's words: "3 drafts" for SKUs (as the SKU list says), "2 apps". */
 function logCount(kind: SyncKind, n: number): string {
-  return kind === 'apps' ? apps(n) : drafts(n)
+  return counted(n, draftKind(kind).listNoun)
 }
 
 /** Where a new run sends, as the profile says when it starts. */

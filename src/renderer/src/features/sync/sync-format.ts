@@ -1,3 +1,4 @@
+import { draftKind } from '#shared/sync/kinds.ts'
 import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
 import type { PauseReason, RunStatus } from '#shared/sync/run.ts'
 import type { SyncRunState } from '#renderer/db/sync-records.ts'
@@ -72,13 +73,13 @@ export function apps(n: number): string {
 
 /** What a run of this kind sends, counted: "50 SKUs", "1 app". */
 export function itemsOfKind(kind: SyncKind, n: number): string {
-  return kind === 'apps' ? apps(n) : skus(n)
+  return counted(n, draftKind(kind).noun)
 }
 
 /** The plural noun alone, for headings and labels: "SKUs", "Apps". */
 export function itemNoun(kind: SyncKind, capital = false): string {
-  const noun = kind === 'apps' ? 'apps' : 'SKUs'
-  return capital ? noun[0]!.toUpperCase() + noun.slice(1) : noun
+  const definition = draftKind(kind)
+  return `${capital ? definition.Noun : definition.noun}s`
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
