@@ -1,0 +1,82 @@
+import { computed, onBeforeUnmount, onMounted, ref, type Ref } from 'vue'
+import { rowsOnScreen, rowsPerPage, rowsToDraw, scrollToReveal, type Viewport } from './virtual-rows.ts'
+
+export interface VirtualRowsOptions {
+  total: Readonly<Ref<number>>
+  /** The row the keyboard is on: always drawn. */
+  active: Readonly<Ref<number>>
+  initialScrollTop: number
+  /** Once a frame at most while scrolling, with the new offset. */
+  onScrolled(top: number): void
+}
+
+/**
+ * The virtual rows of a scrolling grid element with a sticky header: follows the element's scroll
+ * offset and size and says which rows are on screen and which to draw.
+ */
+export function useVirtualRows(
+  grid: Readonly<Ref<HTMLElement | undefined>>,
+  head: Readonly<Ref<HTMLElement | undefined>>,
+  options: VirtualRowsOptions,
+) {
+  const scrollTop = ref(0)
+  const viewport = ref(600)
+  const headHeight = ref(40)
+
+  const onScreen = computed(() =>
+    rowsOnScreen(
+      { scrollTop: scrollTop.value, height: viewport.value, headHeight: headHeight.value },
+      options.total.value,
+    ),
+  )
+  const drawn = computed(() => rowsToDraw(onScreen.value, options.total.value, options.active.value))
+
+  let frame = 0
+  function onScroll() {
+    if (frame) return
+    frame = requestAnimationFrame(() => {
+      frame = 0
+      if (!grid.value) return
+      scrollTop.value = grid.value.scrollTop
+      options.onScrolled(scrollTop.value)
+    })
+  }
+
+  const resize = new ResizeObserver(() => {
+    viewport.value = grid.value?.clientHeight ?? viewport.value
+    headHeight.value = head.value?.offsetHeight ?? headHeight.value
+  })
+
+  onMounted(() => {
+    if (!grid.value) return
+    resize.observe(grid.value)
+    viewport.value = grid.value.clientHeight
+    headHeight.value = head.value?.offsetHeight ?? headHeight.value
+    grid.value.scrollTop = options.initialScrollTop
+    scrollTop.value = grid.value.scrollTop
+  })
+
+  onBeforeUnmount(() => {
+    resize.disconnect()
+    cancelAnimationFrame(frame)
+  })
+
+  /** Scrolls just enough for the row to be whole on screen, below the sticky header. */
+  function reveal(position: number) {
+    const el = grid.value
+    if (!el) return
+    const now: Viewport = { scrollTop: el.scrollTop, height: el.clientHeight, headHeight: headHeight.value }
+    const top = scrollToReveal(position, now)
+    if (top !== now.scrollTop) el.scrollTop = top
+    scrollTop.value = el.scrollTop
+  }
+
+  function scrollToTop() {
+    if (grid.value) grid.value.scrollTop = 0
+    scrollTop.value = 0
+  }
+
+  const pageRows = () => rowsPerPage({ height: viewport.value, headHeight: headHeight.value })
+
+  return { onScreen, drawn, onScroll, reveal, scrollToTop, pageRows }
+}
