@@ -62,6 +62,29 @@ export const LAYERS = [
   { name: 'renderer', folder: 'src/renderer', runs: 'in the page', may: ['shared'], nodeBuiltins: false },
 ]
 
+/**
+ * Inside the page, one direction: pages and components (`features/`) → state and actions
+ * (`stores/`) → data (`db/`) and the page's ways out (`adapters/`: main over `window.api`, the
+ * clock, the network, locks) → `shared`. Each part lists what it may not import.
+ * @type {{ folder: string, holds: string, mayNot: string[] }[]}
+ */
+export const RENDERER_PARTS = [
+  { folder: 'src/renderer/src/stores', holds: 'state and actions', mayNot: ['features'] },
+  { folder: 'src/renderer/src/db', holds: 'the data', mayNot: ['features', 'stores', 'ui', 'adapters'] },
+  { folder: 'src/renderer/src/adapters', holds: "the page's ways out", mayNot: ['features', 'stores', 'ui'] },
+]
+const RENDERER_SRC = 'src/renderer/src'
+/** The one part that reaches main through `window.api`. */
+const ADAPTERS = `${RENDERER_SRC}/adapters`
+
+/** @param {string} file absolute */
+function projectPath(file) {
+  return relative(ROOT, file).split(sep).join('/')
+}
+
+/** @type {(path: string, folder: string) => boolean} Whether a project-relative path is in a folder. */
+const within = (path, folder) => path === folder || path.startsWith(`${folder}/`)
+
 /** The package's `imports` (`#shared/*` → `./src/shared/*`), the one way to name another layer. */
 const ALIASES = Object.entries(
   /** @type {Record<string, string>} */ (
@@ -107,6 +130,9 @@ export const layersRule = {
       forbidden: '{{from}} runs {{runs}}: it may not import {{to}} ({{specifier}}). Allowed: {{allowed}}.',
       builtin: '{{from}} runs {{runs}}: it may not import Node modules ({{specifier}}).',
       useAlias: 'Import {{to}} by its alias ({{alias}}…), not by a relative path leaving {{from}}.',
+      againstDirection: '{{from}} holds {{holds}}: it may not import {{to}} ({{specifier}}).',
+      mainOnlyThroughAdapters:
+        'Only src/renderer/src/adapters reaches main (window.api): call a function of an adapter instead.',
     },
   },
   create(context) {
@@ -130,6 +156,7 @@ export const layersRule = {
         return
       }
       const to = layerOf(found.file)
+      if (from?.name === 'renderer' && to === from) checkRendererParts(node, source, found.file)
       if (!from || !to || to === from) return
       if (!from.may.includes(to.name)) {
         const allowed = from.may.length ? from.may.map((name) => `src/${name}`).join(', ') : 'packages only'
@@ -147,6 +174,28 @@ export const layersRule = {
       }
     }
 
+    /** @param {import('estree').Node} node @param {string} source @param {string} file */
+    function checkRendererParts(node, source, file) {
+      const part = RENDERER_PARTS.find((entry) => within(projectPath(importer), entry.folder))
+      if (!part) return
+      const target = projectPath(file)
+      const forbidden = part.mayNot.find((name) => within(target, `${RENDERER_SRC}/${name}`))
+      if (forbidden) {
+        context.report({
+          node,
+          messageId: 'againstDirection',
+          data: {
+            from: part.folder,
+            holds: part.holds,
+            to: `${RENDERER_SRC}/${forbidden}`,
+            specifier: source,
+          },
+        })
+      }
+    }
+
+    const inAdapters = within(projectPath(importer), ADAPTERS)
+
     /** @param {any} node */
     const fromSource = (node) => check(node, node.source?.value)
     return {
@@ -154,6 +203,18 @@ export const layersRule = {
       ExportNamedDeclaration: fromSource,
       ExportAllDeclaration: fromSource,
       ImportExpression: (node) => check(node, node.source.type === 'Literal' ? node.source.value : undefined),
+      /** @param {any} node `window.api`, `globalThis.api`, `self.api`, outside the adapters. */
+      MemberExpression(node) {
+        if (from.name !== 'renderer' || inAdapters) return
+        const name = node.property.type === 'Identifier' ? node.property.name : node.property.value
+        if (
+          name === 'api' &&
+          node.object.type === 'Identifier' &&
+          ['window', 'globalThis', 'self'].includes(node.object.name)
+        ) {
+          context.report({ node, messageId: 'mainOnlyThroughAdapters' })
+        }
+      },
       // `import('…').Type` in a type position.
       /** @param {any} node */
       TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.source?.value),

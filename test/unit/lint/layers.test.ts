@@ -86,6 +86,48 @@ describe('the layer rule', () => {
       `import { tokenAddress } from '#node/profiles/profile-rules.ts'`,
       /may not import src\/node/,
     ],
+    // Inside the page: pages → state → data and adapters, never back.
+    [
+      'src/renderer/src/stores/x.ts',
+      `import { NOTHING } from '#renderer/features/skus/list/x.ts'`,
+      /src\/renderer\/src\/stores holds state and actions: it may not import src\/renderer\/src\/features/,
+    ],
+    [
+      'src/renderer/src/stores/x.ts',
+      `import type { Props } from '../features/sync/SyncStart.vue'`,
+      /may not import src\/renderer\/src\/features/,
+    ],
+    [
+      'src/renderer/src/db/x.ts',
+      `import { useSyncStore } from '#renderer/stores/sync.ts'`,
+      /src\/renderer\/src\/db holds the data: it may not import src\/renderer\/src\/stores/,
+    ],
+    [
+      'src/renderer/src/db/x.ts',
+      `import { copyText } from '../adapters/clipboard.ts'`,
+      /may not import src\/renderer\/src\/adapters/,
+    ],
+    [
+      'src/renderer/src/adapters/x.ts',
+      `import SnackBar from '#renderer/ui/SnackBar.vue'`,
+      /holds the page's ways out: it may not import src\/renderer\/src\/ui/,
+    ],
+    // Only the adapters reach main.
+    [
+      'src/renderer/src/stores/x.ts',
+      `export const list = () => window.api.listProfiles()`,
+      /Only src\/renderer\/src\/adapters reaches main/,
+    ],
+    [
+      'src/renderer/src/features/skus/x.ts',
+      `void globalThis.api.openExternal('https://example.com')`,
+      /Only src\/renderer\/src\/adapters reaches main/,
+    ],
+    [
+      'src/renderer/src/ui/x.ts',
+      `void window['api'].writeClipboard('x')`,
+      /Only src\/renderer\/src\/adapters reaches main/,
+    ],
     // main may import node and shared, but by alias: one way to name another layer.
     [
       'src/main/x.ts',
@@ -119,6 +161,18 @@ describe('the layer rule', () => {
       `import { buildApi } from '#shared/ipc.ts'\nimport { contextBridge } from 'electron'`,
     ],
     ['src/shared/sync/x.ts', `import { isRecord } from '../is-record.ts'\nimport { z } from 'zod'`],
+    [
+      'src/renderer/src/adapters/x.ts',
+      `import { db } from '../db/index.ts'\nexport const copy = (t: string) => window.api.writeClipboard(t)`,
+    ],
+    [
+      'src/renderer/src/features/sync/x.ts',
+      `import { useSyncStore } from '#renderer/stores/sync.ts'\nimport { copyText } from '#renderer/adapters/clipboard.ts'`,
+    ],
+    [
+      'src/renderer/src/stores/x.ts',
+      `import { db } from '../db/index.ts'\nimport { profilesInMain } from '../adapters/profiles.ts'`,
+    ],
     // Tests and tools import whatever they exercise.
     [
       'test/unit/x.test.ts',

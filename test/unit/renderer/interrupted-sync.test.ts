@@ -5,7 +5,7 @@ import { CatalogDatabase } from '#renderer/db/database.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { DexieSyncOutbox } from '#renderer/db/sync-outbox.ts'
 import { SyncRunRepository } from '#renderer/db/sync-runs.ts'
-import { recoverInterruptedRuns } from '#renderer/features/sync/interrupted-sync.ts'
+import { recoverInterruptedRuns } from '#renderer/stores/interrupted-sync.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 

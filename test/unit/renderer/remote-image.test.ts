@@ -22,14 +22,14 @@ Object.assign(globalThis, {
   },
 })
 
-type RemoteImages = typeof import('#renderer/ui/remote-image.ts')
+type RemoteImages = typeof import('#renderer/adapters/remote-images.ts')
 let images: RemoteImages
 
 beforeEach(async () => {
   asked.length = 0
   // Each test starts with no picture held or kept (and an empty asset cache).
   vi.resetModules()
-  images = await import('#renderer/ui/remote-image.ts')
+  images = await import('#renderer/adapters/remote-images.ts')
 })
 
 /** Lets the revocations that wait for a picture's blob address run. */

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
 import type { Profile } from '#shared/profile.ts'
+import { profilesInMain } from '../adapters/profiles.ts'
 
 /**
  * The service profiles as main keeps them. The renderer holds no token: it can hand one to main,
@@ -16,29 +17,29 @@ export const useProfilesStore = defineStore('profiles', () => {
   const active = computed(() => profiles.value.find((profile) => profile.id === state.value?.activeId))
 
   async function load() {
-    state.value = await window.api.listProfiles()
+    state.value = await profilesInMain.list()
   }
 
   async function save(profile: Profile) {
-    state.value = await window.api.saveProfile(profile)
+    state.value = await profilesInMain.save(profile)
   }
 
   async function remove(id: string) {
-    state.value = await window.api.removeProfile(id)
+    state.value = await profilesInMain.remove(id)
   }
 
   async function activate(id: string) {
-    state.value = await window.api.activateProfile(id)
+    state.value = await profilesInMain.activate(id)
   }
 
   async function setToken(id: string, token: string): Promise<TokenSaved> {
-    const saved = await window.api.setToken(id, token)
+    const saved = await profilesInMain.setToken(id, token)
     await load()
     return saved
   }
 
   async function clearToken(id: string) {
-    await window.api.clearToken(id)
+    await profilesInMain.clearToken(id)
     delete tests.value[id]
     await load()
   }
@@ -46,7 +47,7 @@ export const useProfilesStore = defineStore('profiles', () => {
   async function testConnection(id: string) {
     testing.value = id
     try {
-      tests.value[id] = await window.api.testConnection(id)
+      tests.value[id] = await profilesInMain.testConnection(id)
     } finally {
       testing.value = undefined
     }

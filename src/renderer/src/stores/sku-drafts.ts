@@ -13,11 +13,11 @@ import {
   type ListQuery,
   type SortKey,
 } from '../db/sku-list-query.ts'
-import { NOTHING, type Selection } from '../features/skus/list/selection.ts'
+import { NOTHING, type Selection } from './selection.ts'
 import { count, drafts } from '../ui/counting.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
-import { draftPayloads, exportFile, type ExportFormat } from '../features/export/export-drafts.ts'
+import { draftPayloads, exportFile, type ExportFormat } from '../db/export-drafts.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */

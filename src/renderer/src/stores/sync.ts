@@ -1,19 +1,16 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
-import { createSyncRun } from '#shared/sync/engine.ts'
 import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, TERMINAL_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
 import { db, syncRuns } from '../db/index.ts'
-import { DexieSyncOutbox } from '../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
-import { bridgeTransport } from '../features/sync/bridge-transport.ts'
-import { browserClock } from '../features/sync/browser-clock.ts'
-import { recoverInterruptedRuns, recoveredMessage } from '../features/sync/interrupted-sync.ts'
-import { holdingRun } from '../features/sync/run-lock.ts'
+import { createAppSyncRun } from '../adapters/sync-run.ts'
+import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
+import { holdingRun } from '../adapters/run-lock.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
-import { onlineWaiter } from '../features/sync/wait-until-online.ts'
+import { isOffline, watchNetwork } from '../adapters/network.ts'
 import { counted, drafts } from '../ui/counting.ts'
 import type { ProfileView } from '#shared/profile.ts'
 import { useProfilesStore } from './profiles.ts'
@@ -230,34 +227,23 @@ export const useSyncStore = defineStore('sync', () => {
   async function launch(run: SyncRunRecord) {
     if (engine) return
     // Claimed before the first await, so a second launch (a double click) finds it taken.
-    const current = createSyncRun(
-      {
-        outbox: new DexieSyncOutbox(db, run.id, run.kind),
-        transport: bridgeTransport(run),
-        clock: browserClock,
-        waitUntilOnline: onlineWaiter({
-          probe: async () => (await window.api.testConnection(run.profileId)).kind !== 'unreachable',
-        }),
+    const current = createAppSyncRun(run, {
+      onStatus: (status) => {
+        patch({ status })
+        if (status.state === 'paused') {
+          void syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
+        }
       },
-      { runId: run.id, kind: run.kind, batchSize: run.batchSize, concurrency: run.concurrency },
-      {
-        onStatus: (status) => {
-          patch({ status })
-          if (status.state === 'paused') {
-            void syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
-          }
-        },
-        onProgress: (next) => {
-          patch({ counts: next })
-          sample(next)
-        },
-        onRequest: () => {
-          requestsRevision.value++
-          refreshSoon()
-        },
-        onLog: (line, at) => addLog(line, at),
+      onProgress: (next) => {
+        patch({ counts: next })
+        sample(next)
       },
-    )
+      onRequest: () => {
+        requestsRevision.value++
+        refreshSoon()
+      },
+      onLog: (line, at) => addLog(line, at),
+    })
     engine = current
     let started = false
     try {
@@ -282,7 +268,7 @@ export const useSyncStore = defineStore('sync', () => {
       sample(live.value.counts)
       resumable.value = resumable.value.filter((view) => view.run.id !== run.id)
       void refresh().catch(() => {})
-      if (typeof navigator !== 'undefined' && navigator.onLine === false) goneOffline()
+      if (isOffline()) goneOffline()
       const summary = await holdingRun(run.id, () => current.start())
       await settle(run, summary)
     } catch (failure) {
@@ -348,10 +334,7 @@ export const useSyncStore = defineStore('sync', () => {
     engine.resume()
   }
 
-  if (typeof window !== 'undefined') {
-    window.addEventListener('offline', goneOffline)
-    window.addEventListener('online', backOnline)
-  }
+  watchNetwork({ offline: goneOffline, online: backOnline })
 
   function pause() {
     engine?.pause()

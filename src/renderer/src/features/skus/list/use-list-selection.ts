@@ -1,6 +1,14 @@
 import { computed } from 'vue'
 import type { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
-import { allMatching, including, isSelected, NOTHING, only, selectedCount, toggled } from './selection.ts'
+import {
+  allMatching,
+  including,
+  isSelected,
+  NOTHING,
+  only,
+  selectedCount,
+  toggled,
+} from '#renderer/stores/selection.ts'
 import type { SkuWindow } from './use-sku-window.ts'
 
 /**

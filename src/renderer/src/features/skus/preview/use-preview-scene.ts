@@ -2,7 +2,7 @@ import { computed, onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue'
 import type { Object3D, Texture } from 'three'
 import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import type { Sku } from '#shared/schema/sku.ts'
-import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/ui/asset-cache.ts'
+import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/adapters/preview-assets.ts'
 import { disposeTexture, environmentTexture } from './environment.ts'
 import { parseModel } from './model-file.ts'
 import {

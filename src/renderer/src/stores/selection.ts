@@ -1,4 +1,4 @@
-import type { ListQuery } from '#renderer/db/sku-list-query.ts'
+import type { ListQuery } from '../db/sku-list-query.ts'
 
 /**
  * Which drafts are selected: some ids, or every draft matching a query except some. "Select all

@@ -1,6 +1,6 @@
 import { bulkRequestJson, skusToCsv, skusToXlsx } from '#shared/sheet/export.ts'
 import type { Sku } from '#shared/schema/sku.ts'
-import { db } from '#renderer/db/index.ts'
+import { db } from './index.ts'
 
 export type ExportFormat = 'json' | 'csv' | 'xlsx'
 

@@ -1,4 +1,4 @@
-import { failureText, forgetPreviewAsset, loadPreviewAsset } from './asset-cache.ts'
+import { failureText, forgetPreviewAsset, loadPreviewAsset } from './preview-assets.ts'
 
 /**
  * Pictures at web addresses, fetched through main (`loadPreviewAsset`: the renderer fetches

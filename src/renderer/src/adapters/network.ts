@@ -54,3 +54,18 @@ export function onlineWaiter({
       schedule()
     })
 }
+
+/** Whether the page says it is offline now (it can be wrong the other way: online, yet no route). */
+export function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false
+}
+
+/**
+ * Tells when the page goes offline and when it is back: the window's own events, the one place the
+ * app listens to them (the engine's wait above listens for `online` while a run waits for it).
+ */
+export function watchNetwork({ offline, online }: { offline(): void; online(): void }): void {
+  if (typeof window === 'undefined') return
+  window.addEventListener('offline', offline)
+  window.addEventListener('online', online)
+}

@@ -1,8 +1,8 @@
 import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
-import type { CatalogDatabase } from '#renderer/db/database.ts'
-import { DexieSyncOutbox, itemsInState } from '#renderer/db/sync-outbox.ts'
-import type { SyncRunRepository } from '#renderer/db/sync-runs.ts'
-import { ifRunIdle } from './run-lock.ts'
+import type { CatalogDatabase } from '../db/database.ts'
+import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'
+import type { SyncRunRepository } from '../db/sync-runs.ts'
+import { ifRunIdle } from '../adapters/run-lock.ts'
 
 export interface Recovery {
   /** Drafts that were `sending` and are now `unknown`. */

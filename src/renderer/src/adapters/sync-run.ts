@@ -1,0 +1,29 @@
+import { createSyncRun } from '#shared/sync/engine.ts'
+import type { RunEvents, SyncRun } from '#shared/sync/run.ts'
+import { db } from '../db/index.ts'
+import { DexieSyncOutbox } from '../db/sync-outbox.ts'
+import type { SyncRunRecord } from '../db/sync-records.ts'
+import { browserClock } from './clock.ts'
+import { onlineWaiter } from './network.ts'
+import { profilesInMain } from './profiles.ts'
+import { bridgeTransport } from './sync-transport.ts'
+
+/**
+ * The engine for one run in the app: its outbox in IndexedDB, its requests over the bridge to
+ * main with the run's own profile, the page's clock, and a wait for the network that probes the
+ * service with an empty batch (it creates nothing).
+ */
+export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun {
+  return createSyncRun(
+    {
+      outbox: new DexieSyncOutbox(db, run.id, run.kind),
+      transport: bridgeTransport(run),
+      clock: browserClock,
+      waitUntilOnline: onlineWaiter({
+        probe: async () => (await profilesInMain.testConnection(run.profileId)).kind !== 'unreachable',
+      }),
+    },
+    { runId: run.id, kind: run.kind, batchSize: run.batchSize, concurrency: run.concurrency },
+    events,
+  )
+}
