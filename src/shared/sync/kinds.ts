@@ -39,6 +39,8 @@ export interface DraftKind {
   createdUpdates(items: readonly OutboxItem[], outcome: Outcome): ItemUpdate[]
   /** Whether a created item keeps the service's id and answer (to compare with what was sent). */
   readonly keepsAnswer: boolean
+  /** Whether every request carries exactly one item (then a request is named by it). */
+  readonly onePerRequest: boolean
 }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
@@ -76,6 +78,7 @@ export const SKU_KIND: DraftKind = {
   },
   createdUpdates: (items) => items.map((item) => ({ key: item.key, state: 'synced' })),
   keepsAnswer: false,
+  onePerRequest: false,
 }
 
 export const APP_KIND: DraftKind = {
@@ -105,6 +108,7 @@ export const APP_KIND: DraftKind = {
     )
   },
   keepsAnswer: true,
+  onePerRequest: true,
 }
 
 export const DRAFT_KINDS: Readonly<Record<SyncKind, DraftKind>> = { skus: SKU_KIND, apps: APP_KIND }

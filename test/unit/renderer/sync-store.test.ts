@@ -58,7 +58,7 @@ describe('the sync store', () => {
       await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
     const store = useSyncStore()
     await store.init()
-    expect(store.toSend).toBe(4)
+    expect(store.toSend('skus')).toBe(4)
 
     const first = store.start('skus')
     await until(() => sent.length === 1)

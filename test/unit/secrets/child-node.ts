@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 export const TOKEN_STORE_MODULE = new URL('../../../src/node/secrets/token-store.ts', import.meta.url).href
 export const PROFILE_STORE_MODULE = new URL('../../../src/node/profiles/profile-store.ts', import.meta.url)
   .href

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url'
 
 /** The contract's example payloads (test/fixtures) and small tools to make variants of them. */
 
-export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures', import.meta.url))
-export const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url))
+export const FIXTURES_DIR = fileURLToPath(new URL('../../fixtures/', import.meta.url))
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url))
 
 /** The fixture files at the top of test/fixtures (not the invalid/ variants). */
 export function fixtureNames(): string[] {

@@ -57,8 +57,10 @@ export const useSyncStore = defineStore('sync', () => {
   const profiles = useProfilesStore()
   /** Each kind's pre-flight summary (for apps, `synced` means already created). */
   const preflights = shallowRef<Partial<Record<SyncKind, Preflight>>>({})
-  const includeFailed = ref(false)
-  const preparing = shallowRef<{ queued: number; read: number; total: number }>()
+  /** Per kind: whether a new run takes the drafts whose last sending failed too (the pre-flight's choice). */
+  const includeFailed = ref<Record<SyncKind, boolean>>({ skus: false, apps: false })
+  /** The run being queued, of which kind, and how far. */
+  const preparing = shallowRef<{ kind: SyncKind; queued: number; read: number; total: number }>()
   const live = shallowRef<LiveRun>()
   const log = shallowRef<LogLine[]>([])
   const history = shallowRef<RunView[]>([])
@@ -80,11 +82,12 @@ export const useSyncStore = defineStore('sync', () => {
 
   const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
   const target = computed(() => profiles.active)
-  const toSend = computed(() => {
-    const summary = preflights.value.skus
+  /** What a new run of the kind would send: the ready drafts, and the failed ones when chosen. */
+  function toSend(kind: SyncKind): number {
+    const summary = preflights.value[kind]
     if (!summary) return 0
-    return summary.ready + (includeFailed.value ? summary.failed : 0)
-  })
+    return summary.ready + (includeFailed.value[kind] ? summary.failed : 0)
+  }
 
   /** Items done a second, over the recent window; undefined until there is something to measure. */
   const rate = computed(() => {
@@ -174,13 +177,13 @@ export const useSyncStore = defineStore('sync', () => {
 
   /**
    * Queues the eligible drafts of a kind for the active profile (of `ids` those that are eligible:
-   * the app editor's "Create on …" gives one) and sends them. Resolves once the run is queued, with
+   * the app editor's "Create on …" gives one) and sends them (with the failed ones when the pre-flight chose so). Resolves once the run is queued, with
    * its id (undefined when nothing was queued or it could not start); the run then goes on in the
    * background like any run, and `live` follows it.
    */
   async function start(
     kind: SyncKind,
-    { ids, includeFailed = false }: { ids?: readonly string[]; includeFailed?: boolean } = {},
+    { ids }: { ids?: readonly string[] } = {},
   ): Promise<string | undefined> {
     const profile = target.value
     if (!profile || busy.value || sending.value || engine) return undefined
@@ -189,14 +192,14 @@ export const useSyncStore = defineStore('sync', () => {
     busy.value = true
     preparingRun = crypto.randomUUID()
     try {
-      preparing.value = { queued: 0, read: 0, total: 0 }
+      preparing.value = { kind, queued: 0, read: 0, total: 0 }
       // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
       const { run, queued } = await syncRuns.enqueue(kind, {
         target: runTarget(profile),
         id: preparingRun,
         ids,
-        includeFailed,
-        onProgress: (done, read, total) => (preparing.value = { queued: done, read, total }),
+        includeFailed: includeFailed.value[kind],
+        onProgress: (done, read, total) => (preparing.value = { kind, queued: done, read, total }),
       })
       preparing.value = undefined
       if (queued === 0) {

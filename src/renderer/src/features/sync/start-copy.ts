@@ -1,0 +1,82 @@
+import type { Preflight } from '#renderer/db/sync-runs.ts'
+import type { CountTile } from '#renderer/ui/CountTiles.vue'
+import { drafts } from '#renderer/ui/counting.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
+import { apps } from './sync-format.ts'
+
+/** A link inside a sentence of the pre-flight. */
+export interface NoteLink {
+  to: string
+  text: string
+}
+
+/**
+ * What the Sync page's start panel says and offers for one kind of draft: SKUs are sent in
+ * batches, may take the drafts that failed before, and show their queuing; apps are created one
+ * at a time, and a failed one waits for a decision in the history.
+ */
+export interface StartCopy {
+  heading: string
+  /** The heading's id, which labels the section. */
+  headingId: string
+  /** Drafts of the kind, counted: "3 drafts", "1 app". */
+  count(n: number): string
+  tiles(found: Preflight): CountTile[]
+  /** Where the drafts with errors are fixed, and what follows the link inside the brackets. */
+  fixLink: NoteLink & { after: string }
+  synced(n: number): string
+  unknown(n: number): string
+  /** A note on the failed drafts, where they wait for a decision instead of being offered again. */
+  failed?(n: number): string
+  /** A choice to send the failed drafts again, where the kind offers it. */
+  resendFailed?(n: number): string
+  /** What the list says when there is nothing at all of the kind. */
+  empty?: { before: string; link: NoteLink }
+  button(n: number, target: string): string
+  /** How this kind is sent, when it does not follow the profile's batch size and concurrency. */
+  sending?: string
+}
+
+const isAre = (n: number) => (n === 1 ? 'is' : 'are')
+const itThem = (n: number) => (n === 1 ? 'it' : 'them')
+
+export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
+  skus: {
+    heading: 'SKUs to send',
+    headingId: 'sync-start-title',
+    count: drafts,
+    tiles: (found) => [
+      { label: 'Ready to send', value: found.ready, tone: 'valid' },
+      { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
+      { label: 'Already synced', value: found.synced },
+      { label: 'Unknown: your decision', value: found.unknown, tone: 'warnings' },
+    ],
+    fixLink: { to: '/skus', text: 'SKU list', after: ', filter “Checks: invalid”' },
+    synced: (n) => `${drafts(n)} already synced ${isAre(n)} not sent again.`,
+    unknown: (n) =>
+      `${drafts(n)} may or may not have been created: decide about ${itThem(n)} in the history below before anything is sent again.`,
+    resendFailed: (n) =>
+      `Also send the ${drafts(n)} whose last sending failed (a server error). The service may have created some of them already: sending again can make duplicates.`,
+    button: (n, target) => (n === 0 ? `Nothing to sync to ${target}` : `Sync ${drafts(n)} to ${target}`),
+  },
+  apps: {
+    heading: 'Apps to create',
+    headingId: 'sync-apps-title',
+    count: apps,
+    tiles: (found) => [
+      { label: 'Ready to create', value: found.ready, tone: 'valid' },
+      { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
+      { label: 'Already created', value: found.synced },
+      { label: 'Unknown or failed: your decision', value: found.unknown + found.failed, tone: 'warnings' },
+    ],
+    fixLink: { to: '/apps', text: 'App drafts', after: '' },
+    synced: (n) =>
+      `${apps(n)} already created ${isAre(n)} not sent again: duplicate one to create a new app from it.`,
+    unknown: (n) => `${apps(n)} may or may not have been created: decide in the history below.`,
+    failed: (n) =>
+      `${apps(n)} failed with a server error (the service may have created ${itThem(n)}): decide in the history below.`,
+    empty: { before: 'No app draft yet: ', link: { to: '/apps', text: 'configure one' } },
+    button: (n, target) => (n === 0 ? `No app to create on ${target}` : `Create ${apps(n)} on ${target}`),
+    sending: "One app a request, one at a time; each app's id comes back and is kept on its draft.",
+  },
+}
