@@ -97,8 +97,8 @@ const ALIASES = Object.entries(
 
 /** @param {string} file absolute */
 function layerOf(file) {
-  const path = relative(ROOT, file).split(sep).join('/')
-  return LAYERS.find((layer) => path === layer.folder || path.startsWith(`${layer.folder}/`))
+  const path = projectPath(file)
+  return LAYERS.find((layer) => within(path, layer.folder))
 }
 
 /** @param {Layer} layer */
