@@ -124,8 +124,9 @@ export class SyncRunRepository {
     }: EnqueueOptions,
   ): Promise<Enqueued> {
     await this.db.open()
-    const { definition } = storedKind(kind)
-    const drafts = storedKind(kind).table(this.db)
+    const stored = storedKind(kind)
+    const { definition } = stored
+    const drafts = stored.table(this.db)
     const run: SyncRunRecord = {
       id,
       kind,
