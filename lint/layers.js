@@ -65,10 +65,19 @@ export const LAYERS = [
 /**
  * Inside the page, one direction: pages and components (`features/`) → state and actions
  * (`stores/`) → data (`db/`) and the page's ways out (`adapters/`: main over `window.api`, the
- * clock, the network, locks) → `shared`. Each part lists what it may not import.
- * @type {{ folder: string, holds: string, mayNot: string[] }[]}
+ * clock, the network, locks) → `shared`. Each part lists what it may not import. A part with
+ * `typesFrom` may still import types only (`import type`, `import { type X }`) from those: a
+ * component's props may name a record, but it reads and writes it through `instead`.
+ * @type {{ folder: string, holds: string, mayNot: string[], typesFrom?: string[], instead?: string }[]}
  */
 export const RENDERER_PARTS = [
+  {
+    folder: 'src/renderer/src/features',
+    holds: 'pages and components',
+    mayNot: ['db'],
+    typesFrom: ['db'],
+    instead: 'an action or getter of a store (src/renderer/src/stores)',
+  },
   { folder: 'src/renderer/src/stores', holds: 'state and actions', mayNot: ['features'] },
   { folder: 'src/renderer/src/db', holds: 'the data', mayNot: ['features', 'stores', 'ui', 'adapters'] },
   { folder: 'src/renderer/src/adapters', holds: "the page's ways out", mayNot: ['features', 'stores', 'ui'] },
@@ -120,6 +129,26 @@ function target(specifier, importer) {
   return undefined
 }
 
+/**
+ * Whether an import brings in types only, so nothing of the module is loaded at runtime:
+ * `import type`, `export type … from`, `import('…').T` in a type, or named imports that are all
+ * `type` (a bare `import '…'` loads the module).
+ * @param {any} node
+ */
+function typesOnly(node) {
+  if (node.type === 'TSImportType') return true
+  if (node.importKind === 'type' || node.exportKind === 'type') return true
+  const specifiers = node.specifiers ?? []
+  return (
+    (node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration') &&
+    specifiers.length > 0 &&
+    specifiers.every(
+      /** @param {any} specifier */ (specifier) =>
+        specifier.importKind === 'type' || specifier.exportKind === 'type',
+    )
+  )
+}
+
 /** @type {import('eslint').Rule.RuleModule} */
 export const layersRule = {
   meta: {
@@ -131,6 +160,8 @@ export const layersRule = {
       builtin: '{{from}} runs {{runs}}: it may not import Node modules ({{specifier}}).',
       useAlias: 'Import {{to}} by its alias ({{alias}}…), not by a relative path leaving {{from}}.',
       againstDirection: '{{from}} holds {{holds}}: it may not import {{to}} ({{specifier}}).',
+      onlyTypes:
+        '{{from}} holds {{holds}}: it may import only types from {{to}} (`import type`), not values ({{specifier}}); use {{instead}}.',
       mainOnlyThroughAdapters:
         'Only src/renderer/src/adapters reaches main (window.api): call a function of an adapter instead.',
     },
@@ -180,16 +211,20 @@ export const layersRule = {
       if (!part) return
       const target = projectPath(file)
       const forbidden = part.mayNot.find((name) => within(target, `${RENDERER_SRC}/${name}`))
-      if (forbidden) {
+      if (!forbidden) return
+      const data = {
+        from: part.folder,
+        holds: part.holds,
+        to: `${RENDERER_SRC}/${forbidden}`,
+        specifier: source,
+      }
+      if (!part.typesFrom?.includes(forbidden)) {
+        context.report({ node, messageId: 'againstDirection', data })
+      } else if (!typesOnly(node)) {
         context.report({
           node,
-          messageId: 'againstDirection',
-          data: {
-            from: part.folder,
-            holds: part.holds,
-            to: `${RENDERER_SRC}/${forbidden}`,
-            specifier: source,
-          },
+          messageId: 'onlyTypes',
+          data: { ...data, instead: part.instead ?? 'another part' },
         })
       }
     }

@@ -111,6 +111,16 @@ export function skusToXlsx(skus: readonly Sku[]): Promise<Uint8Array> {
   return writeXlsx([sheet.headers, ...sheet.rows], { numberColumns: numberColumns(sheet.headers) })
 }
 
+// Beside the writers rather than in the renderer's db/: the formats are these functions', no Dexie.
+export type ExportFormat = 'json' | 'csv' | 'xlsx'
+
+/** The files drafts export to, as the SKU list's Export menu offers them. */
+export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
+  { format: 'json', label: 'Bulk request (JSON)' },
+  { format: 'csv', label: 'Spreadsheet (CSV)' },
+  { format: 'xlsx', label: 'Spreadsheet (XLSX)' },
+]
+
 /** The bulk upload request exactly as the service takes it, drafts untouched. */
 export function bulkRequestJson(skus: readonly Sku[]): string {
   return JSON.stringify({ skus }, null, 2) + '\n'

@@ -112,6 +112,33 @@ describe('the layer rule', () => {
       `import SnackBar from '#renderer/ui/SnackBar.vue'`,
       /holds the page's ways out: it may not import src\/renderer\/src\/ui/,
     ],
+    // Pages and components read and write the data through stores: from db/ they import types only.
+    [
+      'src/renderer/src/features/skus/x.ts',
+      `import { skuDrafts } from '#renderer/db/index.ts'`,
+      /src\/renderer\/src\/features holds pages and components: it may import only types from src\/renderer\/src\/db \(`import type`\), not values \(#renderer\/db\/index.ts\); use an action or getter of a store \(src\/renderer\/src\/stores\)/,
+    ],
+    [
+      'src/renderer/src/features/sync/X.vue',
+      `<script setup lang="ts">\nimport { syncRuns } from '../../db/index.ts'\nvoid syncRuns\n</script>`,
+      /features holds pages and components: it may import only types from src\/renderer\/src\/db/,
+    ],
+    [
+      'src/renderer/src/features/skus/x.ts',
+      `import { type SkuDraftRecord, newDraftRecord } from '#renderer/db/sku-drafts.ts'`,
+      /may import only types from src\/renderer\/src\/db/,
+    ],
+    ['src/renderer/src/features/x.ts', `import '#renderer/db/index.ts'`, /may import only types from/],
+    [
+      'src/renderer/src/features/x.ts',
+      `export { skuList } from '#renderer/db/index.ts'`,
+      /may import only types from src\/renderer\/src\/db/,
+    ],
+    [
+      'src/renderer/src/features/x.ts',
+      `const m = await import('#renderer/db/index.ts')\nvoid m`,
+      /may import only types from src\/renderer\/src\/db/,
+    ],
     // Only the adapters reach main.
     [
       'src/renderer/src/stores/x.ts',
@@ -172,6 +199,18 @@ describe('the layer rule', () => {
     [
       'src/renderer/src/stores/x.ts',
       `import { db } from '../db/index.ts'\nimport { profilesInMain } from '../adapters/profiles.ts'`,
+    ],
+    [
+      'src/renderer/src/features/skus/x.ts',
+      `import type { SkuDraftRecord } from '#renderer/db/records.ts'\nimport { type ListQuery, type SortKey } from '#renderer/db/sku-list-query.ts'`,
+    ],
+    [
+      'src/renderer/src/features/x.ts',
+      `export type { ListView } from '#renderer/db/sku-list-views.ts'\nexport type R = import('#renderer/db/records.ts').SkuDraftRecord`,
+    ],
+    [
+      'src/renderer/src/features/apps/X.vue',
+      `<script setup lang="ts">\nimport type { AppDraftRecord } from '../../db/records.ts'\ndefineProps<{ record: AppDraftRecord }>()\n</script>`,
     ],
     // Tests and tools import whatever they exercise.
     [

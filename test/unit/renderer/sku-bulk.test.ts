@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { BULK_FIELDS, bulkValueProblem } from '#renderer/db/bulk-fields.ts'
+import { BULK_FIELDS, bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { BulkRefusal, SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'

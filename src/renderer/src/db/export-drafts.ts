@@ -1,14 +1,6 @@
-import { bulkRequestJson, skusToCsv, skusToXlsx } from '#shared/sheet/export.ts'
+import { bulkRequestJson, skusToCsv, skusToXlsx, type ExportFormat } from '#shared/sheet/export.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { db } from './index.ts'
-
-export type ExportFormat = 'json' | 'csv' | 'xlsx'
-
-export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
-  { format: 'json', label: 'Bulk request (JSON)' },
-  { format: 'csv', label: 'Spreadsheet (CSV)' },
-  { format: 'xlsx', label: 'Spreadsheet (XLSX)' },
-]
 
 const MEDIA_TYPES: Record<ExportFormat, string> = {
   json: 'application/json',

@@ -1,6 +1,6 @@
 import { getAt, parsePath, setAt } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
-import { bulkValueProblem } from './bulk-fields.ts'
+import { bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'

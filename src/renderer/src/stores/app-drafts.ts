@@ -3,6 +3,7 @@ import { shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
 import { UNTITLED_APP } from '#shared/sync/kinds.ts'
 import { appDrafts } from '../db/app-drafts.ts'
+import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
@@ -34,6 +35,15 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     } finally {
       loaded.value = true
     }
+  }
+
+  /** One draft as stored. With `savePayload`, what the editor reads and autosaves through. */
+  function get(id: string): Promise<AppDraftRecord | undefined> {
+    return appDrafts.get(id)
+  }
+
+  function savePayload(id: string, payload: AppCreateRequest): Promise<AppDraftRecord> {
+    return appDrafts.savePayload(id, payload)
   }
 
   async function create(): Promise<string> {
@@ -98,6 +108,8 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     failure,
     notice,
     load,
+    get,
+    savePayload,
     create,
     duplicate,
     remove,

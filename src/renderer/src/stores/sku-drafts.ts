@@ -1,12 +1,18 @@
 import { defineStore } from 'pinia'
-import { markRaw, ref, shallowRef, toRaw, watch } from 'vue'
+import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue'
+import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
-import { bulkField } from '../db/bulk-fields.ts'
+import { bulkField } from '#shared/validation/bulk-fields.ts'
 import { skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
+import type { SkuDraftRecord } from '../db/records.ts'
 import type { Skipped } from '../db/sku-bulk-edits.ts'
+import type { FilterOptions } from '../db/sku-list-reader.ts'
+import type { ListView } from '../db/sku-list-views.ts'
+import type { UndoResult } from '../db/sku-undo-log.ts'
 import {
   defaultDirection,
   defaultListQuery,
+  narrows,
   sameMatches,
   type FilterKey,
   type ListFilters,
@@ -17,7 +23,8 @@ import { NOTHING, type Selection } from './selection.ts'
 import { count, drafts } from '../ui/counting.ts'
 import { download } from '../ui/download.ts'
 import { useNotice } from '../ui/notice.ts'
-import { draftPayloads, exportFile, type ExportFormat } from '../db/export-drafts.ts'
+import { draftPayloads, exportFile } from '../db/export-drafts.ts'
+import type { ExportFormat } from '#shared/sheet/export.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */
@@ -66,6 +73,36 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   function changed() {
     revision.value++
+  }
+
+  // `narrows` stays in db/sku-list-query.ts beside the indexes it names; the list asks this getter.
+  /** Whether the list shows some of the drafts (a search or a filter), rather than all of them. */
+  const narrowed = computed(() => narrows(query.value))
+
+  /**
+   * Opens a view of the drafts a query matches, with the count of all drafts when the query
+   * narrows them (otherwise the view's own count is that).
+   */
+  async function openView(wanted: ListQuery): Promise<{ view: ListView; all: number | undefined }> {
+    const [view, all] = await Promise.all([
+      skuList.open(wanted),
+      narrows(wanted) ? skuList.countAll() : undefined,
+    ])
+    return { view, all }
+  }
+
+  /** What the list's filters offer: the values the drafts hold. */
+  function filterOptions(): Promise<FilterOptions> {
+    return skuList.filterOptions()
+  }
+
+  /** One draft as stored. With `savePayload`, what the editor reads and autosaves through. */
+  function get(id: string): Promise<SkuDraftRecord | undefined> {
+    return skuDrafts.get(id)
+  }
+
+  function savePayload(id: string, payload: Sku): Promise<SkuDraftRecord> {
+    return skuDrafts.savePayload(id, payload)
   }
 
   function search(text: string) {
@@ -152,6 +189,15 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     )
   }
 
+  /**
+   * Copies one draft as a new draft, for the banner of a sent one: the copy's id. Unlike
+   * `duplicate`, no notice and no selection; a failure is the caller's to show.
+   */
+  async function duplicateAsDraft(id: string): Promise<string | undefined> {
+    const { ids } = await skuBulkEdits.duplicate([id])
+    return ids[0]
+  }
+
   /** Downloads the selected drafts as the bulk request JSON or a spreadsheet. */
   async function exportSelected(format: ExportFormat) {
     const ids = await resolve(selection.value)
@@ -200,14 +246,30 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     }
   }
 
+  /**
+   * Undoes a whole import from the import page, which tells the outcome itself: the list reads
+   * again, and its notice offering the same undo goes.
+   */
+  async function undoImport(batch: string): Promise<UndoResult> {
+    const result = await skuUndo.undo(batch)
+    changed()
+    dismiss()
+    return result
+  }
+
   return {
     query,
+    narrowed,
     revision,
     selection,
     notice,
     progress,
     place,
     plainQuery: () => plainQuery(query.value),
+    openView,
+    filterOptions,
+    get,
+    savePayload,
     exportSelected,
     search,
     filter,
@@ -217,8 +279,10 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     create,
     setField,
     duplicate,
+    duplicateAsDraft,
     remove,
     undo,
+    undoImport,
     dismiss,
     tell,
   }

@@ -4,7 +4,7 @@ import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, TERMINAL_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
 import { db, syncRuns } from '../db/index.ts'
-import type { SyncRunRecord } from '../db/sync-records.ts'
+import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import { createAppSyncRun } from '../adapters/sync-run.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
@@ -32,6 +32,17 @@ export interface LiveRun {
   /** When sending (re)started, and how many items were done then: the throughput's base. */
   startedAt: number
   endedAt?: number
+}
+
+/** A run's batches as its page lists them, a page of requests at a time. */
+export interface RunBatches {
+  /** Those still waiting for a person's decision. */
+  undecided: SyncRequestRecord[]
+  requests: SyncRequestRecord[]
+  /** How many requests the run sent in all. */
+  total: number
+  /** For a run of apps: each listed request's item (one app), for its app id. */
+  items?: Map<string, SyncItemRecord | undefined>
 }
 
 /** A run of the history with its items counted by state. */
@@ -394,6 +405,35 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
+  /** A run's undecided batches and its first `shown` requests (for apps, with their items). */
+  async function batchesOf(runId: string, kind: SyncKind, shown: number): Promise<RunBatches> {
+    const [waiting, requests, total] = await Promise.all([
+      syncRuns.undecided(runId),
+      syncRuns.requests(runId, 0, shown),
+      syncRuns.requestCount(runId),
+    ])
+    const undecided = waiting.filter((request) => !request.resolution)
+    // A kind that keeps the service's answer shows each request's created id: read its items.
+    if (!draftKind(kind).keepsAnswer) return { undecided, requests, total }
+    const found = await Promise.all(requests.map((request) => syncRuns.itemsOf(request)))
+    return {
+      undecided,
+      requests,
+      total,
+      items: new Map(requests.map((request, i) => [request.id, found[i]![0]])),
+    }
+  }
+
+  /** Why the service refused a draft or left it unclear: the message of its latest run. */
+  function latestMessage(draftId: string): Promise<string | undefined> {
+    return syncRuns.latestMessage(draftId)
+  }
+
+  /** Puts a draft the service refused back to draft, from its editor; false when it was not refused. */
+  function returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
+    return syncRuns.returnToEditing(draftId, kind)
+  }
+
   async function returnRejected(runId: string) {
     const run = await syncRuns.get(runId)
     const returned = await syncRuns.returnRejected(runId)
@@ -431,6 +471,9 @@ export const useSyncStore = defineStore('sync', () => {
     resumeRun,
     resolve,
     returnRejected,
+    returnToEditing,
+    latestMessage,
+    batchesOf,
   }
 })
 

@@ -2,8 +2,8 @@ import { computed, onBeforeUnmount, ref, shallowRef } from 'vue'
 import { mappingOf } from '#shared/sheet/columns.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
-import { skuImports } from '#renderer/db/index.ts'
 import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-import-writes.ts'
+import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
@@ -27,6 +27,7 @@ export interface ImportOutcome extends ImportChunkResult {
  * the import is cancelled or fails, so drafts are then exactly as they were.
  */
 export function useImport(onImported: (outcome: ImportOutcome) => void) {
+  const imports = useSkuImportStore()
   const client = new ImportClient()
   onBeforeUnmount(() => client.dispose())
 
@@ -103,7 +104,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     step.value = 'checking'
     try {
       const checked = await client.dryRun(file.value, [...mapping.value], (read) => (progress.value = read))
-      existing.value = await skuImports.findByBarcodes(checked.barcodes.all.distinct)
+      existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
       report.value = checked
       step.value = 'report'
     } catch (error) {
@@ -123,8 +124,8 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     const totals: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
     try {
       // Read again now: drafts may have changed since the dry run.
-      const existingByBarcode = await skuImports.findByBarcodes(barcodes.value?.distinct ?? [])
-      batch = await skuImports.beginImport()
+      const existingByBarcode = await imports.draftsByBarcode(barcodes.value?.distinct ?? [])
+      batch = await imports.begin()
       markImportStarted(batch)
       const session = batch
       await client.run(
@@ -132,7 +133,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
         [...mapping.value],
         { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
         async (skus, columns, read) => {
-          const result = await skuImports.importChunk(session, skus, {
+          const result = await imports.writeChunk(session, skus, {
             duplicates: policy,
             existingByBarcode,
             columns,
@@ -141,7 +142,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
           progress.value = read
         },
       )
-      skuImports.finishImport(batch)
+      imports.finish(batch)
       markImportEnded()
       outcome.value = { batch, ...totals }
       step.value = 'done'
@@ -149,7 +150,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     } catch (error) {
       const cancelled = error instanceof ImportCancelled
       try {
-        if (batch) await skuImports.abortImport(batch)
+        if (batch) await imports.abort(batch)
         markImportEnded()
         if (cancelled) notice.value = 'Import cancelled. Nothing was changed: the drafts are as they were.'
         else

@@ -1,7 +1,7 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import { validateSku } from '#shared/validation/validate.ts'
-import { skuDrafts } from '#renderer/db/index.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
+import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 import { useDraftEditor } from '#renderer/ui/use-draft-editor.ts'
 
 /**
@@ -9,5 +9,5 @@ import { useDraftEditor } from '#renderer/ui/use-draft-editor.ts'
  * autosave to IndexedDB and undo through the saved versions (`useDraftEditor`, shared with apps).
  */
 export function useSkuEditor(id: string) {
-  return useDraftEditor<Sku, SkuDraftRecord>(id, skuDrafts, validateSku)
+  return useDraftEditor<Sku, SkuDraftRecord>(id, useSkuDraftsStore(), validateSku)
 }

@@ -1,8 +1,8 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue'
-import { skuList } from '#renderer/db/index.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
-import { narrows, type ListQuery } from '#renderer/db/sku-list-query.ts'
+import type { ListQuery } from '#renderer/db/sku-list-query.ts'
 import type { ListView } from '#renderer/db/sku-list-views.ts'
+import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -11,6 +11,7 @@ import { messageOf } from '#shared/error-message.ts'
  * more of them have arrived.
  */
 export function useSkuWindow(query: () => ListQuery, revision: Ref<number>) {
+  const store = useSkuDraftsStore()
   const view = shallowRef<ListView>()
   const version = ref(0)
   const allCount = ref(0)
@@ -32,12 +33,8 @@ export function useSkuWindow(query: () => ListQuery, revision: Ref<number>) {
     loading.value = true
     if (fromTop) wanted = { first: 0, last: wanted.last - wanted.first }
     try {
-      const wanting = query()
       // Without a search or filter the view's own count is the count of all drafts.
-      const [next, all] = await Promise.all([
-        skuList.open(wanting),
-        narrows(wanting) ? skuList.countAll() : undefined,
-      ])
+      const { view: next, all } = await store.openView(query())
       await next.load(wanted.first, wanted.last)
       if (mine !== ticket) return
       view.value = next

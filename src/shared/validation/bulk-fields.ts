@@ -1,7 +1,8 @@
-import type { FieldNode } from '#shared/schema/catalogue.ts'
-import type { FieldKind } from '#shared/schema/field.ts'
-import { parsePath, setAt } from '#shared/json-path.ts'
-import { skuCatalogue, validateSku } from '#shared/validation/validate.ts'
+// In shared rather than the renderer's db/: it needs only the catalogue and the form's rules, no Dexie.
+import type { FieldNode } from '../schema/catalogue.ts'
+import type { FieldKind } from '../schema/field.ts'
+import { parsePath, setAt } from '../json-path.ts'
+import { skuCatalogue, validateSku } from './validate.ts'
 
 /** Kinds of value one input can hold; lists, slots and free JSON are edited draft by draft. */
 const SETTABLE_KINDS = new Set<FieldKind>(['text', 'url', 'color', 'number', 'integer', 'boolean'])
