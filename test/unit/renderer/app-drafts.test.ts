@@ -6,6 +6,7 @@ import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import { AppDraftRepository } from '#renderer/db/app-drafts.ts'
 import request from '../../fixtures/app-create-request.json'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -49,7 +50,7 @@ describe('app drafts in IndexedDB', () => {
   it('saves a new payload and recomputes name and validity', async () => {
     const { id } = await apps.create(undefined, 1000)
     const payload = { ...newAppPayload(), name: 'Glow', expire_images_after_days: -5 }
-    const saved = await apps.savePayload(id, payload, 2000)
+    const saved = await saveDraftPayload(db, 'apps', id, payload, 2000)
     expect(saved).toMatchObject({
       name: 'Glow',
       updatedAt: 2000,
@@ -61,17 +62,17 @@ describe('app drafts in IndexedDB', () => {
   })
 
   it('refuses to save a draft that is gone or has been sent', async () => {
-    await expect(apps.savePayload('nope', {})).rejects.toThrow('This app draft no longer exists.')
+    await expect(saveDraftPayload(db, 'apps', 'nope', {})).rejects.toThrow('This app draft no longer exists.')
     const { id } = await apps.create()
     await db.appDrafts.update(id, { syncState: 'synced' })
-    await expect(apps.savePayload(id, { name: 'x' })).rejects.toThrow('can no longer be edited')
+    await expect(saveDraftPayload(db, 'apps', id, { name: 'x' })).rejects.toThrow('can no longer be edited')
     expect((await apps.get(id))!.name).toBe('')
   })
 
   it('lists every draft, most recently edited first', async () => {
     const a = await apps.create({ name: 'A' }, 1000)
     const b = await apps.create({ name: 'B' }, 2000)
-    await apps.savePayload(a.id, { name: 'A2' }, 3000)
+    await saveDraftPayload(db, 'apps', a.id, { name: 'A2' }, 3000)
     expect((await apps.all()).map((draft) => draft.name)).toEqual(['A2', 'B'])
     expect(b.id).not.toBe(a.id)
   })

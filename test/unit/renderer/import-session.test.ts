@@ -8,6 +8,7 @@ import { SkuImportWrites, type DuplicatePolicy } from '#renderer/db/sku-import-w
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -150,8 +151,8 @@ describe('an import session', () => {
     // 4 is created by the first chunk and updated by the second; 5 only created.
     const { batch } = await importRows(FILE, 'update')
     const byBarcode = async (barcode: string) => (await everything()).find((d) => d.barcode === barcode)!
-    await drafts.savePayload((await byBarcode('4')).id, sku('4', 'Edited by hand'), 9000)
-    await drafts.savePayload((await byBarcode('5')).id, sku('5', 'Five, edited'), 9000)
+    await saveDraftPayload(db, 'skus', (await byBarcode('4')).id, sku('4', 'Edited by hand'), 9000)
+    await saveDraftPayload(db, 'skus', (await byBarcode('5')).id, sku('5', 'Five, edited'), 9000)
 
     expect(await undoLog.undo(batch)).toEqual({ restored: 1, removed: 0, keptEdited: 2, keptSent: 0 })
     expect(await names()).toEqual([

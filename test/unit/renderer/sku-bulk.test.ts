@@ -10,6 +10,7 @@ import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 
 const copy = <T>(value: T): T => structuredClone(value)
 let name = ''
@@ -211,7 +212,7 @@ describe('deleting drafts and undoing', () => {
   it('undoes a field change, except on a draft edited since', async () => {
     const { ids, before } = await seed()
     const result = await bulk.setField(ids, 'category', 'makeup', { now: 7000 })
-    await drafts.savePayload(ids[1]!, { ...copy(partial), category: 'jewellery' }, 8000)
+    await saveDraftPayload(db, 'skus', ids[1]!, { ...copy(partial), category: 'jewellery' }, 8000)
     expect(await undoLog.undo(result.batch)).toEqual({ restored: 2, removed: 0, keptEdited: 1, keptSent: 0 })
     expect(await drafts.get(ids[0]!)).toEqual(before.find((record) => record.id === ids[0]))
     expect((await drafts.get(ids[1]!))?.category).toBe('jewellery')

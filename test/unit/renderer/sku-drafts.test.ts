@@ -10,6 +10,7 @@ import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 
 const copy = <T>(value: T): T => structuredClone(value)
 let name = ''
@@ -57,7 +58,7 @@ describe('SKU drafts in IndexedDB', () => {
     // What a user may have typed: a wrong type and a missing field are still saved, and counted.
     const broken: Record<string, unknown> = { ...copy(partial), brand: 'Contoso', isActive: 'yes' }
     delete broken.productName
-    const saved = await drafts.savePayload(created.id, broken as Sku, 2000)
+    const saved = await saveDraftPayload(db, 'skus', created.id, broken as Sku, 2000)
     expect(saved).toMatchObject({
       validity: 'invalid',
       errorCount: 1,
@@ -85,7 +86,9 @@ describe('SKU drafts in IndexedDB', () => {
   it('refuses to edit a draft that has left the draft state', async () => {
     const created = await drafts.create(copy(full))
     await db.skuDrafts.update(created.id, { syncState: 'synced' })
-    await expect(drafts.savePayload(created.id, copy(partial))).rejects.toThrow(/can no longer be edited/)
+    await expect(saveDraftPayload(db, 'skus', created.id, copy(partial))).rejects.toThrow(
+      /can no longer be edited/,
+    )
     expect((await drafts.get(created.id))?.payload).toEqual(full)
   })
 

@@ -9,6 +9,7 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { OutboxConflictError } from '#shared/sync/ports.ts'
 import type { RequestRecord } from '#shared/sync/ports.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -116,7 +117,9 @@ describe('pre-flight and queueing', () => {
     })
     expect((await runs.preflight('skus')).inRun).toBe(3)
     // A queued draft can no longer be edited.
-    await expect(drafts.savePayload(ids[0]!, sku('changed'))).rejects.toThrow(/can no longer be edited/)
+    await expect(saveDraftPayload(db, 'skus', ids[0]!, sku('changed'))).rejects.toThrow(
+      /can no longer be edited/,
+    )
   })
 
   it('queues failed drafts only when asked', async () => {

@@ -43,19 +43,6 @@ export class AppDraftRepository {
     return this.db.appDrafts.orderBy('updatedAt').reverse().toArray()
   }
 
-  /** Replaces a draft's payload as written; fails if the draft is gone or no longer editable. */
-  savePayload(id: string, payload: AppCreateRequest, now = Date.now()): Promise<AppDraftRecord> {
-    return this.db.transaction('rw', this.db.appDrafts, async () => {
-      const current = await this.db.appDrafts.get(id)
-      if (!current) throw new Error('This app draft no longer exists.')
-      if (current.syncState !== 'draft')
-        throw new Error('This app has been sent and can no longer be edited.')
-      const next: AppDraftRecord = { ...current, payload, updatedAt: now, ...appDraftColumns(payload) }
-      await this.db.appDrafts.put(next)
-      return next
-    })
-  }
-
   /**
    * A copy of a draft in any sync state: a new id, new timestamps, state 'draft' and " (copy)"
    * after the name. Only the payload is copied: what sync wrote about the original is not.

@@ -27,19 +27,6 @@ export class SkuDraftRepository {
     return record
   }
 
-  /** Replaces a draft's payload as written; fails if the draft is gone or no longer editable. */
-  async savePayload(id: string, payload: Sku, now = Date.now()): Promise<SkuDraftRecord> {
-    return this.db.transaction('rw', this.db.skuDrafts, async () => {
-      const current = await this.db.skuDrafts.get(id)
-      if (!current) throw new Error('This draft no longer exists.')
-      if (current.syncState !== 'draft')
-        throw new Error('This draft has been sent and can no longer be edited.')
-      const next: SkuDraftRecord = { ...current, payload, updatedAt: now, ...draftColumns(payload) }
-      await this.db.skuDrafts.put(next)
-      return next
-    })
-  }
-
   get(id: string): Promise<SkuDraftRecord | undefined> {
     return this.db.skuDrafts.get(id)
   }

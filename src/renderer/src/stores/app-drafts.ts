@@ -3,6 +3,8 @@ import { shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
 import { UNTITLED_APP } from '#shared/sync/kinds.ts'
 import { appDrafts } from '../db/app-drafts.ts'
+import { saveDraftPayload } from '../db/draft-kinds.ts'
+import { db } from '../db/index.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import { download } from '../ui/download.ts'
@@ -43,7 +45,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   }
 
   function savePayload(id: string, payload: AppCreateRequest): Promise<AppDraftRecord> {
-    return appDrafts.savePayload(id, payload)
+    return saveDraftPayload(db, 'apps', id, payload)
   }
 
   async function create(): Promise<string> {

@@ -3,7 +3,8 @@ import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { bulkField } from '#shared/validation/bulk-fields.ts'
-import { skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
+import { db, skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
+import { saveDraftPayload } from '../db/draft-kinds.ts'
 import type { SkuDraftRecord } from '../db/records.ts'
 import type { Skipped } from '../db/sku-bulk-edits.ts'
 import type { FilterOptions } from '../db/sku-list-reader.ts'
@@ -102,7 +103,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   }
 
   function savePayload(id: string, payload: Sku): Promise<SkuDraftRecord> {
-    return skuDrafts.savePayload(id, payload)
+    return saveDraftPayload(db, 'skus', id, payload)
   }
 
   function search(text: string) {
