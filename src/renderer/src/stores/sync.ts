@@ -1,11 +1,11 @@
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import { draftKind } from '#shared/sync/kinds.ts'
-import { noItems, TERMINAL_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
+import { noItems, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
 import { db, syncRuns } from '../db/index.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
-import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
+import type { Resolution, RunTarget } from '../db/sync-runs.ts'
 import { createAppSyncRun } from '../adapters/sync-run.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
 import { holdingRun } from '../adapters/run-lock.ts'
@@ -14,13 +14,10 @@ import { isOffline, watchNetwork } from '../adapters/network.ts'
 import { counted, drafts } from '../ui/counting.ts'
 import type { ProfileView } from '#shared/profile.ts'
 import { useProfilesStore } from './profiles.ts'
+import { useRunLog } from './run-log.ts'
+import { useRunViews } from './run-views.ts'
+import { useThroughput } from './throughput.ts'
 import { messageOf } from '#shared/error-message.ts'
-
-export interface LogLine {
-  id: number
-  at: number
-  text: string
-}
 
 /** The run this page is sending (or sent last), as the progress panel shows it. */
 export interface LiveRun {
@@ -45,19 +42,6 @@ export interface RunBatches {
   items?: Map<string, SyncItemRecord | undefined>
 }
 
-/** A run of the history with its items counted by state. */
-export interface RunView {
-  run: SyncRunRecord
-  counts: Record<ItemState, number>
-}
-
-const LOG_LINES_KEPT = 300
-/** Throughput is measured over this much recent time, so a pause or a slow batch soon stops counting. */
-const RATE_WINDOW_MS = 30_000
-
-/** Items that reached a terminal state. */
-export const doneCount = (counts: RunCounts) => TERMINAL_STATES.reduce((sum, state) => sum + counts[state], 0)
-
 /**
  * Sync from the page: the pre-flight summary, the run being sent (the engine in `src/shared/sync`
  * over the Dexie outbox and the bridge), its log, the history, and the person's decisions about
@@ -66,30 +50,29 @@ export const doneCount = (counts: RunCounts) => TERMINAL_STATES.reduce((sum, sta
  */
 export const useSyncStore = defineStore('sync', () => {
   const profiles = useProfilesStore()
-  /** Each kind's pre-flight summary (for apps, `synced` means already created). */
-  const preflights = shallowRef<Partial<Record<SyncKind, Preflight>>>({})
   /** Per kind: whether a new run takes the drafts whose last sending failed too (the pre-flight's choice). */
   const includeFailed = ref<Record<SyncKind, boolean>>({ skus: false, apps: false })
   /** The run being queued, of which kind, and how far. */
   const preparing = shallowRef<{ kind: SyncKind; queued: number; read: number; total: number }>()
   const live = shallowRef<LiveRun>()
-  const log = shallowRef<LogLine[]>([])
-  const history = shallowRef<RunView[]>([])
-  /** Runs a crash, a closed window or an offline stop left open: offered for resuming. */
-  const resumable = shallowRef<RunView[]>([])
-  /** Runs another window of the app is sending right now. */
-  const elsewhere = shallowRef<string[]>([])
   /** Bumped when a request of the live run ended, so its batch list reads again. */
   const requestsRevision = ref(0)
   const error = ref('')
   const busy = ref(false)
-  const now = ref(Date.now())
   const cancelRequested = ref(false)
   let engine: SyncRun | undefined
   /** The run `start` is preparing: stored from its first chunk on, but not one to resume. */
   let preparingRun: string | undefined
-  let samples: Array<{ at: number; done: number }> = []
-  let nextLogId = 0
+  const { log, addLog } = useRunLog()
+  const throughput = useThroughput(() => {
+    const current = live.value
+    if (!current || current.status.state !== 'running') return undefined
+    return current.counts.queued + current.counts.sending
+  })
+  const { rate, secondsLeft } = throughput
+  const { preflights, history, resumable, elsewhere, refresh, refreshSoon, ...runViews } = useRunViews(
+    (runId) => runId === preparingRun || (!!engine && live.value?.run.id === runId),
+  )
 
   const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
   const target = computed(() => profiles.active)
@@ -100,68 +83,8 @@ export const useSyncStore = defineStore('sync', () => {
     return summary.ready + (includeFailed.value[kind] ? summary.failed : 0)
   }
 
-  /** Items done a second, over the recent window; undefined until there is something to measure. */
-  const rate = computed(() => {
-    void now.value
-    if (samples.length < 2) return undefined
-    const first = samples[0]!
-    const last = samples.at(-1)!
-    const seconds = (last.at - first.at) / 1000
-    if (seconds < 1 || last.done <= first.done) return undefined
-    return (last.done - first.done) / seconds
-  })
-  const secondsLeft = computed(() => {
-    const current = live.value
-    const perSecond = rate.value
-    if (!current || !perSecond || current.status.state !== 'running') return undefined
-    return (current.counts.queued + current.counts.sending) / perSecond
-  })
-
-  function addLog(text: string, at = Date.now()) {
-    log.value = [...log.value, { id: nextLogId++, at, text }].slice(-LOG_LINES_KEPT)
-  }
-
   function patch(change: Partial<LiveRun>) {
     if (live.value) live.value = { ...live.value, ...change }
-  }
-
-  function sample(counts: RunCounts) {
-    const at = Date.now()
-    samples.push({ at, done: doneCount(counts) })
-    while (samples.length > 2 && at - samples[0]!.at > RATE_WINDOW_MS) samples.shift()
-    now.value = at
-  }
-
-  async function viewOf(run: SyncRunRecord): Promise<RunView> {
-    return { run, counts: await syncRuns.counts(run.id) }
-  }
-
-  /** Reads the pre-flight summary, the history and the open runs again. */
-  async function refresh() {
-    const [skus, apps, recent, open] = await Promise.all([
-      syncRuns.preflight('skus'),
-      syncRuns.preflight('apps'),
-      syncRuns.recent(),
-      syncRuns.open(),
-    ])
-    preflights.value = { skus, apps }
-    history.value = await Promise.all(recent.map(viewOf))
-    const liveId = engine ? live.value?.run.id : undefined
-    resumable.value = await Promise.all(
-      open
-        .filter((run) => run.id !== liveId && run.id !== preparingRun && !elsewhere.value.includes(run.id))
-        .map(viewOf),
-    )
-  }
-
-  // The history's counts follow a live run, read again at most every two seconds.
-  let refreshTimer: ReturnType<typeof setTimeout> | undefined
-  function refreshSoon() {
-    if (refreshTimer) return
-    refreshTimer = setTimeout(() => {
-      refreshTimer = undefined
-      void refresh().catch(() => {})
-    }, 2000)
   }
 
   /** On the page's start: see `recoverInterruptedRuns` (the app's start has usually done it already). */
@@ -188,9 +111,9 @@ export const useSyncStore = defineStore('sync', () => {
 
   /**
    * Queues the eligible drafts of a kind for the active profile (of `ids` those that are eligible:
-   * the app editor's "Create on …" gives one) and sends them (with the failed ones when the pre-flight chose so). Resolves once the run is queued, with
-   * its id (undefined when nothing was queued or it could not start); the run then goes on in the
-   * background like any run, and `live` follows it.
+   * the app editor's "Create on …" gives one; the failed ones too when the pre-flight chose so) and
+   * sends them. Resolves once the run is queued, with its id (undefined when nothing was queued or
+   * it could not start); the run then goes on in the background like any run, and `live` follows it.
    */
   async function start(
     kind: SyncKind,
@@ -250,7 +173,7 @@ export const useSyncStore = defineStore('sync', () => {
       },
       onProgress: (next) => {
         patch({ counts: next })
-        sample(next)
+        throughput.sample(next)
       },
       onRequest: () => {
         requestsRevision.value++
@@ -277,10 +200,10 @@ export const useSyncStore = defineStore('sync', () => {
         startedAt: Date.now(),
       }
       started = true
-      samples = []
+      throughput.restart()
       cancelRequested.value = false
-      sample(live.value.counts)
-      resumable.value = resumable.value.filter((view) => view.run.id !== run.id)
+      throughput.sample(live.value.counts)
+      runViews.taken(run.id)
       void refresh().catch(() => {})
       if (isOffline()) goneOffline()
       const summary = await holdingRun(run.id, () => current.start())
@@ -344,7 +267,7 @@ export const useSyncStore = defineStore('sync', () => {
     const status = engine.status
     if (status.state !== 'paused' || status.reason !== 'requested') return
     addLog('Back online: sending again.')
-    samples = []
+    throughput.restart()
     engine.resume()
   }
 
@@ -357,7 +280,7 @@ export const useSyncStore = defineStore('sync', () => {
   function resume() {
     if (!engine) return
     patch({ offline: false })
-    samples = []
+    throughput.restart()
     engine.resume()
   }
 
