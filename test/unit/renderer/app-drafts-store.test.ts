@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 
 const downloads = vi.hoisted(() => [] as File[])
-vi.mock('#renderer/ui/download.ts', () => ({
+vi.mock('#renderer/adapters/download.ts', () => ({
   download: (file: File) => downloads.push(file),
 }))
 

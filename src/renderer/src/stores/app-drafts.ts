@@ -7,8 +7,8 @@ import { saveDraftPayload } from '../db/draft-kinds.ts'
 import { db } from '../db/index.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { AppDraftRecord } from '../db/records.ts'
-import { download } from '../ui/download.ts'
-import { useNotice } from '../ui/notice.ts'
+import { download } from '../adapters/download.ts'
+import { useNotice } from './notice.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /** How a draft is called in messages: its name in quotes, or the one word for an app without one. */

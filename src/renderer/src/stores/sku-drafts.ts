@@ -21,9 +21,9 @@ import {
   type SortKey,
 } from '../db/sku-list-query.ts'
 import { NOTHING, type Selection } from './selection.ts'
-import { count, drafts } from '../ui/counting.ts'
-import { download } from '../ui/download.ts'
-import { useNotice } from '../ui/notice.ts'
+import { count, drafts } from '../words/counting.ts'
+import { download } from '../adapters/download.ts'
+import { useNotice } from './notice.ts'
 import { draftPayloads, exportFile } from '../db/export-drafts.ts'
 import type { ExportFormat } from '#shared/sheet/export.ts'
 import { messageOf } from '#shared/error-message.ts'

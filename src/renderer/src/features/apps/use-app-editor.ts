@@ -2,7 +2,7 @@ import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { validateAppDraft } from '#shared/apps/validate-app-draft.ts'
 import type { AppDraftRecord } from '#renderer/db/records.ts'
 import { useAppDraftsStore } from '#renderer/stores/app-drafts.ts'
-import { useDraftEditor } from '#renderer/ui/use-draft-editor.ts'
+import { useDraftEditor } from '#renderer/composables/use-draft-editor.ts'
 
 /** One app draft under edit: validated as typed, saved automatically, undo through saved versions. */
 export function useAppEditor(id: string) {

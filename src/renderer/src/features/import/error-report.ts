@@ -1,5 +1,5 @@
 import { errorReportCsv } from '#shared/sheet/report.ts'
-import { download } from '#renderer/ui/download.ts'
+import { download } from '#renderer/adapters/download.ts'
 import type { ReportedProblem } from './import-protocol.ts'
 
 /** Saves the dry run's problems as a CSV the user can open next to the file to fix it. */

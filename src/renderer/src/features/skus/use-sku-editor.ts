@@ -2,7 +2,7 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
-import { useDraftEditor } from '#renderer/ui/use-draft-editor.ts'
+import { useDraftEditor } from '#renderer/composables/use-draft-editor.ts'
 
 /**
  * One SKU draft under edit: the payload as a reactive object, its validation as the user types,

@@ -1,6 +1,6 @@
 import type { Preflight } from '#renderer/db/sync-runs.ts'
 import type { CountTile } from '#renderer/ui/CountTiles.vue'
-import { drafts } from '#renderer/ui/counting.ts'
+import { drafts } from '#renderer/words/counting.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import { apps } from './sync-format.ts'
 

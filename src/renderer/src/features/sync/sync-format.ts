@@ -2,7 +2,7 @@ import { draftKind } from '#shared/sync/kinds.ts'
 import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
 import type { PauseReason, RunStatus } from '#shared/sync/run.ts'
 import type { SyncRunState } from '#renderer/db/sync-records.ts'
-import { counted } from '#renderer/ui/counting.ts'
+import { counted } from '#renderer/words/counting.ts'
 
 /** The states in the order the progress bar and its legend show them. */
 export const BAR_STATES: readonly ItemState[] = [

@@ -1,5 +1,5 @@
 import { onBeforeUnmount, onMounted } from 'vue'
-import { typingIn } from '#renderer/ui/keyboard.ts'
+import { typingIn } from '#renderer/composables/keyboard.ts'
 
 export interface ListShortcuts {
   newDraft(): void
