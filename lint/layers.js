@@ -252,7 +252,7 @@ export const layersRule = {
       },
       // `import('…').Type` in a type position.
       /** @param {any} node */
-      TSImportType: (node) => check(node, node.argument?.literal?.value ?? node.source?.value),
+      TSImportType: (node) => check(node, node.source?.value ?? node.argument?.literal?.value),
     }
   },
 }
