@@ -1,9 +1,8 @@
+import { textOf } from './text-of.ts'
 import type { Sku } from './schema/sku.ts'
 import { searchTerms } from './search-terms.ts'
 import { validityOf } from './validation/problem.ts'
 import { validateSku } from './validation/validate.ts'
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
 /**
  * The columns a stored SKU draft keeps beside its payload, derived from it on every write: the
@@ -12,9 +11,9 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '')
  */
 export function draftColumns(payload: Sku) {
   const result = validateSku(payload)
-  const productName = text(payload.productName)
-  const brand = text(payload.brand)
-  const barcode = text(payload.barcode)
+  const productName = textOf(payload.productName)
+  const brand = textOf(payload.brand)
+  const barcode = textOf(payload.barcode)
   return {
     validity: validityOf(result),
     errorCount: result.errors.length,
@@ -22,9 +21,9 @@ export function draftColumns(payload: Sku) {
     productName,
     brand,
     barcode,
-    category: text(payload.category),
-    subCategory: text(payload.subCategory),
-    status: text(payload.status),
+    category: textOf(payload.category),
+    subCategory: textOf(payload.subCategory),
+    status: textOf(payload.status),
     terms: searchTerms(productName, brand, barcode),
   }
 }

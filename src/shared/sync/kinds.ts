@@ -1,6 +1,8 @@
 import { appCreateResponseSchema } from '../schema/app.ts'
 import type { Outcome } from '../service/outcome.ts'
+import { isRecord } from '../is-record.ts'
 import { plural } from '../plural.ts'
+import { textOf } from '../text-of.ts'
 import type { ItemUpdate, OutboxItem, SyncKind, SyncTransport } from './ports.ts'
 
 /**
@@ -43,9 +45,7 @@ export interface DraftKind {
   readonly onePerRequest: boolean
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '')
-const field = (payload: unknown, name: string): string =>
-  typeof payload === 'object' && payload !== null ? text((payload as Record<string, unknown>)[name]) : ''
+const field = (payload: unknown, name: string): string => (isRecord(payload) ? textOf(payload[name]) : '')
 
 /** A label is for reading, not for storing what the item says: long names are cut. */
 const LABEL_LENGTH = 120

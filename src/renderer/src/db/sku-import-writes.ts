@@ -1,3 +1,4 @@
+import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
 import type { SyncState } from '#shared/sync-state.ts'
@@ -6,8 +7,6 @@ import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
 import { CREATED_ENTRY, type BulkOptions, type SkuUndoLog, type UndoResult } from './sku-undo-log.ts'
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
 /**
  * What an imported row whose barcode is already taken does: leave the draft holding it ('skip'),
@@ -130,7 +129,7 @@ export class SkuImportWrites {
       }
       for (const [index, payload] of skus.entries()) {
         const derived = columns?.[index] ?? draftColumns(payload)
-        const barcode = text(payload.barcode)
+        const barcode = textOf(payload.barcode)
         const holder =
           barcode && duplicates !== 'keep-both'
             ? (claimed.get(barcode) ?? session.byBarcode.get(barcode) ?? existingByBarcode.get(barcode)?.id)

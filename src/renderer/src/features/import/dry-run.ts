@@ -1,3 +1,4 @@
+import { textOf } from '#shared/text-of.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import {
   PREVIEW_ROWS,
@@ -7,8 +8,6 @@ import {
   type PreviewRow,
   type ReportedProblem,
 } from './import-protocol.ts'
-
-const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
 /** Barcodes seen, with how often, so repeats are counted once each. */
 class BarcodeTally {
@@ -53,7 +52,7 @@ export class DryRunTally {
   add(results: readonly RowResult[]) {
     for (const result of results) {
       this.rows++
-      const barcode = text(result.sku.barcode)
+      const barcode = textOf(result.sku.barcode)
       this.allBarcodes.add(barcode)
       if (result.errors.length) this.invalid++
       else {
@@ -68,10 +67,10 @@ export class DryRunTally {
       if (this.preview.length < PREVIEW_ROWS) {
         this.preview.push({
           row: result.row,
-          productName: text(result.sku.productName),
-          brand: text(result.sku.brand),
+          productName: textOf(result.sku.productName),
+          brand: textOf(result.sku.brand),
           barcode,
-          category: text(result.sku.category),
+          category: textOf(result.sku.category),
           errors: result.errors.length,
           warnings: result.warnings.length,
         })

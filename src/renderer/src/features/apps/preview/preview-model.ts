@@ -1,3 +1,4 @@
+import { textOf } from '#shared/text-of.ts'
 import { getAt, type PathSegment } from '#shared/json-path.ts'
 import { SKIN_CONCERNS, SKIN_CONCERN_TITLES } from '#shared/schema/app.ts'
 import {
@@ -89,10 +90,7 @@ const UI = ['appConfig', 'ui_config']
 export function previewModel(payload: unknown): PreviewModel {
   const at = (path: PathSegment[]) => getAt(payload, path)
   const on = (path: PathSegment[]) => at(path) === true
-  const text = (path: PathSegment[]) => {
-    const value = at(path)
-    return typeof value === 'string' ? value : ''
-  }
+  const text = (path: PathSegment[]) => textOf(at(path))
   const texts = (path: PathSegment[]) => {
     const value = at(path)
     return Array.isArray(value)

@@ -1,0 +1,4 @@
+/** A value read as text: the string itself, or empty for anything else (absent, a number, null). */
+export function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
