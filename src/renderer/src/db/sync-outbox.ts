@@ -127,15 +127,18 @@ export class DexieSyncOutbox implements SyncOutbox {
   private readonly db: CatalogDatabase
   readonly runId: string
   readonly kind: SyncKind
+  /** The run's drafts: the table whose `syncState` mirrors the items'. */
+  private readonly drafts: Table<DraftRow, string>
+  /** Whether a created item keeps the service's id and answer on its draft (an app does). */
+  private readonly keepsAnswer: boolean
 
   constructor(db: CatalogDatabase, runId: string, kind: SyncKind = 'skus') {
     this.db = db
     this.runId = runId
     this.kind = kind
-  }
-
-  private get drafts() {
-    return storedKind(this.kind).table(this.db)
+    const stored = storedKind(kind)
+    this.drafts = stored.table(db)
+    this.keepsAnswer = stored.definition.keepsAnswer
   }
 
   /**
@@ -227,9 +230,7 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (update.response !== undefined) record.response = plain(update.response)
         next.push(record)
         states.set(update.key, update.state)
-        const fields = storedKind(this.kind).definition.keepsAnswer
-          ? createdFields(update, answeredAt)
-          : undefined
+        const fields = this.keepsAnswer ? createdFields(update, answeredAt) : undefined
         if (fields) created.set(update.key, fields)
       })
       await this.db.syncItems.bulkPut(next)
