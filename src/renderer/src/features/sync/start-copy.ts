@@ -37,8 +37,9 @@ export interface StartCopy {
   sending?: string
 }
 
-const isAre = (n: number) => (n === 1 ? 'is' : 'are')
-const itThem = (n: number) => (n === 1 ? 'it' : 'them')
+/** The verb and the pronoun that agree with a count, for the notes of either kind. */
+export const isAre = (n: number) => (n === 1 ? 'is' : 'are')
+export const itThem = (n: number) => (n === 1 ? 'it' : 'them')
 
 export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
   skus: {

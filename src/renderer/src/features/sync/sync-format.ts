@@ -61,11 +61,6 @@ export function bytes(n: number): string {
   return `${(n / 1024 / 1024).toFixed(1)} MB`
 }
 
-/** "1 SKU", "50 SKUs". */
-export function skus(n: number): string {
-  return counted(n, 'SKU')
-}
-
 /** "1 app", "3 apps". */
 export function apps(n: number): string {
   return counted(n, 'app')
