@@ -170,25 +170,29 @@ export const layersRule = {
     const importer = context.filename
     const from = layerOf(importer)
     if (!from) return {}
+    // Facts of the importing file, the same for each of its imports.
+    const importerPath = projectPath(importer)
+    const part = RENDERER_PARTS.find((entry) => within(importerPath, entry.folder))
+    const inAdapters = within(importerPath, ADAPTERS)
 
-    /** @param {import('estree').Node} node @param {unknown} source */
-    function check(node, source) {
+    /** @type {(node: import('estree').Node, source: unknown) => void} */
+    const check = (node, source) => {
       if (typeof source !== 'string') return
       const found = target(source, importer)
       if (!found) return
       if ('builtin' in found) {
-        if (!from?.nodeBuiltins) {
+        if (!from.nodeBuiltins) {
           context.report({
             node,
             messageId: 'builtin',
-            data: { from: from?.folder, runs: from?.runs, specifier: source },
+            data: { from: from.folder, runs: from.runs, specifier: source },
           })
         }
         return
       }
       const to = layerOf(found.file)
-      if (from?.name === 'renderer' && to === from) checkRendererParts(node, source, found.file)
-      if (!from || !to || to === from) return
+      if (part && to === from) checkRendererParts(part, node, source, found.file)
+      if (!to || to === from) return
       if (!from.may.includes(to.name)) {
         const allowed = from.may.length ? from.may.map((name) => `src/${name}`).join(', ') : 'packages only'
         context.report({
@@ -205,10 +209,11 @@ export const layersRule = {
       }
     }
 
-    /** @param {import('estree').Node} node @param {string} source @param {string} file */
-    function checkRendererParts(node, source, file) {
-      const part = RENDERER_PARTS.find((entry) => within(projectPath(importer), entry.folder))
-      if (!part) return
+    /**
+     * @param {(typeof RENDERER_PARTS)[number]} part the importer's
+     * @param {import('estree').Node} node @param {string} source @param {string} file
+     */
+    function checkRendererParts(part, node, source, file) {
       const target = projectPath(file)
       const forbidden = part.mayNot.find((name) => within(target, `${RENDERER_SRC}/${name}`))
       if (!forbidden) return
@@ -228,8 +233,6 @@ export const layersRule = {
         })
       }
     }
-
-    const inAdapters = within(projectPath(importer), ADAPTERS)
 
     /** @param {any} node */
     const fromSource = (node) => check(node, node.source?.value)
