@@ -11,6 +11,7 @@ import {
 } from '../../e2e/harness/chromium.ts'
 import { closedAddress } from '../scripts/electron-stand-ins.ts'
 import { scratchFolder } from '../scripts/fresh-clone.ts'
+import { oneLineFailure } from '../one-line-failure.ts'
 
 // How the browser suite gets its Chromium on a developer's laptop: Playwright's own, installed on
 // first need, or one line saying what to run. Launches are stand-ins that answer as Playwright
@@ -33,17 +34,6 @@ describe('the browser suite Chromium', () => {
     )
   }
 
-  async function failure(promise: Promise<unknown>): Promise<string> {
-    const error = await promise.then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    )
-    expect(error).toBeInstanceOf(ChromiumMissing)
-    const message = (error as Error).message
-    expect(message).not.toContain('\n')
-    return message
-  }
-
   it('takes the variable first, then Debian’s, then leaves it to Playwright', () => {
     const dir = folder()
     const debian = join(dir, 'chromium')
@@ -57,11 +47,12 @@ describe('the browser suite Chromium', () => {
 
   it('names the variable when it points at nothing, and launches nothing', async () => {
     const launched: Array<string | undefined> = []
-    const message = await failure(
+    const message = await oneLineFailure(
       ensureChromium({
         env: { [CHROMIUM_VARIABLE]: '/nowhere/chrome' },
         launch: async (path) => void launched.push(path),
       }),
+      ChromiumMissing,
     )
     expect(message).toMatch(
       /^CATALOG_DESK_CHROMIUM is \/nowhere\/chrome, which does not exist: run `npx playwright install chromium`/,
@@ -92,7 +83,7 @@ describe('the browser suite Chromium', () => {
     const dir = folder()
     const browsers = join(dir, 'browsers')
     mkdirSync(browsers)
-    const message = await failure(
+    const message = await oneLineFailure(
       ensureChromium({
         env: {},
         debian: join(dir, 'no-chromium'),
@@ -107,6 +98,7 @@ describe('the browser suite Chromium', () => {
           { quiet: true },
         ),
       }),
+      ChromiumMissing,
     )
     expect(message).toMatch(
       /^No Chromium for the browser suite, and Playwright could not download its own \(exit status [1-9]\d*\): /,
@@ -120,7 +112,7 @@ describe('the browser suite Chromium', () => {
     const dir = folder()
     const debian = join(dir, 'chromium')
     writeFileSync(debian, '')
-    const message = await failure(
+    const message = await oneLineFailure(
       ensureChromium({
         env: {},
         debian,
@@ -130,6 +122,7 @@ describe('the browser suite Chromium', () => {
           )
         },
       }),
+      ChromiumMissing,
     )
     expect(message).toMatch(new RegExp(`^${debian} does not start \\(browserType.launch: Failed to launch`))
   })

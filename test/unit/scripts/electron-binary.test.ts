@@ -8,6 +8,7 @@ import {
 } from '../../../scripts/electron-binary.js'
 import { electronVersion, standInDistribution, startElectronMirror } from './electron-stand-ins.ts'
 import { freshClone, scratchFolder, startEnvironment } from './fresh-clone.ts'
+import { oneLineFailure } from '../one-line-failure.ts'
 
 // The resolver behind `npm start`, `npm run dev`, the Electron suite and CI, on a fresh clone's
 // Electron package (never downloaded) and the real package code.
@@ -25,17 +26,6 @@ describe('resolveElectronBinary', () => {
     return { dir: folder.dir, root: freshClone(folder.dir), cache }
   }
 
-  async function failure(promise: Promise<unknown>): Promise<string> {
-    const error = await promise.then(
-      () => undefined,
-      (thrown: unknown) => thrown,
-    )
-    expect(error).toBeInstanceOf(ElectronBinaryError)
-    const message = (error as Error).message
-    expect(message).not.toContain('\n')
-    return message
-  }
-
   it('finds the executable in the folder ELECTRON_OVERRIDE_DIST_PATH names, without downloading', async () => {
     const { dir, root } = fresh()
     const dist = standInDistribution(dir)
@@ -48,8 +38,9 @@ describe('resolveElectronBinary', () => {
 
   it('names the variable and the folder when ELECTRON_OVERRIDE_DIST_PATH holds no Electron', async () => {
     const { dir, root } = fresh()
-    const message = await failure(
+    const message = await oneLineFailure(
       resolveElectronBinary({ root, env: startEnvironment({ ELECTRON_OVERRIDE_DIST_PATH: dir }) }),
+      ElectronBinaryError,
     )
     expect(message).toBe(
       `ELECTRON_OVERRIDE_DIST_PATH is ${dir}, but it holds no Electron executable (looked for ${join(dir, 'electron')}).`,
@@ -70,8 +61,9 @@ describe('resolveElectronBinary', () => {
     writeFileSync(notExecutable, 'not a program')
     chmodSync(notExecutable, 0o644)
     expect(
-      await failure(
+      await oneLineFailure(
         resolveElectronBinary({ root, env: startEnvironment({ ELECTRON_EXEC_PATH: notExecutable }) }),
+        ElectronBinaryError,
       ),
     ).toBe(`ELECTRON_EXEC_PATH is ${notExecutable}, which is not an executable file.`)
   })
@@ -80,11 +72,12 @@ describe('resolveElectronBinary', () => {
     const { root, cache } = fresh()
     const mirror = await startElectronMirror({ status: 404 })
     try {
-      const message = await failure(
+      const message = await oneLineFailure(
         resolveElectronBinary({
           root,
           env: startEnvironment({ ELECTRON_MIRROR: mirror.url, electron_config_cache: cache }),
         }),
+        ElectronBinaryError,
       )
       const version = electronVersion()
       expect(message).toContain(
@@ -123,9 +116,12 @@ describe('resolveElectronBinary', () => {
     const folder = scratchFolder('no-electron')
     folders.push(folder)
     writeFileSync(join(folder.dir, 'package.json'), '{"name":"empty"}')
-    expect(await failure(resolveElectronBinary({ root: folder.dir, env: startEnvironment({}) }))).toBe(
-      `Electron's package is not installed in ${folder.dir}: run \`npm ci\` first.`,
-    )
+    expect(
+      await oneLineFailure(
+        resolveElectronBinary({ root: folder.dir, env: startEnvironment({}) }),
+        ElectronBinaryError,
+      ),
+    ).toBe(`Electron's package is not installed in ${folder.dir}: run \`npm ci\` first.`)
   })
 })
 
