@@ -1,5 +1,7 @@
 import { join } from 'node:path'
+import { messageOf } from '#shared/error-message.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
+import type { EmbeddedSandbox } from './handlers/types.ts'
 
 /**
  * The token the embedded sandbox accepts. Not a secret: the sandbox is a stand-in for the service
@@ -9,13 +11,37 @@ import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
  */
 export const EMBEDDED_SANDBOX_TOKEN = 'sandbox-token'
 
-/** Starts the app's own sandbox on a free loopback port; what it receives is kept in `dataDir`. */
-export function startEmbeddedSandbox(dataDir: string): Promise<Sandbox> {
-  return startSandbox({
-    port: 0,
-    token: EMBEDDED_SANDBOX_TOKEN,
-    // Profiles may be set to either encoding; the sandbox should work with both.
-    tokenEncoding: 'either',
-    storeFile: join(dataDir, 'sandbox-received.json'),
-  })
+export const SANDBOX_STORE_FILE_NAME = 'sandbox-received.json'
+
+export interface StartedSandbox {
+  /** The running sandbox, to close on quit; undefined when it could not start. */
+  running: Sandbox | undefined
+  /** What the handlers know of it: its address, or why there is none. */
+  handlerView: EmbeddedSandbox
+}
+
+/**
+ * Starts the app's own sandbox on a free loopback port; what it receives is kept in `dataDir`.
+ * Never rejects: the app starts without its sandbox, and Settings says why.
+ */
+export async function startEmbeddedSandbox(dataDir: string): Promise<StartedSandbox> {
+  try {
+    const running = await startSandbox({
+      port: 0,
+      token: EMBEDDED_SANDBOX_TOKEN,
+      // Profiles may be set to either encoding; the sandbox should work with both.
+      tokenEncoding: 'either',
+      storeFile: join(dataDir, SANDBOX_STORE_FILE_NAME),
+      // The app's own file: damaged or too big, it is kept aside and never stops the app.
+      unusableStore: 'set-aside',
+    })
+    const { url, notice } = running
+    return { running, handlerView: { url, token: EMBEDDED_SANDBOX_TOKEN, ...(notice ? { notice } : {}) } }
+  } catch (error) {
+    console.error('The embedded sandbox could not start', error)
+    return {
+      running: undefined,
+      handlerView: { url: '', token: EMBEDDED_SANDBOX_TOKEN, problem: messageOf(error) },
+    }
+  }
 }

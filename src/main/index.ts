@@ -1,9 +1,10 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, protocol, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, protocol, session, shell } from 'electron'
 import type { AppInfo } from '#shared/ipc.ts'
 import { appPage } from './app-page.ts'
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol.ts'
-import { EMBEDDED_SANDBOX_TOKEN, startEmbeddedSandbox } from './embedded-sandbox.ts'
+import { startEmbeddedSandbox } from './embedded-sandbox.ts'
+import { openPreferences } from '#node/preferences.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
 import { createHandlers } from './handlers/index.ts'
@@ -18,14 +19,17 @@ import {
 } from './security.ts'
 import { createMainWindow } from './window.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import { startupFailure } from './startup-failure.ts'
 
 // Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
 const rendererDir = join(import.meta.dirname, '../renderer')
 
 const page = appPage({
-  // A packaged app never takes its page from the environment: that would hand IPC to any URL.
-  devServerUrl: app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL,
+  // Only `npm run dev` builds main in development mode; `npm start` and a packaged app are built
+  // for production, where this is false at build time and the variable is not even read: a page
+  // taken from the environment would be handed IPC, whatever address it names.
+  devServerUrl: import.meta.env.DEV && !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined,
 })
 
 function appInfo(): AppInfo {
@@ -71,7 +75,20 @@ async function start(): Promise<void> {
 
   const dataDir = app.getPath('userData')
   const sandbox = await startEmbeddedSandbox(dataDir)
-  app.on('will-quit', () => void sandbox.close())
+  const running = sandbox.running
+  if (running) {
+    // Quitting waits for the sandbox's last write: what it answered 201 for is on disk.
+    let closed = false
+    app.on('will-quit', (event) => {
+      if (closed) return
+      event.preventDefault()
+      void running.close().finally(() => {
+        closed = true
+        app.quit()
+      })
+    })
+  }
+  const preferences = await openPreferences(dataDir)
   const tokens = createTokenStore()
   const profiles = createProfileStore({ dir: dataDir, tokens })
   // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
@@ -84,10 +101,14 @@ async function start(): Promise<void> {
     appInfo,
     openExternal,
     writeClipboard: (text) => clipboard.writeText(text),
-    previewAssets: createPreviewAssetLoader({ resourcesDir }),
+    previewAssets: createPreviewAssetLoader({
+      resourcesDir,
+      allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+    }),
+    preferences,
     profiles,
     tokens,
-    sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },
+    sandbox: sandbox.handlerView,
   })
   registerIpc(createDispatcher(handlers), page.isAppUrl)
 
@@ -104,6 +125,9 @@ if (app.requestSingleInstanceLock()) {
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
   start().catch((error: unknown) => {
     console.error('Catalog Desk could not start', error)
+    // Never a silent exit: the person sees why, and where to look.
+    const { title, content } = startupFailure(error, app.getPath('userData'))
+    dialog.showErrorBox(title, content)
     app.exit(1)
   })
 } else {

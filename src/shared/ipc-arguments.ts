@@ -31,6 +31,8 @@ export const invokeArguments = {
       z.object({ source: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2_048) }),
     ]),
   ]),
+  getLocalSettings: z.tuple([]),
+  setAllowLocalAddresses: z.tuple([z.boolean()]),
   // A payload export of a few thousand SKUs fits; a runaway string does not.
   writeClipboard: z.tuple([z.string().max(20_000_000)]),
   // What the SKUs hold is the service's to judge (a refused one is split out and shown): only the

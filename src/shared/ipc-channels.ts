@@ -18,6 +18,10 @@ export const CHANNELS = [
    * address fetched by main (the renderer's CSP lets it fetch nothing itself).
    */
   'loadPreviewAsset',
+  /** This computer's side of the app: "Allow local addresses" and how the embedded sandbox is doing. */
+  'getLocalSettings',
+  /** Lets main fetch preview files from this computer and local networks, or stops it again. */
+  'setAllowLocalAddresses',
   /** Puts text on the system clipboard (the renderer has no clipboard permission). */
   'writeClipboard',
   /**

@@ -58,6 +58,17 @@ export interface PreviewAsset {
   name: string
 }
 
+/** What Settings shows about this computer: the local-address setting and the embedded sandbox. */
+export interface LocalSettings {
+  /** Whether main fetches preview files from this computer and local networks (off by default). */
+  allowLocalAddresses: boolean
+  sandbox: EmbeddedSandboxState
+}
+
+/** The embedded sandbox: where it listens (and anything to know about its store), or why it does not. */
+export type EmbeddedSandboxState =
+  { running: true; url: string; notice?: string } | { running: false; problem: string }
+
 export interface InvokeResults {
   getAppInfo: AppInfo
   openExternal: void
@@ -69,6 +80,8 @@ export interface InvokeResults {
   clearToken: void
   testConnection: ConnectionTest
   loadPreviewAsset: PreviewAsset
+  getLocalSettings: LocalSettings
+  setAllowLocalAddresses: LocalSettings
   writeClipboard: void
   syncBulkUpload: Outcome
   syncCreateApp: Outcome

@@ -10,18 +10,37 @@ export type TokenEncoding = (typeof TOKEN_ENCODINGS)[number]
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
-/** https, or http to this computer only (a local sandbox): a token never crosses a network in clear. */
-export function isAllowedServiceUrl(value: string): boolean {
+const SERVICE_URL_FORM =
+  'Enter the service address as https://host (http:// is allowed only for this computer: 127.0.0.1 or localhost)'
+
+/**
+ * Why `value` cannot be a service address, or undefined when it can: https, or http to this
+ * computer only (a local sandbox), so a token never crosses a network in clear. A `?` or `#` is
+ * refused even when nothing follows it: the URL API reports an empty query or fragment as none,
+ * and text after the address's path could otherwise move where an operation is sent.
+ */
+export function serviceUrlProblem(value: string): string | undefined {
   const url = URL.parse(value)
-  if (!url || url.username || url.password || url.search || url.hash) return false
-  if (url.protocol === 'https:') return true
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return SERVICE_URL_FORM
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return SERVICE_URL_FORM
+  if (url.username || url.password) return `${SERVICE_URL_FORM}, without a user name or password`
+  if (value.includes('?') || value.includes('#')) {
+    return `${SERVICE_URL_FORM}, without a query or fragment: remove everything from the “${value.includes('?') ? '?' : '#'}”`
+  }
+  return undefined
 }
 
-export const serviceUrlSchema = z.string().trim().refine(isAllowedServiceUrl, {
-  message:
-    'Enter the service address as https://host (http:// is allowed only for this computer: 127.0.0.1 or localhost), without a query or credentials',
-})
+export function isAllowedServiceUrl(value: string): boolean {
+  return serviceUrlProblem(value) === undefined
+}
+
+export const serviceUrlSchema = z
+  .string()
+  .trim()
+  .superRefine((value, context) => {
+    const problem = serviceUrlProblem(value)
+    if (problem) context.addIssue({ code: 'custom', message: problem })
+  })
 
 /** The bounds a profile's sending settings must keep (the app's form and the CLI's options alike). */
 export const PROFILE_LIMITS = {

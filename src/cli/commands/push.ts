@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { createServiceClient } from '#node/service/client.ts'
 import {
   DEFAULT_SENDING,
-  isAllowedServiceUrl,
+  serviceUrlProblem,
   PROFILE_LIMITS,
   TOKEN_ENCODINGS,
   type Timeouts,
@@ -110,12 +110,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       ? tokenFromEnv(values['token-env'], env, encoding)
       : await fromProfile(values.profile!, env, { tokenEncoding: encoding })
   const given = values['base-url']?.trim().replace(/\/+$/, '')
-  if (given !== undefined && !isAllowedServiceUrl(given)) {
-    throw new CliError(
-      `--base-url must be https://host (http:// only for 127.0.0.1 or localhost), without a query or credentials; not "${given}".`,
-      'push',
-    )
-  }
+  const problem = given === undefined ? undefined : serviceUrlProblem(given)
+  if (problem) throw new CliError(`--base-url "${given}": ${problem}.`, 'push')
   if (credentials.baseUrl !== undefined && given !== undefined && given !== credentials.baseUrl) {
     throw new CliError(
       `The profile's token belongs to ${credentials.baseUrl}; it is not sent to ${given}. Leave out --base-url or use --token-env.`,

@@ -1,3 +1,4 @@
+import { createLocalSettingsHandlers } from './local-settings.ts'
 import { createServiceHandlers } from './service.ts'
 import { createShellHandlers } from './shell.ts'
 import { createSyncHandlers } from './sync.ts'
@@ -9,5 +10,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createServiceHandlers(deps),
     ...createSyncHandlers(deps),
     ...createShellHandlers(deps),
+    ...createLocalSettingsHandlers(deps),
   }
 }

@@ -21,6 +21,13 @@ export function profileUrl(profile: Profile, sandbox: EmbeddedSandbox): string {
   return profile.kind === 'embedded-sandbox' ? sandbox.url : profile.baseUrl
 }
 
+/** Why nothing can be sent with this profile now: it is the embedded sandbox, and that could not start. */
+export function unavailable(profile: Profile, sandbox: EmbeddedSandbox): string | undefined {
+  return profile.kind === 'embedded-sandbox' && sandbox.problem !== undefined
+    ? `The embedded sandbox is not running (${sandbox.problem}); Settings says more.`
+    : undefined
+}
+
 /** The service client for a profile, reading its token only when a request goes out. */
 export function clientForProfile(profile: Profile, deps: ServiceDeps) {
   return createServiceClient({
@@ -110,6 +117,8 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
     },
     testConnection: async (id) => {
       const profile = await existing(id)
+      const down = unavailable(profile, deps.sandbox)
+      if (down) return { ok: false, kind: 'unreachable', message: down, url: '', durationMs: 0 }
       const outcome = await clientForProfile(profile, deps).bulkUpload([])
       return connectionTestResult(outcome, profileUrl(profile, deps.sandbox))
     },

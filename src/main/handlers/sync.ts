@@ -3,7 +3,7 @@ import { PROCESSED, type Outcome } from '#shared/service/outcome.ts'
 import type { Handlers, ServiceDeps } from './types.ts'
 import type { ServiceClient } from '#node/service/client.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
-import { clientForProfile } from './service.ts'
+import { clientForProfile, unavailable } from './service.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
@@ -59,6 +59,8 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     }
     const problem = runTargetProblem({ profileId, url: runAddress }, now ? [now] : [])
     if (problem) return notSent(`${problem} Nothing was sent.`)
+    const down = unavailable(profile!, deps.sandbox)
+    if (down) return notSent(`${down} Nothing was sent.`)
     return call(clientFor(profile!))
   }
 

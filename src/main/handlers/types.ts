@@ -2,6 +2,7 @@ import type { AppInfo, InvokeResults } from '#shared/ipc.ts'
 import type { Channel } from '#shared/ipc-channels.ts'
 import type { invokeArguments } from '#shared/ipc-arguments.ts'
 import type { z } from '#shared/schema/zod.ts'
+import type { PreferenceStore } from '#node/preferences.ts'
 import type { PreviewAssetLoader } from '#node/preview-assets.ts'
 import type { ProfileStore } from '#node/profiles/profile-store.ts'
 import type { TokenStore } from '#node/secrets/token-store.ts'
@@ -12,10 +13,18 @@ export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C
 /** One async function per contract channel; a channel without a handler does not compile. */
 export type Handlers = { [C in Channel]: (...args: HandlerArgs<C>) => Promise<InvokeResults[C]> }
 
-/** The sandbox embedded in the app, as the handlers need it: where it listens and what it accepts. */
+/**
+ * The sandbox embedded in the app, as the handlers need it: what it accepts, and where it listens
+ * or why it could not start (the app starts without it; Settings says why).
+ */
 export interface EmbeddedSandbox {
+  /** `http://127.0.0.1:PORT` while it runs; empty when it could not start. */
   url: string
   token: string
+  /** Why it could not start. */
+  problem?: string
+  /** Something to know about it, such as a store file that was set aside. */
+  notice?: string
 }
 
 /** What the service and sync handlers need: the profiles, the tokens and the embedded sandbox. */
@@ -30,5 +39,6 @@ export interface HandlerDeps extends ServiceDeps {
   appInfo(): AppInfo
   openExternal(url: string): Promise<void>
   previewAssets: PreviewAssetLoader
+  preferences: PreferenceStore
   writeClipboard(text: string): void
 }

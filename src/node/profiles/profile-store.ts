@@ -2,7 +2,7 @@ import { copyFile, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Profile } from '#shared/profile.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
-import { writeJsonAtomic } from './atomic-json.ts'
+import { writeJsonAtomic } from '../atomic-json.ts'
 import { builtInProfile, SANDBOX_PROFILE_ID, tokenAddress, validateProfile } from './profile-rules.ts'
 import {
   defaultProfilesData,

@@ -7,9 +7,10 @@ import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from '.
 
 /**
  * Inspection and control, for tests and for people trying the app. No token: the sandbox listens
- * on 127.0.0.1 only, so only this computer reaches it. The Host must name the loopback address too,
- * so a web page cannot reach these endpoints through DNS rebinding, and POST needs a JSON content
- * type, which a cross-site form cannot send without a CORS preflight the sandbox never grants.
+ * on 127.0.0.1 only, so only this computer reaches it, and answers only requests addressed to
+ * 127.0.0.1 or localhost (server.ts), so a web page cannot reach it through DNS rebinding. POST
+ * needs a JSON content type, which a cross-site form cannot send without a CORS preflight the
+ * sandbox never grants.
  */
 export const CONTROL_PREFIX = '/__sandbox/'
 
@@ -27,10 +28,6 @@ export const CONTROL_ENDPOINTS = [
 
 const RULES_LIMIT = 1024 * 1024
 const NO_CONTENT: Reply = { status: 204 }
-
-function addressedToLoopback(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
-}
 
 /** A control request's JSON body, or the reply that says why it cannot be read. */
 async function readControlJson(
@@ -122,12 +119,7 @@ export async function handleControl(
   response: ServerResponse,
   path: string,
   context: SandboxContext,
-  port: number,
 ): Promise<void> {
-  if (!addressedToLoopback(request.headers.host, port)) {
-    send(response, errorReply(403, 'The control endpoints answer only requests to 127.0.0.1 or localhost'))
-    return
-  }
   try {
     send(response, await route(request, path.slice(CONTROL_PREFIX.length), context))
   } catch (error) {

@@ -73,8 +73,18 @@ export interface SandboxOptions {
    * far above any batch the app sends, low enough that a runaway client cannot exhaust memory.
    */
   maxBodyBytes?: number
-  /** Where what the sandbox received is kept (JSON). In memory only when absent. */
+  /** Where what the sandbox received is kept (JSON Lines, one line a request). In memory only when absent. */
   storeFile?: string
+  /**
+   * A store file that cannot be used (damaged, not a store, too big) stops the start (`fail`, the
+   * default), or is moved aside so the sandbox starts empty and says so in `notice` (`set-aside`).
+   */
+  unusableStore?: 'fail' | 'set-aside'
+  /**
+   * The store's largest size in bytes (default 256 MB); past it the oldest entries are dropped and
+   * `/__sandbox/received` says how many. Applies in memory too.
+   */
+  maxStoreBytes?: number
   faults?: FaultRule[]
   /** Seeds the random draws of rules with a `rate`. Default 1: the same faults run after run. */
   faultSeed?: number

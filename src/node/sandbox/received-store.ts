@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { appendFile, mkdir, readFile, rename, stat, truncate } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { createInterface } from 'node:readline'
+import { formatBytes } from '#shared/byte-size.ts'
+import { messageOf } from '#shared/error-message.ts'
+import { writeJsonLinesAtomic } from '../atomic-json.ts'
 import type { CreatedApp } from './app-response.ts'
 
 /** One SKU of an accepted bulk upload, exactly as it was sent. */
@@ -22,88 +27,156 @@ export interface ReceivedApp {
   app: CreatedApp
 }
 
+/** How many of the oldest entries were let go to keep the store within its size. */
+export interface Dropped {
+  skus: number
+  apps: number
+  message: string
+}
+
 export interface Received {
   skus: ReceivedSku[]
   apps: ReceivedApp[]
+  /** Present once older entries were dropped. */
+  dropped?: Dropped
 }
 
-const FORMAT = 1
+/** 256 MB: tens of thousands of full SKUs, and well under what Node can read back as one string. */
+export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024
 
-function isReceived(value: unknown): value is Received {
-  const record = value as Partial<Received> | null
-  return (
-    typeof record === 'object' && record !== null && Array.isArray(record.skus) && Array.isArray(record.apps)
-  )
+/**
+ * One line of the store file (JSON Lines). Each accepted request appends one line, so a request
+ * costs the size of what it sent, not of everything stored so far; the file is rewritten only when
+ * it is emptied or its oldest entries are dropped.
+ */
+type Line =
+  { format: 2; dropped?: { skus: number; apps: number } } | { skus: ReceivedSku[] } | { app: ReceivedApp }
+
+/** A line in memory: what it holds and how many bytes it takes in the file. */
+type Entry = { bytes: number; skus: ReceivedSku[] } | { bytes: number; app: ReceivedApp }
+
+const HEADER_FORMAT = 2
+
+/** Why a store file cannot be used; the file is set aside, never overwritten. */
+class UnusableStore extends Error {}
+
+export interface ReceivedStoreOptions {
+  /** Where the store lives; in memory only when absent. */
+  file?: string
+  /** The file's largest size; the oldest entries are dropped to stay within it. */
+  maxBytes?: number
+  /**
+   * What to do with a file that cannot be used: keep it and fail (the default: a file a person
+   * named may be anything, and is never moved), or move it aside and start empty (the app's own
+   * store, which must never stop the app from starting).
+   */
+  unusable?: 'fail' | 'set-aside'
+  /** For the name of a set-aside file. */
+  now?: () => Date
 }
 
 /**
  * What the sandbox accepted, in memory and, with a file, on disk: a restarted sandbox still shows
- * what it got. A request is answered only after its data is written, so a 201 means stored.
+ * what it got. A request is answered only after its line is written, so a 201 means stored.
  */
 export class ReceivedStore {
   readonly #file: string | undefined
-  #data: Received
-  /** Writes run one after the other, each with the whole state, so the last one wins. */
+  readonly #maxBytes: number
+  #entries: Entry[]
+  #dropped: { skus: number; apps: number }
+  #bytes: number
+  /** Writes run one after the other, in the order the requests were accepted. */
   #writing: Promise<void> = Promise.resolve()
+  /** Something the person should know about the file (it was set aside), said once at start. */
+  readonly notice: string | undefined
 
-  private constructor(file: string | undefined, data: Received) {
+  private constructor(
+    file: string | undefined,
+    maxBytes: number,
+    loaded: { entries: Entry[]; dropped: { skus: number; apps: number }; bytes: number },
+    notice?: string,
+  ) {
     this.#file = file
-    this.#data = data
+    this.#maxBytes = maxBytes
+    this.#entries = loaded.entries
+    this.#dropped = loaded.dropped
+    this.#bytes = loaded.bytes
+    this.notice = notice
   }
 
-  /** Loads `file` if it exists. A file that is not a store is an error, never silently replaced. */
-  static async open(file?: string): Promise<ReceivedStore> {
-    if (file === undefined) return new ReceivedStore(undefined, { skus: [], apps: [] })
-    let text: string
+  /**
+   * Loads the store file if there is one. A file that cannot be used (damaged, not a store, over
+   * the size limit) fails the opening, or, with `unusable: 'set-aside'`, is moved aside under
+   * another name and the store starts empty, with a notice saying where the old file is.
+   */
+  static async open({
+    file,
+    maxBytes = DEFAULT_MAX_STORE_BYTES,
+    unusable = 'fail',
+    now = () => new Date(),
+  }: ReceivedStoreOptions = {}): Promise<ReceivedStore> {
+    if (!Number.isInteger(maxBytes) || maxBytes < 1)
+      throw new RangeError('maxStoreBytes must be a whole number of at least 1')
+    const empty = { entries: [], dropped: { skus: 0, apps: 0 }, bytes: 0 }
+    if (file === undefined) return new ReceivedStore(undefined, maxBytes, empty)
     try {
-      text = await readFile(file, 'utf8')
+      return new ReceivedStore(file, maxBytes, await load(file, maxBytes))
     } catch (error) {
-      if ((error as { code?: string }).code === 'ENOENT')
-        return new ReceivedStore(file, { skus: [], apps: [] })
-      throw new Error(`Cannot read the sandbox store ${file}: ${(error as Error).message}`, { cause: error })
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new ReceivedStore(file, maxBytes, empty)
+      const reason =
+        error instanceof UnusableStore ? error.message : `it could not be read: ${messageOf(error)}`
+      if (unusable === 'fail')
+        throw new Error(`The sandbox store ${file} cannot be used: ${reason}`, { cause: error })
+      const aside = `${file}.set-aside-${now().toISOString().replace(/[:.]/g, '-')}`
+      // Not moved, it would be overwritten by the first request: a start with it cannot go on.
+      await rename(file, aside).catch((renameError: unknown) => {
+        throw new Error(
+          `The sandbox store ${file} cannot be used (${reason}) and could not be moved aside: ${messageOf(renameError)}`,
+          { cause: renameError },
+        )
+      })
+      return new ReceivedStore(
+        file,
+        maxBytes,
+        empty,
+        `The sandbox's store could not be used (${reason}): the sandbox started empty and the old file was kept as ${aside}.`,
+      )
     }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch (error) {
-      throw new Error(`The sandbox store ${file} is not JSON: ${(error as Error).message}`, { cause: error })
-    }
-    if (!isReceived(parsed))
-      throw new Error(`${file} is not a sandbox store: it needs "skus" and "apps" lists`)
-    return new ReceivedStore(file, { skus: parsed.skus, apps: parsed.apps })
   }
 
   snapshot(): Received {
-    return structuredClone(this.#data)
+    const received: Received = structuredClone({
+      skus: this.#entries.flatMap((entry) => ('skus' in entry ? entry.skus : [])),
+      apps: this.#entries.flatMap((entry) => ('app' in entry ? [entry.app] : [])),
+    })
+    const { skus, apps } = this.#dropped
+    if (skus + apps > 0) {
+      received.dropped = {
+        skus,
+        apps,
+        message: `The store keeps at most ${formatBytes(this.#maxBytes)}: the oldest ${skus} SKU${skus === 1 ? '' : 's'} and ${apps} app${apps === 1 ? '' : 's'} were dropped.`,
+      }
+    }
+    return received
   }
 
   /** Stores one accepted batch, all of it or (if the file cannot be written) none of it. */
-  async addSkus(skus: unknown[], receivedAt: string): Promise<ReceivedSku[]> {
+  addSkus(skus: unknown[], receivedAt: string): Promise<ReceivedSku[]> {
     const batchId = randomUUID()
     const added = skus.map((sku) => ({ id: randomUUID(), receivedAt, batchId, sku: structuredClone(sku) }))
-    this.#data.skus.push(...added)
-    try {
-      await this.#persist()
-    } catch (error) {
-      this.#data.skus = this.#data.skus.filter((entry) => entry.batchId !== batchId)
-      throw error
-    }
-    return added
+    return this.#append({ skus: added }).then(() => added)
   }
 
-  async addApp(entry: ReceivedApp): Promise<void> {
-    this.#data.apps.push(entry)
-    try {
-      await this.#persist()
-    } catch (error) {
-      this.#data.apps = this.#data.apps.filter((app) => app !== entry)
-      throw error
-    }
+  addApp(app: ReceivedApp): Promise<void> {
+    return this.#append({ app })
   }
 
-  async clear(): Promise<void> {
-    this.#data = { skus: [], apps: [] }
-    await this.#persist()
+  clear(): Promise<void> {
+    return this.#queue(async () => {
+      this.#entries = []
+      this.#dropped = { skus: 0, apps: 0 }
+      await this.#rewrite()
+    })
   }
 
   /** Resolves once every write started so far has finished. */
@@ -111,25 +184,160 @@ export class ReceivedStore {
     await this.#writing.catch(() => undefined)
   }
 
-  #persist(): Promise<void> {
-    const file = this.#file
-    if (file === undefined) return Promise.resolve()
-    const write = this.#writing.catch(() => undefined).then(() => writeAtomically(file, this.#data))
-    this.#writing = write
-    return write
+  #queue(write: () => Promise<void>): Promise<void> {
+    const next = this.#writing.catch(() => undefined).then(write)
+    this.#writing = next
+    return next
+  }
+
+  /** Adds the line in memory and on disk; on a failed write, neither keeps it. */
+  #append(line: { skus: ReceivedSku[] } | { app: ReceivedApp }): Promise<void> {
+    const text = `${JSON.stringify(line)}\n`
+    const entry: Entry = { bytes: Buffer.byteLength(text), ...line }
+    return this.#queue(async () => {
+      const file = this.#file
+      this.#entries.push(entry)
+      if (this.#bytes + entry.bytes > this.#maxBytes) {
+        this.#dropOldest(entry.bytes)
+        if (file === undefined) return
+        try {
+          await this.#rewrite()
+        } catch (error) {
+          this.#entries.pop()
+          throw error
+        }
+        return
+      }
+      this.#bytes += entry.bytes
+      if (file === undefined) return
+      const before = this.#bytes - entry.bytes
+      try {
+        await mkdir(dirname(file), { recursive: true })
+        await appendFile(file, text)
+      } catch (error) {
+        this.#entries.pop()
+        this.#bytes = before
+        // A line cut off half-way would damage the file for every later line: cut it back.
+        await truncate(file, before).catch(() => undefined)
+        throw error
+      }
+    })
+  }
+
+  /**
+   * Lets the oldest entries go until the newest fits in half the limit, so the file is rewritten
+   * once in a while, not on every request near the limit. The newest entry always stays.
+   */
+  #dropOldest(newest: number): void {
+    let bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, 0)
+    const target = Math.max(this.#maxBytes / 2, newest)
+    while (this.#entries.length > 1 && bytes > target) {
+      const oldest = this.#entries.shift()!
+      bytes -= oldest.bytes
+      if ('skus' in oldest) this.#dropped.skus += oldest.skus.length
+      else this.#dropped.apps += 1
+    }
+  }
+
+  /** Writes the whole file anew (through a temporary file): after a clear or a drop. */
+  async #rewrite(): Promise<void> {
+    const header: Line = {
+      format: HEADER_FORMAT,
+      ...(this.#dropped.skus + this.#dropped.apps > 0 ? { dropped: this.#dropped } : {}),
+    }
+    const lines = [
+      header,
+      ...this.#entries.map((entry) => ('skus' in entry ? { skus: entry.skus } : { app: entry.app })),
+    ]
+    if (this.#file !== undefined) await writeJsonLinesAtomic(this.#file, lines)
+    this.#bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, 0)
   }
 }
 
-/** A temporary file renamed over the old one: a crash mid-write leaves the previous store intact. */
-async function writeAtomically(file: string, data: Received): Promise<void> {
-  const text = JSON.stringify({ format: FORMAT, ...data }, null, 2) + '\n'
-  const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`
-  await mkdir(dirname(file), { recursive: true })
+/** Reads a store file line by line (never as one string, which Node cannot hold past ~512 MB). */
+async function load(
+  file: string,
+  maxBytes: number,
+): Promise<{ entries: Entry[]; dropped: { skus: number; apps: number }; bytes: number }> {
+  const { size } = await stat(file)
+  if (size > maxBytes) {
+    throw new UnusableStore(
+      `it is ${formatBytes(size)}, over the ${formatBytes(maxBytes)} the store may hold`,
+    )
+  }
+  const entries: Entry[] = []
+  let dropped = { skus: 0, apps: 0 }
+  let bytes = 0
+  let number = 0
+  /** Where the current line starts in the file. */
+  let offset = 0
+  /** A line that did not parse: fine if it is the last (a write cut off by a crash), else damage. */
+  let torn: { number: number; offset: number } | undefined
+  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })
+  for await (const text of lines) {
+    number += 1
+    const start = offset
+    offset += Buffer.byteLength(text) + 1
+    if (torn !== undefined) throw new UnusableStore(`line ${torn.number} is not JSON`)
+    if (text.trim() === '') continue
+    if (number === 1 && text.trim() === '{') return loadFormatOne(file)
+    let line: unknown
+    try {
+      line = JSON.parse(text)
+    } catch {
+      torn = { number, offset: start }
+      continue
+    }
+    const record = line as Partial<Record<'format' | 'skus' | 'app' | 'dropped', unknown>> | null
+    if (typeof record !== 'object' || record === null)
+      throw new UnusableStore(`line ${number} is not a store entry`)
+    if (number === 1 && record.format !== undefined) {
+      if (record.format !== HEADER_FORMAT)
+        throw new UnusableStore(`it has format ${String(record.format)}, which this version does not read`)
+      const counts = record.dropped as { skus?: unknown; apps?: unknown } | undefined
+      if (counts && Number.isInteger(counts.skus) && Number.isInteger(counts.apps))
+        dropped = counts as typeof dropped
+      continue
+    }
+    const lineBytes = Buffer.byteLength(text) + 1
+    if (Array.isArray(record.skus)) entries.push({ bytes: lineBytes, skus: record.skus as ReceivedSku[] })
+    else if (typeof record.app === 'object' && record.app !== null)
+      entries.push({ bytes: lineBytes, app: record.app as ReceivedApp })
+    else throw new UnusableStore(`line ${number} is not a store entry`)
+    bytes += lineBytes
+  }
+  // The request whose line this was never got its answer: the line goes, and the next one starts clean.
+  if (torn) await truncate(file, torn.offset)
+  return { entries, dropped, bytes }
+}
+
+/** The store as versions before 2 wrote it, one pretty-printed JSON document: read once and rewritten as lines. */
+async function loadFormatOne(
+  file: string,
+): Promise<{ entries: Entry[]; dropped: { skus: number; apps: number }; bytes: number }> {
+  let parsed: { skus?: unknown; apps?: unknown }
   try {
-    await writeFile(temporary, text)
-    await rename(temporary, file)
+    parsed = JSON.parse(await readFile(file, 'utf8')) as typeof parsed
   } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
+    throw new UnusableStore(`it is not JSON: ${messageOf(error)}`)
+  }
+  if (!Array.isArray(parsed.skus) || !Array.isArray(parsed.apps))
+    throw new UnusableStore('it is not a sandbox store: it needs "skus" and "apps" lists')
+  const batches = new Map<string, ReceivedSku[]>()
+  for (const sku of parsed.skus as ReceivedSku[])
+    batches.set(sku.batchId, [...(batches.get(sku.batchId) ?? []), sku])
+  const lines = [
+    ...[...batches.values()].map((skus) => ({ skus })),
+    ...(parsed.apps as ReceivedApp[]).map((app) => ({ app })),
+  ]
+  const entries: Entry[] = lines.map((line) => ({
+    bytes: Buffer.byteLength(`${JSON.stringify(line)}\n`),
+    ...line,
+  }))
+  await writeJsonLinesAtomic(file, [{ format: HEADER_FORMAT }, ...lines])
+  return {
+    entries,
+    dropped: { skus: 0, apps: 0 },
+    bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0),
   }
 }

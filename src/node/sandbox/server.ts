@@ -20,6 +20,8 @@ export interface Sandbox {
   /** `http://127.0.0.1:PORT`, without a trailing slash. */
   url: string
   port: number
+  /** Something to tell whoever started it: the store file could not be used and was set aside. */
+  notice?: string
   /**
    * Stops listening, drops every open connection (pending slow answers included), and resolves once
    * the handlers have wound up and the store file is written.
@@ -98,7 +100,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const rejectedBarcodes = new Set(parseBarcodes(options.rejectBarcodes ?? []))
   const context: SandboxContext = {
     settings: settingsOf(options),
-    store: await ReceivedStore.open(options.storeFile),
+    store: await ReceivedStore.open({
+      file: options.storeFile,
+      maxBytes: options.maxStoreBytes,
+      unusable: options.unusableStore,
+    }),
     faults,
     log: new RequestLog(),
     rejectedBarcodes,
@@ -111,11 +117,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const server = createServer((request, response) => {
     const path = pathOf(request)
     const endpoint = OPERATIONS.get(path)
-    const done = endpoint
-      ? handleOperation(request, response, endpoint, context, abandonSignal(response))
-      : path.startsWith(CONTROL_PREFIX)
-        ? handleControl(request, response, path, context, boundPort)
-        : notFound(request, response, path, context)
+    const done = !addressedToLoopback(request.headers.host, boundPort)
+      ? misdirected(response)
+      : endpoint
+        ? handleOperation(request, response, endpoint, context, abandonSignal(response))
+        : path.startsWith(CONTROL_PREFIX)
+          ? handleControl(request, response, path, context)
+          : notFound(request, response, path, context)
     // The handlers answer their own failures; this only keeps a bug from becoming an unhandled rejection.
     const settled = done.catch(() => {
       response.destroy()
@@ -137,6 +145,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   return {
     url: `http://127.0.0.1:${boundPort}`,
     port: boundPort,
+    ...(context.store.notice ? { notice: context.store.notice } : {}),
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve())
@@ -158,6 +167,19 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     rejectedBarcodes: () => [...rejectedBarcodes],
   }
+}
+
+/**
+ * Whether a request names the sandbox by its loopback address. The sandbox has no real security
+ * (its token is public), so a request for another host name, which is what a web page reaching it
+ * through DNS rebinding sends, is refused on every path, operations included.
+ */
+function addressedToLoopback(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}`
+}
+
+async function misdirected(response: ServerResponse): Promise<void> {
+  send(response, errorReply(403, 'The sandbox answers only requests addressed to 127.0.0.1 or localhost'))
 }
 
 async function notFound(

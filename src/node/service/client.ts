@@ -84,7 +84,7 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
     const redact: Redact = createRedactor(read.token)
 
     const url = endpointUrl(config.baseUrl, path)
-    if (!isHttpUrl(url)) return notSent('wrong-address', badAddressMessage())
+    if (url === undefined || !isHttpUrl(url)) return notSent('wrong-address', badAddressMessage())
     let body: string
     try {
       body = JSON.stringify(payload)

@@ -2,7 +2,17 @@
 export const BULK_UPLOAD_PATH = '/service/platform/misc/v2.0/skus/bulk-upload'
 export const CREATE_APP_PATH = '/service/platform/misc/v1.0/apps'
 
-/** Joins a profile's base URL (which may carry a path prefix) and an operation's path. */
-export function endpointUrl(baseUrl: string, path: string): string {
-  return baseUrl.replace(/\/+$/, '') + path
+/**
+ * An operation's address under a profile's base URL (which may carry a path prefix). Built with
+ * the URL API and with the base's query and fragment dropped, so nothing in a base URL, however
+ * it slipped past the profile's checks, can move the operation's path: the request goes to
+ * exactly `<base path>` + `path` on the base's host. Undefined when the base is not an address.
+ */
+export function endpointUrl(baseUrl: string, path: string): string | undefined {
+  const url = URL.parse(baseUrl)
+  if (!url) return undefined
+  url.search = ''
+  url.hash = ''
+  url.pathname = url.pathname.replace(/\/+$/, '') + path
+  return url.href
 }

@@ -8,6 +8,7 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { createHandlers } from '#main/handlers/index.ts'
 import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
+import { openPreferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
@@ -54,6 +55,11 @@ interface TestFixtures {
   tokens: TokenStore
   /** The app's embedded sandbox: a real HTTP service on loopback, fresh for every test. */
   sandbox: Sandbox
+  /**
+   * "Allow local addresses" as the test starts (off, as for a new user). Tests whose preview files
+   * are served on loopback turn it on, as a person testing with local files would.
+   */
+  allowLocalAddresses: boolean
 }
 
 interface WorkerFixtures {
@@ -61,6 +67,8 @@ interface WorkerFixtures {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  allowLocalAddresses: [false, { option: true }],
+
   rendererServer: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from it
     async ({}, use) => {
@@ -134,11 +142,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   // Every test gets Playwright's fresh context (so a fresh IndexedDB), wired like the app's window.
   context: async (
-    { context, openedExternally, clipboard, pageProblems, bridgeResults, sandbox, tokens },
+    {
+      context,
+      openedExternally,
+      clipboard,
+      pageProblems,
+      bridgeResults,
+      sandbox,
+      tokens,
+      allowLocalAddresses,
+    },
     use,
   ) => {
     // What main keeps on disk, in a folder of this test's own.
     const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
+    const preferences = await openPreferences(dataDir)
+    if (allowLocalAddresses) await preferences.update({ allowLocalAddresses: true })
     const handlers = createHandlers({
       profiles: createProfileStore({ dir: dataDir, tokens }),
       tokens,
@@ -155,7 +174,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       writeClipboard: (text) => {
         clipboard.push(text)
       },
-      previewAssets: createPreviewAssetLoader({ resourcesDir: join(repoRoot, 'resources') }),
+      previewAssets: createPreviewAssetLoader({
+        resourcesDir: join(repoRoot, 'resources'),
+        allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+      }),
+      preferences,
     })
     const dispatch = createDispatcher(handlers)
     // A rejection here reaches the page as a rejected promise carrying the error's message.

@@ -198,7 +198,14 @@ describe('catalog-desk push: usage', () => {
     [['f.json', '--base-url', 'http://127.0.0.1:1'], /exactly one of --token-env NAME or --profile NAME/],
     [['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'A', '--profile', 'p'], /exactly one/],
     [['f.json', '--token-env', 'PUSH_TOKEN'], /Missing --base-url/],
-    [['f.json', '--base-url', 'http://example.com', '--token-env', 'PUSH_TOKEN'], /--base-url must be https/],
+    [
+      ['f.json', '--base-url', 'http://example.com', '--token-env', 'PUSH_TOKEN'],
+      /--base-url "http:\/\/example.com": Enter the service address as https/,
+    ],
+    [
+      ['f.json', '--base-url', 'http://127.0.0.1:2375/containers/create#', '--token-env', 'PUSH_TOKEN'],
+      /without a query or fragment/,
+    ],
     [['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'NOPE'], /NOPE is not set or empty/],
     [
       ['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', 'PUSH_TOKEN', '--batch-size', '0'],

@@ -1,11 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { IpcMainInvokeEvent } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
-import { ipcChannel } from '#shared/ipc.ts'
+import { ipcChannel, type LocalSettings } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { fakeWebContents } from './fake-web-contents.ts'
 
@@ -68,6 +68,7 @@ const fake = vi.hoisted(() => {
     handle: vi.fn((_scheme: string, _handler: (request: Request) => Promise<Response>) => {}),
   }
   const ipc = { handle: vi.fn(), removeHandler: vi.fn() }
+  const dialog = { showErrorBox: vi.fn((_title: string, _content: string) => {}) }
 
   return {
     app,
@@ -77,6 +78,7 @@ const fake = vi.hoisted(() => {
     shell,
     protocol,
     ipc,
+    dialog,
     emit(event: string, ...args: unknown[]) {
       for (const listener of listeners.get(event) ?? []) listener(...args)
     },
@@ -97,6 +99,7 @@ vi.mock('electron', () => ({
   shell: fake.shell,
   protocol: fake.protocol,
   ipcMain: fake.ipc,
+  dialog: fake.dialog,
 }))
 
 const preloadPath = fileURLToPath(new URL('../../../src/preload/index.cjs', import.meta.url))
@@ -116,6 +119,21 @@ async function startApp(): Promise<void> {
     if (fake.app.quit.mock.calls.length === 0 && fake.windows.length === 0) throw new Error('still starting')
   })
 }
+
+/** Quits as Electron does: will-quit, and again after a listener that prevented it calls app.quit(). */
+async function quit(): Promise<{ prevented: boolean }> {
+  const quits = fake.app.quit.mock.calls.length
+  let prevented = false
+  fake.emit('will-quit', { preventDefault: () => (prevented = true) })
+  if (!prevented) return { prevented }
+  await vi.waitFor(() => expect(fake.app.quit.mock.calls.length).toBe(quits + 1))
+  fake.emit('will-quit', { preventDefault: () => expect.fail('quit prevented a second time') })
+  return { prevented }
+}
+
+const fromAppPage = {
+  senderFrame: { url: 'app://catalog-desk/index.html', parent: null },
+} as unknown as IpcMainInvokeEvent
 
 function headerPolicy(): string {
   const listener = fake.defaultSession.webRequest.onHeadersReceived.mock.calls[0]![0] as (
@@ -147,7 +165,7 @@ afterEach(async () => {
   if (originalResourcesPath) Object.defineProperty(process, 'resourcesPath', originalResourcesPath)
   else delete (process as { resourcesPath?: string }).resourcesPath
   // Quitting closes the embedded sandbox, as in the app.
-  fake.emit('will-quit')
+  await quit()
   await rm(fake.app.userData, { recursive: true, force: true })
 })
 
@@ -311,5 +329,71 @@ describe('src/main/index.ts', () => {
     fake.emit('second-instance')
     expect(window.restore).toHaveBeenCalledOnce()
     expect(window.focus).toHaveBeenCalledOnce()
+  })
+
+  it('npm start (built for production, unpackaged) ignores ELECTRON_RENDERER_URL and loads its own page', async () => {
+    vi.stubEnv('DEV', false)
+    vi.stubEnv('ELECTRON_RENDERER_URL', DEV_URL)
+    await startApp()
+    expect(fake.windows[0]!.loadURL).toHaveBeenCalledExactlyOnceWith(appUrl)
+    expect(headerPolicy()).toBe(CONTENT_SECURITY_POLICY)
+  })
+
+  it('quitting waits until the embedded sandbox has closed and written its store', async () => {
+    await startApp()
+    const settings = (await ipcListener('catalog-desk:getLocalSettings')(fromAppPage)) as LocalSettings
+    expect(settings.sandbox).toMatchObject({ running: true })
+    const url = (settings.sandbox as { url: string }).url
+    expect((await fetch(`${url}/__sandbox/received`)).status).toBe(200)
+
+    expect(fake.app.quit).not.toHaveBeenCalled()
+    expect(await quit()).toEqual({ prevented: true })
+    // By the time the app quits for good, the sandbox no longer answers.
+    await expect(fetch(`${url}/__sandbox/received`)).rejects.toThrow()
+  })
+
+  it('a damaged sandbox store is set aside: the app starts, and Settings says where the old file is', async () => {
+    await writeFile(join(fake.app.userData, 'sandbox-received.json'), '{"format":2}\nnot json\n{"skus":[]}\n')
+    await startApp()
+    expect(fake.windows).toHaveLength(1)
+    const settings = (await ipcListener('catalog-desk:getLocalSettings')(fromAppPage)) as LocalSettings
+    expect(settings.sandbox).toMatchObject({
+      running: true,
+      notice: expect.stringMatching(
+        /^The sandbox's store could not be used \(line 2 is not JSON\): the sandbox started empty and the old file was kept as .*sandbox-received\.json\.set-aside-/,
+      ),
+    })
+  })
+
+  it('a sandbox that cannot start does not stop the app: Settings says why, and nothing is sent to it', async () => {
+    // A data folder that is a file: nothing can be read or moved inside it.
+    const notAFolder = join(fake.app.userData, 'user-data')
+    await writeFile(notAFolder, 'a file where a folder should be')
+    fake.app.userData = notAFolder
+    await startApp()
+    expect(fake.windows).toHaveLength(1)
+    expect(fake.dialog.showErrorBox).not.toHaveBeenCalled()
+    const settings = (await ipcListener('catalog-desk:getLocalSettings')(fromAppPage)) as LocalSettings
+    expect(settings).toMatchObject({
+      allowLocalAddresses: false,
+      sandbox: { running: false, problem: expect.stringContaining('sandbox-received.json') },
+    })
+    await expect(ipcListener('catalog-desk:testConnection')(fromAppPage, 'sandbox')).resolves.toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^The embedded sandbox is not running \(.+\); Settings says more\.$/),
+    })
+    fake.app.userData = dirname(notAFolder)
+  })
+
+  it('a start that fails shows a dialog with the reason and the data folder, then exits', async () => {
+    fake.app.whenReady.mockRejectedValueOnce(new Error('the GPU process crashed'))
+    vi.resetModules()
+    await import('#main/index.ts')
+    await vi.waitFor(() => expect(fake.app.exit).toHaveBeenCalledExactlyOnceWith(1))
+    expect(fake.dialog.showErrorBox).toHaveBeenCalledOnce()
+    const [title, content] = fake.dialog.showErrorBox.mock.calls[0]!
+    expect(title).toBe('Catalog Desk could not start')
+    expect(content).toContain('the GPU process crashed')
+    expect(content).toContain(fake.app.userData)
   })
 })

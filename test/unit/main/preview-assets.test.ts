@@ -1,12 +1,43 @@
+import { lookup } from 'node:dns'
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createPreviewAssetLoader, formatBytes } from '#node/preview-assets.ts'
+import type { GuardedFetchOptions } from '#node/net/guarded-fetch.ts'
+import { formatBytes } from '#shared/byte-size.ts'
+import { isPublicAddress } from '#node/net/local-addresses.ts'
+import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { resourcesDir } from './service-deps.ts'
 
-// The loader against the repository's real resources folder and a real web server on loopback.
+// The loader against the repository's real resources folder and real web servers on loopback.
+// These machines have no internet, so one loopback address stands in for it: 127.0.0.2 counts as
+// a public address here (Linux answers on all of 127.0.0.0/8), and test names resolve as below.
+// Everything else is judged by the real rules: 127.0.0.1 is this computer, as it is for users.
+const INTERNET = '127.0.0.2'
+const NAMES: Record<string, string[]> = {
+  'cdn.example.test': [INTERNET],
+  // A name that answers with this computer: DNS rebinding, or a hostile zone.
+  'rebind.example.test': ['127.0.0.1'],
+  'both.example.test': [INTERNET, '127.0.0.1'],
+}
+/** Answers for the test names above, and the system's resolver for any other name. */
+function testLookup(
+  hostname: string,
+  options: { all?: boolean },
+  callback: (...answer: unknown[]) => void,
+): void {
+  const addresses = NAMES[hostname]
+  if (!addresses) return void lookup(hostname, { all: options.all === true }, callback as never)
+  const all = addresses.map((address) => ({ address, family: 4 }))
+  if (options.all) callback(null, all)
+  else callback(null, all[0]!.address, 4)
+}
+const network: GuardedFetchOptions['network'] = {
+  lookup: testLookup as unknown as typeof lookup,
+  isPublic: (address) => address === INTERNET || isPublicAddress(address),
+}
 
 interface Seen {
   method: string
@@ -30,20 +61,25 @@ afterEach(async () => {
 })
 
 /** A server on 127.0.0.1 that records each request and answers with `handle`. */
-async function serve(handle: RequestListener) {
+async function serve(handle: RequestListener, host = INTERNET) {
   const seen: Seen[] = []
   const server = createServer((request, response) => {
     seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers })
     handle(request, response)
   })
   servers.push(server)
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+  await new Promise<void>((listening) => server.listen(0, host, listening))
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, seen }
+  return { url: `http://${host}:${port}`, port, seen }
 }
 
-const loader = (options: { maxBytes?: number; timeoutMs?: number } = {}) =>
-  createPreviewAssetLoader({ resourcesDir, ...options })
+const loader = (options: { maxBytes?: number; timeoutMs?: number; allowLocal?: boolean } = {}) =>
+  createPreviewAssetLoader({
+    resourcesDir,
+    allowLocalAddresses: () => options.allowLocal ?? false,
+    network,
+    ...options,
+  })
 
 describe('bundled samples', () => {
   it('reads the sample glasses and the default environment from resources/preview', async () => {
@@ -60,7 +96,10 @@ describe('bundled samples', () => {
   })
 
   it('says which file is missing when the resources folder is not where it should be', async () => {
-    const broken = createPreviewAssetLoader({ resourcesDir: '/nonexistent/resources' })
+    const broken = createPreviewAssetLoader({
+      resourcesDir: '/nonexistent/resources',
+      allowLocalAddresses: () => false,
+    })
     await expect(broken.load({ source: 'sample', name: 'model' })).rejects.toThrow(
       'The bundled preview sample sample-glasses.glb could not be read from /nonexistent/resources/preview/sample-glasses.glb (ENOENT).',
     )
@@ -115,6 +154,7 @@ describe('assets from the web', () => {
     const server = await serve((request, response) => {
       const hop = Number(/\/hop\/(\d+)/.exec(request.url ?? '')?.[1] ?? 0)
       if (request.url === '/final.glb') {
+        response.writeHead(200, { 'content-type': 'model/gltf-binary' })
         response.end('model')
         return
       }
@@ -132,23 +172,24 @@ describe('assets from the web', () => {
     expect(server.seen).toHaveLength(4)
   })
 
-  it.each(['file:///etc/passwd', 'ftp://example.com/model.glb', 'http://user:secret@127.0.0.1/x.glb'])(
-    'refuses a redirect to %s',
-    async (location) => {
-      const server = await serve((_request, response) => {
-        response.writeHead(301, { location })
-        response.end()
-      })
-      await expect(loader().load({ source: 'url', url: `${server.url}/model.glb` })).rejects.toThrow(
-        /^Could not load http:\/\/127\.0\.0\.1:\d+\/model\.glb: it was redirected to .+, which is not a web address the preview loads$/,
-      )
-      expect(server.seen).toHaveLength(1)
-    },
-  )
+  it.each([
+    ['file:///etc/passwd', 'only http and https addresses are loaded'],
+    ['ftp://example.com/model.glb', 'only http and https addresses are loaded'],
+    ['https://user:secret@cdn.example.test/x.glb', 'addresses with a user name or password are not loaded'],
+  ])('refuses a redirect to %s', async (location, reason) => {
+    const server = await serve((_request, response) => {
+      response.writeHead(301, { location })
+      response.end()
+    })
+    await expect(loader().load({ source: 'url', url: `${server.url}/model.glb` })).rejects.toThrow(
+      `Could not load ${server.url}/model.glb: it was redirected to ${location}: ${reason}`,
+    )
+    expect(server.seen).toHaveLength(1)
+  })
 
   it('refuses anything but http(s), and addresses carrying a user name or password', async () => {
     await expect(loader().load({ source: 'url', url: 'file:///etc/passwd' })).rejects.toThrow(
-      'Could not load file:///etc/passwd: only http and https addresses can be loaded',
+      'Could not load file:///etc/passwd: only http and https addresses are loaded',
     )
     await expect(
       loader().load({ source: 'url', url: 'https://me:token@cdn.example.com/a.glb' }),
@@ -157,7 +198,7 @@ describe('assets from the web', () => {
 
   it('stops at the size limit: by the declared length, before reading the body', async () => {
     const server = await serve((_request, response) => {
-      response.writeHead(200, { 'content-length': 4096 })
+      response.writeHead(200, { 'content-length': 4096, 'content-type': 'model/gltf-binary' })
       response.end(Buffer.alloc(4096))
     })
     await expect(
@@ -212,9 +253,113 @@ describe('assets from the web', () => {
   })
 
   it('refuses an empty answer', async () => {
-    const server = await serve((_request, response) => response.end())
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'model/gltf-binary' })
+      response.end()
+    })
     await expect(loader().load({ source: 'url', url: `${server.url}/empty.glb` })).rejects.toThrow(
       `Could not load ${server.url}/empty.glb: the server sent an empty file`,
+    )
+  })
+})
+
+describe('what main refuses to fetch', () => {
+  const refusal = (address: string, url: string) =>
+    `Could not load ${url}: it points to ${address}, an address on this computer or a local network, which is not loaded unless allowed: turn on “Allow local addresses” in Settings to load it`
+
+  let sandbox: Sandbox | undefined
+  afterEach(async () => {
+    await sandbox?.close()
+    sandbox = undefined
+  })
+
+  it('does not hand the embedded sandbox’s stored catalogue to the page, unless local addresses are allowed', async () => {
+    sandbox = await startSandbox({ port: 0, token: 'sandbox-token' })
+    const stored = `${sandbox.url}/__sandbox/received`
+    await expect(loader().load({ source: 'url', url: stored })).rejects.toThrow(refusal('127.0.0.1', stored))
+    // Allowed, it is still not a model or a picture.
+    await expect(loader({ allowLocal: true }).load({ source: 'url', url: stored })).rejects.toThrow(
+      `Could not load ${stored}: the server sent application/json, not model/gltf-binary, model/gltf+json,`,
+    )
+  })
+
+  it('loads from this computer once “Allow local addresses” is on', async () => {
+    const local = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'model/gltf-binary' })
+      response.end('glTF')
+    }, '127.0.0.1')
+    await expect(loader().load({ source: 'url', url: `${local.url}/a.glb` })).rejects.toThrow(
+      refusal('127.0.0.1', `${local.url}/a.glb`),
+    )
+    expect(local.seen).toHaveLength(0)
+    const asset = await loader({ allowLocal: true }).load({ source: 'url', url: `${local.url}/a.glb` })
+    expect(Buffer.from(asset.bytes).toString()).toBe('glTF')
+  })
+
+  it.each([
+    ['http://127.0.0.1:9/a.glb', '127.0.0.1'],
+    ['http://[::1]:9/a.glb', '::1'],
+    // The URL API reads these as 127.0.0.1, and so does the network.
+    ['http://2130706433:9/a.glb', '127.0.0.1'],
+    ['http://0x7f.1:9/a.glb', '127.0.0.1'],
+    ['http://[::ffff:127.0.0.1]:9/a.glb', '::ffff:7f00:1'],
+    ['http://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+    ['http://10.0.0.1/a.glb', '10.0.0.1'],
+    ['http://192.168.1.1/a.glb', '192.168.1.1'],
+    ['http://[fd00::1]/a.glb', 'fd00::1'],
+    ['http://0.0.0.0:9/a.glb', '0.0.0.0'],
+  ])('refuses %s without connecting', async (url, address) => {
+    await expect(loader().load({ source: 'url', url })).rejects.toThrow(refusal(address, url))
+  })
+
+  it('refuses a name that resolves to this computer, checked when it connects', async () => {
+    await expect(loader().load({ source: 'url', url: 'http://localhost:9/a.glb' })).rejects.toThrow(
+      /^Could not load http:\/\/localhost:9\/a\.glb: localhost resolves to (127\.0\.0\.1|::1), an address on this computer or a local network/,
+    )
+    await expect(loader().load({ source: 'url', url: 'http://rebind.example.test:9/a.glb' })).rejects.toThrow(
+      'rebind.example.test resolves to 127.0.0.1, an address on this computer',
+    )
+    // One local answer among public ones is enough to refuse.
+    await expect(loader().load({ source: 'url', url: 'http://both.example.test:9/a.glb' })).rejects.toThrow(
+      'both.example.test resolves to 127.0.0.1',
+    )
+  })
+
+  it('checks every redirect: a public address that redirects to this computer is refused before it connects', async () => {
+    const local = await serve((_request, response) => response.end('secret'), '127.0.0.1')
+    const hops = [`${local.url}/secret`, `http://rebind.example.test:${local.port}/secret`]
+    for (const location of hops) {
+      const cdn = await serve((_request, response) => {
+        response.writeHead(302, { location })
+        response.end()
+      })
+      const url = `http://cdn.example.test:${cdn.port}/model.glb`
+      await expect(loader().load({ source: 'url', url })).rejects.toThrow(`Could not load ${url}: `)
+      expect(cdn.seen).toHaveLength(1)
+    }
+    expect(local.seen).toHaveLength(0)
+  })
+
+  it('says the same whether a local port is open or not, so it cannot be used to scan them', async () => {
+    const open = await serve((_request, response) => response.end('x'), '127.0.0.1')
+    const reasons = await Promise.all(
+      [open.port, 9].map((port) =>
+        loader()
+          .load({ source: 'url', url: `http://127.0.0.1:${port}/a.glb` })
+          .catch((error: Error) => error.message.replace(`:${port}/`, ':PORT/')),
+      ),
+    )
+    expect(reasons[0]).toBe(reasons[1])
+    expect(open.seen).toHaveLength(0)
+  })
+
+  it('takes models and pictures only: a web page is refused', async () => {
+    const server = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      response.end('<h1>router admin</h1>')
+    })
+    await expect(loader().load({ source: 'url', url: `${server.url}/model.glb` })).rejects.toThrow(
+      `Could not load ${server.url}/model.glb: the server sent text/html, not model/gltf-binary`,
     )
   })
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { onTestFinished, vi } from 'vitest'
+import type { PreferenceStore, Preferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
@@ -25,10 +26,22 @@ export function serviceDeps(sandbox: EmbeddedSandbox = { url: 'http://127.0.0.1:
 /** The repository's own resources folder: the preview samples as the app bundles them. */
 export const resourcesDir = fileURLToPath(new URL('../../../resources', import.meta.url))
 
-/** The handler dependencies beside the service's: a real preview loader, and a clipboard to inspect. */
+/**
+ * The handler dependencies beside the service's: a real preview loader, the preferences (held in
+ * memory here; preferences.test.ts tests the file), and a clipboard to inspect.
+ */
 function previewAndClipboardDeps() {
+  let preferences: Preferences = { allowLocalAddresses: false }
+  const store: PreferenceStore = {
+    current: () => preferences,
+    update: async (change) => (preferences = { ...preferences, ...change }),
+  }
   return {
-    previewAssets: createPreviewAssetLoader({ resourcesDir }),
+    previewAssets: createPreviewAssetLoader({
+      resourcesDir,
+      allowLocalAddresses: () => preferences.allowLocalAddresses,
+    }),
+    preferences: store,
     writeClipboard: vi.fn<HandlerDeps['writeClipboard']>(),
   }
 }

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { writeJsonAtomic } from '#node/profiles/atomic-json.ts'
+import { writeJsonAtomic } from '#node/atomic-json.ts'
 
 describe('writeJsonAtomic', () => {
   let dir: string

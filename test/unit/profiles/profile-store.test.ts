@@ -238,8 +238,26 @@ describe('profile store: validation', () => {
     [
       'an address with credentials',
       { baseUrl: 'https://user:pass@api.example.com' },
-      /without a query or credentials/,
+      /without a user name or password/,
     ],
+    // A bare "#" or "?" is an empty fragment or query to the URL API, yet text after it would
+    // follow the operation's path: http://127.0.0.1:2375/containers/create# posted to /containers/create.
+    [
+      'an address ending in a bare #',
+      { baseUrl: 'http://127.0.0.1:2375/containers/create#' },
+      /without a query or fragment: remove everything from the “#”/,
+    ],
+    [
+      'an address ending in a bare ?',
+      { baseUrl: 'https://api.example.com/v1?' },
+      /without a query or fragment: remove everything from the “\?”/,
+    ],
+    [
+      'an address with a query',
+      { baseUrl: 'https://api.example.com?region=eu' },
+      /without a query or fragment/,
+    ],
+    ['an address with a fragment', { baseUrl: 'https://api.example.com/#/x' }, /without a query or fragment/],
     ['a batch size of 0', { batchSize: 0 }, /At least 1 SKU a batch/],
     ['a batch size over 1,000', { batchSize: 1_001 }, /At most 1,000 SKUs a batch/],
     ['9 requests at a time', { concurrency: 9 }, /At most 8 requests at a time/],

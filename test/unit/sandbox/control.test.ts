@@ -1,7 +1,9 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import type { Sandbox } from '#node/sandbox/server.ts'
-import { postApp, postSkus, sandboxFor } from './sandbox-client.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+import { bulkRequest, JSON_HEADERS, postApp, postSkus, sandboxFor } from './sandbox-client.ts'
 
 const control = (sandbox: Sandbox, name: string, init: RequestInit = {}) =>
   fetch(`${sandbox.url}/__sandbox/${name}`, init)
@@ -14,14 +16,19 @@ const postRules = (sandbox: Sandbox, rules: unknown) =>
   })
 
 /** fetch will not send a Host of our choosing, so this one goes through node:http. */
-function getWithHost(sandbox: Sandbox, path: string, host: string): Promise<number> {
+function getWithHost(sandbox: Sandbox, path: string, host: string, post?: unknown): Promise<number> {
   return new Promise((resolve, reject) => {
-    const sent = request(`${sandbox.url}${path}`, { headers: { host } }, (response) => {
-      response.resume()
-      resolve(response.statusCode ?? 0)
-    })
+    const headers = post === undefined ? { host } : { ...JSON_HEADERS, host }
+    const sent = request(
+      `${sandbox.url}${path}`,
+      { headers, method: post === undefined ? 'GET' : 'POST' },
+      (response) => {
+        response.resume()
+        resolve(response.statusCode ?? 0)
+      },
+    )
     sent.on('error', reject)
-    sent.end()
+    sent.end(post === undefined ? undefined : JSON.stringify(post))
   })
 }
 
@@ -120,5 +127,15 @@ describe('sandbox control endpoints (no token)', () => {
     expect(await getWithHost(sandbox, '/__sandbox/received', `127.0.0.1:${sandbox.port}`)).toBe(200)
     expect(await getWithHost(sandbox, '/__sandbox/received', `localhost:${sandbox.port}`)).toBe(200)
     expect(await getWithHost(sandbox, '/__sandbox/received', `evil.example:${sandbox.port}`)).toBe(403)
+  })
+
+  it('refuses operations addressed to another name too: a rebinding page cannot write with the public token', async () => {
+    const sandbox = await sandboxFor()
+    const evil = `evil.example:${sandbox.port}`
+    expect(await getWithHost(sandbox, BULK_UPLOAD_PATH, evil, bulkRequest())).toBe(403)
+    expect(await getWithHost(sandbox, CREATE_APP_PATH, evil, fixture('app-create-request.json'))).toBe(403)
+    expect(await getWithHost(sandbox, '/anything-else', evil)).toBe(403)
+    expect(sandbox.received()).toEqual({ skus: [], apps: [] })
+    expect(await getWithHost(sandbox, BULK_UPLOAD_PATH, `127.0.0.1:${sandbox.port}`, bulkRequest())).toBe(201)
   })
 })

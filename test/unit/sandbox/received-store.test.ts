@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -28,16 +28,25 @@ describe('sandbox store file', () => {
     expect(second.received().skus).toHaveLength(4)
   })
 
-  it('is written through a temporary file and leaves none behind', async () => {
-    const folder = join(scratch, 'atomic')
+  it('appends one line a request instead of rewriting the file, and leaves no temporary file', async () => {
+    const folder = join(scratch, 'append')
     const storeFile = join(folder, 'received.json')
     const sandbox = await sandboxFor({ storeFile })
-    await Promise.all([postSkus(sandbox), postSkus(sandbox), postApp(sandbox)])
+    await postSkus(sandbox)
+    const first = await readFile(storeFile, 'utf8')
+    await Promise.all([postSkus(sandbox), postApp(sandbox)])
     await sandbox.close()
     expect(await readdir(folder)).toEqual(['received.json'])
-    const saved = JSON.parse(await readFile(storeFile, 'utf8')) as { skus: unknown[]; apps: unknown[] }
-    expect(saved.skus).toHaveLength(4)
-    expect(saved.apps).toHaveLength(1)
+    const text = await readFile(storeFile, 'utf8')
+    // What was written first is still there, byte for byte: later requests only added lines.
+    expect(text.startsWith(first)).toBe(true)
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown[]>)
+    expect(lines).toHaveLength(3)
+    expect(lines.filter((line) => 'skus' in line).flatMap((line) => line.skus)).toHaveLength(4)
+    expect(lines.filter((line) => 'app' in line)).toHaveLength(1)
   })
 
   it('clearReceived empties the file too', async () => {
@@ -45,16 +54,89 @@ describe('sandbox store file', () => {
     const sandbox = await sandboxFor({ storeFile })
     await postSkus(sandbox)
     await sandbox.clearReceived()
-    expect(JSON.parse(await readFile(storeFile, 'utf8'))).toMatchObject({ skus: [], apps: [] })
+    await sandbox.close()
+    expect((await sandboxFor({ storeFile })).received()).toEqual({ skus: [], apps: [] })
   })
+
+  it('keeps within its size by dropping the oldest entries, and says so', async () => {
+    const storeFile = join(scratch, 'bounded.json')
+    const sandbox = await sandboxFor({ storeFile, maxStoreBytes: 8 * 1024 })
+    for (let i = 0; i < 12; i++) expect((await postSkus(sandbox)).status).toBe(201)
+    const received = sandbox.received()
+    expect(received.skus.length).toBeLessThan(24)
+    expect(received.dropped?.skus).toBe(24 - received.skus.length)
+    expect(received.dropped?.message).toMatch(
+      /^The store keeps at most 8 KB: the oldest \d+ SKUs and 0 apps were dropped\.$/,
+    )
+    // The newest batch is always kept, and the file stays within the limit.
+    const last = (await (await fetch(`${sandbox.url}/__sandbox/received`)).json()) as typeof received
+    expect(last).toEqual(received)
+    await sandbox.close()
+    expect((await stat(storeFile)).size).toBeLessThanOrEqual(8 * 1024)
+    expect((await sandboxFor({ storeFile, maxStoreBytes: 8 * 1024 })).received()).toEqual(received)
+  })
+
+  it('a request cut off mid-write by a crash loses only that request', async () => {
+    const storeFile = join(scratch, 'torn.json')
+    const first = await sandboxFor({ storeFile })
+    await postSkus(first)
+    await first.close()
+    const kept = first.received()
+    await appendFile(storeFile, '{"skus":[{"id":"half')
+    const second = await sandboxFor({ storeFile })
+    expect(second.received()).toEqual(kept)
+    expect(second.notice).toBeUndefined()
+    await postSkus(second)
+    await second.close()
+    expect((await sandboxFor({ storeFile })).received().skus).toHaveLength(4)
+  })
+
+  it('reads a store written by an earlier version (one JSON document) and goes on in lines', async () => {
+    const storeFile = join(scratch, 'format-1.json')
+    const sku = { id: 'a', receivedAt: '2026-01-01T00:00:00.000Z', batchId: 'b', sku: { barcode: '1' } }
+    await writeFile(storeFile, JSON.stringify({ format: 1, skus: [sku], apps: [] }, null, 2) + '\n')
+    const sandbox = await sandboxFor({ storeFile })
+    expect(sandbox.received()).toEqual({ skus: [sku], apps: [] })
+    await postSkus(sandbox)
+    await sandbox.close()
+    expect((await sandboxFor({ storeFile })).received().skus).toHaveLength(3)
+  })
+
+  it.each([
+    ['damaged', '{"format":2}\n{"skus":[]}\nnot json\n{"skus":[]}\n', /line 3 is not JSON/],
+    ['not a store', '{"hello": "world"}\n', /line 1 is not a store entry/],
+    [
+      'too big',
+      '{"format":2}\n' + `{"skus":[${'"x",'.repeat(3000)}"x"]}\n`,
+      /it is 1[0-9.]+ KB, over the 4 KB the store may hold/,
+    ],
+  ])(
+    'the app’s own store, %s, is set aside and the sandbox starts empty with a notice',
+    async (_case, text, reason) => {
+      const folder = join(scratch, `aside-${_case.replace(/ /g, '-')}`)
+      await mkdir(folder)
+      const storeFile = join(folder, 'received.json')
+      await writeFile(storeFile, text)
+      const sandbox = await sandboxFor({ storeFile, unusableStore: 'set-aside', maxStoreBytes: 4096 })
+      expect(sandbox.received()).toEqual({ skus: [], apps: [] })
+      expect(sandbox.notice).toMatch(reason)
+      const files = await readdir(folder)
+      const aside = files.find((name) => name.startsWith('received.json.set-aside-'))
+      expect(sandbox.notice).toContain(`the old file was kept as ${join(folder, aside!)}`)
+      expect(await readFile(join(folder, aside!), 'utf8')).toBe(text)
+      expect((await postSkus(sandbox)).status).toBe(201)
+    },
+  )
 
   it('a file that is not a store stops the start instead of being overwritten', async () => {
     const storeFile = join(scratch, 'not-a-store.json')
     await writeFile(storeFile, '{"hello": "world"}')
-    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(/not a sandbox store/)
-    await writeFile(storeFile, '{"skus": [')
-    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(/is not JSON/)
-    expect(await readFile(storeFile, 'utf8')).toBe('{"skus": [')
+    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(
+      `The sandbox store ${storeFile} cannot be used: line 1 is not a store entry`,
+    )
+    await writeFile(storeFile, '{\n"skus": [')
+    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(/cannot be used: it is not JSON/)
+    expect(await readFile(storeFile, 'utf8')).toBe('{\n"skus": [')
   })
 
   it('a store that cannot be written answers 500 and keeps nothing', async () => {

@@ -115,7 +115,7 @@ describe('catalog-desk sandbox', () => {
     const session = startCommand(['sandbox', '--port', '0', '--store', 'package.json'])
     expect(await session.done).toBe(2)
     expect(session.stderr()).toMatch(
-      /^catalog-desk: Cannot start the sandbox: .*package\.json is not a sandbox store/,
+      /^catalog-desk: Cannot start the sandbox: .*package\.json cannot be used: it is not a sandbox store/,
     )
   })
 

@@ -45,6 +45,9 @@ describe('npm start and npm run dev on a fresh clone', () => {
     expect(launch?.cwd).toBe(root)
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).main).toBe('./out/main/index.js')
     expect(existsSync(join(root, 'out/renderer/index.html'))).toBe(true)
+    // Built for production, main does not even read the dev server's address: a page named in
+    // the environment can never be loaded, and handed IPC, by npm start or a packaged app.
+    expect(readFileSync(join(root, 'out/main/index.js'), 'utf8')).not.toContain('ELECTRON_RENDERER_URL')
     // Nothing was downloaded into the package: the override is all that made it work.
     expect(existsSync(join(root, 'node_modules/electron/path.txt'))).toBe(false)
   }, 60_000)
@@ -95,6 +98,7 @@ describe('npm start and npm run dev on a fresh clone', () => {
     expect(launch).toMatchObject({ argv: ['.'], mainBuilt: true })
     expect(launch?.rendererUrl).toMatch(/^http:\/\/localhost:\d+\/?$/)
     expect(launch?.rendererPage).toEqual({ status: 200, title: 'Catalog Desk' })
+    expect(readFileSync(join(root, 'out/main/index.js'), 'utf8')).toContain('ELECTRON_RENDERER_URL')
   }, 60_000)
 
   it('with no binary and no network, says in one line what failed and what to do, before building anything', async () => {

@@ -2,19 +2,29 @@ import { randomBytes } from 'node:crypto'
 import { mkdir, open, rename, rm } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
+/** Replaces `file` with `value` as pretty-printed JSON, atomically (see writeTextAtomic). */
+export function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+  return writeTextAtomic(file, `${JSON.stringify(value, null, 2)}\n`)
+}
+
+/** Replaces `file` with one line of JSON per value (JSON Lines), atomically (see writeTextAtomic). */
+export function writeJsonLinesAtomic(file: string, values: readonly unknown[]): Promise<void> {
+  return writeTextAtomic(file, values.map((value) => `${JSON.stringify(value)}\n`).join(''))
+}
+
 /**
- * Replaces `file` with `value` as JSON so that a crash or power cut leaves either the old file or the
- * new one, never a half-written mix: the data goes to a temporary file in the same directory (so the
+ * Replaces `file` with `text` so that a crash or power cut leaves either the old file or the new
+ * one, never a half-written mix: the text goes to a temporary file in the same directory (so the
  * rename stays on one file system), is flushed to disk, then renamed over the target.
  */
-export async function writeJsonAtomic(file: string, value: unknown): Promise<void> {
+async function writeTextAtomic(file: string, text: string): Promise<void> {
   const dir = dirname(file)
   await mkdir(dir, { recursive: true })
   const temp = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
   const handle = await open(temp, 'wx', 0o600)
   try {
     try {
-      await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, 'utf8')
+      await handle.writeFile(text, 'utf8')
       await handle.sync()
     } finally {
       await handle.close()

@@ -1,0 +1,257 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
+import { STATUS_CODES } from 'node:http'
+import { extname } from 'node:path'
+import got, { type PlainResponse } from 'got'
+import { formatBytes } from '#shared/byte-size.ts'
+import { isPublicAddress, literalAddress } from './local-addresses.ts'
+
+/**
+ * Downloads a file at an address that came from data (an imported sheet, a draft), for main. Such
+ * an address is hostile until checked: it may name this computer or the local network (the
+ * embedded sandbox's stored catalogue, a router, a cloud's metadata service), directly, through a
+ * name that resolves there (DNS rebinding included) or through a redirect. So every connection's
+ * address is checked when it is made, the first and each redirect's, and a local one is refused
+ * before anything is sent, unless the person turned "Allow local addresses" on. A refusal says
+ * the same whatever listens there, so the errors never tell which local ports are open.
+ */
+export interface GuardedFetchOptions {
+  /** Read on every download: the setting can change while the app runs. Off unless the person turned it on. */
+  allowLocalAddresses: () => boolean
+  /** Larger downloads are cut off while they stream in. */
+  maxBytes: number
+  /** For the whole download, redirects included. */
+  timeoutMs: number
+  maxRedirects: number
+  /**
+   * The media types the caller takes. A generic one (none, octet-stream, text/plain) is replaced
+   * by the type the file name's extension stands for in `typesByExtension`, then checked.
+   */
+  mediaTypes: ReadonlySet<string>
+  typesByExtension: Readonly<Record<string, string>>
+  /** Sent as Accept. */
+  accept: string
+  /**
+   * How names resolve and which addresses count as public; the system's resolver and
+   * `isPublicAddress` unless a test stands in for the internet on loopback.
+   */
+  network?: { lookup?: typeof dnsLookup; isPublic?: (address: string) => boolean }
+}
+
+export interface Fetched {
+  bytes: Uint8Array
+  /** The media type without parameters, as served or as the extension says. */
+  contentType: string
+  /** The address's last path segment, as a person would call the file. */
+  name: string
+}
+
+/** "Could not load <address>: <reason>", the form every failure takes. */
+export class FetchError extends Error {
+  constructor(address: string, reason: string) {
+    super(`Could not load ${shown(address)}: ${reason}`)
+    this.name = 'FetchError'
+  }
+}
+
+/** Thrown by the lookup, so the failure names the address without ever connecting. */
+class LocalAddressError extends Error {
+  readonly code = 'ELOCALADDRESS'
+  readonly reason: string
+  constructor(reason: string) {
+    super(reason)
+    this.reason = reason
+  }
+}
+
+const WEB_PROTOCOLS = new Set(['http:', 'https:'])
+/** Served for files of any kind: the extension says more. */
+const GENERIC_TYPES = new Set(['', 'application/octet-stream', 'binary/octet-stream', 'text/plain'])
+/** Long signed addresses would swamp the message; the start says which file it was. */
+const MAX_SHOWN_ADDRESS = 160
+const ALLOW_HINT = 'turn on “Allow local addresses” in Settings to load it'
+
+/** Network error codes in words; the code itself stays in the message for whoever debugs it. */
+const NETWORK_REASONS: Record<string, string> = {
+  ENOTFOUND: 'no connection, the server name was not found',
+  EAI_AGAIN: 'no connection, the server name could not be looked up',
+  ECONNREFUSED: 'no connection, the server refused it',
+  ECONNRESET: 'the connection was cut off',
+  EHOSTUNREACH: 'no connection, the server cannot be reached',
+  ENETUNREACH: 'no connection, the network cannot be reached',
+  EPIPE: 'the connection was cut off',
+}
+
+function shown(address: string): string {
+  return address.length > MAX_SHOWN_ADDRESS ? `${address.slice(0, MAX_SHOWN_ADDRESS - 1)}…` : address
+}
+
+function localRefusal(what: string, address: string): string {
+  return `${what} ${address}, an address on this computer or a local network, which is not loaded unless allowed: ${ALLOW_HINT}`
+}
+
+/**
+ * A lookup that fails when any address a name resolves to is local: a name that answers with a
+ * public and a local address is as suspect as one that answers with a local one only. Node calls
+ * it just before it connects, for the first request and for each redirect.
+ */
+function guardedLookup(
+  lookup: typeof dnsLookup,
+  isPublic: (address: string) => boolean,
+): (hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => void {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error)
+      const local = addresses.find((entry) => !isPublic(entry.address))
+      if (local)
+        return callback(new LocalAddressError(localRefusal(`${hostname} resolves to`, local.address)))
+      if (options.all) return callback(null, addresses)
+      const [first] = addresses
+      if (!first)
+        return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }))
+      return callback(null, first.address, first.family)
+    })
+  }
+}
+
+/** Why `url` is not fetched, or undefined when it may be asked for (its name is checked on lookup). */
+function refusal(
+  url: URL | null,
+  allowLocal: boolean,
+  isPublic: (address: string) => boolean,
+): string | undefined {
+  if (!url || !WEB_PROTOCOLS.has(url.protocol)) return 'only http and https addresses are loaded'
+  // got would turn them into an Authorization header; nothing fetched from data sends credentials.
+  if (url.username || url.password) return 'addresses with a user name or password are not loaded'
+  const literal = literalAddress(url.hostname)
+  if (!allowLocal && literal !== undefined && !isPublic(literal)) return localRefusal('it points to', literal)
+  return undefined
+}
+
+export function guardedFetch(address: string, options: GuardedFetchOptions): Promise<Fetched> {
+  const allowLocal = options.allowLocalAddresses()
+  const isPublic = options.network?.isPublic ?? isPublicAddress
+  const url = URL.parse(address)
+  const refused = refusal(url, allowLocal, isPublic)
+  if (refused || !url) return Promise.reject(new FetchError(address, refused ?? 'not a web address'))
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let received = 0
+    let settled = false
+    /** Set when a redirect pointed somewhere nothing is fetched from. */
+    let refusedRedirect: string | undefined
+    let contentType = ''
+
+    let stream: ReturnType<typeof got.stream> | undefined
+    const fail = (reason: string) => {
+      if (settled) return
+      settled = true
+      stream?.destroy()
+      reject(new FetchError(address, reason))
+    }
+
+    try {
+      stream = got.stream(url, {
+        method: 'GET',
+        headers: { accept: options.accept, 'user-agent': 'catalog-desk' },
+        // The system resolver as it is when local addresses are allowed: nothing to refuse.
+        dnsLookup: allowLocal
+          ? options.network?.lookup
+          : (guardedLookup(options.network?.lookup ?? dnsLookup, isPublic) as typeof dnsLookup),
+        followRedirect: (response: PlainResponse) => {
+          const target = URL.parse(String(response.headers.location ?? ''), response.url)
+          const why = refusal(target, allowLocal, isPublic)
+          if (why)
+            refusedRedirect = `it was redirected to ${shown(target?.href ?? String(response.headers.location))}: ${why}`
+          return why === undefined
+        },
+        maxRedirects: options.maxRedirects,
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        timeout: { request: options.timeoutMs },
+      })
+    } catch (error) {
+      fail(failureReason(error, options))
+      return
+    }
+
+    stream.on('response', (response: PlainResponse) => {
+      if (refusedRedirect !== undefined) return fail(refusedRedirect)
+      const status = response.statusCode
+      if (status < 200 || status > 299) {
+        const words = STATUS_CODES[status]
+        return fail(`the server answered HTTP ${status}${words ? ` (${words})` : ''}`)
+      }
+      const declared = Number(response.headers['content-length'])
+      if (declared > options.maxBytes) return fail(`larger than ${formatBytes(options.maxBytes)}`)
+      contentType = mediaType(String(response.headers['content-type'] ?? ''), url, options.typesByExtension)
+      if (!options.mediaTypes.has(contentType)) {
+        return fail(
+          `the server sent ${contentType || 'a file of no declared type'}, not ${[...options.mediaTypes].join(', ')}`,
+        )
+      }
+    })
+    stream.on('data', (chunk: Buffer) => {
+      if (settled) return
+      received += chunk.length
+      if (received > options.maxBytes) {
+        chunks.length = 0
+        return fail(`larger than ${formatBytes(options.maxBytes)}`)
+      }
+      chunks.push(chunk)
+    })
+    stream.on('end', () => {
+      if (settled) return
+      if (received === 0) return fail('the server sent an empty file')
+      settled = true
+      resolve({ bytes: ownBytes(Buffer.concat(chunks)), contentType, name: fileName(url) })
+    })
+    stream.on('error', (error: unknown) => fail(failureReason(error, options)))
+    stream.on('close', () => fail('the connection closed before the whole file arrived'))
+  })
+}
+
+/**
+ * The bytes in an ArrayBuffer of their own. IPC clones a typed array's whole buffer, and a small
+ * Node Buffer is a view into a shared pool that may hold anything main handled recently.
+ */
+export function ownBytes(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer)
+}
+
+function failureReason(error: unknown, options: GuardedFetchOptions): string {
+  if (error instanceof LocalAddressError) return error.reason
+  const { code, name } = (error ?? {}) as { code?: string; name?: string }
+  // got wraps what the lookup threw; the reason is the lookup's own.
+  const cause = (error as { cause?: unknown } | undefined)?.cause
+  if (cause instanceof LocalAddressError) return cause.reason
+  if (name === 'MaxRedirectsError') return `it was redirected more than ${options.maxRedirects} times`
+  if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
+    return `no complete answer within ${formatDuration(options.timeoutMs)} (ETIMEDOUT)`
+  }
+  if (code && NETWORK_REASONS[code]) return `${NETWORK_REASONS[code]} (${code})`
+  if (code && /CERT|TLS|SSL/.test(code)) return `the secure connection failed (${code})`
+  if (code) return `no connection (${code})`
+  return error instanceof Error ? error.message : 'the download failed'
+}
+
+/** The served type without parameters; a generic one is replaced by the one the file name's extension stands for. */
+function mediaType(header: string, url: URL, typesByExtension: Readonly<Record<string, string>>): string {
+  const served = header.split(';')[0]!.trim().toLowerCase()
+  if (!GENERIC_TYPES.has(served)) return served
+  return typesByExtension[extname(url.pathname).toLowerCase()] ?? served
+}
+
+function fileName(url: URL): string {
+  const last = url.pathname.split('/').filter(Boolean).at(-1)
+  if (!last) return url.hostname
+  try {
+    return decodeURIComponent(last)
+  } catch {
+    return last
+  }
+}
+
+function formatDuration(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} seconds` : `${ms} ms`
+}
