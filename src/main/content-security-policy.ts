@@ -7,8 +7,12 @@ const APP_DIRECTIVES: Directives = {
   // No 'unsafe-inline', no 'unsafe-eval': an injected string can never become running code.
   'script-src': ["'self'"],
   'style-src': ["'self'"],
-  // Product images are remote URLs chosen by the user; Vite inlines small assets as data: URLs.
-  'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+  // Vite inlines small assets as data: URLs; pictures fetched through main (the editors' previews,
+  // which the guarded fetcher checks) are blob: URLs. The list's thumbnails load straight from
+  // https addresses: 100,000 rows' photos through main would cost an IPC round trip and a copy
+  // each, and Chromium's cache and lazy loading are what keep scrolling fast. Plain http: is not
+  // allowed: an imported sheet must not make the page call intranet hosts in clear.
+  'img-src': ["'self'", 'data:', 'blob:', 'https:'],
   'font-src': ["'self'", 'data:'],
   // The renderer never talks to the network itself: requests to the service go through main.
   'connect-src': ["'self'"],

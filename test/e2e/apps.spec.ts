@@ -53,6 +53,10 @@ async function startPictureServer(): Promise<PictureServer> {
 
 let pictures: PictureServer
 
+// The picture server stands in for a CDN on this computer: allowed, as a person testing with
+// files served from their own machine would allow it (sku-editor.spec.ts shows the refusal first).
+test.use({ allowLocalAddresses: true })
+
 test.beforeAll(async () => {
   pictures = await startPictureServer()
 })

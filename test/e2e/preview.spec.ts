@@ -68,6 +68,10 @@ async function startAssetServer(): Promise<AssetServer> {
 
 let assets: AssetServer
 
+// The asset server stands in for a CDN on this computer: allowed, as a person testing with files
+// served from their own machine would allow it (sku-editor.spec.ts shows the refusal first).
+test.use({ allowLocalAddresses: true })
+
 test.beforeAll(async () => {
   assets = await startAssetServer()
 })

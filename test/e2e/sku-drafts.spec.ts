@@ -30,7 +30,7 @@ test.describe('SKU drafts', () => {
     await page.getByLabel('Category', { exact: true }).fill('eyewear')
     await page.getByLabel('Sub-category').fill('sunglasses')
     await page.getByRole('switch', { name: 'Active', exact: true }).click()
-    await page.getByLabel('Product image').fill('https://cdn.example.com/aviator.png')
+    await page.getByLabel('Product image', { exact: true }).fill('https://cdn.example.com/aviator.png')
     await page.getByLabel('Position Y').fill('0.012')
     await page.getByLabel('Rotation X').fill('-2.5')
     await page.getByLabel('Field of view').fill('30deg')
@@ -89,7 +89,7 @@ test.describe('SKU drafts', () => {
   test('validates as the user types, in the catalogue’s words', async ({ page, pageProblems }) => {
     pageProblems.allow(EXAMPLE_HOST_UNREACHABLE)
     await newDraft(page)
-    const image = page.getByLabel('Product image')
+    const image = page.getByLabel('Product image', { exact: true })
     await image.fill('cdn.example.com/aviator.png')
     await expect(image).toHaveAttribute('aria-invalid', 'true')
     await expect(

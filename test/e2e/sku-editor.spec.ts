@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
 import { PNG } from 'pngjs'
-import { expect, test } from './harness/fixtures.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 async function newDraft(page: Page) {
   await page.goto('/')
@@ -52,27 +52,45 @@ test.describe('SKU editor controls', () => {
     await expect(page.getByLabel('Payload JSON')).toContainText('"y": 0.001')
   })
 
-  test('image addresses show a thumbnail, or say that the image did not load', async ({
+  test('image addresses show a thumbnail fetched by main, which refuses this computer until Settings allows it', async ({
     page,
     openedExternally,
-    pageProblems,
   }) => {
-    // The failures this test provokes on purpose: Chromium logs each failed image load.
-    pageProblems.allow(/Failed to load resource: the server responded with a status of 404/)
-    pageProblems.allow(/Failed to load resource: net::ERR_NAME_NOT_RESOLVED \(https:\/\/cdn\.example\.com\//)
     const { url, server } = await imageServer()
     try {
       await newDraft(page)
+      const draft = page.url()
       const image = page.getByLabel('Product image', { exact: true })
       await image.fill(`${url}/product.png`)
-      const thumbnail = page.getByRole('img', { name: 'Product image preview' })
+      // An address from a sheet could name a service on this computer: refused, and said why.
+      await expect(
+        page.getByText(
+          `The image could not be loaded: Could not load ${url}/product.png: it points to 127.0.0.1, an address on this computer or a local network, which is not loaded unless allowed: turn on “Allow local addresses” in Settings to load it`,
+        ),
+      ).toBeVisible()
+      await saved(page)
+
+      await page.getByRole('link', { name: 'Settings' }).click()
+      const allow = page.getByRole('checkbox', { name: 'Allow local addresses' })
+      await expect(allow).not.toBeChecked()
+      await allow.check()
+      await expect(allow).toBeChecked()
+      await screenshot(page, 'settings-allow-local-addresses')
+      expect(await axe(page)).toEqual([])
+
+      await page.goto(draft)
+      const thumbnail = page.getByRole('img', { name: 'Product image preview', exact: true })
       await expect(thumbnail).toBeVisible()
       await expect
         .poll(() => thumbnail.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
         .toBe(8)
 
       await image.fill(`${url}/missing.png`)
-      await expect(page.getByText('The image could not be loaded from this address.')).toBeVisible()
+      await expect(
+        page.getByText(
+          `The image could not be loaded: Could not load ${url}/missing.png: the server answered HTTP 404 (Not Found)`,
+        ),
+      ).toBeVisible()
 
       // Only https links leave the app, through main.
       await image.fill('https://cdn.example.com/aviator.png')

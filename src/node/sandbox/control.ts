@@ -15,7 +15,7 @@ import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from '.
 export const CONTROL_PREFIX = '/__sandbox/'
 
 export const CONTROL_ENDPOINTS = [
-  ['GET', 'received', 'what was stored: {skus, apps}'],
+  ['GET', 'received', 'what was stored: {skus, apps}, and {dropped} once the oldest were let go'],
   ['DELETE', 'received', 'forget what was stored'],
   ['GET', 'requests', 'every operation request and what happened to it: {requests}'],
   ['GET', 'faults', 'the active fault rules: {faults}'],

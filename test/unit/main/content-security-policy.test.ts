@@ -41,7 +41,9 @@ describe('the content security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline')
     expect(directives.get('style-src')).toEqual(["'self'"])
     expect(directives.get('connect-src')).toEqual(["'self'"])
-    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:', 'http:'])
+    // The app's own and inlined pictures, blobs of pictures main fetched through its guard, and
+    // https photos for the list's thumbnails; never plain http (intranet hosts named by a sheet).
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:'])
     expect(directives.get('frame-ancestors')).toEqual(["'none'"])
   })
 

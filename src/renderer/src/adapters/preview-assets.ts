@@ -15,6 +15,7 @@ interface Entry {
   asset: Promise<PreviewAsset>
   /** Known once loaded; failures weigh nothing. */
   bytes: number
+  failed?: boolean
 }
 
 const cache = new Map<string, Entry>()
@@ -51,9 +52,14 @@ export function loadPreviewAsset(request: PreviewAssetRequest): Promise<PreviewA
       entry.bytes = asset.bytes.byteLength
       trim(key)
     },
-    () => {},
+    () => (entry.failed = true),
   )
   return entry.asset
+}
+
+/** Drops every kept failure: what main may fetch changed (Allow local addresses), so each may load now. */
+export function forgetPreviewFailures(): void {
+  for (const [key, entry] of cache) if (entry.failed) cache.delete(key)
 }
 
 /** Drops a cached result, so the next load asks main again (the "Try again" button). */
