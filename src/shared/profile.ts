@@ -30,10 +30,6 @@ export function serviceUrlProblem(value: string): string | undefined {
   return undefined
 }
 
-export function isAllowedServiceUrl(value: string): boolean {
-  return serviceUrlProblem(value) === undefined
-}
-
 export const serviceUrlSchema = z
   .string()
   .trim()

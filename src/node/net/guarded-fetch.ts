@@ -220,11 +220,10 @@ export function ownBytes(buffer: Buffer): Uint8Array {
 }
 
 function failureReason(error: unknown, options: GuardedFetchOptions): string {
-  if (error instanceof LocalAddressError) return error.reason
-  const { code, name } = (error ?? {}) as { code?: string; name?: string }
-  // got wraps what the lookup threw; the reason is the lookup's own.
+  // got wraps what the lookup threw (a RequestError with it as the cause); the reason is the lookup's own.
   const cause = (error as { cause?: unknown } | undefined)?.cause
   if (cause instanceof LocalAddressError) return cause.reason
+  const { code, name } = (error ?? {}) as { code?: string; name?: string }
   if (name === 'MaxRedirectsError') return `it was redirected more than ${options.maxRedirects} times`
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
     return `no complete answer within ${formatDuration(options.timeoutMs)} (ETIMEDOUT)`

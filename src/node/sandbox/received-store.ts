@@ -84,6 +84,7 @@ export class ReceivedStore {
   readonly #maxBytes: number
   #entries: Entry[]
   #dropped: { skus: number; apps: number }
+  /** The file's size (the header line included): what the limit bounds, and where an append starts. */
   #bytes: number
   /** Writes run one after the other, in the order the requests were accepted. */
   #writing: Promise<void> = Promise.resolve()
@@ -192,25 +193,29 @@ export class ReceivedStore {
 
   /** Adds the line in memory and on disk; on a failed write, neither keeps it. */
   #append(line: { skus: ReceivedSku[] } | { app: ReceivedApp }): Promise<void> {
-    const text = `${JSON.stringify(line)}\n`
+    const text = lineOf(line)
     const entry: Entry = { bytes: Buffer.byteLength(text), ...line }
     return this.#queue(async () => {
       const file = this.#file
-      this.#entries.push(entry)
       if (this.#bytes + entry.bytes > this.#maxBytes) {
+        const before = { entries: this.#entries, dropped: this.#dropped }
+        this.#entries = [...this.#entries, entry]
+        this.#dropped = { ...this.#dropped }
         this.#dropOldest(entry.bytes)
-        if (file === undefined) return
         try {
           await this.#rewrite()
         } catch (error) {
-          this.#entries.pop()
+          // The file still holds what it held: so does memory.
+          this.#entries = before.entries
+          this.#dropped = before.dropped
           throw error
         }
         return
       }
+      const before = this.#bytes
+      this.#entries.push(entry)
       this.#bytes += entry.bytes
       if (file === undefined) return
-      const before = this.#bytes - entry.bytes
       try {
         await mkdir(dirname(file), { recursive: true })
         await appendFile(file, text)
@@ -225,11 +230,11 @@ export class ReceivedStore {
   }
 
   /**
-   * Lets the oldest entries go until the newest fits in half the limit, so the file is rewritten
+   * Lets the oldest entries go until the store fits in half the limit, so the file is rewritten
    * once in a while, not on every request near the limit. The newest entry always stays.
    */
   #dropOldest(newest: number): void {
-    let bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, 0)
+    let bytes = this.#bytes + newest
     const target = Math.max(this.#maxBytes / 2, newest)
     while (this.#entries.length > 1 && bytes > target) {
       const oldest = this.#entries.shift()!
@@ -241,17 +246,25 @@ export class ReceivedStore {
 
   /** Writes the whole file anew (through a temporary file): after a clear or a drop. */
   async #rewrite(): Promise<void> {
-    const header: Line = {
-      format: HEADER_FORMAT,
-      ...(this.#dropped.skus + this.#dropped.apps > 0 ? { dropped: this.#dropped } : {}),
+    const header = headerOf(this.#dropped)
+    const bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, Buffer.byteLength(lineOf(header)))
+    if (this.#file !== undefined) {
+      await writeJsonLinesAtomic(this.#file, [
+        header,
+        ...this.#entries.map((entry) => ('skus' in entry ? { skus: entry.skus } : { app: entry.app })),
+      ])
     }
-    const lines = [
-      header,
-      ...this.#entries.map((entry) => ('skus' in entry ? { skus: entry.skus } : { app: entry.app })),
-    ]
-    if (this.#file !== undefined) await writeJsonLinesAtomic(this.#file, lines)
-    this.#bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, 0)
+    this.#bytes = bytes
   }
+}
+
+/** One line of the file, as written. */
+function lineOf(value: Line): string {
+  return `${JSON.stringify(value)}\n`
+}
+
+function headerOf(dropped: { skus: number; apps: number }): Line {
+  return { format: HEADER_FORMAT, ...(dropped.skus + dropped.apps > 0 ? { dropped } : {}) }
 }
 
 /** Reads a store file line by line (never as one string, which Node cannot hold past ~512 MB). */
@@ -267,7 +280,6 @@ async function load(
   }
   const entries: Entry[] = []
   let dropped = { skus: 0, apps: 0 }
-  let bytes = 0
   let number = 0
   /** Where the current line starts in the file. */
   let offset = 0
@@ -299,16 +311,17 @@ async function load(
         dropped = counts as typeof dropped
       continue
     }
-    const lineBytes = Buffer.byteLength(text) + 1
+    const lineBytes = offset - start
     if (Array.isArray(record.skus)) entries.push({ bytes: lineBytes, skus: record.skus as ReceivedSku[] })
     else if (typeof record.app === 'object' && record.app !== null)
       entries.push({ bytes: lineBytes, app: record.app as ReceivedApp })
     else throw new UnusableStore(`line ${number} is not a store entry`)
-    bytes += lineBytes
   }
   // The request whose line this was never got its answer: the line goes, and the next one starts clean.
   if (torn) await truncate(file, torn.offset)
-  return { entries, dropped, bytes }
+  // A last line without its newline (a file edited by hand): the next append must start a line.
+  else if (offset > size) await appendFile(file, '\n')
+  return { entries, dropped, bytes: torn ? torn.offset : offset }
 }
 
 /** The store as versions before 2 wrote it, one pretty-printed JSON document: read once and rewritten as lines. */
@@ -324,20 +337,19 @@ async function loadFormatOne(
   if (!Array.isArray(parsed.skus) || !Array.isArray(parsed.apps))
     throw new UnusableStore('it is not a sandbox store: it needs "skus" and "apps" lists')
   const batches = new Map<string, ReceivedSku[]>()
-  for (const sku of parsed.skus as ReceivedSku[])
-    batches.set(sku.batchId, [...(batches.get(sku.batchId) ?? []), sku])
+  for (const sku of parsed.skus as ReceivedSku[]) {
+    const batch = batches.get(sku.batchId)
+    if (batch) batch.push(sku)
+    else batches.set(sku.batchId, [sku])
+  }
   const lines = [
     ...[...batches.values()].map((skus) => ({ skus })),
     ...(parsed.apps as ReceivedApp[]).map((app) => ({ app })),
   ]
-  const entries: Entry[] = lines.map((line) => ({
-    bytes: Buffer.byteLength(`${JSON.stringify(line)}\n`),
-    ...line,
-  }))
-  await writeJsonLinesAtomic(file, [{ format: HEADER_FORMAT }, ...lines])
-  return {
-    entries,
-    dropped: { skus: 0, apps: 0 },
-    bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0),
-  }
+  const dropped = { skus: 0, apps: 0 }
+  const header = headerOf(dropped)
+  const entries: Entry[] = lines.map((line) => ({ bytes: Buffer.byteLength(lineOf(line)), ...line }))
+  await writeJsonLinesAtomic(file, [header, ...lines])
+  const bytes = entries.reduce((sum, entry) => sum + entry.bytes, Buffer.byteLength(lineOf(header)))
+  return { entries, dropped, bytes }
 }
