@@ -2,6 +2,8 @@ import type { Page } from '@playwright/test'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
+import { withStanding, type DraftSync } from '#shared/sync-state.ts'
 import { validityOf } from '#shared/validation/problem.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 
@@ -75,7 +77,9 @@ export interface SeededDraft {
   subCategory: string
   status: string
   updatedAt: number
-  syncState: 'draft' | 'synced'
+  /** Where it stands with each destination: a sent draft is synced on the embedded sandbox. */
+  sync: DraftSync
+  standing: string[]
 }
 
 interface Row extends SeededDraft {
@@ -87,7 +91,7 @@ interface Row extends SeededDraft {
 export interface SeedOptions {
   /** The newest draft's last edit; each older one is 61 s before the one after it. */
   now?: number
-  /** Indexes of drafts that have been sent (syncState 'synced'). */
+  /** Indexes of drafts that have been sent (synced on the embedded sandbox, by a run not in the history). */
   sent?: readonly number[]
 }
 
@@ -112,7 +116,11 @@ export function seededDraft(
     subCategory: subs[Math.floor(i / 5) % subs.length]!,
     status: i % 6 === 0 ? 'PUBLISHED' : 'DRAFT',
     updatedAt: now - i * 61_000,
-    syncState: sent.includes(i) ? 'synced' : 'draft',
+    ...withStanding(
+      {},
+      EMBEDDED_SANDBOX_DESTINATION,
+      sent.includes(i) ? { state: 'synced', run: 'seeded', position: i, at: now } : undefined,
+    ),
     template,
     productImage: i % 13 === 5 ? undefined : `https://${IMAGE_HOST}/sku/${i % 24}.svg`,
     terms: searchTerms(productName, brand, barcode),
@@ -202,7 +210,8 @@ async function writeRows({
       createdAt: row.updatedAt - 3_600_000,
       updatedAt: row.updatedAt,
       ...checks[row.template],
-      syncState: row.syncState,
+      sync: row.sync,
+      standing: row.standing,
       productName: row.productName,
       brand: row.brand,
       barcode: row.barcode,

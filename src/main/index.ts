@@ -3,7 +3,7 @@ import { app, BrowserWindow, clipboard, dialog, protocol, session, shell } from 
 import type { AppInfo } from '#shared/ipc.ts'
 import { appPage } from './app-page.ts'
 import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol.ts'
-import { startEmbeddedSandbox } from './embedded-sandbox.ts'
+import { moveProfilesToSandbox, startEmbeddedSandbox } from './embedded-sandbox.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
@@ -91,6 +91,8 @@ async function start(): Promise<void> {
   const preferences = await openPreferences(dataDir)
   const tokens = createTokenStore()
   const profiles = createProfileStore({ dir: dataDir, tokens })
+  // A sandbox that could not have its port again takes the profiles pointed at it along.
+  const sandboxView = await moveProfilesToSandbox(sandbox, { profiles, tokens })
   // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
   // repository's resources/; packaged, the folder is to be shipped beside the app's archive, as
   // <process.resourcesPath>/resources.
@@ -108,7 +110,7 @@ async function start(): Promise<void> {
     preferences,
     profiles,
     tokens,
-    sandbox: sandbox.handlerView,
+    sandbox: sandboxView,
   })
   registerIpc(createDispatcher(handlers), page.isAppUrl)
 

@@ -5,8 +5,8 @@ import { profileSchema } from './profile.ts'
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
 const token = z.string().min(1).max(8_192)
-/** The address a sync run was started for: main sends nothing if the profile points elsewhere now. */
-const runAddress = z.string().min(1).max(2_048)
+/** The destination a run was started for (src/shared/sync/destination.ts): main sends only there. */
+const runDestination = z.string().min(1).max(2_048)
 /** The most SKUs a profile sends in one request (its batch size is at most 1,000). */
 const MAX_SKUS_A_REQUEST = 1_000
 
@@ -39,8 +39,8 @@ export const invokeArguments = {
   // shape of the call is checked here, a batch of 1 to 1,000 objects.
   syncBulkUpload: z.tuple([
     profileId,
-    runAddress,
+    runDestination,
     z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_SKUS_A_REQUEST),
   ]),
-  syncCreateApp: z.tuple([profileId, runAddress, z.record(z.string(), z.unknown())]),
+  syncCreateApp: z.tuple([profileId, runDestination, z.record(z.string(), z.unknown())]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -97,6 +97,8 @@ export type TokenStorage = 'keychain' | 'memory' | 'embedded-sandbox'
 export type ProfileView = Profile & {
   /** The address requests go to (for the embedded sandbox, its current loopback address). */
   url: string
+  /** Where its drafts go, as sync states are kept (src/shared/sync/destination.ts). */
+  destination: string
   hasToken: boolean
   tokenStorage: TokenStorage | null
   builtIn: boolean

@@ -3,13 +3,14 @@ import { EMPTIED_IN_RESPONSE } from '#node/sandbox/app-response.ts'
 import type { Sandbox } from '#node/sandbox/server.ts'
 import { getAt } from '#shared/json-path.ts'
 import { appNameBox, namedApp, patchStoredApp, storedApps } from './harness/app-setup.ts'
+import { standingOf, stateOf } from './harness/stored-drafts.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 const DESKTOP = { width: 1440, height: 900 }
 
 test.use({ actionTimeout: 10_000, viewport: DESKTOP })
 
-const createdPanel = (page: Page) => page.getByRole('region', { name: 'Created app' })
+const createdPanel = (page: Page) => page.getByRole('region', { name: 'Created on Sandbox' })
 const progress = (page: Page) =>
   page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
 const history = (page: Page) => page.getByRole('region', { name: 'History' })
@@ -48,8 +49,8 @@ test.describe('Creating apps', () => {
     expect(received[0]!.app._id).toBe(received[0]!.id)
     await expect(panel.getByTestId('created-app-id')).toHaveText(received[0]!.id)
     const [stored] = (await storedApps(page)).filter((app) => app.id === id)
-    expect(stored).toMatchObject({ syncState: 'synced', remoteId: received[0]!.id })
-    expect(stored!.response).toEqual(JSON.parse(JSON.stringify(received[0]!.app)))
+    expect(standingOf(stored!)).toMatchObject({ state: 'synced', remoteId: received[0]!.id })
+    expect(standingOf(stored!)!.response).toEqual(JSON.parse(JSON.stringify(received[0]!.app)))
     expect(stored!.payload).toEqual(received[0]!.request)
     await expect(panel).toContainText(/Created\s*\w+ \d+, \d{4}/)
 
@@ -62,8 +63,8 @@ test.describe('Creating apps', () => {
     await expect(panel).toContainText('sample response comes back with several nested objects empty')
     await expect(panel).toContainText(`${emptied.length} fields not kept as sent`)
 
-    // The draft is read-only now.
-    await expect(appNameBox(page)).toBeDisabled()
+    // It is not created on Sandbox again; it stays editable for other destinations.
+    await expect(appNameBox(page)).toBeEditable()
     await expect(page.getByRole('button', { name: 'Create on Sandbox' })).toHaveCount(0)
 
     await panel.getByRole('button', { name: /^Copy app id/ }).click()
@@ -89,8 +90,7 @@ test.describe('Creating apps', () => {
     const apps = await storedApps(page)
     expect(apps).toHaveLength(2)
     const copy = apps.find((app) => app.id !== id)!
-    expect(copy).toMatchObject({ syncState: 'draft', name: 'Northwind Skin Check (copy)' })
-    expect(copy).not.toHaveProperty('remoteId')
+    expect(copy).toMatchObject({ sync: {}, name: 'Northwind Skin Check (copy)' })
 
     // The run is on the Sync page like any other, with the app's name and id.
     await page.getByRole('link', { name: 'Sync', exact: true }).click()
@@ -136,11 +136,11 @@ test.describe('Creating apps', () => {
 
     const stored = await storedApps(page)
     const byId = new Map(stored.map((app) => [app.id, app]))
-    expect(byId.get(broken)!.syncState).toBe('draft')
+    expect(stateOf(byId.get(broken)!)).toBe('draft')
     for (const id of [glow, dune]) {
       const app = byId.get(id)!
-      expect(app.syncState).toBe('synced')
-      expect(received.map((entry) => entry.id)).toContain(app.remoteId)
+      expect(stateOf(app)).toBe('synced')
+      expect(received.map((entry) => entry.id)).toContain(standingOf(app)!.remoteId)
     }
 
     const run = history(page).locator('details.sync-run').first()
@@ -149,7 +149,7 @@ test.describe('Creating apps', () => {
     for (const id of [glow, dune]) {
       const app = byId.get(id)!
       await expect(run.getByRole('row', { name: new RegExp(app.name) })).toContainText(
-        `App id ${app.remoteId}`,
+        `App id ${standingOf(app)!.remoteId}`,
       )
     }
     await expect(page.getByRole('button', { name: 'No app to create on Sandbox' })).toBeDisabled()
@@ -169,7 +169,7 @@ test.describe('Creating apps', () => {
     await expect(alert).toBeVisible({ timeout: 15_000 })
     await expect(alert).toContainText('The service may have created it')
     expect(sandbox.received().apps).toHaveLength(0)
-    expect((await storedApps(page)).find((app) => app.id === id)).toMatchObject({ syncState: 'failed' })
+    expect(stateOf((await storedApps(page)).find((app) => app.id === id)!)).toBe('failed')
     expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
     await screenshot(page, 'app-sync-failed-editor')
 
@@ -230,7 +230,8 @@ test.describe('Creating apps', () => {
     const panel = createdPanel(page)
     await expect(panel).toContainText('Not known here: Marked as created by you')
     await expect(panel).toContainText('cannot be compared with what was sent')
-    expect((await storedApps(page)).find((app) => app.id === id)).toMatchObject({ syncState: 'synced' })
-    expect((await storedApps(page)).find((app) => app.id === id)).not.toHaveProperty('remoteId')
+    const marked = (await storedApps(page)).find((app) => app.id === id)!
+    expect(standingOf(marked)?.state).toBe('synced')
+    expect(standingOf(marked)).not.toHaveProperty('remoteId')
   })
 })

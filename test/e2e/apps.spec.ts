@@ -98,7 +98,7 @@ interface StoredApp {
   id: string
   name: string
   validity: string
-  syncState: string
+  sync: Record<string, unknown>
   payload: Json
 }
 
@@ -432,7 +432,7 @@ test.describe('App drafts', () => {
     await expect(page.getByText('Copied to the clipboard.')).toBeVisible()
     expect(JSON.parse(clipboard.at(-1)!)).toEqual(json)
     const [stored] = await storedApps(page)
-    expect(stored).toMatchObject({ name: 'Northwind Skin Check', validity: 'valid', syncState: 'draft' })
+    expect(stored).toMatchObject({ name: 'Northwind Skin Check', validity: 'valid', sync: {} })
     expect(stored!.payload).toEqual(json)
     await expect(page.getByText('Ready to send')).toBeVisible()
   })
@@ -559,15 +559,21 @@ test.describe('App drafts list', () => {
     expect(names).toEqual(['Glow Check', 'Glow Check, summer'])
   })
 
-  test('an app that sync has sent is shown read-only, with its created id', async ({ page }) => {
+  test('an app that sync created shows its id there, stays editable for other destinations, and is kept', async ({
+    page,
+  }) => {
     const id = await namedApp(page, 'Sent app')
-    await patchStoredApp(page, id, { syncState: 'synced', remoteId: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60' })
+    const standing = { state: 'synced', run: 'run-1', position: 0, at: Date.now() }
+    await patchStoredApp(page, id, {
+      sync: { 'embedded-sandbox': { ...standing, remoteId: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60' } },
+      standing: ['embedded-sandbox\u0000synced'],
+    })
     await page.reload()
-    await expect(page.getByText('its settings can no longer be changed here')).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Created app' }).getByTestId('created-app-id')).toHaveText(
-      '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60',
-    )
-    await expect(textbox(page, 'App name')).toBeDisabled()
+    await expect(page.getByText('Sandbox has this app, and it is not created there again')).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Created on Sandbox' }).getByTestId('created-app-id'),
+    ).toHaveText('6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60')
+    await expect(textbox(page, 'App name')).toBeEditable()
     await expect(page.getByRole('button', { name: 'Delete' })).toBeDisabled()
     await page.getByRole('link', { name: '← All apps' }).click()
     const row = page.getByRole('row', { name: /Sent app/ })

@@ -113,7 +113,7 @@ test.describe('Importing SKUs', () => {
     expect(byBarcode(sent.barcode)[0]).toEqual(before.find((draft) => draft.id === sent.id))
     const oval = byBarcode('5000000000003')
     expect(oval).toHaveLength(1)
-    expect(oval[0]).toMatchObject({ productName: 'Oval Imported again', syncState: 'draft' })
+    expect(oval[0]).toMatchObject({ productName: 'Oval Imported again', sync: {} })
     expect(oval[0]!.payload).toMatchObject({
       isActive: true,
       arEffect: { envSettings: { intensity: 0.7 } },

@@ -190,17 +190,16 @@ test.describe('SKU list at catalogue scale', () => {
     await screenshot(page, 'sku-bulk-edit-dialog')
     await dialog.getByRole('button', { name: 'Set Brand' }).click()
     await expect(dialog).toBeHidden()
-    await expect(page.getByRole('status').filter({ hasText: 'Brand set on 2 drafts.' })).toContainText(
-      '1 draft skipped: sent drafts can no longer be changed here.',
+    // The sent draft is edited too (what was sent is kept with its run), and stays synced there.
+    await expect(page.getByRole('status').filter({ hasText: 'Brand set on 3 drafts.' })).not.toContainText(
+      'skipped',
     )
-    // Sorted by last edit, the two drafts just edited come first; the sent one keeps its brand.
-    for (const draft of [drafts[0]!, drafts[2]!]) {
-      await expect(rowNamed(page, draft.productName)).toContainText('Aurora Optics')
-    }
-    expect((await namesOnScreen(page, 2)).sort()).toEqual(
-      [drafts[0]!.productName, drafts[2]!.productName].sort(),
+    // Sorted by last edit, the three drafts just edited come first.
+    expect((await namesOnScreen(page, 3)).sort()).toEqual(
+      [drafts[0]!.productName, drafts[1]!.productName, drafts[2]!.productName].sort(),
     )
-    await expect(rowNamed(page, drafts[1]!.productName)).toContainText(drafts[1]!.brand)
+    await expect(rowNamed(page, drafts[1]!.productName)).toContainText('Aurora Optics')
+    await expect(rowNamed(page, drafts[1]!.productName)).toContainText('Synced')
 
     await rowNamed(page, drafts[2]!.productName).getByRole('link').click()
     await expect(page.getByRole('heading', { name: drafts[2]!.productName })).toBeVisible()

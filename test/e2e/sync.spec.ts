@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
 import type { Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
-import { storedDrafts } from './harness/stored-drafts.ts'
+import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 
@@ -24,14 +24,14 @@ const receivedBarcodes = (sandbox: Sandbox) =>
 async function syncStates(page: Page) {
   const counts: Record<string, number> = {}
   for (const draft of await storedDrafts(page)) {
-    const state = String(draft.syncState)
+    const state = stateOf(draft)
     counts[state] = (counts[state] ?? 0) + 1
   }
   return counts
 }
 
 test.describe('Sync', () => {
-  test('sends every ready draft once, shows progress and the history, and locks synced drafts', async ({
+  test('sends every ready draft once, shows progress and the history, and never sends a synced draft there again', async ({
     page,
     pageProblems,
     sandbox,
@@ -76,16 +76,19 @@ test.describe('Sync', () => {
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-finished')
 
-    // A synced draft is read-only, and can be duplicated as a new draft.
+    // A synced draft says so; edited, it is still not sent there again. Duplicated, it is a new draft.
     await page.goto(`/#/skus/${seeded[1]!.id}`)
-    await expect(page.getByText('Synced: this SKU was created on the service.')).toBeVisible()
-    await expect(page.getByLabel('Product name')).toBeDisabled()
+    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toBeVisible()
+    await page.getByLabel('Product name').fill(`${seeded[1]!.productName} v2`)
+    await expect(page.locator('.save-state')).toHaveText('All changes saved')
     expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
-    await screenshot(page, 'sync-read-only-draft')
+    await screenshot(page, 'sync-synced-draft')
     await page.getByRole('button', { name: 'Duplicate as a new draft' }).click()
-    await expect(page.getByLabel('Product name')).toHaveValue(`${seeded[1]!.productName} (copy)`)
+    await expect(page.getByLabel('Product name')).toHaveValue(`${seeded[1]!.productName} v2 (copy)`)
     await expect(page.getByLabel('Product name')).toBeEnabled()
-    await expect(page.getByText('Synced: this SKU was created on the service.')).toHaveCount(0)
+    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toHaveCount(0)
+    await page.getByRole('link', { name: 'Sync' }).click()
+    await expect(page.getByRole('button', { name: 'Sync 1 draft to Sandbox' })).toBeVisible()
   })
 
   test('a 500 fails a batch, a reset after processing leaves one unknown; the person resolves both', async ({

@@ -4,6 +4,7 @@ import type { Outcome } from '#shared/service/outcome.ts'
 import type { EmbeddedSandbox, Handlers, ServiceDeps } from './types.ts'
 import { tokenAddress } from '#node/profiles/profile-rules.ts'
 import { createServiceClient } from '#node/service/client.ts'
+import { destinationOf } from '#shared/sync/destination.ts'
 
 type ServiceHandlers = Pick<
   Handlers,
@@ -72,11 +73,12 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
   async function view(profile: Profile): Promise<ProfileView> {
     const builtIn = ['sandbox', 'production', 'staging'].includes(profile.id)
     const url = profileUrl(profile, deps.sandbox)
+    const destination = destinationOf(profile, deps.sandbox.url)
     if (profile.kind === 'embedded-sandbox') {
-      return { ...profile, url, builtIn, hasToken: true, tokenStorage: 'embedded-sandbox' }
+      return { ...profile, url, destination, builtIn, hasToken: true, tokenStorage: 'embedded-sandbox' }
     }
     const token = await deps.tokens.has(profile.id, tokenAddress(profile))
-    return { ...profile, url, builtIn, hasToken: token.isSet, tokenStorage: token.storage }
+    return { ...profile, url, destination, builtIn, hasToken: token.isSet, tokenStorage: token.storage }
   }
 
   async function state(): Promise<ProfilesState> {

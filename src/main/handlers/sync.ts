@@ -3,7 +3,8 @@ import { PROCESSED, type Outcome } from '#shared/service/outcome.ts'
 import type { Handlers, ServiceDeps } from './types.ts'
 import type { ServiceClient } from '#node/service/client.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
-import { clientForProfile, unavailable } from './service.ts'
+import { clientForProfile, profileUrl, unavailable } from './service.ts'
+import { destinationAddressName, destinationOf } from '#shared/sync/destination.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
@@ -40,10 +41,10 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     return client
   }
 
-  /** Sends with the run's profile, unless it is gone or now points somewhere else than the run's address. */
+  /** Sends with the run's profile, unless it is gone or now leads somewhere else than the run's destination. */
   async function send(
     profileId: string,
-    runAddress: string,
+    runDestination: string,
     call: (client: ServiceClient) => Promise<Outcome>,
   ): Promise<Outcome> {
     let profile: Profile | undefined
@@ -54,10 +55,13 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     }
     const now = profile && {
       id: profile.id,
-      kind: profile.kind,
-      url: profile.kind === 'service' ? profile.baseUrl : '',
+      url: profileUrl(profile, deps.sandbox),
+      destination: destinationOf(profile, deps.sandbox.url),
     }
-    const problem = runTargetProblem({ profileId, url: runAddress }, now ? [now] : [])
+    const problem = runTargetProblem(
+      { profileId, url: destinationAddressName(runDestination), destination: runDestination },
+      now ? [now] : [],
+    )
     if (problem) return notSent(`${problem} Nothing was sent.`)
     const down = unavailable(profile!, deps.sandbox)
     if (down) return notSent(`${down} Nothing was sent.`)
@@ -65,9 +69,9 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   }
 
   return {
-    syncBulkUpload: (profileId, runAddress, skus) =>
-      send(profileId, runAddress, (client) => client.bulkUpload(skus)),
-    syncCreateApp: (profileId, runAddress, request) =>
-      send(profileId, runAddress, (client) => client.createApp(request)),
+    syncBulkUpload: (profileId, runDestination, skus) =>
+      send(profileId, runDestination, (client) => client.bulkUpload(skus)),
+    syncCreateApp: (profileId, runDestination, request) =>
+      send(profileId, runDestination, (client) => client.createApp(request)),
   }
 }

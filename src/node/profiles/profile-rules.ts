@@ -1,4 +1,5 @@
 import { BUILT_IN_PROFILES, profileSchema, type Profile } from '#shared/profile.ts'
+import { EMBEDDED_SANDBOX_DESTINATION, normaliseBaseUrl } from '#shared/sync/destination.ts'
 
 export const SANDBOX_PROFILE_ID = 'sandbox'
 
@@ -23,14 +24,11 @@ export function builtInProfile(id: string): Profile | undefined {
   return BUILT_IN_PROFILES.find((profile) => profile.id === id)
 }
 
-/** One spelling per address, so "https://host/" and " https://host" are not mistaken for a move. */
-export function normaliseBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '')
-}
+export { normaliseBaseUrl }
 
 /** What a token is bound to: the address it is sent to. */
 export function tokenAddress(profile: Profile): string {
-  return profile.kind === 'service' ? normaliseBaseUrl(profile.baseUrl) : 'embedded-sandbox'
+  return profile.kind === 'service' ? normaliseBaseUrl(profile.baseUrl) : EMBEDDED_SANDBOX_DESTINATION
 }
 
 /**

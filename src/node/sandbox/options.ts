@@ -58,6 +58,12 @@ export type SandboxTokenEncoding = 'raw' | 'base64' | 'either'
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. Always bound to 127.0.0.1. */
   port?: number
+  /**
+   * A `port` that cannot be listened on (another program has it, or the system refuses it) stops
+   * the start (`fail`, the default), or the sandbox takes a free port instead (`free-port`): the
+   * result's `port` says which it got.
+   */
+  unavailablePort?: 'fail' | 'free-port'
   token: string
   tokenEncoding?: SandboxTokenEncoding
   /** More SKUs than this in one bulk request answers 413. Default 200. */

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import type { SandboxContext, SandboxSettings } from './context.ts'
@@ -90,7 +90,8 @@ function pathOf(request: IncomingMessage): string {
 
 /**
  * Starts a sandbox of the service on 127.0.0.1 (never another interface: it has no real
- * security). Resolves once it listens; rejects if the port is taken or the store file is unreadable.
+ * security). Resolves once it listens; rejects if the port is taken (unless `unavailablePort` says
+ * otherwise) or the store file is unreadable.
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const port = options.port ?? 0
@@ -132,12 +133,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     void settled.finally(() => inFlight.delete(settled))
   })
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject)
-      resolve()
-    })
+  await listen(server, port).catch((error: unknown) => {
+    // Here rather than by starting again: a store set aside by the first start would be forgotten,
+    // notice and all. Port 0 failing leaves nothing to fall back to.
+    if (port === 0 || options.unavailablePort !== 'free-port') throw error
+    return listen(server, 0)
   })
   boundPort = (server.address() as AddressInfo).port
 
@@ -167,6 +167,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     rejectedBarcodes: () => [...rejectedBarcodes],
   }
+}
+
+/** Listens on 127.0.0.1 only; rejects when the port cannot be had, and the server may listen again. */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
 }
 
 /**

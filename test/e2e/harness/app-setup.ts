@@ -6,11 +6,9 @@ export interface StoredApp extends Record<string, unknown> {
   id: string
   name: string
   validity: string
-  syncState: string
+  /** Where it stands with each destination (see `stateOf` and `standingOf`). */
+  sync: Record<string, unknown>
   payload: Record<string, unknown>
-  remoteId?: string
-  remoteCreatedAt?: number
-  response?: Record<string, unknown>
 }
 
 // The test programme compiles without the DOM library: the little of IndexedDB used here, by hand.

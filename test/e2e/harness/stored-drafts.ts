@@ -1,5 +1,35 @@
 import type { Page } from '@playwright/test'
 
+/** Where a stored draft stands at one destination, as the app keeps it (`sync`). */
+export interface StoredStanding {
+  state: string
+  run: string
+  position: number
+  at: number
+  remoteId?: string
+  remoteCreatedAt?: number
+  response?: Record<string, unknown>
+}
+
+/**
+ * The destination of the embedded sandbox, and of any profile pointed at its address (the tests'
+ * "local" profiles are): where the tests' drafts are sent.
+ */
+export const SANDBOX_DESTINATION = 'embedded-sandbox'
+
+/** A stored draft's standing at a destination (the sandbox unless named), read from its `sync`. */
+export function standingOf(
+  draft: Record<string, unknown>,
+  destination = SANDBOX_DESTINATION,
+): StoredStanding | undefined {
+  return (draft.sync as Record<string, StoredStanding> | undefined)?.[destination]
+}
+
+/** A stored draft's state at a destination: 'draft' when never sent there. */
+export function stateOf(draft: Record<string, unknown>, destination = SANDBOX_DESTINATION): string {
+  return standingOf(draft, destination)?.state ?? 'draft'
+}
+
 /** A SKU draft as the app stored it (its payload and the derived columns). */
 export type StoredDraft = Record<string, unknown> & {
   id: string

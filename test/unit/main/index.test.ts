@@ -1,4 +1,5 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { ipcChannel, type LocalSettings } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
+import { DEFAULT_SENDING } from '#shared/profile.ts'
 import { fakeWebContents } from './fake-web-contents.ts'
 
 // The app's lifecycle, run against a stand-in for Electron's own modules (nothing else is mocked).
@@ -350,6 +352,38 @@ describe('src/main/index.ts', () => {
     expect(await quit()).toEqual({ prevented: true })
     // By the time the app quits for good, the sandbox no longer answers.
     await expect(fetch(`${url}/__sandbox/received`)).rejects.toThrow()
+  })
+
+  it('a sandbox whose port was taken starts on another, and a profile pointed at the old one follows', async () => {
+    // Another program holds the port the sandbox had last time.
+    const occupier = createServer()
+    await new Promise<void>((resolve) => occupier.listen(0, '127.0.0.1', resolve))
+    const oldPort = (occupier.address() as { port: number }).port
+    try {
+      await writeFile(
+        join(fake.app.userData, 'sandbox-port.json'),
+        JSON.stringify({ format: 1, port: oldPort }),
+      )
+      const local = { id: 'local', name: 'Local', kind: 'service', baseUrl: `http://127.0.0.1:${oldPort}` }
+      await writeFile(
+        join(fake.app.userData, 'profiles.json'),
+        JSON.stringify({ version: 1, activeId: 'sandbox', profiles: [{ ...local, ...DEFAULT_SENDING }] }),
+      )
+      await startApp()
+      const settings = (await ipcListener('catalog-desk:getLocalSettings')(fromAppPage)) as LocalSettings
+      const url = (settings.sandbox as { url: string }).url
+      expect(url).not.toBe(local.baseUrl)
+      expect(settings.sandbox).toMatchObject({
+        running: true,
+        notice: `The sandbox could not listen on port ${oldPort} again and now listens at ${url}. The profile "Local" was moved there.`,
+      })
+      const state = (await ipcListener('catalog-desk:listProfiles')(fromAppPage)) as {
+        profiles: Array<{ id: string; url: string }>
+      }
+      expect(state.profiles.find((profile) => profile.id === 'local')?.url).toBe(url)
+    } finally {
+      await new Promise((resolve) => occupier.close(resolve))
+    }
   })
 
   it('a damaged sandbox store is set aside: the app starts, and Settings says where the old file is', async () => {

@@ -4,20 +4,27 @@ import { createHandlers } from '#main/handlers/index.ts'
 import type { HandlerDeps } from '#main/handlers/types.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import appRequest from '../../fixtures/app-create-request.json'
 import { serviceDeps } from './service-deps.ts'
 
-// The sync transport channels, through the real dispatcher, against a real sandbox on loopback.
+// The sync transport channels, through the real dispatcher, against real sandboxes on loopback:
+// `sandbox` is the app's embedded one, `service` another one standing for a service at an address.
 let sandbox: Sandbox
+let service: Sandbox
 
 beforeEach(async () => {
   sandbox = await startSandbox({ port: 0, token: 'sandbox', tokenEncoding: 'either' })
+  service = await startSandbox({ port: 0, token: 'service', tokenEncoding: 'either' })
 })
 
 afterEach(async () => {
   await sandbox.close()
+  await service.close()
 })
+
+const SANDBOX = EMBEDDED_SANDBOX_DESTINATION
 
 function setup() {
   const deps = {
@@ -43,7 +50,7 @@ const skus = (...barcodes: string[]) => barcodes.map((barcode) => ({ ...structur
 describe('sync transport channels', () => {
   it('sends a batch with the embedded sandbox profile and returns the classified outcome', async () => {
     const { dispatch } = setup()
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('111', '222')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', SANDBOX, skus('111', '222')])
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).toEqual([
       '111',
@@ -51,53 +58,89 @@ describe('sync transport channels', () => {
     ])
   })
 
-  it('uses the named profile’s token from the keychain, which never comes back', async () => {
-    const { dispatch, deps } = setup()
-    await dispatch('saveProfile', [local(sandbox.url)])
-    // No token: nothing is sent, the run is told a token is needed.
-    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
-      kind: 'needs-token',
+  it('the Sandbox profile’s destination is the embedded sandbox, not its port of the day', async () => {
+    const { dispatch } = setup()
+    expect(await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('1')])).toMatchObject({
+      kind: 'wrong-address',
+      processed: 'no',
+      message: expect.stringMatching(/Nothing was sent\.$/),
     })
     expect(sandbox.requests()).toHaveLength(0)
+  })
 
-    await deps.tokens.set('local', sandbox.url, 'wrong-secret-token')
-    const refused = await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])
+  it('a profile pointed at the embedded sandbox’s address sends there as the embedded sandbox', async () => {
+    const { dispatch, deps } = setup()
+    await dispatch('saveProfile', [local(sandbox.url)])
+    await deps.tokens.set('local', sandbox.url, 'sandbox')
+    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
+      kind: 'wrong-address',
+    })
+    // Pointed elsewhere, a run started for the embedded sandbox is refused, and named so.
+    await dispatch('saveProfile', [local(service.url)])
+    expect(await dispatch('syncBulkUpload', ['local', SANDBOX, skus('1')])).toMatchObject({
+      kind: 'wrong-address',
+      message: expect.stringMatching(
+        /^This run was started for the embedded sandbox; the profile now points at/,
+      ),
+    })
+    await dispatch('saveProfile', [local(sandbox.url)])
+    await deps.tokens.set('local', sandbox.url, 'sandbox')
+    expect(await dispatch('syncBulkUpload', ['local', SANDBOX, skus('1')])).toMatchObject({ kind: 'created' })
+    expect(sandbox.received().skus).toHaveLength(1)
+  })
+
+  it('uses the named profile’s token from the keychain, which never comes back', async () => {
+    const { dispatch, deps } = setup()
+    await dispatch('saveProfile', [local(service.url)])
+    // No token: nothing is sent, the run is told a token is needed.
+    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
+      kind: 'needs-token',
+    })
+    expect(service.requests()).toHaveLength(0)
+
+    await deps.tokens.set('local', service.url, 'wrong-secret-token')
+    const refused = await dispatch('syncBulkUpload', ['local', service.url, skus('1')])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
-    await deps.tokens.set('local', sandbox.url, 'sandbox')
-    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
+    await deps.tokens.set('local', service.url, 'service')
+    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
       kind: 'created',
     })
+    expect(service.received().skus).toHaveLength(1)
+    expect(sandbox.requests()).toHaveLength(0)
   })
 
-  it('follows a profile edited between batches, but never takes a run to another address', async () => {
+  it('follows a profile edited between batches, but never takes a run to another destination', async () => {
     const { dispatch } = setup()
     await dispatch('saveProfile', [local('http://127.0.0.1:9')])
-    await dispatch('setToken', ['local', 'sandbox'])
+    await dispatch('setToken', ['local', 'service'])
     const first = 'http://127.0.0.1:9'
     expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
       kind: 'unreachable',
     })
-    // The profile now points at the sandbox: a run started for the old address sends nothing there.
-    await dispatch('saveProfile', [local(sandbox.url)])
-    await dispatch('setToken', ['local', 'sandbox'])
+    // The profile now points at another address: a run started for the old one sends nothing there.
+    await dispatch('saveProfile', [local(service.url)])
+    await dispatch('setToken', ['local', 'service'])
     expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(/started for http:\/\/127\.0\.0\.1:9; the profile now points at/),
     })
-    expect(sandbox.requests()).toHaveLength(0)
-    // A run started for the new address (a trailing slash aside) is sent with the same client.
-    expect(await dispatch('syncBulkUpload', ['local', `${sandbox.url}/`, skus('1')])).toMatchObject({
+    expect(service.requests()).toHaveLength(0)
+    // The same address with a trailing slash is the same destination: a run started for it is sent,
+    // with the same client and token.
+    await dispatch('saveProfile', [local(`${service.url}/`)])
+    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
       kind: 'created',
     })
+    expect(service.received().skus).toHaveLength(1)
   })
 
   it('reports a server error after processing as failed, without resending', async () => {
     const { dispatch } = setup()
     sandbox.addFaults([{ kind: 'server-error', stage: 'after' }])
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('1')])
+    const outcome = await dispatch('syncBulkUpload', ['sandbox', SANDBOX, skus('1')])
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(sandbox.requests().filter((r) => r.endpoint === 'skus')).toHaveLength(1)
     expect(sandbox.received().skus).toHaveLength(1)
@@ -105,11 +148,7 @@ describe('sync transport channels', () => {
 
   it('creates an app and returns the service’s answer', async () => {
     const { dispatch } = setup()
-    const outcome = (await dispatch('syncCreateApp', [
-      'sandbox',
-      sandbox.url,
-      structuredClone(appRequest),
-    ])) as {
+    const outcome = (await dispatch('syncCreateApp', ['sandbox', SANDBOX, structuredClone(appRequest)])) as {
       kind: string
       body: { app: { _id: string } }
     }
@@ -119,31 +158,29 @@ describe('sync transport channels', () => {
 
   it('validates the arguments before anything is sent', async () => {
     const { dispatch } = setup()
-    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, 'not a list'])).rejects.toThrow(
-      /argument 3/,
-    )
-    await expect(dispatch('syncBulkUpload', ['', sandbox.url, skus('1')])).rejects.toThrow(/argument 1/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, []])).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, ['not an object']])).rejects.toThrow(
+    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, 'not a list'])).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncBulkUpload', ['', SANDBOX, skus('1')])).rejects.toThrow(/argument 1/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, []])).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, ['not an object']])).rejects.toThrow(
       /argument 3/,
     )
     await expect(
-      dispatch('syncBulkUpload', ['sandbox', sandbox.url, Array.from({ length: 1_001 }, () => ({}))]),
+      dispatch('syncBulkUpload', ['sandbox', SANDBOX, Array.from({ length: 1_001 }, () => ({}))]),
     ).rejects.toThrow(/argument 3/)
     await expect(dispatch('syncBulkUpload', ['sandbox', '', skus('1')])).rejects.toThrow(/argument 2/)
     // An extra argument is refused: the tuple has exactly three places.
-    await expect(dispatch('syncBulkUpload', ['sandbox', sandbox.url, 'r1', skus('1')])).rejects.toThrow(
+    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, 'r1', skus('1')])).rejects.toThrow(
       /invalid arguments/,
     )
-    await expect(
-      dispatch('syncCreateApp', ['sandbox', sandbox.url, ['not', 'an', 'object']]),
-    ).rejects.toThrow(/argument 3/)
+    await expect(dispatch('syncCreateApp', ['sandbox', SANDBOX, ['not', 'an', 'object']])).rejects.toThrow(
+      /argument 3/,
+    )
     expect(sandbox.requests()).toHaveLength(0)
   })
 
   it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
     const { dispatch } = setup()
-    expect(await dispatch('syncBulkUpload', ['nope', sandbox.url, skus('1')])).toMatchObject({
+    expect(await dispatch('syncBulkUpload', ['nope', SANDBOX, skus('1')])).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(

@@ -6,10 +6,12 @@ import request from '../../fixtures/app-create-request.json'
 const payload = structuredClone(request) as AppCreateRequest
 
 describe('the created app as the editor shows it', () => {
-  it('reads the app id the draft keeps, and only a non-empty string', () => {
+  it('reads the app id the draft’s standing keeps, and only a non-empty string', () => {
     expect(createdAppId({ remoteId: 'abc' })).toBe('abc')
     expect(createdAppId({ remoteId: '' })).toBeUndefined()
     expect(createdAppId({})).toBeUndefined()
+    // Not sent to that destination: no standing there, no id.
+    expect(createdAppId(undefined)).toBeUndefined()
   })
 
   it('names what the service emptied, dropped or changed with the editor’s titles', () => {
@@ -21,7 +23,7 @@ describe('the created app as the editor shows it', () => {
     response.expire_images_after_days = 30
     Object.assign(response, { _id: 'id-1', created_at: '2025-01-01T00:00:00Z' })
 
-    const found = serviceDifferences({ payload, response })!
+    const found = serviceDifferences(payload, response)!
     expect(found.map((field) => [field.path, field.change])).toEqual([
       ['expire_images_after_days', 'changed'],
       ['status', 'dropped'],
@@ -32,7 +34,7 @@ describe('the created app as the editor shows it', () => {
   })
 
   it('has nothing to compare without a kept answer, and no difference for an identical one', () => {
-    expect(serviceDifferences({ payload })).toBeUndefined()
-    expect(serviceDifferences({ payload, response: structuredClone(request) })).toEqual([])
+    expect(serviceDifferences(payload, undefined)).toBeUndefined()
+    expect(serviceDifferences(payload, structuredClone(request))).toEqual([])
   })
 })

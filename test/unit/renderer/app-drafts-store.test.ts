@@ -10,6 +10,7 @@ vi.mock('#renderer/adapters/download.ts', () => ({
 const { db } = await import('#renderer/db/index.ts')
 const { appDrafts } = await import('#renderer/db/app-drafts.ts')
 const { useAppDraftsStore } = await import('#renderer/stores/app-drafts.ts')
+const { setStanding } = await import('./standings.ts')
 
 beforeEach(async () => {
   setActivePinia(createPinia())
@@ -25,7 +26,7 @@ describe('the app drafts store', () => {
     expect(store.drafts).toEqual([])
     const id = await store.create()
     expect(store.drafts.map((draft) => draft.id)).toEqual([id])
-    expect(store.drafts[0]).toMatchObject({ name: '', syncState: 'draft', validity: 'warnings' })
+    expect(store.drafts[0]).toMatchObject({ name: '', sync: {}, standing: [], validity: 'warnings' })
   })
 
   it('deletes with an undo that puts the draft back exactly', async () => {
@@ -61,11 +62,12 @@ describe('the app drafts store', () => {
   it('says why a delete failed and keeps the draft', async () => {
     const store = useAppDraftsStore()
     const { id } = await appDrafts.create({ name: 'Sent' })
-    await db.appDrafts.update(id, { syncState: 'synced' })
+    await setStanding(db.appDrafts, id, 'synced')
     await store.remove(id)
     expect(store.notice).toMatchObject({
       tone: 'error',
-      message: 'Nothing was deleted: This app has been sent; its record is kept.',
+      message:
+        'Nothing was deleted: This app has been sent; its record is kept, so it is never created twice.',
     })
     expect(store.drafts).toHaveLength(1)
   })

@@ -5,8 +5,11 @@ import { newAppPayload } from '#shared/apps/defaults.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import { AppDraftRepository } from '#renderer/db/app-drafts.ts'
+import type { AppDraftRecord } from '#renderer/db/records.ts'
 import request from '../../fixtures/app-create-request.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { stateAt } from '#shared/sync-state.ts'
+import { DEST, setStanding } from './standings.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -30,7 +33,8 @@ describe('app drafts in IndexedDB', () => {
       name: '',
       createdAt: 1000,
       updatedAt: 1000,
-      syncState: 'draft',
+      sync: {},
+      standing: [],
       validity: 'warnings',
       errorCount: 0,
       warningCount: 2,
@@ -61,12 +65,29 @@ describe('app drafts in IndexedDB', () => {
     expect(await apps.get(id)).toEqual(saved)
   })
 
-  it('refuses to save a draft that is gone or has been sent', async () => {
+  it('refuses to save a draft that is gone or held by a run; a sent one is edited, a refusal cleared', async () => {
     await expect(saveDraftPayload(db, 'apps', 'nope', {})).rejects.toThrow('This app draft no longer exists.')
     const { id } = await apps.create()
-    await db.appDrafts.update(id, { syncState: 'synced' })
-    await expect(saveDraftPayload(db, 'apps', id, { name: 'x' })).rejects.toThrow('can no longer be edited')
-    expect((await apps.get(id))!.name).toBe('')
+    for (const state of ['queued', 'sending'] as const) {
+      await setStanding(db.appDrafts, id, state)
+      await expect(saveDraftPayload(db, 'apps', id, { name: 'x' })).rejects.toThrow(
+        'is being sent; edit it once its run has ended.',
+      )
+      expect((await apps.get(id))!.name).toBe('')
+    }
+    // Held by a run to another destination is held all the same.
+    await setStanding(db.appDrafts, id, 'synced')
+    await setStanding(db.appDrafts, id, 'queued', 'https://api.example.com')
+    await expect(saveDraftPayload(db, 'apps', id, { name: 'x' })).rejects.toThrow('is being sent')
+
+    // Synced: editable, and it stays synced there (what was sent is the run's record).
+    await setStanding(db.appDrafts, id, 'rejected', 'https://api.example.com')
+    const saved = await saveDraftPayload<AppDraftRecord>(db, 'apps', id, { name: 'x' })
+    expect(saved.name).toBe('x')
+    expect(stateAt(saved.sync, DEST)).toBe('synced')
+    // The refusal is about what was refused: the edit offers it there again.
+    expect(stateAt(saved.sync, 'https://api.example.com')).toBe('draft')
+    expect(await apps.get(id)).toEqual(saved)
   })
 
   it('lists every draft, most recently edited first', async () => {
@@ -79,10 +100,16 @@ describe('app drafts in IndexedDB', () => {
 
   it('duplicates a draft as a new, unsent draft named as a copy', async () => {
     const original = await apps.create({ ...newAppPayload(), name: 'Glow' }, 1000)
-    await db.appDrafts.update(original.id, { syncState: 'synced' })
+    await setStanding(db.appDrafts, original.id, 'synced', DEST, { remoteId: 'app-1' })
     const copy = await apps.duplicate(original.id, 5000)
     expect(copy.id).not.toBe(original.id)
-    expect(copy).toMatchObject({ name: 'Glow (copy)', syncState: 'draft', createdAt: 5000, updatedAt: 5000 })
+    expect(copy).toMatchObject({
+      name: 'Glow (copy)',
+      sync: {},
+      standing: [],
+      createdAt: 5000,
+      updatedAt: 5000,
+    })
     expect({ ...copy.payload, name: 'Glow' }).toEqual(original.payload)
     // The copy's payload is its own.
     copy.payload.appConfig!.domains!.push('x.example.com')
@@ -104,9 +131,15 @@ describe('app drafts in IndexedDB', () => {
 
   it('keeps drafts that have been sent', async () => {
     const { id } = await apps.create()
-    await db.appDrafts.update(id, { syncState: 'sending' })
-    await expect(apps.delete(id)).rejects.toThrow('This app has been sent; its record is kept.')
+    await setStanding(db.appDrafts, id, 'sending')
+    await expect(apps.delete(id)).rejects.toThrow(
+      'This app has been sent; its record is kept, so it is never created twice.',
+    )
     expect(await apps.get(id)).toBeDefined()
+    // Sent anywhere, whatever came of it: kept.
+    const other = await apps.create()
+    await setStanding(db.appDrafts, other.id, 'rejected', 'https://api.example.com')
+    await expect(apps.delete(other.id)).rejects.toThrow('This app has been sent')
     await expect(apps.delete('nope')).rejects.toThrow('no longer exists')
   })
 })

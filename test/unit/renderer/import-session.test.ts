@@ -9,6 +9,7 @@ import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { setStanding } from './standings.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -40,7 +41,7 @@ async function seed(): Promise<SkuDraftRecord[]> {
   await drafts.create(sku('1', 'Old one'), 1000)
   await drafts.create(sku('2', 'Old two'), 1000)
   const sent = await drafts.create(sku('3', 'Old three'), 1000)
-  await db.skuDrafts.update(sent.id, { syncState: 'synced' })
+  await setStanding(db.skuDrafts, sent.id, 'synced')
   return everything()
 }
 
@@ -77,7 +78,13 @@ describe('an import session', () => {
     const { batch, total } = await importRows(rows, 'skip', 3)
     expect(total).toEqual({ created: 7, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
     const row = (await everything()).find((draft) => draft.barcode === '93')!
-    expect(row).toMatchObject({ productName: 'Row 3', syncState: 'draft', createdAt: 5003, updatedAt: 5003 })
+    expect(row).toMatchObject({
+      productName: 'Row 3',
+      sync: {},
+      standing: [],
+      createdAt: 5003,
+      updatedAt: 5003,
+    })
     expect(row.terms).toContain('row')
     expect(['valid', 'warnings']).toContain(row.validity)
 
@@ -170,8 +177,8 @@ describe('an import session', () => {
     const { batch } = await importRows(FILE, 'update')
     const byBarcode = async (barcode: string) => (await everything()).find((d) => d.barcode === barcode)!
     // Sync changes the state, not `updatedAt`: 1 (updated by the import) and 5 (created) were sent.
-    await db.skuDrafts.update((await byBarcode('1')).id, { syncState: 'synced' })
-    await db.skuDrafts.update((await byBarcode('5')).id, { syncState: 'queued' })
+    await setStanding(db.skuDrafts, (await byBarcode('1')).id, 'synced')
+    await setStanding(db.skuDrafts, (await byBarcode('5')).id, 'queued')
 
     expect(await undoLog.undo(batch)).toEqual({ restored: 0, removed: 1, keptEdited: 0, keptSent: 2 })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '5:Five'])
@@ -204,6 +211,12 @@ describe('an import session', () => {
     const editable = await drafts.create(sku('3', 'Editable three'), 500)
     const found = await imports.findByBarcodes(['1', '3', 'nope', ''])
     expect([...found.keys()].sort()).toEqual(['1', '3'])
-    expect(found.get('3')).toEqual({ id: editable.id, syncState: 'draft' })
+    expect(found.get('3')).toEqual({ id: editable.id, sent: false })
+    expect(found.get('1')).toMatchObject({ sent: false })
+
+    // With only a sent draft of a barcode, that one is found, and said to be sent.
+    await db.skuDrafts.delete(editable.id)
+    const sentThree = (await everything()).find((draft) => draft.barcode === '3')!
+    expect((await imports.findByBarcodes(['3'])).get('3')).toEqual({ id: sentThree.id, sent: true })
   })
 })

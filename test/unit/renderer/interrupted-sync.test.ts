@@ -8,6 +8,8 @@ import { SyncRunRepository } from '#renderer/db/sync-runs.ts'
 import { recoverInterruptedRuns } from '#renderer/stores/interrupted-sync.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
+import { stateAt } from '#shared/sync-state.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -26,14 +28,21 @@ afterEach(async () => {
   await Dexie.delete(name)
 })
 
-const target = { id: 'sandbox', name: 'Sandbox', url: 'http://127.0.0.1:1', batchSize: 2, concurrency: 1 }
+const target = {
+  id: 'sandbox',
+  name: 'Sandbox',
+  url: 'http://127.0.0.1:1',
+  destination: EMBEDDED_SANDBOX_DESTINATION,
+  batchSize: 2,
+  concurrency: 1,
+}
 
 /** A run of four drafts whose first batch left and never came back (a crash, or a failed write). */
 async function interruptedRun() {
   for (let i = 0; i < 4; i++)
     await drafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
   const { run } = await runs.enqueue('skus', { target })
-  const outbox = new DexieSyncOutbox(db, run.id)
+  const outbox = new DexieSyncOutbox(db, run)
   const batch = await outbox.queuedAfter(-Infinity, 2)
   await outbox.beginRequest({
     id: 'r1',
@@ -46,7 +55,9 @@ async function interruptedRun() {
   return run
 }
 
-const syncStates = async () => (await db.skuDrafts.orderBy('barcode').toArray()).map((d) => d.syncState)
+/** The drafts' states at the run's destination, by barcode. */
+const syncStates = async () =>
+  (await db.skuDrafts.orderBy('barcode').toArray()).map((d) => stateAt(d.sync, target.destination))
 
 describe('recovering runs left sending', () => {
   it('an open run: sending becomes unknown, the rest stays queued to resume', async () => {

@@ -11,6 +11,11 @@ import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { stateAt } from '#shared/sync-state.ts'
+import { DEST, setStanding } from './standings.ts'
+
+/** Another destination, where the draft sent on `DEST` was refused. */
+const OTHER = 'https://api.example.com'
 
 const copy = <T>(value: T): T => structuredClone(value)
 let name = ''
@@ -32,8 +37,11 @@ afterEach(async () => {
   await Dexie.delete(name)
 })
 
-/** Three editable drafts and one already sent, created at time 1000. */
-async function seed(): Promise<{ ids: string[]; sent: string; before: SkuDraftRecord[] }> {
+/**
+ * Three drafts never sent, one already sent (synced on `DEST`, refused on `OTHER`) and one a run
+ * holds (queued), created at time 1000.
+ */
+async function seed(): Promise<{ ids: string[]; sent: string; held: string; before: SkuDraftRecord[] }> {
   const ids: string[] = []
   for (const [i, payload] of [
     copy(full),
@@ -43,25 +51,34 @@ async function seed(): Promise<{ ids: string[]; sent: string; before: SkuDraftRe
     ids.push((await drafts.create({ ...payload, barcode: `400${i}` } as Sku, 1000)).id)
   }
   const sent = (await drafts.create(copy(full), 1000)).id
-  await db.skuDrafts.update(sent, { syncState: 'synced' })
-  return { ids, sent, before: await db.skuDrafts.orderBy('id').toArray() }
+  await setStanding(db.skuDrafts, sent, 'synced')
+  await setStanding(db.skuDrafts, sent, 'rejected', OTHER)
+  const held = (await drafts.create(copy(full), 1000)).id
+  await setStanding(db.skuDrafts, held, 'queued')
+  return { ids, sent, held, before: await db.skuDrafts.orderBy('id').toArray() }
 }
 
 const everything = () => db.skuDrafts.orderBy('id').toArray()
 
 describe('setting a field on many drafts', () => {
   it('sets the value, recomputes the columns and validity, and skips what it must not edit', async () => {
-    const { ids, sent } = await seed()
+    const { ids, sent, held } = await seed()
     const gone = crypto.randomUUID()
-    const result = await bulk.setField([...ids, sent, gone], 'brand', 'Contoso Vision', { now: 5000 })
-    expect(result).toMatchObject({ count: 3, unchanged: 0, skipped: { notDraft: 1, missing: 1 } })
-    for (const id of ids) {
+    const result = await bulk.setField([...ids, sent, held, gone], 'brand', 'Contoso Vision', { now: 5000 })
+    expect(result).toMatchObject({ count: 4, unchanged: 0, skipped: { inRun: 1, sent: 0, missing: 1 } })
+    for (const id of [...ids, sent]) {
       const draft = await drafts.get(id)
       expect(draft).toMatchObject({ brand: 'Contoso Vision', updatedAt: 5000 })
       expect(draft?.payload.brand).toBe('Contoso Vision')
       expect(draft?.terms).toEqual(expect.arrayContaining(['contoso', 'vision']))
     }
-    expect((await drafts.get(sent))?.brand).toBe('Northwind Optics')
+    // A sent draft is edited as in the form: still synced where it was, its refusal cleared.
+    const edited = await drafts.get(sent)
+    expect(stateAt(edited?.sync, DEST)).toBe('synced')
+    expect(stateAt(edited?.sync, OTHER)).toBe('draft')
+    // What a run holds does not change.
+    expect(await drafts.get(held)).toMatchObject({ brand: 'Northwind Optics', updatedAt: 1000 })
+    expect(stateAt((await drafts.get(held))?.sync, DEST)).toBe('queued')
 
     // The same value again changes nothing, not even the time of the last edit.
     const again = await bulk.setField(ids, 'brand', 'Contoso Vision', { now: 6000 })
@@ -152,16 +169,17 @@ describe('setting a field on many drafts', () => {
 
 describe('duplicating drafts', () => {
   it('makes copies with new ids and times, " (copy)" after the name and the same barcode', async () => {
-    const { ids, sent, before } = await seed()
-    const result = await bulk.duplicate([ids[0]!, sent], { now: 9000 })
-    expect(result).toMatchObject({ count: 2, skipped: { notDraft: 0, missing: 0 } })
-    const [first, second] = await Promise.all(result.ids.map((id) => drafts.get(id)))
+    const { ids, sent, held, before } = await seed()
+    const result = await bulk.duplicate([ids[0]!, sent, held], { now: 9000 })
+    expect(result).toMatchObject({ count: 3, skipped: { inRun: 0, sent: 0, missing: 0 } })
+    const [first, second, third] = await Promise.all(result.ids.map((id) => drafts.get(id)))
     expect(first).toMatchObject({
       productName: 'Aviator Classic Gold 58 (copy)',
       barcode: '4000',
       createdAt: 9000,
       updatedAt: 9000,
-      syncState: 'draft',
+      sync: {},
+      standing: [],
       validity: 'valid',
     })
     expect(first?.payload).toEqual({
@@ -169,8 +187,9 @@ describe('duplicating drafts', () => {
       barcode: '4000',
       productName: 'Aviator Classic Gold 58 (copy)',
     })
-    // A copy of a sent draft is a new draft, editable.
-    expect(second).toMatchObject({ syncState: 'draft', productName: 'Aviator Classic Gold 58 (copy)' })
+    // A copy of a sent draft, or of one a run holds, is a new draft, sent nowhere.
+    expect(second).toMatchObject({ sync: {}, standing: [], productName: 'Aviator Classic Gold 58 (copy)' })
+    expect(third).toMatchObject({ sync: {}, standing: [], productName: 'Aviator Classic Gold 58 (copy)' })
     expect(result.ids).not.toContain(ids[0])
     // The originals are untouched.
     const originals = await db.skuDrafts.bulkGet(before.map((record) => record.id))
@@ -190,10 +209,10 @@ describe('duplicating drafts', () => {
 
 describe('deleting drafts and undoing', () => {
   it('deletes in one go and undo puts them back exactly', async () => {
-    const { ids, sent, before } = await seed()
-    const result = await bulk.delete([...ids, sent])
-    expect(result).toMatchObject({ count: 3, skipped: { notDraft: 1, missing: 0 } })
-    expect((await everything()).map((record) => record.id)).toEqual([sent])
+    const { ids, sent, held, before } = await seed()
+    const result = await bulk.delete([...ids, sent, held])
+    expect(result).toMatchObject({ count: 3, skipped: { inRun: 1, sent: 1, missing: 0 } })
+    expect((await everything()).map((record) => record.id)).toEqual([sent, held].sort())
 
     expect(await undoLog.undo(result.batch)).toEqual({ restored: 3, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await everything()).toEqual(before)
@@ -218,10 +237,22 @@ describe('deleting drafts and undoing', () => {
     expect((await drafts.get(ids[1]!))?.category).toBe('jewellery')
   })
 
+  it('undoes a field change on a sent draft, unless a run took it since', async () => {
+    const { ids, sent, before } = await seed()
+    const result = await bulk.setField([sent, ids[0]!], 'category', 'makeup', { now: 7000 })
+    expect(result.count).toBe(2)
+    // A run queues the edited draft: what it holds is what undo must not change under it.
+    await setStanding(db.skuDrafts, ids[0]!, 'queued')
+    expect(await undoLog.undo(result.batch)).toEqual({ restored: 1, removed: 0, keptEdited: 0, keptSent: 1 })
+    // The sent draft is back exactly, its refusal included.
+    expect(await drafts.get(sent)).toEqual(before.find((record) => record.id === sent))
+    expect((await drafts.get(ids[0]!))?.category).toBe('makeup')
+  })
+
   it('undoes a duplicate by removing the copies', async () => {
     const { ids, before } = await seed()
     const result = await bulk.duplicate(ids)
-    expect(await db.skuDrafts.count()).toBe(7)
+    expect(await db.skuDrafts.count()).toBe(8)
     expect(await undoLog.undo(result.batch)).toEqual({ restored: 0, removed: 3, keptEdited: 0, keptSent: 0 })
     expect(await everything()).toEqual(before)
   })

@@ -11,6 +11,8 @@ import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { standingTag, stateAt } from '#shared/sync-state.ts'
+import { DEST, setStanding } from './standings.ts'
 
 const copy = <T>(value: T): T => structuredClone(value)
 let name = ''
@@ -49,7 +51,8 @@ describe('SKU drafts in IndexedDB', () => {
       subCategory: 'sunglasses',
       status: 'DRAFT',
       validity: 'valid',
-      syncState: 'draft',
+      sync: {},
+      standing: [],
     })
   })
 
@@ -83,13 +86,29 @@ describe('SKU drafts in IndexedDB', () => {
     expect(await names('')).toHaveLength(3)
   })
 
-  it('refuses to edit a draft that has left the draft state', async () => {
+  it('refuses to edit a draft a run holds; edits a synced one, clearing only its refusals', async () => {
     const created = await drafts.create(copy(full))
-    await db.skuDrafts.update(created.id, { syncState: 'synced' })
-    await expect(saveDraftPayload(db, 'skus', created.id, copy(partial))).rejects.toThrow(
-      /can no longer be edited/,
+    for (const state of ['queued', 'sending'] as const) {
+      await setStanding(db.skuDrafts, created.id, state)
+      await expect(saveDraftPayload(db, 'skus', created.id, copy(partial))).rejects.toThrow(
+        'This draft is being sent; edit it once its run has ended.',
+      )
+      expect((await drafts.get(created.id))?.payload).toEqual(full)
+    }
+
+    // Synced: editable now (what was sent there is kept with its run), and still synced there.
+    await setStanding(db.skuDrafts, created.id, 'synced')
+    await setStanding(db.skuDrafts, created.id, 'rejected', 'https://api.example.com')
+    await setStanding(db.skuDrafts, created.id, 'failed', 'https://staging.example.com')
+    const saved = await saveDraftPayload(db, 'skus', created.id, copy(partial), 3000)
+    expect(saved.payload).toEqual(partial)
+    expect(stateAt(saved.sync, DEST)).toBe('synced')
+    expect(stateAt(saved.sync, 'https://staging.example.com')).toBe('failed')
+    // The refusal at that destination is cleared by the edit: the draft may be sent there again.
+    expect(stateAt(saved.sync, 'https://api.example.com')).toBe('draft')
+    expect((await drafts.get(created.id))?.standing.sort()).toEqual(
+      [standingTag(DEST, 'synced'), standingTag('https://staging.example.com', 'failed')].sort(),
     )
-    expect((await drafts.get(created.id))?.payload).toEqual(full)
   })
 
   it('upgrades a version 1 database without losing drafts, and makes them searchable', async () => {
@@ -123,7 +142,9 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.id).toBe('old-1')
     expect(found?.subCategory).toBe('eyeglasses')
     expect(found?.payload).toEqual(partial)
-    expect(db.verno).toBe(4)
+    expect(found).toMatchObject({ sync: {}, standing: [] })
+    expect(found).not.toHaveProperty('syncState')
+    expect(db.verno).toBe(5)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -160,16 +181,19 @@ describe('SKU drafts in IndexedDB', () => {
 
     db = new CatalogDatabase(name)
     drafts = new SkuDraftRepository(db)
+    // Carried up to today's version: a draft never sent stands nowhere.
+    const { syncState: _state, ...kept } = old
+    const upgraded = { ...kept, sync: {}, standing: [] }
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
-    expect(view.cached(0)).toEqual(old)
-    expect(db.verno).toBe(4)
+    expect(view.cached(0)).toEqual(upgraded)
+    expect(db.verno).toBe(5)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)
     const deleted = await new SkuBulkEdits(db, undoLog).delete(['old-2'])
     expect(await drafts.count()).toBe(0)
     await undoLog.undo(deleted.batch)
-    expect(await drafts.get('old-2')).toEqual(old)
+    expect(await drafts.get('old-2')).toEqual(upgraded)
   })
 })

@@ -8,11 +8,24 @@ import { SORT_KEYS, type ListQuery, type SortKey } from '#renderer/db/sku-list-q
 import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
 import { MatchOrder, PAGE_SIZE, type ListView } from '#renderer/db/sku-list-views.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { stateAt, withStanding } from '#shared/sync-state.ts'
+import type { ItemState } from '#shared/sync/ports.ts'
 
 // 263 drafts: five pages and a partial one, with many ties in brand, category and status.
 const COUNT = 263
 const BRANDS = ['Northwind Optics', 'Contoso', 'Lumen', 'Fabrikam']
 const CATEGORIES = ['eyewear', 'makeup', 'jewellery']
+/** Two destinations the drafts were sent to: the active profile's (`STAGING`), and another. */
+const STAGING = 'https://staging.example.com'
+const PRODUCTION = 'https://api.example.com'
+/** Where some drafts stand, by their place in the table: [every nth, destination, state]. */
+const STANDINGS: Array<[number, string, ItemState]> = [
+  [3, STAGING, 'synced'],
+  [7, STAGING, 'rejected'],
+  [11, STAGING, 'queued'],
+  [5, PRODUCTION, 'synced'],
+  [13, PRODUCTION, 'failed'],
+]
 const name = `catalog-desk-list-${crypto.randomUUID()}`
 let db: CatalogDatabase
 let reader: SkuListReader
@@ -37,6 +50,16 @@ beforeAll(async () => {
       1_000_000 + Math.floor(i / 2) * 1000,
     )
   }
+  // Standings as runs leave them: written without an edit (`updatedAt` unchanged).
+  const created = await db.skuDrafts.toArray()
+  for (const [i, draft] of created.entries()) {
+    let sync = draft.sync
+    for (const [every, destination, state] of STANDINGS) {
+      if (i % every === 0)
+        sync = withStanding(sync, destination, { state, run: 'r', position: i, at: 0 }).sync
+    }
+    await db.skuDrafts.put({ ...draft, ...withStanding(sync, '-', undefined) })
+  }
   all = await db.skuDrafts.toArray()
   reader = new SkuListReader(db)
 })
@@ -48,12 +71,18 @@ afterAll(async () => {
 
 /** The order an index gives: by the column, ties by id; descending is the exact reverse. */
 function reference(query: Partial<ListQuery>, records = all): string[] {
-  const { search = '', filters = {}, sort = 'updatedAt', direction = 'desc' } = query
+  const { search = '', filters = {}, sort = 'updatedAt', direction = 'desc', destination = STAGING } = query
   const words = searchTerms(search)
+  const passes = (r: SkuDraftRecord, key: string, value: unknown) => {
+    // The state at the query's destination; "synced at" another one.
+    if (key === 'syncState') return stateAt(r.sync, destination) === value
+    if (key === 'syncedAt') return stateAt(r.sync, value as string) === 'synced'
+    return r[key as keyof SkuDraftRecord] === value
+  }
   const matches = records.filter(
     (r) =>
       words.every((word) => r.terms.some((term) => term.startsWith(word))) &&
-      Object.entries(filters).every(([key, value]) => r[key as keyof SkuDraftRecord] === value),
+      Object.entries(filters).every(([key, value]) => passes(r, key, value)),
   )
   matches.sort((a, b) => cmp(a[sort], b[sort]) || cmp(a.id, b.id))
   if (direction === 'desc') matches.reverse()
@@ -65,6 +94,7 @@ const query = (q: Partial<ListQuery>): ListQuery => ({
   filters: {},
   sort: 'updatedAt',
   direction: 'desc',
+  destination: STAGING,
   ...q,
 })
 
@@ -136,13 +166,38 @@ describe('the SKU list reader', () => {
       query({ filters: { category: 'eyewear', subCategory: 'sunglasses' }, sort: 'brand', direction: 'asc' }),
       query({ filters: { status: 'PUBLISHED', validity: 'invalid' } }),
       query({ filters: { syncState: 'draft' }, search: 'gold' }),
+      query({ filters: { syncState: 'draft' } }),
       query({ filters: { syncState: 'synced' } }),
+      query({ filters: { syncState: 'synced' }, destination: PRODUCTION }),
+      query({ filters: { syncState: 'rejected', category: 'makeup' }, sort: 'brand', direction: 'asc' }),
+      query({ filters: { syncState: 'failed' }, destination: PRODUCTION }),
+      query({ filters: { syncState: 'queued' } }),
+      query({ filters: { syncState: 'draft', syncedAt: PRODUCTION } }),
+      query({ filters: { syncedAt: STAGING }, search: 'blue' }),
+      query({ filters: { syncState: 'synced' }, destination: 'https://never.example.com' }),
     ]) {
+      const label = `${JSON.stringify(q.filters)} at ${q.destination}`
       const view = await reader.open(q)
-      expect(await rowsOf(view, pages(view.total)), JSON.stringify(q.filters)).toEqual(reference(q))
-      expect((await view.allIds()).sort()).toEqual(reference(q).sort())
+      expect(await rowsOf(view, pages(view.total)), label).toEqual(reference(q))
+      expect((await view.allIds()).sort(), label).toEqual(reference(q).sort())
+      expect([...(await reader.matching(q))].sort(), label).toEqual(reference(q).sort())
     }
     expect(reference(query({ filters: { validity: 'invalid' } }))).toHaveLength(27)
+    // The state is read at the query's destination: synced on one is not synced on the other.
+    const syncedOnStaging = reference(query({ filters: { syncState: 'synced' } }))
+    const syncedOnProduction = reference(query({ filters: { syncState: 'synced' }, destination: PRODUCTION }))
+    expect(syncedOnStaging.length).toBeGreaterThan(0)
+    expect(syncedOnProduction.length).toBeGreaterThan(0)
+    expect(syncedOnStaging.filter((id) => syncedOnProduction.includes(id)).length).toBeLessThan(
+      syncedOnStaging.length,
+    )
+    // "Not sent" there: every draft but those with a standing there.
+    expect(reference(query({ filters: { syncState: 'draft' } }))).toHaveLength(
+      all.filter((r) => r.sync[STAGING] === undefined).length,
+    )
+    expect(
+      reference(query({ filters: { syncState: 'synced' }, destination: 'https://never.example.com' })),
+    ).toEqual([])
   })
 
   it('offers the categories, sub-categories and statuses the drafts hold', async () => {

@@ -10,6 +10,8 @@ import { createSyncRun } from '#shared/sync/engine.ts'
 import type { SyncClock, SyncTransport } from '#shared/sync/ports.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
+import { stateAt } from '#shared/sync-state.ts'
+import { clearStanding } from './standings.ts'
 
 // The engine (src/shared/sync) over the Dexie outbox: what the Sync page runs, minus the bridge.
 let name = ''
@@ -35,7 +37,16 @@ const created = (): Outcome => ({
   message: 'ok',
   durationMs: 1,
 })
-const target = { id: 'sandbox', name: 'Sandbox', url: 'http://127.0.0.1:1', batchSize: 3, concurrency: 1 }
+const target = {
+  id: 'local',
+  name: 'Local',
+  url: 'http://127.0.0.1:1',
+  destination: 'http://127.0.0.1:1',
+  batchSize: 3,
+  concurrency: 1,
+}
+/** Where the runs send: the drafts' states are read there. */
+const DEST = target.destination
 
 async function seed(n: number) {
   const drafts = new SkuDraftRepository(db)
@@ -61,7 +72,7 @@ function recording(answer: (call: number) => Promise<Outcome>) {
 }
 
 async function states(database: CatalogDatabase, ids: string[]) {
-  return (await database.skuDrafts.bulkGet(ids)).map((draft) => draft?.syncState)
+  return (await database.skuDrafts.bulkGet(ids)).map((draft) => draft && stateAt(draft.sync, DEST))
 }
 
 describe('the engine over the Dexie outbox', () => {
@@ -70,7 +81,7 @@ describe('the engine over the Dexie outbox', () => {
     const { run } = await runs.enqueue('skus', { target })
     const { sent, transport } = recording(async () => created())
     const engine = createSyncRun(
-      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { outbox: new DexieSyncOutbox(db, run), transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
     )
     const summary = await engine.start()
@@ -78,6 +89,10 @@ describe('the engine over the Dexie outbox', () => {
     expect(sent).toEqual([['b0', 'b1', 'b2'], ['b3', 'b4', 'b5'], ['b6']])
     expect(await states(db, ids)).toEqual(Array(7).fill('synced'))
     expect(await runs.requestCount(run.id)).toBe(3)
+    // Each item keeps exactly what was sent: the draft's payload as its batch was read.
+    const items = await db.syncItems.where('[run+position]').between([run.id, 0], [run.id, 99]).toArray()
+    const payloads = await db.skuDrafts.bulkGet(items.map((item) => item.key))
+    expect(items.map((item) => item.sent)).toEqual(payloads.map((draft) => draft!.payload))
   })
 
   it('drafts deleted by hand do not end the run early: they fail, every other draft is sent, nothing stays queued', async () => {
@@ -86,7 +101,7 @@ describe('the engine over the Dexie outbox', () => {
     await db.skuDrafts.bulkDelete([ids[1]!, ids[4]!, ids[5]!])
     const { sent, transport } = recording(async () => created())
     const engine = createSyncRun(
-      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { outbox: new DexieSyncOutbox(db, run), transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 2 },
     )
     const summary = await engine.start()
@@ -99,10 +114,10 @@ describe('the engine over the Dexie outbox', () => {
     const ids = await seed(4)
     const { run } = await runs.enqueue('skus', { target })
     // Taken back to editing after it was queued (by hand here): the outbox does not hand it out.
-    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    await clearStanding(db.skuDrafts, ids[1]!, DEST)
     const { sent, transport } = recording(async () => created())
     const engine = createSyncRun(
-      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { outbox: new DexieSyncOutbox(db, run), transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
     )
     const summary = await engine.start()
@@ -120,7 +135,7 @@ describe('the engine over the Dexie outbox', () => {
       call === 2 ? new Promise<Outcome>(() => {}) : Promise.resolve(created()),
     )
     const crashed = createSyncRun(
-      { outbox: new DexieSyncOutbox(db, run.id), transport: first.transport, clock },
+      { outbox: new DexieSyncOutbox(db, run), transport: first.transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
     )
     void crashed.start()
@@ -133,7 +148,7 @@ describe('the engine over the Dexie outbox', () => {
     expect((await again.open()).map((open) => open.id)).toEqual([run.id])
     const second = recording(async () => created())
     const resumed = createSyncRun(
-      { outbox: new DexieSyncOutbox(reopened, run.id), transport: second.transport, clock },
+      { outbox: new DexieSyncOutbox(reopened, run), transport: second.transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
     )
     const summary = await resumed.start()
@@ -166,7 +181,7 @@ describe('the engine over the Dexie outbox', () => {
       () => new Promise<Outcome>((resolve) => (release = () => resolve(created()))),
     )
     const engine = createSyncRun(
-      { outbox: new DexieSyncOutbox(db, run.id), transport, clock },
+      { outbox: new DexieSyncOutbox(db, run), transport, clock },
       { runId: run.id, kind: 'skus', batchSize: 3, concurrency: 1 },
     )
     const done = engine.start()
@@ -189,11 +204,11 @@ describe('the engine over the Dexie outbox', () => {
     ]
     const { sent, transport } = recording(async (call) => outcomes[call - 1]!)
     const settings = { runId: run.id, kind: 'skus' as const, batchSize: 3, concurrency: 1 }
-    await createSyncRun({ outbox: new DexieSyncOutbox(db, run.id), transport, clock }, settings).start()
+    await createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings).start()
     expect(await states(db, ids)).toEqual(['failed', 'failed'])
     const [batch] = await runs.undecided(run.id)
     expect(await runs.resolve(batch!.id, 'resend')).toBe(2)
-    await createSyncRun({ outbox: new DexieSyncOutbox(db, run.id), transport, clock }, settings).start()
+    await createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings).start()
     expect(sent).toEqual([
       ['b0', 'b1'],
       ['b0', 'b1'],

@@ -10,6 +10,9 @@ import { OutboxConflictError } from '#shared/sync/ports.ts'
 import type { RequestRecord } from '#shared/sync/ports.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
+import { standingTag, stateAt } from '#shared/sync-state.ts'
+import { clearStanding, setStanding } from './standings.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -20,9 +23,12 @@ const target: RunTarget = {
   id: 'sandbox',
   name: 'Sandbox',
   url: 'http://127.0.0.1:1',
+  destination: EMBEDDED_SANDBOX_DESTINATION,
   batchSize: 2,
   concurrency: 1,
 }
+/** Where the runs of these tests send: the drafts' states are read there. */
+const DEST = target.destination
 
 beforeEach(() => {
   name = `catalog-desk-sync-${crypto.randomUUID()}`
@@ -48,8 +54,9 @@ async function seed(n: number, { ties = 1 } = {}) {
   return ids
 }
 
+/** The drafts' states at the runs' destination. */
 async function states(ids: readonly string[]) {
-  return (await db.skuDrafts.bulkGet([...ids])).map((draft) => draft?.syncState)
+  return (await db.skuDrafts.bulkGet([...ids])).map((draft) => draft && stateAt(draft.sync, DEST))
 }
 
 function request(runId: string, keys: string[], id = `${runId}/r/${keys.join(',')}`): RequestRecord {
@@ -79,12 +86,12 @@ describe('pre-flight and queueing', () => {
     const invalid = await drafts.create(sku('bad', { isActive: 'yes' } as unknown as Sku), 2_000_000)
     // A draft with missing fields is sendable (the contract does not say which fields are required).
     const partial = await drafts.create({ barcode: 'partial', productName: 'Partial' } as Sku, 500)
-    await db.skuDrafts.update(ids[1]!, { syncState: 'synced' })
-    await db.skuDrafts.update(ids[2]!, { syncState: 'unknown' })
-    await db.skuDrafts.update(ids[3]!, { syncState: 'failed' })
+    await setStanding(db.skuDrafts, ids[1]!, 'synced', DEST)
+    await setStanding(db.skuDrafts, ids[2]!, 'unknown', DEST)
+    await setStanding(db.skuDrafts, ids[3]!, 'failed', DEST)
 
     expect(partial.validity).toBe('warnings')
-    expect(await runs.preflight('skus')).toEqual({
+    expect(await runs.preflight('skus', DEST)).toEqual({
       ready: 3,
       invalid: 1,
       synced: 1,
@@ -113,18 +120,25 @@ describe('pre-flight and queueing', () => {
       state: 'open',
       total: 3,
       profileId: 'sandbox',
+      destination: DEST,
       batchSize: 2,
     })
-    expect((await runs.preflight('skus')).inRun).toBe(3)
-    // A queued draft can no longer be edited.
+    // The standing of a queued draft names its item.
+    expect((await db.skuDrafts.get(ids[4]!))!.sync[DEST]).toMatchObject({ run: run.id, position: 1, at: 5 })
+    expect((await runs.preflight('skus', DEST)).inRun).toBe(3)
+    // A queued draft can no longer be edited; a synced one can, and stays synced there.
     await expect(saveDraftPayload(db, 'skus', ids[0]!, sku('changed'))).rejects.toThrow(
-      /can no longer be edited/,
+      /is being sent; edit it once its run has ended/,
     )
+    expect((await db.skuDrafts.get(ids[0]!))!.barcode).toBe('b0')
+    await saveDraftPayload(db, 'skus', ids[1]!, sku('changed'))
+    expect(await states([ids[1]!])).toEqual(['synced'])
   })
 
   it('queues failed drafts only when asked', async () => {
     const ids = await seed(3)
-    await db.skuDrafts.update(ids[1]!, { syncState: 'failed' })
+    await setStanding(db.skuDrafts, ids[1]!, 'failed', DEST)
+    expect((await runs.enqueue('skus', { target, ids: [ids[1]!] })).queued).toBe(0)
     const { queued } = await runs.enqueue('skus', { target, includeFailed: true })
     expect(queued).toBe(3)
     expect(await states(ids)).toEqual(['queued', 'queued', 'queued'])
@@ -132,13 +146,13 @@ describe('pre-flight and queueing', () => {
 
   it('stores no run when nothing is eligible, and the run under the id it was given otherwise', async () => {
     const ids = await seed(3, { ties: 1 })
-    await db.skuDrafts.bulkUpdate(ids.map((key) => ({ key, changes: { syncState: 'synced' as const } })))
+    for (const id of ids) await setStanding(db.skuDrafts, id, 'synced', DEST)
     const none = await runs.enqueue('skus', { target, id: 'empty', chunk: 2 })
     expect(none.queued).toBe(0)
     expect(await db.syncRuns.count()).toBe(0)
     expect(await runs.open()).toEqual([])
 
-    await db.skuDrafts.update(ids[2]!, { syncState: 'draft' })
+    await clearStanding(db.skuDrafts, ids[2]!, DEST)
     const one = await runs.enqueue('skus', { target, id: 'named', chunk: 2 })
     expect(one).toMatchObject({ queued: 1, run: { id: 'named', total: 1 } })
     expect((await runs.open()).map((run) => [run.id, run.total])).toEqual([['named', 1]])
@@ -170,7 +184,7 @@ describe('the outbox the engine uses', () => {
   it('streams queued items after a position with their payloads, and mirrors every state on the drafts', async () => {
     const ids = await seed(5)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const first = await outbox.queuedAfter(-Infinity, 2)
     expect(first.map((item) => [item.position, item.label])).toEqual([
       [0, 'b0'],
@@ -218,7 +232,7 @@ describe('the outbox the engine uses', () => {
   it('recovers a run interrupted between beginRequest and endRequest: sending becomes unknown, nothing is sent twice', async () => {
     const ids = await seed(4)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const items = await outbox.queuedAfter(-Infinity, 2)
     await outbox.beginRequest(
       request(
@@ -231,11 +245,11 @@ describe('the outbox the engine uses', () => {
     db.close()
 
     const reopened = new CatalogDatabase(name)
-    const after = new DexieSyncOutbox(reopened, run.id)
+    const after = new DexieSyncOutbox(reopened, run)
     const openRuns = await new SyncRunRepository(reopened).open()
     expect(openRuns.map((r) => r.id)).toEqual([run.id])
     expect(await after.recoverInterrupted('The app stopped while sending.')).toBe(2)
-    expect((await reopened.skuDrafts.bulkGet(ids)).map((draft) => draft?.syncState)).toEqual([
+    expect((await reopened.skuDrafts.bulkGet(ids)).map((draft) => stateAt(draft?.sync, DEST))).toEqual([
       'unknown',
       'unknown',
       'queued',
@@ -261,7 +275,7 @@ describe('the outbox is as strict as the reference outbox', () => {
   it('never returns a short page while items are queued: an item whose draft is gone fails, the read goes on', async () => {
     const ids = await seed(6)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     // Changed by hand: three queued drafts are gone.
     await db.skuDrafts.bulkDelete([ids[0]!, ids[1]!, ids[3]!])
     const page = await outbox.queuedAfter(-Infinity, 2)
@@ -283,8 +297,8 @@ describe('the outbox is as strict as the reference outbox', () => {
   it('an item whose draft left the run (back to editing, or to another run) is not handed out', async () => {
     const ids = await seed(3)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
-    await db.skuDrafts.update(ids[0]!, { syncState: 'draft' })
+    const outbox = new DexieSyncOutbox(db, run)
+    await clearStanding(db.skuDrafts, ids[0]!, DEST)
     expect((await outbox.queuedAfter(-Infinity, 2)).map((item) => item.label)).toEqual(['b1', 'b2'])
     expect(await db.syncItems.get([run.id, 0])).toMatchObject({
       state: 'failed',
@@ -297,7 +311,7 @@ describe('the outbox is as strict as the reference outbox', () => {
   it('beginRequest refuses, writing nothing, an item missing, not queued, or whose draft is not queued', async () => {
     const ids = await seed(4)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const untouched = async () => {
       expect(await states(ids)).toEqual(['queued', 'queued', 'queued', 'queued'])
       expect(await outbox.counts()).toMatchObject({ queued: 4, sending: 0 })
@@ -308,16 +322,22 @@ describe('the outbox is as strict as the reference outbox', () => {
     )
     await untouched()
 
-    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    const queuedOne = (await db.skuDrafts.get(ids[1]!))!
+    await clearStanding(db.skuDrafts, ids[1]!, DEST)
     await expect(outbox.beginRequest(request(run.id, [ids[0]!, ids[1]!]))).rejects.toThrow(
-      /draft of item .* is draft, not queued/,
+      /draft of item .* is not queued in this run/,
     )
-    await db.skuDrafts.update(ids[1]!, { syncState: 'queued' })
+    // Queued at the same place by another run is not this run's either.
+    await setStanding(db.skuDrafts, ids[1]!, 'queued', DEST, { run: 'another', position: 1 })
+    await expect(outbox.beginRequest(request(run.id, [ids[1]!]))).rejects.toThrow(
+      /draft of item .* is not queued in this run/,
+    )
+    await db.skuDrafts.put(queuedOne)
     await untouched()
 
     const kept = (await db.skuDrafts.get(ids[2]!))!
     await db.skuDrafts.delete(ids[2]!)
-    await expect(outbox.beginRequest(request(run.id, [ids[2]!]))).rejects.toThrow(/is gone, not queued/)
+    await expect(outbox.beginRequest(request(run.id, [ids[2]!]))).rejects.toThrow(/draft of item .* is gone/)
     await db.skuDrafts.put(kept)
     await untouched()
 
@@ -335,7 +355,7 @@ describe('the outbox is as strict as the reference outbox', () => {
   it('endRequest refuses a request that never began and an item it is not sending, writing nothing', async () => {
     const ids = await seed(3)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     await expect(
       outbox.endRequest(request(run.id, [ids[0]!], 'never'), [{ key: ids[0]!, state: 'synced' }]),
     ).rejects.toBeInstanceOf(OutboxConflictError)
@@ -358,7 +378,7 @@ describe('ending runs and the person’s decisions', () => {
   it('a cancel sends queued drafts back to draft, a chunk at a time', async () => {
     const ids = await seed(7)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const sent = request(run.id, [ids[0]!])
     await outbox.beginRequest(sent)
     await outbox.endRequest(sent, [{ key: ids[0]!, state: 'synced' }])
@@ -372,7 +392,7 @@ describe('ending runs and the person’s decisions', () => {
   it('an unknown batch can be marked created, or queued again in its run', async () => {
     const ids = await seed(4)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const a = request(run.id, [ids[0]!, ids[1]!], 'a')
     const b = request(run.id, [ids[2]!, ids[3]!], 'b')
     for (const r of [a, b]) await outbox.beginRequest(r)
@@ -402,7 +422,7 @@ describe('ending runs and the person’s decisions', () => {
   it('rejected drafts can go back to editing, and stay rejected in the history', async () => {
     const ids = await seed(2)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const r = request(run.id, ids)
     await outbox.beginRequest(r)
     await outbox.endRequest(r, [
@@ -417,7 +437,7 @@ describe('ending runs and the person’s decisions', () => {
   it('an old run does not pull back a draft a later run has taken', async () => {
     const ids = await seed(1)
     const first = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, first.run.id)
+    const outbox = new DexieSyncOutbox(db, first.run)
     const r = request(first.run.id, ids, 'old')
     await outbox.beginRequest(r)
     await outbox.endRequest(r, [{ key: ids[0]!, state: 'failed', message: '500' }])
@@ -433,13 +453,13 @@ describe('ending runs and the person’s decisions', () => {
     expect(await states(ids)).toEqual(['queued'])
     expect(await db.syncItems.get([first.run.id, 0])).toMatchObject({ state: 'failed', message: '500' })
     expect(await runs.get(first.run.id)).toMatchObject({ state: 'open' })
-    expect(await new DexieSyncOutbox(db, first.run.id).queuedAfter(-Infinity, 10)).toEqual([])
+    expect(await new DexieSyncOutbox(db, first.run).queuedAfter(-Infinity, 10)).toEqual([])
   })
 
   it('resolves only the items whose draft is still in the item’s state', async () => {
     const ids = await seed(2)
     const { run } = await runs.enqueue('skus', { target })
-    const outbox = new DexieSyncOutbox(db, run.id)
+    const outbox = new DexieSyncOutbox(db, run)
     const r = request(run.id, ids, 'both')
     await outbox.beginRequest(r)
     await outbox.endRequest(r, [
@@ -447,7 +467,7 @@ describe('ending runs and the person’s decisions', () => {
       { key: ids[1]!, state: 'unknown', message: '502' },
     ])
     // b1's draft was taken back to draft by hand (or by another window) since.
-    await db.skuDrafts.update(ids[1]!, { syncState: 'draft' })
+    await clearStanding(db.skuDrafts, ids[1]!, DEST)
     expect(await runs.resolve('both', 'resend')).toBe(1)
     expect(await states(ids)).toEqual(['queued', 'draft'])
     expect((await db.syncItems.get([run.id, 1]))!.state).toBe('unknown')
@@ -456,7 +476,7 @@ describe('ending runs and the person’s decisions', () => {
 })
 
 describe('schema version 4', () => {
-  it('upgrades a version 3 database: drafts and their indexes kept, the sync tables added empty', async () => {
+  it('upgrades a version 3 database: drafts and their indexes kept (as version 5 has them), the sync tables added empty', async () => {
     db.close()
     await Dexie.delete(name)
     const v3 = new Dexie(name)
@@ -477,9 +497,15 @@ describe('schema version 4', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(4)
-    expect(await db.skuDrafts.get('old-3')).toEqual(old)
-    expect(db.skuDrafts.schema.indexes.map((index) => index.name)).toEqual(indexesBefore)
+    expect(db.verno).toBe(5)
+    // Carried on through version 5: a draft never sent stands nowhere.
+    const { syncState: _state, ...kept } = old
+    expect(await db.skuDrafts.get('old-3')).toEqual({ ...kept, sync: {}, standing: [] })
+    // Every index kept, but the one state: version 5 reads the standings instead.
+    expect(db.skuDrafts.schema.indexes.map((index) => index.name).sort()).toEqual(
+      [...indexesBefore.filter((index) => index !== 'syncState'), 'standing'].sort(),
+    )
+    expect(await db.skuDrafts.where('standing').equals(standingTag(DEST, 'synced')).count()).toBe(0)
     expect(await db.syncRuns.count()).toBe(0)
     expect(await db.syncItems.count()).toBe(0)
     expect(await db.syncRequests.count()).toBe(0)

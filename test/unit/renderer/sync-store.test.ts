@@ -5,15 +5,20 @@ import { BUILT_IN_PROFILES, type ProfileView } from '#shared/profile.ts'
 import type { Outcome } from '#shared/service/outcome.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
+import { stateAt } from '#shared/sync-state.ts'
 
 /** What main would answer, held until the test lets each request finish. */
 const sent: string[][] = []
+/** The destination each request was sent for: main sends only while the profile still leads there. */
+const destinations: string[] = []
 const answers: Array<(outcome: Outcome) => void> = []
 const created: Outcome = { kind: 'created', processed: 'yes', status: 201, message: 'Created', durationMs: 1 }
 const sandbox: ProfileView = {
   ...BUILT_IN_PROFILES[0]!,
   batchSize: 2,
   url: 'http://127.0.0.1:1',
+  destination: EMBEDDED_SANDBOX_DESTINATION,
   hasToken: true,
   tokenStorage: 'embedded-sandbox',
   builtIn: true,
@@ -24,7 +29,8 @@ Object.assign(globalThis, {
     addEventListener: () => {},
     api: {
       listProfiles: async () => ({ profiles: [sandbox], activeId: 'sandbox' }),
-      syncBulkUpload: (_profile: string, _address: string, skus: Sku[]) => {
+      syncBulkUpload: (_profile: string, destination: string, skus: Sku[]) => {
+        destinations.push(destination)
         sent.push(skus.map((sku) => String(sku.barcode)))
         return new Promise<Outcome>((resolve) => answers.push(resolve))
       },
@@ -43,6 +49,7 @@ async function until(check: () => boolean) {
 beforeEach(async () => {
   setActivePinia(createPinia())
   sent.length = 0
+  destinations.length = 0
   answers.length = 0
   await Promise.all([
     db.skuDrafts.clear(),
@@ -75,11 +82,10 @@ describe('the sync store', () => {
     await until(() => store.live?.endedAt !== undefined)
     expect(sent.flat().sort()).toEqual(['b0', 'b1', 'b2', 'b3'])
     expect(await db.syncRuns.count()).toBe(1)
-    expect((await db.skuDrafts.toArray()).map((draft) => draft.syncState)).toEqual([
-      'synced',
-      'synced',
-      'synced',
-      'synced',
-    ])
+    expect(destinations).toEqual([EMBEDDED_SANDBOX_DESTINATION, EMBEDDED_SANDBOX_DESTINATION])
+    expect((await db.syncRuns.toArray())[0]).toMatchObject({ destination: EMBEDDED_SANDBOX_DESTINATION })
+    expect(
+      (await db.skuDrafts.toArray()).map((draft) => stateAt(draft.sync, EMBEDDED_SANDBOX_DESTINATION)),
+    ).toEqual(['synced', 'synced', 'synced', 'synced'])
   })
 })

@@ -180,6 +180,16 @@ describe('sandbox routing', () => {
     expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`)
   })
 
+  it('a taken port stops the start, unless a free one may stand in', async () => {
+    const first = await sandboxFor()
+    await expect(sandboxFor({ port: first.port })).rejects.toThrow(/EADDRINUSE/)
+    const second = await sandboxFor({ port: first.port, unavailablePort: 'free-port' })
+    expect(second.port).not.toBe(first.port)
+    expect(second.url).toBe(`http://127.0.0.1:${second.port}`)
+    // It answers on the port it got, and checks requests are addressed to that one.
+    expect((await postSkus(second)).status).toBe(201)
+  })
+
   it('refuses options it cannot honour', async () => {
     await expect(sandboxFor({ token: '' })).rejects.toThrow(/token/)
     await expect(sandboxFor({ maxBatch: 0 })).rejects.toThrow(/maxBatch/)

@@ -16,7 +16,7 @@ import { bridgeTransport } from './sync-transport.ts'
 export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun {
   return createSyncRun(
     {
-      outbox: new DexieSyncOutbox(db, run.id, run.kind),
+      outbox: new DexieSyncOutbox(db, run),
       transport: bridgeTransport(run),
       clock: browserClock,
       waitUntilOnline: onlineWaiter({

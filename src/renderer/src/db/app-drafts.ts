@@ -27,7 +27,8 @@ export class AppDraftRepository {
       payload,
       createdAt: now,
       updatedAt: now,
-      syncState: 'draft',
+      sync: {},
+      standing: [],
       ...appDraftColumns(payload),
     }
     await this.db.appDrafts.add(record)
@@ -44,7 +45,7 @@ export class AppDraftRepository {
   }
 
   /**
-   * A copy of a draft in any sync state: a new id, new timestamps, state 'draft' and " (copy)"
+   * A copy of a draft in any sync state: a new id, new timestamps, sent nowhere, and " (copy)"
    * after the name. Only the payload is copied: what sync wrote about the original is not.
    */
   async duplicate(id: string, now = Date.now()): Promise<AppDraftRecord> {
@@ -63,7 +64,8 @@ export class AppDraftRepository {
     return this.db.transaction('rw', this.db.appDrafts, async () => {
       const current = await this.db.appDrafts.get(id)
       if (!current) throw new Error('This app draft no longer exists.')
-      if (current.syncState !== 'draft') throw new Error('This app has been sent; its record is kept.')
+      if (Object.keys(current.sync).length > 0)
+        throw new Error('This app has been sent; its record is kept, so it is never created twice.')
       await this.db.appDrafts.delete(id)
       return current
     })

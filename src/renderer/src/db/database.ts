@@ -2,6 +2,7 @@ import { Dexie, type EntityTable, type Table } from 'dexie'
 import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { upgradeToDestinations } from './destination-upgrade.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 
@@ -51,5 +52,16 @@ export class CatalogDatabase extends Dexie {
       syncItems: '[run+position], [run+state+position], [run+key], key',
       syncRequests: 'id, [runId+startedAt]',
     })
+    // v5: sync state per destination. A draft's one `syncState` becomes its standing at each
+    // destination it was sent to (`sync`), indexed by the multi-entry `standing`; each run records
+    // its destination. The upgrade moves today's state to the destination of the run that set it.
+    this.version(5)
+      .stores({
+        skuDrafts:
+          'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, *standing, *terms',
+        appDrafts: 'id, updatedAt, name, *standing',
+        syncRuns: 'id, createdAt, state, destination',
+      })
+      .upgrade(upgradeToDestinations)
   }
 }

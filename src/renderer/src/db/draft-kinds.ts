@@ -5,14 +5,15 @@ import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
-import type { SyncState } from '#shared/sync-state.ts'
+import { isLive, standingTags, type DraftSync } from '#shared/sync-state.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 import type { CatalogDatabase } from './database.ts'
 
 /** A stored draft of either kind, as the sync code reads and writes it. */
 export interface DraftRow {
   id: string
-  syncState: SyncState
+  sync: DraftSync
+  standing: string[]
   validity: Validity
   updatedAt: number
   payload: unknown
@@ -20,14 +21,14 @@ export interface DraftRow {
 
 /**
  * What the app's database adds to a kind's definition (src/shared/sync/kinds.ts): the table its
- * drafts live in, whose `syncState` mirrors its run items', and how its unsent drafts with errors
+ * drafts live in, whose standings follow its run items', and how its unsent drafts with errors
  * are counted.
  */
 export interface StoredKind {
   readonly definition: DraftKind
   table(db: CatalogDatabase): Table<DraftRow, string>
-  /** Drafts in the draft state with errors, counted without reading every draft where an index allows. */
-  countInvalidUnsent(db: CatalogDatabase): Promise<number>
+  /** Drafts with errors that are neither sent to `destination` nor in a run: left out of a run there. */
+  countInvalidUnsent(db: CatalogDatabase, destination: string): Promise<number>
   /** The columns a stored draft derives from its payload (validity, the lists' columns, search words). */
   columns(payload: unknown): object
 }
@@ -38,25 +39,26 @@ const STORED_KINDS: Readonly<Record<SyncKind, StoredKind>> = {
     table: (db) => db.skuDrafts as unknown as Table<DraftRow, string>,
     columns: (payload) => draftColumns(payload as Sku),
     // Invalid drafts are few: read those on the validity index, not the thousands that are fine.
-    countInvalidUnsent: (db) =>
+    countInvalidUnsent: (db, destination) =>
       db.skuDrafts
         .where('validity')
         .equals('invalid')
-        .filter((draft) => draft.syncState === 'draft')
+        .filter((draft) => unsent(draft, destination))
         .count(),
   },
   apps: {
     definition: APP_KIND,
     table: (db) => db.appDrafts as unknown as Table<DraftRow, string>,
     columns: (payload) => appDraftColumns(payload as AppCreateRequest),
-    // App drafts are few, and their table has no validity index: the unsent ones are read.
-    countInvalidUnsent: (db) =>
-      db.appDrafts
-        .where('syncState')
-        .equals('draft')
-        .filter((draft) => draft.validity === 'invalid')
-        .count(),
+    // App drafts are few, and their table has no validity index: they are read.
+    countInvalidUnsent: (db, destination) =>
+      db.appDrafts.filter((draft) => draft.validity === 'invalid' && unsent(draft, destination)).count(),
   },
+}
+
+/** Neither sent to `destination` nor held by a run. */
+function unsent(draft: Pick<DraftRow, 'sync'>, destination: string): boolean {
+  return draft.sync[destination] === undefined && !isLive(draft.sync)
 }
 
 export function storedKind(kind: SyncKind): StoredKind {
@@ -65,7 +67,10 @@ export function storedKind(kind: SyncKind): StoredKind {
 
 /**
  * Replaces a draft's payload as written, with the columns derived from it; fails, in the kind's
- * words, if the draft is gone or no longer editable (sent or being sent).
+ * words, if the draft is gone or held by a run (queued or being sent: what is read for sending
+ * must not change). A draft sent before stays editable: what was sent where is kept with its runs,
+ * to compare with. A refusal is about what was refused, so an edit offers the draft again where
+ * it was refused.
  */
 export function saveDraftPayload<R extends DraftRow>(
   db: CatalogDatabase,
@@ -79,10 +84,24 @@ export function saveDraftPayload<R extends DraftRow>(
   return db.transaction('rw', drafts, async () => {
     const current = await drafts.get(id)
     if (!current) throw new Error(`This ${definition.draftNoun} no longer exists.`)
-    if (current.syncState !== 'draft')
-      throw new Error(`This ${definition.listNoun} has been sent and can no longer be edited.`)
-    const next = { ...current, payload, updatedAt: now, ...columns(payload) }
+    if (isLive(current.sync))
+      throw new Error(`This ${definition.listNoun} is being sent; edit it once its run has ended.`)
+    const next = {
+      ...current,
+      payload,
+      updatedAt: now,
+      ...columns(payload),
+      ...withoutRefusals(current.sync),
+    }
     await drafts.put(next)
     return next
   })
+}
+
+/** A draft's sync columns with its refusals cleared: edited, it may be sent again where it was refused. */
+export function withoutRefusals(sync: DraftSync): { sync: DraftSync; standing: string[] } {
+  const kept = Object.fromEntries(
+    Object.entries(sync).filter(([, standing]) => standing.state !== 'rejected'),
+  )
+  return { sync: kept, standing: standingTags(kept) }
 }

@@ -4,6 +4,7 @@ import { SkuDraftRepository } from './sku-drafts.ts'
 import { SkuImportWrites } from './sku-import-writes.ts'
 import { SkuListReader } from './sku-list-reader.ts'
 import { SyncRunRepository } from './sync-runs.ts'
+import { SyncSelectionReader } from './sync-selection.ts'
 import { SkuUndoLog } from './sku-undo-log.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
@@ -16,3 +17,5 @@ export const skuImports = new SkuImportWrites(db, skuUndo)
 export const skuList = new SkuListReader(db)
 /** The app's sync runs, beside its drafts, in the same database. */
 export const syncRuns = new SyncRunRepository(db)
+/** Reads about chosen drafts at destinations: a selection's pre-flight, promotions, what changed since sent. */
+export const syncSelection = new SyncSelectionReader(db)

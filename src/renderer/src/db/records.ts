@@ -1,7 +1,7 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Validity } from '#shared/validation/problem.ts'
-import type { SyncState } from '#shared/sync-state.ts'
+import type { DraftSync } from '#shared/sync-state.ts'
 
 /** What every stored draft carries besides its payload. */
 interface DraftMeta {
@@ -11,7 +11,10 @@ interface DraftMeta {
   validity: Validity
   errorCount: number
   warningCount: number
-  syncState: SyncState
+  /** Where it stands with each destination it was sent to (src/shared/sync-state.ts). */
+  sync: DraftSync
+  /** Derived from `sync` on every write: the multi-entry index the list and the pre-flight read. */
+  standing: string[]
 }
 
 /**
@@ -50,20 +53,11 @@ export interface SkuUndoRecord {
 }
 
 /**
- * An app draft. Once sync created the app, the draft also keeps what the service said: its id, when
- * the answer came, and the `app` it returned, to compare with `payload` (what was sent). These are
- * not indexed: no schema version is needed for them.
+ * An app draft. Once sync created the app on a destination, the draft's standing there also keeps
+ * what that service said: its id, when the answer came, and the `app` it returned, to compare with
+ * what was sent (`DestinationStanding`).
  */
 export interface AppDraftRecord extends DraftMeta {
   payload: AppCreateRequest
   name: string
-  /** The `app._id` the service returned: the appId of later calls. */
-  remoteId?: string
-  /** When the service's answer to the creation came (ms since the epoch). */
-  remoteCreatedAt?: number
-  /**
-   * The `app` as the service returned it: untrusted (never rendered as HTML) and size-limited
-   * (absent when it was too large to keep, see `MAX_KEPT_RESPONSE_CHARS`).
-   */
-  response?: unknown
 }

@@ -1,8 +1,10 @@
 import { getAt, parsePath, setAt } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
+import { isLive } from '#shared/sync-state.ts'
 import { bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
+import { withoutRefusals } from './draft-kinds.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
 import type { BulkOptions, SkuUndoLog } from './sku-undo-log.ts'
@@ -12,8 +14,10 @@ export const COPY_SUFFIX = ' (copy)'
 
 /** Drafts a bulk action left alone, by reason. */
 export interface Skipped {
-  /** Sent or being sent (syncState other than 'draft'): no longer edited here. */
-  notDraft: number
+  /** Queued or being sent: what is read for sending does not change. */
+  inRun: number
+  /** Sent to a destination (deleting only): the draft is the record of what was created there. */
+  sent: number
   /** Gone since they were selected. */
   missing: number
 }
@@ -69,7 +73,7 @@ export class SkuBulkEdits {
     if (problem) throw new BulkRefusal(problem)
     const segments = parsePath(path)
     return this.undoLog.inBulkTransaction(async (batch) => {
-      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
       let count = 0
       let unchanged = 0
       let done = 0
@@ -78,12 +82,19 @@ export class SkuBulkEdits {
         const undo: SkuUndoRecord[] = []
         for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
           if (!record) skipped.missing++
-          else if (record.syncState !== 'draft') skipped.notDraft++
+          else if (isLive(record.sync)) skipped.inRun++
           else if (getAt(record.payload, segments) === value) unchanged++
           else {
             const payload = structuredClone(record.payload)
             setAt(payload, segments, value)
-            next.push({ ...record, payload, updatedAt: now, ...draftColumns(payload) })
+            // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
+            next.push({
+              ...record,
+              payload,
+              updatedAt: now,
+              ...draftColumns(payload),
+              ...withoutRefusals(record.sync),
+            })
             undo.push({ batch, id: record.id, before: record, writtenAt: now })
           }
         }
@@ -99,7 +110,7 @@ export class SkuBulkEdits {
 
   /**
    * Copies every given draft (any sync state: a copy is a new draft). Each copy gets a new id,
-   * new timestamps, syncState 'draft' and " (copy)" after its product name; everything else,
+   * new timestamps, sent nowhere, and " (copy)" after its product name; everything else,
    * the barcode included, is kept, so a copy shares its original's barcode until it is edited.
    */
   async duplicate(
@@ -107,7 +118,7 @@ export class SkuBulkEdits {
     { now = Date.now(), onProgress }: BulkOptions = {},
   ): Promise<DuplicateResult> {
     return this.undoLog.inBulkTransaction(async (batch) => {
-      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
       const created: string[] = []
       let done = 0
       for (const chunk of chunks(ids)) {
@@ -135,19 +146,21 @@ export class SkuBulkEdits {
 
   /**
    * Deletes the given drafts in one transaction, keeping them in the undo table so `undo` can put
-   * them back exactly. Drafts no longer in the draft state are skipped: the sync records them.
+   * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
+   * keeps it from being created there twice.
    */
   async delete(ids: string | readonly string[], { onProgress }: BulkOptions = {}): Promise<BulkResult> {
     const list = typeof ids === 'string' ? [ids] : ids
     return this.undoLog.inBulkTransaction(async (batch) => {
-      const skipped: Skipped = { notDraft: 0, missing: 0 }
+      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
       let count = 0
       let done = 0
       for (const chunk of chunks(list)) {
         const gone: SkuDraftRecord[] = []
         for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
           if (!record) skipped.missing++
-          else if (record.syncState !== 'draft') skipped.notDraft++
+          else if (isLive(record.sync)) skipped.inRun++
+          else if (Object.keys(record.sync).length > 0) skipped.sent++
           else gone.push(record)
         }
         await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))

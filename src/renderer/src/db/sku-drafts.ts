@@ -6,13 +6,22 @@ import type { SkuDraftRecord } from './records.ts'
 
 /** A draft that has never been sent, with a new id. */
 export function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payload)): SkuDraftRecord {
-  return { id: crypto.randomUUID(), payload, createdAt: now, updatedAt: now, syncState: 'draft', ...columns }
+  return {
+    id: crypto.randomUUID(),
+    payload,
+    createdAt: now,
+    updatedAt: now,
+    sync: {},
+    standing: [],
+    ...columns,
+  }
 }
 
 /**
  * Reads and writes one SKU draft at a time. With the bulk edits (sku-bulk-edits.ts) and the
  * import's writes (sku-import-writes.ts), the only code that writes drafts' content. Sync writes
- * only their `syncState` (db/sync-outbox.ts, db/sync-runs.ts), without touching `updatedAt`.
+ * only their standings (`sync`, `standing`: db/sync-outbox.ts, db/sync-runs.ts), without touching
+ * `updatedAt`.
  */
 export class SkuDraftRepository {
   private readonly db: CatalogDatabase

@@ -1,7 +1,6 @@
 import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
-import type { SyncState } from '#shared/sync-state.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
@@ -17,7 +16,13 @@ export type DuplicatePolicy = 'skip' | 'update' | 'keep-both'
 /** A draft found by barcode: which one an import would update, and whether it still may. */
 export interface DraftByBarcode {
   id: string
-  syncState: SyncState
+  /** Sent to a destination or held by a run: an import does not change it. */
+  sent: boolean
+}
+
+/** Whether an import may replace the draft's payload: one sent anywhere is the record of what was created. */
+function unsent(record: Pick<SkuDraftRecord, 'sync'>): boolean {
+  return Object.keys(record.sync).length === 0
 }
 
 export interface ImportChunkOptions {
@@ -54,8 +59,7 @@ interface ImportSession {
 
 /** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
 function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
-  const editable = (record: SkuDraftRecord) => record.syncState === 'draft'
-  return editable(a) !== editable(b) ? editable(a) : a.updatedAt > b.updatedAt
+  return unsent(a) !== unsent(b) ? unsent(a) : a.updatedAt > b.updatedAt
 }
 
 /**
@@ -86,9 +90,7 @@ export class SkuImportWrites {
         if (!held || preferred(record, held)) found.set(record.barcode, record)
       }
     }
-    return new Map(
-      [...found].map(([barcode, record]) => [barcode, { id: record.id, syncState: record.syncState }]),
-    )
+    return new Map([...found].map(([barcode, record]) => [barcode, { id: record.id, sent: !unsent(record) }]))
   }
 
   /**
@@ -156,7 +158,7 @@ export class SkuImportWrites {
           // Deleted since the import began: the row is new again.
           result.updated--
           add(payload, derived)
-        } else if (current.syncState !== 'draft') {
+        } else if (!unsent(current)) {
           result.updated--
           result.skippedNotDraft++
         } else {

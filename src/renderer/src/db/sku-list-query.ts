@@ -6,16 +6,25 @@ export const SORT_KEYS = ['updatedAt', 'productName', 'brand', 'barcode', 'categ
 export type SortKey = (typeof SORT_KEYS)[number]
 export type SortDirection = 'asc' | 'desc'
 
-/** Columns the list filters on, each an index of `skuDrafts`; an absent filter lets everything through. */
-export const FILTER_KEYS = ['category', 'subCategory', 'status', 'validity', 'syncState'] as const
+/**
+ * What the list filters on; an absent filter lets everything through. The first four are columns
+ * of `skuDrafts` (an index each); the last two read the `standing` index: the state at the
+ * query's destination, and "synced on" another destination.
+ */
+export const FILTER_KEYS = ['category', 'subCategory', 'status', 'validity', 'syncState', 'syncedAt'] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
+/** The filters that are a column's value. */
+export const COLUMN_FILTER_KEYS = ['category', 'subCategory', 'status', 'validity'] as const
 
 export interface ListFilters {
   category?: string
   subCategory?: string
   status?: string
   validity?: Validity
+  /** The state at the query's destination (`draft`: never sent there). */
   syncState?: SyncState
+  /** Created on this destination (with `syncState: 'draft'`, what a promotion to the active one takes). */
+  syncedAt?: string
 }
 
 /** What the list shows: the drafts matching a search and filters, in one order. */
@@ -25,10 +34,12 @@ export interface ListQuery {
   filters: ListFilters
   sort: SortKey
   direction: SortDirection
+  /** The active profile's destination: where the Sync filter's state is read. */
+  destination: string
 }
 
 export function defaultListQuery(): ListQuery {
-  return { search: '', filters: {}, sort: 'updatedAt', direction: 'desc' }
+  return { search: '', filters: {}, sort: 'updatedAt', direction: 'desc', destination: '' }
 }
 
 /** Newest edits first; text columns A to Z. */
@@ -36,21 +47,22 @@ export function defaultDirection(sort: SortKey): SortDirection {
   return sort === 'updatedAt' ? 'desc' : 'asc'
 }
 
-/** The filters in use, as index name and value. */
-export function activeFilters(filters: ListFilters): Array<[FilterKey, string]> {
-  return FILTER_KEYS.flatMap((key) => {
+/** The column filters in use, as index name and value. */
+export function activeFilters(filters: ListFilters): Array<[(typeof COLUMN_FILTER_KEYS)[number], string]> {
+  return COLUMN_FILTER_KEYS.flatMap((key) => {
     const value = filters[key]
-    return value === undefined ? [] : [[key, value] as [FilterKey, string]]
+    return value === undefined ? [] : [[key, value] as [(typeof COLUMN_FILTER_KEYS)[number], string]]
   })
 }
 
 /** Whether the query shows a subset of the drafts (rather than all of them in some order). */
 export function narrows(query: ListQuery): boolean {
-  return query.search.trim() !== '' || activeFilters(query.filters).length > 0
+  return query.search.trim() !== '' || FILTER_KEYS.some((key) => query.filters[key] !== undefined)
 }
 
 /** Two queries that match the same drafts (their order may differ). */
 export function sameMatches(a: ListQuery, b: ListQuery): boolean {
   if (a.search.trim() !== b.search.trim()) return false
+  if (a.filters.syncState !== undefined && a.destination !== b.destination) return false
   return FILTER_KEYS.every((key) => a.filters[key] === b.filters[key])
 }

@@ -12,6 +12,8 @@ import {
   type ListView,
 } from './sku-list-views.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { ITEM_STATES } from '#shared/sync/ports.ts'
+import { standingTag } from '#shared/sync-state.ts'
 
 export interface FilterOptions {
   categories: string[]
@@ -90,13 +92,23 @@ export class SkuListReader {
   /** Ids of the drafts matching the query's search words and filters, from the indexes alone. */
   async matching(query: ListQuery): Promise<Set<string>> {
     const table = this.db.skuDrafts
+    const { syncState, syncedAt } = query.filters
+    const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
     const lookups = [
       ...searchTerms(query.search).map((word) => table.where('terms').startsWith(word).primaryKeys()),
       ...activeFilters(query.filters).map(([key, value]) => table.where(key).equals(value).primaryKeys()),
+      ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
+      ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),
     ]
+    // "Not sent" there has no tag of its own: it is every draft but those sent there.
+    const notSent = syncState === 'draft'
+    if (notSent && lookups.length === 0) lookups.push(table.toCollection().primaryKeys())
+    const sentThere = notSent
+      ? new Set(await tagged(ITEM_STATES.map((state) => standingTag(query.destination, state))))
+      : undefined
     const lists = (await Promise.all(lookups)).sort((a, b) => a.length - b.length)
     const [smallest, ...others] = lists
-    let match = new Set(smallest)
+    let match = new Set(sentThere ? smallest!.filter((id) => !sentThere.has(id)) : smallest)
     for (const list of others) {
       const other = new Set(list)
       match = new Set([...match].filter((id) => other.has(id)))

@@ -1,5 +1,7 @@
 import { chunks } from './chunks.ts'
+import { sameStandings } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
+import { withoutRefusals } from './draft-kinds.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 
 /** What every long write over many drafts takes. */
@@ -99,8 +101,11 @@ export class SkuUndoLog {
       chunk.forEach((entry, i) => {
         const current = currents[i]
         const untouched = current === undefined || current.updatedAt === entry.writtenAt
-        // Sync changes a draft's state without an edit: what was queued or sent stays as it is.
-        if (current && current.syncState !== 'draft') result.keptSent++
+        // Sync changes a draft's standings without an edit: what was queued or sent since stays as
+        // it is. Compared with the standings the action wrote: an edit by the action itself cleared
+        // the draft's refusals (`withoutRefusals`), which is no sending since.
+        const written = entry.before && withoutRefusals(entry.before.sync).sync
+        if (current && !sameStandings(current.sync, written)) result.keptSent++
         else if (!untouched) result.keptEdited++
         else if (entry.before) restore.push(entry.before)
         else if (current) remove.push(entry.id)

@@ -10,11 +10,11 @@ import {
   type SyncKind,
   type SyncOutbox,
 } from '#shared/sync/ports.ts'
-import type { SyncState } from '#shared/sync-state.ts'
+import { withStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import type { AppDraftRecord } from './records.ts'
-import type { SyncItemRecord } from './sync-records.ts'
+import { createdFields, moveStandings, type StandingChange } from './draft-standings.ts'
+import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 
 /** Why an item whose draft is gone failed: it was never sent. */
 export const DRAFT_GONE_MESSAGE = 'The draft was deleted before it was sent; nothing was sent'
@@ -43,100 +43,34 @@ export async function itemsOfKeys(
   return keys.map((key) => byKey.get(key))
 }
 
-/**
- * Writes drafts' `syncState` to follow their items, in the caller's transaction. A draft is only
- * moved from the states `from` allows: a draft that left this run's hands (sent again by a later
- * run, say) is not pulled back by an old run's bookkeeping.
- */
-export async function mirrorDrafts(
-  table: Table<DraftRow, string>,
-  states: ReadonlyMap<string, SyncState>,
-  from: readonly SyncState[],
-): Promise<string[]> {
-  if (states.size === 0) return []
-  const ids = [...states.keys()]
-  const drafts = await table.bulkGet(ids)
-  const changed: DraftRow[] = []
-  drafts.forEach((draft, i) => {
-    if (!draft || !from.includes(draft.syncState)) return
-    const next = states.get(ids[i]!)!
-    if (draft.syncState !== next) changed.push({ ...draft, syncState: next })
-  })
-  await table.bulkPut(changed)
-  return changed.map((draft) => draft.id)
-}
-
-/**
- * The most of a created app's answer kept on its draft, in JSON characters. The client in main
- * already refuses answers over 1 MB; a few apps of a quarter of that each stay cheap to list.
- */
-export const MAX_KEPT_RESPONSE_CHARS = 256 * 1024
-
-/** What the service said about a created app, as its draft keeps it. */
-/** What a draft of a kind that keeps the service's answer (an app) gets when it is created. */
-export type CreatedFields = Required<Pick<AppDraftRecord, 'remoteId' | 'remoteCreatedAt'>> &
-  Pick<AppDraftRecord, 'response'>
-
-/**
- * The fields a draft gets from a `created` update: its id on the service, when the answer came,
- * and the answer itself unless it is too large (then only the id is kept, and the editor says so).
- */
-export function createdFields(update: ItemUpdate, at: number): CreatedFields | undefined {
-  if (update.state !== 'synced' || update.remoteId === undefined) return undefined
-  const fields: CreatedFields = { remoteId: update.remoteId, remoteCreatedAt: at }
-  let json: string | undefined
-  try {
-    json = JSON.stringify(update.response)
-  } catch {
-    json = undefined
-  }
-  if (json !== undefined && json.length <= MAX_KEPT_RESPONSE_CHARS) fields.response = JSON.parse(json)
-  return fields
-}
-
-/**
- * Writes what the service said onto the drafts this request created, in the caller's transaction.
- * Only drafts the state mirror just moved to `synced` are written: a draft that left this run's
- * hands keeps what it has.
- */
-export async function recordCreated(
-  table: Table<DraftRow & Partial<CreatedFields>, string>,
-  created: ReadonlyMap<string, CreatedFields>,
-  moved: readonly string[],
-): Promise<void> {
-  const ids = moved.filter((id) => created.has(id))
-  if (ids.length === 0) return
-  const drafts = await table.bulkGet(ids)
-  await table.bulkPut(
-    drafts.flatMap((draft) => {
-      if (!draft || draft.syncState !== 'synced') return []
-      const { response: _previous, ...rest } = draft
-      return [{ ...rest, ...created.get(draft.id)! }]
-    }),
-  )
-}
+/** What the outbox needs of its run. */
+export type OutboxRun = Pick<SyncRunRecord, 'id' | 'kind' | 'destination'>
 
 /**
  * The outbox of one run, in IndexedDB: the engine's `SyncOutbox` port. Items live in `syncItems`
- * keyed by run and position; each item's state is mirrored on its draft's `syncState` in the same
+ * keyed by run and position: the run's record, and the engine's state while the run holds them.
+ * Each item's state is carried onto its draft's standing at the run's destination in the same
  * transaction, so the SKU list shows where every draft stands and a crash can never leave the
- * two apart. What is sent is the draft's payload as it is when its batch is read: a draft that is
- * queued can no longer be edited, so that is what was queued.
+ * two apart (README: why both exist, and which wins). What is sent is the draft's payload as it is
+ * when its batch is read: a draft that is queued can no longer be edited, so that is what was
+ * queued, and the item keeps it as what was sent.
  */
 export class DexieSyncOutbox implements SyncOutbox {
   private readonly db: CatalogDatabase
   readonly runId: string
   readonly kind: SyncKind
-  /** The run's drafts: the table whose `syncState` mirrors the items'. */
+  private readonly run: OutboxRun
+  /** The run's drafts: the table whose standings follow the items'. */
   private readonly drafts: Table<DraftRow, string>
   /** Whether a created item keeps the service's id and answer on its draft (an app does). */
   private readonly keepsAnswer: boolean
 
-  constructor(db: CatalogDatabase, runId: string, kind: SyncKind = 'skus') {
+  constructor(db: CatalogDatabase, run: OutboxRun) {
     this.db = db
-    this.runId = runId
-    this.kind = kind
-    const stored = storedKind(kind)
+    this.run = run
+    this.runId = run.id
+    this.kind = run.kind
+    const stored = storedKind(run.kind)
     this.drafts = stored.table(db)
     this.keepsAnswer = stored.definition.keepsAnswer
   }
@@ -160,7 +94,7 @@ export class DexieSyncOutbox implements SyncOutbox {
         const gone: SyncItemRecord[] = []
         items.forEach((item, i) => {
           const draft = drafts[i]
-          if (draft?.syncState === 'queued')
+          if (draft && this.holds(draft, item, 'queued'))
             found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
           else
             gone.push({ ...item, state: 'failed', message: draft ? DRAFT_LEFT_MESSAGE : DRAFT_GONE_MESSAGE })
@@ -170,6 +104,12 @@ export class DexieSyncOutbox implements SyncOutbox {
       }
       return found
     })
+  }
+
+  /** Whether the draft's standing at the run's destination is this item, in `state`. */
+  private holds(draft: DraftRow | undefined, item: SyncItemRecord, state: 'queued' | 'sending'): boolean {
+    const standing = draft?.sync[this.run.destination]
+    return standing?.run === this.runId && standing.position === item.position && standing.state === state
   }
 
   /**
@@ -189,15 +129,29 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (item.state !== 'queued')
           throw new OutboxConflictError(`Item ${key} is ${item.state}, not queued: it cannot be sent`)
         const draft = drafts[i]
-        if (draft?.syncState !== 'queued')
+        if (!this.holds(draft, item, 'queued'))
           throw new OutboxConflictError(
-            `The draft of item ${key} is ${draft ? draft.syncState : 'gone'}, not queued: it cannot be sent`,
+            `The draft of item ${key} is ${draft ? 'not queued in this run' : 'gone'}: it cannot be sent`,
           )
         const { message: _previous, ...rest } = item
-        return { ...rest, state: 'sending' as const, requestId: request.id }
+        return { ...rest, state: 'sending' as const, requestId: request.id, sent: draft!.payload }
       })
       await this.db.syncItems.bulkPut(sending)
-      await this.drafts.bulkPut(drafts.map((draft) => ({ ...draft!, syncState: 'sending' as const })))
+      const at = request.startedAt
+      await this.drafts.bulkPut(
+        drafts.map((draft, i) =>
+          Object.assign(
+            {},
+            draft!,
+            withStanding(draft!.sync, this.run.destination, {
+              state: 'sending',
+              run: this.runId,
+              position: sending[i]!.position,
+              at,
+            }),
+          ),
+        ),
+      )
       await this.db.syncRequests.put({ ...plain(request), labels: items.map((item) => item!.label) })
     })
   }
@@ -209,15 +163,14 @@ export class DexieSyncOutbox implements SyncOutbox {
    */
   async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
     // `this.drafts` is `appDrafts` for a run of apps: what the service said is written in this same
-    // transaction as the state, so a synced app draft always has its id (or a message why not).
+    // transaction as the state, so an app synced somewhere always has its id there (or a message why not).
     await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
       const existing = await this.db.syncRequests.get(request.id)
       if (!existing) throw new OutboxConflictError(`Request ${request.id} never began`)
       const keys = updates.map((update) => update.key)
       const items = await itemsOfKeys(this.db, this.runId, keys)
       const next: SyncItemRecord[] = []
-      const states = new Map<string, SyncState>()
-      const created = new Map<string, CreatedFields>()
+      const changes = new Map<string, StandingChange>()
       const answeredAt = request.endedAt ?? Date.now()
       updates.forEach((update, i) => {
         const item = items[i]
@@ -229,13 +182,15 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (update.remoteId !== undefined) record.remoteId = update.remoteId
         if (update.response !== undefined) record.response = plain(update.response)
         next.push(record)
-        states.set(update.key, update.state)
-        const fields = this.keepsAnswer ? createdFields(update, answeredAt) : undefined
-        if (fields) created.set(update.key, fields)
+        const created = this.keepsAnswer ? createdFields(update, answeredAt) : undefined
+        changes.set(update.key, {
+          state: update.state,
+          position: item.position,
+          ...(created ? { created } : {}),
+        })
       })
       await this.db.syncItems.bulkPut(next)
-      const moved = await mirrorDrafts(this.drafts, states, ['queued', 'sending'])
-      if (created.size > 0) await recordCreated(this.drafts, created, moved)
+      await moveStandings(this.drafts, this.run, changes, ['queued', 'sending'], answeredAt)
       await this.db.syncRequests.put({ ...existing, ...plain(request), labels: existing.labels })
     })
   }
@@ -245,10 +200,12 @@ export class DexieSyncOutbox implements SyncOutbox {
       const sending = await itemsInState(this.db, this.runId, 'sending').toArray()
       const unknown = sending.map((item) => ({ ...item, state: 'unknown' as const, message }))
       await this.db.syncItems.bulkPut(unknown)
-      await mirrorDrafts(this.drafts, new Map(unknown.map((item) => [item.key, 'unknown'])), [
-        'queued',
-        'sending',
-      ])
+      await moveStandings(
+        this.drafts,
+        this.run,
+        new Map(unknown.map((item) => [item.key, { state: 'unknown', position: item.position }])),
+        ['queued', 'sending'],
+      )
       const open = await this.db.syncRequests
         .where('[runId+startedAt]')
         .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])

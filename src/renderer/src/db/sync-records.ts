@@ -22,6 +22,11 @@ export interface SyncRunRecord {
   profileName: string
   /** The address it sends to, as the profile named it when the run started (for the history). */
   url: string
+  /**
+   * Where its drafts go (src/shared/sync/destination.ts): the drafts' standings it writes are
+   * theirs at this destination, and it sends only while its profile still leads there.
+   */
+  destination: string
   batchSize: number
   concurrency: number
   createdAt: number
@@ -53,6 +58,11 @@ export interface SyncItemRecord {
   remoteId?: string
   /** For an app: the service's answer, to compare with what was sent. */
   response?: unknown
+  /**
+   * Exactly what was sent, written as its request began (a queued draft cannot change, so it is
+   * the draft's payload then): what a later version of the draft is compared with.
+   */
+  sent?: unknown
 }
 
 /** A request of a run, as the engine recorded it before it left and again with its outcome. */

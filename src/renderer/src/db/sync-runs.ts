@@ -1,10 +1,11 @@
 import { Dexie } from 'dexie'
-import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
-import type { SyncState } from '#shared/sync-state.ts'
+import { ITEM_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
+import { isLive, liveTag, standingTag, withStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import { countItems, itemsInState, itemsOfKeys, mirrorDrafts } from './sync-outbox.ts'
+import { moveStandings, type StandingChange } from './draft-standings.ts'
+import { countItems, itemsInState, itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 
 /**
@@ -13,28 +14,31 @@ import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } f
  */
 export const ENQUEUE_CHUNK = 1_000
 
-/** What a run would take and what it would leave out, and why (the pre-flight summary). */
+/** What a run to one destination would take and what it would leave out, and why (the pre-flight summary). */
 export interface Preflight {
-  /** Drafts in the draft state that pass validation (warnings allowed): what a run sends. */
+  /** Not sent to that destination, not in a run, and passing validation (warnings allowed): what a run sends. */
   ready: number
-  /** Drafts in the draft state with errors: left out until they are fixed. */
+  /** Not sent there, with errors: left out until they are fixed. */
   invalid: number
-  /** Sent before and created: left out. */
+  /** Sent there before and created: left out. */
   synced: number
-  /** Sent before with no answer that says whether they were created: a person decides first. */
+  /** Sent there with no answer that says whether they were created: a person decides first. */
   unknown: number
-  /** A server error after sending (they may have been created): sent again only when asked. */
+  /** A server error after sending there (they may have been created): sent again only when asked. */
   failed: number
-  /** Refused by the service: left out until they are edited. */
+  /** Refused there: left out until they are edited. */
   rejected: number
-  /** Queued or being sent by a run that has not ended. */
+  /** Queued or being sent by a run that has not ended (to any destination). */
   inRun: number
 }
 
+/** The profile a run sends with, as it is when the run starts. */
 export interface RunTarget {
   id: string
   name: string
   url: string
+  /** Where the drafts go (src/shared/sync/destination.ts). */
+  destination: string
   batchSize: number
   concurrency: number
 }
@@ -64,10 +68,33 @@ export interface Enqueued {
   queued: number
 }
 
-/** Whether a draft may join a new run. */
-function eligible(draft: Pick<DraftRow, 'validity' | 'syncState'>, includeFailed: boolean): boolean {
-  if (draft.validity === 'invalid') return false
-  return draft.syncState === 'draft' || (includeFailed && draft.syncState === 'failed')
+/**
+ * Whether a draft may join a new run to `destination`: valid, held by no run, and never sent there
+ * (or, when asked, sent there with a server error). A draft created there is never sent there
+ * again by a run: the service only creates, so that would be a second copy.
+ */
+export function eligible(
+  draft: Pick<DraftRow, 'validity' | 'sync'>,
+  destination: string,
+  includeFailed = false,
+): boolean {
+  if (draft.validity === 'invalid' || isLive(draft.sync)) return false
+  const state = draft.sync[destination]?.state
+  return state === undefined || (includeFailed && state === 'failed')
+}
+
+/** Whether the draft's standing at the run's destination is still this item, in the item's state. */
+function standsAt(draft: DraftRow | undefined, run: SyncRunRecord, item: SyncItemRecord): boolean {
+  const standing = draft?.sync[run.destination]
+  return standing?.run === run.id && standing.position === item.position && standing.state === item.state
+}
+
+/** The same next state for each item's draft. */
+function backTo(
+  state: StandingChange['state'],
+  items: readonly Pick<SyncItemRecord, 'key' | 'position'>[],
+): Map<string, StandingChange> {
+  return new Map(items.map((item) => [item.key, { state, position: item.position }]))
 }
 
 /** What a person decides about a batch whose outcome is not known (or that failed with a 500). */
@@ -85,22 +112,54 @@ export class SyncRunRepository {
     this.db = db
   }
 
-  /** Counts on the indexes; reads no payloads except those of invalid drafts (there are few). */
-  async preflight(kind: SyncKind): Promise<Preflight> {
+  /**
+   * Where the drafts stand with `destination`. Counts on the `standing` index; reads no payloads
+   * except those of invalid drafts (there are few).
+   */
+  async preflight(kind: SyncKind, destination: string): Promise<Preflight> {
     const stored = storedKind(kind)
     const table = stored.table(this.db)
-    const inState = (state: SyncState) => table.where('syncState').equals(state).count()
-    const [drafts, invalid, synced, unknown, failed, rejected, queued, sending] = await Promise.all([
-      inState('draft'),
-      stored.countInvalidUnsent(this.db),
-      inState('synced'),
-      inState('unknown'),
-      inState('failed'),
-      inState('rejected'),
-      inState('queued'),
-      inState('sending'),
+    const tagged = (tag: string) => table.where('standing').equals(tag).count()
+    const [total, invalid, queuedAnywhere, sendingAnywhere, ...there] = await Promise.all([
+      table.count(),
+      stored.countInvalidUnsent(this.db, destination),
+      tagged(liveTag('queued')),
+      tagged(liveTag('sending')),
+      ...ITEM_STATES.map((state) => tagged(standingTag(destination, state))),
     ])
-    return { ready: drafts - invalid, invalid, synced, unknown, failed, rejected, inRun: queued + sending }
+    const at = Object.fromEntries(ITEM_STATES.map((state, i) => [state, there[i]!])) as Record<
+      ItemState,
+      number
+    >
+    const inRun = queuedAnywhere + sendingAnywhere
+    const sentThere = ITEM_STATES.reduce((sum, state) => sum + at[state], 0)
+    // Held by a run to another destination: neither sent here nor ready. A draft sent here and held
+    // elsewhere (synced here, being promoted) is already counted as sent here: only while such runs
+    // exist are the keys read, to count it once.
+    let elsewhere = inRun - at.queued - at.sending
+    if (elsewhere > 0) {
+      const [live, here] = await Promise.all([
+        table
+          .where('standing')
+          .anyOf([liveTag('queued'), liveTag('sending')])
+          .primaryKeys(),
+        table
+          .where('standing')
+          .anyOf(ITEM_STATES.map((state) => standingTag(destination, state)))
+          .primaryKeys(),
+      ])
+      const sentHere = new Set(here)
+      elsewhere = new Set(live.filter((id) => !sentHere.has(id))).size
+    }
+    return {
+      ready: total - sentThere - elsewhere - invalid,
+      invalid,
+      synced: at.synced,
+      unknown: at.unknown,
+      failed: at.failed,
+      rejected: at.rejected,
+      inRun,
+    }
   }
 
   /**
@@ -127,12 +186,14 @@ export class SyncRunRepository {
     const stored = storedKind(kind)
     const { definition } = stored
     const drafts = stored.table(this.db)
+    const { destination } = target
     const run: SyncRunRecord = {
       id,
       kind,
       profileId: target.id,
       profileName: target.name,
       url: target.url,
+      destination,
       ...definition.sending(target),
       createdAt: now,
       updatedAt: now,
@@ -147,7 +208,7 @@ export class SyncRunRepository {
         // Read inside the transaction: a draft edited or sent since it was listed is judged as it is now.
         const found = await drafts.bulkGet([...keys])
         const queued = found.filter(
-          (draft): draft is DraftRow => draft !== undefined && eligible(draft, includeFailed),
+          (draft): draft is DraftRow => draft !== undefined && eligible(draft, destination, includeFailed),
         )
         if (queued.length === 0) return
         if (position === 0) await this.db.syncRuns.add(run)
@@ -159,7 +220,17 @@ export class SyncRunRepository {
           state: 'queued',
         }))
         await this.db.syncItems.bulkAdd(items)
-        await drafts.bulkPut(queued.map((draft) => ({ ...draft, syncState: 'queued' as const })))
+        await drafts.bulkPut(
+          queued.map((draft, i) => ({
+            ...draft,
+            ...withStanding(draft.sync, destination, {
+              state: 'queued',
+              run: run.id,
+              position: items[i]!.position,
+              at: now,
+            }),
+          })),
+        )
         // With each chunk: a window closed midway leaves a run that says what it holds.
         await this.db.syncRuns.update(run.id, { total: position })
       })
@@ -238,7 +309,9 @@ export class SyncRunRepository {
       const done = await this.db.transaction('rw', this.db.syncItems, drafts, async () => {
         const items = await itemsInState(this.db, id, 'queued').limit(chunk).toArray()
         await this.db.syncItems.bulkDelete(items.map((item) => [item.run, item.position]))
-        await mirrorDrafts(drafts, new Map(items.map((item) => [item.key, 'draft'])), ['queued'])
+        // Back to no standing there: a draft queued with "include failed" forgets its failure too,
+        // as a cancelled run of today's version always did (the failed item stays in the history).
+        await moveStandings(drafts, run, backTo('draft', items), ['queued'])
         return items.length
       })
       returned += done
@@ -277,7 +350,7 @@ export class SyncRunRepository {
             item !== undefined &&
             item.requestId === request.id &&
             (item.state === 'unknown' || item.state === 'failed') &&
-            current[i]?.syncState === item.state,
+            standsAt(current[i], run, item),
         )
         const changed = decided.map(({ message: _m, ...item }) => {
           const record: SyncItemRecord = { ...item, state: next }
@@ -285,7 +358,7 @@ export class SyncRunRepository {
           return record
         })
         await this.db.syncItems.bulkPut(changed)
-        await mirrorDrafts(drafts, new Map(changed.map((item) => [item.key, next])), ['unknown', 'failed'])
+        await moveStandings(drafts, run, backTo(next, changed), ['unknown', 'failed'], now)
         await this.db.syncRequests.update(request.id, { resolution: { choice, at: now } })
         if (choice === 'resend' && changed.length > 0) {
           await this.db.syncRuns.update(run.id, { state: 'open', updatedAt: now })
@@ -310,10 +383,7 @@ export class SyncRunRepository {
       if (items.length === 0) break
       after = items.at(-1)!.position
       await this.db.transaction('rw', drafts, async () => {
-        const keys = items.map((item) => item.key)
-        const before = (await drafts.bulkGet(keys)).filter((draft) => draft?.syncState === 'rejected').length
-        await mirrorDrafts(drafts, new Map(keys.map((key) => [key, 'draft'])), ['rejected'])
-        returned += before
+        returned += (await moveStandings(drafts, run, backTo('draft', items), ['rejected'])).length
       })
       if (items.length < chunk) break
     }
@@ -321,30 +391,27 @@ export class SyncRunRepository {
   }
 
   /**
-   * One refused draft (a SKU's, or an app's with `kind` 'apps') back to draft, so it can be fixed;
-   * false when it is not refused (any more).
+   * One draft refused at `destination` (a SKU's, or an app's with `kind` 'apps') offered there
+   * again, without an edit (the refusal was the service's mistake, or a rule since changed); false
+   * when it is not refused there (any more). An edit does the same by itself.
    */
-  async returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
+  async returnToEditing(draftId: string, kind: SyncKind, destination: string): Promise<boolean> {
     const table = storedKind(kind).table(this.db)
     return this.db.transaction('rw', table, async () => {
       const draft = await table.get(draftId)
-      if (draft?.syncState !== 'rejected') return false
-      await table.put({ ...draft, syncState: 'draft' })
+      if (draft?.sync[destination]?.state !== 'rejected') return false
+      await table.put({ ...draft, ...withStanding(draft.sync, destination, undefined) })
       return true
     })
   }
 
-  /** Why the service refused or left unclear a draft: the message of its latest run's item. */
-  async latestMessage(draftId: string): Promise<string | undefined> {
+  /** The draft's history: every run that held it, to any destination, latest first. */
+  async history(draftId: string): Promise<Array<{ run: SyncRunRecord; item: SyncItemRecord }>> {
     const items = await this.db.syncItems.where('key').equals(draftId).toArray()
-    if (items.length === 0) return undefined
     const runs = await this.db.syncRuns.bulkGet(items.map((item) => item.run))
-    let latest: { at: number; message?: string } | undefined
-    items.forEach((item, i) => {
-      const at = runs[i]?.createdAt ?? 0
-      if (!latest || at > latest.at) latest = { at, message: item.message }
-    })
-    return latest?.message
+    return items
+      .flatMap((item, i) => (runs[i] ? [{ run: runs[i], item }] : []))
+      .sort((a, b) => b.run.createdAt - a.run.createdAt)
   }
 
   /** A run's requests in the order they left, a page at a time. */
@@ -376,7 +443,7 @@ export class SyncRunRepository {
         .table(this.db)
         .bulkGet(items.map((item) => item.key))
       items.forEach((item, i) => {
-        if (item.requestId && drafts[i]?.syncState === state) waiting.add(item.requestId)
+        if (item.requestId && standsAt(drafts[i], run, item)) waiting.add(item.requestId)
       })
     }
     const requests = await this.db.syncRequests.bulkGet([...waiting])

@@ -1,3 +1,4 @@
+import { liveTag } from '#shared/sync-state.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
 import type { CatalogDatabase } from '../db/database.ts'
 import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'
@@ -24,21 +25,19 @@ export async function recoverInterruptedRuns(
   skip: (runId: string) => boolean = () => false,
 ): Promise<Recovery> {
   const recovery: Recovery = { recovered: 0, busyElsewhere: [] }
-  // A draft is `sending` exactly while its item is (the outbox writes both in one transaction):
-  // two counts on the drafts' indexes say whether any run beyond the open ones needs a look, so
-  // the app's start does not read the whole history of runs.
+  // A draft is `sending` somewhere exactly while its item is (the outbox writes both in one
+  // transaction): two counts on the drafts' indexes say whether any run beyond the open ones needs
+  // a look, so the app's start does not read the whole history of runs.
   const [skusSending, appsSending] = await Promise.all([
-    db.skuDrafts.where('syncState').equals('sending').count(),
-    db.appDrafts.where('syncState').equals('sending').count(),
+    db.skuDrafts.where('standing').equals(liveTag('sending')).count(),
+    db.appDrafts.where('standing').equals(liveTag('sending')).count(),
   ])
   const candidates = skusSending + appsSending > 0 ? await db.syncRuns.toArray() : await runs.open()
   for (const run of candidates) {
     if (skip(run.id)) continue
     if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
-      recovery.recovered += await new DexieSyncOutbox(db, run.id, run.kind).recoverInterrupted(
-        RECOVERED_MESSAGE,
-      )
+      recovery.recovered += await new DexieSyncOutbox(db, run).recoverInterrupted(RECOVERED_MESSAGE)
     })
     if (!idle) {
       recovery.busyElsewhere.push(run.id)

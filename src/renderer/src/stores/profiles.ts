@@ -4,6 +4,12 @@ import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
 import type { Profile } from '#shared/profile.ts'
 import { profilesInMain } from '../adapters/profiles.ts'
 
+/** A destination as the app names it: by the profiles that lead there. */
+export interface Place {
+  destination: string
+  name: string
+}
+
 /**
  * The service profiles as main keeps them. The renderer holds no token: it can hand one to main,
  * ask whether one is set, and have it removed, nothing more.
@@ -15,6 +21,19 @@ export const useProfilesStore = defineStore('profiles', () => {
 
   const profiles = computed(() => state.value?.profiles ?? [])
   const active = computed(() => profiles.value.find((profile) => profile.id === state.value?.activeId))
+  /**
+   * The destinations the profiles lead to, each once, the active one first, each named by its
+   * profiles ("Sandbox", or "Sandbox / Local" when two lead to the same service).
+   */
+  const places = computed<Place[]>(() => {
+    const names = new Map<string, string[]>()
+    const ordered = [...profiles.value].sort(
+      (a, b) => Number(b.id === active.value?.id) - Number(a.id === active.value?.id),
+    )
+    for (const profile of ordered)
+      names.set(profile.destination, [...(names.get(profile.destination) ?? []), profile.name])
+    return [...names].map(([destination, list]) => ({ destination, name: list.join(' / ') }))
+  })
 
   async function load() {
     state.value = await profilesInMain.list()
@@ -57,6 +76,7 @@ export const useProfilesStore = defineStore('profiles', () => {
     state,
     profiles,
     active,
+    places,
     tests,
     testing,
     load,

@@ -22,8 +22,8 @@ async function viewOf(run: SyncRunRecord): Promise<RunView> {
  * open runs a person may resume (but not those `isTaken` says this page is sending or preparing,
  * nor those another window is sending: `elsewhere`).
  */
-export function useRunViews(isTaken: (runId: string) => boolean) {
-  /** Each kind's pre-flight summary (for apps, `synced` means already created). */
+export function useRunViews(isTaken: (runId: string) => boolean, destination: () => string | undefined) {
+  /** Each kind's pre-flight summary at the active profile's destination (for apps, `synced` means already created). */
   const preflights = shallowRef<Partial<Record<SyncKind, Preflight>>>({})
   const history = shallowRef<RunView[]>([])
   /** Runs a crash, a closed window or an offline stop left open: offered for resuming. */
@@ -31,15 +31,16 @@ export function useRunViews(isTaken: (runId: string) => boolean) {
   /** Runs another window of the app is sending right now. */
   const elsewhere = shallowRef<string[]>([])
 
-  /** Reads the pre-flight summaries, the history and the open runs again. */
+  /** Reads the pre-flight summaries (at the active profile's destination), the history and the open runs again. */
   async function refresh() {
+    const where = destination()
     const [skus, apps, recent, open] = await Promise.all([
-      syncRuns.preflight('skus'),
-      syncRuns.preflight('apps'),
+      where === undefined ? undefined : syncRuns.preflight('skus', where),
+      where === undefined ? undefined : syncRuns.preflight('apps', where),
       syncRuns.recent(),
       syncRuns.open(),
     ])
-    preflights.value = { skus, apps }
+    preflights.value = skus && apps ? { skus, apps } : {}
     history.value = await Promise.all(recent.map(viewOf))
     resumable.value = await Promise.all(
       open.filter((run) => !isTaken(run.id) && !elsewhere.value.includes(run.id)).map(viewOf),

@@ -24,6 +24,7 @@ import { NOTHING, type Selection } from './selection.ts'
 import { count, drafts } from '../words/counting.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
+import { useProfilesStore } from './profiles.ts'
 import { draftPayloads, exportFile } from '../db/export-drafts.ts'
 import type { ExportFormat } from '#shared/sheet/export.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -43,9 +44,10 @@ function plainQuery(query: ListQuery): ListQuery {
   return { ...raw, filters: { ...toRaw(raw.filters) } }
 }
 
-function skippedText({ notDraft, missing }: Skipped): string {
+function skippedText({ inRun, sent, missing }: Skipped): string {
   const parts: string[] = []
-  if (notDraft) parts.push(`${drafts(notDraft)} skipped: sent drafts can no longer be changed here.`)
+  if (inRun) parts.push(`${drafts(inRun)} skipped: they are being sent.`)
+  if (sent) parts.push(`${drafts(sent)} skipped: sent drafts are kept, so they are never created twice.`)
   if (missing) parts.push(`${drafts(missing)} no longer existed.`)
   return parts.length ? ` ${parts.join(' ')}` : ''
 }
@@ -66,6 +68,18 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
    * reactive: it is written on every scroll frame and read once, when the list opens.
    */
   const place = markRaw({ active: 0, scrollTop: 0 })
+
+  // The Sync filter reads the state where the active profile leads: it follows the profile.
+  const profiles = useProfilesStore()
+  watch(
+    () => profiles.active?.destination,
+    (destination) => {
+      if (destination !== undefined && destination !== query.value.destination)
+        query.value = { ...query.value, destination }
+    },
+    { immediate: true },
+  )
+  void profiles.load().catch(() => {})
 
   // A selection is of the drafts the user could see: another search or filter starts afresh.
   watch(query, (next, previous) => {
@@ -120,6 +134,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     query.value = { ...query.value, search: '', filters: {} }
   }
 
+  /** Shows the drafts synced on `from` and never sent to the active profile's destination (a promotion). */
+  function showPromotable(from: string) {
+    query.value = { ...query.value, search: '', filters: { syncState: 'draft', syncedAt: from } }
+  }
+
   /** Sorts by a column; the column already sorted by turns around. */
   function sortBy(sort: SortKey) {
     const current = query.value
@@ -133,6 +152,17 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     if (chosen.kind === 'ids') return [...chosen.ids]
     const ids = await (await skuList.open(chosen.query)).allIds()
     return chosen.except.size ? ids.filter((id) => !chosen.except.has(id)) : ids
+  }
+
+  /** The selected drafts' ids, for an action of another page (a sync of the selection). */
+  function selectedIds(): Promise<string[]> {
+    return resolve(selection.value)
+  }
+
+  /** Every draft the search and filters match, in the list's order (a sync of the filter). */
+  async function matchingIds(): Promise<string[]> {
+    const view = await skuList.open(plainQuery(query.value))
+    return view.idsBetween(0, view.total - 1)
   }
 
   /** Runs one bulk action with progress, reporting a failure as "nothing changed". */
@@ -260,6 +290,9 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   return {
     query,
+    showPromotable,
+    selectedIds,
+    matchingIds,
     narrowed,
     revision,
     selection,

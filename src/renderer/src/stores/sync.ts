@@ -3,9 +3,10 @@ import { computed, ref, shallowRef } from 'vue'
 import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
-import { db, syncRuns } from '../db/index.ts'
+import { db, syncRuns, syncSelection } from '../db/index.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
-import type { Resolution, RunTarget } from '../db/sync-runs.ts'
+import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
+import type { SentComparison } from '../db/sync-selection.ts'
 import { createAppSyncRun } from '../adapters/sync-run.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
 import { holdingRun } from '../adapters/run-lock.ts'
@@ -13,6 +14,7 @@ import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { isOffline, watchNetwork } from '../adapters/network.ts'
 import { counted, drafts } from '../words/counting.ts'
 import type { ProfileView } from '#shared/profile.ts'
+import type { DraftSync } from '#shared/sync-state.ts'
 import { useProfilesStore } from './profiles.ts'
 import { useRunLog } from './run-log.ts'
 import { useRunViews } from './run-views.ts'
@@ -43,6 +45,26 @@ export interface RunBatches {
 }
 
 /**
+ * The SKUs a run takes when not every ready draft: the list's selection or filter, or a promotion
+ * (those synced on another destination and not sent to the active one).
+ */
+export interface SyncScope {
+  ids: string[]
+  /** What they are, after a count: "selected drafts", "drafts matching the filter". */
+  description: string
+  /** For a promotion: the destination they were synced on, and its name. */
+  promotedFrom?: { destination: string; name: string }
+}
+
+/** Drafts synced on another destination and not sent to the active one: a promotion on offer. */
+export interface Promotion {
+  destination: string
+  /** The profile that leads there. */
+  name: string
+  count: number
+}
+
+/**
  * Sync from the page: the pre-flight summary, the run being sent (the engine in `src/shared/sync`
  * over the Dexie outbox and the bridge), its log, the history, and the person's decisions about
  * batches whose outcome is not known. Kept in a store so a run goes on while the person looks at
@@ -70,15 +92,90 @@ export const useSyncStore = defineStore('sync', () => {
     return current.counts.queued + current.counts.sending
   })
   const { rate, secondsLeft } = throughput
-  const { preflights, history, resumable, elsewhere, refresh, refreshSoon, ...runViews } = useRunViews(
+  const {
+    preflights,
+    history,
+    resumable,
+    elsewhere,
+    refresh: refreshRuns,
+    refreshSoon,
+    ...runViews
+  } = useRunViews(
     (runId) => runId === preparingRun || (!!engine && live.value?.run.id === runId),
+    () => profiles.active?.destination,
   )
+  /** The SKUs a new run takes when not all: see `SyncScope`. */
+  const scope = shallowRef<SyncScope>()
+  /** The pre-flight of exactly the scope's drafts. */
+  const scopePreflight = shallowRef<Preflight>()
+  /** For a promotion: which drafts changed since they were sent to the source destination. */
+  const comparison = shallowRef<SentComparison>()
+  /** Per other destination, the SKUs synced there and not sent to the active one. */
+  const promotions = shallowRef<Promotion[]>([])
+
+  /** Reads the pre-flights, the promotions on offer, the history and the open runs again. */
+  async function refresh() {
+    await refreshRuns()
+    const active = profiles.active
+    const chosen = scope.value
+    scopePreflight.value =
+      active && chosen ? await syncSelection.preflightOf('skus', active.destination, chosen.ids) : undefined
+    promotions.value = active ? await promotionsTo(active) : []
+  }
+
+  /** Each other destination a profile leads to, with the SKUs synced there and not sent to `active`'s. */
+  async function promotionsTo(active: ProfileView): Promise<Promotion[]> {
+    const others = new Map<string, string>()
+    for (const profile of profiles.profiles)
+      if (profile.destination !== active.destination && !others.has(profile.destination))
+        others.set(profile.destination, profile.name)
+    const found = await Promise.all(
+      [...others].map(async ([destination, name]) => ({
+        destination,
+        name,
+        count: (await syncSelection.promotable('skus', destination, active.destination)).length,
+      })),
+    )
+    return found.filter((promotion) => promotion.count > 0)
+  }
+
+  /** Makes the next SKU run take exactly these drafts (those of them ready), and reads their pre-flight. */
+  async function choose(next: SyncScope) {
+    scope.value = next
+    comparison.value = undefined
+    await refresh()
+  }
+
+  /** Chooses a promotion: the SKUs synced on `from`, with how they changed since they were sent there. */
+  async function choosePromotion(from: Promotion) {
+    const active = profiles.active
+    if (!active) return
+    const ids = await syncSelection.promotable('skus', from.destination, active.destination)
+    await choose({
+      ids,
+      description: `synced on ${from.name}`,
+      promotedFrom: { destination: from.destination, name: from.name },
+    })
+    comparison.value = await syncSelection.compareWithSent('skus', from.destination, ids)
+  }
+
+  /** Back to every ready draft. */
+  async function clearScope() {
+    scope.value = undefined
+    comparison.value = undefined
+    await refresh()
+  }
 
   const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
   const target = computed(() => profiles.active)
+  /** The pre-flight a new run of the kind follows: of the scope's drafts when one is chosen. */
+  function preflightOf(kind: SyncKind): Preflight | undefined {
+    return kind === 'skus' && scope.value ? scopePreflight.value : preflights.value[kind]
+  }
+
   /** What a new run of the kind would send: the ready drafts, and the failed ones when chosen. */
   function toSend(kind: SyncKind): number {
-    const summary = preflights.value[kind]
+    const summary = preflightOf(kind)
     if (!summary) return 0
     return summary.ready + (includeFailed.value[kind] ? summary.failed : 0)
   }
@@ -111,17 +208,19 @@ export const useSyncStore = defineStore('sync', () => {
 
   /**
    * Queues the eligible drafts of a kind for the active profile (of `ids` those that are eligible:
-   * the app editor's "Create on …" gives one; the failed ones too when the pre-flight chose so) and
-   * sends them. Resolves once the run is queued, with its id (undefined when nothing was queued or
+   * the app editor's "Create on …" gives one, a chosen scope gives its SKUs; the failed ones too
+   * when the pre-flight chose so) and sends them. Resolves once the run is queued, with its id (undefined when nothing was queued or
    * it could not start); the run then goes on in the background like any run, and `live` follows it.
    */
   async function start(
     kind: SyncKind,
-    { ids }: { ids?: readonly string[] } = {},
+    { ids }: { ids?: readonly string[] | undefined } = {},
   ): Promise<string | undefined> {
     const profile = target.value
     if (!profile || busy.value || sending.value || engine) return undefined
     const definition = draftKind(kind)
+    const chosen = kind === 'skus' && !ids ? scope.value : undefined
+    if (chosen) ids = chosen.ids
     error.value = ''
     busy.value = true
     preparingRun = crypto.randomUUID()
@@ -142,6 +241,11 @@ export const useSyncStore = defineStore('sync', () => {
         return undefined
       }
       addLog(`${logCount(kind, queued)} ${definition.queuedOn} ${profile.name}.`)
+      // The scope is spent: the next run starts from every ready draft again.
+      if (chosen && scope.value === chosen) {
+        scope.value = undefined
+        comparison.value = undefined
+      }
       busy.value = false
       preparingRun = undefined
       void launch(run)
@@ -347,14 +451,24 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  /** Why the service refused a draft or left it unclear: the message of its latest run. */
-  function latestMessage(draftId: string): Promise<string | undefined> {
-    return syncRuns.latestMessage(draftId)
+  /** The run item that set a draft's standing at `destination`: what was sent there, and what came of it. */
+  function sentTo(draft: { sync: DraftSync }, destination: string): Promise<SyncItemRecord | undefined> {
+    return syncSelection.itemAt(draft, destination)
   }
 
-  /** Puts a draft the service refused back to draft, from its editor; false when it was not refused. */
-  function returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
-    return syncRuns.returnToEditing(draftId, kind)
+  /** Every run that held a draft, to any destination, latest first: its history. */
+  function historyOf(draftId: string) {
+    return syncRuns.history(draftId)
+  }
+
+  /**
+   * Offers a draft the active profile's destination refused there again, from its editor; false
+   * when it was not refused there.
+   */
+  async function returnToEditing(draftId: string, kind: SyncKind = 'skus'): Promise<boolean> {
+    await profiles.load()
+    const destination = profiles.active?.destination
+    return destination !== undefined && syncRuns.returnToEditing(draftId, kind, destination)
   }
 
   async function returnRejected(runId: string) {
@@ -395,8 +509,17 @@ export const useSyncStore = defineStore('sync', () => {
     resolve,
     returnRejected,
     returnToEditing,
-    latestMessage,
+    sentTo,
+    historyOf,
     batchesOf,
+    scope,
+    scopePreflight,
+    comparison,
+    promotions,
+    preflightOf,
+    choose,
+    choosePromotion,
+    clearScope,
   }
 })
 
@@ -411,6 +534,7 @@ function runTarget(profile: ProfileView): RunTarget {
     id: profile.id,
     name: profile.name,
     url: profile.url,
+    destination: profile.destination,
     batchSize: profile.batchSize,
     concurrency: profile.concurrency,
   }

@@ -2,11 +2,13 @@ import { parsePath } from '#shared/json-path.ts'
 import { findField } from '#shared/schema/catalogue.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
 import { appCatalogue } from '#shared/validation/validate.ts'
-import type { AppDraftRecord } from '#renderer/db/records.ts'
+import type { DestinationStanding } from '#shared/sync-state.ts'
 
-/** The id the service gave the app once sync created it (`app._id`), if it gave one. */
-export function createdAppId(record: Pick<AppDraftRecord, 'remoteId'>): string | undefined {
-  const id = record.remoteId
+/** The id a destination gave the app once sync created it there (`app._id`), if it gave one. */
+export function createdAppId(
+  standing: Pick<DestinationStanding, 'remoteId'> | undefined,
+): string | undefined {
+  const id = standing?.remoteId
   return typeof id === 'string' && id !== '' ? id : undefined
 }
 
@@ -31,15 +33,13 @@ function titleOf(path: string): string {
 }
 
 /**
- * What the service dropped, emptied or changed of what was sent, comparing the draft's payload
- * with the `app` it returned; undefined when the answer was not kept (too large, or an app marked
- * as created by hand).
+ * What the service dropped, emptied or changed of what was sent, comparing what was sent with the
+ * `app` it returned; undefined when the answer was not kept (too large, or an app marked as created
+ * by hand).
  */
-export function serviceDifferences(
-  record: Pick<AppDraftRecord, 'payload' | 'response'>,
-): ServiceDifference[] | undefined {
-  if (record.response === undefined) return undefined
-  return droppedFields(record.payload, record.response).map((field) => ({
+export function serviceDifferences(sent: unknown, response: unknown): ServiceDifference[] | undefined {
+  if (response === undefined) return undefined
+  return droppedFields(sent, response).map((field) => ({
     ...field,
     title: titleOf(field.path),
     text: describeDroppedField(field),

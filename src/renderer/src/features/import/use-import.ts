@@ -54,7 +54,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     const found = (barcodes.value?.distinct ?? []).map((barcode) => existing.value.get(barcode))
     return {
       existing: found.filter(Boolean).length,
-      sent: found.filter((draft) => draft && draft.syncState !== 'draft').length,
+      sent: found.filter((draft) => draft?.sent).length,
       repeated: barcodes.value?.repeated ?? 0,
     }
   })

@@ -24,7 +24,8 @@ export interface StartCopy {
   tiles(found: Preflight): CountTile[]
   /** Where the drafts with errors are fixed, and what follows the link inside the brackets. */
   fixLink: NoteLink & { after: string }
-  synced(n: number): string
+  /** Those already created at the destination (named `target`): never sent there again. */
+  synced(n: number, target: string): string
   unknown(n: number): string
   /** A note on the failed drafts, where they wait for a decision instead of being offered again. */
   failed?(n: number): string
@@ -49,11 +50,12 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     tiles: (found) => [
       { label: 'Ready to send', value: found.ready, tone: 'valid' },
       { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
-      { label: 'Already synced', value: found.synced },
+      { label: 'Already synced here', value: found.synced },
       { label: 'Unknown: your decision', value: found.unknown, tone: 'warnings' },
     ],
     fixLink: { to: '/skus', text: 'SKU list', after: ', filter “Checks: invalid”' },
-    synced: (n) => `${drafts(n)} already synced ${isAre(n)} not sent again.`,
+    synced: (n, target) =>
+      `${drafts(n)} already synced to ${target} ${isAre(n)} not sent there again (other destinations still can have ${itThem(n)}).`,
     unknown: (n) =>
       `${drafts(n)} may or may not have been created: decide about ${itThem(n)} in the history below before anything is sent again.`,
     resendFailed: (n) =>
@@ -67,12 +69,12 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     tiles: (found) => [
       { label: 'Ready to create', value: found.ready, tone: 'valid' },
       { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
-      { label: 'Already created', value: found.synced },
+      { label: 'Already created here', value: found.synced },
       { label: 'Unknown or failed: your decision', value: found.unknown + found.failed, tone: 'warnings' },
     ],
     fixLink: { to: '/apps', text: 'App drafts', after: '' },
-    synced: (n) =>
-      `${apps(n)} already created ${isAre(n)} not sent again: duplicate one to create a new app from it.`,
+    synced: (n, target) =>
+      `${apps(n)} already created on ${target} ${isAre(n)} not sent there again: duplicate one to create a new app from it.`,
     unknown: (n) => `${apps(n)} may or may not have been created: decide in the history below.`,
     failed: (n) =>
       `${apps(n)} failed with a server error (the service may have created ${itThem(n)}): decide in the history below.`,
