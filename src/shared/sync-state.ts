@@ -42,11 +42,28 @@ export function stateAt(sync: DraftSync | undefined, destination: string): SyncS
   return sync?.[destination]?.state ?? 'draft'
 }
 
+type LiveState = (typeof LIVE_STATES)[number]
+
+function isLiveState(state: ItemState): state is LiveState {
+  return (LIVE_STATES as readonly ItemState[]).includes(state)
+}
+
+/** The destination a run holds the draft for (queued or being sent there), if one does. */
+export function liveDestination(sync: DraftSync | undefined): string | undefined {
+  return Object.entries(sync ?? {}).find(([, standing]) => isLiveState(standing.state))?.[0]
+}
+
 /** Whether a run holds the draft at some destination (it is then not edited, deleted or queued again). */
 export function isLive(sync: DraftSync | undefined): boolean {
-  return Object.values(sync ?? {}).some((standing) =>
-    (LIVE_STATES as readonly string[]).includes(standing.state),
-  )
+  return liveDestination(sync) !== undefined
+}
+
+/**
+ * Whether the draft was sent anywhere (or is being sent): it is then the record that keeps it from
+ * being created twice, so it is not deleted, nor replaced by an import.
+ */
+export function wasSent(sync: DraftSync | undefined): boolean {
+  return Object.keys(sync ?? {}).length > 0
 }
 
 /** Stands for every destination in the index's live tags. */
@@ -59,9 +76,19 @@ export function standingTag(destination: string, state: ItemState): string {
   return `${destination}${SEPARATOR}${state}`
 }
 
+/** The index tags of every state at `destination`: the drafts sent there, whatever came of it. */
+export function destinationTags(destination: string): string[] {
+  return ITEM_STATES.map((state) => standingTag(destination, state))
+}
+
 /** The index tag of drafts in a live state at any destination (what a restart looks for). */
-export function liveTag(state: (typeof LIVE_STATES)[number]): string {
+export function liveTag(state: LiveState): string {
   return standingTag(ANY_DESTINATION, state)
+}
+
+/** The index tags of drafts a run holds, at any destination. */
+export function liveTags(): string[] {
+  return LIVE_STATES.map(liveTag)
 }
 
 /**
@@ -72,8 +99,7 @@ export function standingTags(sync: DraftSync | undefined): string[] {
   const tags: string[] = []
   for (const [destination, standing] of Object.entries(sync ?? {})) {
     tags.push(standingTag(destination, standing.state))
-    if ((LIVE_STATES as readonly string[]).includes(standing.state))
-      tags.push(liveTag(standing.state as (typeof LIVE_STATES)[number]))
+    if (isLiveState(standing.state)) tags.push(liveTag(standing.state))
   }
   return tags
 }

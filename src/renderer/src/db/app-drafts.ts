@@ -1,3 +1,4 @@
+import { wasSent } from '#shared/sync-state.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { appDraftColumns } from '#shared/apps/validate-app-draft.ts'
 import { newAppPayload } from '#shared/apps/defaults.ts'
@@ -64,7 +65,7 @@ export class AppDraftRepository {
     return this.db.transaction('rw', this.db.appDrafts, async () => {
       const current = await this.db.appDrafts.get(id)
       if (!current) throw new Error('This app draft no longer exists.')
-      if (Object.keys(current.sync).length > 0)
+      if (wasSent(current.sync))
         throw new Error('This app has been sent; its record is kept, so it is never created twice.')
       await this.db.appDrafts.delete(id)
       return current

@@ -18,6 +18,26 @@ export interface StandingChange {
 }
 
 /**
+ * Whether the draft's standing at the run's destination is the run's item at `position`, in one
+ * of `states`: whether the draft is still in that item's hands, and not moved on (to a later run,
+ * back to editing).
+ */
+export function standsFor(
+  draft: Pick<DraftRow, 'sync'> | undefined,
+  run: StandingRun,
+  position: number,
+  states: readonly SyncState[],
+): boolean {
+  const standing = draft?.sync[run.destination]
+  return (
+    standing !== undefined &&
+    standing.run === run.id &&
+    standing.position === position &&
+    states.includes(standing.state)
+  )
+}
+
+/**
  * Writes drafts' standing at the run's destination to follow their items, in the caller's
  * transaction. A draft moves only while its standing there is this very item (this run, this
  * position) in one of the states `from` allows: a draft that left the run's hands (sent again by a
@@ -37,9 +57,8 @@ export async function moveStandings(
   const changed: DraftRow[] = []
   drafts.forEach((draft, i) => {
     const change = changes.get(ids[i]!)!
-    const current = draft?.sync[run.destination]
-    if (!draft || !current || current.run !== run.id || current.position !== change.position) return
-    if (!from.includes(current.state) || current.state === change.state) return
+    if (!draft || !standsFor(draft, run, change.position, from)) return
+    if (draft.sync[run.destination]!.state === change.state) return
     const next: DestinationStanding | undefined =
       change.state === 'draft'
         ? undefined

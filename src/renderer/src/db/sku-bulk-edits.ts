@@ -1,6 +1,6 @@
 import { getAt, parsePath, setAt } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
-import { isLive } from '#shared/sync-state.ts'
+import { isLive, wasSent } from '#shared/sync-state.ts'
 import { bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
@@ -160,7 +160,7 @@ export class SkuBulkEdits {
         for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
           if (!record) skipped.missing++
           else if (isLive(record.sync)) skipped.inRun++
-          else if (Object.keys(record.sync).length > 0) skipped.sent++
+          else if (wasSent(record.sync)) skipped.sent++
           else gone.push(record)
         }
         await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))

@@ -1,6 +1,7 @@
 import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
+import { wasSent } from '#shared/sync-state.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
@@ -18,11 +19,6 @@ export interface DraftByBarcode {
   id: string
   /** Sent to a destination or held by a run: an import does not change it. */
   sent: boolean
-}
-
-/** Whether an import may replace the draft's payload: one sent anywhere is the record of what was created. */
-function unsent(record: Pick<SkuDraftRecord, 'sync'>): boolean {
-  return Object.keys(record.sync).length === 0
 }
 
 export interface ImportChunkOptions {
@@ -59,7 +55,9 @@ interface ImportSession {
 
 /** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
 function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
-  return unsent(a) !== unsent(b) ? unsent(a) : a.updatedAt > b.updatedAt
+  // An import replaces the payload only of a draft sent nowhere: one sent is the record of what was created.
+  const editable = (record: SkuDraftRecord) => !wasSent(record.sync)
+  return editable(a) !== editable(b) ? editable(a) : a.updatedAt > b.updatedAt
 }
 
 /**
@@ -90,7 +88,9 @@ export class SkuImportWrites {
         if (!held || preferred(record, held)) found.set(record.barcode, record)
       }
     }
-    return new Map([...found].map(([barcode, record]) => [barcode, { id: record.id, sent: !unsent(record) }]))
+    return new Map(
+      [...found].map(([barcode, record]) => [barcode, { id: record.id, sent: wasSent(record.sync) }]),
+    )
   }
 
   /**
@@ -158,7 +158,7 @@ export class SkuImportWrites {
           // Deleted since the import began: the row is new again.
           result.updated--
           add(payload, derived)
-        } else if (!unsent(current)) {
+        } else if (wasSent(current.sync)) {
           result.updated--
           result.skippedNotDraft++
         } else {

@@ -15,6 +15,7 @@ export const FILTER_KEYS = ['category', 'subCategory', 'status', 'validity', 'sy
 export type FilterKey = (typeof FILTER_KEYS)[number]
 /** The filters that are a column's value. */
 export const COLUMN_FILTER_KEYS = ['category', 'subCategory', 'status', 'validity'] as const
+type ColumnFilterKey = (typeof COLUMN_FILTER_KEYS)[number]
 
 export interface ListFilters {
   category?: string
@@ -48,10 +49,10 @@ export function defaultDirection(sort: SortKey): SortDirection {
 }
 
 /** The column filters in use, as index name and value. */
-export function activeFilters(filters: ListFilters): Array<[(typeof COLUMN_FILTER_KEYS)[number], string]> {
+export function activeFilters(filters: ListFilters): Array<[ColumnFilterKey, string]> {
   return COLUMN_FILTER_KEYS.flatMap((key) => {
     const value = filters[key]
-    return value === undefined ? [] : [[key, value] as [(typeof COLUMN_FILTER_KEYS)[number], string]]
+    return value === undefined ? [] : [[key, value] as [ColumnFilterKey, string]]
   })
 }
 

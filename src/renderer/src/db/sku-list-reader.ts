@@ -12,8 +12,7 @@ import {
   type ListView,
 } from './sku-list-views.ts'
 import { searchTerms } from '#shared/search-terms.ts'
-import { ITEM_STATES } from '#shared/sync/ports.ts'
-import { standingTag } from '#shared/sync-state.ts'
+import { destinationTags, standingTag } from '#shared/sync-state.ts'
 
 export interface FilterOptions {
   categories: string[]
@@ -103,9 +102,7 @@ export class SkuListReader {
     // "Not sent" there has no tag of its own: it is every draft but those sent there.
     const notSent = syncState === 'draft'
     if (notSent && lookups.length === 0) lookups.push(table.toCollection().primaryKeys())
-    const sentThere = notSent
-      ? new Set(await tagged(ITEM_STATES.map((state) => standingTag(query.destination, state))))
-      : undefined
+    const sentThere = notSent ? new Set(await tagged(destinationTags(query.destination))) : undefined
     const lists = (await Promise.all(lookups)).sort((a, b) => a.length - b.length)
     const [smallest, ...others] = lists
     let match = new Set(sentThere ? smallest!.filter((id) => !sentThere.has(id)) : smallest)

@@ -13,7 +13,7 @@ import {
 import { withStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import { createdFields, moveStandings, type StandingChange } from './draft-standings.ts'
+import { createdFields, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 
 /** Why an item whose draft is gone failed: it was never sent. */
@@ -94,7 +94,7 @@ export class DexieSyncOutbox implements SyncOutbox {
         const gone: SyncItemRecord[] = []
         items.forEach((item, i) => {
           const draft = drafts[i]
-          if (draft && this.holds(draft, item, 'queued'))
+          if (draft && standsFor(draft, this.run, item.position, ['queued']))
             found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
           else
             gone.push({ ...item, state: 'failed', message: draft ? DRAFT_LEFT_MESSAGE : DRAFT_GONE_MESSAGE })
@@ -104,12 +104,6 @@ export class DexieSyncOutbox implements SyncOutbox {
       }
       return found
     })
-  }
-
-  /** Whether the draft's standing at the run's destination is this item, in `state`. */
-  private holds(draft: DraftRow | undefined, item: SyncItemRecord, state: 'queued' | 'sending'): boolean {
-    const standing = draft?.sync[this.run.destination]
-    return standing?.run === this.runId && standing.position === item.position && standing.state === state
   }
 
   /**
@@ -129,7 +123,7 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (item.state !== 'queued')
           throw new OutboxConflictError(`Item ${key} is ${item.state}, not queued: it cannot be sent`)
         const draft = drafts[i]
-        if (!this.holds(draft, item, 'queued'))
+        if (!standsFor(draft, this.run, item.position, ['queued']))
           throw new OutboxConflictError(
             `The draft of item ${key} is ${draft ? 'not queued in this run' : 'gone'}: it cannot be sent`,
           )
@@ -139,18 +133,15 @@ export class DexieSyncOutbox implements SyncOutbox {
       await this.db.syncItems.bulkPut(sending)
       const at = request.startedAt
       await this.drafts.bulkPut(
-        drafts.map((draft, i) =>
-          Object.assign(
-            {},
-            draft!,
-            withStanding(draft!.sync, this.run.destination, {
-              state: 'sending',
-              run: this.runId,
-              position: sending[i]!.position,
-              at,
-            }),
-          ),
-        ),
+        drafts.map((draft, i) => ({
+          ...draft!,
+          ...withStanding(draft!.sync, this.run.destination, {
+            state: 'sending',
+            run: this.runId,
+            position: sending[i]!.position,
+            at,
+          }),
+        })),
       )
       await this.db.syncRequests.put({ ...plain(request), labels: items.map((item) => item!.label) })
     })

@@ -1,10 +1,10 @@
 import { Dexie } from 'dexie'
 import { ITEM_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
-import { isLive, liveTag, standingTag, withStanding } from '#shared/sync-state.ts'
+import { destinationTags, isLive, liveTag, liveTags, standingTag, withStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import { moveStandings, type StandingChange } from './draft-standings.ts'
+import { moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
 import { countItems, itemsInState, itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 
@@ -85,8 +85,7 @@ export function eligible(
 
 /** Whether the draft's standing at the run's destination is still this item, in the item's state. */
 function standsAt(draft: DraftRow | undefined, run: SyncRunRecord, item: SyncItemRecord): boolean {
-  const standing = draft?.sync[run.destination]
-  return standing?.run === run.id && standing.position === item.position && standing.state === item.state
+  return standsFor(draft, run, item.position, [item.state])
 }
 
 /** The same next state for each item's draft. */
@@ -139,14 +138,8 @@ export class SyncRunRepository {
     let elsewhere = inRun - at.queued - at.sending
     if (elsewhere > 0) {
       const [live, here] = await Promise.all([
-        table
-          .where('standing')
-          .anyOf([liveTag('queued'), liveTag('sending')])
-          .primaryKeys(),
-        table
-          .where('standing')
-          .anyOf(ITEM_STATES.map((state) => standingTag(destination, state)))
-          .primaryKeys(),
+        table.where('standing').anyOf(liveTags()).primaryKeys(),
+        table.where('standing').anyOf(destinationTags(destination)).primaryKeys(),
       ])
       const sentHere = new Set(here)
       elsewhere = new Set(live.filter((id) => !sentHere.has(id))).size

@@ -1,6 +1,6 @@
 import { diffJson, type JsonChange } from '#shared/json-diff.ts'
-import { ITEM_STATES, type SyncKind } from '#shared/sync/ports.ts'
-import { isLive, standingTag } from '#shared/sync-state.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
+import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync-state.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
@@ -66,21 +66,14 @@ export class SyncSelectionReader {
    */
   async promotable(kind: SyncKind, from: string, to: string): Promise<string[]> {
     const table = storedKind(kind).table(this.db)
-    const [created, there] = await Promise.all([
+    const [created, there, held] = await Promise.all([
       table.where('standing').equals(standingTag(from, 'synced')).primaryKeys(),
-      table
-        .where('standing')
-        .anyOf(ITEM_STATES.map((state) => standingTag(to, state)))
-        .primaryKeys(),
+      table.where('standing').anyOf(destinationTags(to)).primaryKeys(),
+      // Held by a run elsewhere: the live tags name those few, without reading any draft.
+      table.where('standing').anyOf(liveTags()).primaryKeys(),
     ])
-    const sentThere = new Set(there)
-    const candidates = created.filter((id) => !sentThere.has(id))
-    // Held by a run elsewhere: read only those few drafts' standings to leave them out.
-    const live = new Set<string>()
-    for (const chunk of chunks(candidates)) {
-      for (const draft of await table.bulkGet(chunk)) if (draft && isLive(draft.sync)) live.add(draft.id)
-    }
-    return candidates.filter((id) => !live.has(id))
+    const leftOut = new Set([...there, ...held])
+    return created.filter((id) => !leftOut.has(id))
   }
 
   /** How each of `ids` compares with what was sent to `destination` (its item there keeps the payload). */

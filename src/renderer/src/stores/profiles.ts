@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref, shallowRef } from 'vue'
 import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
 import type { Profile } from '#shared/profile.ts'
+import { destinationAddressName } from '#shared/sync/destination.ts'
 import { profilesInMain } from '../adapters/profiles.ts'
 
 /** A destination as the app names it: by the profiles that lead there. */
@@ -34,6 +35,13 @@ export const useProfilesStore = defineStore('profiles', () => {
       names.set(profile.destination, [...(names.get(profile.destination) ?? []), profile.name])
     return [...names].map(([destination, list]) => ({ destination, name: list.join(' / ') }))
   })
+  /** A destination as the app names it: by its profiles, or by its address when none leads there any more. */
+  function placeName(destination: string): string {
+    return (
+      places.value.find((place) => place.destination === destination)?.name ??
+      destinationAddressName(destination)
+    )
+  }
 
   async function load() {
     state.value = await profilesInMain.list()
@@ -77,6 +85,7 @@ export const useProfilesStore = defineStore('profiles', () => {
     profiles,
     active,
     places,
+    placeName,
     tests,
     testing,
     load,

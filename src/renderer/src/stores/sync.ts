@@ -125,12 +125,9 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Each other destination a profile leads to, with the SKUs synced there and not sent to `active`'s. */
   async function promotionsTo(active: ProfileView): Promise<Promotion[]> {
-    const others = new Map<string, string>()
-    for (const profile of profiles.profiles)
-      if (profile.destination !== active.destination && !others.has(profile.destination))
-        others.set(profile.destination, profile.name)
+    const others = profiles.places.filter((place) => place.destination !== active.destination)
     const found = await Promise.all(
-      [...others].map(async ([destination, name]) => ({
+      others.map(async ({ destination, name }) => ({
         destination,
         name,
         count: (await syncSelection.promotable('skus', destination, active.destination)).length,

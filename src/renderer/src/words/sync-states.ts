@@ -48,3 +48,17 @@ export function standingSummary(
       parts.push(`${destinationAddressName(destination)}: ${words[stateAt(sync, destination)].toLowerCase()}`)
   return parts.join(' · ')
 }
+
+/**
+ * The same line for a list's row, where room is short: only the other places the draft was sent
+ * to ("Staging: synced"), nothing for those it never reached.
+ */
+export function sentElsewhere(
+  sync: DraftSync,
+  places: readonly NamedPlace[],
+  except: string | undefined,
+  words: Readonly<Record<SyncState, string>> = SYNC_STATE_WORDS,
+): string {
+  const sent = places.filter((place) => sync[place.destination] !== undefined)
+  return standingSummary(sync, sent, except, words)
+}
