@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { skuGaps } from '#shared/sync/send-gates.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { withStanding, type DraftSync } from '#shared/sync-state.ts'
 import { validityOf } from '#shared/validation/problem.ts'
@@ -86,6 +87,8 @@ interface Row extends SeededDraft {
   template: number
   productImage: string | undefined
   terms: string[]
+  /** The gate fields it leaves empty (the app's `skuGaps`), computed here: the page gets plain data. */
+  gaps?: string[]
 }
 
 export interface SeedOptions {
@@ -162,11 +165,15 @@ export async function seedDrafts(
   const checks = templateChecks(payloads)
   const seeded: SeededDraft[] = []
   for (let start = 0; start < count; start += CHUNK) {
-    const rows = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) =>
-      seededDraft(start + k, options),
-    )
+    const rows = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) => {
+      const row = seededDraft(start + k, options)
+      const { productName, brand, barcode, category, subCategory, status, productImage } = row
+      const fields = { productName, brand, barcode, category, subCategory, status, productImage }
+      return { ...row, gaps: skuGaps({ ...payloads[row.template], ...fields }) }
+    })
     await page.evaluate(writeRows, { rows, payloads, checks })
-    for (const { template: _t, productImage: _p, terms: _terms, ...draft } of rows) seeded.push(draft)
+    for (const { template: _t, productImage: _p, terms: _terms, gaps: _gaps, ...draft } of rows)
+      seeded.push(draft)
   }
   return seeded
 }
@@ -219,6 +226,7 @@ async function writeRows({
       subCategory: row.subCategory,
       status: row.status,
       terms: row.terms,
+      gaps: row.gaps ?? [],
     })
   }
   await new Promise<void>((resolve, reject) => {

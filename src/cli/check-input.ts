@@ -29,6 +29,8 @@ export interface InputEntry {
   payload: unknown
   /** The first error, for a one-line reason; undefined when valid. */
   error?: string
+  /** For a sheet: the data row it came from (the first row under the header is 1). */
+  row?: number
 }
 
 export async function checkInputFile(file: string, cwd: string): Promise<CheckedInput> {
@@ -77,9 +79,14 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
     failed: summary.errors.length > 0,
     entries: results.map((result, index) => {
       const first = result.errors[0]
-      if (!first) return { index, payload: result.sku }
+      if (!first) return { index, payload: result.sku, row: result.row }
       const where = first.column ? `column "${first.column}": ` : ''
-      return { index, payload: result.sku, error: `row ${result.row}, ${where}${first.message}` }
+      return {
+        index,
+        payload: result.sku,
+        row: result.row,
+        error: `row ${result.row}, ${where}${first.message}`,
+      }
     }),
     documentErrors: 0,
   }

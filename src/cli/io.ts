@@ -1,3 +1,5 @@
+import type { TokenStore } from '#node/secrets/token-store.ts'
+
 /** Where a command writes and which folder relative paths start from; passed in so tests can capture it. */
 export interface CliIo {
   stdout: Output
@@ -10,6 +12,8 @@ export interface CliIo {
   signal?: AbortSignal
   /** The environment `push --token-env` and `--profile` read; process.env when absent. */
   env?: Record<string, string | undefined>
+  /** The keychain `push --profile` reads its token from; the OS keychain when absent (tests pass their own). */
+  tokens?: Pick<TokenStore, 'lookup' | 'availability'>
 }
 
 /** The part of a stream the CLI uses: `process.stdout` fits, and so does a string collector in a test. */

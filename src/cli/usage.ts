@@ -1,8 +1,24 @@
 import { DEFAULT_SENDING, PROFILE_LIMITS } from '#shared/profile.ts'
+import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
 
 /** The help texts. Kept together so the commands and the exit statuses are described in one voice. */
 
 const { batchSize, concurrency, timeoutSeconds } = PROFILE_LIMITS
+
+/** Words joined by commas, in lines of at most `width` characters, each indented by `indent`. */
+function wrapped(words: readonly string[], indent: number, width: number): string {
+  const lines: string[] = []
+  let line = ''
+  for (const word of words) {
+    const next = line === '' ? word : `${line}, ${word}`
+    if (line !== '' && indent + next.length + 1 > width) {
+      lines.push(`${line},`)
+      line = word
+    } else line = next
+  }
+  lines.push(line)
+  return lines.map((text) => ' '.repeat(indent) + text).join('\n')
+}
 
 export const MAIN_USAGE = `Usage: catalog-desk <command> [options]
 
@@ -127,11 +143,29 @@ file that cannot be read.
 export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token-env NAME | --profile NAME [--base-url URL])
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
+                         [--require FIELDS] [--unresolved PATH] [--platform-has LIST]
 
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX) in batches
 to the bulk upload, or an app creation request (one app; its _id is printed with the fields the
 service did not return as sent). SKUs that do not meet the contract are not sent; they are listed
 on standard error and make the exit status 1.
+
+The service only creates: a SKU sent twice is there twice. So before anything is sent, SKUs pass
+the same gates as the app's Sync page, and those that fail one are "held" back: not sent, listed on
+standard error with their item ([N], counting from 0; a sheet's row too) and why, "held" in
+--report, counted in --json, exit status 1:
+  - empty: nothing filled in beyond what a new draft starts with;
+  - no product name or no barcode (always required);
+  - a required field left empty: the --profile's required fields (Settings), else ${DEFAULT_REQUIRED_FIELDS.join(', ')};
+    --require overrides either;
+  - a barcode that another SKU of FILE to be sent carries too (none of them goes: keep one);
+  - a barcode the journal already sent to this address (synced, or unknown or failed: it may be
+    there), or that --platform-has lists.
+What the journal sent keeps its state: the gates judge only what it never sent, so running again
+with another --require sends what it lets through now and never reopens the rest.
+What push cannot know: what other journals, other input files or the app created at that address.
+The service has no read endpoint, so only this journal (and a list you give with --platform-has)
+says what is there: one journal per catalogue and address, and check the platform when unsure.
 
 Only what provably did not reach the service is sent again by itself (429, 503 with Retry-After,
 no connection), a few times with waits. A batch the service refuses (400/422, 413) is split until
@@ -145,8 +179,9 @@ there); a wrong address (404, 405, other 4xx) stops it.
 Every request is recorded in a journal (JSON lines). A request's start is flushed to disk before
 the request leaves; its end is written at once and flushed with the next line, or when the command
 ends. Running the same command again resumes: what was synced, rejected, failed or unknown is not
-sent again, and what was being sent when the command died becomes "unknown". A journal made for
-other input or another --base-url is refused. Ctrl-C stops sending new requests; those in flight
+sent again (unless --platform-has says so: that decision is recorded in the journal too), and what
+was being sent when the command died becomes "unknown". A journal made for other input or another
+--base-url is refused. Ctrl-C stops sending new requests; those in flight
 finish and are recorded.
 
 Options:
@@ -169,17 +204,43 @@ Options:
   --timeout SECONDS    Longest a request may take, ${timeoutSeconds.min} to ${timeoutSeconds.total} (default ${DEFAULT_SENDING.timeouts.totalMs / 1_000}, or the profile's)
   --journal PATH       The journal (default FILE.push-journal.jsonl beside FILE)
   --report PATH        Write a JSON list with one entry per item: {index, barcode, state, message}
-                       (state: synced, rejected, failed, unknown, queued or invalid)
+                       (state: synced, rejected, failed, unknown, queued, invalid or held)
   --json               Print one JSON object at the end instead of the text summary:
-                       {total, synced, rejected, failed, unknown, invalid, queued?, status, reason?,
-                        message?, app?: {_id, droppedFields: [{path, change}]}}
+                       {total, synced, rejected, failed, unknown, invalid, held, queued?, status,
+                        reason?, message?, app?: {_id, droppedFields: [{path, change}]},
+                        platformList?: {file, markedCreated, sentAgain, keptBack, unmatched}}
                        (reason, when status is paused: needs-token, offline, busy or failing)
+  --require FIELDS     The fields a SKU needs to be sent besides its product name and barcode,
+                       comma-separated, from:
+${wrapped(REQUIRABLE_FIELDS, 23, 100)};
+                       or "none". Default: the --profile's, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}
+  --unresolved PATH    At the end, write the SKUs the journal leaves unknown or failed, to look up
+                       on the platform: CSV or XLSX by PATH's extension, one row a SKU (index, a
+                       sheet's row, barcode, product name, state, message, request id, time sent;
+                       cells escaped so a spreadsheet runs no formula). Written even when nothing
+                       is sent, and with the header alone when nothing is left
+  --platform-has LIST  The barcodes you found on the platform: a CSV, XLSX or text file of one
+                       column, or with a column headed barcode (kept as text: leading zeros stay).
+                       Before anything is sent, the journal's unknown and failed SKUs whose
+                       barcode is listed become synced ("Marked as created: on the platform's
+                       list LIST", recorded in the journal), and the others are sent again in this
+                       run (a SKU the gates now hold stays as it was). SKUs never sent whose
+                       barcode is listed are held. It says what it decided: N marked created,
+                       K sent again, M barcodes on the list that matched no unknown or failed SKU.
+                       A list that cannot be read stops the command (exit 2), nothing changed
   -h, --help           Show this help
+
+Settling unknown and failed SKUs (the platform cannot be asked, so you look):
+  catalog-desk push skus.csv … --unresolved check.csv    # lists what is unknown or failed
+  # Look the barcodes of check.csv up on the platform; keep the rows you found there
+  # (or write those barcodes one a line to found.txt), then:
+  catalog-desk push skus.csv … --platform-has found.txt  # marks those created, sends the rest
 
 Progress and the log go to standard error.
 
-Exit status: 0 every item synced, 1 anything not synced (invalid, rejected, failed, unknown or not
-sent), 2 bad usage, FILE cannot be read, or a journal that belongs to other input.
+Exit status: 0 every item synced, 1 anything not synced (invalid, held, rejected, failed, unknown or
+not sent) or a --report or --unresolved file not written, 2 bad usage, FILE or the --platform-has
+list cannot be read, or a journal that belongs to other input.
 `
 
 export const COMMAND_USAGE: Record<string, string> = {

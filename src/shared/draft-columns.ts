@@ -3,6 +3,7 @@ import type { Sku } from './schema/sku.ts'
 import { searchTerms } from './search-terms.ts'
 import { validityOf } from './validation/problem.ts'
 import { validateSku } from './validation/validate.ts'
+import { skuGaps } from './sync/send-gates.ts'
 
 /**
  * The columns a stored SKU draft keeps beside its payload, derived from it on every write: the
@@ -25,6 +26,7 @@ export function draftColumns(payload: Sku) {
     subCategory: textOf(payload.subCategory),
     status: textOf(payload.status),
     terms: searchTerms(productName, brand, barcode),
+    gaps: skuGaps(payload),
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from './schema/zod.ts'
+import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS, type RequirableField } from './sync/send-gates.ts'
 
 /**
  * A service profile: where requests go and how they are sent. Non-secret: the token lives in the
@@ -81,6 +82,18 @@ const profileFields = {
     .min(PROFILE_LIMITS.concurrency.min, 'At least 1 request at a time')
     .max(PROFILE_LIMITS.concurrency.max, `At most ${PROFILE_LIMITS.concurrency.max} requests at a time`),
   timeouts: timeoutsSchema,
+  /**
+   * The fields a SKU needs, besides its product name and barcode, to be sent with this profile
+   * (src/shared/sync/send-gates.ts). A profile saved before this setting existed gets the defaults;
+   * a field this version does not know is dropped rather than refusing the profile.
+   */
+  requiredFields: z
+    .array(z.string())
+    .readonly()
+    .default(DEFAULT_REQUIRED_FIELDS)
+    .transform((fields): readonly RequirableField[] =>
+      REQUIRABLE_FIELDS.filter((field) => fields.includes(field)),
+    ),
 }
 
 export const profileSchema = z.discriminatedUnion('kind', [
@@ -89,6 +102,8 @@ export const profileSchema = z.discriminatedUnion('kind', [
   z.object({ ...profileFields, kind: z.literal('service'), baseUrl: serviceUrlSchema }),
 ])
 export type Profile = z.infer<typeof profileSchema>
+/** A profile as it may be given to be saved: settings added since (`requiredFields`) may be absent. */
+export type ProfileInput = z.input<typeof profileSchema>
 
 /** Where a profile's token is kept, as the renderer may learn it (never the token itself). */
 export type TokenStorage = 'keychain' | 'memory' | 'embedded-sandbox'
@@ -112,6 +127,7 @@ export const DEFAULT_SENDING = {
   concurrency: 1,
   tokenEncoding: 'raw',
   timeouts: DEFAULT_TIMEOUTS,
+  requiredFields: DEFAULT_REQUIRED_FIELDS,
 } as const
 
 export const BUILT_IN_PROFILES: readonly Profile[] = [

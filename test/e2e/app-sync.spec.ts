@@ -3,6 +3,7 @@ import { EMPTIED_IN_RESPONSE } from '#node/sandbox/app-response.ts'
 import type { Sandbox } from '#node/sandbox/server.ts'
 import { getAt } from '#shared/json-path.ts'
 import { appNameBox, namedApp, patchStoredApp, storedApps } from './harness/app-setup.ts'
+import { decide } from './harness/decisions.ts'
 import { standingOf, stateOf } from './harness/stored-drafts.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
@@ -66,6 +67,10 @@ test.describe('Creating apps', () => {
     // It is not created on Sandbox again; it stays editable for other destinations.
     await expect(appNameBox(page)).toBeEditable()
     await expect(page.getByRole('button', { name: 'Create on Sandbox' })).toHaveCount(0)
+    // The badge beside the checks says where it stands there, not "Ready to send".
+    const summary = page.locator('.summary')
+    await expect(summary).toContainText('Created on Sandbox')
+    await expect(summary).not.toContainText('Ready to send')
 
     await panel.getByRole('button', { name: /^Copy app id/ }).click()
     await expect(panel.getByRole('status')).toHaveText('App id copied to the clipboard.')
@@ -190,7 +195,7 @@ test.describe('Creating apps', () => {
     await screenshot(page, 'app-sync-decision')
 
     // The 500 came before processing (the sandbox stored nothing): sending again creates it once.
-    await decision.getByRole('button', { name: 'Send again' }).click()
+    await decide(page, decision, 'resend')
     await expect(page.getByRole('log')).toContainText('1 app queued to be sent again.')
     // The heading said Finished before the click too: the resumed run's own last line says it ended.
     await expect(page.getByRole('log')).toContainText('Done: 1 synced, 0 rejected, 0 failed, 0 unknown.', {
@@ -222,7 +227,7 @@ test.describe('Creating apps', () => {
       .getByRole('article')
     await expect(decision.getByRole('heading')).toContainText('App “Dune Skin Scan” sent at')
     await expect(decision.getByRole('heading')).toContainText('outcome unknown')
-    await decision.getByRole('button', { name: 'Mark as created' }).click()
+    await decide(page, decision, 'created')
     await expect(page.getByRole('log')).toContainText('1 app marked as created.')
     await expect(decision).toHaveCount(0)
 

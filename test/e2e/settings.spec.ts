@@ -16,7 +16,7 @@ async function expectConnected(page: Page) {
 
 async function addProfile(page: Page, name: string, url: string) {
   await page.getByRole('button', { name: 'Add profile' }).click()
-  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByLabel('Service address (base URL)').fill(url)
   await page.getByRole('button', { name: 'Add profile' }).last().click()
   await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()

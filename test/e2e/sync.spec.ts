@@ -4,6 +4,7 @@ import type { Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+import { decide } from './harness/decisions.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 
 async function openSync(page: Page) {
@@ -87,8 +88,12 @@ test.describe('Sync', () => {
     await expect(page.getByLabel('Product name')).toHaveValue(`${seeded[1]!.productName} v2 (copy)`)
     await expect(page.getByLabel('Product name')).toBeEnabled()
     await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toHaveCount(0)
+    // Its barcode is already created there: the copy is held back, not sent as a second one.
     await page.getByRole('link', { name: 'Sync' }).click()
-    await expect(page.getByRole('button', { name: 'Sync 1 draft to Sandbox' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeVisible()
+    await expect(page.locator('.sync-start__held')).toContainText(
+      '1 draft with a barcode already created there',
+    )
   })
 
   test('a 500 fails a batch, a reset after processing leaves one unknown; the person resolves both', async ({
@@ -115,7 +120,7 @@ test.describe('Sync', () => {
     await expect(waiting.getByRole('article')).toHaveCount(2)
     const failed = waiting.getByRole('article').filter({ hasText: 'the service failed' })
     const unknown = waiting.getByRole('article').filter({ hasText: 'outcome unknown' })
-    await expect(unknown).toContainText('Send again creates a second copy')
+    await expect(unknown).toContainText('creates a second copy of any SKU that is already there')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-decisions')
 
@@ -127,10 +132,10 @@ test.describe('Sync', () => {
         .map((d) => d.barcode)
         .sort(),
     )
-    await unknown.getByRole('button', { name: 'Mark as created' }).click()
+    await decide(page, unknown, 'created')
     await expect(waiting.getByRole('article')).toHaveCount(1)
     // The 500 came before processing: sending again creates them once.
-    await failed.getByRole('button', { name: 'Send again' }).click()
+    await decide(page, failed, 'resend')
     await expect(page.getByRole('log')).toContainText('6 drafts queued to be sent again.')
     // The heading said Finished before the click too: the resumed run's own last line says it ended.
     await expect(page.getByRole('log')).toContainText('Done: 18 synced, 0 rejected, 0 failed, 0 unknown.', {
@@ -289,7 +294,7 @@ test.describe('Sync', () => {
     // The interrupted batch is on the service (it arrived after the window closed): marked as created.
     const waiting = next.getByRole('region', { name: 'Batches waiting for your decision' })
     await expect(waiting.getByRole('article')).toHaveCount(1)
-    await waiting.getByRole('button', { name: 'Mark as created' }).click()
+    await decide(next, waiting.getByRole('article'), 'created')
     await expect(waiting).toHaveCount(0)
 
     expect(await syncStates(next)).toEqual({ synced: 54, draft: 6 })

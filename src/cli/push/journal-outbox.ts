@@ -37,11 +37,27 @@ import {
  * Items are not stored in the journal, only their states, keyed by their index in the input. The
  * header holds a fingerprint of the input and the service address, and a journal made for other
  * input or another service is refused: its indexes would name other SKUs, or its "synced" would
- * mean synced somewhere else. The header (the first line) is checked before anything in the file
- * is changed: a file that is not this push's journal (`--journal notes.txt`) is refused as it is,
- * never repaired or appended to; only an empty or missing file becomes a new journal. States are
- * kept as one byte an item, so memory stays flat at 100,000 SKUs; only messages and app answers
- * take more, for the few items that have them.
+ * mean synced somewhere else. The fingerprint is of the input alone, not of the options the
+ * command was run with: items held back by push's gates (`withhold`) are not written at all, so a
+ * re-run with other gates (`--require`) judges again only what this journal never sent, and
+ * everything it did send keeps its state. The header (the first line) is checked before anything
+ * in the file is changed: a file that is not this push's journal (`--journal notes.txt`) is
+ * refused as it is, never repaired or appended to; only an empty or missing file becomes a new
+ * journal. States are kept as one byte an item, so memory stays flat at 100,000 SKUs; only
+ * messages and app answers take more, for the few items that have them (and the request of each
+ * item in flight, or left unknown or failed).
+ *
+ * The lines, one JSON object each:
+ * - `header` (the first line): format, fingerprint, address, kind, number of items;
+ * - `begin` {request}: the request's items are `sending`;
+ * - `end` {request, updates}: its outcome, one update an item (synced, rejected, failed, unknown,
+ *   or queued again when provably not processed);
+ * - `recover` {message, keys}: items left `sending` by a process that died became `unknown`;
+ * - `decide` {at, source, message, created, resend}: a person's decision about unknown or failed
+ *   items (`push --platform-has`): `created` are synced with `message`, `resend` are queued to be
+ *   sent again. Added after the others, in the same format 1: a journal without one reads as it
+ *   always did, and a version that does not know the line skips it, which leaves those items
+ *   unknown or failed there: nothing is sent twice by it.
  */
 
 export const JOURNAL_FORMAT = 1
@@ -60,6 +76,23 @@ type JournalLine =
   | { type: 'begin'; request: RequestRecord }
   | { type: 'end'; request: RequestRecord; updates: ItemUpdate[] }
   | { type: 'recover'; message: string; keys: string[] }
+  | JournalDecision
+
+/**
+ * A person's decision about unknown or failed items, recorded before anything it causes is sent:
+ * a re-run knows that `created` are on the platform and that `resend` went back to the queue.
+ */
+export interface JournalDecision {
+  type: 'decide'
+  /** When it was made (ms since the epoch). */
+  at: number
+  /** What it was based on, as the person named it (the platform's list: its file name). */
+  source: string
+  /** What the items marked created say from now on. */
+  message: string
+  created: string[]
+  resend: string[]
+}
 
 /** What the outbox sends: an item at an index, or undefined for an index that is not sent (invalid). */
 export interface JournalItems {
@@ -72,6 +105,9 @@ export interface ItemDetail {
   message?: string
   remoteId?: string
   response?: unknown
+  /** For an unknown or failed item: the request that left it so, and when it left. */
+  requestId?: string
+  sentAt?: number
 }
 
 export interface JournalOutbox extends SyncOutbox {
@@ -79,6 +115,17 @@ export interface JournalOutbox extends SyncOutbox {
   detail(index: number): ItemDetail | undefined
   /** Whether the journal existed and held states when it was opened (a resumed run). */
   readonly resumed: boolean
+  /**
+   * Records a decision about unknown or failed items (flushed before it returns): `created` become
+   * synced with its message, `resend` queued. Throws, writing nothing, for an item in another state.
+   */
+  decide(decision: Omit<JournalDecision, 'type'>): Promise<void>
+  /**
+   * Keeps queued items out of this run (held back by push's gates): they are neither sent nor
+   * counted, as items that are not sent at all. Nothing is written: the hold is this run's
+   * judgement, and a re-run judges them again. Throws for an item that is not queued.
+   */
+  withhold(indexes: Iterable<number>): void
   close(): Promise<void>
 }
 
@@ -126,6 +173,12 @@ export async function openJournalOutbox(options: JournalOptions): Promise<Journa
 async function openLocked(options: JournalOptions, unlock: () => void): Promise<JournalOutbox> {
   const { items, path } = options
   const details = new Map<number, Omit<ItemDetail, 'state'>>()
+  /**
+   * The request each `sending` item left with, until its outcome: an item left unknown or failed
+   * keeps it (to be looked up on the platform). Only items in flight (or left sending by a crash)
+   * are here, so memory stays flat.
+   */
+  const inFlight = new Map<number, Pick<RequestRecord, 'id' | 'startedAt'>>()
   const states = new Uint8Array(items.total)
   for (let index = 0; index < items.total; index++) {
     states[index] = items.at(index) === undefined ? NOT_SENT : CODE.queued
@@ -156,27 +209,48 @@ async function openLocked(options: JournalOptions, unlock: () => void): Promise<
     return index
   }
 
-  function apply(update: ItemUpdate): void {
+  function begin(request: RequestRecord, indexes: readonly number[]): void {
+    for (const index of indexes) {
+      states[index] = CODE.sending
+      inFlight.set(index, { id: request.id, startedAt: request.startedAt })
+    }
+  }
+
+  function apply(update: ItemUpdate, request?: Pick<RequestRecord, 'id' | 'startedAt'>): void {
     const index = indexOf(update.key)
     states[index] = CODE[update.state]
+    const sent = request ?? inFlight.get(index)
+    inFlight.delete(index)
     const detail: Omit<ItemDetail, 'state'> = {}
     if (update.message !== undefined) detail.message = update.message
     if (update.remoteId !== undefined) detail.remoteId = update.remoteId
     if (update.response !== undefined) detail.response = update.response
+    if (sent && (update.state === 'unknown' || update.state === 'failed')) {
+      detail.requestId = sent.id
+      detail.sentAt = sent.startedAt
+    }
     if (Object.keys(detail).length > 0) details.set(index, detail)
     else details.delete(index)
+  }
+
+  function applyDecision(line: JournalDecision): void {
+    for (const key of line.created) apply({ key, state: 'synced', message: line.message })
+    for (const key of line.resend) apply({ key, state: 'queued' })
   }
 
   function replay(line: JournalLine): void {
     switch (line.type) {
       case 'begin':
-        for (const key of line.request.keys) states[indexOf(key)] = CODE.sending
+        begin(line.request, line.request.keys.map(indexOf))
         break
       case 'end':
-        for (const update of line.updates) apply(update)
+        for (const update of line.updates) apply(update, line.request)
         break
       case 'recover':
         for (const key of line.keys) apply({ key, state: 'unknown', message: line.message })
+        break
+      case 'decide':
+        applyDecision(line)
         break
     }
   }
@@ -261,18 +335,40 @@ async function openLocked(options: JournalOptions, unlock: () => void): Promise<
       const busy = indexes.find((index) => states[index] !== CODE.queued)
       if (busy !== undefined) throw new Error(`Item ${busy} is not queued: it cannot be sent again`)
       // Marked first, so no other request can take them while the line is written.
-      for (const index of indexes) states[index] = CODE.sending
+      begin(request, indexes)
       try {
         await append({ type: 'begin', request })
       } catch (error) {
-        for (const index of indexes) states[index] = CODE.queued
+        for (const index of indexes) {
+          states[index] = CODE.queued
+          inFlight.delete(index)
+        }
         throw error
       }
     },
 
     async endRequest(request, updates) {
       await append({ type: 'end', request, updates: [...updates] }, { flush: false })
-      for (const update of updates) apply(update)
+      for (const update of updates) apply(update, request)
+    },
+
+    async decide(decision) {
+      for (const key of [...decision.created, ...decision.resend]) {
+        const state = STATE_CODES[states[indexOf(key)]!]
+        if (state !== 'unknown' && state !== 'failed') {
+          throw new Error(`Item ${key} is ${state}, not unknown or failed: it is not decided again`)
+        }
+      }
+      const line: JournalDecision = { type: 'decide', ...decision }
+      await append(line)
+      applyDecision(line)
+    },
+
+    withhold(indexes) {
+      const held = [...indexes]
+      const busy = held.find((index) => states[index] !== CODE.queued)
+      if (busy !== undefined) throw new Error(`Item ${busy} is not queued: it cannot be held back`)
+      for (const index of held) states[index] = NOT_SENT
     },
 
     async recoverInterrupted(message) {

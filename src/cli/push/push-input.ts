@@ -7,7 +7,9 @@ import type { JournalItems } from './journal-outbox.ts'
 /**
  * What `push` sends, read by the same pipeline as `validate`: every item keeps its index in the
  * file, invalid ones are not sent (they are reported with their first error), and a fingerprint
- * of the content ties a journal to this input.
+ * of the content ties a journal to this input. Valid SKUs may still be held back by the gates
+ * (push-gates.ts); that depends on the options and the journal, so it is judged once the journal
+ * is open, never here: the items and the fingerprint stay those of the file alone.
  */
 export interface PushInput {
   kind: DraftKind
@@ -18,6 +20,15 @@ export interface PushInput {
   invalid: { index: number; label: string; message: string }[]
   fingerprint: string
   labelOf(index: number): string
+  /** The item as read, valid or not (undefined past the end). */
+  payloadOf(index: number): unknown
+  /** For a sheet: the data row the item came from, as validate counts them (from 1). */
+  rowOf(index: number): number | undefined
+  /**
+   * Where a person finds the item in FILE: "row N" of a sheet (as validate counts them), "item N"
+   * of a JSON list (its position from 0, the [N] of validate and of push's lists).
+   */
+  placeOf(index: number): string
 }
 
 export async function readPushInput(file: string, cwd: string): Promise<PushInput> {
@@ -47,5 +58,11 @@ export async function readPushInput(file: string, cwd: string): Promise<PushInpu
       .map((entry) => ({ index: entry.index, label: labels[entry.index]!, message: entry.error! })),
     fingerprint: hash.digest('hex'),
     labelOf: (index) => labels[index] ?? `#${index}`,
+    payloadOf: (index) => entries[index]?.payload,
+    rowOf: (index) => entries[index]?.row,
+    placeOf(index) {
+      const row = entries[index]?.row
+      return row === undefined ? `item ${index}` : `row ${row}`
+    },
   }
 }

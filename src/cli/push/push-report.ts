@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises'
 import { plural } from '#shared/plural.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
 import type { RunStatus, RunSummary } from '#shared/sync/run.ts'
+import type { Hold } from '#shared/sync/send-gates.ts'
 import type { JournalOutbox } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
 
@@ -23,12 +24,28 @@ export interface PushJson {
   unknown: number
   /** Not sent because they do not meet the contract. */
   invalid: number
+  /** Not sent because push's gates held them back (empty, no name or barcode, a required field, a barcode). */
+  held: number
   /** Not sent because the run ended early (cancelled, paused, stopped); a re-run sends them. */
   queued?: number
   status: 'finished' | 'cancelled' | 'paused' | 'stopped'
   reason?: string
   message?: string
   app?: { _id: string | null; droppedFields: Pick<DroppedField, 'path' | 'change'>[] }
+  /** With --platform-has: what the list decided before anything was sent. */
+  platformList?: PlatformListJson
+}
+
+export interface PlatformListJson {
+  file: string
+  /** Unknown or failed SKUs on the list, now synced. */
+  markedCreated: number
+  /** Unknown or failed SKUs not on the list, sent again in this run. */
+  sentAgain: number
+  /** Unknown or failed SKUs not on the list that the gates kept from going out again (still unknown or failed). */
+  keptBack: number
+  /** Barcodes on the list that matched no unknown or failed SKU. */
+  unmatched: number
 }
 
 /** The fields the service did not return as sent, for a synced app (computed once, for --json and the text). */
@@ -38,7 +55,11 @@ export function appDroppedFields(input: PushInput, outbox: JournalOutbox): Dropp
   return droppedFields(input.items.at(0)?.payload, detail.response)
 }
 
-export function reportEntries(input: PushInput, outbox: JournalOutbox): ReportEntry[] {
+export function reportEntries(
+  input: PushInput,
+  outbox: JournalOutbox,
+  held: ReadonlyMap<number, Hold>,
+): ReportEntry[] {
   const entries: ReportEntry[] = []
   const invalid = new Map(input.invalid.map((item) => [item.index, item.message]))
   for (let index = 0; index < input.items.total; index++) {
@@ -46,6 +67,11 @@ export function reportEntries(input: PushInput, outbox: JournalOutbox): ReportEn
     const problem = invalid.get(index)
     if (problem !== undefined) {
       entries.push({ index, barcode, state: 'invalid', message: problem })
+      continue
+    }
+    const hold = held.get(index)
+    if (hold !== undefined) {
+      entries.push({ index, barcode, state: 'held', message: hold.message })
       continue
     }
     const detail = outbox.detail(index)
@@ -80,6 +106,7 @@ export function pushJson(
   finalStatus: RunStatus,
   outbox: JournalOutbox,
   dropped: readonly DroppedField[],
+  gates: { held: number; platformList?: PlatformListJson },
 ): PushJson {
   const { counts } = summary
   const json: PushJson = {
@@ -89,8 +116,10 @@ export function pushJson(
     failed: counts.failed,
     unknown: counts.unknown,
     invalid: input.invalid.length,
+    held: gates.held,
     ...statusWords(finalStatus),
   }
+  if (gates.platformList) json.platformList = gates.platformList
   const notSent = counts.queued + counts.sending
   if (notSent > 0) json.queued = notSent
   if (input.kind.keepsAnswer) {
@@ -123,9 +152,10 @@ export function pushText(
     `${json.unknown} unknown`,
   ]
   if (json.invalid > 0) parts.push(`${json.invalid} not valid (not sent)`)
+  if (json.held > 0) parts.push(`${json.held} held back (not sent)`)
   if (json.queued) parts.push(`${json.queued} not sent yet`)
   lines.push(`${plural(json.total, noun)}: ${parts.join(', ')}.`)
-  for (const state of ['invalid', 'rejected', 'failed', 'unknown']) {
+  for (const state of ['invalid', 'held', 'rejected', 'failed', 'unknown']) {
     const found = entries.filter((entry) => entry.state === state)
     for (const entry of found.slice(0, LISTED)) {
       lines.push(`  ${state}: [${entry.index}] ${entry.barcode}: ${entry.message ?? ''}`.trimEnd())
@@ -136,6 +166,11 @@ export function pushText(
   if (json.unknown > 0) {
     lines.push(
       `Unknown: the service may or may not have created these. Check them on the platform before sending them again.`,
+    )
+  }
+  if (json.unknown + json.failed > 0 && input.kind.kind === 'skus') {
+    lines.push(
+      `To settle the unknown and failed: --unresolved FILE.csv lists them to look up on the platform, and --platform-has LIST (the barcodes found there) marks those created and sends the others again.`,
     )
   }
   if (json.app) {

@@ -1,6 +1,6 @@
 import { copyFile, readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Profile } from '#shared/profile.ts'
+import type { Profile, ProfileInput } from '#shared/profile.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { writeJsonAtomic } from '../atomic-json.ts'
 import { builtInProfile, SANDBOX_PROFILE_ID, tokenAddress, validateProfile } from './profile-rules.ts'
@@ -30,7 +30,7 @@ export interface ProfileStore {
   list(): Promise<ProfileList>
   get(id: string): Promise<Profile | undefined>
   /** Adds or replaces a profile. A new address drops the profile's token: a token is bound to its address. */
-  save(profile: Profile): Promise<Profile>
+  save(profile: ProfileInput): Promise<Profile>
   /** Removes a custom profile and its token; the Sandbox profile becomes active if it was. */
   remove(id: string): Promise<void>
   activate(id: string): Promise<void>

@@ -112,8 +112,15 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   let halt = new AbortController()
   /** Ends the wait for the network when the run is resumed or cancelled first. */
   let onlineWait: AbortController | undefined
-  /** One outbox read at a time, so two slots never read the same page. */
+  /**
+   * One outbox read at a time, so two slots never read the same page; a person's decision takes its
+   * turn here too (see `decide`).
+   */
   let reading: Promise<unknown> = Promise.resolve()
+  /** Decisions being applied: until they are, a slot with nothing to send waits instead of ending the run. */
+  let deciding = 0
+  /** Every slot has ended: a decision can no longer be sent by this run. */
+  let closed = false
   let started: Promise<RunSummary> | undefined
 
   const safely = (call: () => void) => {
@@ -208,7 +215,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       const heldMeanwhile = held.take()
       if (heldMeanwhile) return heldMeanwhile
     }
-    return inFlight > 0 ? { wait: changed.next() } : undefined
+    return inFlight > 0 || deciding > 0 ? { wait: changed.next() } : undefined
   }
 
   async function send(items: OutboxItem[]): Promise<void> {
@@ -356,15 +363,21 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
 
   async function run(): Promise<RunSummary> {
     try {
-      const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
-      if (recovered > 0)
-        log(
-          `${plural(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
-        )
-      const stored = await outbox.counts()
-      counts = noItems()
-      for (const state of ITEM_STATES) counts[state] = stored[state] ?? 0
-      progress()
+      // In the outbox's turn, like a decision: one made before these reads is in the stored counts,
+      // one made after is counted by `decide`, never both or neither.
+      const opening = reading.then(async () => {
+        const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
+        if (recovered > 0)
+          log(
+            `${plural(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
+          )
+        const stored = await outbox.counts()
+        counts = noItems()
+        for (const state of ITEM_STATES) counts[state] = stored[state] ?? 0
+        progress()
+      })
+      reading = opening.catch(() => undefined)
+      await opening
       if (status.state === 'running') setStatus(status)
       await Promise.all(Array.from({ length: concurrency }, () => guardedSlot()))
     } catch (error) {
@@ -373,6 +386,10 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         message: `The sync records could not be read: ${messageOf(error)}`,
       })
     }
+    // A decision already being applied is written before the run ends, so whoever ends the run
+    // (releasing what is still queued after a cancel, say) finds it; a later one is refused.
+    closed = true
+    await reading
     const final: RunStatus = ending ?? { state: 'finished', cancelled }
     if (status !== final) setStatus(final)
     log(
@@ -403,6 +420,34 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       onlineWait?.abort()
       log('Cancelling: no new requests; those already sent are finishing.')
       changed.notify()
+    },
+    async decide(apply) {
+      if (closed) return undefined
+      deciding += 1
+      try {
+        const decision = reading.then(async () => {
+          const decided = await apply()
+          for (const { from, to } of decided.moved) {
+            counts[from] -= 1
+            counts[to] += 1
+          }
+          progress()
+          // Items queued again above the cursor are read with the rest; those at or below it (all
+          // of them once the outbox is read to its end) would never be: they wait with the held
+          // batches, in batches of the run's size, lowest position first.
+          const behind = decided.requeued
+            .filter((item) => exhausted || item.position <= cursor)
+            .sort((a, b) => a.position - b.position)
+          for (let start = 0; start < behind.length; start += batchSize)
+            held.add(behind.slice(start, start + batchSize))
+          return decided
+        })
+        reading = decision.catch(() => undefined)
+        return await decision
+      } finally {
+        deciding -= 1
+        changed.notify()
+      }
     },
     get status() {
       return status

@@ -1,6 +1,8 @@
 import {
   noItems,
   OutboxConflictError,
+  type Decided,
+  type DecidedMove,
   type ItemState,
   type ItemUpdate,
   type OutboxItem,
@@ -29,6 +31,12 @@ export interface MemoryOutbox extends SyncOutbox {
   items(): StoredItem[]
   /** Every request recorded, in the order they began (copies). */
   requests(): RequestRecord[]
+  /**
+   * A person's decision, as the app's run repository makes it: those of `keys` that are unknown or
+   * failed become synced ('created') or queued to be sent again ('resend'); the rest are left.
+   * Hand it to `SyncRun.decide` while the run goes on.
+   */
+  decide(keys: readonly string[], choice: 'created' | 'resend'): Promise<Decided>
 }
 
 type Seed = OutboxItem & { state?: ItemState; message?: string }
@@ -126,6 +134,25 @@ export function createMemoryOutbox(seed: readonly Seed[]): MemoryOutbox {
       const counts = noItems()
       for (const item of sorted) counts[item.state] += 1
       return counts
+    },
+
+    async decide(keys, choice) {
+      const to = choice === 'created' ? 'synced' : 'queued'
+      const moved: DecidedMove[] = []
+      const requeued: OutboxItem[] = []
+      for (const key of keys) {
+        const item = byKey.get(key)
+        if (item?.state !== 'unknown' && item?.state !== 'failed') continue
+        moved.push({ key, from: item.state, to })
+        item.state = to
+        if (to === 'synced') item.message = 'Marked as created by you'
+        else {
+          delete item.message
+          requeued.push({ key, position: item.position, payload: item.payload, label: item.label })
+        }
+      }
+      requeued.sort((a, b) => a.position - b.position)
+      return { moved, requeued }
     },
 
     get: (key) => {

@@ -71,6 +71,25 @@ export interface ItemUpdate {
   response?: unknown
 }
 
+/** One item a person's decision moved: from the state its request left it in to the one they chose. */
+export interface DecidedMove {
+  key: string
+  from: ItemState
+  to: ItemState
+}
+
+/**
+ * What a person's decision about a batch changed (unknown or failed items marked created, or queued
+ * to be sent again), as the store that wrote it says: a running engine adjusts its counts by
+ * `moved` and sends `requeued` (see `SyncRun.decide`).
+ */
+export interface Decided {
+  /** Every item the decision changed; items it left as they were are not here. */
+  moved: readonly DecidedMove[]
+  /** The items of `moved` that are `queued` again, as the outbox would read them, in position order. */
+  requeued: readonly OutboxItem[]
+}
+
 /**
  * What an outbox throws when asked for a change that contradicts what it holds (an item that is
  * not there or not sending, a request recorded twice): a bug in the caller, never a network fault.

@@ -1,5 +1,6 @@
 import type { ResendPolicy } from '../service/resend.ts'
 import type {
+  Decided,
   ItemState,
   RequestRecord,
   SyncClock,
@@ -89,5 +90,16 @@ export interface SyncRun {
   resume(): void
   /** Sends nothing more; the requests in flight finish and their outcomes are recorded. */
   cancel(): void
+  /**
+   * A person's decision about a batch of this run (mark as created, or send again), made while the
+   * run is going or paused. `apply` writes it to the store and says what it moved; it runs between
+   * two outbox reads, never during one: the engine reads queued items after a cursor, so an item
+   * queued again below the cursor would otherwise never be read, or (read and held both) be sent
+   * twice. The engine counts the moves and sends the items queued again once it sends at all (a
+   * paused run stays paused); the run does not end while a decision is being applied. Resolves with
+   * what `apply` returned, or undefined without calling it once the run has ended (finished,
+   * cancelled or stopped): the decision is then the caller's to apply, with no engine.
+   */
+  decide(apply: () => Promise<Decided>): Promise<Decided | undefined>
   readonly status: RunStatus
 }

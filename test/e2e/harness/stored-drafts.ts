@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test'
+import { draftColumns } from '#shared/draft-columns.ts'
+import type { Sku } from '#shared/schema/sku.ts'
 
 /** Where a stored draft stands at one destination, as the app keeps it (`sync`). */
 export interface StoredStanding {
@@ -123,6 +125,52 @@ interface IdbFactory {
     transaction(
       store: string,
       mode?: 'readwrite',
-    ): { objectStore(store: string): { getAll(): IdbRequest<unknown[]>; count(): IdbRequest<number> } }
+    ): {
+      objectStore(store: string): {
+        getAll(): IdbRequest<unknown[]>
+        count(): IdbRequest<number>
+        put(value: unknown): void
+      }
+      oncomplete: (() => void) | null
+      onerror: (() => void) | null
+      error: unknown
+    }
   }>
+}
+
+/**
+ * Stores SKU drafts as the app stores a new one (its derived columns computed here by the app's
+ * `draftColumns`, never sent anywhere), with the raw IndexedDB API: drafts a tryout's hands would
+ * have made, written without going through what the test is about. Reload the page afterwards.
+ */
+export async function putDrafts(page: Page, payloads: readonly Record<string, unknown>[]): Promise<string[]> {
+  const now = Date.now()
+  const records = payloads.map((payload, i) => ({
+    id: crypto.randomUUID(),
+    payload,
+    createdAt: now + i,
+    updatedAt: now + i,
+    ...draftColumns(payload as Sku),
+    sync: {},
+    standing: [],
+  }))
+  await page.evaluate(
+    (rows) =>
+      new Promise<void>((resolve, reject) => {
+        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
+        const open = idb.open('catalog-desk')
+        open.onerror = () => reject(new Error('cannot open catalog-desk'))
+        open.onsuccess = () => {
+          const tx = open.result.transaction('skuDrafts', 'readwrite')
+          for (const row of rows) tx.objectStore('skuDrafts').put(row)
+          tx.oncomplete = () => {
+            open.result.close()
+            resolve()
+          }
+          tx.onerror = () => reject(new Error(String(tx.error)))
+        }
+      }),
+    records,
+  )
+  return records.map((record) => record.id)
 }

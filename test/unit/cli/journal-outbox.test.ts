@@ -250,3 +250,74 @@ describe('journal: short writes', () => {
     await resumed.close()
   })
 })
+
+describe('journal: decisions and holds', () => {
+  it('a decision marks unknown or failed items created or queues them again, and a re-opened journal knows it', async () => {
+    const path = join(dir, 'push.jsonl')
+    const first = await openJournalOutbox(options(path))
+    const sent = request(['0', '1', '2'])
+    await first.beginRequest(sent)
+    await first.endRequest(sent, [
+      { key: '0', state: 'unknown', message: 'reset' },
+      { key: '1', state: 'failed', message: '500' },
+      { key: '2', state: 'synced' },
+    ])
+    // What a person needs to look an item up: the request that left it so, and when.
+    expect(first.detail(0)).toEqual({ state: 'unknown', message: 'reset', requestId: sent.id, sentAt: 1 })
+    expect(first.detail(2)).toEqual({ state: 'synced' })
+    await expect(
+      first.decide({ at: 5, source: 'has.csv', message: 'on the list', created: ['2'], resend: [] }),
+    ).rejects.toThrow(/Item 2 is synced, not unknown or failed/)
+    await first.decide({ at: 5, source: 'has.csv', message: 'on the list', created: ['0'], resend: ['1'] })
+    expect(first.detail(0)).toEqual({ state: 'synced', message: 'on the list' })
+    expect(first.detail(1)).toEqual({ state: 'queued' })
+    await first.close()
+
+    const lines = wholeLines(await readFile(path, 'utf8'))
+    expect(lines.at(-1)).toEqual({
+      type: 'decide',
+      at: 5,
+      source: 'has.csv',
+      message: 'on the list',
+      created: ['0'],
+      resend: ['1'],
+    })
+    const again = await openJournalOutbox(options(path))
+    expect(await again.counts()).toMatchObject({ synced: 2, queued: 1, unknown: 0, failed: 0 })
+    expect((await again.queuedAfter(-1, 10)).map((item) => item.key)).toEqual(['1'])
+    await again.close()
+  })
+
+  it('an item left sending by a crash keeps its request when recovered as unknown', async () => {
+    const path = join(dir, 'push.jsonl')
+    const first = await openJournalOutbox(options(path))
+    await first.beginRequest(request(['1']))
+    await first.close()
+    const again = await openJournalOutbox(options(path))
+    expect(await again.recoverInterrupted('stopped')).toBe(1)
+    expect(again.detail(1)).toEqual({ state: 'unknown', message: 'stopped', requestId: 'run/0/1', sentAt: 1 })
+    await again.close()
+  })
+
+  it('a held item is neither sent nor counted, nothing is written for it, and a re-run may send it', async () => {
+    const path = join(dir, 'push.jsonl')
+    const first = await openJournalOutbox(options(path))
+    first.withhold([1])
+    expect(await first.counts()).toMatchObject({ queued: 2 })
+    expect((await first.queuedAfter(-1, 10)).map((item) => item.key)).toEqual(['0', '2'])
+    expect(first.detail(1)).toBeUndefined()
+    await first.beginRequest(request(['0']))
+    await first.endRequest(request(['0']), [{ key: '0', state: 'synced' }])
+    // Only queued items can be held: what the journal sent keeps its state.
+    expect(() => first.withhold([0])).toThrow(/Item 0 is not queued/)
+    await first.close()
+    expect(wholeLines(await readFile(path, 'utf8')).map((line) => line.type)).toEqual([
+      'header',
+      'begin',
+      'end',
+    ])
+    const again = await openJournalOutbox(options(path))
+    expect((await again.queuedAfter(-1, 10)).map((item) => item.key)).toEqual(['1', '2'])
+    await again.close()
+  })
+})

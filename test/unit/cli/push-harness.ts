@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
-import { main } from '#cli/main.ts'
+import { main, type CliIo } from '#cli/main.ts'
 import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
@@ -38,10 +38,13 @@ export function pushHarness({ token, barcodePrefix }: { token: string; barcodePr
       return sandbox
     },
 
-    /** Runs the command; the token is in PUSH_TOKEN unless `env` says otherwise. */
+    /**
+     * Runs the command; the token is in PUSH_TOKEN unless `env` says otherwise. `tokens` is the
+     * keychain `--profile` reads (the OS keychain when absent).
+     */
     async push(
       argv: string[],
-      options: { env?: Record<string, string>; signal?: AbortSignal } = {},
+      options: { env?: Record<string, string>; signal?: AbortSignal; tokens?: CliIo['tokens'] } = {},
     ): Promise<PushRun> {
       const run = { code: -1, stdout: '', stderr: '' }
       run.code = await main(['push', ...argv], {
@@ -50,6 +53,7 @@ export function pushHarness({ token, barcodePrefix }: { token: string; barcodePr
         cwd: dir,
         env: options.env ?? { PUSH_TOKEN: token },
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.tokens ? { tokens: options.tokens } : {}),
       })
       return run
     },

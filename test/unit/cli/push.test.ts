@@ -41,6 +41,7 @@ describe('catalog-desk push', () => {
       failed: 0,
       unknown: 0,
       invalid: 0,
+      held: 0,
       status: 'finished',
     })
     expect(barcodesIn(sandbox)).toEqual(skus(7).map((sku) => sku.barcode))
@@ -121,7 +122,8 @@ describe('catalog-desk push', () => {
     const sandbox = await sandboxFor()
     await writeFile(
       join(harness.dir(), 'sheet.csv'),
-      'barcode,productName,isActive\nC-1,One,true\nC-2,Two,true\n',
+      // A category, which push requires by default (the gates are push-gates.test.ts's).
+      'barcode,productName,category,isActive\nC-1,One,eyewear,true\nC-2,Two,eyewear,true\n',
     )
     const run = await push(['sheet.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
     expect(JSON.parse(run.stdout)).toMatchObject({ total: 2, synced: 2 })
@@ -241,6 +243,14 @@ describe('catalog-desk push: usage', () => {
     )
     expect(run.stdout).toMatch(/needs-token, offline, busy or failing/)
     expect(run.stdout).toMatch(/a name several profiles share is\s+refused, give the id/)
+    // The gates, what push cannot know, and how to settle what is left unknown or failed.
+    expect(run.stdout).toMatch(/those that fail one are "held" back: not sent/)
+    expect(run.stdout).toMatch(
+      /What push cannot know: what other journals, other input files or the app created/,
+    )
+    expect(run.stdout).toMatch(/The service has no read endpoint/)
+    expect(run.stdout).toMatch(/--require FIELDS .*\n.*\n\s+category, subCategory, brand/)
+    expect(run.stdout).toMatch(/--unresolved check\.csv .*\n.*\n.*\n.*--platform-has found\.txt/)
     const help = { out: '' }
     await main(['--help'], {
       stdout: { write: (t: string) => (help.out += t) },

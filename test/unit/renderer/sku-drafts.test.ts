@@ -144,7 +144,7 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.payload).toEqual(partial)
     expect(found).toMatchObject({ sync: {}, standing: [] })
     expect(found).not.toHaveProperty('syncState')
-    expect(db.verno).toBe(5)
+    expect(db.verno).toBe(6)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -181,13 +181,13 @@ describe('SKU drafts in IndexedDB', () => {
 
     db = new CatalogDatabase(name)
     drafts = new SkuDraftRepository(db)
-    // Carried up to today's version: a draft never sent stands nowhere.
+    // Carried up to today's version: a draft never sent stands nowhere, and the full SKU lacks nothing.
     const { syncState: _state, ...kept } = old
-    const upgraded = { ...kept, sync: {}, standing: [] }
+    const upgraded = { ...kept, sync: {}, standing: [], gaps: [] }
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(upgraded)
-    expect(db.verno).toBe(5)
+    expect(db.verno).toBe(6)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)

@@ -94,6 +94,7 @@ const query = (q: Partial<ListQuery>): ListQuery => ({
   filters: {},
   sort: 'updatedAt',
   direction: 'desc',
+  required: [],
   destination: STAGING,
   ...q,
 })

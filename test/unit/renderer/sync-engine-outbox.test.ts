@@ -207,12 +207,51 @@ describe('the engine over the Dexie outbox', () => {
     await createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings).start()
     expect(await states(db, ids)).toEqual(['failed', 'failed'])
     const [batch] = await runs.undecided(run.id)
-    expect(await runs.resolve(batch!.id, 'resend')).toBe(2)
+    expect((await runs.resolve(batch!.id, 'resend')).moved).toHaveLength(2)
     await createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings).start()
     expect(sent).toEqual([
       ['b0', 'b1'],
       ['b0', 'b1'],
     ])
     expect(await states(db, ids)).toEqual(['synced', 'synced'])
+  })
+
+  it('decisions while the run is paused: what is sent again goes out once, after Resume, in the same run', async () => {
+    const ids = await seed(9)
+    const { run } = await runs.enqueue('skus', { target })
+    const failing: Outcome[] = [
+      { kind: 'failed', processed: 'maybe', status: 500, message: 'HTTP 500', durationMs: 1 },
+      { kind: 'unknown', processed: 'maybe', status: 504, message: 'HTTP 504', durationMs: 1 },
+    ]
+    const { sent, transport } = recording(async (call) => failing[call - 1] ?? created())
+    const settings = {
+      runId: run.id,
+      kind: 'skus' as const,
+      batchSize: 3,
+      concurrency: 1,
+      pauseAfterDoubtful: 2,
+    }
+    const engine = createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings)
+    const done = engine.start()
+    for (let i = 0; engine.status.state !== 'paused' && i < 500; i++)
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    expect(engine.status).toMatchObject({ state: 'paused', reason: 'failing' })
+    const [failed, unknown] = await runs.undecided(run.id)
+    const resent = await engine.decide(() => runs.resolve(failed!.id, 'resend'))
+    expect(resent?.requeued.map((item) => item.label)).toEqual(['b0', 'b1', 'b2'])
+    expect((await engine.decide(() => runs.resolve(unknown!.id, 'created')))?.moved).toHaveLength(3)
+    expect(engine.status.state).toBe('paused')
+    expect(sent).toHaveLength(2)
+    engine.resume()
+    const summary = await done
+    expect(sent).toEqual([
+      ['b0', 'b1', 'b2'],
+      ['b3', 'b4', 'b5'],
+      ['b0', 'b1', 'b2'],
+      ['b6', 'b7', 'b8'],
+    ])
+    expect(summary.counts).toMatchObject({ queued: 0, synced: 9, failed: 0, unknown: 0 })
+    expect(await states(db, ids)).toEqual(Array(9).fill('synced'))
+    expect(await runs.undecided(run.id)).toEqual([])
   })
 })

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { skuGaps } from '#shared/sync/send-gates.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { DexieSyncOutbox, DRAFT_GONE_MESSAGE, DRAFT_LEFT_MESSAGE } from '#renderer/db/sync-outbox.ts'
@@ -407,16 +408,32 @@ describe('ending runs and the person’s decisions', () => {
     await runs.setState(run.id, 'finished')
     expect((await runs.undecided(run.id)).map((r) => r.id)).toEqual(['a', 'b'])
 
-    expect(await runs.resolve('a', 'created')).toBe(2)
+    expect(await runs.resolve('a', 'created')).toEqual({
+      moved: [
+        { key: ids[0], from: 'unknown', to: 'synced' },
+        { key: ids[1], from: 'unknown', to: 'synced' },
+      ],
+      requeued: [],
+    })
     expect(await states(ids)).toEqual(['synced', 'synced', 'failed', 'failed'])
-    expect(await runs.resolve('b', 'resend')).toBe(2)
+    // Queued again: what a running engine needs to send them, as its outbox would read them.
+    const resent = await runs.resolve('b', 'resend')
+    expect(resent.moved).toEqual([
+      { key: ids[2], from: 'failed', to: 'queued' },
+      { key: ids[3], from: 'failed', to: 'queued' },
+    ])
+    expect(resent.requeued).toEqual(await outbox.queuedAfter(-Infinity, 10))
+    expect(resent.requeued.map((item) => [item.label, item.position])).toEqual([
+      ['b2', 2],
+      ['b3', 3],
+    ])
     expect(await states(ids)).toEqual(['synced', 'synced', 'queued', 'queued'])
     expect(await runs.get(run.id)).toMatchObject({ state: 'open' })
     expect((await db.syncRequests.get('a'))?.resolution?.choice).toBe('created')
     expect(await runs.undecided(run.id)).toEqual([])
     expect((await outbox.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b2', 'b3'])
     // Deciding twice changes nothing more.
-    expect(await runs.resolve('a', 'resend')).toBe(0)
+    expect((await runs.resolve('a', 'resend')).moved).toHaveLength(0)
   })
 
   it('rejected drafts can go back to editing, and stay rejected in the history', async () => {
@@ -448,8 +465,8 @@ describe('ending runs and the person’s decisions', () => {
     expect(await runs.undecided(first.run.id)).toEqual([])
     // The old batch is decided afterwards: the draft is the new run's now, so neither it nor the
     // old item changes (the old run must not speak for, or send, a draft it no longer holds).
-    expect(await runs.resolve('old', 'created')).toBe(0)
-    expect(await runs.resolve('old', 'resend')).toBe(0)
+    expect((await runs.resolve('old', 'created')).moved).toHaveLength(0)
+    expect((await runs.resolve('old', 'resend')).moved).toHaveLength(0)
     expect(await states(ids)).toEqual(['queued'])
     expect(await db.syncItems.get([first.run.id, 0])).toMatchObject({ state: 'failed', message: '500' })
     expect(await runs.get(first.run.id)).toMatchObject({ state: 'open' })
@@ -468,7 +485,7 @@ describe('ending runs and the person’s decisions', () => {
     ])
     // b1's draft was taken back to draft by hand (or by another window) since.
     await clearStanding(db.skuDrafts, ids[1]!, DEST)
-    expect(await runs.resolve('both', 'resend')).toBe(1)
+    expect((await runs.resolve('both', 'resend')).moved).toHaveLength(1)
     expect(await states(ids)).toEqual(['queued', 'draft'])
     expect((await db.syncItems.get([run.id, 1]))!.state).toBe('unknown')
     expect((await outbox.queuedAfter(-Infinity, 10)).map((item) => item.label)).toEqual(['b0'])
@@ -476,7 +493,7 @@ describe('ending runs and the person’s decisions', () => {
 })
 
 describe('schema version 4', () => {
-  it('upgrades a version 3 database: drafts and their indexes kept (as version 5 has them), the sync tables added empty', async () => {
+  it('upgrades a version 3 database: drafts and their indexes kept (as versions 5 and 6 have them), the sync tables added empty', async () => {
     db.close()
     await Dexie.delete(name)
     const v3 = new Dexie(name)
@@ -497,13 +514,18 @@ describe('schema version 4', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(5)
-    // Carried on through version 5: a draft never sent stands nowhere.
+    expect(db.verno).toBe(6)
+    // Carried on through version 5: a draft never sent stands nowhere; version 6 adds its gaps.
     const { syncState: _state, ...kept } = old
-    expect(await db.skuDrafts.get('old-3')).toEqual({ ...kept, sync: {}, standing: [] })
-    // Every index kept, but the one state: version 5 reads the standings instead.
+    expect(await db.skuDrafts.get('old-3')).toEqual({
+      ...kept,
+      sync: {},
+      standing: [],
+      gaps: skuGaps(old.payload),
+    })
+    // Every index kept, but the one state: version 5 reads the standings instead, version 6 adds the gaps.
     expect(db.skuDrafts.schema.indexes.map((index) => index.name).sort()).toEqual(
-      [...indexesBefore.filter((index) => index !== 'syncState'), 'standing'].sort(),
+      [...indexesBefore.filter((index) => index !== 'syncState'), 'standing', 'gaps'].sort(),
     )
     expect(await db.skuDrafts.where('standing').equals(standingTag(DEST, 'synced')).count()).toBe(0)
     expect(await db.syncRuns.count()).toBe(0)

@@ -88,4 +88,62 @@ describe('the sync store', () => {
       (await db.skuDrafts.toArray()).map((draft) => stateAt(draft.sync, EMBEDDED_SANDBOX_DESTINATION)),
     ).toEqual(['synced', 'synced', 'synced', 'synced'])
   })
+
+  it('a decision on a paused run goes through its engine: the run stays paused, and what is sent again goes out once after Resume', async () => {
+    for (let i = 0; i < 8; i++)
+      await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
+    const store = useSyncStore()
+    await store.init()
+    void store.start('skus')
+    const failed: Outcome = {
+      kind: 'failed',
+      processed: 'maybe',
+      status: 500,
+      message: 'HTTP 500',
+      durationMs: 1,
+    }
+    const unknown: Outcome = {
+      kind: 'unknown',
+      processed: 'maybe',
+      status: 504,
+      message: 'HTTP 504',
+      durationMs: 1,
+    }
+    for (const [i, answer] of [failed, unknown, unknown].entries()) {
+      await until(() => sent.length === i + 1)
+      answers[i]!(answer)
+    }
+    await until(() => store.live?.status.state === 'paused')
+    const [run] = await db.syncRuns.toArray()
+    const [first, second, third] = (await store.batchesOf(run!.id, 'skus', 10)).undecided
+    await store.resolve(first!.id, 'resend', run!.id)
+    await store.resolve(second!.id, 'created', run!.id)
+    expect(store.error).toBe('')
+    expect(store.log.map((line) => line.text)).toEqual(
+      expect.arrayContaining([
+        '2 drafts queued to be sent again: the run stays paused and sends them when you press Resume.',
+        '2 drafts marked as created.',
+      ]),
+    )
+    expect(store.live?.status).toMatchObject({ state: 'paused', reason: 'failing' })
+    expect(store.live?.counts).toMatchObject({ queued: 4, synced: 2, failed: 0, unknown: 2 })
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(sent).toHaveLength(3)
+
+    store.resume()
+    for (let i = 3; i < 5; i++) {
+      await until(() => sent.length === i + 1)
+      answers[i]!(created)
+    }
+    await until(() => store.live?.endedAt !== undefined)
+    expect(sent).toEqual([
+      ['b0', 'b1'],
+      ['b2', 'b3'],
+      ['b4', 'b5'],
+      ['b0', 'b1'],
+      ['b6', 'b7'],
+    ])
+    expect(store.live?.counts).toMatchObject({ queued: 0, synced: 6, unknown: 2 })
+    expect((await store.batchesOf(run!.id, 'skus', 10)).undecided.map((r) => r.id)).toEqual([third!.id])
+  })
 })

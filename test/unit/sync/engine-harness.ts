@@ -2,7 +2,7 @@ import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outco
 import { createSyncRun } from '#shared/sync/engine.ts'
 import { createMemoryOutbox, type MemoryOutbox } from '#shared/sync/memory-outbox.ts'
 import type { ItemState, OutboxItem, SyncClock, SyncOutbox, SyncTransport } from '#shared/sync/ports.ts'
-import type { RunEvents, RunPorts, RunSettings, RunStatus } from '#shared/sync/run.ts'
+import type { RunCounts, RunEvents, RunPorts, RunSettings, RunStatus } from '#shared/sync/run.ts'
 
 /** The engine against the memory outbox and a scripted transport: every outcome on demand, no network. */
 
@@ -110,9 +110,11 @@ export function runWith({ outbox, settings = {}, transport, waitUntilOnline, clo
   const sleeps = fake.sleeps
   const statuses: RunStatus[] = []
   const logs: string[] = []
+  const progress: RunCounts[] = []
   const events: RunEvents = {
     onStatus: (status) => statuses.push(status),
     onLog: (line) => logs.push(line),
+    onProgress: (counts) => progress.push(counts),
   }
   const run = createSyncRun(
     { outbox, transport, clock, ...(waitUntilOnline ? { waitUntilOnline } : {}) },
@@ -126,7 +128,7 @@ export function runWith({ outbox, settings = {}, transport, waitUntilOnline, clo
     },
     events,
   )
-  return { run, sleeps, statuses, logs }
+  return { run, sleeps, statuses, logs, progress }
 }
 
 export function statesOf(outbox: MemoryOutbox): Record<string, ItemState> {

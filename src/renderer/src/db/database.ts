@@ -3,6 +3,7 @@ import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
+import { skuGaps } from '#shared/sync/send-gates.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 
@@ -63,5 +64,22 @@ export class CatalogDatabase extends Dexie {
         syncRuns: 'id, createdAt, state, destination',
       })
       .upgrade(upgradeToDestinations)
+    // v6: the gates before sending (src/shared/sync/send-gates.ts). Each SKU draft keeps the gate
+    // fields it leaves empty (`gaps`, multi-entry), so the pre-flight finds what a profile holds
+    // back on an index; a draft that lacks nothing has no entry there, which keeps imports of
+    // complete rows as fast as before.
+    this.version(6)
+      .stores({
+        skuDrafts:
+          'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, *standing, *terms, *gaps',
+      })
+      .upgrade((tx) =>
+        tx
+          .table<SkuDraftRecord, string>('skuDrafts')
+          .toCollection()
+          .modify((draft) => {
+            draft.gaps = skuGaps(draft.payload)
+          }),
+      )
   }
 }

@@ -3,9 +3,11 @@ import { SkuBulkEdits } from './sku-bulk-edits.ts'
 import { SkuDraftRepository } from './sku-drafts.ts'
 import { SkuImportWrites } from './sku-import-writes.ts'
 import { SkuListReader } from './sku-list-reader.ts'
+import { SyncReconciler } from './sync-reconcile.ts'
 import { SyncRunRepository } from './sync-runs.ts'
 import { SyncSelectionReader } from './sync-selection.ts'
 import { SkuUndoLog } from './sku-undo-log.ts'
+import { SkuSendGates } from './sku-send-gates.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
 export const db = new CatalogDatabase()
@@ -19,3 +21,7 @@ export const skuList = new SkuListReader(db)
 export const syncRuns = new SyncRunRepository(db)
 /** Reads about chosen drafts at destinations: a selection's pre-flight, promotions, what changed since sent. */
 export const syncSelection = new SyncSelectionReader(db)
+/** Which SKUs a run would hold back, and why (the gates before sending). */
+export const sendGates = new SkuSendGates(db)
+/** The SKU drafts undecided at a destination, checked against a list of what the platform has. */
+export const syncReconcile = new SyncReconciler(db)

@@ -31,6 +31,8 @@ export interface SkuDraftRecord extends DraftMeta {
   status: string
   /** Lower-case words of name, brand and barcode: the multi-entry search index. */
   terms: string[]
+  /** The gate fields it leaves empty, and `empty` (src/shared/sync/send-gates.ts): a multi-entry index. */
+  gaps: string[]
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SyncState } from '#shared/sync-state.ts'
+import type { HoldReason } from '#shared/sync/send-gates.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 
 /** Columns the list sorts by. Each is an index of `skuDrafts`, so a page is read in index order. */
@@ -8,10 +9,19 @@ export type SortDirection = 'asc' | 'desc'
 
 /**
  * What the list filters on; an absent filter lets everything through. The first four are columns
- * of `skuDrafts` (an index each); the last two read the `standing` index: the state at the
- * query's destination, and "synced on" another destination.
+ * of `skuDrafts` (an index each); the next two read the `standing` index: the state at the
+ * query's destination, and "synced on" another destination; the last, the drafts a run to the
+ * query's destination would hold back (src/renderer/src/db/sku-send-gates.ts).
  */
-export const FILTER_KEYS = ['category', 'subCategory', 'status', 'validity', 'syncState', 'syncedAt'] as const
+export const FILTER_KEYS = [
+  'category',
+  'subCategory',
+  'status',
+  'validity',
+  'syncState',
+  'syncedAt',
+  'heldBack',
+] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 /** The filters that are a column's value. */
 export const COLUMN_FILTER_KEYS = ['category', 'subCategory', 'status', 'validity'] as const
@@ -26,6 +36,8 @@ export interface ListFilters {
   syncState?: SyncState
   /** Created on this destination (with `syncState: 'draft'`, what a promotion to the active one takes). */
   syncedAt?: string
+  /** Held back by the gates before sending there, for this reason or (`any`) for any. */
+  heldBack?: HoldReason | 'any'
 }
 
 /** What the list shows: the drafts matching a search and filters, in one order. */
@@ -37,10 +49,12 @@ export interface ListQuery {
   direction: SortDirection
   /** The active profile's destination: where the Sync filter's state is read. */
   destination: string
+  /** The active profile's required fields: what the "Held back" filter judges by. */
+  required: readonly string[]
 }
 
 export function defaultListQuery(): ListQuery {
-  return { search: '', filters: {}, sort: 'updatedAt', direction: 'desc', destination: '' }
+  return { search: '', filters: {}, sort: 'updatedAt', direction: 'desc', destination: '', required: [] }
 }
 
 /** Newest edits first; text columns A to Z. */
@@ -64,6 +78,8 @@ export function narrows(query: ListQuery): boolean {
 /** Two queries that match the same drafts (their order may differ). */
 export function sameMatches(a: ListQuery, b: ListQuery): boolean {
   if (a.search.trim() !== b.search.trim()) return false
-  if (a.filters.syncState !== undefined && a.destination !== b.destination) return false
+  const atDestination = a.filters.syncState !== undefined || a.filters.heldBack !== undefined
+  if (atDestination && a.destination !== b.destination) return false
+  if (a.filters.heldBack !== undefined && a.required.join() !== b.required.join()) return false
   return FILTER_KEYS.every((key) => a.filters[key] === b.filters[key])
 }

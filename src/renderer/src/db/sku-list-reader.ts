@@ -12,6 +12,8 @@ import {
   type ListView,
 } from './sku-list-views.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import type { HoldReason } from '#shared/sync/send-gates.ts'
+import { SkuSendGates } from './sku-send-gates.ts'
 import { destinationTags, standingTag } from '#shared/sync-state.ts'
 
 export interface FilterOptions {
@@ -91,13 +93,14 @@ export class SkuListReader {
   /** Ids of the drafts matching the query's search words and filters, from the indexes alone. */
   async matching(query: ListQuery): Promise<Set<string>> {
     const table = this.db.skuDrafts
-    const { syncState, syncedAt } = query.filters
+    const { syncState, syncedAt, heldBack } = query.filters
     const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
     const lookups = [
       ...searchTerms(query.search).map((word) => table.where('terms').startsWith(word).primaryKeys()),
       ...activeFilters(query.filters).map(([key, value]) => table.where(key).equals(value).primaryKeys()),
       ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
       ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),
+      ...(heldBack !== undefined ? [this.heldBack(query, heldBack)] : []),
     ]
     // "Not sent" there has no tag of its own: it is every draft but those sent there.
     const notSent = syncState === 'draft'
@@ -111,6 +114,13 @@ export class SkuListReader {
       match = new Set([...match].filter((id) => other.has(id)))
     }
     return match
+  }
+
+  /** The drafts a run to the query's destination would hold back, for `reason` or any. */
+  private async heldBack(query: ListQuery, reason: HoldReason | 'any'): Promise<string[]> {
+    const { destination, required } = query
+    const held = await new SkuSendGates(this.db).heldBack({ destination, required, place: '' })
+    return [...held.holds].flatMap(([id, hold]) => (reason === 'any' || hold.reason === reason ? [id] : []))
   }
 
   /** The values the data holds for the text filters, each once, in index order. */

@@ -1,5 +1,11 @@
 import { Dexie } from 'dexie'
-import { ITEM_STATES, type ItemState, type SyncKind } from '#shared/sync/ports.ts'
+import {
+  ITEM_STATES,
+  type Decided,
+  type ItemState,
+  type OutboxItem,
+  type SyncKind,
+} from '#shared/sync/ports.ts'
 import { destinationTags, isLive, liveTag, liveTags, standingTag, withStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
@@ -57,6 +63,8 @@ export interface EnqueueOptions {
   ids?: readonly string[]
   /** Queue drafts whose last sending failed (HTTP 500) too. */
   includeFailed?: boolean
+  /** Drafts the gates before sending hold back (src/renderer/src/db/sku-send-gates.ts): never queued. */
+  heldBack?: ReadonlySet<string>
   now?: number
   /** After each chunk: drafts queued so far, drafts read, and how many there are to read. */
   onProgress?(queued: number, read: number, total: number): void
@@ -170,6 +178,7 @@ export class SyncRunRepository {
       id = crypto.randomUUID(),
       ids,
       includeFailed = false,
+      heldBack,
       now = Date.now(),
       onProgress,
       chunk = ENQUEUE_CHUNK,
@@ -201,7 +210,8 @@ export class SyncRunRepository {
         // Read inside the transaction: a draft edited or sent since it was listed is judged as it is now.
         const found = await drafts.bulkGet([...keys])
         const queued = found.filter(
-          (draft): draft is DraftRow => draft !== undefined && eligible(draft, destination, includeFailed),
+          (draft): draft is DraftRow =>
+            draft !== undefined && eligible(draft, destination, includeFailed) && !heldBack?.has(draft.id),
         )
         if (queued.length === 0) return
         if (position === 0) await this.db.syncRuns.add(run)
@@ -324,8 +334,10 @@ export class SyncRunRepository {
    * opens again) and accepts the risk of duplicates. Items of the batch that moved on are left, and
    * so are items whose draft is no longer in the item's state (a later run took it, or it went back
    * to draft): the draft is that run's now, and this run must not send it or speak for it.
+   * Says what moved, and the items queued again as the outbox reads them (the drafts' payloads),
+   * for an engine sending the run meanwhile (`SyncRun.decide`).
    */
-  async resolve(requestId: string, choice: Resolution, now = Date.now()): Promise<number> {
+  async resolve(requestId: string, choice: Resolution, now = Date.now()): Promise<Decided> {
     const request = await this.db.syncRequests.get(requestId)
     if (!request) throw new Error('This batch is no longer in the history.')
     const run = await this.db.syncRuns.get(request.runId)
@@ -338,13 +350,16 @@ export class SyncRunRepository {
       async () => {
         const items = await itemsOfKeys(this.db, run.id, request.keys)
         const current = await drafts.bulkGet([...request.keys])
-        const decided = items.filter(
-          (item, i): item is SyncItemRecord =>
+        const payloads = new Map<string, unknown>()
+        const decided = items.filter((item, i): item is SyncItemRecord => {
+          const chosen =
             item !== undefined &&
             item.requestId === request.id &&
             (item.state === 'unknown' || item.state === 'failed') &&
-            standsAt(current[i], run, item),
-        )
+            standsAt(current[i], run, item)
+          if (chosen) payloads.set(item.key, current[i]!.payload)
+          return chosen
+        })
         const changed = decided.map(({ message: _m, ...item }) => {
           const record: SyncItemRecord = { ...item, state: next }
           if (choice === 'created') record.message = 'Marked as created by you'
@@ -356,7 +371,23 @@ export class SyncRunRepository {
         if (choice === 'resend' && changed.length > 0) {
           await this.db.syncRuns.update(run.id, { state: 'open', updatedAt: now })
         }
-        return changed.length
+        // What the outbox's `queuedAfter` would give for them: a queued draft cannot be edited, so
+        // its payload now is what goes out.
+        const requeued: OutboxItem[] =
+          next === 'queued'
+            ? changed
+                .map((item) => ({
+                  key: item.key,
+                  position: item.position,
+                  payload: payloads.get(item.key),
+                  label: item.label,
+                }))
+                .sort((a, b) => a.position - b.position)
+            : []
+        return {
+          moved: decided.map((item) => ({ key: item.key, from: item.state, to: next })),
+          requeued,
+        }
       },
     )
   }

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, markRaw, ref, shallowRef, toRaw, watch } from 'vue'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { bulkField } from '#shared/validation/bulk-fields.ts'
 import { db, skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
 import { saveDraftPayload } from '../db/draft-kinds.ts'
@@ -69,13 +70,17 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
    */
   const place = markRaw({ active: 0, scrollTop: 0 })
 
-  // The Sync filter reads the state where the active profile leads: it follows the profile.
+  // The Sync and Held back filters read where the active profile leads and what it requires:
+  // they follow the profile.
   const profiles = useProfilesStore()
   watch(
-    () => profiles.active?.destination,
-    (destination) => {
-      if (destination !== undefined && destination !== query.value.destination)
-        query.value = { ...query.value, destination }
+    () => profiles.active,
+    (active) => {
+      if (!active) return
+      const { destination, requiredFields: required } = active
+      const current = query.value
+      if (destination !== current.destination || required.join() !== current.required.join())
+        query.value = { ...current, destination, required }
     },
     { immediate: true },
   )
@@ -137,6 +142,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   /** Shows the drafts synced on `from` and never sent to the active profile's destination (a promotion). */
   function showPromotable(from: string) {
     query.value = { ...query.value, search: '', filters: { syncState: 'draft', syncedAt: from } }
+  }
+
+  /** Shows the drafts a run to the active profile's destination would hold back, for `reason` or any. */
+  function showHeldBack(reason: HoldReason | 'any') {
+    query.value = { ...query.value, search: '', filters: { heldBack: reason } }
   }
 
   /** Sorts by a column; the column already sorted by turns around. */
@@ -291,6 +301,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   return {
     query,
     showPromotable,
+    showHeldBack,
     selectedIds,
     matchingIds,
     narrowed,

@@ -1,9 +1,11 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
-import { db, syncRuns, syncSelection } from '../db/index.ts'
+import { db, sendGates, syncRuns, syncSelection } from '../db/index.ts'
+import { countByReason, type HeldBack } from '../db/sku-send-gates.ts'
+import { HOLD_HEADINGS, HOLD_REASONS } from '#shared/sync/send-gates.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import type { SentComparison } from '../db/sync-selection.ts'
@@ -83,6 +85,8 @@ export const useSyncStore = defineStore('sync', () => {
   const busy = ref(false)
   const cancelRequested = ref(false)
   let engine: SyncRun | undefined
+  /** The run `engine` sends, and a promise that resolves once that engine is gone and its end recorded. */
+  let engineOf: { runId: string; gone: Promise<void> } | undefined
   /** The run `start` is preparing: stored from its first chunk on, but not one to resume. */
   let preparingRun: string | undefined
   const { log, addLog } = useRunLog()
@@ -108,6 +112,13 @@ export const useSyncStore = defineStore('sync', () => {
   const scope = shallowRef<SyncScope>()
   /** The pre-flight of exactly the scope's drafts. */
   const scopePreflight = shallowRef<Preflight>()
+  /** The SKUs the gates before sending hold back from a new run (of the scope, when one is chosen). */
+  const heldBack = shallowRef<HeldBack>()
+  /** How many are held back for each reason that holds any, in the gates' order. */
+  const heldReasons = computed(() => {
+    const counts = heldBack.value ? countByReason(heldBack.value) : undefined
+    return HOLD_REASONS.flatMap((reason) => (counts?.[reason] ? [{ reason, n: counts[reason] }] : []))
+  })
   /** For a promotion: which drafts changed since they were sent to the source destination. */
   const comparison = shallowRef<SentComparison>()
   /** Per other destination, the SKUs synced there and not sent to the active one. */
@@ -120,8 +131,22 @@ export const useSyncStore = defineStore('sync', () => {
     const chosen = scope.value
     scopePreflight.value =
       active && chosen ? await syncSelection.preflightOf('skus', active.destination, chosen.ids) : undefined
+    heldBack.value = active ? await readHeldBack(active, chosen?.ids) : undefined
     promotions.value = active ? await promotionsTo(active) : []
   }
+
+  /** The SKUs a run of `ids` (or of every ready draft) to `profile` would hold back, and why. */
+  function readHeldBack(profile: ProfileView, ids: readonly string[] | undefined): Promise<HeldBack> {
+    return sendGates.heldBack(
+      { destination: profile.destination, required: profile.requiredFields, place: profile.name },
+      { scope: ids && new Set(ids), includeFailed: includeFailed.value.skus },
+    )
+  }
+  // Sending the failed SKUs too puts them before the gates as well.
+  watch(
+    () => includeFailed.value.skus,
+    () => void refresh().catch((failure) => (error.value = messageOf(failure))),
+  )
 
   /** Each other destination a profile leads to, with the SKUs synced there and not sent to `active`'s. */
   async function promotionsTo(active: ProfileView): Promise<Promotion[]> {
@@ -167,14 +192,19 @@ export const useSyncStore = defineStore('sync', () => {
   const target = computed(() => profiles.active)
   /** The pre-flight a new run of the kind follows: of the scope's drafts when one is chosen. */
   function preflightOf(kind: SyncKind): Preflight | undefined {
-    return kind === 'skus' && scope.value ? scopePreflight.value : preflights.value[kind]
+    if (kind === 'apps') return preflights.value.apps
+    const summary = scope.value ? scopePreflight.value : preflights.value.skus
+    const held = heldBack.value
+    // What the gates hold back is not ready: "Ready to send" is what a run sends.
+    return summary && held ? { ...summary, ready: summary.ready - (held.holds.size - held.failed) } : summary
   }
 
   /** What a new run of the kind would send: the ready drafts, and the failed ones when chosen. */
   function toSend(kind: SyncKind): number {
     const summary = preflightOf(kind)
     if (!summary) return 0
-    return summary.ready + (includeFailed.value[kind] ? summary.failed : 0)
+    const failedHeld = kind === 'skus' ? (heldBack.value?.failed ?? 0) : 0
+    return summary.ready + (includeFailed.value[kind] ? summary.failed - failedHeld : 0)
   }
 
   function patch(change: Partial<LiveRun>) {
@@ -223,12 +253,16 @@ export const useSyncStore = defineStore('sync', () => {
     preparingRun = crypto.randomUUID()
     try {
       preparing.value = { kind, queued: 0, read: 0, total: 0 }
+      // The gates are read again as the run starts: what was edited since the page looked counts.
+      const held = kind === 'skus' ? await readHeldBack(profile, ids) : undefined
+      if (held?.holds.size) addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held)}.`)
       // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
       const { run, queued } = await syncRuns.enqueue(kind, {
         target: runTarget(profile),
         id: preparingRun,
         ids,
         includeFailed: includeFailed.value[kind],
+        heldBack: held && new Set(held.holds.keys()),
         onProgress: (done, read, total) => (preparing.value = { kind, queued: done, read, total }),
       })
       preparing.value = undefined
@@ -283,6 +317,8 @@ export const useSyncStore = defineStore('sync', () => {
       onLog: (line, at) => addLog(line, at),
     })
     engine = current
+    let gone!: () => void
+    engineOf = { runId: run.id, gone: new Promise<void>((done) => (gone = done)) }
     let started = false
     try {
       await profiles.load()
@@ -313,6 +349,8 @@ export const useSyncStore = defineStore('sync', () => {
       error.value = messageOf(failure)
     } finally {
       engine = undefined
+      engineOf = undefined
+      gone()
       if (started) patch({ endedAt: Date.now(), offline: false })
       await refresh().catch((failure) => (error.value = messageOf(failure)))
     }
@@ -409,21 +447,44 @@ export const useSyncStore = defineStore('sync', () => {
     await launch(run)
   }
 
-  /** The person's decision about a batch that may have been processed. */
+  /**
+   * The person's decision about a batch that may have been processed. While its run is being sent
+   * or is paused, the decision goes through the run's engine (`SyncRun.decide`), which counts it
+   * and sends what is queued again when it sends at all: a paused run stays paused until the
+   * person resumes it. A run nobody is sending is resumed when a batch of it is sent again.
+   */
   async function resolve(requestId: string, choice: Resolution, runId: string, kind: SyncKind = 'skus') {
-    if (engine) return
     error.value = ''
+    const apply = () => syncRuns.resolve(requestId, choice)
     try {
-      const changed = await syncRuns.resolve(requestId, choice)
-      addLog(
-        choice === 'created'
-          ? `${logCount(kind, changed)} marked as created.`
-          : `${logCount(kind, changed)} queued to be sent again.`,
-      )
-      requestsRevision.value++
-      // The run goes on in the background; the page follows it through the store.
-      if (choice === 'resend' && changed > 0) void resumeRun(runId)
-      else await refresh()
+      for (;;) {
+        const current = engine
+        const running = engineOf
+        if (current && running?.runId !== runId) {
+          // One engine at a time: a batch queued again in another run could not go out now.
+          error.value = 'Another run is being sent: decide about this batch once it has ended.'
+          return
+        }
+        const decided = current ? await current.decide(apply) : await apply()
+        if (!decided) {
+          // The run ended meanwhile, the decision unapplied: once its end is recorded, it is
+          // decided as for any run nobody is sending.
+          await running?.gone
+          continue
+        }
+        const changed = decided.moved.length
+        const sending = current && {
+          status: current.status,
+          offline: live.value?.offline === true,
+          cancelling: cancelRequested.value,
+        }
+        addLog(decisionLine(kind, choice, changed, sending))
+        requestsRevision.value++
+        // The run goes on in the background; the page follows it through the store.
+        if (!current && choice === 'resend' && changed > 0) void resumeRun(runId)
+        else await refresh()
+        return
+      }
     } catch (failure) {
       error.value = messageOf(failure)
     }
@@ -511,6 +572,8 @@ export const useSyncStore = defineStore('sync', () => {
     batchesOf,
     scope,
     scopePreflight,
+    heldBack,
+    heldReasons,
     comparison,
     promotions,
     preflightOf,
@@ -523,6 +586,37 @@ export const useSyncStore = defineStore('sync', () => {
 /** Drafts counted for the log in the app's words: "3 drafts" for SKUs (as the SKU list says), "2 apps". */
 function logCount(kind: SyncKind, n: number): string {
   return counted(n, draftKind(kind).listNoun)
+}
+
+/**
+ * The log's line for a decision. `sending` is how the engine stood when the run was being sent:
+ * it says when a batch queued again goes out (a cancelled or stopped run releases what it had
+ * queued back to draft).
+ */
+function decisionLine(
+  kind: SyncKind,
+  choice: Resolution,
+  changed: number,
+  sending?: { status: RunStatus; offline: boolean; cancelling: boolean },
+): string {
+  const what = logCount(kind, changed)
+  if (choice === 'created') return `${what} marked as created.`
+  if (!sending || changed === 0) return `${what} queued to be sent again.`
+  const { status, offline, cancelling } = sending
+  if (cancelling || status.state === 'finished' || status.state === 'stopped')
+    return `${what} queued to be sent again, but the run is ending: they go back to draft.`
+  if (status.state === 'running') return `${what} queued to be sent again with the rest of the run.`
+  if (offline || status.reason === 'offline')
+    return `${what} queued to be sent again: the run is paused and sends them when the connection is back.`
+  return `${what} queued to be sent again: the run stays paused and sends them when you press Resume.`
+}
+
+/** The reasons SKUs are held back, counted: "2 empty (nothing filled in), 1 without a product name or barcode". */
+function heldBackWords(held: HeldBack): string {
+  const counts = countByReason(held)
+  return HOLD_REASONS.filter((reason) => counts[reason] > 0)
+    .map((reason) => `${counts[reason]} ${HOLD_HEADINGS[reason]}`)
+    .join(', ')
 }
 
 /** Where a new run sends, as the profile says when it starts. */

@@ -3,8 +3,16 @@ import { DEFAULT_SENDING } from '#shared/profile.ts'
 
 /** The stored part of a profile view: what the form edits and sends back. */
 export function profileOf(view: ProfileView): Profile {
-  const { name, id, tokenEncoding, batchSize, concurrency, timeouts } = view
-  const common = { id, name, tokenEncoding, batchSize, concurrency, timeouts: { ...timeouts } }
+  const { name, id, tokenEncoding, batchSize, concurrency, timeouts, requiredFields } = view
+  const common = {
+    id,
+    name,
+    tokenEncoding,
+    batchSize,
+    concurrency,
+    timeouts: { ...timeouts },
+    requiredFields: [...requiredFields],
+  }
   return view.kind === 'embedded-sandbox'
     ? { ...common, kind: 'embedded-sandbox' }
     : { ...common, kind: 'service', baseUrl: view.baseUrl }
@@ -14,6 +22,7 @@ export function newProfile(): Profile {
   return {
     ...DEFAULT_SENDING,
     timeouts: { ...DEFAULT_SENDING.timeouts },
+    requiredFields: [...DEFAULT_SENDING.requiredFields],
     id: `profile-${crypto.randomUUID().slice(0, 8)}`,
     name: 'New profile',
     kind: 'service',

@@ -21,7 +21,8 @@ export interface StartCopy {
   headingId: string
   /** Drafts of the kind, counted: "3 drafts", "1 app". */
   count(n: number): string
-  tiles(found: Preflight): CountTile[]
+  /** The count tiles; `held`: how many the gates before sending hold back (SKUs only). */
+  tiles(found: Preflight, held: number): CountTile[]
   /** Where the drafts with errors are fixed, and what follows the link inside the brackets. */
   fixLink: NoteLink & { after: string }
   /** Those already created at the destination (named `target`): never sent there again. */
@@ -47,9 +48,13 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     heading: 'SKUs to send',
     headingId: 'sync-start-title',
     count: drafts,
-    tiles: (found) => [
+    tiles: (found, held) => [
       { label: 'Ready to send', value: found.ready, tone: 'valid' },
-      { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
+      {
+        label: held ? 'Invalid or held back: fix first' : 'Invalid: fix first',
+        value: found.invalid + held,
+        tone: 'invalid',
+      },
       { label: 'Already synced here', value: found.synced },
       { label: 'Unknown: your decision', value: found.unknown, tone: 'warnings' },
     ],

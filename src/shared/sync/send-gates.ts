@@ -1,0 +1,237 @@
+import { isRecord } from '../is-record.ts'
+import { plural } from '../plural.ts'
+import { findField } from '../schema/catalogue.ts'
+import { newSkuPayload } from '../schema/sku-template.ts'
+import { skuCatalogue } from '../validation/validate.ts'
+
+/**
+ * The gates a SKU passes before it is sent: what the contract leaves open (it shows no required
+ * field) decided here, visibly. A SKU that fails one is held back, named with its reason, in the
+ * app's pre-flight and in `catalog-desk push` alike:
+ * - an empty draft (nothing beyond what a new draft or an import's defaults fill in);
+ * - no product name or no barcode: the platform shows a product by its name, and its barcode is
+ *   the only key a person (or this app) has to tell whether it was created already;
+ * - a field the profile requires (Settings), `category` by default;
+ * - a barcode that more than one SKU of the send carries, or that another draft already has
+ *   (or may have) created at that destination: the bulk endpoint only creates, so either would
+ *   be a second copy.
+ * Pure: the database and the CLI give the drafts; these functions say which are held back.
+ */
+
+/** The fields every SKU needs to be sent: always required, whatever the profile says. */
+export const IDENTITY_FIELDS = ['productName', 'barcode'] as const
+
+/**
+ * The fields a profile may require besides the identity fields, in the order Settings shows them.
+ * Each is derived into the draft's `gaps` column when it is empty, so changing this list means
+ * recomputing that column (a database upgrade).
+ */
+export const REQUIRABLE_FIELDS = [
+  'category',
+  'subCategory',
+  'brand',
+  'productImage',
+  'actionUrl',
+  'arEffect.effectAssets3D',
+  'arEffect.envSettings.environmentImage',
+] as const
+
+export type IdentityField = (typeof IDENTITY_FIELDS)[number]
+export type RequirableField = (typeof REQUIRABLE_FIELDS)[number]
+export type GateField = IdentityField | RequirableField
+
+/**
+ * What a new profile requires besides the identity fields. The platform picks a SKU's try-on by
+ * its category (its update refuses an `arEffect` that does not fit the category), so a SKU without
+ * one cannot be tried on; the rest depends on the shop and is left to the person.
+ */
+export const DEFAULT_REQUIRED_FIELDS: readonly RequirableField[] = ['category']
+
+/** The `gaps` entry of a draft that holds nothing a person filled in. */
+export const EMPTY_GAP = 'empty'
+
+/** How a field is named in a reason: its catalogue title ("Product name", "3D effect assets"). */
+export function gateFieldTitle(field: GateField): string {
+  return findField(skuCatalogue, field.split('.')).node.meta.title
+}
+
+function valueAt(payload: unknown, path: string): unknown {
+  let current = payload
+  for (const key of path.split('.')) {
+    if (!isRecord(current)) return undefined
+    current = current[key]
+  }
+  return current
+}
+
+/**
+ * Whether a value says something: text with a character other than spaces, any number or true/false,
+ * a list with an entry that says something, an object with a field that does.
+ */
+function filled(value: unknown): boolean {
+  if (value === undefined || value === null) return false
+  if (typeof value === 'string') return value.trim() !== ''
+  if (Array.isArray(value)) return value.some(filled)
+  if (isRecord(value)) return Object.values(value).some(filled)
+  return true
+}
+
+/** The template a new draft starts from: values equal to it were not typed by anyone. */
+const TEMPLATE = newSkuPayload()
+
+/**
+ * Whether `value` (at `path` of a SKU) holds something a person put there: neither blank nor the
+ * value a new draft (or an import's defaults, which are the same template) starts with.
+ */
+function typed(value: unknown, template: unknown): boolean {
+  if (!filled(value)) return false
+  if (isRecord(value)) {
+    const base = isRecord(template) ? template : {}
+    return Object.entries(value).some(([key, child]) => typed(child, base[key]))
+  }
+  if (Array.isArray(value)) {
+    const base = Array.isArray(template) ? template : []
+    return value.some((entry, i) => typed(entry, base[i]))
+  }
+  return value !== template
+}
+
+/** Whether a SKU holds nothing beyond what a new draft starts with: an "Untitled SKU" nobody filled in. */
+export function isEmptySku(payload: unknown): boolean {
+  return !typed(payload, TEMPLATE)
+}
+
+/**
+ * The gate fields a SKU leaves empty, and `empty` when it holds nothing at all: kept on each
+ * stored draft (a multi-entry index), so the pre-flight finds the drafts a profile holds back
+ * without reading their payloads. Defaults never fill an identity field: the template has none.
+ */
+export function skuGaps(payload: unknown): string[] {
+  const gaps: string[] = [...IDENTITY_FIELDS, ...REQUIRABLE_FIELDS].filter(
+    (field) => !filled(valueAt(payload, field)),
+  )
+  if (isEmptySku(payload)) gaps.unshift(EMPTY_GAP)
+  return gaps
+}
+
+/** Why a SKU is held back, from the most basic reason to the least. */
+export const HOLD_REASONS = ['empty', 'identity', 'required', 'duplicate', 'created'] as const
+export type HoldReason = (typeof HOLD_REASONS)[number]
+
+/** One SKU held back and why, in words that name the fields or the other SKUs concerned. */
+export interface Hold {
+  reason: HoldReason
+  message: string
+}
+
+/** How each reason is headed where SKUs held back are counted ("3 drafts: no product name or barcode"). */
+export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
+  empty: 'empty (nothing filled in)',
+  identity: 'without a product name or barcode',
+  required: 'missing a field this profile requires',
+  duplicate: 'sharing a barcode with another SKU to be sent',
+  created: 'with a barcode already created there',
+}
+
+/**
+ * Why a SKU with these `gaps` is held back by a profile that requires `required` (the identity
+ * fields always), or undefined when its own fields let it through. Only the first reason is given:
+ * an empty draft is "empty", not also "no barcode".
+ */
+export function holdForGaps(gaps: readonly string[], required: readonly string[]): Hold | undefined {
+  if (gaps.includes(EMPTY_GAP)) {
+    return { reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }
+  }
+  const missing = (fields: readonly GateField[]) =>
+    fields.filter((field) => gaps.includes(field)).map(gateFieldTitle)
+  const identity = missing(IDENTITY_FIELDS)
+  if (identity.length > 0) {
+    return { reason: 'identity', message: `No ${identity.map((title) => title.toLowerCase()).join(' or ')}` }
+  }
+  const wanted = REQUIRABLE_FIELDS.filter((field) => required.includes(field))
+  const absent = missing(wanted)
+  if (absent.length > 0) {
+    return {
+      reason: 'required',
+      message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} required to send and empty`,
+    }
+  }
+  return undefined
+}
+
+/** The gaps and hold of a SKU payload (the CLI, which has no stored column, asks this). */
+export function holdOf(payload: unknown, required: readonly string[]): Hold | undefined {
+  return holdForGaps(skuGaps(payload), required)
+}
+
+function listed(words: readonly string[]): string {
+  if (words.length <= 1) return words.join('')
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
+}
+
+/**
+ * A barcode as the service would compare it: without the spaces around it. Case and inner
+ * characters are kept: a barcode is the shop's text, and "0012" is not "12".
+ */
+export function barcodeKey(value: unknown): string {
+  return typeof value === 'string' ? value.trim() : ''
+}
+
+/** One SKU that would be sent, by its barcode (as `barcodeKey` reads it) and how a person finds it. */
+export interface SendCandidate<K> {
+  key: K
+  barcode: string
+  label: string
+}
+
+/** A barcode the destination has or may have from another SKU, and in which words to say so. */
+export interface CreatedThere {
+  /** "created on Production by draft “Aviator 1”", "may have been created (outcome unknown) by row 12". */
+  by: string
+}
+
+/**
+ * The SKUs of a send held back for their barcode: every SKU whose barcode another SKU of the same
+ * send carries (which of them is right is for a person to say: none goes), and every SKU whose
+ * barcode `createdThere` has from another SKU. Candidates without a barcode are left to
+ * `holdForGaps`.
+ */
+export function barcodeHolds<K>(
+  candidates: Iterable<SendCandidate<K>>,
+  createdThere: ReadonlyMap<string, CreatedThere>,
+): Map<K, Hold> {
+  const byBarcode = new Map<string, SendCandidate<K>[]>()
+  for (const candidate of candidates) {
+    if (candidate.barcode === '') continue
+    const same = byBarcode.get(candidate.barcode)
+    if (same) same.push(candidate)
+    else byBarcode.set(candidate.barcode, [candidate])
+  }
+  const holds = new Map<K, Hold>()
+  for (const [barcode, same] of byBarcode) {
+    const created = createdThere.get(barcode)
+    if (created) {
+      for (const candidate of same) {
+        holds.set(candidate.key, {
+          reason: 'created',
+          message: `Barcode ${barcode} was already ${created.by}: sending it would create a second copy`,
+        })
+      }
+    } else if (same.length > 1) {
+      for (const candidate of same) {
+        const others = same.filter((other) => other !== candidate).map((other) => other.label)
+        holds.set(candidate.key, {
+          reason: 'duplicate',
+          message: `Barcode ${barcode} is also on ${plural(others.length, 'other SKU')} to be sent (${shortList(others)}): keep one`,
+        })
+      }
+    }
+  }
+  return holds
+}
+
+/** A few names, then how many more. */
+function shortList(labels: readonly string[], shown = 3): string {
+  const head = labels.slice(0, shown).join(', ')
+  return labels.length > shown ? `${head} and ${labels.length - shown} more` : head
+}

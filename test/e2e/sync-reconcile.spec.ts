@@ -1,0 +1,187 @@
+import { readFile } from 'node:fs/promises'
+import type { Locator, Page } from '@playwright/test'
+import type { Sandbox } from '#node/sandbox/server.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
+import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+
+// Reconciliation without a read endpoint (issue #15): the service cannot say what it holds, so the
+// person exports the undecided drafts, checks them on the platform, and brings back the list of
+// barcodes the platform has.
+
+async function openSync(page: Page) {
+  await page.getByRole('link', { name: 'Sync' }).click()
+  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
+}
+
+const progress = (page: Page) =>
+  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
+const panel = (page: Page) => page.getByRole('region', { name: 'Check the platform' })
+
+/** Barcodes the sandbox stored, each as often as it was stored: what the platform has. */
+const receivedBarcodes = (sandbox: Sandbox) =>
+  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
+
+async function syncStates(page: Page) {
+  const counts: Record<string, number> = {}
+  for (const draft of await storedDrafts(page)) {
+    const state = stateOf(draft)
+    counts[state] = (counts[state] ?? 0) + 1
+  }
+  return counts
+}
+
+async function download(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
+  const downloading = page.waitForEvent('download')
+  await button.click()
+  const file = await downloading
+  return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) }
+}
+
+/** Gives the panel a file through the system's file chooser, as a person picks one. */
+async function importList(page: Page, name: string, content: string | Buffer) {
+  const choosing = page.waitForEvent('filechooser')
+  await panel(page).getByText('Import a list of barcodes…').click()
+  await (await choosing).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) })
+}
+
+test('the undecided drafts export to check, and the platform’s list marks them created and sends the rest again, once', async ({
+  page,
+  pageProblems,
+  sandbox,
+}) => {
+  const seeded = await seedForSync(page, pageProblems, 20)
+  const valid = seeded.filter((draft) => seededValid(draft.index))
+  await setSending(page, 'sandbox', { batchSize: 6 })
+  // First request: a 500 before processing (nothing stored). Second: stored, then the connection drops.
+  sandbox.addFaults([
+    { kind: 'server-error', stage: 'before', endpoint: 'skus' },
+    { kind: 'reset', stage: 'after', endpoint: 'skus' },
+  ])
+  await openSync(page)
+  await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+  await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+  expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
+  const failed = valid.slice(0, 6).map((draft) => draft.barcode)
+  const unknown = valid.slice(6, 12).map((draft) => draft.barcode)
+
+  await expect(panel(page)).toContainText(
+    '12 drafts sent to Sandbox may or may not be there (6 unknown, 6 failed with a server error)',
+  )
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'sync-reconcile-panel')
+
+  // The export names each undecided draft as the platform would show it.
+  const csv = await download(page, panel(page).getByRole('button', { name: 'Export as CSV' }))
+  expect(csv.name).toMatch(/^catalog-desk-undecided-\d{12}\.csv$/)
+  const sheet = parseCsvText(csv.bytes.toString('utf8'))
+  expect(sheet.headers).toEqual([
+    'barcode',
+    'product name',
+    'run',
+    'time sent',
+    'request id',
+    'state',
+    'message',
+  ])
+  expect(sheet.rows.map((row) => row[0])).toEqual([...failed, ...unknown])
+  const byBarcode = new Map(sheet.rows.map((row) => [row[0]!, row]))
+  for (const draft of valid.slice(0, 12)) {
+    const [, name, run, sentAt, requestId, state, message] = byBarcode.get(draft.barcode)!
+    expect(name).toBe(draft.productName)
+    expect(run).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d · Sandbox$/)
+    expect(sentAt).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d$/)
+    expect(requestId).not.toBe('')
+    expect(state).toBe(failed.includes(draft.barcode) ? 'failed' : 'unknown')
+    expect(message).not.toBe('')
+  }
+  // The two batches: one request id each.
+  expect(new Set(sheet.rows.map((row) => row[4])).size).toBe(2)
+  const xlsx = await readXlsx(
+    (await download(page, panel(page).getByRole('button', { name: 'Export as XLSX' }))).bytes,
+  )
+  expect(xlsx.headers).toEqual(sheet.headers)
+  expect(xlsx.rows.map((row) => row[0])).toEqual([...failed, ...unknown])
+
+  // A file that is not a list of barcodes is refused by name, and nothing changes.
+  await importList(page, 'prices.csv', 'name,price\nAviator,10\n')
+  await expect(panel(page).getByRole('alert')).toContainText(
+    '“prices.csv” is not a list of barcodes: It has 2 columns and none is headed "barcode"',
+  )
+  await expect(panel(page).getByRole('alert')).toContainText('Nothing was changed.')
+  await expect(page.getByRole('dialog')).toHaveCount(0)
+  expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
+
+  // What the platform has: exactly what the sandbox stored (the dropped answer's batch and the last).
+  const platform = receivedBarcodes(sandbox)
+  expect([...platform].sort()).toEqual(
+    valid
+      .slice(6, 18)
+      .map((draft) => draft.barcode)
+      .sort(),
+  )
+  const list = `${platform.join('\n')}\n`
+  await importList(page, 'platform-barcodes.txt', list)
+  const dialog = page.getByRole('dialog', { name: 'The platform’s list platform-barcodes.txt' })
+  await expect(dialog).toBeVisible()
+  await expect(dialog).toContainText(
+    '6 of the 12 undecided drafts are on the platform’s list: mark them created.',
+  )
+  await expect(dialog.getByRole('group', { name: 'Barcodes to mark created' })).toContainText(
+    unknown.join(', '),
+  )
+  await expect(dialog.getByRole('group', { name: 'The other 6 are not on the list:' })).toBeVisible()
+  await expect(dialog.getByRole('group', { name: 'Barcodes not on the list' })).toContainText(
+    failed.join(', '),
+  )
+  await expect(dialog).toContainText('6 barcodes on the list are not among the undecided drafts')
+  await expect(dialog.getByRole('radio', { name: /Send again/ })).toBeChecked()
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'sync-reconcile-preview')
+
+  // Escape closes it: nothing changes until the person confirms.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
+
+  await importList(page, 'platform-barcodes.txt', list)
+  await expect(dialog).toBeVisible()
+  // From the keyboard: Leave undecided and back to Send again with the arrows, then the button.
+  await dialog.getByRole('radio', { name: /Send again/ }).focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(dialog.getByRole('radio', { name: /Leave undecided/ })).toBeChecked()
+  await expect(dialog.getByRole('button', { name: 'Mark 6 as created', exact: true })).toBeVisible()
+  await page.keyboard.press('ArrowUp')
+  await dialog.getByRole('button', { name: 'Mark 6 as created and send 6 again' }).press('Enter')
+  await expect(dialog).toHaveCount(0)
+
+  await expect(panel(page).getByRole('status').filter({ hasText: 'marked as created' })).toContainText(
+    "6 drafts marked as created: on the platform's list platform-barcodes.txt. 6 drafts not on the list are sent again by a new run to Sandbox.",
+  )
+  await expect(page.getByRole('log')).toContainText('Done: 6 synced, 0 rejected, 0 failed, 0 unknown.', {
+    timeout: 20_000,
+  })
+  await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible()
+  await expect(page.getByRole('region', { name: 'Batches waiting for your decision' })).toHaveCount(0)
+  expect(await syncStates(page)).toEqual({ synced: 18, draft: 2 })
+
+  // Every valid draft is on the platform exactly once: nothing was created twice.
+  const received = receivedBarcodes(sandbox)
+  expect([...received].sort()).toEqual(valid.map((draft) => draft.barcode).sort())
+  expect(new Set(received).size).toBe(received.length)
+
+  // The listed drafts' items say which list; the old run's batches read as decided.
+  const stored = await storedDrafts(page)
+  const listed = stored.find((draft) => draft.barcode === unknown[0])!
+  expect(listed.sync).toMatchObject({ 'embedded-sandbox': { state: 'synced' } })
+  const oldRun = page.getByRole('region', { name: 'History' }).locator('details.sync-run').nth(1)
+  if (!(await oldRun.evaluate((details) => (details as unknown as { open: boolean }).open)))
+    await oldRun.locator('summary').first().click()
+  await expect(oldRun).toContainText('You marked it as created.')
+  await expect(oldRun).toContainText('You sent it again.')
+  await expect(panel(page).getByRole('button', { name: 'Export as CSV' })).toHaveCount(0)
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'sync-reconcile-done')
+})

@@ -1,0 +1,292 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createProfileStore } from '#node/profiles/profile-store.ts'
+import { createTokenStore } from '#node/secrets/token-store.ts'
+import { DEFAULT_SENDING } from '#shared/profile.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import { REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
+import { createFakeKeychain } from '../secrets/fake-keychain.ts'
+import { fixture } from '../shared/contract-fixtures.ts'
+import { barcodesIn, pushHarness } from './push-harness.ts'
+
+/**
+ * `push` holds back what the app's pre-flight holds back (issue #15): an empty SKU, one without a
+ * product name or barcode, one missing a required field, and barcodes that would be sent twice or
+ * that the journal already sent to that address. Against a real sandbox on loopback.
+ */
+
+const TOKEN = 'push-gates-token-41f0'
+const harness = pushHarness({ token: TOKEN, barcodePrefix: 'G' })
+const { sandboxFor, push, skus } = harness
+
+async function inputFile(name: string, content: unknown): Promise<string> {
+  await writeFile(join(harness.dir(), name), typeof content === 'string' ? content : JSON.stringify(content))
+  return name
+}
+
+const readReport = async (name: string) =>
+  JSON.parse(await readFile(join(harness.dir(), name), 'utf8')) as {
+    index: number
+    barcode: string
+    state: string
+    message?: string
+  }[]
+
+function without(sku: Record<string, unknown>, field: string): Record<string, unknown> {
+  const copy = { ...sku }
+  delete copy[field]
+  return copy
+}
+
+describe('push: the gates', () => {
+  it('sends none of the questionable SKUs, names each with its reason, exit 1; the sandbox holds exactly the sound ones', async () => {
+    const sandbox = await sandboxFor()
+    const [first, second, third] = skus(3)
+    const [nameless, codeless, dupA, dupB] = skus(4, 'Q')
+    const file = await inputFile('questionable.json', [
+      first,
+      newSkuPayload(),
+      without(nameless!, 'productName'),
+      without(codeless!, 'barcode'),
+      { ...dupA, barcode: 'SHARED-1', productName: 'Twin A' },
+      second,
+      { ...dupB, barcode: 'SHARED-1', productName: 'Twin B' },
+      third,
+    ])
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--json',
+      '--report',
+      'report.json',
+    ])
+    expect(run.code).toBe(1)
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      total: 8,
+      synced: 3,
+      held: 5,
+      invalid: 0,
+      rejected: 0,
+      failed: 0,
+      unknown: 0,
+      status: 'finished',
+    })
+    expect(run.stderr).toContain(
+      '5 of 8 SKUs are held back and not sent (required besides a product name and a barcode: Category): 1 empty (nothing filled in); 2 without a product name or barcode; 2 sharing a barcode with another SKU to be sent.',
+    )
+    expect(run.stderr).toContain(
+      '  [1] #1: Empty: nothing is filled in beyond what a new draft starts with\n',
+    )
+    expect(run.stderr).toContain('  [2] Q-0: No product name\n')
+    expect(run.stderr).toContain('  [3] Aviator Classic Gold 58: No barcode\n')
+    expect(run.stderr).toContain(
+      '  [4] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 6 “Twin B”): keep one\n',
+    )
+    expect(run.stderr).toContain(
+      '  [6] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 4 “Twin A”): keep one\n',
+    )
+    expect(barcodesIn(sandbox)).toEqual(['G-0', 'G-1', 'G-2'])
+
+    const report = await readReport('report.json')
+    expect(report.map((entry) => entry.state)).toEqual([
+      'synced',
+      'held',
+      'held',
+      'held',
+      'held',
+      'synced',
+      'held',
+      'synced',
+    ])
+    expect(report[2]).toEqual({ index: 2, barcode: 'Q-0', state: 'held', message: 'No product name' })
+    expect(report[6]!.message).toMatch(/^Barcode SHARED-1 is also on 1 other SKU to be sent \(item 4/)
+
+    // The text summary counts them too.
+    const text = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'])
+    expect(text.code).toBe(1)
+    expect(text.stdout).toMatch(
+      /^8 SKUs: 3 synced, 0 rejected, 0 failed, 0 unknown, 5 held back \(not sent\)\./,
+    )
+    expect(text.stdout).toContain('  held: [3] Aviator Classic Gold 58: No barcode')
+    expect(barcodesIn(sandbox)).toEqual(['G-0', 'G-1', 'G-2'])
+  })
+
+  it('a sheet: each held row named by its row, the required fields by their titles', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile(
+      'sheet.csv',
+      'barcode,productName,category,brand\nS-1,One,eyewear,Acme\nS-2,Two,,Acme\nS-3,Three,eyewear,\n',
+    )
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    const run = await push([...base, '--require', 'category,brand', '--json'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('required besides a product name and a barcode: Category, Brand')
+    expect(run.stderr).toContain('  [1] S-2: row 2: Category is required to send and empty\n')
+    expect(run.stderr).toContain('  [2] S-3: row 3: Brand is required to send and empty\n')
+    expect(barcodesIn(sandbox)).toEqual(['S-1'])
+  })
+})
+
+describe('push: --require and the profile’s required fields', () => {
+  it('--require overrides the default; none lets a SKU without a category through; a re-run judges only what was never sent', async () => {
+    const sandbox = await sandboxFor()
+    const [plain, branded] = skus(2)
+    const file = await inputFile('req.json', [
+      without(plain!, 'category'),
+      without({ ...branded!, brand: 'Acme' }, 'subCategory'),
+    ])
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json']
+
+    // The default (category): the first is held.
+    const first = await push(base)
+    expect(first.code).toBe(1)
+    expect(JSON.parse(first.stdout)).toMatchObject({ synced: 1, held: 1 })
+    expect(first.stderr).toContain('[0] G-0: Category is required to send and empty')
+    expect(barcodesIn(sandbox)).toEqual(['G-1'])
+
+    // Another requirement: the held one has a sub-category and goes now; the synced one has none,
+    // but what the journal sent is not judged again.
+    const other = await push([...base, '--require', 'subCategory'])
+    expect(other.code).toBe(0)
+    expect(JSON.parse(other.stdout)).toMatchObject({ synced: 2, held: 0 })
+    expect(barcodesIn(sandbox)).toEqual(['G-1', 'G-0'])
+
+    // Nothing left to send.
+    const again = await push([...base, '--require', 'none'])
+    expect(again.code).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ synced: 2, held: 0 })
+    expect(barcodesIn(sandbox)).toEqual(['G-1', 'G-0'])
+  })
+
+  it('--require none holds only what has no name or barcode', async () => {
+    const sandbox = await sandboxFor()
+    const [a, b] = skus(2)
+    const file = await inputFile('none.json', [without(a!, 'category'), without(b!, 'barcode')])
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--require',
+      'none',
+      '--json',
+    ])
+    expect(JSON.parse(run.stdout)).toMatchObject({ synced: 1, held: 1 })
+    expect(run.stderr).toContain('(only a product name and a barcode are required)')
+    expect(barcodesIn(sandbox)).toEqual(['G-0'])
+  })
+
+  it.each([
+    [
+      'colour',
+      /--require: "colour" is not a field push can require\. The fields are category, subCategory, brand/,
+    ],
+    ['none,category', /--require: "none" stands alone/],
+    ['', /--require needs field names/],
+  ])('--require %j is refused with the fields it knows; exit 2, nothing sent', async (value, message) => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('f.json', skus(1))
+    const run = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--require', value])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr).toContain(REQUIRABLE_FIELDS.join(', '))
+    expect(sandbox.requests()).toHaveLength(0)
+  })
+
+  it('--profile: the profile’s requiredFields are the gate, and --require still overrides them', async () => {
+    const sandbox = await sandboxFor()
+    const data = join(harness.dir(), 'data')
+    await mkdir(data)
+    const tokens = createTokenStore({
+      service: 'catalog-desk-gates-test',
+      keychain: createFakeKeychain().backend,
+    })
+    await createProfileStore({ dir: data, tokens }).save({
+      ...DEFAULT_SENDING,
+      id: 'shop',
+      name: 'Shop',
+      kind: 'service',
+      baseUrl: sandbox.url,
+      requiredFields: ['brand'],
+    })
+    await tokens.set('shop', sandbox.url, TOKEN)
+    const [noBrand, branded] = skus(2)
+    const file = await inputFile('profile.json', [
+      without(noBrand!, 'brand'),
+      without({ ...branded!, brand: 'Acme' }, 'category'),
+    ])
+    const env = { CATALOG_DESK_DATA_DIR: data }
+
+    // The profile requires a brand, not a category: the first is held, the second goes.
+    const run = await push([file, '--profile', 'shop', '--json'], { env, tokens })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('required besides a product name and a barcode: Brand)')
+    expect(run.stderr).toContain('[0] G-0: Brand is required to send and empty')
+    expect(barcodesIn(sandbox)).toEqual(['G-1'])
+
+    const loosened = await push([file, '--profile', 'shop', '--require', 'none', '--json'], { env, tokens })
+    expect(loosened.code).toBe(0)
+    expect(barcodesIn(sandbox)).toEqual(['G-1', 'G-0'])
+  })
+})
+
+describe('push: barcodes the journal sent to that address', () => {
+  it('an item whose barcode a synced item of the journal carries is held on a re-run, the row named', async () => {
+    const sandbox = await sandboxFor()
+    const [sent, twin] = skus(2)
+    // The twin lacks a category, so the first run holds it for that and sends the other.
+    const file = await inputFile('twins.json', [sent, without({ ...twin!, barcode: 'G-0' }, 'category')])
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--report', 'r.json']
+    const first = await push(base)
+    expect(first.code).toBe(1)
+    expect(barcodesIn(sandbox)).toEqual(['G-0'])
+
+    // Without the category gate it would be sent now: the journal says G-0 is there already.
+    const rerun = await push([...base, '--require', 'none'])
+    expect(rerun.code).toBe(1)
+    const message = `Barcode G-0 was already created at ${sandbox.url} by item 0 “Aviator Classic Gold 58”: sending it would create a second copy`
+    expect(rerun.stderr).toContain(`[1] G-0: ${message}`)
+    expect(rerun.stderr).toContain('1 with a barcode already created there')
+    expect(await readReport('r.json')).toEqual([
+      { index: 0, barcode: 'G-0', state: 'synced' },
+      { index: 1, barcode: 'G-0', state: 'held', message },
+    ])
+    expect(barcodesIn(sandbox)).toEqual(['G-0'])
+  })
+
+  it('a barcode the journal may have created (unknown) holds its twin, saying so', async () => {
+    const sandbox = await sandboxFor({ faults: [{ kind: 'reset', stage: 'after' }] })
+    const [sent, twin] = skus(2)
+    const file = await inputFile('maybe.json', [sent, without({ ...twin!, barcode: 'G-0' }, 'category')])
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json']
+    expect(JSON.parse((await push(base)).stdout)).toMatchObject({ unknown: 1, held: 1 })
+    const rerun = await push([...base, '--require', 'none'])
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ unknown: 1, held: 1 })
+    expect(rerun.stderr).toContain(
+      `[1] G-0: Barcode G-0 was already sent to ${sandbox.url} by item 0 “Aviator Classic Gold 58”, which may have created it (outcome unknown): sending it would create a second copy`,
+    )
+    expect(barcodesIn(sandbox)).toEqual(['G-0'])
+  })
+
+  it('an app creation request passes no gate and refuses the SKU options', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('app.json', fixture('app-create-request.json'))
+    for (const option of [
+      ['--require', 'brand'],
+      ['--unresolved', 'u.csv'],
+      ['--platform-has', 'has.txt'],
+    ]) {
+      const run = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', ...option])
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(
+        `${option[0]} is for SKUs (their barcodes); app.json holds an app creation request.`,
+      )
+    }
+    expect(sandbox.requests()).toHaveLength(0)
+  })
+})

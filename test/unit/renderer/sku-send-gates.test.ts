@@ -1,0 +1,121 @@
+import 'fake-indexeddb/auto'
+import { Dexie } from 'dexie'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CatalogDatabase } from '#renderer/db/database.ts'
+import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
+import { countByReason, SkuSendGates, type GateTarget } from '#renderer/db/sku-send-gates.ts'
+import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
+import { defaultListQuery } from '#renderer/db/sku-list-query.ts'
+import { SyncRunRepository } from '#renderer/db/sync-runs.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+import { DEST, setStanding } from './standings.ts'
+
+// The gates before sending, read from the database: which drafts a run to a destination holds
+// back, and that a run then never queues them.
+
+const OTHER = 'https://api.example.com'
+const TARGET: GateTarget = { destination: DEST, required: ['category'], place: 'Sandbox' }
+
+let name = ''
+let db: CatalogDatabase
+let drafts: SkuDraftRepository
+let gates: SkuSendGates
+
+beforeEach(() => {
+  name = `catalog-desk-gates-${crypto.randomUUID()}`
+  db = new CatalogDatabase(name)
+  drafts = new SkuDraftRepository(db)
+  gates = new SkuSendGates(db)
+})
+
+afterEach(async () => {
+  db.close()
+  await Dexie.delete(name)
+})
+
+const sku = (barcode: string, extra: Record<string, unknown> = {}): Sku =>
+  ({ ...structuredClone(full), barcode, productName: `Frame ${barcode}`, ...extra }) as Sku
+
+/** The tryout's set: sound drafts, an empty one, a nameless, a barcode-less, two sharing a barcode. */
+async function tryoutSet() {
+  const ids = {
+    sound: (await drafts.create(sku('100'))).id,
+    sound2: (await drafts.create(sku('101'))).id,
+    empty: (await drafts.create(newSkuPayload())).id,
+    nameless: (await drafts.create(sku('102', { productName: '' }))).id,
+    noBarcode: (await drafts.create(sku('', { productName: 'No code' }))).id,
+    twinA: (await drafts.create(sku('200', { productName: 'Twin A' }))).id,
+    twinB: (await drafts.create(sku(' 200', { productName: 'Twin B' }))).id,
+    noCategory: (await drafts.create(sku('103', { category: '' }))).id,
+  }
+  return ids
+}
+
+describe('the gates before sending, over the stored drafts', () => {
+  it('holds back the empty, nameless, barcode-less, twin and category-less drafts, each with its reason', async () => {
+    const ids = await tryoutSet()
+    const held = await gates.heldBack(TARGET)
+    const reasons = Object.fromEntries([...held.holds].map(([id, hold]) => [id, hold.reason]))
+    expect(reasons).toEqual({
+      [ids.empty]: 'empty',
+      [ids.nameless]: 'identity',
+      [ids.noBarcode]: 'identity',
+      [ids.twinA]: 'duplicate',
+      [ids.twinB]: 'duplicate',
+      [ids.noCategory]: 'required',
+    })
+    expect(held.holds.get(ids.twinA)?.message).toBe(
+      'Barcode 200 is also on 1 other SKU to be sent (“Twin B”): keep one',
+    )
+    expect(countByReason(held)).toEqual({ empty: 1, identity: 2, required: 1, duplicate: 2, created: 0 })
+    // A profile that requires nothing more lets the category-less draft through.
+    expect((await gates.heldBack({ ...TARGET, required: [] })).holds.has(ids.noCategory)).toBe(false)
+  })
+
+  it('holds back a barcode another draft created (or may have created) there, and not elsewhere', async () => {
+    const created = await drafts.create(sku('300', { productName: 'Old' }))
+    const again = await drafts.create(sku('300', { productName: 'New' }))
+    const maybe = await drafts.create(sku('301', { productName: 'Lost answer' }))
+    const after = await drafts.create(sku('301', { productName: 'Next' }))
+    await setStanding(db.skuDrafts, created.id, 'synced')
+    await setStanding(db.skuDrafts, maybe.id, 'unknown')
+    const held = await gates.heldBack(TARGET)
+    expect(held.holds.get(again.id)?.message).toBe(
+      'Barcode 300 was already created on Sandbox by draft “Old”: sending it would create a second copy',
+    )
+    expect(held.holds.get(after.id)?.message).toMatch(/may have created it \(outcome unknown\)/)
+    expect(held.holds.has(created.id)).toBe(false)
+    // At another destination nothing was created: the two drafts there are twins of one send.
+    const elsewhere = await gates.heldBack({ ...TARGET, destination: OTHER })
+    expect(elsewhere.holds.get(again.id)?.reason).toBe('duplicate')
+  })
+
+  it('judges only a scope when one is given: twins split across scopes pass', async () => {
+    const a = await drafts.create(sku('400'))
+    const b = await drafts.create(sku('400'))
+    expect((await gates.heldBack(TARGET, { scope: new Set([a.id]) })).holds.size).toBe(0)
+    expect((await gates.heldBack(TARGET, { scope: new Set([a.id, b.id]) })).holds.size).toBe(2)
+  })
+
+  it('a run never queues what is held back, and the list shows exactly those drafts', async () => {
+    const ids = await tryoutSet()
+    const held = await gates.heldBack(TARGET)
+    const { queued } = await new SyncRunRepository(db).enqueue('skus', {
+      target: { id: 'sandbox', name: 'Sandbox', url: DEST, destination: DEST, batchSize: 10, concurrency: 1 },
+      heldBack: new Set(held.holds.keys()),
+    })
+    expect(queued).toBe(2)
+    const queuedIds = (await db.syncItems.toArray()).map((item) => item.key).sort()
+    expect(queuedIds).toEqual([ids.sound, ids.sound2].sort())
+
+    const list = new SkuListReader(db)
+    const query = { ...defaultListQuery(), destination: DEST, required: ['category'] }
+    const shown = await list.open({ ...query, filters: { heldBack: 'duplicate' } })
+    expect((await shown.allIds()).sort()).toEqual([ids.twinA, ids.twinB].sort())
+    const any = await list.open({ ...query, filters: { heldBack: 'any' } })
+    // The queued drafts are no longer candidates; what is held back stays held back.
+    expect(await any.allIds()).toHaveLength(6)
+  })
+})

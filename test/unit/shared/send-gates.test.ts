@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import {
+  barcodeHolds,
+  barcodeKey,
+  DEFAULT_REQUIRED_FIELDS,
+  holdOf,
+  isEmptySku,
+  skuGaps,
+  type SendCandidate,
+} from '#shared/sync/send-gates.ts'
+import { fixture } from './contract-fixtures.ts'
+
+describe('the gates before sending', () => {
+  it('lets the contract’s own example SKUs through', () => {
+    for (const name of ['sku-eyewear-full.json', 'sku-partial-meta.json']) {
+      expect(skuGaps(fixture(name)).filter((gap) => gap !== 'arEffect.envSettings.environmentImage')).toEqual(
+        expect.not.arrayContaining(['empty', 'productName', 'barcode', 'category']),
+      )
+      expect(holdOf(fixture(name), DEFAULT_REQUIRED_FIELDS)).toBeUndefined()
+    }
+  })
+
+  it('holds back a new draft nobody filled in as empty, and a template with one typed field as not', () => {
+    expect(isEmptySku(newSkuPayload())).toBe(true)
+    expect(holdOf(newSkuPayload(), DEFAULT_REQUIRED_FIELDS)).toEqual({
+      reason: 'empty',
+      message: expect.stringContaining('Empty'),
+    })
+    // Only what the template fills, changed or not, and blanks: still nothing a person typed.
+    expect(isEmptySku({ ...newSkuPayload(), productName: '   ', meta: { gender: '' } })).toBe(true)
+    expect(isEmptySku({})).toBe(true)
+    expect(isEmptySku({ ...newSkuPayload(), brand: 'Northwind' })).toBe(false)
+    // A changed default is something typed.
+    expect(isEmptySku({ ...newSkuPayload(), status: 'PUBLISHED' })).toBe(false)
+  })
+
+  it('names the identity fields that are missing; defaults and blanks never satisfy them', () => {
+    const named = { ...newSkuPayload(), productName: 'Aviator', category: 'eyewear' }
+    expect(holdOf(named, DEFAULT_REQUIRED_FIELDS)).toEqual({ reason: 'identity', message: 'No barcode' })
+    const coded = { ...newSkuPayload(), barcode: ' 0012 ', productName: '\t', category: 'eyewear' }
+    expect(holdOf(coded, DEFAULT_REQUIRED_FIELDS)).toEqual({ reason: 'identity', message: 'No product name' })
+    expect(holdOf({ brand: 'Northwind' }, [])?.message).toBe('No product name or barcode')
+  })
+
+  it('holds back what the profile requires, and only that', () => {
+    const sku = { ...fixture('sku-partial-meta.json'), category: '' }
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS)).toEqual({
+      reason: 'required',
+      message: 'Category is required to send and empty',
+    })
+    expect(holdOf(sku, [])).toBeUndefined()
+    const bare = { productName: 'Aviator', barcode: '1', category: 'eyewear' }
+    expect(holdOf(bare, ['productImage', 'arEffect.effectAssets3D'])?.message).toBe(
+      'Product image and 3D effect assets are required to send and empty',
+    )
+    // A list of empty slots is not a 3D model.
+    expect(
+      holdOf({ ...bare, arEffect: { effectAssets3D: [null] } }, ['arEffect.effectAssets3D'])?.reason,
+    ).toBe('required')
+  })
+
+  it('holds back every SKU of a send whose barcode another carries, and those created there', () => {
+    const candidates: SendCandidate<number>[] = [
+      { key: 1, barcode: barcodeKey('8901234567906'), label: 'row 1' },
+      { key: 2, barcode: barcodeKey(' 8901234567906 '), label: 'row 2' },
+      { key: 3, barcode: barcodeKey('0012'), label: 'row 3' },
+      { key: 4, barcode: barcodeKey('12'), label: 'row 4' },
+      { key: 5, barcode: barcodeKey('555'), label: 'row 5' },
+      { key: 6, barcode: '', label: 'row 6' },
+      { key: 7, barcode: '', label: 'row 7' },
+    ]
+    const holds = barcodeHolds(candidates, new Map([['555', { by: 'created on Sandbox by draft “Old”' }]]))
+    expect([...holds.keys()].sort()).toEqual([1, 2, 5])
+    expect(holds.get(1)).toEqual({
+      reason: 'duplicate',
+      message: 'Barcode 8901234567906 is also on 1 other SKU to be sent (row 2): keep one',
+    })
+    expect(holds.get(5)).toEqual({
+      reason: 'created',
+      message:
+        'Barcode 555 was already created on Sandbox by draft “Old”: sending it would create a second copy',
+    })
+  })
+})
