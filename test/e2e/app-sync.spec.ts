@@ -6,15 +6,13 @@ import { appNameBox, namedApp, patchStoredApp, storedApps } from './harness/app-
 import { decide } from './harness/decisions.ts'
 import { standingOf, stateOf } from './harness/stored-drafts.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { history, progress } from './harness/sync-page.ts'
 
 const DESKTOP = { width: 1440, height: 900 }
 
 test.use({ actionTimeout: 10_000, viewport: DESKTOP })
 
 const createdPanel = (page: Page) => page.getByRole('region', { name: 'Created on Sandbox' })
-const progress = (page: Page) =>
-  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
-const history = (page: Page) => page.getByRole('region', { name: 'History' })
 
 /**
  * The nested objects the sandbox empties (as the contract's sample answer does) that this request

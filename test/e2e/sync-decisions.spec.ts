@@ -1,9 +1,8 @@
 import type { Page } from '@playwright/test'
-import type { Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { confirmation, decide, decisionButton } from './harness/decisions.ts'
-import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+import { legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
 /**
  * Decisions about batches whose outcome nobody knows (a 502/504, a dropped answer) or that failed
@@ -11,31 +10,9 @@ import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
  * never a SKU created twice by the app on its own.
  */
 
-async function openSync(page: Page) {
-  await page.getByRole('link', { name: 'Sync' }).click()
-  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
-}
-
-const progress = (page: Page) =>
-  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
-const legend = (page: Page, state: string) =>
-  page.getByRole('list', { name: 'SKUs by state' }).getByRole('listitem').filter({ hasText: state })
 const waiting = (page: Page) => page.getByRole('region', { name: 'Batches waiting for your decision' })
 const batches = (page: Page, outcome: 'the service failed' | 'outcome unknown') =>
   waiting(page).getByRole('article').filter({ hasText: outcome })
-
-/** Barcodes the sandbox stored, each as often as it was stored. */
-const receivedBarcodes = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
-
-async function syncStates(page: Page) {
-  const counts: Record<string, number> = {}
-  for (const draft of await storedDrafts(page)) {
-    const state = stateOf(draft)
-    counts[state] = (counts[state] ?? 0) + 1
-  }
-  return counts
-}
 
 test.describe('Deciding about batches', () => {
   test('paused after a 500, a 504 and a reset: decided while paused, confirmed, resumed; every SKU reaches the service once', async ({

@@ -5,13 +5,9 @@ import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid } from './harness/sync-setup.ts'
+import { openSync, receivedBarcodes } from './harness/sync-page.ts'
 
 const SECOND_TOKEN = 'second-token'
-
-async function openSync(page: Page) {
-  await page.getByRole('link', { name: 'Sync' }).click()
-  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
-}
 
 /** Waits for the run of this page's session to end with every draft of it synced. */
 async function runFinishes(page: Page, synced: number) {
@@ -26,10 +22,6 @@ const tile = (page: Page, label: string) =>
   skusToSend(page).locator('.import-counts__item', { hasText: label })
 const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
 const rows = (page: Page) => grid(page).locator('[role="row"][data-id]')
-
-/** Barcodes a sandbox stored, each as often as it was stored. */
-const receivedBarcodes = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
 
 /** Adds the profile "Second" leading to `second` (with its token) and makes it the active one. */
 async function addSecondProfile(page: Page, second: Sandbox) {

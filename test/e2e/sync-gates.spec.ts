@@ -1,19 +1,10 @@
-import type { Page } from '@playwright/test'
-import type { Sandbox } from '#node/sandbox/server.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { putDrafts, stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync } from './harness/sync-setup.ts'
+import { openSync, receivedBarcodes } from './harness/sync-page.ts'
 
 // The gates before sending, as the tryout met them: questionable drafts among sound ones.
-
-const receivedBarcodes = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => String((entry.sku as { barcode?: unknown }).barcode ?? ''))
-
-async function openSync(page: Page) {
-  await page.getByRole('link', { name: 'Sync' }).click()
-  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
-}
 
 /** A SKU as a shop's sheet gives it: sound unless a field is overridden. */
 const sku = (barcode: string, productName: string, extra: Record<string, unknown> = {}) => ({

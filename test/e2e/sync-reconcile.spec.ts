@@ -1,37 +1,17 @@
 import { readFile } from 'node:fs/promises'
 import type { Locator, Page } from '@playwright/test'
-import type { Sandbox } from '#node/sandbox/server.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+import { openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
 // Reconciliation without a read endpoint (issue #15): the service cannot say what it holds, so the
 // person exports the undecided drafts, checks them on the platform, and brings back the list of
 // barcodes the platform has.
 
-async function openSync(page: Page) {
-  await page.getByRole('link', { name: 'Sync' }).click()
-  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
-}
-
-const progress = (page: Page) =>
-  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
 const panel = (page: Page) => page.getByRole('region', { name: 'Check the platform' })
-
-/** Barcodes the sandbox stored, each as often as it was stored: what the platform has. */
-const receivedBarcodes = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
-
-async function syncStates(page: Page) {
-  const counts: Record<string, number> = {}
-  for (const draft of await storedDrafts(page)) {
-    const state = stateOf(draft)
-    counts[state] = (counts[state] ?? 0) + 1
-  }
-  return counts
-}
 
 async function download(page: Page, button: Locator): Promise<{ name: string; bytes: Buffer }> {
   const downloading = page.waitForEvent('download')

@@ -1,35 +1,9 @@
-import type { Page } from '@playwright/test'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
-import type { Sandbox } from '#node/sandbox/server.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
-import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { decide } from './harness/decisions.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
-
-async function openSync(page: Page) {
-  await page.getByRole('link', { name: 'Sync' }).click()
-  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
-}
-
-const progress = (page: Page) =>
-  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
-const legend = (page: Page, state: string) =>
-  page.getByRole('list', { name: 'SKUs by state' }).getByRole('listitem').filter({ hasText: state })
-const history = (page: Page) => page.getByRole('region', { name: 'History' })
-
-/** Barcodes the sandbox stored, each as often as it was stored. */
-const receivedBarcodes = (sandbox: Sandbox) =>
-  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
-
-async function syncStates(page: Page) {
-  const counts: Record<string, number> = {}
-  for (const draft of await storedDrafts(page)) {
-    const state = stateOf(draft)
-    counts[state] = (counts[state] ?? 0) + 1
-  }
-  return counts
-}
+import { history, legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
 test.describe('Sync', () => {
   test('sends every ready draft once, shows progress and the history, and never sends a synced draft there again', async ({

@@ -3,10 +3,12 @@ import type { ItemState } from '#shared/sync/ports.ts'
 import {
   barcodeHolds,
   barcodeKey,
+  heldThere,
   holdOf,
   REQUIRABLE_FIELDS,
   type CreatedThere,
   type Hold,
+  type HolderState,
   type RequirableField,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
@@ -130,13 +132,11 @@ export function judgeSend({ input, required, stateOf, address, platform }: GateC
     return `${input.placeOf(index)} ${name ? `“${name}”` : '(no product name)'}`
   }
   const createdThere = new Map<string, CreatedThere>()
+  const where = { on: `at ${address}`, to: address }
   for (const [barcode, { index, state }] of holders) {
-    createdThere.set(barcode, {
-      by:
-        state === 'synced'
-          ? `created at ${address} by ${nameOf(index)}`
-          : `sent to ${address} by ${nameOf(index)}, which may have created it (outcome ${state === 'sending' ? 'unknown' : state})`,
-    })
+    // A journal's `sending` is a request the command did not see end: its outcome is unknown.
+    const holder = state === 'sending' ? 'unknown' : (state as HolderState)
+    createdThere.set(barcode, heldThere(holder, where, nameOf(index)))
   }
   if (platform) {
     for (const barcode of platform.barcodes) {

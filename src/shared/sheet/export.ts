@@ -121,6 +121,13 @@ export const EXPORT_FORMATS: { format: ExportFormat; label: string }[] = [
   { format: 'xlsx', label: 'Spreadsheet (XLSX)' },
 ]
 
+/** The media type of each file the app writes in these formats (exports, templates, reports). */
+export const MEDIA_TYPES: Readonly<Record<ExportFormat, string>> = {
+  json: 'application/json',
+  csv: 'text/csv;charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+}
+
 /** The bulk upload request exactly as the service takes it, drafts untouched. */
 export function bulkRequestJson(skus: readonly Sku[]): string {
   return JSON.stringify({ skus }, null, 2) + '\n'

@@ -190,6 +190,19 @@ export interface CreatedThere {
   by: string
 }
 
+/** Where a holder stands with the destination: created, in doubt, or in a run that is sending it now. */
+export type HolderState = 'synced' | 'unknown' | 'failed' | 'being sent'
+
+/**
+ * Who has a barcode at a destination, in a reason's words: `where.on` as "created …" says the
+ * place ("on Sandbox", "at https://…"), `where.to` as "sent to …" does; `by` names the SKU.
+ */
+export function heldThere(state: HolderState, where: { on: string; to: string }, by: string): CreatedThere {
+  if (state === 'synced') return { by: `created ${where.on} by ${by}` }
+  const doubt = state === 'being sent' ? 'it is being sent' : `outcome ${state}`
+  return { by: `sent to ${where.to} by ${by}, which may have created it (${doubt})` }
+}
+
 /**
  * The SKUs of a send held back for their barcode: every SKU whose barcode another SKU of the same
  * send carries (which of them is right is for a person to say: none goes), and every SKU whose

@@ -1,12 +1,12 @@
-import { bulkRequestJson, skusToCsv, skusToXlsx, type ExportFormat } from '#shared/sheet/export.ts'
+import {
+  bulkRequestJson,
+  MEDIA_TYPES,
+  skusToCsv,
+  skusToXlsx,
+  type ExportFormat,
+} from '#shared/sheet/export.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { db } from './index.ts'
-
-const MEDIA_TYPES: Record<ExportFormat, string> = {
-  json: 'application/json',
-  csv: 'text/csv;charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-}
 
 /** Reads in slices so a large selection never holds two copies of every record at once. */
 const READ_SLICE = 2_000

@@ -3,10 +3,12 @@ import {
   barcodeHolds,
   barcodeKey,
   EMPTY_GAP,
+  heldThere,
   holdForGaps,
   IDENTITY_FIELDS,
   type CreatedThere,
   type Hold,
+  type HolderState,
   type HoldReason,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
@@ -129,15 +131,11 @@ export class SkuSendGates {
     const labels = new Map(named.flatMap((draft) => (draft ? [[draft.id, label(draft.productName)]] : [])))
     for (const candidate of candidates) candidate.label = labels.get(candidate.key) ?? 'a deleted draft'
     const createdThere = new Map<string, CreatedThere>()
+    const where = { on: `on ${target.place}`, to: target.place }
     for (const [barcode, id] of holders) {
-      const state = stateThere.get(id)
-      const by = `draft ${labels.get(id) ?? ''}`
-      createdThere.set(barcode, {
-        by:
-          state === 'synced'
-            ? `created on ${target.place} by ${by}`
-            : `sent to ${target.place} by ${by}, which may have created it (${state === 'queued' || state === 'sending' ? 'it is being sent' : `outcome ${state}`})`,
-      })
+      const state = stateThere.get(id)!
+      const holder = state === 'queued' || state === 'sending' ? 'being sent' : (state as HolderState)
+      createdThere.set(barcode, heldThere(holder, where, `draft ${labels.get(id) ?? ''}`))
     }
     for (const [id, hold] of barcodeHolds(candidates, createdThere)) held.set(id, hold)
     return result()

@@ -1,8 +1,10 @@
 import { toCsv } from '#shared/sheet/csv.ts'
+import { MEDIA_TYPES } from '#shared/sheet/export.ts'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { textOf } from '#shared/text-of.ts'
 import { isRecord } from '#shared/is-record.ts'
 import { standingTag } from '#shared/sync-state.ts'
+import { barcodeKey } from '#shared/sync/send-gates.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind } from './draft-kinds.ts'
 import { moveStandings, standsFor, type StandingChange, type StandingRun } from './draft-standings.ts'
@@ -87,18 +89,18 @@ export function listedMessage(source: string): string {
 
 /**
  * Splits the undecided drafts by a list of the barcodes the platform has. A barcode matches the
- * barcode that was sent (spaces around it do not count). Two drafts sent with one barcode are both
+ * barcode that was sent, compared as the gates before sending compare (`barcodeKey`). Two drafts sent with one barcode are both
  * marked when it is listed: sending either again would put that barcode on the platform twice.
  */
 export function planReconcile(
   undecided: readonly UndecidedDraft[],
   barcodes: readonly string[],
 ): ReconcilePlan {
-  const listed = new Set(barcodes.map((barcode) => barcode.trim()))
+  const listed = new Set(barcodes.map(barcodeKey))
   const found = new Set<string>()
   const plan: ReconcilePlan = { listed: [], rest: [], unmatched: [] }
   for (const draft of undecided) {
-    const barcode = draft.barcode.trim()
+    const barcode = barcodeKey(draft.barcode)
     if (barcode !== '' && listed.has(barcode)) {
       plan.listed.push(draft)
       found.add(barcode)
@@ -107,12 +109,6 @@ export function planReconcile(
   plan.unmatched = [...listed].filter((barcode) => !found.has(barcode))
   return plan
 }
-
-/** The export's media types (as the SKU export's; not imported from it: it reads the app's one database). */
-const MEDIA_TYPES = {
-  csv: 'text/csv;charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const
 
 /** The columns of the export, in order. */
 export const UNDECIDED_COLUMNS = [

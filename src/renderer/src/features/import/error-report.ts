@@ -1,4 +1,5 @@
 import { errorReportCsv } from '#shared/sheet/report.ts'
+import { MEDIA_TYPES } from '#shared/sheet/export.ts'
 import { download } from '#renderer/adapters/download.ts'
 import type { ReportedProblem } from './import-protocol.ts'
 
@@ -9,5 +10,5 @@ export function downloadErrorReport(problems: readonly ReportedProblem[], fileNa
     severity === 'warning' ? { ...problem, message: `Warning: ${problem.message}` } : problem,
   )
   const name = `${fileName.replace(/\.[^.]+$/, '')} - problems.csv`
-  download(new File([errorReportCsv(rows)], name, { type: 'text/csv;charset=utf-8' }))
+  download(new File([errorReportCsv(rows)], name, { type: MEDIA_TYPES.csv }))
 }

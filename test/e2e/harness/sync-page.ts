@@ -1,0 +1,35 @@
+import type { Page } from '@playwright/test'
+import type { Sandbox } from '#node/sandbox/server.ts'
+import { expect } from './fixtures.ts'
+import { stateOf, storedDrafts } from './stored-drafts.ts'
+
+/** The Sync page as the sync specs read it: how they get there and the regions they look at. */
+
+export async function openSync(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Sync' }).click()
+  await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
+}
+
+/** The live run's panel, whatever its state. */
+export const progress = (page: Page) =>
+  page.getByRole('region', { name: /^(Sending to|Paused|Finished|Cancelled|Stopped)/ })
+
+/** One state's entry in the live run's legend. */
+export const legend = (page: Page, state: string) =>
+  page.getByRole('list', { name: 'SKUs by state' }).getByRole('listitem').filter({ hasText: state })
+
+export const history = (page: Page) => page.getByRole('region', { name: 'History' })
+
+/** Barcodes a sandbox stored, each as often as it was stored (what the platform has). */
+export const receivedBarcodes = (sandbox: Sandbox) =>
+  sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
+
+/** How many stored SKU drafts are in each state at the sandbox. */
+export async function syncStates(page: Page): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  for (const draft of await storedDrafts(page)) {
+    const state = stateOf(draft)
+    counts[state] = (counts[state] ?? 0) + 1
+  }
+  return counts
+}
