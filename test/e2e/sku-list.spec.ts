@@ -194,10 +194,10 @@ test.describe('SKU list at catalogue scale', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Brand set on 3 drafts.' })).not.toContainText(
       'skipped',
     )
-    // Sorted by last edit, the three drafts just edited come first.
-    expect((await namesOnScreen(page, 3)).sort()).toEqual(
-      [drafts[0]!.productName, drafts[1]!.productName, drafts[2]!.productName].sort(),
-    )
+    // Sorted by last edit, the three drafts just edited come first (once the list has re-read them).
+    await expect
+      .poll(async () => (await namesOnScreen(page, 3)).sort())
+      .toEqual([drafts[0]!.productName, drafts[1]!.productName, drafts[2]!.productName].sort())
     await expect(rowNamed(page, drafts[1]!.productName)).toContainText('Aurora Optics')
     await expect(rowNamed(page, drafts[1]!.productName)).toContainText('Synced')
 
