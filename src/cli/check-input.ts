@@ -1,5 +1,8 @@
-import { mappingOf, matchColumns } from '#shared/sheet/columns.ts'
-import { convertSheet } from '#shared/sheet/rows.ts'
+import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
+import { productLayout } from '#shared/sheet/products.ts'
+import { readSheet } from '#shared/sheet/rows.ts'
+import { columnNotes, conversionNotes, productsNote } from './sheet-notes.ts'
+import type { SheetOptions } from './sheet-options.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
 import { readInputFile } from './read-input.ts'
@@ -21,6 +24,8 @@ export interface CheckedInput {
   entries: InputEntry[]
   /** Problems with the document itself (a bulk request whose skus is not a list). */
   documentErrors: number
+  /** For a sheet: the mapping used, as a mapping file (what --show-mapping prints). */
+  mapping?: MappingFile & { format: string }
 }
 
 export interface InputEntry {
@@ -33,7 +38,11 @@ export interface InputEntry {
   row?: number
 }
 
-export async function checkInputFile(file: string, cwd: string): Promise<CheckedInput> {
+export async function checkInputFile(
+  file: string,
+  cwd: string,
+  options: SheetOptions = {},
+): Promise<CheckedInput> {
   const input = await readInputFile(file, cwd)
   if (input.format === 'json') {
     const report = validateDocument(input.document)
@@ -56,21 +65,16 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
     }
   }
   const { headers, rows, notes } = input.sheet
-  const matches = matchColumns(headers)
-  const ignored = matches.flatMap((match, index) => {
-    if (match.path !== null) return []
-    if (match.header.trim() !== '') {
-      return [
-        `column "${match.header}" matches no field of the contract (or one an earlier column fills) and is ignored`,
-      ]
-    }
-    // A column without a header is said only when it holds something: spreadsheets pad with empty ones.
-    return rows.some((cells) => (cells[index] ?? '').trim() !== '')
-      ? [`column ${index + 1} has no header, so its cells are not read`]
-      : []
-  })
-  const results = convertSheet({ headers, rows }, mappingOf(matches))
-  const summary = summariseSheet(input.format, results, [...notes, ...ignored])
+  const layout = productLayout(headers)
+  const { mapping, matches } = applyMappingFile(headers, options.mapping, { structural: layout.structural })
+  if (options.decimalComma) mapping.decimalComma = true
+  const { results, products } = readSheet({ headers, rows }, mapping)
+  const said = [
+    ...(layout.format === 'plain' ? [] : [productsNote(products)]),
+    ...columnNotes(matches, mapping, rows),
+    ...conversionNotes(results),
+  ]
+  const summary = summariseSheet(input.format, results, [...notes, ...said])
   return {
     kind: input.format,
     summary,
@@ -89,5 +93,6 @@ export async function checkInputFile(file: string, cwd: string): Promise<Checked
       }
     }),
     documentErrors: 0,
+    mapping: mappingFileOf(headers, mapping),
   }
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_SENDING, PROFILE_LIMITS } from '#shared/profile.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
+import { SHEET_OPTIONS_USAGE } from './sheet-options.ts'
 
 /** The help texts. Kept together so the commands and the exit statuses are described in one voice. */
 
@@ -39,7 +40,7 @@ Options:
 Exit status: 0 success, 1 the document is invalid, 2 bad usage or a file that cannot be read.
 `
 
-export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json]
+export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Checks FILE against the service contract. FILE is JSON holding one SKU, a list of SKUs, a bulk
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
@@ -49,9 +50,23 @@ cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions 
 JSON: each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
 the item's position, counting from 0.
 Sheets: each problem is printed as 'row N, column "Header": message', N counting data rows from 1
-(the first row under the header). Headers are matched to fields by contract path
-(arEffect.envSettings.intensity), title ("Intensity") or a common synonym ("EAN"); columns that
-match no field are ignored and listed as notes. The template's help row is skipped.
+(the first row under the header). Headers are matched to fields by their words: the contract path
+(arEffect.envSettings.intensity), the title ("Intensity") or a usual word ("EAN", "Vendor"), case,
+punctuation, a shop's prefix ("Variant Barcode", "Google Shopping / Gender"), a unit ("Frame Width
+(mm)", frame_width-mm) and a locale (name-en_US) aside. EAN, GTIN, UPC, ISBN and Barcode columns
+fill the barcode; a shop's own codes (SKU, SKU Code, Variant SKU, MPN, Handle) never do unless a
+--mapping says so. Where two columns could fill one field, the notes say which was taken and why.
+Columns that match no field are ignored and listed as notes. The template's help row is skipped.
+
+Shop exports are read by their own rules: Shopify (rows with the product's Handle and no Title are
+its variants, or only its images), WooCommerce (variation rows name their Parent, anywhere in the
+file) and Google Merchant Center feeds (rows sharing item_group_id). Each variant is one SKU with
+its product's fields, its own barcode and image, and its options under "options"; the notes count
+products and variants. Values are read as people write them, each kind counted in the notes:
+Y/N and yes/no, "Eyewear" as the suggested "eyewear", "52 mm" as "52" (frame sizes are millimetres;
+dimensions take their unit into meta.dimensions.unit). Sections a new draft starts with (transform,
+environment, 2D slots) are filled with its defaults where a row has none, unless FILE is an export
+of Catalog Desk (every column a contract path) or the mapping says otherwise.
 
 A value of the wrong kind is an error. A missing field is a warning, since the contract marks no
 field as required.
@@ -63,13 +78,13 @@ Options:
                {kind: "csv"|"xlsx", items, valid, invalid,
                 errors: [{row, column, value, message}], warnings: [...], notes: [...]}
                (row is null for a problem with the file itself)
-  -h, --help   Show this help
+${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage or FILE cannot be read or parsed
 (the reason goes to standard error, and --json prints nothing).
 `
 
-export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force]
+export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force] [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Reads SKUs from IN (JSON, CSV or XLSX, as "validate" reads them), checks them the same way and
 writes the valid ones to OUT by its extension: .json, a bulk upload request ({"skus": [...]});
@@ -82,7 +97,7 @@ how many. OUT is not overwritten unless --force is given.
 
 Options:
   --force      Overwrite OUT if it exists
-  -h, --help   Show this help
+${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
 Exit status: 0 every SKU valid and written, 1 some SKU invalid (the valid ones are written),
 2 bad usage, IN cannot be read or parsed, or OUT exists or cannot be written.
@@ -144,6 +159,7 @@ export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
                          [--require FIELDS] [--unresolved PATH] [--platform-has LIST]
+                         [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX) in batches
 to the bulk upload, or an app creation request (one app; its _id is printed with the fields the
@@ -228,7 +244,7 @@ ${wrapped(REQUIRABLE_FIELDS, 23, 100)};
                        barcode is listed are held. It says what it decided: N marked created,
                        K sent again, M barcodes on the list that matched no unknown or failed SKU.
                        A list that cannot be read stops the command (exit 2), nothing changed
-  -h, --help           Show this help
+${SHEET_OPTIONS_USAGE}  -h, --help           Show this help
 
 Settling unknown and failed SKUs (the platform cannot be asked, so you look):
   catalog-desk push skus.csv … --unresolved check.csv    # lists what is unknown or failed

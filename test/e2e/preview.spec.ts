@@ -7,6 +7,7 @@ import type { Locator, Page } from '@playwright/test'
 import pixelmatch from 'pixelmatch'
 import { PNG } from 'pngjs'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { newDraft, saved } from './harness/editor-page.ts'
 
 // The AR preview beside the SKU editor, in the browser harness: real WebGL (Chromium's software
 // renderer), assets through the real main-process loader, and a web server of the test's own.
@@ -83,15 +84,6 @@ test.afterAll(async () => {
 const stageOf = (page: Page) => page.getByRole('application', { name: '3D preview of the model' })
 const modelCaption = (page: Page) => page.getByTestId('preview-model')
 const environmentCaption = (page: Page) => page.getByTestId('preview-environment')
-const saved = (page: Page) =>
-  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
-
-async function newDraft(page: Page) {
-  await page.goto('/')
-  await page.getByRole('button', { name: 'New SKU' }).click()
-  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
-}
-
 /** Waits until nothing is loading and any frame the last change asked for has been drawn. */
 async function settled(page: Page) {
   await expect(stageOf(page)).toHaveAttribute('data-busy', 'false', LOADED)

@@ -1,19 +1,10 @@
-import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { newDraft, saved } from './harness/editor-page.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
-
-async function newDraft(page: Page) {
-  await page.goto('/')
-  await page.getByRole('button', { name: 'New SKU' }).click()
-  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
-}
 
 /** Chromium's log line when a thumbnail of an example address (which resolves nowhere) fails. */
 const EXAMPLE_HOST_UNREACHABLE =
   /Failed to load resource: net::ERR_NAME_NOT_RESOLVED \(https:\/\/cdn\.example\.com\//
-
-const saved = (page: Page) =>
-  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 
 test.describe('SKU drafts', () => {
   test('a draft created through the form survives a reload, unknown fields included', async ({

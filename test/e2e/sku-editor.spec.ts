@@ -1,17 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Page } from '@playwright/test'
 import { PNG } from 'pngjs'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-
-async function newDraft(page: Page) {
-  await page.goto('/')
-  await page.getByRole('button', { name: 'New SKU' }).click()
-  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
-}
-
-const saved = (page: Page) =>
-  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+import { newDraft, saved } from './harness/editor-page.ts'
 
 /** A loopback server with one small PNG, for the image preview of URL fields. */
 async function imageServer(): Promise<{ url: string; server: Server }> {

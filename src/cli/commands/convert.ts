@@ -4,6 +4,7 @@ import { bulkRequestJson, skusToCsv, skusToXlsx } from '#shared/sheet/export.ts'
 import { parseCommandArgs } from '../args.ts'
 import { checkInputFile } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { CONVERT_USAGE } from '../usage.ts'
 
 const OUTPUTS = ['.json', '.csv', '.xlsx']
@@ -16,6 +17,7 @@ const OUTPUTS = ['.json', '.csv', '.xlsx']
 export async function convertCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('convert', args, {
     force: { type: 'boolean' },
+    ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -33,7 +35,8 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
   if (resolve(io.cwd, input) === resolve(io.cwd, output))
     throw new CliError('IN and OUT are the same file; write to another file.', 'convert')
 
-  const checked = await checkInputFile(input, io.cwd)
+  const options = await sheetOptions(values, io.cwd)
+  const checked = await checkInputFile(input, io.cwd, options)
   if (checked.kind === 'app-request')
     throw new CliError(`${input} holds an app creation request; convert works on SKUs.`)
 
@@ -51,7 +54,7 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     throw new CliError(`Cannot write ${output}: ${(error as Error).message}`)
   }
 
-  io.stdout.write(checked.text)
+  io.stdout.write(showMapping(checked.mapping, options) + checked.text)
   const leftOut = checked.summary.invalid
   const noun = skus.length === 1 ? 'SKU' : 'SKUs'
   io.stdout.write(

@@ -32,6 +32,7 @@ import { readPlatformList } from '../push/platform-list.ts'
 import { fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
 import { judgeSend, parseRequire, type PlatformList } from '../push/push-gates.ts'
 import { readPushInput, type PushInput } from '../push/push-input.ts'
+import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import {
   appDroppedFields,
   pushJson,
@@ -123,6 +124,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     require: { type: 'string' },
     unresolved: { type: 'string' },
     'platform-has': { type: 'string' },
+    ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -184,7 +186,10 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const required: readonly RequirableField[] =
     requireGiven ?? profile?.requiredFields ?? DEFAULT_REQUIRED_FIELDS
 
-  const input = await readPushInput(file, io.cwd)
+  const sheet = await sheetOptions(values, io.cwd)
+  const input = await readPushInput(file, io.cwd, sheet)
+  // The mapping goes to standard error: standard output is the report (or --json).
+  io.stderr.write(showMapping(input.checked.mapping, sheet))
   // The gates and the reconciliation are about SKUs, by their barcodes; an app request is sent as before.
   const gated = input.kind.kind === 'skus'
   if (!gated) {

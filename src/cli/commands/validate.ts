@@ -1,15 +1,17 @@
 import { parseCommandArgs } from '../args.ts'
 import { checkInputFile } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { VALIDATE_USAGE } from '../usage.ts'
 
 /**
- * `catalog-desk validate FILE [--json]`: checks a JSON file of SKUs or an app request, or a CSV or
+ * `catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]`: checks a JSON file of SKUs or an app request, or a CSV or
  * XLSX sheet of SKUs, against the contract.
  */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('validate', args, {
     json: { type: 'boolean' },
+    ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
   if (values.help) {
@@ -22,7 +24,11 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   if (extra.length > 0)
     throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
-  const checked = await checkInputFile(file, io.cwd)
-  io.stdout.write(values.json ? JSON.stringify(checked.summary, null, 2) + '\n' : checked.text)
+  const options = await sheetOptions(values, io.cwd)
+  const checked = await checkInputFile(file, io.cwd, options)
+  if (values.json) {
+    const mapping = options.showMapping && checked.mapping ? { mapping: checked.mapping } : {}
+    io.stdout.write(JSON.stringify({ ...checked.summary, ...mapping }, null, 2) + '\n')
+  } else io.stdout.write(showMapping(checked.mapping, options) + checked.text)
   return checked.failed ? EXIT_INVALID : EXIT_OK
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { checkInputFile, type CheckedInput } from '../check-input.ts'
 import { CliError } from '../io.ts'
+import type { SheetOptions } from '../sheet-options.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
 import type { JournalItems } from './journal-outbox.ts'
 
@@ -31,8 +32,12 @@ export interface PushInput {
   placeOf(index: number): string
 }
 
-export async function readPushInput(file: string, cwd: string): Promise<PushInput> {
-  const checked = await checkInputFile(file, cwd)
+export async function readPushInput(
+  file: string,
+  cwd: string,
+  options: SheetOptions = {},
+): Promise<PushInput> {
+  const checked = await checkInputFile(file, cwd, options)
   if (checked.documentErrors > 0) {
     throw new CliError(`${file} is not something push can send:\n${checked.text.trimEnd()}`)
   }

@@ -2,6 +2,9 @@ import { findField, type FieldNode } from '../schema/catalogue.ts'
 import { EFFECT_ASSETS_2D_SLOTS } from '../schema/sku.ts'
 import { parsePath } from '../json-path.ts'
 import { skuCatalogue } from '../validation/validate.ts'
+import { isMeasure } from '../values/measure.ts'
+import { compact, fieldOfWords, isIdentifierWords } from './field-words.ts'
+import { headerWords, wordsOf, type HeaderWords } from './header-words.ts'
 import type { ColumnMatch, FieldPath } from './types.ts'
 
 /**
@@ -17,6 +20,15 @@ import type { ColumnMatch, FieldPath } from './types.ts'
  * `json:customField`. The export writes such columns; the importer maps them back.
  */
 export const JSON_COLUMN_PREFIX = 'json:'
+
+/**
+ * Header prefix of a column kept as it is under a key the contract does not name (`keep:price`):
+ * an extra column the person chose to keep; its cells travel with the draft as text.
+ */
+export const KEEP_COLUMN_PREFIX = 'keep:'
+
+/** Target of a column that holds the unit of a measure's cells (`unit:meta.frameWidth`), as PIMs export. */
+export const UNIT_COLUMN_PREFIX = 'unit:'
 
 /** 3D asset positions in the template: enough to show that the list grows by position. */
 export const TEMPLATE_ASSETS_3D = 2
@@ -79,6 +91,9 @@ export function isContractColumn(path: string): boolean {
  */
 export function describeColumn(path: FieldPath): string {
   if (path.startsWith(JSON_COLUMN_PREFIX)) return `${path.slice(JSON_COLUMN_PREFIX.length)} (JSON)`
+  if (path.startsWith(KEEP_COLUMN_PREFIX)) return `${path.slice(KEEP_COLUMN_PREFIX.length)} (kept as is)`
+  if (path.startsWith(UNIT_COLUMN_PREFIX))
+    return `Unit of ${describeColumn(path.slice(UNIT_COLUMN_PREFIX.length))}`
   const segments = parsePath(path)
   const { node, exact } = findField(skuCatalogue, segments)
   if (!exact || segments.length === 0) return path
@@ -91,36 +106,15 @@ export function describeColumn(path: FieldPath): string {
 
 /** Case, spaces and punctuation do not count: "Product name", "product_name", "PRODUCT-NAME". */
 export function normaliseHeader(header: string): string {
-  return header
-    .normalize('NFKD')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]/gu, '')
+  return compact(wordsOf(header))
 }
 
-/**
- * Words people use for a field that are not its catalogue title. Keys are normalised headers.
- * Lens width, bridge and the like need no entry: their titles already read that way.
- */
-const SYNONYMS: Record<string, FieldPath> = {}
-const synonym = (path: FieldPath, ...words: string[]) => {
-  for (const word of words) SYNONYMS[normaliseHeader(word)] = path
-}
-synonym('orgId', 'org', 'organisation id', 'organization', 'organisation', 'org id')
-synonym('productName', 'name', 'product', 'title', 'product title', 'item name')
-synonym('productImage', 'image url', 'image', 'photo', 'picture', 'photo url', 'product image url', 'img')
-synonym('barcode', 'ean', 'ean13', 'upc', 'gtin', 'sku code', 'barcode number')
-synonym('subCategory', 'sub category', 'subcategory', 'subcat', 'sub cat')
-synonym('isActive', 'active', 'enabled', 'is active', 'live')
-synonym('actionUrl', 'url', 'product url', 'link', 'product link', 'product page', 'shop url')
-synonym('brand', 'brand name', 'manufacturer')
-synonym('arEffect.effectAssets3D.0.url', '3d model', 'model', 'glb', 'model url', '3d model url', 'glb url')
-synonym('arEffect.effectAssets3D.0.id', '3d model id', 'model id')
-
-// Titles with positions ("Model address of 3D asset 2") and the plain title of a list field for its
-// first position ("Model address"); then each field's path without punctuation ("is_active").
+// The catalogue's own words for each column: titles with positions ("Model address of 3D asset
+// 2") and the plain title of a list field for its first position ("Model address"), then each
+// field's path ("is_active"), and its own key ("bridge", "lensColorCode") when no other field has
+// it ("x", "width" are several fields').
 const BY_TITLE = new Map<string, FieldPath>()
 const COLUMNS_FOR_MATCHING = skuColumns({ assets3D: 20 })
-// A field's own key ("bridge", "lensColorCode") only when no other field has it ("x", "width").
 const keyCounts = new Map<string, number>()
 for (const path of COLUMNS_FOR_MATCHING) {
   const key = normaliseHeader(path.split('.').at(-1) ?? '')
@@ -141,53 +135,126 @@ for (const path of COLUMNS_FOR_MATCHING) {
     add(key)
 }
 
-function autoMatch(header: string): Pick<ColumnMatch, 'path' | 'by'> {
+/** How strongly a header names its field: a contested field goes to the strongest, then the first. */
+const STRENGTH: Record<ColumnMatch['by'], number> = {
+  saved: 5,
+  path: 4,
+  title: 3,
+  synonym: 2,
+  prefixed: 1,
+  none: 0,
+}
+
+type AutoMatch = Pick<ColumnMatch, 'path' | 'by' | 'identifier' | 'why'>
+
+function autoMatch(header: string, words: HeaderWords): AutoMatch {
   const trimmed = header.trim()
   if (trimmed.startsWith(JSON_COLUMN_PREFIX)) {
     const path = trimmed.slice(JSON_COLUMN_PREFIX.length).trim()
     return path ? { path: `${JSON_COLUMN_PREFIX}${path}`, by: 'path' } : { path: null, by: 'none' }
   }
-  if (isContractColumn(trimmed)) return { path: trimmed, by: 'path' }
-  const key = normaliseHeader(trimmed)
-  const byTitle = BY_TITLE.get(key)
-  if (byTitle) return { path: byTitle, by: 'title' }
-  const bySynonym = SYNONYMS[key]
-  if (bySynonym) return { path: bySynonym, by: 'synonym' }
+  if (isContractColumn(trimmed)) return { path: trimmed, by: 'path', why: 'the contract’s path' }
+  // A PIM's measure unit beside its value (`frame_width-unit`): the unit of that field's cells.
+  const unitOf = / unit$/.exec(words.words) ? words.words.slice(0, -' unit'.length) : undefined
+  if (unitOf) {
+    const field = lookUp(unitOf)
+    if (field && isMeasure(field.path))
+      return {
+        path: `${UNIT_COLUMN_PREFIX}${field.path}`,
+        by: field.by,
+        why: `the unit of ${describeColumn(field.path)}`,
+      }
+  }
+  for (const [text, prefixed] of [
+    [words.words, false],
+    [words.unprefixed, true],
+  ] as const) {
+    if (prefixed && text === words.words) break
+    if (isIdentifierWords(text))
+      return {
+        path: null,
+        by: 'none',
+        identifier: true,
+        why: `“${header.trim()}” is a shop’s own code, not a barcode`,
+      }
+    const field = lookUp(text)
+    if (field) return { path: field.path, by: prefixed ? 'prefixed' : field.by, why: field.why }
+  }
   return { path: null, by: 'none' }
 }
 
+function lookUp(words: string): { path: FieldPath; by: 'title' | 'synonym'; why: string } | undefined {
+  const key = compact(words)
+  const byTitle = BY_TITLE.get(key)
+  if (byTitle) return { path: byTitle, by: 'title', why: `its name, ${describeColumn(byTitle)}` }
+  const byWord = fieldOfWords(words)
+  if (byWord)
+    return { path: byWord, by: 'synonym', why: `“${words}”, a usual word for ${describeColumn(byWord)}` }
+  return undefined
+}
+
+export interface MatchOptions {
+  /** Choices the person made, by exact header text; null means "ignore". */
+  saved?: Readonly<Record<string, FieldPath | null>>
+  /** Columns a file format reads itself (WooCommerce's Type and Parent), with what it does with them. */
+  structural?: ReadonlyMap<number, string>
+}
+
 /**
- * Which field each column fills. Saved mappings (by exact header text; null means "ignore") come
- * first, then contract paths, catalogue titles and synonyms. A field claimed by two columns goes to
- * the first (saved ones before automatic ones); the later column is ignored (`path: null`, `by:
- * 'none'`), so no cell silently overwrites another.
+ * Which field each column fills. Saved choices come first, then contract paths, the catalogue's
+ * titles, usual words, and usual words after a shop's prefix ("Variant Barcode"). A field two
+ * columns could fill goes to the stronger match, then to the first in the file; the other column
+ * is ignored (`path: null`), names the field it could fill (`couldFill`) and the winner names its
+ * rivals, so the mapping screen and the CLI can say which was taken and why. No cell silently
+ * overwrites another.
+ *
+ * Shops' own codes (SKU, MPN, Handle) are never taken for the barcode: they are marked
+ * `identifier`, to be mapped to it only when the person says so.
  *
  * A path `json:PATH` means the cells hold JSON for PATH (see {@link JSON_COLUMN_PREFIX}).
  */
-export function matchColumns(headers: string[], saved?: Record<string, FieldPath | null>): ColumnMatch[] {
-  const matches: ColumnMatch[] = headers.map((header, column) => ({ column, header, path: null, by: 'none' }))
-  const taken = new Set<string>()
-  const claim = (match: ColumnMatch, path: FieldPath | null, by: ColumnMatch['by']) => {
-    const key = path === null ? null : targetKey(path)
-    if (key === null || taken.has(key)) return
-    taken.add(key)
-    match.path = path
-    match.by = by
-  }
-  const decided = new Set<number>()
-  if (saved) {
-    for (const match of matches) {
-      if (!Object.hasOwn(saved, match.header)) continue
-      decided.add(match.column)
-      const path = saved[match.header] ?? null
-      if (path === null) match.by = 'saved'
-      else claim(match, path, 'saved')
+export function matchColumns(headers: readonly string[], options: MatchOptions = {}): ColumnMatch[] {
+  const { saved, structural } = options
+  const matches: ColumnMatch[] = headers.map((header, column) => {
+    const words = headerWords(header)
+    const base: ColumnMatch = {
+      column,
+      header,
+      path: null,
+      by: 'none',
+      ...(words.unit && { unit: words.unit }),
     }
-  }
+    // The format reads these itself, whatever a mapping file says of them (it writes them null).
+    const read = structural?.get(column)
+    if (read !== undefined) return { ...base, structural: true, why: read }
+    if (saved && Object.hasOwn(saved, header)) {
+      // A shop's code stays known as one, so what is said of it does not depend on who chose.
+      const identifier = autoMatch(header, words).identifier
+      return { ...base, path: saved[header] ?? null, by: 'saved', ...(identifier && { identifier }) }
+    }
+    return { ...base, ...autoMatch(header, words) }
+  })
+  const contested = new Map<string, ColumnMatch[]>()
   for (const match of matches) {
-    if (decided.has(match.column)) continue
-    const { path, by } = autoMatch(match.header)
-    claim(match, path, by)
+    if (match.path === null) continue
+    const key = targetKey(match.path)
+    contested.set(key, [...(contested.get(key) ?? []), match])
+  }
+  for (const rivals of contested.values()) {
+    if (rivals.length < 2) continue
+    // Stable: among equally strong matches the first column stays first.
+    const [winner, ...losers] = [...rivals].sort((a, b) => STRENGTH[b.by] - STRENGTH[a.by])
+    winner!.rivals = losers.map((loser) => loser.column)
+    for (const loser of losers) {
+      loser.couldFill = loser.path!
+      loser.path = null
+      loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: ${
+        STRENGTH[winner!.by] > STRENGTH[loser.by]
+          ? 'its name says it more plainly'
+          : 'it comes first in the file'
+      }`
+      loser.by = 'none'
+    }
   }
   return matches
 }
@@ -195,9 +262,4 @@ export function matchColumns(headers: string[], saved?: Record<string, FieldPath
 /** `json:brand` and `brand` fill the same field, so they count as the same claim. */
 function targetKey(path: FieldPath): string {
   return path.startsWith(JSON_COLUMN_PREFIX) ? path.slice(JSON_COLUMN_PREFIX.length) : path
-}
-
-/** The mapping of a set of matches, by column position. */
-export function mappingOf(matches: readonly ColumnMatch[]): (FieldPath | null)[] {
-  return matches.map((match) => match.path)
 }

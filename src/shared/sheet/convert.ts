@@ -1,8 +1,18 @@
 import type { FieldMeta } from '../schema/field.ts'
 import { describeValue } from '../validation/messages.ts'
-import { columnTarget, describeColumn, JSON_COLUMN_PREFIX } from './columns.ts'
-import { isPlainNumber } from './formula.ts'
-import type { FieldPath } from './types.ts'
+import { isPlainBoolean, readBooleanText } from '../values/boolean-text.ts'
+import { isMeasure, readMeasure } from '../values/measure.ts'
+import { readNumberText } from '../values/number-text.ts'
+import { suggestedSpelling } from '../values/spelling.ts'
+import {
+  columnTarget,
+  describeColumn,
+  JSON_COLUMN_PREFIX,
+  KEEP_COLUMN_PREFIX,
+  UNIT_COLUMN_PREFIX,
+} from './columns.ts'
+import type { LengthUnit } from '../values/measure.ts'
+import type { Conversion, FieldPath, Measure } from './types.ts'
 
 /**
  * One cell's text turned into the value its field holds, by the field's kind in the catalogue
@@ -13,36 +23,44 @@ import type { FieldPath } from './types.ts'
  *   an empty string (orgId, actionUrl), where it means "".
  * - Text, web address and colour cells are kept exactly as written, spaces included, but for the
  *   barcode: it identifies the product (duplicates are found by it), so spaces around it go. (One a
- *   spreadsheet shortened to 8.90123E+12 is refused by validation, wherever it comes from.)
- * - Numbers: plain or exponent notation with a dot for decimals, surrounding spaces ignored. A
- *   comma is refused rather than guessed at: "1,5" (decimal comma) and "1,234" (thousands) read
- *   differently by locale, and a silently wrong number is worse than a clear error.
- * - Booleans: true/false, yes/no, 1/0 in any case.
+ *   spreadsheet shortened to 8.90123E+12 is refused by validation, wherever it comes from.) A value
+ *   of an open list in another case than the suggested one takes its spelling ("Eyewear").
+ * - Numbers: read by `readNumberText`, as the editor reads them: a dot for decimals, or a comma
+ *   when the person says the file writes them so; never both, never a thousands separator.
+ * - Measures (frame sizes, dimensions): a number with an optional unit ("52 mm"), settled with the
+ *   row's other cells in rows.ts; text that is not a length is kept as written.
+ * - Booleans: true/false, yes/no, Y/N, 1/0 in any case.
+ * - The product image: the first address of a cell that joins several.
  * - A 2D slot: empty or `null` is an empty slot, otherwise a JSON object.
  * - JSON columns (`json:PATH`, fields of kind json, paths the catalogue does not describe): JSON.
+ * - Kept columns (`keep:KEY`) and unit columns: their text.
+ *
+ * What was read differently from how the contract writes it is returned as a `conversion`.
  */
-export type Converted = { value: unknown } | { error: string }
+export type Converted = { value: unknown; conversion?: Conversion; measure?: Measure } | { error: string }
+
+export interface CellOptions {
+  /** The file writes decimals with a comma ("1,5"). */
+  decimalComma?: boolean
+  /** A unit the column's header names: a measure's cells are read in it. */
+  unit?: LengthUnit
+}
 
 export type CellConverter = (text: string) => Converted
 
 const ABSENT: Converted = { value: undefined }
-const BOOLEANS: Record<string, boolean> = {
-  true: true,
-  false: false,
-  yes: true,
-  no: false,
-  1: true,
-  0: false,
-}
 
-export function cellConverter(path: FieldPath): CellConverter {
+export function cellConverter(path: FieldPath, options: CellOptions = {}): CellConverter {
   const name = describeColumn(path)
   if (path.startsWith(JSON_COLUMN_PREFIX)) return jsonCell(name)
+  if (path.startsWith(KEEP_COLUMN_PREFIX) || path.startsWith(UNIT_COLUMN_PREFIX)) return keptCell
   const target = columnTarget(path)
   if (target.kind === 'slot') return slotCell(name)
   if (target.kind === 'json') return jsonCell(name)
   if (path === 'barcode') return barcodeCell
-  return leafCell(target.node.meta, name)
+  if (isMeasure(path)) return measureCell(name, options)
+  if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options))
+  return leafCell(target.node.meta, name, options)
 }
 
 function barcodeCell(text: string): Converted {
@@ -50,45 +68,86 @@ function barcodeCell(text: string): Converted {
   return trimmed === '' ? ABSENT : { value: trimmed }
 }
 
-/** Converts one cell of `path`; see {@link cellConverter} for the rules. */
-export function convertCell(path: FieldPath, text: string): Converted {
-  return cellConverter(path)(text)
+/** Extra columns kept at the person's word: their text as written. */
+function keptCell(text: string): Converted {
+  return text.trim() === '' ? ABSENT : { value: text }
 }
 
-function leafCell(meta: FieldMeta, name: string): CellConverter {
+/** Converts one cell of `path`; see {@link cellConverter} for the rules. */
+export function convertCell(path: FieldPath, text: string, options?: CellOptions): Converted {
+  return cellConverter(path, options)(text)
+}
+
+function leafCell(meta: FieldMeta, name: string, { decimalComma = false }: CellOptions): CellConverter {
   const empty: Converted = meta.allowEmpty ? { value: '' } : ABSENT
   switch (meta.kind) {
     case 'number':
     case 'integer':
       return (text) => {
-        const trimmed = text.trim()
-        if (trimmed === '') return empty
-        const wanted = meta.kind === 'integer' ? 'a whole number' : 'a number'
-        if (trimmed.includes(',')) {
-          return {
-            error: `${name} must be ${wanted} with a dot for decimals and no thousands separator (such as 1234.5), not ${describeValue(text)}`,
-          }
+        const read = readNumberText(text, { name, integer: meta.kind === 'integer', decimalComma })
+        if ('absent' in read) return empty
+        if ('error' in read) {
+          const hint =
+            !decimalComma && /^\s*[+-]?\d*,\d+\s*$/.test(text)
+              ? '; if this file writes decimals with a comma, say so and it is read as one'
+              : ''
+          return { error: read.error + hint }
         }
-        const number = Number(trimmed)
-        if (!isPlainNumber(trimmed) || !Number.isFinite(number))
-          return { error: `${name} must be ${wanted}, not ${describeValue(text)}` }
-        if (meta.kind === 'integer' && !Number.isInteger(number))
-          return { error: `${name} must be a whole number, not ${describeValue(text)}` }
-        return { value: number }
+        return decimalComma && text.includes(',')
+          ? { value: read.value, conversion: { kind: 'decimal-comma', from: text, to: String(read.value) } }
+          : { value: read.value }
       }
     case 'boolean':
       return (text) => {
-        const trimmed = text.trim()
-        if (trimmed === '') return empty
-        const value = BOOLEANS[trimmed.toLowerCase()]
-        return value === undefined
-          ? { error: `${name} must be true or false (or yes/no, 1/0), not ${describeValue(text)}` }
-          : { value }
+        if (text.trim() === '') return empty
+        const value = readBooleanText(text)
+        if (value === undefined)
+          return { error: `${name} must be yes or no (true/false, Y/N, 1/0), not ${describeValue(text)}` }
+        return isPlainBoolean(text)
+          ? { value }
+          : { value, conversion: { kind: 'yes-no', from: text, to: String(value) } }
       }
     case 'json':
       return jsonCell(name)
     default:
-      return (text) => (text.trim() === '' ? empty : { value: text })
+      return (text) => {
+        if (text.trim() === '') return empty
+        const spelled = suggestedSpelling(text, meta.examples)
+        return spelled === undefined
+          ? { value: text }
+          : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
+      }
+  }
+}
+
+/** WooCommerce and feeds join a product's images in one cell: the first is its picture. */
+function imageCell(convert: CellConverter): CellConverter {
+  return (text) => {
+    const urls = text.split(/,\s*(?=https?:\/\/)/i)
+    if (urls.length < 2) return convert(text)
+    const first = urls[0]!.trim()
+    const converted = convert(first)
+    return 'error' in converted
+      ? converted
+      : { ...converted, conversion: { kind: 'first-image', from: text, to: first } }
+  }
+}
+
+function measureCell(name: string, { decimalComma = false, unit }: CellOptions): CellConverter {
+  return (text) => {
+    const read = readMeasure(text, { name, decimalComma })
+    if ('absent' in read) return ABSENT
+    if ('error' in read) return read
+    if ('text' in read) return { value: text }
+    const measure: Measure = {
+      amount: read.amount,
+      unitInCell: read.unit !== undefined,
+      decimalComma: text.includes(','),
+      ...((read.unit ?? unit) && { unit: read.unit ?? unit }),
+    }
+    // The text as written while nothing about it changes ("52.0" stays "52.0"); rows.ts rewrites it
+    // when a unit or a comma has to go.
+    return { value: text.trim(), measure }
   }
 }
 

@@ -1,12 +1,5 @@
 /** The spreadsheet pipeline in one import: columns, conversion, files in and out, templates. */
-export {
-  describeColumn,
-  JSON_COLUMN_PREFIX,
-  mappingOf,
-  matchColumns,
-  normaliseHeader,
-  skuColumns,
-} from './columns.ts'
+export { describeColumn, JSON_COLUMN_PREFIX, matchColumns, normaliseHeader, skuColumns } from './columns.ts'
 export { cellConverter, convertCell, type Converted } from './convert.ts'
 export {
   parseCsvText,

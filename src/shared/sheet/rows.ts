@@ -3,11 +3,40 @@ import { EFFECT_ASSETS_2D_SLOTS, type Sku } from '../schema/sku.ts'
 import { validateDocument, type DocumentKind } from '../validation/document.ts'
 import type { Problem } from '../validation/problem.ts'
 import { validateSku } from '../validation/validate.ts'
-import { columnTarget, describeColumn, JSON_COLUMN_PREFIX, matchColumns, mappingOf } from './columns.ts'
-import { cellConverter, type CellConverter } from './convert.ts'
+import { findField } from '../schema/catalogue.ts'
+import { fillMissingDefaults } from '../schema/sku-template.ts'
+import { isRecord } from '../is-record.ts'
+import {
+  amountText,
+  convertLength,
+  type LengthUnit,
+  DIMENSION_UNIT,
+  isFrameMeasure,
+  lengthUnitOf,
+  PLATFORM_LENGTH_UNIT,
+} from '../values/measure.ts'
+import { suggestedSpelling } from '../values/spelling.ts'
+import { skuCatalogue } from '../validation/validate.ts'
+import {
+  columnTarget,
+  describeColumn,
+  JSON_COLUMN_PREFIX,
+  KEEP_COLUMN_PREFIX,
+  UNIT_COLUMN_PREFIX,
+} from './columns.ts'
+import { cellConverter, convertCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
+import { headerWords } from './header-words.ts'
 import { isBlankRow, isHelpRow } from './help-row.ts'
-import type { CellProblem, ColumnMapping, FieldPath, RowResult } from './types.ts'
+import { automaticMapping, OPTIONS_KEY, type SheetMapping } from './mapping.ts'
+import {
+  ParentIndex,
+  ProductReader,
+  productLayout,
+  type ProductCounts,
+  type ProductLayout,
+} from './products.ts'
+import type { CellProblem, Conversion, FieldPath, Measure, RowConversion, RowResult } from './types.ts'
 
 /**
  * Data rows of a sheet turned into SKU payloads, checked by the same `validateSku` as the editor,
@@ -23,6 +52,8 @@ interface CompiledColumn {
   convert: CellConverter
   /** For a 2D slot column, its slot; the slots are assembled into one list after the row is read. */
   slot: number | null
+  /** For a unit column (`unit:PATH`): the measure it gives the unit of. */
+  unitOf?: FieldPath
 }
 
 interface CompiledMapping {
@@ -31,31 +62,47 @@ interface CompiledMapping {
   byPath: Map<string, CompiledColumn>
   /** Lists filled by position, whose gaps become empty items (`{}`) rather than holes. */
   lists: PathSegment[][]
+  /** Fixed values, converted once. */
+  constants: { path: FieldPath; segments: PathSegment[]; value: unknown; conversion?: Conversion }[]
+  /** Fixed values that cannot be read as their field's kind: every row carries the error. */
+  constantErrors: { path: FieldPath; text: string; message: string }[]
+  mapping: SheetMapping
 }
 
 // A mapping is compiled once (catalogue lookups, converters), not once a row.
-const compiled = new WeakMap<ColumnMapping, CompiledMapping>()
+const compiled = new WeakMap<SheetMapping, CompiledMapping>()
 
-function compile(mapping: ColumnMapping): CompiledMapping {
+function compile(headers: readonly string[], mapping: SheetMapping): CompiledMapping {
   const cached = compiled.get(mapping)
   if (cached) return cached
   const columns: CompiledColumn[] = []
   const byPath = new Map<string, CompiledColumn>()
   const lists = new Map<string, PathSegment[]>()
-  mapping.forEach((path, index) => {
+  const fixed = new Set(Object.keys(mapping.constants))
+  mapping.columns.forEach((path, index) => {
     if (path === null || path === '') return
-    const plain = path.startsWith(JSON_COLUMN_PREFIX) ? path.slice(JSON_COLUMN_PREFIX.length) : path
-    const segments = parsePath(plain)
-    if (segments.length === 0) return
+    const unitOf = path.startsWith(UNIT_COLUMN_PREFIX) ? path.slice(UNIT_COLUMN_PREFIX.length) : undefined
+    const plain = path.startsWith(JSON_COLUMN_PREFIX)
+      ? path.slice(JSON_COLUMN_PREFIX.length)
+      : path.startsWith(KEEP_COLUMN_PREFIX)
+        ? path.slice(KEEP_COLUMN_PREFIX.length)
+        : path
+    // A field given a fixed value takes it on every row: its column is not read.
+    if (fixed.has(plain)) return
+    const segments = unitOf ? [] : parsePath(plain)
+    if (segments.length === 0 && !unitOf) return
     const target = path === plain ? columnTarget(path) : { kind: 'json' as const }
+    const unit = headerWords(headers[index] ?? '').unit
     const column: CompiledColumn = {
       index,
       path: plain,
       segments,
-      convert: cellConverter(path),
+      convert: cellConverter(path, { decimalComma: mapping.decimalComma, ...(unit && { unit }) }),
       slot: target.kind === 'slot' ? target.slot : null,
+      ...(unitOf && { unitOf }),
     }
     columns.push(column)
+    if (unitOf) return
     if (!byPath.has(plain)) byPath.set(plain, column)
     if (column.slot === null) {
       segments.forEach((segment, at) => {
@@ -66,7 +113,20 @@ function compile(mapping: ColumnMapping): CompiledMapping {
       })
     }
   })
-  const result = { columns, byPath, lists: [...lists.values()] }
+  const constants: CompiledMapping['constants'] = []
+  const constantErrors: CompiledMapping['constantErrors'] = []
+  for (const [path, text] of Object.entries(mapping.constants)) {
+    const converted = convertCell(path, text, { decimalComma: mapping.decimalComma })
+    if ('error' in converted) constantErrors.push({ path, text, message: converted.error })
+    else if (converted.value !== undefined)
+      constants.push({
+        path,
+        segments: parsePath(path),
+        value: converted.value,
+        conversion: converted.conversion,
+      })
+  }
+  const result = { columns, byPath, lists: [...lists.values()], constants, constantErrors, mapping }
   compiled.set(mapping, result)
   return result
 }
@@ -86,32 +146,63 @@ function columnFor(mapping: CompiledMapping, path: string): CompiledColumn | und
 }
 
 /**
- * One data row as a SKU. `row` is the 1-based data row (the first row under the header is 1).
- * Unmapped columns are ignored. Cells are converted by their field's kind (see convert.ts), a
- * leading `'` that escaped a formula character on export is removed, and the assembled SKU is
- * validated; problems of fields no column fills carry column ''.
+ * One SKU from its source row (a data row, or a variant with its product's cells filled in).
+ * `row` is the 1-based data row (the first row under the header is 1). Unmapped columns are
+ * ignored. Cells are converted by their field's kind (see convert.ts), a leading `'` that escaped a
+ * formula character on export is removed; fixed values are set, measures settled with their units,
+ * a category path split, the variant's options kept, the template's defaults filled where asked;
+ * then the SKU is validated. Problems of fields no column fills carry column ''.
  *
  * 2D slots: when any slot cell of the row is filled, the list is built with all seven slots, the
  * empty ones null; when none is, the list is absent. 3D assets: the list grows to the highest
  * position used, gaps becoming empty assets (which then warn about their missing fields).
  */
-export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapping, row: number): RowResult {
-  const compiledMapping = compile(mapping)
+export function rowToSku(
+  cells: string[],
+  headers: readonly string[],
+  mapping: SheetMapping,
+  row: number,
+  options?: Record<string, string>,
+): RowResult {
+  const compiledMapping = compile(headers, mapping)
   const sku: Record<string, unknown> = {}
   const errors: CellProblem[] = []
+  const conversions: RowConversion[] = []
   const failed = new Set<string>()
+  const measures = new Map<FieldPath, { column: CompiledColumn; measure: Measure }>()
+  const units = new Map<FieldPath, string>()
   let slots: unknown[] | null = null
   const cellText = (column: CompiledColumn) => cells[column.index] ?? ''
   const header = (column: CompiledColumn) => headers[column.index] ?? ''
 
+  for (const constant of compiledMapping.constants) {
+    setAt(sku, constant.segments, structuredClone(constant.value))
+    if (constant.conversion) conversions.push({ field: constant.path, ...constant.conversion })
+  }
+  for (const { path, text, message } of compiledMapping.constantErrors) {
+    errors.push({
+      row,
+      column: '',
+      value: text,
+      message: `The fixed value of ${describeColumn(path)}: ${message}`,
+    })
+    failed.add(path)
+  }
   for (const column of compiledMapping.columns) {
     const raw = cellText(column)
     const text = unescapeFormula(raw)
     if (column.slot !== null && text.trim() === '') continue
+    if (column.unitOf) {
+      if (text.trim()) units.set(column.unitOf, text)
+      continue
+    }
     const converted = column.convert(text)
     if ('error' in converted) {
       errors.push({ row, column: header(column), value: raw, message: converted.error })
       failed.add(column.path)
+    } else {
+      if (converted.conversion) conversions.push({ field: column.path, ...converted.conversion })
+      if (converted.measure) measures.set(column.path, { column, measure: converted.measure })
     }
     // A cell that does not convert keeps its text: imported with its errors, the draft still
     // holds what the file said and is invalid until someone fixes it, rather than valid without it.
@@ -129,6 +220,21 @@ export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapp
     const value = getAt(sku, list)
     if (Array.isArray(value)) for (let i = 0; i < value.length; i++) if (!(i in value)) value[i] = {}
   }
+  for (const problem of settleMeasures(sku, measures, units, conversions)) {
+    const column = measures.get(problem.path)?.column
+    errors.push({
+      row,
+      column: column ? header(column) : '',
+      value: column ? cellText(column) : '',
+      message: problem.message,
+    })
+    failed.add(problem.path)
+  }
+  splitCategoryPath(sku, conversions)
+  if (options && mapping.keepOptions)
+    sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
+  // A row with nothing of its own stays empty (and is refused as no SKU), defaults or not.
+  const filled = mapping.fillDefaults && Object.keys(sku).length > 0 ? fillMissingDefaults(sku) : []
 
   const result = validateSku(sku)
   const place = (problem: Problem): CellProblem => {
@@ -151,7 +257,120 @@ export function rowToSku(cells: string[], headers: string[], mapping: ColumnMapp
     sku: sku as Sku,
     errors: [...errors, ...result.errors.filter((problem) => !aboutFailed(problem)).map(place)],
     warnings: result.warnings.filter((problem) => !repeats(problem)).map(place),
+    ...(conversions.length && { conversions }),
+    ...(filled.length && { filled }),
   }
+}
+
+/**
+ * Lengths settled with their units: frame measures as millimetres, a unit dropped; dimensions in
+ * the unit `dimensions.unit` names, else the one unit the row's cells use, else (units mixed)
+ * centimetres as the platform's SDK, converting where a cell's unit differs. Returns what cannot be.
+ */
+function settleMeasures(
+  sku: Record<string, unknown>,
+  measures: ReadonlyMap<FieldPath, { measure: Measure }>,
+  units: ReadonlyMap<FieldPath, string>,
+  conversions: RowConversion[],
+): { path: FieldPath; message: string }[] {
+  const problems: { path: FieldPath; message: string }[] = []
+  const unitOf = (path: FieldPath, measure: Measure): LengthUnit | undefined | null => {
+    const written = units.get(path)
+    if (measure.unitInCell || written === undefined) return measure.unit
+    return lengthUnitOf(written) ?? null
+  }
+  const write = (
+    path: FieldPath,
+    measure: Measure,
+    from: LengthUnit | undefined,
+    to: LengthUnit | undefined,
+  ) => {
+    const segments = parsePath(path)
+    const before = String(getAt(sku, segments))
+    const amount = from && to ? convertLength(measure.amount, from, to) : measure.amount
+    // A length whose unit is known is written as the number it is ("140.0000 MILLIMETER" → "140");
+    // one without a unit stays as written, so an export comes back unchanged.
+    if (!from && !measure.decimalComma) return
+    const text = amountText(amount)
+    setAt(sku, segments, text)
+    if (from && to && from !== to)
+      conversions.push({
+        field: path,
+        kind: 'unit-converted',
+        from: `${before}${measure.unitInCell ? '' : ` ${from}`}`,
+        to: `${text} ${to}`,
+      })
+    else if (measure.unitInCell)
+      conversions.push({ field: path, kind: 'unit-dropped', from: before, to: text })
+    else if (measure.decimalComma)
+      conversions.push({ field: path, kind: 'decimal-comma', from: before, to: text })
+  }
+  const dimensions: { path: FieldPath; measure: Measure; unit: LengthUnit | undefined }[] = []
+  for (const [path, { measure }] of measures) {
+    const unit = unitOf(path, measure)
+    if (unit === null) {
+      problems.push({
+        path,
+        message: `${describeColumn(path)}: the unit "${units.get(path)}" is not a length unit (mm, cm, in)`,
+      })
+      continue
+    }
+    if (isFrameMeasure(path)) write(path, measure, unit, 'mm')
+    else dimensions.push({ path, measure, unit })
+  }
+  if (dimensions.length === 0) return problems
+  const declared = getAt(sku, parsePath(DIMENSION_UNIT))
+  const named = typeof declared === 'string' ? lengthUnitOf(declared) : undefined
+  const used = new Set(dimensions.flatMap((dimension) => (dimension.unit ? [dimension.unit] : [])))
+  const target = named ?? (used.size === 1 ? [...used][0] : used.size > 1 ? PLATFORM_LENGTH_UNIT : undefined)
+  for (const dimension of dimensions)
+    write(dimension.path, dimension.measure, dimension.unit ?? target, target)
+  if (target && declared === undefined) setAt(sku, parsePath(DIMENSION_UNIT), target)
+  return problems
+}
+
+/**
+ * Categories as shops write them: a path ("Eyewear > Sunglasses", WooCommerce's categories, a feed's
+ * product type), whose first step is the category and last the sub-category; several joined by
+ * commas ("Eyewear > Sunglasses, Clearance"), of which the first path counts; or a PIM's list of
+ * codes ("eyewear,sunglasses"), of which the suggested category and sub-category count. A column
+ * of its own for the sub-category always wins.
+ */
+function splitCategoryPath(sku: Record<string, unknown>, conversions: RowConversion[]) {
+  const written = sku.category
+  if (typeof written !== 'string' || !/[>,]/.test(written)) return
+  const entries = written
+    .split(',')
+    .map((entry) =>
+      entry
+        .split('>')
+        .map((step) => step.trim())
+        .filter(Boolean),
+    )
+    .filter((steps) => steps.length > 0)
+  if (entries.length === 0) return
+  const suggested = (field: FieldPath) => findField(skuCatalogue, parsePath(field)).node.meta.examples
+  const spelled = (text: string, field: FieldPath) => suggestedSpelling(text, suggested(field)) ?? text
+  const isSuggested = (text: string, field: FieldPath) =>
+    suggested(field)?.some((example) => String(example).toLowerCase() === text.toLowerCase()) ?? false
+  const path = entries.find((steps) => steps.length > 1)
+  let category: string
+  let subCategory: string | undefined
+  if (path) {
+    category = path[0]!
+    subCategory = path.at(-1)
+  } else {
+    const codes = entries.map((steps) => steps[0]!)
+    category = codes.find((code) => isSuggested(code, 'category')) ?? codes[0]!
+    subCategory = codes.find((code) => code !== category && isSuggested(code, 'subCategory'))
+  }
+  sku.category = spelled(category, 'category')
+  const to = [`category ${String(sku.category)}`]
+  if (subCategory !== undefined && sku.subCategory === undefined) {
+    sku.subCategory = spelled(subCategory, 'subCategory')
+    to.push(`sub-category ${String(sku.subCategory)}`)
+  }
+  conversions.push({ field: 'category', kind: 'category-path', from: written, to: to.join(', ') })
 }
 
 /**
@@ -164,29 +383,74 @@ function positioned(problem: Problem): string {
 }
 
 /**
- * Converts rows as they stream in, numbering them: every row under the header counts (the
+ * A sheet's rows converted as they stream in, numbered: every row under the header counts (the
  * template's help row and blank rows too), so row N is the file's line N + 1 in a spreadsheet.
- * The help row and blank rows give no result.
+ * The help row, blank rows, a Shopify image row and a WooCommerce parent give no result.
+ * WooCommerce files need their parents first: pass the {@link ParentIndex} of a first pass.
  */
-export function rowConverter(headers: string[], mapping: ColumnMapping): (rows: string[][]) => RowResult[] {
-  let row = 0
-  return (rows) => {
+export class SheetConverter {
+  readonly layout: ProductLayout
+  private readonly headers: readonly string[]
+  private readonly mapping: SheetMapping
+  private readonly products: ProductReader
+  private row = 0
+
+  constructor(headers: readonly string[], mapping: SheetMapping, parents?: ParentIndex) {
+    this.headers = headers
+    this.mapping = mapping
+    this.layout = parents?.layout ?? productLayout(headers)
+    this.products = new ProductReader(this.layout, parents)
+  }
+
+  convert(rows: readonly string[][]): RowResult[] {
     const results: RowResult[] = []
     for (const cells of rows) {
-      row++
+      this.row++
       if (isBlankRow(cells) || isHelpRow(cells)) continue
-      results.push(rowToSku(cells, headers, mapping, row))
+      const source = this.products.read(this.row, cells)
+      if (source) results.push(rowToSku(source.cells, this.headers, this.mapping, source.row, source.options))
     }
     return results
   }
+
+  /** Products and variants found so far. */
+  get productCounts(): ProductCounts {
+    return this.products.summary
+  }
 }
 
-/** A whole sheet at once; the mapping defaults to the automatic one of {@link matchColumns}. */
+/** The first pass a format needs before its rows can be read in order (WooCommerce's parents), if any. */
+export function parentIndexFor(headers: readonly string[]): ParentIndex | undefined {
+  const index = new ParentIndex(productLayout(headers))
+  return index.needed ? index : undefined
+}
+
+/** Converts rows as they stream in; see {@link SheetConverter}. */
+export function rowConverter(headers: string[], mapping: SheetMapping): (rows: string[][]) => RowResult[] {
+  const converter = new SheetConverter(headers, mapping)
+  return (rows) => converter.convert(rows)
+}
+
+/** A whole sheet at once, its format's parents found first; the mapping defaults to the automatic one. */
 export function convertSheet(
   sheet: { headers: string[]; rows: string[][] },
-  mapping: ColumnMapping = mappingOf(matchColumns(sheet.headers)),
+  mapping?: SheetMapping,
 ): RowResult[] {
-  return rowConverter(sheet.headers, mapping)(sheet.rows)
+  return readSheet(sheet, mapping).results
+}
+
+/** A whole sheet at once, with the products and variants found. */
+export function readSheet(
+  sheet: { headers: string[]; rows: string[][] },
+  mapping?: SheetMapping,
+): { results: RowResult[]; products: ProductCounts; layout: ProductLayout } {
+  const parents = parentIndexFor(sheet.headers)
+  if (parents) for (const cells of sheet.rows) parents.add(cells)
+  const layout = parents?.layout ?? productLayout(sheet.headers)
+  const used = mapping ?? automaticMapping(sheet.headers, { structural: layout.structural })
+  const converter = new SheetConverter(sheet.headers, used, parents)
+  const results = converter.convert(sheet.rows)
+  return { results, products: converter.productCounts, layout }
 }
 
 export interface DocumentResults {

@@ -1,4 +1,5 @@
 import type { Sku } from '../schema/sku.ts'
+import type { LengthUnit } from '../values/measure.ts'
 
 /**
  * Spreadsheets in and out: the words shared by the importer (renderer worker), the exporter and the
@@ -8,15 +9,31 @@ import type { Sku } from '../schema/sku.ts'
 /** A dotted contract path with list positions as numbers: `arEffect.effectAssets3D.0.url`. */
 export type FieldPath = string
 
-/** How one column of a file was matched to a field, so the mapping screen can say why. */
+/** How one column of a file was matched to a field, so the mapping screen and the CLI can say why. */
 export interface ColumnMatch {
   /** 0-based position of the column in the file. */
   column: number
   header: string
   /** The field the column fills, or null when it is ignored. */
   path: FieldPath | null
-  /** `path`: the header is a contract path; `title`/`synonym`: matched by the catalogue's words; `saved`: from a saved mapping. */
-  by: 'path' | 'title' | 'synonym' | 'saved' | 'none'
+  /**
+   * `path`: the header is a contract path; `title`: the catalogue's name for the field;
+   * `synonym`: a usual word for it; `prefixed`: a usual word after a shop's prefix ("Variant
+   * Barcode"); `saved`: the person's choice.
+   */
+  by: 'path' | 'title' | 'synonym' | 'prefixed' | 'saved' | 'none'
+  /** Why, in words, for the mapping screen and `--show-mapping`. */
+  why?: string
+  /** A unit the header names ("Frame Width (mm)"): the cells are read in it. */
+  unit?: LengthUnit
+  /** A shop's own code (SKU, MPN, Handle): the barcode only when the person says so. */
+  identifier?: true
+  /** A column the file's format reads itself (Shopify's Handle, WooCommerce's Parent). */
+  structural?: true
+  /** Columns that could fill the same field and were left for this one. */
+  rivals?: number[]
+  /** For a column left for another: the field it could fill. */
+  couldFill?: FieldPath
 }
 
 /** The field each column fills, by column position (null: ignored). Saved and reused by header. */
@@ -32,10 +49,54 @@ export interface CellProblem {
   message: string
 }
 
+/** A cell read differently from how the contract writes it (Y → true, "52 mm" → "52"), by field. */
+export interface RowConversion extends Conversion {
+  field: FieldPath
+}
+
 /** One data row turned into a SKU payload, with its problems. */
 export interface RowResult {
   row: number
   sku: Sku
   errors: CellProblem[]
   warnings: CellProblem[]
+  /** Cells read differently from how they were written. */
+  conversions?: RowConversion[]
+  /** Fields the new-SKU template filled where the row had none (`arEffect.envSettings`). */
+  filled?: string[]
+}
+
+/** How a cell was read when it was not written as the contract writes it; counted in the dry run. */
+export interface Conversion {
+  kind: ConversionKind
+  /** The cell as written, and the value it became, as text. */
+  from: string
+  to: string
+}
+
+export type ConversionKind =
+  /** Y/N, yes/no, 1/0 read as a yes or no. */
+  | 'yes-no'
+  /** A suggested value in another case ("Eyewear" → "eyewear"). */
+  | 'spelling'
+  /** A decimal comma read as the file says it writes decimals. */
+  | 'decimal-comma'
+  /** A unit written in the cell dropped, the number kept ("52 mm" → "52"). */
+  | 'unit-dropped'
+  /** A length converted to the field's unit ("5.2 cm" → "52"). */
+  | 'unit-converted'
+  /** "Eyewear > Sunglasses": the category, and its last step as the sub-category. */
+  | 'category-path'
+  /** Several image addresses in one cell: the first is the product image. */
+  | 'first-image'
+
+/** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
+export interface Measure {
+  amount: number
+  /** The unit the cell wrote, or the header's. */
+  unit?: LengthUnit
+  /** Whether the cell itself wrote the unit ("52 mm"). */
+  unitInCell: boolean
+  /** The cell had a decimal comma. */
+  decimalComma: boolean
 }

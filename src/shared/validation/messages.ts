@@ -5,16 +5,20 @@ import { formatPath, type Problem } from './problem.ts'
 
 /** Turns a schema issue into a sentence that names the field the way the catalogue does. */
 export function describeIssue(issue: z.core.$ZodIssue, root: FieldNode): Problem {
-  const path = formatPath(issue.path)
   const { node, exact } = findField(root, issue.path)
   const input = 'input' in issue ? issue.input : undefined
-  const name = exact ? node.meta.title : `"${String(issue.path.at(-1))}" in ${node.meta.title}`
   const meta = exact ? node.meta : undefined
-  const where = listPosition(root, issue.path)
   return {
-    path,
-    message: `${name}${where} ${requirement(issue, meta, slotParent(root, issue.path))}${got(input)}`,
+    path: formatPath(issue.path),
+    message: `${fieldName(root, issue.path)} ${requirement(issue, meta, slotParent(root, issue.path))}${got(input)}`,
   }
+}
+
+/** The field at `path` as a message names it: "Intensity", "Model address of 3D asset 2". */
+export function fieldName(root: FieldNode, path: readonly PropertyKey[]): string {
+  const { node, exact } = findField(root, path)
+  const name = exact ? node.meta.title : `"${String(path.at(-1))}" in ${node.meta.title}`
+  return `${name}${listPosition(root, path)}`
 }
 
 /** " of 3D asset 2" for a field inside a list item; positions are 1-based, as people count. */

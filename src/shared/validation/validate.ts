@@ -1,9 +1,10 @@
 import type { z } from '../schema/zod.ts'
 import { skuSchema } from '../schema/sku.ts'
 import { appCreateRequestSchema } from '../schema/app.ts'
-import { buildCatalogue, type FieldNode } from '../schema/catalogue.ts'
-import { describeIssue } from './messages.ts'
-import type { Problem, ValidationResult } from './problem.ts'
+import { buildCatalogue, findField, type FieldNode } from '../schema/catalogue.ts'
+import { readNumberText } from '../values/number-text.ts'
+import { describeIssue, fieldName } from './messages.ts'
+import { formatPath, type Problem, type ValidationResult } from './problem.ts'
 import { isRecord } from '../is-record.ts'
 
 export const skuCatalogue = buildCatalogue(skuSchema, 'SKU')
@@ -11,8 +12,28 @@ export const appCatalogue = buildCatalogue(appCreateRequestSchema, 'App')
 
 function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): ValidationResult {
   const parsed = schema.safeParse(value, { reportInput: true })
-  const errors = parsed.success ? [] : parsed.error.issues.map((issue) => describeIssue(issue, catalogue))
+  const errors = parsed.success
+    ? []
+    : parsed.error.issues.map(
+        (issue) => numberTextProblem(issue, catalogue) ?? describeIssue(issue, catalogue),
+      )
   return { errors, warnings: missingFields(catalogue, value) }
+}
+
+/**
+ * Text where the contract wants a number, said as the reader the editor and the importer share
+ * says it: why the text is not a number ("1,5": decimals take a dot), not only that it is text.
+ * Text the reader does read as a number ("0.012" in quotes) keeps the schema's message. Here
+ * rather than in messages.ts, which the reader itself uses for its words.
+ */
+function numberTextProblem(issue: z.core.$ZodIssue, catalogue: FieldNode): Problem | undefined {
+  if (issue.code !== 'invalid_type' || typeof issue.input !== 'string') return undefined
+  const { node, exact } = findField(catalogue, issue.path)
+  const { kind } = node.meta
+  if (!exact || (kind !== 'number' && kind !== 'integer')) return undefined
+  const name = fieldName(catalogue, issue.path)
+  const read = readNumberText(issue.input, { name, integer: kind === 'integer' })
+  return 'error' in read ? { path: formatPath(issue.path), message: read.error } : undefined
 }
 
 /**

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 import { runCli } from './run-cli.ts'
@@ -59,8 +60,19 @@ describe('catalog-desk convert', () => {
     expect(run.stdout).toContain(
       'row 2, column "Intensity": Intensity must be a number, not the text "high"\n',
     )
+    // The row's own values, and the new-SKU defaults for the sections it does not have.
+    const template = newSkuPayload()
     expect(JSON.parse(await readFile(at('errors.json'), 'utf8'))).toEqual({
-      skus: [{ productName: 'Aviator', arEffect: { envSettings: { intensity: 1 } } }],
+      skus: [
+        {
+          ...template,
+          productName: 'Aviator',
+          arEffect: {
+            ...template.arEffect,
+            envSettings: { ...template.arEffect!.envSettings, intensity: 1 },
+          },
+        },
+      ],
     })
   })
 
@@ -113,7 +125,9 @@ describe('catalog-desk convert', () => {
   it('has a usage text with the exit statuses', async () => {
     const run = await runCli(['convert', '--help'])
     expect(run.code).toBe(0)
-    expect(run.stdout.split('\n')[0]).toBe('Usage: catalog-desk convert IN OUT [--force]')
+    expect(run.stdout.split('\n')[0]).toBe(
+      'Usage: catalog-desk convert IN OUT [--force] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+    )
     expect(run.stdout).toContain('Exit status: 0 every SKU valid and written, 1 some SKU invalid')
     expect((await runCli(['--help'])).stdout).toContain('convert IN OUT [--force]')
   })

@@ -12,9 +12,18 @@ describe('catalog-desk', () => {
   })
 
   it.each([
-    [['validate', '--help'], 'Usage: catalog-desk validate FILE [--json]'],
-    [['validate', '-h', 'ignored.json'], 'Usage: catalog-desk validate FILE [--json]'],
-    [['help', 'validate'], 'Usage: catalog-desk validate FILE [--json]'],
+    [
+      ['validate', '--help'],
+      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+    ],
+    [
+      ['validate', '-h', 'ignored.json'],
+      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+    ],
+    [
+      ['help', 'validate'],
+      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+    ],
     [['schema', '--help'], 'Usage: catalog-desk schema [--out DIR]'],
   ])('%j prints that command’s usage and exits 0', async (argv, first) => {
     const run = await runCli(argv)

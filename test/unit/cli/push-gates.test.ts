@@ -129,6 +129,41 @@ describe('push: the gates', () => {
     expect(run.stderr).toContain('  [2] S-3: row 3: Brand is required to send and empty\n')
     expect(barcodesIn(sandbox)).toEqual(['S-1'])
   })
+
+  it('a European shop sheet with --mapping and --decimal-comma: the mapping’s barcode column, fixed values and decimals reach the sandbox', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile(
+      'shop.csv',
+      'Artikel;Article number;EAN;Intensity\nAviator;A-1;4006381333931;1,5\nRound;A-2;;0,8\n',
+    )
+    const mapping = await inputFile(
+      'shop.mapping.json',
+      JSON.stringify({
+        format: 'catalog-desk-mapping/1',
+        columns: { Artikel: 'productName', 'Article number': 'barcode', EAN: null },
+        constants: { category: 'eyewear' },
+      }),
+    )
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    const refused = await push([...base, '--journal', 'refused.jsonl'])
+    // Without the mapping there is no name or barcode to send; without the decimal comma, no intensity.
+    expect(refused.code).toBe(1)
+    expect(barcodesIn(sandbox)).toEqual([])
+    const run = await push([...base, '--mapping', mapping, '--decimal-comma'])
+    expect(run.code).toBe(0)
+    expect(barcodesIn(sandbox)).toEqual(['A-1', 'A-2'])
+    const stored = sandbox.received().skus.map((entry) => entry.sku as Record<string, unknown>)
+    expect(
+      stored.map((sku) => [
+        sku.productName,
+        sku.category,
+        (sku.arEffect as { envSettings: { intensity: number } }).envSettings.intensity,
+      ]),
+    ).toEqual([
+      ['Aviator', 'eyewear', 1.5],
+      ['Round', 'eyewear', 0.8],
+    ])
+  })
 })
 
 describe('push: --require and the profile’s required fields', () => {

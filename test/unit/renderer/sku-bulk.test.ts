@@ -8,6 +8,7 @@ import { BulkRefusal, SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
@@ -263,5 +264,70 @@ describe('deleting drafts and undoing', () => {
     await bulk.delete([ids[1]!])
     expect(await undoLog.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await drafts.get(ids[0]!)).toBeUndefined()
+  })
+})
+
+const ENVIRONMENT = newSkuPayload().arEffect!.envSettings!
+
+/** A new SKU's payload with a product, and without the environment (as a sheet without its columns leaves it). */
+function withoutEnvironment(barcode: string): Sku {
+  const payload: Sku = { ...newSkuPayload(), productName: 'Aviator', brand: 'Northwind', barcode }
+  delete payload.arEffect!.envSettings
+  return payload
+}
+
+describe('setting a field whose section a draft lacks', () => {
+  it('makes the section from the new-SKU defaults, and the draft has no more problems than before', async () => {
+    const ids = [
+      (await drafts.create(withoutEnvironment('1'), 1000)).id,
+      (await drafts.create({ productName: 'Pearl Necklace', barcode: '2' } as Sku, 1000)).id,
+    ]
+    const before = await Promise.all(ids.map((id) => drafts.get(id)))
+
+    const result = await bulk.setField(ids, 'arEffect.envSettings.intensity', 2, { now: 5000 })
+    expect(result).toMatchObject({ count: 2, unchanged: 0 })
+    for (const [i, id] of ids.entries()) {
+      const draft = await drafts.get(id)
+      expect(draft?.payload.arEffect?.envSettings).toEqual({ ...ENVIRONMENT, intensity: 2 })
+      const problems = (d: typeof draft) => (d?.errorCount ?? 0) + (d?.warningCount ?? 0)
+      expect(problems(draft)).toBeLessThanOrEqual(problems(before[i]))
+    }
+    // The necklace had no AR effect at all: it gets the template's, around the new environment.
+    expect((await drafts.get(ids[1]!))?.payload.arEffect).toEqual({
+      ...newSkuPayload().arEffect,
+      envSettings: { ...ENVIRONMENT, intensity: 2 },
+    })
+
+    // Undo puts the drafts back as they were, without the sections made for them.
+    await undoLog.undo(result.batch)
+    expect(await Promise.all(ids.map((id) => drafts.get(id)))).toEqual(before)
+  })
+
+  it('changes nothing else of a section the draft has', async () => {
+    const payload = withoutEnvironment('1')
+    payload.arEffect!.envSettings = { tileX: 4, fieldOfView: '30deg' }
+    const id = (await drafts.create(payload, 1000)).id
+    await bulk.setField([id], 'arEffect.envSettings.intensity', 2)
+    expect((await drafts.get(id))?.payload.arEffect?.envSettings).toEqual({
+      tileX: 4,
+      fieldOfView: '30deg',
+      intensity: 2,
+    })
+  })
+
+  it('counts a draft holding the value as unchanged, and creates nothing when removing', async () => {
+    const holding = (await drafts.create(newSkuPayload(), 1000)).id
+    const lacking = (await drafts.create(withoutEnvironment('1'), 1000)).id
+    expect(await bulk.setField([holding], 'arEffect.envSettings.intensity', 1)).toMatchObject({
+      count: 0,
+      unchanged: 1,
+    })
+    // Removing a value the draft does not have leaves it untouched, its section still absent.
+    expect(await bulk.setField([lacking], 'arEffect.envSettings.intensity', undefined)).toMatchObject({
+      count: 0,
+      unchanged: 1,
+    })
+    expect((await drafts.get(lacking))?.payload.arEffect).not.toHaveProperty('envSettings')
+    expect((await drafts.get(lacking))?.updatedAt).toBe(1000)
   })
 })

@@ -4,7 +4,7 @@ import { leaves } from '#shared/schema/catalogue.ts'
 import { skuCatalogue } from '#shared/validation/validate.ts'
 
 const match = (headers: string[], saved?: Record<string, string | null>) =>
-  matchColumns(headers, saved).map(({ path, by }) => [path, by])
+  matchColumns(headers, { saved }).map(({ path, by }) => [path, by])
 
 describe('skuColumns', () => {
   it('lists every leaf of the catalogue in catalogue order, list items spread over positions', () => {
@@ -102,7 +102,6 @@ describe('matchColumns', () => {
     ['EAN', 'barcode'],
     ['UPC', 'barcode'],
     ['GTIN', 'barcode'],
-    ['SKU code', 'barcode'],
     ['sub category', 'subCategory'],
     ['enabled', 'isActive'],
     ['active', 'isActive'],
@@ -130,14 +129,24 @@ describe('matchColumns', () => {
     ])
   })
 
-  it('a field matched twice goes to the first column; the later one is ignored', () => {
-    expect(
-      matchColumns(['Product name', 'name', 'productName']).map((m) => [m.column, m.header, m.path, m.by]),
-    ).toEqual([
-      [0, 'Product name', 'productName', 'title'],
-      [1, 'name', null, 'none'],
-      [2, 'productName', null, 'none'],
+  it('a field matched twice goes to the plainest name, then to the first column; the others say why', () => {
+    const matches = matchColumns(['name', 'Product name', 'Title', 'productName'])
+    expect(matches.map((m) => [m.column, m.header, m.path, m.by])).toEqual([
+      [0, 'name', null, 'none'],
+      [1, 'Product name', null, 'none'],
+      [2, 'Title', null, 'none'],
+      [3, 'productName', 'productName', 'path'],
     ])
+    expect(matches[3]!.rivals).toEqual([1, 0, 2])
+    expect(matches[1]!.couldFill).toBe('productName')
+    expect(matches[1]!.why).toBe('“productName” fills Product name: its name says it more plainly')
+    const titled = matchColumns(['Title', 'Product name', 'name'])
+    expect(titled.map((m) => m.path)).toEqual([null, 'productName', null])
+    // Equally plain: the first in the file.
+    expect(matchColumns(['name', 'Title']).map((m) => m.path)).toEqual(['productName', null])
+    expect(matchColumns(['name', 'Title'])[1]!.why).toBe(
+      '“name” fills Product name: it comes first in the file',
+    )
   })
 
   it('maps json: columns to their path and ignores unknown headers', () => {

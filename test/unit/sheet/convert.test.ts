@@ -2,11 +2,19 @@ import { describe, expect, it } from 'vitest'
 import { convertCell } from '#shared/sheet/convert.ts'
 import { rowToSku } from '#shared/sheet/rows.ts'
 import { validateSku } from '#shared/validation/validate.ts'
+import { DEFAULT_SETTINGS, type SheetMapping } from '#shared/sheet/mapping.ts'
+
+/** A mapping of these columns alone: no fixed values, no defaults filled. */
+const only = (columns: (string | null)[]): SheetMapping => ({
+  ...DEFAULT_SETTINGS,
+  fillDefaults: false,
+  columns,
+})
 
 describe('convertCell: by the field’s kind, never by the look of the text', () => {
   it.each([
     ['meta.lensWidth', '52', '52'],
-    ['meta.lensWidth', ' 52 ', ' 52 '],
+    ['meta.lensWidth', ' 52 ', '52'],
     ['barcode', '0012345', '0012345'],
     ['arEffect.envSettings.intensity', '52', 52],
     ['arEffect.envSettings.intensity', ' -2.5 ', -2.5],
@@ -23,7 +31,8 @@ describe('convertCell: by the field’s kind, never by the look of the text', ()
     ['json:customField', '{"a":[1,2]}', { a: [1, 2] }],
     ['json:customField', '"text"', 'text'],
   ])('%s: %j → %j', (path, text, value) => {
-    expect(convertCell(path, text)).toEqual({ value })
+    const converted = convertCell(path, text)
+    expect('value' in converted && converted.value).toEqual(value)
   })
 
   it.each([
@@ -47,14 +56,14 @@ describe('convertCell: by the field’s kind, never by the look of the text', ()
     [
       'arEffect.envSettings.intensity',
       '1,5',
-      'Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"',
+      'Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"; if this file writes decimals with a comma, say so and it is read as one',
     ],
     [
       'arEffect.transform.position.x',
       '1,234.5',
       'Position X must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,234.5"',
     ],
-    ['isActive', 'maybe', 'Active must be true or false (or yes/no, 1/0), not the text "maybe"'],
+    ['isActive', 'maybe', 'Active must be yes or no (true/false, Y/N, 1/0), not the text "maybe"'],
     [
       'arEffect.effectAssets2D.1',
       '[1]',
@@ -82,7 +91,7 @@ describe('barcode cells', () => {
     'keep %s, a number the spreadsheet shortened, for validation to refuse (in a row: an error)',
     (text) => {
       expect(convertCell('barcode', text)).toEqual({ value: text })
-      const row = rowToSku([text], ['Barcode'], ['barcode'], 3)
+      const row = rowToSku([text], ['Barcode'], only(['barcode']), 3)
       expect(row.errors).toEqual([
         {
           row: 3,
@@ -97,7 +106,7 @@ describe('barcode cells', () => {
   it.each(['4006E12', '123E45', '1e5', 'ABC-1E+5'])(
     'take %s, a code that only looks like a number',
     (text) => {
-      expect(rowToSku([text], ['Barcode'], ['barcode'], 1).errors).toEqual([])
+      expect(rowToSku([text], ['Barcode'], only(['barcode']), 1).errors).toEqual([])
     },
   )
 })
@@ -128,7 +137,7 @@ describe('rowToSku', () => {
         'ignored',
       ],
       headers,
-      mapping,
+      only(mapping),
       4,
     )
     expect(result.sku).toEqual({
@@ -154,12 +163,12 @@ describe('rowToSku', () => {
   })
 
   it('leaves the 2D list absent when no slot cell is filled', () => {
-    const result = rowToSku(['Aviator', '', '', '', '', '', '', ''], headers, mapping, 1)
+    const result = rowToSku(['Aviator', '', '', '', '', '', '', ''], headers, only(mapping), 1)
     expect(result.sku).toEqual({ productName: 'Aviator' })
   })
 
   it('conversion errors carry row, column (the header as written) and the cell; no "missing" repeats them', () => {
-    const result = rowToSku(['Aviator', 'high', 'maybe', '', '', '', '', ''], headers, mapping, 12)
+    const result = rowToSku(['Aviator', 'high', 'maybe', '', '', '', '', ''], headers, only(mapping), 12)
     expect(result.errors).toEqual([
       {
         row: 12,
@@ -171,7 +180,7 @@ describe('rowToSku', () => {
         row: 12,
         column: 'Active',
         value: 'maybe',
-        message: 'Active must be true or false (or yes/no, 1/0), not the text "maybe"',
+        message: 'Active must be yes or no (true/false, Y/N, 1/0), not the text "maybe"',
       },
     ])
     expect(result.warnings.map((w) => w.message)).not.toContain('Active is missing')
@@ -185,7 +194,7 @@ describe('rowToSku', () => {
   })
 
   it('schema errors are placed at the column that filled the field', () => {
-    const result = rowToSku(['Aviator', '', '', '', '', '', 'models/a.glb', ''], headers, mapping, 2)
+    const result = rowToSku(['Aviator', '', '', '', '', '', 'models/a.glb', ''], headers, only(mapping), 2)
     expect(result.errors).toEqual([
       {
         row: 2,
@@ -198,14 +207,14 @@ describe('rowToSku', () => {
   })
 
   it('removes the apostrophe that escaped a formula character, and only that', () => {
-    const result = rowToSku(["'=SUM(A1)", "'-2.5"], ['Name', 'Brand'], ['productName', 'brand'], 1)
+    const result = rowToSku(["'=SUM(A1)", "'-2.5"], ['Name', 'Brand'], only(['productName', 'brand']), 1)
     expect(result.sku).toMatchObject({ productName: '=SUM(A1)', brand: '-2.5' })
-    const kept = rowToSku(["'quoted'", "''=x"], ['Name', 'Brand'], ['productName', 'brand'], 1)
+    const kept = rowToSku(["'quoted'", "''=x"], ['Name', 'Brand'], only(['productName', 'brand']), 1)
     expect(kept.sku).toMatchObject({ productName: "'quoted'", brand: "'=x" })
   })
 
   it('empty cells of allowEmpty fields are "" and short rows are fine', () => {
-    const result = rowToSku([''], ['Org'], ['orgId', 'actionUrl'], 1)
+    const result = rowToSku([''], ['Org'], only(['orgId', 'actionUrl']), 1)
     expect(result.sku).toEqual({ orgId: '', actionUrl: '' })
   })
 })

@@ -14,11 +14,11 @@ describe('the error report', () => {
     expect(csv.startsWith('\uFEFFrow,column,value,message\r\n')).toBe(true)
     expect(parseCsvText(csv).rows).toEqual([
       ['1', 'Intensity', 'high', 'Intensity must be a number, not the text "high"'],
-      ['2', 'Active', 'perhaps', 'Active must be true or false (or yes/no, 1/0), not the text "perhaps"'],
+      ['2', 'Active', 'perhaps', 'Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"'],
     ])
     expect(problems.map(formatCellProblem)).toEqual([
       'row 1, column "Intensity": Intensity must be a number, not the text "high"',
-      'row 2, column "Active": Active must be true or false (or yes/no, 1/0), not the text "perhaps"',
+      'row 2, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
     ])
   })
 

@@ -3,6 +3,7 @@ import { skuColumns } from '#shared/sheet/columns.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { HELP_MARKER } from '#shared/sheet/help-row.ts'
 import { convertSheet, rowConverter } from '#shared/sheet/rows.ts'
+import { automaticMapping } from '#shared/sheet/mapping.ts'
 import { templateCsv, templateSheet, templateXlsx } from '#shared/sheet/template.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 
@@ -40,7 +41,7 @@ describe('the import template', () => {
     const order = headers.map((_, i) => headers.length - 1 - i)
     const convert = rowConverter(
       order.map((i) => headers[i]!),
-      order.map((i) => headers[i]!),
+      automaticMapping(order.map((i) => headers[i]!)),
     )
     const results = convert([
       order.map((i) => example[i]!),

@@ -1,5 +1,6 @@
-import { getAt, parsePath, setAt } from '#shared/json-path.ts'
+import { getAt, parsePath } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
+import { setWithSectionDefaults } from '#shared/schema/sku-template.ts'
 import { isLive, wasSent } from '#shared/sync-state.ts'
 import { bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { chunks } from './chunks.ts'
@@ -60,8 +61,10 @@ export class SkuBulkEdits {
 
   /**
    * Sets one field of the payload on every given draft (`undefined` removes it), recomputing each
-   * draft's columns and validity. One transaction: all drafts change or none. Drafts no longer in
-   * the draft state are skipped. A value the form would reject is refused before anything is read.
+   * draft's columns and validity. Sections around the field that a draft lacks are made from the
+   * new-SKU defaults, so a value set brings no missing-field warnings for its neighbours. One
+   * transaction: all drafts change or none. Drafts no longer in the draft state are skipped. A
+   * value the form would reject is refused before anything is read.
    */
   async setField(
     ids: readonly string[],
@@ -86,7 +89,9 @@ export class SkuBulkEdits {
           else if (getAt(record.payload, segments) === value) unchanged++
           else {
             const payload = structuredClone(record.payload)
-            setAt(payload, segments, value)
+            // A section the draft lacks comes from the new-SKU template: `{ intensity }` alone
+            // would add a missing-field warning for each of the environment's other fields.
+            setWithSectionDefaults(payload, segments, value)
             // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
             next.push({
               ...record,

@@ -1,4 +1,6 @@
 import { textOf } from '#shared/text-of.ts'
+import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import {
   PREVIEW_ROWS,
@@ -48,8 +50,10 @@ export class DryRunTally {
   private readonly warnings: ReportedProblem[] = []
   private readonly validBarcodes = new BarcodeTally()
   private readonly allBarcodes = new BarcodeTally()
+  private readonly conversions = new ConversionTally()
 
   add(results: readonly RowResult[]) {
+    this.conversions.add(results)
     for (const result of results) {
       this.rows++
       const barcode = textOf(result.sku.barcode)
@@ -78,8 +82,11 @@ export class DryRunTally {
     }
   }
 
-  report(documentErrors: string[]): DryRunReport {
+  report(documentErrors: string[], products?: ProductCounts): DryRunReport {
     return {
+      ...(products && { products }),
+      conversions: this.conversions.counts,
+      filled: this.conversions.filled,
       rows: this.rows,
       valid: this.valid,
       withWarnings: this.withWarnings,

@@ -1,6 +1,6 @@
 import type { DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
-import type { ColumnMapping } from '#shared/sheet/types.ts'
+import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type {
   Analysis,
   DryRunReport,
@@ -47,7 +47,7 @@ export class ImportClient {
 
   dryRun(
     file: File,
-    mapping: ColumnMapping,
+    mapping: SheetMapping,
     onProgress: (progress: ReadProgress) => void,
   ): Promise<DryRunReport> {
     return this.start({ type: 'dry-run', file, mapping }, (message, resolve) => {
@@ -63,7 +63,7 @@ export class ImportClient {
    */
   run(
     file: File,
-    mapping: ColumnMapping,
+    mapping: SheetMapping,
     options: RunOptions,
     write: (skus: Sku[], columns: DraftColumns[], progress: ReadProgress) => Promise<void>,
   ): Promise<ReadProgress> {

@@ -1,6 +1,9 @@
 import type { DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
-import type { CellProblem, ColumnMapping, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
+import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
+import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
+import type { CellProblem, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
 
 /**
@@ -30,8 +33,8 @@ export interface RunOptions {
 
 export type ImportRequest =
   | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
-  | { type: 'dry-run'; job: number; file: File; mapping: ColumnMapping }
-  | { type: 'run'; job: number; file: File; mapping: ColumnMapping; options: RunOptions }
+  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping }
+  | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
   /** The page wrote the last chunk: the worker may send the next (keeps memory flat). */
   | { type: 'written'; job: number }
   | { type: 'cancel'; job: number }
@@ -46,6 +49,8 @@ export interface Analysis {
   samples: string[][]
   /** What a JSON file holds. */
   documentKind?: DocumentKind
+  /** Whose export it is, by its headers: its variants are read by that format's rule. */
+  productFormat?: ProductFormat
 }
 
 /** One row of the dry run's preview table. */
@@ -84,6 +89,12 @@ export interface DryRunReport {
   documentErrors: string[]
   /** For the duplicates choice: over valid rows only, and over every row. */
   barcodes: { valid: BarcodeSummary; all: BarcodeSummary }
+  /** Products and variants the file holds (sheets; JSON is one SKU an item). */
+  products?: ProductCounts
+  /** How cells were read where they were not written as the contract writes them. */
+  conversions: ConversionCount[]
+  /** Defaults the template gave, by field. */
+  filled: FilledCount[]
 }
 
 export type ImportResponse =

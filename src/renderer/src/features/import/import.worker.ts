@@ -1,7 +1,8 @@
 import { draftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
-import type { ColumnMapping } from '#shared/sheet/types.ts'
+import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import { productLayout } from '#shared/sheet/products.ts'
 import { DryRunTally } from './dry-run.ts'
 import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
 import {
@@ -60,27 +61,34 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
   const { headers, rows } = await readHead(file, format, SAMPLE_ROWS)
   if (headers.length === 0 || headers.every((header) => header.trim() === ''))
     throw new UnreadableFile('It has no header row: its first row must name the columns.')
-  return { format, headers, matches: matchColumns(headers, saved), samples: rows }
+  const layout = productLayout(headers)
+  return {
+    format,
+    headers,
+    matches: matchColumns(headers, { saved, structural: layout.structural }),
+    samples: rows,
+    productFormat: layout.format,
+  }
 }
 
-async function dryRun(job: number, file: File, mapping: ColumnMapping, signal: AbortSignal) {
+async function dryRun(job: number, file: File, mapping: SheetMapping, signal: AbortSignal) {
   const format = await formatOf(file)
   const tally = new DryRunTally()
   const report = throttled(job)
-  const { documentErrors } = await readResults(file, format, mapping, signal, (results, progress) => {
-    tally.add(results)
-    report(progress)
-  })
-  post({ type: 'report', job, report: tally.report(documentErrors) })
+  const { documentErrors, products } = await readResults(
+    file,
+    format,
+    mapping,
+    signal,
+    (results, progress) => {
+      tally.add(results)
+      report(progress)
+    },
+  )
+  post({ type: 'report', job, report: tally.report(documentErrors, products) })
 }
 
-async function run(
-  job: number,
-  file: File,
-  mapping: ColumnMapping,
-  options: RunOptions,
-  signal: AbortSignal,
-) {
+async function run(job: number, file: File, mapping: SheetMapping, options: RunOptions, signal: AbortSignal) {
   const format = await formatOf(file)
   let pending: Sku[] = []
   // One chunk is with the page at a time, while the next one is read and converted here: reading

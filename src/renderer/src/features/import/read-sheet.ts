@@ -4,8 +4,15 @@ import { decodeText } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
 import { streamCsv } from '#shared/sheet/csv.ts'
 import { isBlankRow, isHelpRow } from '#shared/sheet/help-row.ts'
-import { documentToResults, rowConverter, type DocumentResults } from '#shared/sheet/rows.ts'
-import type { ColumnMapping, RowResult } from '#shared/sheet/types.ts'
+import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import type { ProductCounts } from '#shared/sheet/products.ts'
+import {
+  documentToResults,
+  parentIndexFor,
+  SheetConverter,
+  type DocumentResults,
+} from '#shared/sheet/rows.ts'
+import type { RowResult } from '#shared/sheet/types.ts'
 import { UnreadableFile } from './file-kind.ts'
 import type { ReadProgress, SheetFormat } from './import-protocol.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -26,6 +33,8 @@ export type OnResults = (results: RowResult[], progress: ReadProgress) => void |
 export interface SheetRead {
   progress: ReadProgress
   documentErrors: string[]
+  /** A sheet's products and variants. */
+  products?: ProductCounts
 }
 
 /** Header and every data row as text cells: an .xlsx workbook's first sheet. */
@@ -91,11 +100,14 @@ export async function readHead(
   return { headers, rows }
 }
 
-/** Converts and hands on every row of the file, checked against the contract. */
+/**
+ * Converts and hands on every row of the file, checked against the contract. A format whose
+ * variants may come before their product (WooCommerce) is read twice: once for the parents.
+ */
 export async function readResults(
   file: File,
   format: SheetFormat,
-  mapping: ColumnMapping,
+  mapping: SheetMapping,
   signal: AbortSignal,
   onResults: OnResults,
 ): Promise<SheetRead> {
@@ -107,19 +119,32 @@ export async function readResults(
   if (format === 'xlsx') {
     const { headers, rows } = await readWorkbook(file)
     signal.throwIfAborted()
-    const results = rowConverter(headers, mapping)(rows)
-    return { progress: await handOn(results, file.size, signal, onResults), documentErrors: [] }
+    const parents = parentIndexFor(headers)
+    if (parents) for (const cells of rows) parents.add(cells)
+    const converter = new SheetConverter(headers, mapping, parents)
+    const results = converter.convert(rows)
+    const progress = await handOn(results, file.size, signal, onResults)
+    return { progress, documentErrors: [], products: converter.productCounts }
   }
-  let convert: ReturnType<typeof rowConverter> | undefined
+  const { headers } = await readHead(file, 'csv', 0)
+  const parents = parentIndexFor(headers)
+  if (parents) {
+    await streamCsv(
+      file,
+      { onHeader: () => undefined, onRows: (rows) => rows.forEach((cells) => parents.add(cells)) },
+      { signal, chunkBytes: CSV_CHUNK_BYTES },
+    )
+  }
+  let converter: SheetConverter | undefined
   const progress: ReadProgress = { rows: 0, bytes: 0, total: file.size }
   await streamCsv(
     file,
     {
-      onHeader: (headers) => {
-        convert = rowConverter(headers, mapping)
+      onHeader: (cells) => {
+        converter = new SheetConverter(cells, mapping, parents)
       },
       onRows: (rows, read) => {
-        const results = convert!(rows)
+        const results = converter!.convert(rows)
         Object.assign(progress, { rows: progress.rows + rows.length, bytes: read.bytes, total: read.total })
         return onResults(results, { ...progress })
       },
@@ -127,7 +152,11 @@ export async function readResults(
     { signal, chunkBytes: CSV_CHUNK_BYTES },
   )
   signal.throwIfAborted()
-  return { progress: { ...progress, bytes: file.size }, documentErrors: [] }
+  return {
+    progress: { ...progress, bytes: file.size },
+    documentErrors: [],
+    products: converter?.productCounts,
+  }
 }
 
 /** Hands on rows already in memory a stretch at a time, with progress by rows. */

@@ -1,5 +1,18 @@
 import { computed, onBeforeUnmount, ref, shallowRef } from 'vue'
-import { mappingOf } from '#shared/sheet/columns.ts'
+import {
+  applyMappingFile,
+  DEFAULT_SETTINGS,
+  defaultSettings,
+  mappingFileOf,
+  parseMappingFile,
+  type MappingSettings,
+  type SheetMapping,
+} from '#shared/sheet/mapping.ts'
+import { convertCell } from '#shared/sheet/convert.ts'
+import { describeColumn } from '#shared/sheet/columns.ts'
+import { productLayout } from '#shared/sheet/products.ts'
+import { download } from '#renderer/adapters/download.ts'
+import { mappingFileName } from './reading-words.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
 import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-import-writes.ts'
@@ -35,6 +48,8 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
   const file = shallowRef<File>()
   const analysis = shallowRef<Analysis>()
   const mapping = ref<(FieldPath | null)[]>([])
+  /** Fixed values, defaults, decimals and options: the mapping beyond its columns. */
+  const settings = ref<MappingSettings>(structuredClone(DEFAULT_SETTINGS))
   const report = shallowRef<DryRunReport>()
   const existing = shallowRef<Map<string, DraftByBarcode>>(new Map())
   const progress = shallowRef<ReadProgress>(noProgress())
@@ -47,6 +62,10 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
   const notice = ref('')
 
   const isJson = computed(() => analysis.value?.format === 'json')
+  /** The file is Catalog Desk's own export: every column it fills is named by its contract path. */
+  const ownExport = computed(() => !defaultSettings(analysis.value?.matches ?? []).fillDefaults)
+  /** The mapping file applied last, and the columns it set that the person has not changed since. */
+  const fromFile = shallowRef<{ name: string; columns: ReadonlySet<number> }>()
   const barcodes = computed(() =>
     includeInvalid.value ? report.value?.barcodes.all : report.value?.barcodes.valid,
   )
@@ -67,6 +86,8 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     step.value = 'choose'
     file.value = analysis.value = report.value = outcome.value = undefined
     mapping.value = []
+    settings.value = structuredClone(DEFAULT_SETTINGS)
+    fromFile.value = undefined
     failure.value = notice.value = ''
   }
 
@@ -76,7 +97,8 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     step.value = 'reading'
     try {
       analysis.value = await client.analyse(chosen, loadSavedMapping())
-      mapping.value = mappingOf(analysis.value.matches)
+      mapping.value = analysis.value.matches.map((match) => match.path)
+      settings.value = defaultSettings(analysis.value.matches)
       if (isJson.value) await check()
       else step.value = 'mapping'
     } catch (error) {
@@ -89,6 +111,79 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
 
   function setField(column: number, path: FieldPath | null) {
     mapping.value = mapping.value.map((current, i) => (i === column ? path : current))
+    forgetFromFile([column])
+  }
+
+  /**
+   * The column fills `path` at the person's word ("Use as barcode", "Use this column instead"); a
+   * column that filled it before is dropped. Returns the columns dropped.
+   */
+  function takeField(column: number, path: FieldPath): number[] {
+    const dropped = mapping.value.flatMap((current, i) => (i !== column && current === path ? [i] : []))
+    mapping.value = mapping.value.map((current, i) =>
+      i === column ? path : dropped.includes(i) ? null : current,
+    )
+    forgetFromFile([column, ...dropped])
+    return dropped
+  }
+
+  function forgetFromFile(columns: number[]) {
+    const loaded = fromFile.value
+    if (!loaded || !columns.some((column) => loaded.columns.has(column))) return
+    fromFile.value = { ...loaded, columns: new Set([...loaded.columns].filter((c) => !columns.includes(c))) }
+  }
+
+  /** Downloads the mapping as a mapping file, for this file's next export or for someone else. */
+  function saveMappingFile() {
+    if (!analysis.value || !file.value) return
+    const content = mappingFileOf(analysis.value.headers, sheetMapping())
+    download(
+      new File([`${JSON.stringify(content, null, 2)}\n`], mappingFileName(file.value.name), {
+        type: 'application/json',
+      }),
+    )
+  }
+
+  /**
+   * Applies a mapping file: its columns by header (headers it does not name matched as usual) and
+   * its settings. A file that cannot be used changes nothing and says why.
+   */
+  async function loadMappingFile(chosen: File) {
+    const headers = analysis.value?.headers
+    if (!headers) return
+    failure.value = notice.value = ''
+    try {
+      const parsed = parseMappingFile(await chosen.text())
+      for (const [path, text] of Object.entries(parsed.constants ?? {})) {
+        const converted = convertCell(path, text, { decimalComma: parsed.decimalComma })
+        if ('error' in converted)
+          throw new Error(`The fixed value of ${describeColumn(path)}: ${converted.error}`)
+      }
+      const { mapping: applied } = applyMappingFile(headers, parsed, {
+        structural: productLayout(headers).structural,
+      })
+      const { columns, ...rest } = applied
+      mapping.value = columns
+      settings.value = rest
+      const named = new Set(Object.keys(parsed.columns))
+      fromFile.value = {
+        name: chosen.name,
+        columns: new Set(headers.flatMap((header, i) => (named.has(header) ? [i] : []))),
+      }
+      const unnamed = headers.filter((header) => header.trim() && !named.has(header)).length
+      notice.value =
+        `Mapping file “${chosen.name}” applied.` +
+        (unnamed
+          ? ` It does not name ${unnamed === 1 ? 'one column' : `${unnamed} columns`}: matched as usual.`
+          : '')
+    } catch (error) {
+      failure.value = `“${chosen.name}” cannot be used as a mapping file: ${messageOf(error)}`
+    }
+  }
+
+  /** The mapping as the worker reads it: plain JSON data, copied (a Vue proxy, even nested, cannot be posted). */
+  function sheetMapping(): SheetMapping {
+    return JSON.parse(JSON.stringify({ ...settings.value, columns: mapping.value })) as SheetMapping
   }
 
   function save() {
@@ -103,7 +198,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     progress.value = { ...noProgress(), total: file.value.size }
     step.value = 'checking'
     try {
-      const checked = await client.dryRun(file.value, [...mapping.value], (read) => (progress.value = read))
+      const checked = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
       existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
       report.value = checked
       step.value = 'report'
@@ -130,7 +225,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
       const session = batch
       await client.run(
         file.value,
-        [...mapping.value],
+        sheetMapping(),
         { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
         async (skus, columns, read) => {
           const result = await imports.writeChunk(session, skus, {
@@ -171,6 +266,9 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     file,
     analysis,
     mapping,
+    settings,
+    ownExport,
+    fromFile,
     report,
     progress,
     duplicates,
@@ -183,6 +281,9 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     toImport,
     choose,
     setField,
+    takeField,
+    saveMappingFile,
+    loadMappingFile,
     save,
     check,
     run,

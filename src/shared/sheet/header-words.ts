@@ -1,0 +1,77 @@
+import { LENGTH_UNITS, type LengthUnit } from '../values/measure.ts'
+
+/**
+ * A header read as words, the way a person reads it: "Variant Barcode", "Google Shopping / Gender",
+ * "Frame Width (mm)", `frame_width-mm` and `name-en_US` say a field in words, with a prefix the
+ * shop adds, a unit or a locale around them. Matching compares the words; the rest is kept for
+ * what it says (a unit to read the cells in, a locale to choose between columns).
+ */
+
+export interface HeaderWords {
+  /** The header's words, lower-case, accents and punctuation gone: "frame width". */
+  words: string
+  /** The words after a shop's prefix ("variant", "google shopping"), or `words` when it has none. */
+  unprefixed: string
+  /** A unit the header names: "(mm)", "-mm", "in cm". */
+  unit?: LengthUnit
+  /** A PIM locale suffix (`-en_US`), with any channel after it (`-ecommerce`). */
+  locale?: string
+}
+
+/** Prefixes shops put before a field's own words; the field is the rest. */
+const PREFIXES = ['google shopping', 'variant', 'product', 'item', 'custom', 'attribute', 'meta']
+
+const LOCALE = /[-_ ]([a-z]{2}_[A-Z]{2})(?:-([\w]+))?$/
+const UNIT_IN_BRACKETS = /\s*[([]\s*([a-z]+)\s*[)\]]\s*$/i
+const UNIT_SUFFIX = /[-_ ](?:in[-_ ])?([a-z]+)$/i
+
+/** Lower-case words of a text: accents, case and punctuation do not count. */
+export function wordsOf(text: string): string {
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      // camelCase and snake_case split as words: lensColorCode → lens color code.
+      .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .join(' ')
+  )
+}
+
+/** "Active (Y/N)": the header says how the cells answer, which the field's kind knows already. */
+const ANSWER_HINT =
+  /\s*[([]?\s*(?:y\s*\/\s*n|yes\s*\/\s*no|true\s*\/\s*false|1\s*\/\s*0|0\s*\/\s*1)\s*[)\]]?\s*$/i
+
+export function headerWords(header: string): HeaderWords {
+  let text = header.trim().replace(ANSWER_HINT, '')
+  let locale: string | undefined
+  const localised = LOCALE.exec(text)
+  if (localised) {
+    locale = localised[2] ? `${localised[1]}-${localised[2]}` : localised[1]
+    text = text.slice(0, localised.index)
+  }
+  let unit: LengthUnit | undefined
+  const bracketed = UNIT_IN_BRACKETS.exec(text)
+  const suffixed = bracketed ? null : UNIT_SUFFIX.exec(text)
+  const found = bracketed ?? suffixed
+  if (found && LENGTH_UNITS[found[1]!.toLowerCase()]) {
+    // "in" ends many headers ("Sold in"): as inches, only in brackets, "Width (in)".
+    const word = found[1]!.toLowerCase()
+    if (bracketed || word !== 'in') {
+      unit = LENGTH_UNITS[word]
+      text = text.slice(0, found.index)
+    }
+  }
+  // "Variant SKU", "Google Shopping / Gender": the shop's own prefix comes off.
+  const words = wordsOf(text)
+  let unprefixed = words
+  for (const prefix of PREFIXES) {
+    if (words.startsWith(`${prefix} `)) {
+      unprefixed = words.slice(prefix.length + 1)
+      break
+    }
+  }
+  return { words, unprefixed, ...(unit && { unit }), ...(locale && { locale }) }
+}

@@ -1,0 +1,13 @@
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures.ts'
+
+/** The SKU editor as a person reaches it: a new draft from the list's "New SKU". */
+export async function newDraft(page: Page) {
+  await page.goto('/')
+  await page.getByRole('button', { name: 'New SKU' }).click()
+  await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
+}
+
+/** Waits until the editor says every change is in IndexedDB. */
+export const saved = (page: Page) =>
+  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()

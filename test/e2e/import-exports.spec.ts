@@ -1,0 +1,362 @@
+import { readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Locator, Page } from '@playwright/test'
+import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
+import { storedDrafts } from './harness/stored-drafts.ts'
+
+/**
+ * Real spreadsheets in: a person's own sheet (shop codes beside barcodes, units in headers, Y/N,
+ * decimal commas, extra columns), the settings for every row, mapping files, and a shop's export
+ * whose variants the format itself describes.
+ */
+
+const exports = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/sheets/exports')
+
+async function openImport(page: Page, pageProblems: PageProblems) {
+  // The drafts' pictures live on a host the tests do not answer; the list shows tiles.
+  pageProblems.allow(/Failed to load resource/)
+  await page.route('https://cdn.example.com/**', (route) => route.fulfill({ status: 404, body: '' }))
+  await page.goto('/#/skus')
+  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+  await page.getByRole('link', { name: 'Import' }).click()
+  await expect(page.getByRole('heading', { name: 'Import SKUs', level: 1 })).toBeVisible()
+}
+
+const chooseFile = (page: Page, name: string) =>
+  page.getByLabel('Choose a file').setInputFiles(join(exports, name))
+const field = (page: Page, header: string) =>
+  page.getByLabel(`Field for the column ${header}`, { exact: true })
+const row = (page: Page, header: string): Locator =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: header, exact: true }) })
+/** A line of the dry run's "How the file was read" that starts with its label. */
+const fact = (reading: Locator, label: RegExp) => reading.getByRole('paragraph').filter({ hasText: label })
+const status = (page: Page, text: string | RegExp) => page.getByRole('status').filter({ hasText: text })
+
+/** Every column's choice on the mapping screen, as the person sees it: the field, the kept name. */
+async function choices(page: Page): Promise<Record<string, string>> {
+  const out: Record<string, string> = {}
+  for (const header of await page.locator('.import-mapping tbody th[scope=row]').allTextContents()) {
+    const select = field(page, header)
+    if ((await select.count()) === 0) {
+      out[header] = '(read by the format)'
+      continue
+    }
+    out[header] = await select.inputValue()
+    const keep = row(page, header).getByLabel('Kept under the name')
+    if ((await keep.count()) > 0) out[header] += ` ${await keep.inputValue()}`
+  }
+  return out
+}
+
+test.describe('Importing real spreadsheets', () => {
+  test('a person’s own sheet: shop codes, units, Y/N, extra columns, fixed values, decimal commas, mapping files', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    await chooseFile(page, 'own-sheet.csv')
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+
+    // The shop's code is not taken for the barcode, and the row says why; the EAN is.
+    await expect(field(page, 'SKU Code')).toHaveValue('')
+    await expect(row(page, 'SKU Code')).toContainText('A shop’s own code, not a barcode')
+    await expect(row(page, 'SKU Code')).toContainText('Dropped')
+    await expect(field(page, 'EAN')).toHaveValue('barcode')
+    await expect(row(page, 'EAN')).toContainText('a usual word for Barcode')
+    // A unit in the header is said.
+    await expect(field(page, 'Frame Width (mm)')).toHaveValue('meta.frameWidth')
+    await expect(row(page, 'Frame Width (mm)')).toContainText('Read in mm')
+    // A plain sheet has no variants to read: no format line, no options' box.
+    await expect(page.getByText(/^Read as a /)).toHaveCount(0)
+    await expect(page.getByLabel(/Keep each variant’s options/)).toHaveCount(0)
+
+    // "Use as barcode": the shop's code fills it, the EAN is dropped, and that is said.
+    await row(page, 'SKU Code')
+      .getByRole('button', { name: /^Use as barcode/ })
+      .click()
+    await expect(field(page, 'SKU Code')).toHaveValue('barcode')
+    await expect(field(page, 'SKU Code')).toBeFocused()
+    await expect(field(page, 'EAN')).toHaveValue('')
+    await expect(
+      status(page, '“SKU Code” fills Barcode. “EAN” no longer does: it is dropped.'),
+    ).toBeAttached()
+    await expect(row(page, 'SKU Code')).toContainText('A shop’s own code, used as the barcode at your word')
+    await expect(row(page, 'EAN')).toContainText('Dropped: “SKU Code” fills Barcode now')
+    // The EAN's row offers it back.
+    await row(page, 'EAN')
+      .getByRole('button', { name: /^Use this column instead/ })
+      .click()
+    await expect(field(page, 'EAN')).toHaveValue('barcode')
+    await expect(field(page, 'SKU Code')).toHaveValue('')
+    await expect(
+      status(page, '“EAN” fills Barcode. “SKU Code” no longer does: it is dropped.'),
+    ).toBeAttached()
+
+    // Undone by choosing again: the clash is said until the shop's code is dropped.
+    await row(page, 'SKU Code')
+      .getByRole('button', { name: /^Use as barcode/ })
+      .click()
+    await field(page, 'EAN').selectOption({ label: 'Barcode' })
+    await expect(row(page, 'EAN')).toContainText('Barcode is already filled by the column “SKU Code”')
+    await field(page, 'SKU Code').selectOption({ label: 'Drop this column' })
+    await expect(page.locator('.import-mapping .field__errors')).toHaveCount(0)
+    await expect(field(page, 'EAN')).toHaveValue('barcode')
+    await expect(row(page, 'SKU Code')).toContainText('A shop’s own code, not a barcode')
+
+    // Price and Colour kept as extra fields, under their header's words.
+    await expect(row(page, 'Price')).toContainText('Not recognised')
+    await field(page, 'Price').selectOption({ label: 'Keep as an extra field' })
+    const priceKey = row(page, 'Price').getByLabel('Kept under the name')
+    await expect(priceKey).toHaveValue('price')
+    await field(page, 'Colour').selectOption({ label: 'Keep as an extra field' })
+    await expect(row(page, 'Colour').getByLabel('Kept under the name')).toHaveValue('colour')
+    // A name the contract has is refused; the person's own is taken.
+    await priceKey.fill('brand')
+    await expect(row(page, 'Price')).toContainText(
+      '“brand” is a field of the contract: choose Brand in the list instead.',
+    )
+    await expect(priceKey).toHaveAttribute('aria-invalid', 'true')
+    await priceKey.fill('price')
+    await expect(priceKey).not.toHaveAttribute('aria-invalid', 'true')
+
+    // For every row: a value that is not of its field's kind is refused, Status = DRAFT is taken.
+    const every = page.getByRole('group', { name: 'For every row' })
+    await every.getByLabel('Field', { exact: true }).selectOption({ label: 'Active' })
+    await every.getByLabel('Value', { exact: true }).fill('maybe')
+    await every.getByRole('button', { name: 'Add fixed value' }).click()
+    await expect(every.getByRole('alert')).toHaveText(
+      'Active must be yes or no (true/false, Y/N, 1/0), not the text "maybe"',
+    )
+    await expect(every.getByRole('listitem')).toHaveCount(0)
+    await every.getByLabel('Field', { exact: true }).selectOption({ label: 'Status' })
+    await every.getByLabel('Value', { exact: true }).fill('DRAFT')
+    await every.getByLabel('Value', { exact: true }).press('Enter')
+    await expect(every.getByRole('listitem')).toHaveText(['Status = DRAFT Remove the fixed value of Status'])
+    await expect(status(page, 'Status is “DRAFT” on every row.')).toBeAttached()
+    await expect(every.getByLabel('Fill missing sections with the new-SKU defaults')).toBeChecked()
+    await expect(every.getByLabel(/decimals with a comma/)).not.toBeChecked()
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-mapping')
+
+    // Without the decimal comma, "1,5" is an error at its row and column.
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    const intensityProblem = page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })
+    await expect(intensityProblem.locator('td').nth(0)).toHaveText('1')
+    await expect(intensityProblem.locator('td').nth(1)).toHaveText('Intensity')
+    await expect(intensityProblem).toContainText('if this file writes decimals with a comma, say so')
+
+    // The dry run says how cells were read, what was kept and what was dropped.
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    const conversions = reading.getByRole('list', {
+      name: 'Cells read differently from how they are written',
+    })
+    await expect(conversions.getByRole('listitem').filter({ hasText: /^Active:/ })).toHaveText(
+      'Active: 6 cells read as yes/no (“Y” → yes), rows 1, 2, 3, 4, 5…',
+    )
+    await expect(conversions.getByRole('listitem').filter({ hasText: /^Category:/ })).toHaveText(
+      'Category: 4 cells spelled as suggested (“Eyewear” → “eyewear”), rows 1, 3, 4, 6',
+    )
+    await expect(conversions.getByRole('listitem').filter({ hasText: /^Frame width:/ })).toHaveText(
+      'Frame width: 2 units dropped (“138 mm” → “138”), rows 2, 5',
+    )
+    await expect(conversions.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveCount(0)
+    await expect(fact(reading, /^Kept as extra fields:/)).toHaveText(
+      'Kept as extra fields: Price → price, Colour → colour',
+    )
+    await expect(fact(reading, /^Dropped columns:/)).toHaveText('Dropped columns: SKU Code')
+    const filled = fact(reading, /^Filled with new-SKU defaults:/)
+    await expect(filled).toContainText(/Transform \(6 rows\)/)
+    // The fixed value gave the status: the defaults did not need to.
+    await expect(filled).not.toContainText('Status')
+
+    // With the decimal comma said, "1,5" is one and a half.
+    await page.getByRole('button', { name: 'Back to the mapping' }).click()
+    await expect(field(page, 'Price')).toHaveValue('keep:')
+    await page.getByLabel('This file writes decimals with a comma (1,5 means one and a half)').check()
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    await expect(page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })).toHaveCount(0)
+    await expect(conversions.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
+      'Intensity: 1 decimal comma read (“1,5” → 1.5), row 1',
+    )
+    // This sheet mixes both ways: with decimals said to be commas, its dots are refused where they are.
+    const dotted = page.locator('.import-problems tbody tr').filter({ hasText: '0.8' })
+    await expect(dotted.locator('td').nth(0)).toHaveText('2')
+    await expect(dotted.locator('td').nth(1)).toHaveText('Intensity')
+    await expect(dotted).toContainText('Intensity must be a number with a comma for decimals')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-dry-run')
+
+    // The mapping as a file, for the next export of this sheet.
+    await page.getByRole('button', { name: 'Back to the mapping' }).click()
+    const before = await choices(page)
+    expect(before).toMatchObject({
+      'SKU Code': '',
+      EAN: 'barcode',
+      Price: 'keep: price',
+      Colour: 'keep: colour',
+    })
+    const [saved] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Save mapping file…' }).click(),
+    ])
+    expect(saved.suggestedFilename()).toBe('own-sheet.mapping.json')
+    const mappingPath = (await saved.path())!
+    const mappingFile = JSON.parse(await readFile(mappingPath, 'utf8')) as Record<string, unknown>
+    expect(mappingFile).toMatchObject({
+      format: 'catalog-desk-mapping/1',
+      columns: { 'SKU Code': null, EAN: 'barcode', Price: 'keep:price', Colour: 'keep:colour' },
+      constants: { status: 'DRAFT' },
+      fillDefaults: true,
+      decimalComma: true,
+    })
+
+    // Imported without the template's defaults: what the drafts hold is the file's, the fixed value and the kept columns.
+    await page.getByLabel('Fill missing sections with the new-SKU defaults').uncheck()
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(fact(reading, /^Filled with new-SKU defaults:/)).toHaveCount(0)
+    const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
+    if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
+    await page.getByRole('button', { name: /^Import 6/ }).click()
+    await expect(page.getByRole('heading', { name: '6 drafts imported' })).toBeVisible()
+    const stored = await storedDrafts(page)
+    expect(stored).toHaveLength(6)
+    for (const draft of stored) {
+      expect(draft.payload.status).toBe('DRAFT')
+      expect(draft.payload).not.toHaveProperty('arEffect.transform')
+    }
+    const byName = (name: string) => stored.find((draft) => draft.productName === name)!.payload
+    expect(byName('Aviator Gold 58')).toMatchObject({
+      price: '129.00',
+      colour: 'Gold',
+      isActive: true,
+      category: 'eyewear',
+      arEffect: { envSettings: { intensity: 1.5 } },
+    })
+    expect(byName('Round Optical 49 Black')).toMatchObject({
+      barcode: '7612345001043',
+      price: '89.00',
+      meta: { frameWidth: '138' },
+    })
+    expect(byName('Round Optical 49 Black')).not.toHaveProperty('SKU Code')
+
+    // A fresh import of the same sheet, with the mapping file: the same choices, settings included.
+    await page.getByRole('button', { name: 'Import another file' }).click()
+    await chooseFile(page, 'own-sheet.csv')
+    await expect(field(page, 'Price')).toHaveValue('')
+    await page.getByLabel('Load mapping file…').setInputFiles({
+      name: saved.suggestedFilename(),
+      mimeType: 'application/json',
+      buffer: await readFile(mappingPath),
+    })
+    await expect(status(page, 'Mapping file “own-sheet.mapping.json” applied.')).toBeVisible()
+    expect(await choices(page)).toEqual(before)
+    await expect(row(page, 'Price')).toContainText('From the mapping file “own-sheet.mapping.json”')
+    const every2 = page.getByRole('group', { name: 'For every row' })
+    await expect(every2.getByRole('listitem')).toHaveText(['Status = DRAFT Remove the fixed value of Status'])
+    await expect(every2.getByLabel(/decimals with a comma/)).toBeChecked()
+    await expect(every2.getByLabel('Fill missing sections with the new-SKU defaults')).toBeChecked()
+
+    // A file that is not a mapping is refused, naming the file and what is wrong; nothing changes.
+    await page.getByLabel('Load mapping file…').setInputFiles({
+      name: 'notes.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ columns: { Price: 'keep:price' } })),
+    })
+    await expect(
+      page.getByRole('alert').filter({ hasText: '“notes.json” cannot be used as a mapping file' }),
+    ).toContainText('it is not a Catalog Desk mapping')
+    expect(await choices(page)).toEqual(before)
+    // Removing the fixed value: said, and the focus goes back to the choice of a field.
+    await every2.getByRole('button', { name: 'Remove the fixed value of Status' }).click()
+    await expect(every2.getByRole('listitem')).toHaveCount(0)
+    await expect(every2.getByLabel('Field', { exact: true })).toBeFocused()
+    await expect(status(page, 'Status has no fixed value now.')).toBeAttached()
+  })
+
+  test('a Shopify export: columns the format reads, products and variants, options kept', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    await chooseFile(page, 'shopify-products.csv')
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await expect(
+      page.getByText(
+        /^Read as a Shopify product export: rows with the same Handle and no Title are the product’s variants/,
+      ),
+    ).toBeVisible()
+    // The option columns are read by the format, not chosen.
+    await expect(field(page, 'Option1 Name')).toHaveCount(0)
+    await expect(row(page, 'Option1 Name')).toContainText('Read by the file’s format')
+    await expect(row(page, 'Option1 Value')).toContainText('The variant’s option value')
+    // The shop's codes are not barcodes; Variant Barcode is, after the shop's prefix.
+    await expect(row(page, 'Variant SKU')).toContainText('A shop’s own code, not a barcode')
+    await expect(field(page, 'Variant Barcode')).toHaveValue('barcode')
+    await expect(row(page, 'Variant Barcode')).toContainText('A usual word after the shop’s prefix')
+    const options = page.getByLabel('Keep each variant’s options (colour, size) under “options”')
+    await expect(options).toBeChecked()
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-shopify-mapping')
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading).toContainText(
+      'Read as a Shopify product export: 3 products, 5 variants, 1 image row (not SKUs).',
+    )
+    await expect(fact(reading, /^Read by the file’s format:/)).toContainText('Option1 Name, Option1 Value')
+    await expect(fact(reading, /^Dropped columns:/)).toContainText('Variant Grams')
+    await expect(page.locator('.import-counts')).toContainText('Rows6')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-shopify-dry-run')
+
+    const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
+    if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
+    await page.getByRole('button', { name: /^Import 6/ }).click()
+    await expect(page.getByRole('heading', { name: '6 drafts imported' })).toBeVisible()
+    const gold = (await storedDrafts(page)).find((draft) => draft.payload.barcode === '840012345016')!
+    expect(gold.payload).toMatchObject({
+      productName: 'Aviator Classic Sunglasses',
+      options: { Color: 'Gold' },
+    })
+  })
+
+  test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    await chooseFile(page, 'own-sheet-decimal-comma.csv')
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await page.getByLabel('This file writes decimals with a comma (1,5 means one and a half)').check()
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
+      'Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4',
+    )
+    await expect(page.locator('.import-problems tbody tr').filter({ hasText: 'Intensity' })).toHaveCount(0)
+    // The spreadsheet's shortened barcode is refused, comma or not.
+    await expect(page.locator('.import-problems tbody tr').filter({ hasText: '4,00638E+12' })).toContainText(
+      'was shortened to a number by a spreadsheet',
+    )
+    const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
+    if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
+    await page.getByRole('button', { name: /^Import 4/ }).click()
+    await expect(page.getByRole('heading', { name: '4 drafts imported' })).toBeVisible()
+    const stored = await storedDrafts(page)
+    const payload = (name: string) => stored.find((draft) => draft.productName === name)!.payload
+    expect(payload('Panto Cristal')).toMatchObject({
+      barcode: '7612345001425',
+      brand: 'Lunetterie Été',
+      meta: { frameWidth: '139.5', lensWidth: '47.5' },
+      arEffect: { envSettings: { intensity: 0.8 } },
+    })
+    expect(payload('Papillon Vert')).toMatchObject({
+      meta: { frameWidth: '141.5', bridge: '16.5' },
+      arEffect: { envSettings: { intensity: 0.75 } },
+    })
+  })
+})

@@ -1,0 +1,123 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SheetSummary } from '#cli/sheet-report.ts'
+import { MAPPING_FILE_FORMAT } from '#shared/sheet/mapping.ts'
+import { runCli } from './run-cli.ts'
+
+/**
+ * The CLI reads the real export fixtures as the app does, and takes the person's say where the
+ * file leaves it open: --mapping (the app's mapping file), --decimal-comma, --show-mapping.
+ */
+const EXPORTS = 'test/fixtures/sheets/exports'
+
+let scratch = ''
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'catalog-desk-mapping-'))
+})
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true })
+})
+
+const at = (name: string) => join(scratch, name)
+const notes = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('note: '))
+
+async function summaryOf(args: string[]): Promise<SheetSummary & { mapping?: Record<string, unknown> }> {
+  const run = await runCli(['validate', '--json', ...args])
+  expect(run.stderr).toBe('')
+  return JSON.parse(run.stdout) as SheetSummary & { mapping?: Record<string, unknown> }
+}
+
+describe('reading shop exports from the CLI', () => {
+  it('says how it read a Shopify export: products and variants, the shop codes it did not take for the barcode', async () => {
+    const run = await runCli(['validate', `${EXPORTS}/shopify-products.csv`])
+    expect(run.code).toBe(1)
+    const said = notes(run.stdout)
+    expect(said).toContain(
+      'note: read as a Shopify product export: 3 products, 5 variants, 1 image row (not SKUs)',
+    )
+    expect(said).toContain(
+      'note: column "Variant SKU" is a shop\'s own code, not a barcode, and is not read; if it is the barcode, say so with --mapping ({"columns": {"Variant SKU": "barcode"}})',
+    )
+    // The two barcodes a spreadsheet shortened are errors on their rows, with the column.
+    expect(run.stdout).toContain(
+      'row 1, column "Variant Barcode": Barcode "3.65275E+11" was shortened to a number',
+    )
+    expect(run.stdout).toMatch(/^6 SKUs checked: 4 valid, 2 invalid/m)
+  })
+
+  it('where two columns could fill one field, says which it took and why', async () => {
+    const run = await runCli(['validate', `${EXPORTS}/akeneo-products.csv`])
+    expect(notes(run.stdout)).toContain(
+      'note: column "name-en_US" fills Product name; "name-fr_FR" could too and is ignored (it comes first in the file); choose another with --mapping',
+    )
+  })
+
+  it('--show-mapping prints the mapping used; given back with --mapping it reads the file the same way, and a change to it is followed', async () => {
+    const shown = await summaryOf(['--show-mapping', `${EXPORTS}/own-sheet.csv`])
+    expect(shown.mapping).toMatchObject({
+      format: MAPPING_FILE_FORMAT,
+      columns: { EAN: 'barcode', 'SKU Code': null },
+    })
+    await writeFile(at('own.mapping.json'), JSON.stringify(shown.mapping))
+    const again = await summaryOf(['--mapping', at('own.mapping.json'), `${EXPORTS}/own-sheet.csv`])
+    const { mapping: _mapping, ...withoutMapping } = shown
+    expect(again).toEqual(withoutMapping)
+
+    // The person's say: SKU Code is the barcode here, EAN is dropped, Price is kept, Status is fixed.
+    const mine = {
+      format: MAPPING_FILE_FORMAT,
+      columns: { 'SKU Code': 'barcode', EAN: null, Price: 'keep:price' },
+      constants: { status: 'DRAFT', category: 'eyewear' },
+    }
+    await writeFile(at('mine.mapping.json'), JSON.stringify(mine))
+    await writeFile(at('out.json'), '')
+    const converted = await runCli([
+      'convert',
+      '--force',
+      '--mapping',
+      at('mine.mapping.json'),
+      `${EXPORTS}/own-sheet.csv`,
+      at('out.json'),
+    ])
+    expect(converted.stderr).toBe('')
+    const { skus } = JSON.parse(await readFile(at('out.json'), 'utf8')) as { skus: Record<string, unknown>[] }
+    // Row 1 is left out: its "1,5" is an error without --decimal-comma.
+    expect(skus.map((sku) => [sku.barcode, sku.price, sku.status, sku.category])).toEqual([
+      ['OPT-5002-BLK', '89.00', 'DRAFT', 'eyewear'],
+      ['SOL-5003-TRT', '119.00', 'DRAFT', 'eyewear'],
+      ['SOL-5004-RSE', '99.00', 'DRAFT', 'eyewear'],
+      ['SOL-5005-BLU', '39.00', 'DRAFT', 'eyewear'],
+      ['OPT-5006-SLV', '159.00', 'DRAFT', 'eyewear'],
+    ])
+    expect(converted.stdout).toContain('note: column "Price" is kept as the extra field "price"')
+  })
+
+  it('"1,5" is an error naming its row and column; --decimal-comma reads it as 1.5', async () => {
+    const without = await runCli(['validate', `${EXPORTS}/own-sheet-decimal-comma.csv`])
+    expect(without.code).toBe(1)
+    expect(without.stdout).toContain(
+      'row 1, column "Intensity": Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"; if this file writes decimals with a comma, say so and it is read as one',
+    )
+    const withComma = await summaryOf(['--decimal-comma', `${EXPORTS}/own-sheet-decimal-comma.csv`])
+    // Only the barcode the spreadsheet mangled is left wrong.
+    expect(withComma.errors.map((error) => [error.row, error.column])).toEqual([[1, 'EAN']])
+    expect(withComma.notes).toContain(
+      'Intensity: 4 cells read with a decimal comma ("1,5" → 1.5), rows 1, 2, 3, 4',
+    )
+  })
+
+  it('a mapping file that is not one is refused, naming the file and the key', async () => {
+    await writeFile(
+      at('bad.mapping.json'),
+      JSON.stringify({ format: MAPPING_FILE_FORMAT, columns: { EAN: 12 } }),
+    )
+    const run = await runCli(['validate', '--mapping', at('bad.mapping.json'), `${EXPORTS}/own-sheet.csv`])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(`The mapping ${at('bad.mapping.json')} cannot be used: at "columns.EAN":`)
+    await writeFile(at('other.json'), '{"skus": []}')
+    const other = await runCli(['validate', '--mapping', at('other.json'), `${EXPORTS}/own-sheet.csv`])
+    expect(other.stderr).toContain('it is not a Catalog Desk mapping')
+  })
+})
