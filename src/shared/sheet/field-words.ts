@@ -39,7 +39,16 @@ words(
 words('actionUrl', 'url', 'link', 'product url', 'product link', 'product page', 'shop url', 'permalink')
 words('category', 'categories', 'main category', 'product type')
 words('subCategory', 'sub category', 'subcategory', 'subcat', 'sub cat', 'type')
-words('isActive', 'active', 'enabled', 'is active', 'live', 'published', 'online')
+words(
+  'isActive',
+  'active',
+  'enabled',
+  'is active',
+  'live',
+  'published',
+  'online',
+  'published on online store',
+)
 words('meta.age', 'age', 'age group')
 words('meta.gender', 'sex')
 words('meta.frameShape', 'shape')

@@ -44,8 +44,15 @@ export function wordsOf(text: string): string {
 const ANSWER_HINT =
   /\s*[([]?\s*(?:y\s*\/\s*n|yes\s*\/\s*no|true\s*\/\s*false|1\s*\/\s*0|0\s*\/\s*1)\s*[)\]]?\s*$/i
 
+/**
+ * Shopify's metafield columns, "Grupo de edad (product.metafields.shopify.age-group)": the label is
+ * in the shop's language, the key after it is not; the key's words name the field.
+ */
+const METAFIELD = /\(\s*product\.metafields\.[\w-]+\.([\w-]+)\s*\)\s*$/
+
 export function headerWords(header: string): HeaderWords {
-  let text = header.trim().replace(ANSWER_HINT, '')
+  const metafield = METAFIELD.exec(header)
+  let text = (metafield ? metafield[1]! : header).trim().replace(ANSWER_HINT, '')
   let locale: string | undefined
   const localised = LOCALE.exec(text)
   if (localised) {

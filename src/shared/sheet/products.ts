@@ -279,9 +279,11 @@ export class ProductReader {
   private shopify(row: number, cells: string[]): SourceRow | undefined {
     const { layout } = this
     const handle = cell(cells, layout.handle)
+    // Shopify writes the handle on every row; files made by other tools often leave it on the
+    // product's first row only, so a row without handle or title continues the product above.
     const continues =
       this.shopifyProduct !== undefined &&
-      handle === this.shopifyProduct.handle &&
+      (handle === this.shopifyProduct.handle || handle === '') &&
       cell(cells, layout.title) === ''
     if (!continues) {
       this.shopifyProduct = { handle, cells: [...cells], skus: 1 }

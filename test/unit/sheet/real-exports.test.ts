@@ -83,6 +83,14 @@ describe('real product exports, read as a catalog person expects', () => {
     expect(results[0]!.sku.status).toBe('DRAFT')
   })
 
+  it('Shopify’s newer export: "URL handle", no "Variant" prefix, a metafield column named by its key; a handle only on the product’s first row still continues it', () => {
+    const { results, products, layout } = read('shopify-products-2024.csv')
+    expect(layout.format).toBe('shopify')
+    expect(products).toMatchObject({ format: 'shopify', products: 2, variants: 4, imageRows: 1 })
+    expectAsOracle(results, expected('shopify-products-2024.csv'), 'Barcode')
+    expect(results.every((result) => result.errors.length === 0)).toBe(true)
+  })
+
   it('WooCommerce: variations name their parent anywhere in the file, by id: or SKU; the parent is no SKU; Published -1 is a draft', () => {
     const { results, products } = read('woocommerce-products.csv')
     expect(products).toMatchObject({ format: 'woocommerce', products: 3, variants: 3, orphans: 0 })
