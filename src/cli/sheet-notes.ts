@@ -2,7 +2,8 @@ import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import { FORMAT_NAMES, type ProductCounts } from '#shared/sheet/products.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
-import type { ColumnMatch, ConversionKind, RowResult } from '#shared/sheet/types.ts'
+import { conversionText, productCountsText } from '#shared/sheet/reading-words.ts'
+import type { ColumnMatch, RowResult } from '#shared/sheet/types.ts'
 import { plural } from '#shared/plural.ts'
 
 /**
@@ -13,13 +14,7 @@ import { plural } from '#shared/plural.ts'
  */
 
 export function productsNote(products: ProductCounts): string {
-  const parts = [plural(products.products, 'product'), plural(products.variants, 'variant')]
-  if (products.imageRows) parts.push(`${plural(products.imageRows, 'image row')} (not SKUs)`)
-  if (products.orphans)
-    parts.push(
-      `${plural(products.orphans, 'variation')} whose parent is not in the file, each read as a product`,
-    )
-  return `read as a ${FORMAT_NAMES[products.format]}: ${parts.join(', ')}`
+  return `read as a ${FORMAT_NAMES[products.format]}: ${productCountsText(products)}`
 }
 
 export function columnNotes(
@@ -39,7 +34,7 @@ export function columnNotes(
     } else if (path !== null && match.rivals?.length && match.path === path) {
       const others = match.rivals.map(header).join(' and ')
       notes.push(
-        `column ${header(match.column)} fills ${describeColumn(path)}; ${others} could too and ${match.rivals.length === 1 ? 'is' : 'are'} ignored (${rivalReason(match, matches)}); choose another with --mapping`,
+        `column ${header(match.column)} fills ${describeColumn(path)}; ${others} could too and ${match.rivals.length === 1 ? 'is' : 'are'} ignored (${match.contest}); choose another with --mapping`,
       )
     } else if (path === null && match.identifier) {
       notes.push(
@@ -57,29 +52,11 @@ export function columnNotes(
   return notes
 }
 
-function rivalReason(winner: ColumnMatch, matches: readonly ColumnMatch[]): string {
-  const loser = matches[winner.rivals![0]!]
-  return loser?.why?.split(': ').slice(1).join(': ') || 'it comes first in the file'
-}
-
-const KIND_WORDS: Record<ConversionKind, string> = {
-  'yes-no': 'read as yes or no',
-  spelling: 'spelled as suggested',
-  'decimal-comma': 'read with a decimal comma',
-  'unit-dropped': 'with the unit dropped',
-  'unit-converted': 'converted',
-  'category-path': 'read as a category path',
-  'first-image': 'holding several images, the first taken',
-}
-
-/** One line per field and kind: how many cells, an example, the first rows. */
+/** One line per field and kind: how many cells, an example, the first rows; then the defaults filled. */
 export function conversionNotes(results: readonly RowResult[]): string[] {
   const tally = new ConversionTally()
   tally.add(results)
-  const lines = tally.counts.map(
-    (t) =>
-      `${describeColumn(t.field)}: ${plural(t.count, 'cell')} ${KIND_WORDS[t.kind]} ("${t.from}" → ${t.to}), row${t.rows.length > 1 ? 's' : ''} ${t.rows.join(', ')}${t.count > t.rows.length ? ', …' : ''}`,
-  )
+  const lines = tally.counts.map(conversionText)
   const filled = tally.filled.map((f) => `${describeColumn(f.field)} (${plural(f.count, 'row')})`)
   if (filled.length)
     lines.push(`filled with the new-SKU defaults where the file has none: ${filled.join(', ')}`)

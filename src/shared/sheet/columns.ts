@@ -224,9 +224,12 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
       by: 'none',
       ...(words.unit && { unit: words.unit }),
     }
-    // The format reads these itself, whatever a mapping file says of them (it writes them null).
+    // The format reads these itself, unless the person gave one a field (a mapping file writes
+    // them null, which leaves them to the format).
     const read = structural?.get(column)
-    if (read !== undefined) return { ...base, structural: true, why: read }
+    const chosen = saved && Object.hasOwn(saved, header) ? saved[header] : undefined
+    if (read !== undefined && (chosen === undefined || chosen === null))
+      return { ...base, structural: true, why: read }
     if (saved && Object.hasOwn(saved, header)) {
       // A shop's code stays known as one, so what is said of it does not depend on who chose.
       const identifier = autoMatch(header, words).identifier
@@ -245,14 +248,18 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
     // Stable: among equally strong matches the first column stays first.
     const [winner, ...losers] = [...rivals].sort((a, b) => STRENGTH[b.by] - STRENGTH[a.by])
     winner!.rivals = losers.map((loser) => loser.column)
+    // All rivals equally strong: the first in the file; else the winner's name is the plainer.
+    winner!.contest = losers.every((loser) => STRENGTH[loser.by] === STRENGTH[winner!.by])
+      ? 'it comes first in the file'
+      : 'its name says it more plainly'
     for (const loser of losers) {
       loser.couldFill = loser.path!
       loser.path = null
-      loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: ${
+      loser.contest =
         STRENGTH[winner!.by] > STRENGTH[loser.by]
           ? 'its name says it more plainly'
           : 'it comes first in the file'
-      }`
+      loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: ${loser.contest}`
       loser.by = 'none'
     }
   }

@@ -1,7 +1,7 @@
 import type { FieldMeta } from '../schema/field.ts'
 import { describeValue } from '../validation/messages.ts'
 import { isPlainBoolean, readBooleanText } from '../values/boolean-text.ts'
-import { isMeasure, readMeasure } from '../values/measure.ts'
+import { isMeasure, readMeasure, type LengthUnit } from '../values/measure.ts'
 import { readNumberText } from '../values/number-text.ts'
 import { suggestedSpelling } from '../values/spelling.ts'
 import {
@@ -11,7 +11,6 @@ import {
   KEEP_COLUMN_PREFIX,
   UNIT_COLUMN_PREFIX,
 } from './columns.ts'
-import type { LengthUnit } from '../values/measure.ts'
 import type { Conversion, FieldPath, Measure } from './types.ts'
 
 /**
@@ -44,6 +43,12 @@ export interface CellOptions {
   decimalComma?: boolean
   /** A unit the column's header names: a measure's cells are read in it. */
   unit?: LengthUnit
+  /**
+   * The column is headed by its own contract path, as Catalog Desk's export writes it: its cells
+   * are the contract's values and are read as written (no spelling, unit or image list), so an
+   * export comes back unchanged.
+   */
+  asWritten?: boolean
 }
 
 export type CellConverter = (text: string) => Converted
@@ -58,6 +63,7 @@ export function cellConverter(path: FieldPath, options: CellOptions = {}): CellC
   if (target.kind === 'slot') return slotCell(name)
   if (target.kind === 'json') return jsonCell(name)
   if (path === 'barcode') return barcodeCell
+  if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
   if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options))
   return leafCell(target.node.meta, name, options)
@@ -78,7 +84,11 @@ export function convertCell(path: FieldPath, text: string, options?: CellOptions
   return cellConverter(path, options)(text)
 }
 
-function leafCell(meta: FieldMeta, name: string, { decimalComma = false }: CellOptions): CellConverter {
+function leafCell(
+  meta: FieldMeta,
+  name: string,
+  { decimalComma = false, asWritten = false }: CellOptions,
+): CellConverter {
   const empty: Converted = meta.allowEmpty ? { value: '' } : ABSENT
   switch (meta.kind) {
     case 'number':
@@ -112,7 +122,7 @@ function leafCell(meta: FieldMeta, name: string, { decimalComma = false }: CellO
     default:
       return (text) => {
         if (text.trim() === '') return empty
-        const spelled = suggestedSpelling(text, meta.examples)
+        const spelled = asWritten ? undefined : suggestedSpelling(text, meta.examples)
         return spelled === undefined
           ? { value: text }
           : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }

@@ -17,7 +17,6 @@ const words = (path: FieldPath, ...phrases: string[]) => {
 
 words('orgId', 'org', 'org id', 'organisation', 'organization', 'organisation id', 'organization id')
 words('productName', 'name', 'product', 'title', 'product name', 'product title', 'item name', 'label')
-words('barcode', ...barcodeWords())
 words('brand', 'brand name', 'manufacturer', 'vendor', 'make')
 words(
   'productImage',
@@ -61,7 +60,6 @@ words('meta.lensColorDescription', 'lens colour', 'lens color')
 words(
   'arEffect.effectAssets3D.0.url',
   '3d model',
-  'model',
   'glb',
   'model url',
   '3d model url',
@@ -74,33 +72,37 @@ words(
 )
 words('arEffect.effectAssets3D.0.id', '3d model id', 'model id')
 
-/** Standard product codes: printed under the bars, the same in every shop. */
-function barcodeWords(): string[] {
-  return [
-    'barcode',
-    'barcode number',
-    'bar code',
-    'ean',
-    'ean13',
-    'ean 13',
-    'ean8',
-    'ean code',
-    'ean number',
-    'ean upc',
-    'gtin',
-    'gtin8',
-    'gtin12',
-    'gtin13',
-    'gtin14',
-    'gtin code',
-    'upc',
-    'upc a',
-    'upc code',
-    'isbn',
-    'jan',
-    // WooCommerce 9.2+: "GTIN, UPC, EAN, or ISBN".
-    'gtin upc ean or isbn',
-  ]
+/**
+ * Standard product codes, printed under the bars and the same in every shop. A header made of
+ * their names and a few joining words is a barcode column, however they are combined: "EAN",
+ * "GTIN-13 (EAN)", "UPC/EAN", "Barcode number", WooCommerce's "GTIN, UPC, EAN, or ISBN".
+ */
+const BARCODE_CODES = new Set([
+  'barcode',
+  'ean',
+  'ean13',
+  'ean8',
+  'gtin',
+  'gtin8',
+  'gtin12',
+  'gtin13',
+  'gtin14',
+  'upc',
+  'upca',
+  'isbn',
+  'isbn13',
+  'jan',
+])
+const BARCODE_JOINERS = new Set(['code', 'number', 'no', 'nr', 'or', 'and', 'a', 'bar'])
+
+function isBarcodeWords(words: string): boolean {
+  const tokens = words.split(' ').filter(Boolean)
+  // "Bar code" is the word barcode written in two.
+  const named = tokens.some((token) => BARCODE_CODES.has(token)) || /\bbar code\b/.test(words)
+  return (
+    named &&
+    tokens.every((token) => BARCODE_CODES.has(token) || BARCODE_JOINERS.has(token) || /^\d+$/.test(token))
+  )
 }
 
 /**
@@ -136,7 +138,7 @@ const IDENTIFIERS = new Set(
 
 /** The field these words name, if the vocabulary knows them. */
 export function fieldOfWords(words: string): FieldPath | undefined {
-  return WORDS.get(compact(words))
+  return WORDS.get(compact(words)) ?? (isBarcodeWords(words) ? 'barcode' : undefined)
 }
 
 /** Whether these words name a shop's or maker's own code (SKU, MPN, Handle…), not a barcode. */

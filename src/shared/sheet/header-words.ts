@@ -4,7 +4,7 @@ import { LENGTH_UNITS, type LengthUnit } from '../values/measure.ts'
  * A header read as words, the way a person reads it: "Variant Barcode", "Google Shopping / Gender",
  * "Frame Width (mm)", `frame_width-mm` and `name-en_US` say a field in words, with a prefix the
  * shop adds, a unit or a locale around them. Matching compares the words; the rest is kept for
- * what it says (a unit to read the cells in, a locale to choose between columns).
+ * what it says (a unit to read the cells in; a locale, set aside).
  */
 
 export interface HeaderWords {
@@ -14,7 +14,10 @@ export interface HeaderWords {
   unprefixed: string
   /** A unit the header names: "(mm)", "-mm", "in cm". */
   unit?: LengthUnit
-  /** A PIM locale suffix (`-en_US`), with any channel after it (`-ecommerce`). */
+  /**
+   * A PIM locale suffix (`-en_US`), with any channel after it (`-ecommerce`): set aside so
+   * `name-en_US` reads as "name"; two locales of one field contest it as any two columns do.
+   */
   locale?: string
 }
 
@@ -22,7 +25,7 @@ export interface HeaderWords {
 const PREFIXES = ['google shopping', 'variant', 'product', 'item', 'custom', 'attribute', 'meta']
 
 const LOCALE = /[-_ ]([a-z]{2}_[A-Z]{2})(?:-([\w]+))?$/
-const UNIT_IN_BRACKETS = /\s*[([]\s*([a-z]+)\s*[)\]]\s*$/i
+const UNIT_IN_BRACKETS = /\s*[([]\s*(?:in\s+)?([a-z]+)\s*[)\]]\s*$/i
 const UNIT_SUFFIX = /[-_ ](?:in[-_ ])?([a-z]+)$/i
 
 /** Lower-case words of a text: accents, case and punctuation do not count. */

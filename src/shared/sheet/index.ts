@@ -22,7 +22,14 @@ export { escapeFormula, unescapeFormula } from './formula.ts'
 export { HELP_MARKER, isBlankRow, isHelpRow } from './help-row.ts'
 export { MAX_CELL_CHARS, MAX_COLUMNS } from './limits.ts'
 export { errorReportCsv, formatCellProblem } from './report.ts'
-export { convertSheet, documentToResults, rowConverter, rowToSku, type DocumentResults } from './rows.ts'
+export {
+  convertSheet,
+  documentToResults,
+  readSheet,
+  rowToSku,
+  SheetConverter,
+  type DocumentResults,
+} from './rows.ts'
 export { templateCsv, templateSheet, templateXlsx, type TemplateSheet } from './template.ts'
 export { readXlsx, writeXlsx, type XlsxOptions } from './xlsx.ts'
 export type * from './types.ts'

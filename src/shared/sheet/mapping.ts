@@ -1,6 +1,16 @@
 import { z } from '../schema/zod.ts'
 import { messageOf } from '../error-message.ts'
-import { matchColumns, type MatchOptions } from './columns.ts'
+import { isMeasure } from '../values/measure.ts'
+import {
+  isContractColumn,
+  JSON_COLUMN_PREFIX,
+  KEEP_COLUMN_PREFIX,
+  matchColumns,
+  UNIT_COLUMN_PREFIX,
+  type MatchOptions,
+} from './columns.ts'
+import { convertCell } from './convert.ts'
+import { keepKeyProblem } from './reading-words.ts'
 import type { ColumnMapping, ColumnMatch, FieldPath } from './types.ts'
 
 /**
@@ -104,6 +114,16 @@ export function parseMappingFile(text: string): MappingFile {
   }
   // Settings the file leaves out follow the file being read (see defaultSettings).
   const { columns, constants, fillDefaults, decimalComma, keepOptions } = parsed.data
+  for (const [header, path] of Object.entries(columns)) {
+    const problem = path === null ? undefined : targetProblem(path)
+    if (problem) throw new MappingFileError(`at "columns.${header}": ${problem}`)
+  }
+  for (const [path, text] of Object.entries(constants ?? {})) {
+    const problem = isContractColumn(path) ? undefined : `“${path}” is not a field of the contract`
+    const converted = problem ? undefined : convertCell(path, text, { decimalComma })
+    const wrong = problem ?? (converted && 'error' in converted ? converted.error : undefined)
+    if (wrong) throw new MappingFileError(`at "constants.${path}": ${wrong}`)
+  }
   return {
     columns,
     ...(constants && { constants }),
@@ -111,6 +131,19 @@ export function parseMappingFile(text: string): MappingFile {
     ...(decimalComma !== undefined && { decimalComma }),
     ...(keepOptions !== undefined && { keepOptions }),
   }
+}
+
+/** Why a mapping file's column cannot fill `path`, or undefined when it can. */
+function targetProblem(path: FieldPath): string | undefined {
+  if (path.startsWith(JSON_COLUMN_PREFIX))
+    return path.length > JSON_COLUMN_PREFIX.length ? undefined : 'a JSON column names its field: "json:PATH"'
+  if (path.startsWith(KEEP_COLUMN_PREFIX)) return keepKeyProblem(path.slice(KEEP_COLUMN_PREFIX.length))
+  if (path.startsWith(UNIT_COLUMN_PREFIX))
+    return isMeasure(path.slice(UNIT_COLUMN_PREFIX.length))
+      ? undefined
+      : `“${path}” is not the unit of a length`
+  if (isContractColumn(path)) return undefined
+  return `“${path}” is not a field of the contract; to keep the column as an extra field, write "keep:${path}"`
 }
 
 /** The mapping file of a file's mapping: every header named, so the file says what was used. */

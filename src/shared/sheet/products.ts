@@ -59,8 +59,6 @@ export interface SourceRow {
   row: number
   cells: string[]
   options?: Record<string, string>
-  /** The product it is a variant of (Handle, parent, item group), when it is one. */
-  product?: string
 }
 
 export interface ProductCounts {
@@ -251,9 +249,14 @@ export class ProductReader {
   private readonly groups = new Map<string, number>()
   private readonly counts: ProductCounts
 
-  constructor(layout: ProductLayout, parents?: ParentIndex) {
+  /** Columns a variant never takes from its product: its own, and whichever the barcode is read from. */
+  private readonly own: ReadonlySet<number>
+
+  /** `ownColumns`: columns beyond the format's own that identify the variant (the barcode's). */
+  constructor(layout: ProductLayout, parents?: ParentIndex, ownColumns: Iterable<number> = []) {
     this.layout = layout
     this.parents = parents
+    this.own = new Set([...layout.own, ...ownColumns])
     this.counts = { format: layout.format, products: 0, variants: 0, imageRows: 0, orphans: 0 }
   }
 
@@ -288,7 +291,7 @@ export class ProductReader {
     if (!continues) {
       this.shopifyProduct = { handle, cells: [...cells], skus: 1 }
       this.counts.products++
-      return this.withImage({ row, cells, ...optionsOf(layout, cells, cells) }, cells, handle)
+      return this.withImage({ row, cells, ...optionsOf(layout, cells, cells) }, cells)
     }
     const product = this.shopifyProduct!
     const variantCells = [...layout.own].filter((index) => !layout.images?.has(index))
@@ -300,23 +303,19 @@ export class ProductReader {
     if (product.skus === 1) this.counts.variants++
     product.skus++
     this.counts.variants++
-    const merged = inherit(cells, product.cells, layout.own)
-    return this.withImage(
-      { row, cells: merged, ...optionsOf(layout, cells, product.cells) },
-      product.cells,
-      handle,
-    )
+    const merged = inherit(cells, product.cells, this.own)
+    return this.withImage({ row, cells: merged, ...optionsOf(layout, cells, product.cells) }, product.cells)
   }
 
   /** A variant's picture is its own Variant Image, else the product's first image (Shopify). */
-  private withImage(source: SourceRow, product: string[], handle: string): SourceRow {
+  private withImage(source: SourceRow, product: string[]): SourceRow {
     const { imageSrc, variantImage } = this.layout
     if (imageSrc !== undefined && variantImage !== undefined) {
       const own = cell(source.cells, variantImage)
       source.cells = [...source.cells]
       source.cells[imageSrc] = own || cell(product, imageSrc)
     }
-    return { ...source, product: handle }
+    return source
   }
 
   private woocommerce(row: number, given: string[]): SourceRow | undefined {
@@ -341,9 +340,8 @@ export class ProductReader {
     this.counts.variants++
     return {
       row,
-      cells: inherit(cells, parent, layout.own),
+      cells: inherit(cells, parent, this.own),
       ...optionsOf(layout, cells, cells),
-      product: reference,
     }
   }
 
@@ -365,7 +363,7 @@ export class ProductReader {
       const value = cell(cells, attribute.column)
       if (value) options[attribute.name] = value
     }
-    return { row, cells, product: group, ...(Object.keys(options).length && { options }) }
+    return { row, cells, ...(Object.keys(options).length && { options }) }
   }
 }
 

@@ -66,6 +66,8 @@ interface CompiledMapping {
   constants: { path: FieldPath; segments: PathSegment[]; value: unknown; conversion?: Conversion }[]
   /** Fixed values that cannot be read as their field's kind: every row carries the error. */
   constantErrors: { path: FieldPath; text: string; message: string }[]
+  /** Fields whose column is headed by their contract path: read as written (see CellOptions.asWritten). */
+  writtenAsIs: Set<FieldPath>
   mapping: SheetMapping
 }
 
@@ -79,6 +81,8 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
   const byPath = new Map<string, CompiledColumn>()
   const lists = new Map<string, PathSegment[]>()
   const fixed = new Set(Object.keys(mapping.constants))
+  const units = new Set<FieldPath>()
+  const writtenAsIs = new Set<FieldPath>()
   mapping.columns.forEach((path, index) => {
     if (path === null || path === '') return
     const unitOf = path.startsWith(UNIT_COLUMN_PREFIX) ? path.slice(UNIT_COLUMN_PREFIX.length) : undefined
@@ -87,23 +91,28 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
       : path.startsWith(KEEP_COLUMN_PREFIX)
         ? path.slice(KEEP_COLUMN_PREFIX.length)
         : path
-    // A field given a fixed value takes it on every row: its column is not read.
-    if (fixed.has(plain)) return
+    // A field given a fixed value takes it on every row: its column is not read. A field two
+    // columns were given goes to the first, as the matcher decides (no cell overwrites another).
+    if (fixed.has(plain) || byPath.has(plain) || (unitOf && units.has(unitOf))) return
     const segments = unitOf ? [] : parsePath(plain)
     if (segments.length === 0 && !unitOf) return
     const target = path === plain ? columnTarget(path) : { kind: 'json' as const }
-    const unit = headerWords(headers[index] ?? '').unit
+    const header = (headers[index] ?? '').trim()
+    const unit = headerWords(header).unit
+    const asWritten = header === path
+    if (asWritten) writtenAsIs.add(plain)
+    if (unitOf) units.add(unitOf)
     const column: CompiledColumn = {
       index,
       path: plain,
       segments,
-      convert: cellConverter(path, { decimalComma: mapping.decimalComma, ...(unit && { unit }) }),
+      convert: cellConverter(path, { decimalComma: mapping.decimalComma, asWritten, ...(unit && { unit }) }),
       slot: target.kind === 'slot' ? target.slot : null,
       ...(unitOf && { unitOf }),
     }
     columns.push(column)
     if (unitOf) return
-    if (!byPath.has(plain)) byPath.set(plain, column)
+    byPath.set(plain, column)
     if (column.slot === null) {
       segments.forEach((segment, at) => {
         if (typeof segment === 'number' && at > 0) {
@@ -126,7 +135,15 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
         conversion: converted.conversion,
       })
   }
-  const result = { columns, byPath, lists: [...lists.values()], constants, constantErrors, mapping }
+  const result = {
+    columns,
+    byPath,
+    lists: [...lists.values()],
+    constants,
+    constantErrors,
+    writtenAsIs,
+    mapping,
+  }
   compiled.set(mapping, result)
   return result
 }
@@ -175,19 +192,6 @@ export function rowToSku(
   const cellText = (column: CompiledColumn) => cells[column.index] ?? ''
   const header = (column: CompiledColumn) => headers[column.index] ?? ''
 
-  for (const constant of compiledMapping.constants) {
-    setAt(sku, constant.segments, structuredClone(constant.value))
-    if (constant.conversion) conversions.push({ field: constant.path, ...constant.conversion })
-  }
-  for (const { path, text, message } of compiledMapping.constantErrors) {
-    errors.push({
-      row,
-      column: '',
-      value: text,
-      message: `The fixed value of ${describeColumn(path)}: ${message}`,
-    })
-    failed.add(path)
-  }
   for (const column of compiledMapping.columns) {
     const raw = cellText(column)
     const text = unescapeFormula(raw)
@@ -230,11 +234,29 @@ export function rowToSku(
     })
     failed.add(problem.path)
   }
-  splitCategoryPath(sku, conversions)
-  if (options && mapping.keepOptions)
-    sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
-  // A row with nothing of its own stays empty (and is refused as no SKU), defaults or not.
-  const filled = mapping.fillDefaults && Object.keys(sku).length > 0 ? fillMissingDefaults(sku) : []
+  if (!compiledMapping.writtenAsIs.has('category')) splitCategoryPath(sku, conversions)
+  // A row with nothing of its own (a totals line, a note) stays empty and is refused as no SKU:
+  // fixed values, options and defaults are given only to rows that hold something.
+  const ownRow = Object.keys(sku).length > 0
+  let filled: string[] = []
+  if (ownRow) {
+    for (const constant of compiledMapping.constants) {
+      setAt(sku, constant.segments, structuredClone(constant.value))
+      if (constant.conversion) conversions.push({ field: constant.path, ...constant.conversion })
+    }
+    for (const { path, text, message } of compiledMapping.constantErrors) {
+      errors.push({
+        row,
+        column: '',
+        value: text,
+        message: `The fixed value of ${describeColumn(path)}: ${message}`,
+      })
+      failed.add(path)
+    }
+    if (options && mapping.keepOptions)
+      sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
+    if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
+  }
 
   const result = validateSku(sku)
   const place = (problem: Problem): CellProblem => {
@@ -287,23 +309,26 @@ function settleMeasures(
   ) => {
     const segments = parsePath(path)
     const before = String(getAt(sku, segments))
-    const amount = from && to ? convertLength(measure.amount, from, to) : measure.amount
-    // A length whose unit is known is written as the number it is ("140.0000 MILLIMETER" → "140");
-    // one without a unit stays as written, so an export comes back unchanged.
-    if (!from && !measure.decimalComma) return
-    const text = amountText(amount)
+    const inUnitColumn = !measure.unitInCell && units.has(path)
+    const converting = from !== undefined && to !== undefined && from !== to
+    // The text is rewritten only when something about it has to go: a unit written with it (in
+    // the cell, or in a PIM's unit column: "140.0000" MILLIMETER → "140"), another unit, or a
+    // decimal comma. A plain number stays as written ("52.0" under "Frame width (mm)"), so an
+    // export comes back unchanged; every rewrite is counted.
+    if (!converting && !measure.unitInCell && !inUnitColumn && !measure.decimalComma) return
+    const text = amountText(converting ? convertLength(measure.amount, from, to) : measure.amount)
     setAt(sku, segments, text)
-    if (from && to && from !== to)
+    const written = inUnitColumn ? `${before} ${units.get(path)}` : before
+    if (converting)
       conversions.push({
         field: path,
         kind: 'unit-converted',
-        from: `${before}${measure.unitInCell ? '' : ` ${from}`}`,
+        from: measure.unitInCell || inUnitColumn ? written : `${before} ${from}`,
         to: `${text} ${to}`,
       })
-    else if (measure.unitInCell)
-      conversions.push({ field: path, kind: 'unit-dropped', from: before, to: text })
-    else if (measure.decimalComma)
-      conversions.push({ field: path, kind: 'decimal-comma', from: before, to: text })
+    else if (measure.unitInCell || inUnitColumn)
+      conversions.push({ field: path, kind: 'unit-dropped', from: written, to: text })
+    else conversions.push({ field: path, kind: 'decimal-comma', from: before, to: text })
   }
   const dimensions: { path: FieldPath; measure: Measure; unit: LengthUnit | undefined }[] = []
   for (const [path, { measure }] of measures) {
@@ -360,8 +385,11 @@ function splitCategoryPath(sku: Record<string, unknown>, conversions: RowConvers
     category = path[0]!
     subCategory = path.at(-1)
   } else {
+    // A comma in plain text ("Sun, Sea & Sand") is no list: only codes the platform suggests are.
     const codes = entries.map((steps) => steps[0]!)
-    category = codes.find((code) => isSuggested(code, 'category')) ?? codes[0]!
+    const suggestedCategory = codes.find((code) => isSuggested(code, 'category'))
+    if (codes.length < 2 || suggestedCategory === undefined) return
+    category = suggestedCategory
     subCategory = codes.find((code) => code !== category && isSuggested(code, 'subCategory'))
   }
   sku.category = spelled(category, 'category')
@@ -399,7 +427,9 @@ export class SheetConverter {
     this.headers = headers
     this.mapping = mapping
     this.layout = parents?.layout ?? productLayout(headers)
-    this.products = new ProductReader(this.layout, parents)
+    // A variant's barcode is its own: a product's never stands in for an empty one.
+    const barcodeColumns = mapping.columns.flatMap((path, column) => (path === 'barcode' ? [column] : []))
+    this.products = new ProductReader(this.layout, parents, barcodeColumns)
   }
 
   convert(rows: readonly string[][]): RowResult[] {
@@ -423,12 +453,6 @@ export class SheetConverter {
 export function parentIndexFor(headers: readonly string[]): ParentIndex | undefined {
   const index = new ParentIndex(productLayout(headers))
   return index.needed ? index : undefined
-}
-
-/** Converts rows as they stream in; see {@link SheetConverter}. */
-export function rowConverter(headers: string[], mapping: SheetMapping): (rows: string[][]) => RowResult[] {
-  const converter = new SheetConverter(headers, mapping)
-  return (rows) => converter.convert(rows)
 }
 
 /** A whole sheet at once, its format's parents found first; the mapping defaults to the automatic one. */

@@ -34,6 +34,8 @@ export interface ColumnMatch {
   rivals?: number[]
   /** For a column left for another: the field it could fill. */
   couldFill?: FieldPath
+  /** Where columns contested a field: why the one that fills it was taken ("it comes first in the file"). */
+  contest?: string
 }
 
 /** The field each column fills, by column position (null: ignored). Saved and reused by header. */

@@ -104,7 +104,7 @@ describe('reading shop exports from the CLI', () => {
     // Only the barcode the spreadsheet mangled is left wrong.
     expect(withComma.errors.map((error) => [error.row, error.column])).toEqual([[1, 'EAN']])
     expect(withComma.notes).toContain(
-      'Intensity: 4 cells read with a decimal comma ("1,5" → 1.5), rows 1, 2, 3, 4',
+      'Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4',
     )
   })
 

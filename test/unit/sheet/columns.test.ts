@@ -157,3 +157,60 @@ describe('matchColumns', () => {
     ])
   })
 })
+
+describe('headers as shops and people write them', () => {
+  it.each([
+    'Barcode (EAN)',
+    'EAN Barcode',
+    'GTIN (EAN)',
+    'UPC/EAN',
+    'EAN / GTIN',
+    'GTIN-13 (EAN)',
+    'GTIN, UPC, EAN, or ISBN',
+    'Bar code',
+    'Variant Barcode',
+  ])('%j is a barcode column', (header) => {
+    expect(matchColumns([header])[0]?.path).toBe('barcode')
+  })
+
+  it.each(['SKU', 'SKU Code', 'Variant SKU', 'MPN', 'Google Shopping / MPN', 'Handle', 'Article number'])(
+    '%j is a shop’s own code: not the barcode, and says so',
+    (header) => {
+      expect(matchColumns([header])[0]).toMatchObject({ path: null, identifier: true })
+    },
+  )
+
+  it.each([
+    ['Frame Width (mm)', 'meta.frameWidth', 'mm'],
+    ['Lens width (in mm)', 'meta.lensWidth', 'mm'],
+    ['frame_width-mm', 'meta.frameWidth', 'mm'],
+    ['Temple length [cm]', 'meta.temple', 'cm'],
+    ['Bridge (in)', 'meta.bridge', 'in'],
+  ])('%j fills %s, read in %s', (header, path, unit) => {
+    expect(matchColumns([header])[0]).toMatchObject({ path, unit })
+  })
+
+  it('a bare "Model" is a model name, not the 3D model’s address', () => {
+    expect(matchColumns(['Model'])[0]?.path).toBeNull()
+    expect(matchColumns(['3D model URL'])[0]?.path).toBe('arEffect.effectAssets3D.0.url')
+  })
+
+  it('a column a format reads itself is left to it, unless the person gives it a field', () => {
+    const structural = new Map([[1, 'The shipping package’s size']])
+    expect(matchColumns(['Name', 'Width (cm)'], { structural })[1]).toMatchObject({
+      path: null,
+      structural: true,
+    })
+    expect(
+      matchColumns(['Name', 'Width (cm)'], { structural, saved: { 'Width (cm)': null } })[1],
+    ).toMatchObject({
+      structural: true,
+    })
+    expect(
+      matchColumns(['Name', 'Width (cm)'], {
+        structural,
+        saved: { 'Width (cm)': 'meta.dimensions.width' },
+      })[1],
+    ).toMatchObject({ path: 'meta.dimensions.width', by: 'saved' })
+  })
+})

@@ -218,3 +218,42 @@ describe('rowToSku', () => {
     expect(result.sku).toEqual({ orgId: '', actionUrl: '' })
   })
 })
+
+describe('rows that real sheets hold', () => {
+  const settings = { ...DEFAULT_SETTINGS, fillDefaults: true }
+
+  it('a row with nothing of its own (a totals line) stays no SKU, fixed values and defaults or not', () => {
+    const mapping: SheetMapping = {
+      ...settings,
+      columns: ['productName', 'barcode', null],
+      constants: { status: 'DRAFT' },
+    }
+    const stray = rowToSku(['', '', '12.00'], ['Product Name', 'EAN', 'Price'], mapping, 7)
+    expect(stray.sku).toEqual({})
+    expect(stray.errors.map((error) => error.message)).toEqual([expect.stringMatching(/not a SKU|none of/i)])
+    const real = rowToSku(['Aviator', '0012', '12.00'], ['Product Name', 'EAN', 'Price'], mapping, 8)
+    expect(real.sku).toMatchObject({ productName: 'Aviator', barcode: '0012', status: 'DRAFT' })
+  })
+
+  it('two columns given one field: the first fills it on every row, as the matcher says', () => {
+    const mapping = only(['barcode', 'barcode'])
+    expect(rowToSku(['111', '222'], ['EAN', 'Barcode'], mapping, 1).sku).toEqual({ barcode: '111' })
+    expect(rowToSku(['', '222'], ['EAN', 'Barcode'], mapping, 2).sku).toEqual({})
+  })
+
+  it('a comma in plain category text is no list; codes the platform suggests are', () => {
+    const read = (category: string) =>
+      rowToSku(['A', category], ['Name', 'Category'], only(['productName', 'category']), 1).sku
+    expect(read('Sun, Sea & Sand')).toEqual({ productName: 'A', category: 'Sun, Sea & Sand' })
+    expect(read('eyewear,sunglasses')).toEqual({
+      productName: 'A',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+    })
+    expect(read('Eyewear > Sunglasses, Sale')).toEqual({
+      productName: 'A',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+    })
+  })
+})

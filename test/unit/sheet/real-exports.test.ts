@@ -103,6 +103,20 @@ describe('real product exports, read as a catalog person expects', () => {
     )
   })
 
+  it('WooCommerce: a variation without a GTIN of its own never takes its parent’s', () => {
+    const csv = [
+      'ID,Type,SKU,"GTIN, UPC, EAN, or ISBN",Name,Parent,"Attribute 1 name","Attribute 1 value(s)"',
+      '10,variable,P-1,4006381333931,Pilot,,Color,"Black, Blue"',
+      '11,variation,P-1-BLK,,Pilot - Black,id:10,Color,Black',
+      '12,variation,P-1-BLU,7612345000299,Pilot - Blue,P-1,Color,Blue',
+    ].join('\n')
+    const { results } = readSheet(parseCsvText(csv))
+    expect(results.map((result) => [result.sku.productName, result.sku.barcode])).toEqual([
+      ['Pilot - Black', undefined],
+      ['Pilot - Blue', '7612345000299'],
+    ])
+  })
+
   it('Merchant Center: rows sharing item_group_id are one product’s variants; a padded GTIN keeps its zeros', () => {
     const { results, products } = read('merchant-center-feed.tsv')
     expect(products).toMatchObject({ format: 'merchant-center', products: 3, variants: 5 })
@@ -114,7 +128,7 @@ describe('real product exports, read as a catalog person expects', () => {
     const { results, products } = read('akeneo-products.csv')
     expect(products).toMatchObject({ format: 'plain', products: 3, variants: 0 })
     expectAsOracle(results, expected('akeneo-products.csv'), 'ean')
-    expect(conversions(results, 'unit-converted')).toEqual(['2 meta.frameWidth: 14.2000 cm → 142 mm'])
+    expect(conversions(results, 'unit-converted')).toEqual(['2 meta.frameWidth: 14.2000 CENTIMETER → 142 mm'])
     // Akeneo exports media as paths inside its archive: said on the row, not taken as an address.
     expect(results[0]!.errors.map((error) => error.column)).toEqual(['image'])
   })

@@ -28,6 +28,32 @@ describe('drafts → sheet → drafts', () => {
     expect(results.map((result) => result.row)).toEqual([1, 2, 3, 4])
   })
 
+  it('values written other than the suggested way come back as they went out, never respelled, split or converted', async () => {
+    const sku = {
+      ...FIXTURES[1]!,
+      category: 'Eyewear',
+      status: 'draft',
+      productImage: 'https://cdn.example.com/a.jpg, https://cdn.example.com/b.jpg',
+      meta: {
+        gender: 'Male',
+        frameWidth: '52 mm',
+        lensWidth: '52.0',
+        dimensions: { unit: 'cm', width: '5.20', height: '1,5 in' },
+      },
+      arEffect: { ...(FIXTURES[1]!.arEffect as object), envSettings: { toneMapping: 'ACES' } },
+    } as Sku
+    const other = { ...FIXTURES[0]!, category: 'Hats, Caps', subCategory: undefined } as Sku
+    delete other.subCategory
+    for (const sheet of [
+      parseCsvText(skusToCsv([sku, other])),
+      await readXlsx(await skusToXlsx([sku, other])),
+    ]) {
+      const results = convertSheet(sheet)
+      expect(results.map((result) => result.sku)).toEqual([sku, other])
+      expect(results.flatMap((result) => result.conversions ?? [])).toEqual([])
+    }
+  })
+
   it('via XLSX: the same', async () => {
     const results = convertSheet(await readXlsx(await skusToXlsx(FIXTURES)))
     expect(results.map((result) => result.sku)).toEqual(FIXTURES)

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { skuColumns } from '#shared/sheet/columns.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { HELP_MARKER } from '#shared/sheet/help-row.ts'
-import { convertSheet, rowConverter } from '#shared/sheet/rows.ts'
+import { convertSheet, SheetConverter } from '#shared/sheet/rows.ts'
 import { automaticMapping } from '#shared/sheet/mapping.ts'
 import { templateCsv, templateSheet, templateXlsx } from '#shared/sheet/template.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
@@ -39,11 +39,11 @@ describe('the import template', () => {
   it('the help row is recognised wherever its column was moved, and blank rows are skipped but counted', () => {
     const { headers, help, example } = templateSheet()
     const order = headers.map((_, i) => headers.length - 1 - i)
-    const convert = rowConverter(
+    const converter = new SheetConverter(
       order.map((i) => headers[i]!),
       automaticMapping(order.map((i) => headers[i]!)),
     )
-    const results = convert([
+    const results = converter.convert([
       order.map((i) => example[i]!),
       order.map((i) => help[i]!),
       order.map(() => ''),

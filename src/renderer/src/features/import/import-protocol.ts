@@ -1,7 +1,7 @@
 import type { DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
-import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
 import type { CellProblem, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
@@ -51,6 +51,8 @@ export interface Analysis {
   documentKind?: DocumentKind
   /** Whose export it is, by its headers: its variants are read by that format's rule. */
   productFormat?: ProductFormat
+  /** The settings the file starts with, judged from its headers alone (not the saved choices). */
+  settings?: MappingSettings
 }
 
 /** One row of the dry run's preview table. */

@@ -1,7 +1,7 @@
 import { draftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
-import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
 import { DryRunTally } from './dry-run.ts'
 import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
@@ -68,6 +68,7 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
     matches: matchColumns(headers, { saved, structural: layout.structural }),
     samples: rows,
     productFormat: layout.format,
+    settings: defaultSettings(matchColumns(headers, { structural: layout.structural })),
   }
 }
 

@@ -9,6 +9,7 @@ import type { ProductCounts } from '#shared/sheet/products.ts'
 import {
   documentToResults,
   parentIndexFor,
+  readSheet,
   SheetConverter,
   type DocumentResults,
 } from '#shared/sheet/rows.ts'
@@ -117,14 +118,11 @@ export async function readResults(
     return { progress, documentErrors: documentErrors.map((problem) => problem.message) }
   }
   if (format === 'xlsx') {
-    const { headers, rows } = await readWorkbook(file)
+    const workbook = await readWorkbook(file)
     signal.throwIfAborted()
-    const parents = parentIndexFor(headers)
-    if (parents) for (const cells of rows) parents.add(cells)
-    const converter = new SheetConverter(headers, mapping, parents)
-    const results = converter.convert(rows)
+    const { results, products } = readSheet(workbook, mapping)
     const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: [], products: converter.productCounts }
+    return { progress, documentErrors: [], products }
   }
   const { headers } = await readHead(file, 'csv', 0)
   const parents = parentIndexFor(headers)

@@ -1,45 +1,10 @@
-import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
-import { wordsOf } from '#shared/sheet/header-words.ts'
-import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
-import type { FieldPath } from '#shared/sheet/types.ts'
-import { skuCatalogue } from '#shared/validation/validate.ts'
-import { count, counted } from '#renderer/words/counting.ts'
-import type { ConversionCount } from '#shared/sheet/conversion-tally.ts'
+import type { ProductFormat } from '#shared/sheet/products.ts'
 
 /**
- * The import's words for how a file is read: the key an extra column is kept under, what a known
- * export format does with its rows, and each way a cell was read, as the mapping screen and the
- * dry run say them.
+ * The import page's own words for how a file is read: what a known export format does with its
+ * rows, and the name a mapping file is saved under. The words it shares with the CLI (kept keys,
+ * products, conversions) are in src/shared/sheet/reading-words.ts.
  */
-
-/** The key a kept column gets unless the person types another: its header's words in camelCase ("Sub Category" → "subCategory"). */
-export function keepKeyOf(header: string): string {
-  const words = wordsOf(header).split(' ').filter(Boolean)
-  const key = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('')
-  return /^[a-z_]/i.test(key) ? key : `column${key[0]?.toUpperCase() ?? ''}${key.slice(1)}`
-}
-
-/** Keys the contract names at the top: a column kept under one would write over that field. */
-const CONTRACT_KEYS = new Set(skuCatalogue.children.map((child) => child.key))
-
-/** A key made of names (letters, digits, `_`, `-`; dots between names nest it). */
-const KEY = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/
-
-/** Why `key` cannot name an extra field, or undefined when it can. */
-export function keepKeyProblem(key: string): string | undefined {
-  if (key.trim() === '') return 'Type a name for the extra field.'
-  if (!KEY.test(key))
-    return 'A name of letters, digits, “_” or “-”, starting with a letter (dots between names nest it).'
-  const top = key.split('.')[0]!
-  if (CONTRACT_KEYS.has(top))
-    return `“${top}” is a field of the contract: choose ${describeColumn(top)} in the list instead.`
-  return undefined
-}
-
-/** The key of a `keep:KEY` path, or undefined for any other. */
-export function keptKey(path: FieldPath | null | undefined): string | undefined {
-  return path?.startsWith(KEEP_COLUMN_PREFIX) ? path.slice(KEEP_COLUMN_PREFIX.length) : undefined
-}
 
 /** How a known export is read, said above its mapping. */
 export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
@@ -49,73 +14,6 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
     'Read as a WooCommerce product export: “variation” rows are the variants of the parent product they name, which gives them what they leave empty.',
   'merchant-center':
     'Read as a Google Merchant Center feed: items with the same item_group_id are the variants of one product.',
-}
-
-/** "2 products, 5 variants, 3 image rows (not SKUs)". */
-export function productCountsText(products: ProductCounts): string {
-  const parts = [counted(products.products, 'product'), counted(products.variants, 'variant')]
-  if (products.format === 'shopify' || products.imageRows > 0)
-    parts.push(`${counted(products.imageRows, 'image row')} (not SKUs)`)
-  if (products.orphans > 0)
-    parts.push(
-      `${counted(products.orphans, 'variation')} whose parent is not in the file (each read as a product of its own)`,
-    )
-  return parts.join(', ')
-}
-
-const quoted = (text: string) => `“${text}”`
-
-/** What one kind of reading did, for `n` cells, with its example. */
-const CONVERSION_WORDS: Record<
-  ConversionCount['kind'],
-  { one: string; many: string; example: (from: string, to: string) => string }
-> = {
-  'yes-no': {
-    one: 'cell read as yes/no',
-    many: 'cells read as yes/no',
-    example: (from, to) => `${quoted(from)} → ${to === 'true' ? 'yes' : 'no'}`,
-  },
-  spelling: {
-    one: 'cell spelled as suggested',
-    many: 'cells spelled as suggested',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
-  },
-  'decimal-comma': {
-    one: 'decimal comma read',
-    many: 'decimal commas read',
-    example: (from, to) => `${quoted(from)} → ${to}`,
-  },
-  'unit-dropped': {
-    one: 'unit dropped',
-    many: 'units dropped',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
-  },
-  'unit-converted': {
-    one: 'length converted to the field’s unit',
-    many: 'lengths converted to the field’s unit',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
-  },
-  'category-path': {
-    one: 'category path split into category and sub-category',
-    many: 'category paths split into category and sub-category',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
-  },
-  'first-image': {
-    one: 'cell of several images: the first one kept',
-    many: 'cells of several images: the first one kept each time',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
-  },
-}
-
-/** "Active: 12 cells read as yes/no (“Y” → yes), rows 1, 2, 3…". */
-export function conversionText(tally: ConversionCount): string {
-  const words = CONVERSION_WORDS[tally.kind]
-  const what = `${count(tally.count)} ${tally.count === 1 ? words.one : words.many}`
-  const more = tally.count > tally.rows.length ? '…' : ''
-  const rows = tally.rows.length
-    ? `, ${tally.rows.length === 1 && !more ? 'row' : 'rows'} ${tally.rows.join(', ')}${more}`
-    : ''
-  return `${describeColumn(tally.field)}: ${what} (${words.example(tally.from, tally.to)})${rows}`
 }
 
 /** The file name a mapping file is saved under: "spring.csv" → "spring.mapping.json". */

@@ -2,14 +2,11 @@ import { computed, onBeforeUnmount, ref, shallowRef } from 'vue'
 import {
   applyMappingFile,
   DEFAULT_SETTINGS,
-  defaultSettings,
   mappingFileOf,
   parseMappingFile,
   type MappingSettings,
   type SheetMapping,
 } from '#shared/sheet/mapping.ts'
-import { convertCell } from '#shared/sheet/convert.ts'
-import { describeColumn } from '#shared/sheet/columns.ts'
 import { productLayout } from '#shared/sheet/products.ts'
 import { download } from '#renderer/adapters/download.ts'
 import { mappingFileName } from './reading-words.ts'
@@ -63,7 +60,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
 
   const isJson = computed(() => analysis.value?.format === 'json')
   /** The file is Catalog Desk's own export: every column it fills is named by its contract path. */
-  const ownExport = computed(() => !defaultSettings(analysis.value?.matches ?? []).fillDefaults)
+  const ownExport = computed(() => analysis.value?.settings?.fillDefaults === false)
   /** The mapping file applied last, and the columns it set that the person has not changed since. */
   const fromFile = shallowRef<{ name: string; columns: ReadonlySet<number> }>()
   const barcodes = computed(() =>
@@ -98,7 +95,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     try {
       analysis.value = await client.analyse(chosen, loadSavedMapping())
       mapping.value = analysis.value.matches.map((match) => match.path)
-      settings.value = defaultSettings(analysis.value.matches)
+      settings.value = structuredClone(analysis.value.settings ?? DEFAULT_SETTINGS)
       if (isJson.value) await check()
       else step.value = 'mapping'
     } catch (error) {
@@ -154,11 +151,6 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     failure.value = notice.value = ''
     try {
       const parsed = parseMappingFile(await chosen.text())
-      for (const [path, text] of Object.entries(parsed.constants ?? {})) {
-        const converted = convertCell(path, text, { decimalComma: parsed.decimalComma })
-        if ('error' in converted)
-          throw new Error(`The fixed value of ${describeColumn(path)}: ${converted.error}`)
-      }
       const { mapping: applied } = applyMappingFile(headers, parsed, {
         structural: productLayout(headers).structural,
       })

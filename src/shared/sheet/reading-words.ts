@@ -1,0 +1,111 @@
+import { skuCatalogue } from '../validation/validate.ts'
+import { describeColumn, KEEP_COLUMN_PREFIX } from './columns.ts'
+import type { ConversionCount } from './conversion-tally.ts'
+import { wordsOf } from './header-words.ts'
+import type { ProductCounts } from './products.ts'
+import type { FieldPath } from './types.ts'
+
+/**
+ * How a file was read, in words the app's mapping screen and dry run and the CLI's notes share:
+ * the key an extra column is kept under, the products and variants found, and each way a cell was
+ * read differently from how it was written.
+ */
+
+const numbers = new Intl.NumberFormat('en-US')
+const counted = (n: number, noun: string) => `${numbers.format(n)} ${noun}${n === 1 ? '' : 's'}`
+
+/** The key a kept column gets unless the person types another: its header's words in camelCase ("Sub Category" → "subCategory"). */
+export function keepKeyOf(header: string): string {
+  const words = wordsOf(header).split(' ').filter(Boolean)
+  const key = words.map((word, i) => (i === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('')
+  return /^[a-z_]/i.test(key) ? key : `column${key[0]?.toUpperCase() ?? ''}${key.slice(1)}`
+}
+
+/** Keys the contract names at the top: a column kept under one would write over that field. */
+const CONTRACT_KEYS = new Set(skuCatalogue.children.map((child) => child.key))
+
+/** A key made of names (letters, digits, `_`, `-`; dots between names nest it). */
+const KEY = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/
+
+/** Why `key` cannot name an extra field, or undefined when it can. */
+export function keepKeyProblem(key: string): string | undefined {
+  if (key.trim() === '') return 'Type a name for the extra field.'
+  if (!KEY.test(key))
+    return 'A name of letters, digits, “_” or “-”, starting with a letter (dots between names nest it).'
+  const top = key.split('.')[0]!
+  if (CONTRACT_KEYS.has(top))
+    return `“${top}” is a field of the contract: choose ${describeColumn(top)} in the list instead.`
+  return undefined
+}
+
+/** The key of a `keep:KEY` path, or undefined for any other. */
+export function keptKey(path: FieldPath | null | undefined): string | undefined {
+  return path?.startsWith(KEEP_COLUMN_PREFIX) ? path.slice(KEEP_COLUMN_PREFIX.length) : undefined
+}
+
+/** "2 products, 5 variants, 3 image rows (not SKUs)". */
+export function productCountsText(products: ProductCounts): string {
+  const parts = [counted(products.products, 'product'), counted(products.variants, 'variant')]
+  if (products.format === 'shopify' || products.imageRows > 0)
+    parts.push(`${counted(products.imageRows, 'image row')} (not SKUs)`)
+  if (products.orphans > 0)
+    parts.push(
+      `${counted(products.orphans, 'variation')} whose parent is not in the file (each read as a product of its own)`,
+    )
+  return parts.join(', ')
+}
+
+const quoted = (text: string) => `“${text}”`
+
+/** What one kind of reading did, for `n` cells, with its example. */
+const CONVERSION_WORDS: Record<
+  ConversionCount['kind'],
+  { one: string; many: string; example: (from: string, to: string) => string }
+> = {
+  'yes-no': {
+    one: 'cell read as yes/no',
+    many: 'cells read as yes/no',
+    example: (from, to) => `${quoted(from)} → ${to === 'true' ? 'yes' : 'no'}`,
+  },
+  spelling: {
+    one: 'cell spelled as suggested',
+    many: 'cells spelled as suggested',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'decimal-comma': {
+    one: 'decimal comma read',
+    many: 'decimal commas read',
+    example: (from, to) => `${quoted(from)} → ${to}`,
+  },
+  'unit-dropped': {
+    one: 'unit dropped',
+    many: 'units dropped',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'unit-converted': {
+    one: 'length converted to the field’s unit',
+    many: 'lengths converted to the field’s unit',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'category-path': {
+    one: 'category path split into category and sub-category',
+    many: 'category paths split into category and sub-category',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'first-image': {
+    one: 'cell of several images: the first one kept',
+    many: 'cells of several images: the first one kept each time',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+}
+
+/** "Active: 12 cells read as yes/no (“Y” → yes), rows 1, 2, 3…". */
+export function conversionText(tally: ConversionCount): string {
+  const words = CONVERSION_WORDS[tally.kind]
+  const what = `${numbers.format(tally.count)} ${tally.count === 1 ? words.one : words.many}`
+  const more = tally.count > tally.rows.length ? '…' : ''
+  const rows = tally.rows.length
+    ? `, ${tally.rows.length === 1 && !more ? 'row' : 'rows'} ${tally.rows.join(', ')}${more}`
+    : ''
+  return `${describeColumn(tally.field)}: ${what} (${words.example(tally.from, tally.to)})${rows}`
+}
