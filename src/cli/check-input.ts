@@ -72,6 +72,9 @@ export async function checkInputFile(
   const said = [
     ...(layout.format === 'plain' ? [] : [productsNote(products)]),
     ...columnNotes(matches, mapping, rows),
+    ...Object.keys(options.mapping?.columns ?? {})
+      .filter((header) => !headers.includes(header))
+      .map((header) => `the mapping names the column "${header}", which this file does not have`),
     ...conversionNotes(results),
   ]
   const summary = summariseSheet(input.format, results, [...notes, ...said])

@@ -34,12 +34,14 @@ export function columnNotes(
     } else if (path !== null && match.rivals?.length && match.path === path) {
       const others = match.rivals.map(header).join(' and ')
       notes.push(
-        `column ${header(match.column)} fills ${describeColumn(path)}; ${others} could too and ${match.rivals.length === 1 ? 'is' : 'are'} ignored (${match.contest}); choose another with --mapping`,
+        `column ${header(match.column)} fills ${describeColumn(path)}; ${others} could too and ${match.rivals.length === 1 ? 'is' : 'are'} ignored (${header(match.column)} ${match.contest}); choose another with --mapping`,
       )
     } else if (path === null && match.identifier) {
       notes.push(
         `column ${header(match.column)} is a shop's own code, not a barcode, and is not read; if it is the barcode, say so with --mapping ({"columns": {${JSON.stringify(match.header)}: "barcode"}})`,
       )
+    } else if (path === null && match.by === 'saved') {
+      notes.push(`column ${header(match.column)} is dropped by the mapping`)
     } else if (path === null && match.couldFill === undefined && !match.structural) {
       if (match.header.trim() !== '') {
         notes.push(`column ${header(match.column)} matches no field of the contract and is ignored`)

@@ -114,7 +114,7 @@ test.describe('Importing real spreadsheets', () => {
     // A name the contract has is refused; the person's own is taken.
     await priceKey.fill('brand')
     await expect(row(page, 'Price')).toContainText(
-      '“brand” is a field of the contract: choose Brand in the list instead.',
+      '“brand” is a field of the contract: map the column to Brand instead.',
     )
     await expect(priceKey).toHaveAttribute('aria-invalid', 'true')
     await priceKey.fill('price')

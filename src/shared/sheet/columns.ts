@@ -250,16 +250,14 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
     winner!.rivals = losers.map((loser) => loser.column)
     // All rivals equally strong: the first in the file; else the winner's name is the plainer.
     winner!.contest = losers.every((loser) => STRENGTH[loser.by] === STRENGTH[winner!.by])
-      ? 'it comes first in the file'
-      : 'its name says it more plainly'
+      ? 'comes first in the file'
+      : 'names it more plainly'
     for (const loser of losers) {
       loser.couldFill = loser.path!
       loser.path = null
       loser.contest =
-        STRENGTH[winner!.by] > STRENGTH[loser.by]
-          ? 'its name says it more plainly'
-          : 'it comes first in the file'
-      loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: ${loser.contest}`
+        STRENGTH[winner!.by] > STRENGTH[loser.by] ? 'names it more plainly' : 'comes first in the file'
+      loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: it ${loser.contest}`
       loser.by = 'none'
     }
   }

@@ -96,13 +96,7 @@ function leafCell(
       return (text) => {
         const read = readNumberText(text, { name, integer: meta.kind === 'integer', decimalComma })
         if ('absent' in read) return empty
-        if ('error' in read) {
-          const hint =
-            !decimalComma && /^\s*[+-]?\d*,\d+\s*$/.test(text)
-              ? '; if this file writes decimals with a comma, say so and it is read as one'
-              : ''
-          return { error: read.error + hint }
-        }
+        if ('error' in read) return { error: withCommaHint(read.error, text, decimalComma) }
         return decimalComma && text.includes(',')
           ? { value: read.value, conversion: { kind: 'decimal-comma', from: text, to: String(read.value) } }
           : { value: read.value }
@@ -130,6 +124,13 @@ function leafCell(
   }
 }
 
+/** A file's "1,5" is most likely a decimal comma: the person is told how to say so. */
+function withCommaHint(error: string, text: string, decimalComma: boolean): string {
+  return !decimalComma && /^\s*[+-]?\d*,\d+\s*[a-z"″]*\.?\s*$/i.test(text)
+    ? `${error}; if this file writes decimals with a comma, say so and it is read as one`
+    : error
+}
+
 /** WooCommerce and feeds join a product's images in one cell: the first is its picture. */
 function imageCell(convert: CellConverter): CellConverter {
   return (text) => {
@@ -147,7 +148,7 @@ function measureCell(name: string, { decimalComma = false, unit }: CellOptions):
   return (text) => {
     const read = readMeasure(text, { name, decimalComma })
     if ('absent' in read) return ABSENT
-    if ('error' in read) return read
+    if ('error' in read) return { error: withCommaHint(read.error, text, decimalComma) }
     if ('text' in read) return { value: text }
     const measure: Measure = {
       amount: read.amount,

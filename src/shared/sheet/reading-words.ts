@@ -34,7 +34,7 @@ export function keepKeyProblem(key: string): string | undefined {
     return 'A name of letters, digits, “_” or “-”, starting with a letter (dots between names nest it).'
   const top = key.split('.')[0]!
   if (CONTRACT_KEYS.has(top))
-    return `“${top}” is a field of the contract: choose ${describeColumn(top)} in the list instead.`
+    return `“${top}” is a field of the contract: map the column to ${describeColumn(top)} instead.`
   return undefined
 }
 

@@ -34,7 +34,7 @@ export interface ColumnMatch {
   rivals?: number[]
   /** For a column left for another: the field it could fill. */
   couldFill?: FieldPath
-  /** Where columns contested a field: why the one that fills it was taken ("it comes first in the file"). */
+  /** Where columns contested a field: why the one that fills it was taken ("comes first in the file"). */
   contest?: string
 }
 

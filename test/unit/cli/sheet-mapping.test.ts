@@ -50,7 +50,7 @@ describe('reading shop exports from the CLI', () => {
   it('where two columns could fill one field, says which it took and why', async () => {
     const run = await runCli(['validate', `${EXPORTS}/akeneo-products.csv`])
     expect(notes(run.stdout)).toContain(
-      'note: column "name-en_US" fills Product name; "name-fr_FR" could too and is ignored (it comes first in the file); choose another with --mapping',
+      'note: column "name-en_US" fills Product name; "name-fr_FR" could too and is ignored ("name-en_US" comes first in the file); choose another with --mapping',
     )
   })
 
@@ -62,8 +62,17 @@ describe('reading shop exports from the CLI', () => {
     })
     await writeFile(at('own.mapping.json'), JSON.stringify(shown.mapping))
     const again = await summaryOf(['--mapping', at('own.mapping.json'), `${EXPORTS}/own-sheet.csv`])
-    const { mapping: _mapping, ...withoutMapping } = shown
-    expect(again).toEqual(withoutMapping)
+    const { mapping: _mapping, notes: shownNotes, ...withoutMapping } = shown
+    const { notes: againNotes, ...rest } = again
+    expect(rest).toEqual(withoutMapping)
+    // Only the reason a column is not read changes: the mapping now says so.
+    expect(shownNotes).toContain('column "Price" matches no field of the contract and is ignored')
+    expect(againNotes).toContain('column "Price" is dropped by the mapping')
+    expect(
+      againNotes.filter((note) => !note.startsWith('column "Price"') && !note.startsWith('column "Colour"')),
+    ).toEqual(
+      shownNotes.filter((note) => !note.startsWith('column "Price"') && !note.startsWith('column "Colour"')),
+    )
 
     // The person's say: SKU Code is the barcode here, EAN is dropped, Price is kept, Status is fixed.
     const mine = {
@@ -92,6 +101,19 @@ describe('reading shop exports from the CLI', () => {
       ['OPT-5006-SLV', '159.00', 'DRAFT', 'eyewear'],
     ])
     expect(converted.stdout).toContain('note: column "Price" is kept as the extra field "price"')
+    await writeFile(
+      at('other-shop.mapping.json'),
+      JSON.stringify({ format: MAPPING_FILE_FORMAT, columns: { Size: null } }),
+    )
+    const elsewhere = await runCli([
+      'validate',
+      '--mapping',
+      at('other-shop.mapping.json'),
+      `${EXPORTS}/own-sheet.csv`,
+    ])
+    expect(notes(elsewhere.stdout)).toContain(
+      'note: the mapping names the column "Size", which this file does not have',
+    )
   })
 
   it('"1,5" is an error naming its row and column; --decimal-comma reads it as 1.5', async () => {
@@ -103,9 +125,7 @@ describe('reading shop exports from the CLI', () => {
     const withComma = await summaryOf(['--decimal-comma', `${EXPORTS}/own-sheet-decimal-comma.csv`])
     // Only the barcode the spreadsheet mangled is left wrong.
     expect(withComma.errors.map((error) => [error.row, error.column])).toEqual([[1, 'EAN']])
-    expect(withComma.notes).toContain(
-      'Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4',
-    )
+    expect(withComma.notes).toContain('Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4')
   })
 
   it('a mapping file that is not one is refused, naming the file and the key', async () => {

@@ -139,7 +139,7 @@ describe('matchColumns', () => {
     ])
     expect(matches[3]!.rivals).toEqual([1, 0, 2])
     expect(matches[1]!.couldFill).toBe('productName')
-    expect(matches[1]!.why).toBe('“productName” fills Product name: its name says it more plainly')
+    expect(matches[1]!.why).toBe('“productName” fills Product name: it names it more plainly')
     const titled = matchColumns(['Title', 'Product name', 'name'])
     expect(titled.map((m) => m.path)).toEqual([null, 'productName', null])
     // Equally plain: the first in the file.

@@ -257,3 +257,22 @@ describe('rows that real sheets hold', () => {
     })
   })
 })
+
+describe('a decimal comma in a length', () => {
+  it('is refused with the way to say the file writes them, and read when it is said', () => {
+    const refused = convertCell('meta.frameWidth', '142,5')
+    expect('error' in refused && refused.error).toBe(
+      'Frame width must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "142,5"; if this file writes decimals with a comma, say so and it is read as one',
+    )
+    const read = rowToSku(
+      ['142,5 mm'],
+      ['Frame width'],
+      { ...only(['meta.frameWidth']), decimalComma: true },
+      1,
+    )
+    expect(read.sku).toEqual({ meta: { frameWidth: '142.5' } })
+    expect(read.conversions).toEqual([
+      { field: 'meta.frameWidth', kind: 'unit-dropped', from: '142,5 mm', to: '142.5' },
+    ])
+  })
+})

@@ -85,6 +85,9 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     mapping.value = []
     settings.value = structuredClone(DEFAULT_SETTINGS)
     fromFile.value = undefined
+    // Choices about the last file's rows are not the next file's.
+    includeInvalid.value = false
+    duplicates.value = 'skip'
     failure.value = notice.value = ''
   }
 
