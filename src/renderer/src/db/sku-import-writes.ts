@@ -2,6 +2,7 @@ import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
 import { wasSent } from '#shared/sync-state.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
@@ -91,6 +92,23 @@ export class SkuImportWrites {
     return new Map(
       [...found].map(([barcode, record]) => [barcode, { id: record.id, sent: wasSent(record.sync) }]),
     )
+  }
+
+  /**
+   * The barcodes whose draft (the one an import would update, see `findByBarcodes`) already holds
+   * exactly the payload the file brings: under "update" they change nothing.
+   */
+  async unchangedBarcodes(fingerprints: ReadonlyMap<string, string>): Promise<Set<string>> {
+    const unchanged = new Set<string>()
+    const held = await this.findByBarcodes(fingerprints.keys())
+    const ids = [...held.values()].map((draft) => draft.id)
+    for (const chunk of chunks(ids)) {
+      for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+        if (record && fingerprints.get(record.barcode) === payloadFingerprint(record.payload))
+          unchanged.add(record.barcode)
+      }
+    }
+    return unchanged
   }
 
   /**

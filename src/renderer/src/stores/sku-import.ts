@@ -15,6 +15,11 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.findByBarcodes(barcodes)
   }
 
+  /** The file's barcodes whose draft already holds exactly the row's payload ("unchanged"). */
+  function unchangedBarcodes(fingerprints: ReadonlyMap<string, string>): Promise<Set<string>> {
+    return skuImports.unchangedBarcodes(fingerprints)
+  }
+
   /** Starts an import: the batch its chunks are written, and undone, under. */
   function begin(): Promise<string> {
     return skuImports.beginImport()
@@ -37,5 +42,5 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.abortImport(batch)
   }
 
-  return { draftsByBarcode, begin, writeChunk, finish, abort }
+  return { draftsByBarcode, unchangedBarcodes, begin, writeChunk, finish, abort }
 })

@@ -1,5 +1,7 @@
 import { textOf } from '#shared/text-of.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import { ProblemGrouper } from '#shared/sheet/problem-groups.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import {
@@ -51,12 +53,16 @@ export class DryRunTally {
   private readonly validBarcodes = new BarcodeTally()
   private readonly allBarcodes = new BarcodeTally()
   private readonly conversions = new ConversionTally()
+  private readonly groups = new ProblemGrouper()
+  /** Each barcode's payload fingerprint (the file's last row wins, as "update" does). */
+  private readonly fingerprints = new Map<string, string>()
 
   add(results: readonly RowResult[]) {
     this.conversions.add(results)
     for (const result of results) {
       this.rows++
       const barcode = textOf(result.sku.barcode)
+      if (barcode) this.fingerprints.set(barcode, payloadFingerprint(result.sku))
       this.allBarcodes.add(barcode)
       if (result.errors.length) this.invalid++
       else {
@@ -66,6 +72,8 @@ export class DryRunTally {
       }
       this.errorCount += result.errors.length
       this.warningCount += result.warnings.length
+      this.groups.add('error', result.errors)
+      this.groups.add('warning', result.warnings)
       keep(this.errors, result.errors, 'error')
       keep(this.warnings, result.warnings, 'warning')
       if (this.preview.length < PREVIEW_ROWS) {
@@ -86,6 +94,8 @@ export class DryRunTally {
     return {
       ...(products && { products }),
       conversions: this.conversions.counts,
+      groups: this.groups.list,
+      fingerprints: [...this.fingerprints],
       filled: this.conversions.filled,
       rows: this.rows,
       valid: this.valid,

@@ -1,6 +1,7 @@
 import type { DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
+import type { ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
 import type { CellProblem, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
@@ -93,6 +94,13 @@ export interface DryRunReport {
   barcodes: { valid: BarcodeSummary; all: BarcodeSummary }
   /** Products and variants the file holds (sheets; JSON is one SKU an item). */
   products?: ProductCounts
+  /**
+   * Each barcode of the file with its payload's fingerprint (src/shared/payload-fingerprint.ts),
+   * the file's last row winning: which rows would change nothing under "update".
+   */
+  fingerprints: [barcode: string, fingerprint: string][]
+  /** Every problem, grouped by column and kind with counts and rows: errors first. */
+  groups: ProblemGroup[]
   /** How cells were read where they were not written as the contract writes them. */
   conversions: ConversionCount[]
   /** Defaults the template gave, by field. */
