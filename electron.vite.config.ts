@@ -37,6 +37,10 @@ export default defineConfig({
   renderer: {
     root: 'src/renderer',
     plugins: [vue(), devServerCsp()],
+    // fflate's asynchronous zip() makes blob: workers, which the CSP refuses: see the module.
+    resolve: {
+      alias: [{ find: /^fflate$/, replacement: resolve('src/renderer/fflate-without-workers.ts') }],
+    },
     build: {
       rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
       // electron-vite leaves the renderer unminified; minified, it is less than half the size

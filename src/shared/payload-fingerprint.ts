@@ -5,12 +5,37 @@ import { isRecord } from './is-record.ts'
  * import's dry run (in its worker) and the drafts (in IndexedDB) can say "unchanged" without one
  * side holding the other's payloads: 100,000 rows are 100,000 short strings.
  */
-export function payloadFingerprint(payload: unknown): string {
-  return hash53(canonicalJson(payload))
+export function payloadFingerprint(payload: unknown, reading: ContentReading = 'exact'): string {
+  return hash53(contentText(payload, reading))
+}
+
+/**
+ * How two payloads are compared. 'exact': as JSON holds them. 'cells': as a spreadsheet's cells
+ * can hold them, where an empty text and no value are both an empty cell, and a group with
+ * nothing in it is no group: a draft exported to a sheet and read back is the same content even
+ * where its JSON differs in what no cell can say.
+ */
+export type ContentReading = 'exact' | 'cells'
+
+/** The text two payloads are the same content by: equal texts, same content. */
+export function contentText(payload: unknown, reading: ContentReading): string {
+  return canonicalJson(reading === 'cells' ? cellForm(payload) : payload)
+}
+
+function cellForm(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cellForm)
+  if (!isRecord(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const [key, item] of Object.entries(value)) {
+    const kept = cellForm(item)
+    if (kept === '' || kept === undefined || (isRecord(kept) && Object.keys(kept).length === 0)) continue
+    out[key] = kept
+  }
+  return out
 }
 
 /** JSON with every object's keys sorted: one text for one value. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`
   if (isRecord(value)) {
     const keys = Object.keys(value)

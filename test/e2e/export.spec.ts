@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { IMAGE_HOST, seedDrafts } from '../../bench/seed-drafts.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
-import { expect, test } from './harness/fixtures.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 
 async function createDraft(page: Page, name: string, brand: string) {
@@ -14,11 +17,21 @@ async function createDraft(page: Page, name: string, brand: string) {
   await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 }
 
-async function exportAs(page: Page, label: string): Promise<{ name: string; bytes: Buffer }> {
-  await page.getByText('Export…').click()
+/** Export… with a file format and, for a spreadsheet, its header style and added columns. */
+async function exportAs(
+  page: Page,
+  label: string,
+  { headers, add = [] }: { headers?: string | RegExp; add?: string[] } = {},
+): Promise<{ name: string; bytes: Buffer }> {
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const dialog = page.getByRole('dialog', { name: /^Export/ })
+  await dialog.getByRole('radio', { name: label }).check()
+  if (headers) await dialog.getByRole('radio', { name: headers }).check()
+  for (const column of add) await dialog.getByRole('checkbox', { name: column }).check()
   const downloading = page.waitForEvent('download')
-  await page.getByRole('button', { name: label }).click()
+  await dialog.getByRole('button', { name: 'Export', exact: true }).click()
   const file = await downloading
+  await expect(dialog).toBeHidden()
   return { name: file.suggestedFilename(), bytes: await readFile((await file.path())!) }
 }
 
@@ -40,7 +53,9 @@ test('selected drafts export as the exact bulk request, and as CSV and XLSX esca
   expect(request.skus).toHaveLength(2)
   expect(request.skus).toEqual(expect.arrayContaining(stored))
 
-  const csv = parseCsvText((await exportAs(page, 'Spreadsheet (CSV)')).bytes.toString('utf8'))
+  const csv = parseCsvText(
+    (await exportAs(page, 'Spreadsheet (CSV)', { headers: /^Contract paths/ })).bytes.toString('utf8'),
+  )
   const brand = csv.headers.indexOf('brand')
   expect(brand).toBeGreaterThanOrEqual(0)
   expect(csv.rows.map((row) => row[brand]).sort()).toEqual([
@@ -51,10 +66,83 @@ test('selected drafts export as the exact bulk request, and as CSV and XLSX esca
   const positionY = csv.headers.indexOf('arEffect.transform.position.y')
   expect(csv.rows.map((row) => row[positionY])).toEqual(['-2.5', '-2.5'])
 
-  const xlsx = await readXlsx((await exportAs(page, 'Spreadsheet (XLSX)')).bytes)
+  const xlsx = await readXlsx(
+    (await exportAs(page, 'Spreadsheet (XLSX)', { headers: /^Contract paths/ })).bytes,
+  )
   expect(xlsx.headers).toEqual(csv.headers)
   expect(xlsx.rows.map((row) => row[brand]).sort()).toEqual([
     `'=HYPERLINK("http://evil.example")`,
     'Northwind',
   ])
+})
+
+test('an export headed by titles comes back: importing it with “Update existing” finds 200 drafts unchanged and changes none', async ({
+  page,
+  pageProblems,
+}, testInfo) => {
+  pageProblems.allow(/Failed to load resource/)
+  await page.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
+  await page.goto('/#/skus')
+  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+  // Complete drafts, drafts missing fields, drafts with an error, and a few already sent.
+  await seedDrafts(page, 200, { sent: [4, 50, 120] })
+  await page.reload()
+  await expect(page.getByText('200 drafts on this computer')).toBeVisible()
+  const before = await storedDrafts(page)
+
+  await page.getByRole('checkbox', { name: 'Select the drafts on screen' }).check()
+  await page.getByRole('button', { name: /^Select all 200 matching/ }).click()
+  await expect(page.getByText('200 selected')).toBeVisible()
+  await page.getByRole('button', { name: 'Export…' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Export 200 drafts' })
+  await expect(dialog.getByRole('radio', { name: /^The fields’ names/ })).toBeChecked()
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'export-dialog')
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+
+  const exported = await exportAs(page, 'Spreadsheet (XLSX)', {
+    add: ['Sync state on Sandbox', 'Each draft’s problems'],
+  })
+  const sheet = await readXlsx(exported.bytes)
+  // The titles people know, then the app's own columns.
+  expect(sheet.headers.slice(0, 6)).toEqual([
+    'Organization ID',
+    'Category',
+    'Sub-category',
+    'Active',
+    'Status',
+    'Product name',
+  ])
+  expect(sheet.headers).toContain('Position X')
+  expect(sheet.headers.slice(-3)).toEqual([
+    'Catalog Desk draft',
+    'Catalog Desk sync: Sandbox',
+    'Catalog Desk problems',
+  ])
+  const state = sheet.headers.indexOf('Catalog Desk sync: Sandbox')
+  expect(sheet.rows.filter((row) => row[state] === 'Synced')).toHaveLength(3)
+  const problems = sheet.headers.indexOf('Catalog Desk problems')
+  expect(sheet.rows.some((row) => row[problems]!.startsWith('Error: '))).toBe(true)
+
+  const file = join(tmpdir(), `catalog-desk-round-trip-${testInfo.workerIndex}.xlsx`)
+  await writeFile(file, exported.bytes)
+  await page.getByRole('link', { name: 'Import' }).click()
+  await page.getByLabel('Choose a file').setInputFiles(file)
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeVisible()
+  await expect(page.getByText(/Off because this file is a Catalog Desk export/)).toBeVisible()
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeVisible()
+  // The drafts with an error come back with it, as they went out.
+  await expect(page.getByRole('definition').filter({ hasText: /^20$/ })).toBeVisible()
+  await page.getByRole('checkbox', { name: /^Also import the .* rows with errors/ }).check()
+  await expect(page.getByText('200 unchanged')).toBeVisible()
+  await page.getByRole('radio', { name: /^Update existing/ }).check()
+  await screenshot(page, 'round-trip-dry-run')
+  await page.getByRole('button', { name: /^Import 200 rows/ }).click()
+  await expect(page.getByRole('heading', { name: '0 drafts imported, 200 unchanged' })).toBeVisible()
+
+  // Not one draft differs: payloads, edit times, sync states.
+  const byId = (drafts: typeof before) => new Map(drafts.map((draft) => [draft.id, draft]))
+  expect(byId(await storedDrafts(page))).toEqual(byId(before))
 })

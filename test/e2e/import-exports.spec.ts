@@ -142,9 +142,10 @@ test.describe('Importing real spreadsheets', () => {
     // Without the decimal comma, "1,5" is an error at its row and column.
     await page.getByRole('button', { name: 'Check the rows' }).click()
     await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    await page.getByRole('button', { name: /^Error Intensity\s?:/ }).click()
     const intensityProblem = page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })
     await expect(intensityProblem.locator('td').nth(0)).toHaveText('1')
-    await expect(intensityProblem.locator('td').nth(1)).toHaveText('Intensity')
+    await expect(intensityProblem.locator('td').nth(1)).toHaveText('1,5')
     await expect(intensityProblem).toContainText('if this file writes decimals with a comma, say so')
 
     // The dry run says how cells were read, what was kept and what was dropped.
@@ -177,6 +178,8 @@ test.describe('Importing real spreadsheets', () => {
     await page.getByLabel('This file writes decimals with a comma (1,5 means one and a half)').check()
     await page.getByRole('button', { name: 'Check the rows' }).click()
     await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    await page.getByRole('button', { name: /^Error Intensity\s?:/ }).click()
+    await expect(page.locator('.import-problems tbody tr').filter({ hasText: '0.8' })).toHaveCount(1)
     await expect(page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })).toHaveCount(0)
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
       'Intensity: 1 decimal comma read (“1,5” → 1.5), row 1',
@@ -184,7 +187,7 @@ test.describe('Importing real spreadsheets', () => {
     // This sheet mixes both ways: with decimals said to be commas, its dots are refused where they are.
     const dotted = page.locator('.import-problems tbody tr').filter({ hasText: '0.8' })
     await expect(dotted.locator('td').nth(0)).toHaveText('2')
-    await expect(dotted.locator('td').nth(1)).toHaveText('Intensity')
+    await expect(dotted.locator('td').nth(1)).toHaveText('0.8')
     await expect(dotted).toContainText('Intensity must be a number with a comma for decimals')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-exports-dry-run')
@@ -337,8 +340,9 @@ test.describe('Importing real spreadsheets', () => {
     await expect(reading.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
       'Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4',
     )
-    await expect(page.locator('.import-problems tbody tr').filter({ hasText: 'Intensity' })).toHaveCount(0)
+    await expect(page.getByRole('button', { name: /^(Error|Warning) Intensity\s?:/ })).toHaveCount(0)
     // The spreadsheet's shortened barcode is refused, comma or not.
+    await page.getByRole('button', { name: /was shortened to a number by a spreadsheet/ }).click()
     await expect(page.locator('.import-problems tbody tr').filter({ hasText: '4,00638E+12' })).toContainText(
       'was shortened to a number by a spreadsheet',
     )

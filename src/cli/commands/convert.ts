@@ -42,9 +42,10 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
 
   const skus = checked.valid
   let bytes: string | Uint8Array
+  // Headed by contract paths: a sheet made here has no drafts behind it, and paths read back exactly.
   if (format === '.json') bytes = bulkRequestJson(skus)
-  else if (format === '.csv') bytes = skusToCsv(skus)
-  else bytes = await skusToXlsx(skus)
+  else if (format === '.csv') bytes = skusToCsv(skus, { headers: 'paths' })
+  else bytes = await skusToXlsx(skus, { headers: 'paths' })
   try {
     // `wx` fails on an existing file, so a file created meanwhile is not overwritten either.
     await writeFile(resolve(io.cwd, output), bytes, { flag: values.force ? 'w' : 'wx' })

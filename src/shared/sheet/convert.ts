@@ -49,6 +49,13 @@ export interface CellOptions {
    * export comes back unchanged.
    */
   asWritten?: boolean
+  /**
+   * The sheet is Catalog Desk's own export (it has the draft column): every cell is exactly the
+   * text of the draft's value, so besides being read as written, a yes/no is only true or false
+   * as the export writes them. A draft's "yes" in a yes/no field stays the text it was, and the
+   * draft comes back as invalid as it went out.
+   */
+  asExported?: boolean
 }
 
 export type CellConverter = (text: string) => Converted
@@ -87,7 +94,7 @@ export function convertCell(path: FieldPath, text: string, options?: CellOptions
 function leafCell(
   meta: FieldMeta,
   name: string,
-  { decimalComma = false, asWritten = false }: CellOptions,
+  { decimalComma = false, asWritten = false, asExported = false }: CellOptions,
 ): CellConverter {
   const empty: Converted = meta.allowEmpty ? { value: '' } : ABSENT
   switch (meta.kind) {
@@ -104,6 +111,9 @@ function leafCell(
     case 'boolean':
       return (text) => {
         if (text.trim() === '') return empty
+        // The app's export writes a yes/no as true or false: other text is what the draft held.
+        if (asExported && !isPlainBoolean(text))
+          return { error: `${name} must be true or false, not ${describeValue(text)}` }
         const value = readBooleanText(text)
         if (value === undefined)
           return { error: `${name} must be yes or no (true/false, Y/N, 1/0), not ${describeValue(text)}` }

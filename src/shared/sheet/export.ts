@@ -1,17 +1,21 @@
 import type { FieldNode } from '../schema/catalogue.ts'
 import type { Sku } from '../schema/sku.ts'
 import { skuCatalogue } from '../validation/validate.ts'
-import { columnTarget, JSON_COLUMN_PREFIX, skuColumns } from './columns.ts'
+import { columnTarget, describeColumn, JSON_COLUMN_PREFIX, skuColumns } from './columns.ts'
+import type { FieldPath } from './types.ts'
 import { toCsv } from './csv.ts'
 import { writeXlsx } from './xlsx.ts'
 import { isRecord } from '../is-record.ts'
 
 /**
- * Drafts out as a sheet: one row a SKU, headed by contract paths so the file maps itself back on
- * import. What the catalogue's columns cannot hold goes into extra `json:PATH` columns whose cells
- * are JSON, after the contract's columns: fields the contract does not name (at any level), and a
- * list or group whose value is not of its shape (an empty 3D asset list, a 2D list that is not
- * seven slots). A 2D slot is its JSON (`null` for an empty slot).
+ * Drafts out as a sheet: one row a SKU, headed by the fields' titles ("Position X", "Model address
+ * of 3D asset 1"), their contract paths, or the headers a mapping file gives them. What the
+ * catalogue's columns cannot hold goes into extra `json:PATH` columns whose cells are JSON, after
+ * the contract's columns: fields the contract does not name (at any level), and a list or group
+ * whose value is not of its shape (an empty 3D asset list, a 2D list that is not seven slots). A
+ * 2D slot is its JSON (`null` for an empty slot). Columns of the app's own (the draft, its sync
+ * state, its problems: src/shared/sheet/app-columns.ts) may follow; with the draft column the
+ * importer knows the file and reads every cell as written.
  *
  * The round trip JSON → sheet → JSON is exact for valid drafts, except what one cell cannot tell
  * apart: an absent value and empty text in a field that does not allow empty text (both an empty
@@ -21,6 +25,11 @@ import { isRecord } from '../is-record.ts'
 export interface SheetData {
   headers: string[]
   rows: string[][]
+}
+
+/** A sheet of drafts: what each of its columns holds, by contract path ('' for a column of `extra`). */
+export interface SkuSheet extends SheetData {
+  paths: string[]
 }
 
 function leafText(value: unknown): string {
@@ -66,49 +75,71 @@ function skuCells(sku: unknown): Map<string, string> {
   return cells
 }
 
+/** How the contract's columns are headed: their titles, their paths, or a mapping file's headers by path. */
+export type HeaderStyle = 'titles' | 'paths' | { names: Readonly<Record<FieldPath, string>> }
+
+export interface SheetOptions {
+  headers?: HeaderStyle
+  /** Columns after the fields (the app's own), one row of cells a SKU in the same order. */
+  extra?: SheetData
+}
+
+/** A column's header in the style asked for; a `json:` column is always named by its path. */
+function headerOf(path: string, style: HeaderStyle): string {
+  if (style === 'paths' || path.startsWith(JSON_COLUMN_PREFIX)) return path
+  if (style === 'titles') return describeColumn(path)
+  return style.names[path] ?? describeColumn(path)
+}
+
 /**
  * The sheet of some drafts: the contract's columns (3D assets spread over as many positions as
- * the drafts use, at least one), then the extra JSON columns any draft needs.
+ * the drafts use, at least one), then the extra JSON columns any draft needs, then `extra`.
  */
-export function skusToSheet(skus: readonly Sku[]): SheetData {
+export function skusToSheet(skus: readonly Sku[], options: SheetOptions = {}): SkuSheet {
   const all = skus.map(skuCells)
   let assets = 1
   for (const sku of skus) {
     const list = (sku as { arEffect?: { effectAssets3D?: unknown } }).arEffect?.effectAssets3D
     if (Array.isArray(list)) assets = Math.max(assets, list.length)
   }
-  const headers = skuColumns({ assets3D: assets })
-  const known = new Set(headers)
+  const paths = skuColumns({ assets3D: assets })
+  const known = new Set(paths)
   for (const cells of all) {
     for (const column of cells.keys()) {
       if (!known.has(column)) {
         known.add(column)
-        headers.push(column)
+        paths.push(column)
       }
     }
   }
-  return { headers, rows: all.map((cells) => headers.map((header) => cells.get(header) ?? '')) }
+  const style = options.headers ?? 'titles'
+  const extra = options.extra ?? { headers: [], rows: [] }
+  return {
+    paths: [...paths, ...extra.headers.map(() => '')],
+    headers: [...paths.map((path) => headerOf(path, style)), ...extra.headers],
+    rows: all.map((cells, i) => [...paths.map((path) => cells.get(path) ?? ''), ...(extra.rows[i] ?? [])]),
+  }
 }
 
-/** Columns whose cells are numbers, so XLSX stores them as numbers. */
-export function numberColumns(headers: readonly string[]): Set<number> {
+/** Columns whose cells are numbers, by their contract paths, so XLSX stores them as numbers. */
+export function numberColumns(paths: readonly string[]): Set<number> {
   const out = new Set<number>()
-  headers.forEach((header, index) => {
-    const target = columnTarget(header)
+  paths.forEach((path, index) => {
+    const target = columnTarget(path)
     if (target.kind === 'leaf' && (target.node.meta.kind === 'number' || target.node.meta.kind === 'integer'))
       out.add(index)
   })
   return out
 }
 
-export function skusToCsv(skus: readonly Sku[]): string {
-  const sheet = skusToSheet(skus)
+export function skusToCsv(skus: readonly Sku[], options?: SheetOptions): string {
+  const sheet = skusToSheet(skus, options)
   return toCsv(sheet.headers, sheet.rows)
 }
 
-export function skusToXlsx(skus: readonly Sku[]): Promise<Uint8Array> {
-  const sheet = skusToSheet(skus)
-  return writeXlsx([sheet.headers, ...sheet.rows], { numberColumns: numberColumns(sheet.headers) })
+export function skusToXlsx(skus: readonly Sku[], options?: SheetOptions): Promise<Uint8Array> {
+  const sheet = skusToSheet(skus, options)
+  return writeXlsx([sheet.headers, ...sheet.rows], { numberColumns: numberColumns(sheet.paths) })
 }
 
 // Beside the writers rather than in the renderer's db/: the formats are these functions', no Dexie.

@@ -1,3 +1,4 @@
+import { isOwnExport } from './app-columns.ts'
 import { z } from '../schema/zod.ts'
 import { messageOf } from '../error-message.ts'
 import { isMeasure } from '../values/measure.ts'
@@ -47,13 +48,15 @@ export const DEFAULT_SETTINGS: MappingSettings = {
 export const OPTIONS_KEY = 'options'
 
 /**
- * The settings a file starts with. A file of Catalog Desk's own export (every column it fills
- * named by its contract path) carries each draft's fields as they are: the template's defaults
- * would add what the drafts did not have, so they are not filled.
+ * The settings a file starts with. A file of Catalog Desk's own export (with its draft column, or
+ * every column it fills named by its contract path) carries each draft's fields as they are: the
+ * template's defaults would add what the drafts did not have, so they are not filled.
  */
 export function defaultSettings(matches: readonly ColumnMatch[]): MappingSettings {
   const filled = matches.filter((match) => match.path !== null)
-  const ownExport = filled.length > 0 && filled.every((match) => match.by === 'path')
+  const ownExport =
+    isOwnExport(matches.map((match) => match.header)) ||
+    (filled.length > 0 && filled.every((match) => match.by === 'path'))
   return { ...DEFAULT_SETTINGS, constants: {}, fillDefaults: !ownExport }
 }
 

@@ -1,3 +1,4 @@
+import { APP_COLUMN_READING, isAppColumn } from './app-columns.ts'
 import { wordsOf } from './header-words.ts'
 
 /**
@@ -74,6 +75,15 @@ export interface ProductCounts {
 }
 
 export function productLayout(headers: readonly string[]): ProductLayout {
+  const layout = formatLayout(headers)
+  // Catalog Desk's own columns (the draft, its sync state, its problems) are never a field.
+  headers.forEach((header, index) => {
+    if (isAppColumn(header)) layout.structural.set(index, APP_COLUMN_READING)
+  })
+  return layout
+}
+
+function formatLayout(headers: readonly string[]): ProductLayout {
   const words = headers.map((header) => wordsOf(header))
   const at = (...names: string[]) => {
     const index = words.findIndex((w) => names.includes(w))

@@ -24,6 +24,7 @@ import {
   KEEP_COLUMN_PREFIX,
   UNIT_COLUMN_PREFIX,
 } from './columns.ts'
+import { isOwnExport } from './app-columns.ts'
 import { cellConverter, convertCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
 import { headerWords } from './header-words.ts'
@@ -83,6 +84,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
   const fixed = new Set(Object.keys(mapping.constants))
   const units = new Set<FieldPath>()
   const writtenAsIs = new Set<FieldPath>()
+  const ownExport = isOwnExport(headers)
   mapping.columns.forEach((path, index) => {
     if (path === null || path === '') return
     const unitOf = path.startsWith(UNIT_COLUMN_PREFIX) ? path.slice(UNIT_COLUMN_PREFIX.length) : undefined
@@ -99,14 +101,20 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
     const target = path === plain ? columnTarget(path) : { kind: 'json' as const }
     const header = (headers[index] ?? '').trim()
     const unit = headerWords(header).unit
-    const asWritten = header === path
+    // The app's own export wrote each cell as the draft holds it, whatever the column's header.
+    const asWritten = header === path || ownExport
     if (asWritten) writtenAsIs.add(plain)
     if (unitOf) units.add(unitOf)
     const column: CompiledColumn = {
       index,
       path: plain,
       segments,
-      convert: cellConverter(path, { decimalComma: mapping.decimalComma, asWritten, ...(unit && { unit }) }),
+      convert: cellConverter(path, {
+        decimalComma: mapping.decimalComma,
+        asWritten,
+        asExported: ownExport,
+        ...(unit && { unit }),
+      }),
       slot: target.kind === 'slot' ? target.slot : null,
       ...(unitOf && { unitOf }),
     }

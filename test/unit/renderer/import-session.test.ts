@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
-import { SkuImportWrites, type DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
+import { SkuImportWrites, type DuplicatePolicy, type RowFate } from '#renderer/db/sku-import-writes.ts'
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
@@ -49,7 +49,8 @@ async function seed(): Promise<SkuDraftRecord[]> {
 async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2) {
   const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
   const batch = await imports.beginImport()
-  const total = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+  const total = { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+  const fates: RowFate[] = []
   for (let i = 0; i < rows.length; i += size) {
     const result = await imports.importChunk(batch, rows.slice(i, i + size), {
       duplicates,
@@ -57,9 +58,10 @@ async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2) {
       now: 5000 + i,
     })
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += result[key]
+    fates.push(...result.fates)
   }
   imports.finishImport(batch)
-  return { batch, total }
+  return { batch, total, fates }
 }
 
 // Barcode 1 exists as a draft, 3 as a sent draft; 4 appears twice in the file; 5 is new.
@@ -76,7 +78,7 @@ describe('an import session', () => {
     const before = await seed()
     const rows = Array.from({ length: 7 }, (_, i) => sku(`9${i}`, `Row ${i}`))
     const { batch, total } = await importRows(rows, 'skip', 3)
-    expect(total).toEqual({ created: 7, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 7, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
     const row = (await everything()).find((draft) => draft.barcode === '93')!
     expect(row).toMatchObject({
       productName: 'Row 3',
@@ -95,14 +97,14 @@ describe('an import session', () => {
   it('skip: leaves existing drafts and drops the later row of a barcode the file repeats', async () => {
     await seed()
     const { total } = await importRows(FILE, 'skip')
-    expect(total).toEqual({ created: 2, updated: 0, skippedDuplicates: 3, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 2, updated: 0, unchanged: 0, skippedDuplicates: 3, skippedNotDraft: 0 })
     expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '4:Four A', '5:Five'])
   })
 
   it('update: replaces editable drafts, leaves sent ones, and the last row of a barcode wins', async () => {
     const before = await seed()
     const { batch, total } = await importRows(FILE, 'update')
-    expect(total).toEqual({ created: 2, updated: 2, skippedDuplicates: 0, skippedNotDraft: 1 })
+    expect(total).toEqual({ created: 2, updated: 2, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 1 })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
     const one = (await everything()).find((draft) => draft.barcode === '1')!
     expect(one.id).toBe(before.find((draft) => draft.barcode === '1')!.id)
@@ -110,6 +112,62 @@ describe('an import session', () => {
 
     // Undo puts the replaced draft back exactly, and removes what the import created.
     await undoLog.undo(batch)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('each row says what became of it and which draft it concerns', async () => {
+    const before = await seed()
+    const id = (barcode: string) => before.find((draft) => draft.barcode === barcode)!.id
+    const skipped = await importRows(FILE, 'skip')
+    const four = (await everything()).find((draft) => draft.barcode === '4')!.id
+    expect(skipped.fates).toEqual([
+      { kind: 'skippedDuplicates', draft: id('1') },
+      { kind: 'created', draft: four },
+      { kind: 'skippedDuplicates', draft: id('3') },
+      { kind: 'skippedDuplicates', draft: four },
+      { kind: 'created', draft: expect.any(String) as string },
+    ])
+    const updated = await importRows([sku('1', 'New one'), sku('3', 'New three')], 'update')
+    expect(updated.fates).toEqual([
+      { kind: 'updated', draft: id('1') },
+      { kind: 'skippedNotDraft', draft: id('3') },
+    ])
+  })
+
+  it('update: a row holding exactly its draft’s content writes nothing, sent or not, and is unchanged', async () => {
+    const before = await seed()
+    const same = before.map((draft) => structuredClone(draft.payload))
+    // Key order does not make content differ.
+    const reordered = Object.fromEntries(Object.entries(same[0]!).reverse()) as Sku
+    const { batch, total, fates } = await importRows([reordered, same[1]!, same[2]!], 'update')
+    expect(total).toEqual({ created: 0, updated: 0, unchanged: 3, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(fates.map((fate) => fate.draft)).toEqual(before.map((draft) => draft.id))
+    expect(await everything()).toEqual(before)
+    expect(await db.skuUndo.where('batch').equals(batch).count()).toBe(0)
+  })
+
+  it('update from a sheet: what no cell can tell apart (empty text or none) is no change', async () => {
+    const before = await seed()
+    const row = structuredClone(before.find((draft) => draft.barcode === '1')!.payload) as Record<
+      string,
+      unknown
+    >
+    // The draft has an empty organisation; its sheet row has none (an empty cell).
+    expect(row.orgId).toBe('')
+    delete row.orgId
+    const exact = await importRows([row as Sku], 'update')
+    expect(exact.total).toMatchObject({ updated: 1, unchanged: 0 })
+    await undoLog.undo(exact.batch)
+
+    const existingByBarcode = await imports.findByBarcodes(['1'])
+    const batch = await imports.beginImport()
+    const result = await imports.importChunk(batch, [row as Sku], {
+      duplicates: 'update',
+      existingByBarcode,
+      reading: 'cells',
+    })
+    imports.finishImport(batch)
+    expect(result).toMatchObject({ updated: 0, unchanged: 1 })
     expect(await everything()).toEqual(before)
   })
 
@@ -123,7 +181,7 @@ describe('an import session', () => {
   it('keep-both: adds every row as a new draft', async () => {
     await seed()
     const { total } = await importRows(FILE, 'keep-both')
-    expect(total).toEqual({ created: 5, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 5, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
     expect(await db.skuDrafts.count()).toBe(8)
   })
 

@@ -53,6 +53,14 @@ describe('keys on a row of the grid', () => {
     expect(onRow(press('Enter'), 3)).toEqual({ kind: 'open' })
   })
 
+  it('shows the row’s problems with I, in either case, but not with Ctrl, Cmd or Alt', () => {
+    expect(onRow(press('i'), 3)).toEqual({ kind: 'problems' })
+    expect(onRow(press('I', { shiftKey: true }), 3)).toEqual({ kind: 'problems' })
+    expect(onRow(press('i', { ctrlKey: true }), 3)).toBeUndefined()
+    expect(onRow(press('i', { metaKey: true }), 3)).toBeUndefined()
+    expect(onRow(press('i', { altKey: true }), 3)).toBeUndefined()
+  })
+
   it('leaves other keys to the page’s shortcuts', () => {
     expect(onRow(press(' ', { ctrlKey: true }), 3)).toBeUndefined()
     expect(onRow(press(' ', { metaKey: true }), 3)).toBeUndefined()

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { parseCsvText } from '#shared/sheet/csv.ts'
-import { bulkRequestJson, skusToCsv, skusToSheet, skusToXlsx } from '#shared/sheet/export.ts'
+import { DRAFT_COLUMN, PROBLEMS_COLUMN, syncStateColumn } from '#shared/sheet/app-columns.ts'
+import {
+  bulkRequestJson,
+  skusToCsv,
+  skusToSheet,
+  skusToXlsx,
+  type SheetOptions,
+} from '#shared/sheet/export.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import type { Sku } from '#shared/schema/sku.ts'
@@ -12,13 +19,47 @@ const FIXTURES = [
   fixture('sku-partial-meta.json') as Sku,
 ]
 
+/** The app's export: titles, then its own columns (the draft, a sync state, the problems). */
+const asTheAppExports = (skus: readonly Sku[]): SheetOptions => ({
+  headers: 'titles',
+  extra: {
+    headers: [DRAFT_COLUMN, syncStateColumn('Sandbox'), PROBLEMS_COLUMN],
+    rows: skus.map((_, i) => [`draft-${i}`, 'Synced', 'Brand: “Brand” is missing']),
+  },
+})
+
+/** The two ways a sheet of drafts reads back exactly: the app's export, and contract paths (the CLI's). */
+const EXPORTS: [string, (skus: readonly Sku[]) => SheetOptions][] = [
+  ['the app’s export (titles and its own columns)', asTheAppExports],
+  ['contract paths', () => ({ headers: 'paths' })],
+]
+
 describe('drafts → sheet → drafts', () => {
   it('the sheet is headed by contract paths, 3D assets spread over the positions used', () => {
-    const { headers, rows } = skusToSheet(FIXTURES)
+    const { headers, rows } = skusToSheet(FIXTURES, { headers: 'paths' })
     expect(headers).toContain('arEffect.effectAssets3D.1.url')
     expect(headers).not.toContain('arEffect.effectAssets3D.2.url')
     expect(rows).toHaveLength(FIXTURES.length)
     expect(rows[0]![headers.indexOf('arEffect.effectAssets2D.0')]).toBe('null')
+  })
+
+  it('by default headed by titles people know, and the app’s columns follow the fields', () => {
+    const { headers, rows } = skusToSheet(FIXTURES, asTheAppExports(FIXTURES))
+    expect(headers.slice(0, 3)).toEqual(['Organization ID', 'Category', 'Sub-category'])
+    expect(headers).toContain('Position X')
+    expect(headers).toContain('Model address of 3D asset 2')
+    expect(headers.slice(-3)).toEqual([DRAFT_COLUMN, 'Catalog Desk sync: Sandbox', PROBLEMS_COLUMN])
+    expect(rows[1]!.slice(-3)).toEqual(['draft-1', 'Synced', 'Brand: “Brand” is missing'])
+    expect(skusToSheet(FIXTURES).headers).toEqual(headers.slice(0, -3))
+  })
+
+  it('headed by a mapping file’s headers where it names the field, titles elsewhere', () => {
+    const names = { barcode: 'EAN', productName: 'Name', 'meta.frameWidth': 'Frame Width (cm)' }
+    const { headers } = skusToSheet(FIXTURES, { headers: { names } })
+    expect(headers).toContain('EAN')
+    expect(headers).toContain('Frame Width (cm)')
+    expect(headers).toContain('Brand')
+    expect(headers).not.toContain('Barcode')
   })
 
   it('via CSV: every fixture comes back deep-equal, valid', () => {
@@ -28,31 +69,34 @@ describe('drafts → sheet → drafts', () => {
     expect(results.map((result) => result.row)).toEqual([1, 2, 3, 4])
   })
 
-  it('values written other than the suggested way come back as they went out, never respelled, split or converted', async () => {
-    const sku = {
-      ...FIXTURES[1]!,
-      category: 'Eyewear',
-      status: 'draft',
-      productImage: 'https://cdn.example.com/a.jpg, https://cdn.example.com/b.jpg',
-      meta: {
-        gender: 'Male',
-        frameWidth: '52 mm',
-        lensWidth: '52.0',
-        dimensions: { unit: 'cm', width: '5.20', height: '1,5 in' },
-      },
-      arEffect: { ...(FIXTURES[1]!.arEffect as object), envSettings: { toneMapping: 'ACES' } },
-    } as Sku
-    const other = { ...FIXTURES[0]!, category: 'Hats, Caps', subCategory: undefined } as Sku
-    delete other.subCategory
-    for (const sheet of [
-      parseCsvText(skusToCsv([sku, other])),
-      await readXlsx(await skusToXlsx([sku, other])),
-    ]) {
-      const results = convertSheet(sheet)
-      expect(results.map((result) => result.sku)).toEqual([sku, other])
-      expect(results.flatMap((result) => result.conversions ?? [])).toEqual([])
-    }
-  })
+  it.each(EXPORTS)(
+    '%s: values written other than the suggested way come back as they went out, never respelled, split or converted',
+    async (_, options) => {
+      const sku = {
+        ...FIXTURES[1]!,
+        category: 'Eyewear',
+        status: 'draft',
+        productImage: 'https://cdn.example.com/a.jpg, https://cdn.example.com/b.jpg',
+        meta: {
+          gender: 'Male',
+          frameWidth: '52 mm',
+          lensWidth: '52.0',
+          dimensions: { unit: 'cm', width: '5.20', height: '1,5 in' },
+        },
+        arEffect: { ...(FIXTURES[1]!.arEffect as object), envSettings: { toneMapping: 'ACES' } },
+      } as Sku
+      const other = { ...FIXTURES[0]!, category: 'Hats, Caps', subCategory: undefined } as Sku
+      delete other.subCategory
+      for (const sheet of [
+        parseCsvText(skusToCsv([sku, other], options([sku, other]))),
+        await readXlsx(await skusToXlsx([sku, other], options([sku, other]))),
+      ]) {
+        const results = convertSheet(sheet)
+        expect(results.map((result) => result.sku)).toEqual([sku, other])
+        expect(results.flatMap((result) => result.conversions ?? [])).toEqual([])
+      }
+    },
+  )
 
   it('via XLSX: the same', async () => {
     const results = convertSheet(await readXlsx(await skusToXlsx(FIXTURES)))
@@ -80,26 +124,44 @@ describe('drafts → sheet → drafts', () => {
     expect(convertSheet(await readXlsx(await skusToXlsx([sku]))).map((r) => r.sku)).toEqual([sku])
   })
 
-  it('formula-like text comes back exactly, and negative numbers stay numbers', async () => {
-    const sku = {
-      orgId: '',
-      actionUrl: '',
-      productName: '=HYPERLINK("http://evil.example","click")',
-      brand: '+cmd|/C calc!A0',
-      barcode: '-2+3',
-      version: '@SUM(1)',
-      status: "'=already quoted",
-      arEffect: { transform: { rotation: { x: -2.5, y: -0.018, z: 0 } } },
-      meta: { lensWidth: '-5' },
-    } as Sku
-    const csv = skusToCsv([sku])
-    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`)
-    expect(csv).toContain("'+cmd|/C calc!A0")
-    expect(csv).not.toMatch(/,[=+@]/)
-    const fromCsv = convertSheet(parseCsvText(csv))[0]!
-    expect(fromCsv.sku).toEqual(sku)
-    const fromXlsx = convertSheet(await readXlsx(await skusToXlsx([sku])))[0]!
-    expect(fromXlsx.sku).toEqual(sku)
+  it.each(EXPORTS)(
+    '%s: formula-like text comes back exactly, and negative numbers stay numbers',
+    async (_, options) => {
+      const sku = {
+        orgId: '',
+        actionUrl: '',
+        productName: '=HYPERLINK("http://evil.example","click")',
+        brand: '+cmd|/C calc!A0',
+        barcode: '-2+3',
+        version: '@SUM(1)',
+        status: "'=already quoted",
+        arEffect: { transform: { rotation: { x: -2.5, y: -0.018, z: 0 } } },
+        meta: { lensWidth: '-5' },
+      } as Sku
+      const csv = skusToCsv([sku], options([sku]))
+      expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""click"")"`)
+      expect(csv).toContain("'+cmd|/C calc!A0")
+      expect(csv).not.toMatch(/,[=+@]/)
+      const fromCsv = convertSheet(parseCsvText(csv))[0]!
+      expect(fromCsv.sku).toEqual(sku)
+      const fromXlsx = convertSheet(await readXlsx(await skusToXlsx([sku], options([sku]))))[0]!
+      expect(fromXlsx.sku).toEqual(sku)
+    },
+  )
+
+  it('the app’s export brings an invalid draft back as invalid as it went out: a “yes” in a yes/no field stays text', async () => {
+    const sku = { ...FIXTURES[1]!, isActive: 'yes' } as unknown as Sku
+    for (const sheet of [
+      parseCsvText(skusToCsv([sku], asTheAppExports([sku]))),
+      await readXlsx(await skusToXlsx([sku], asTheAppExports([sku]))),
+    ]) {
+      const [result] = convertSheet(sheet)
+      expect(result!.sku).toEqual(sku)
+      expect(result!.errors.map((problem) => problem.column)).toEqual(['Active'])
+    }
+    // Without the draft column the same sheet is a person's: "yes" is a yes.
+    const theirs = convertSheet(parseCsvText(skusToCsv([sku])))[0]!
+    expect(theirs.sku.isActive).toBe(true)
   })
 
   it('bulkRequestJson is the bulk request, drafts untouched', () => {

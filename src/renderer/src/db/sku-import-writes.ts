@@ -2,7 +2,7 @@ import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
 import { wasSent } from '#shared/sync-state.ts'
-import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { contentText, payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
@@ -33,17 +33,32 @@ export interface ImportChunkOptions {
    * the main thread); computed here otherwise. Same order as the SKUs.
    */
   columns?: readonly DraftColumns[]
+  /** How a row is compared with its draft for "unchanged" (a sheet's cells, or JSON exactly). */
+  reading?: ContentReading
 }
 
-/** What one chunk of an import did, row by row. */
-export interface ImportChunkResult {
+/** How many rows of an import did what. */
+export interface ImportCounts {
   created: number
   /** Rows that replaced the payload of a draft (one that existed, or one an earlier row made). */
   updated: number
+  /** Rows under 'update' whose draft already held exactly their payload: nothing was written. */
+  unchanged: number
   /** Rows left out under 'skip' because their barcode was taken. */
   skippedDuplicates: number
   /** Rows whose barcode belongs to a sent draft: under 'update' it is not changed. */
   skippedNotDraft: number
+}
+
+/** What became of one row, and the draft it concerns: the one written, or the one holding its barcode. */
+export interface RowFate {
+  kind: keyof ImportCounts
+  draft: string
+}
+
+/** What one chunk of an import did: the counts, and each row's fate in the chunk's order. */
+export interface ImportChunkResult extends ImportCounts {
+  fates: RowFate[]
 }
 
 /** What an import under way remembers between its chunks. */
@@ -98,13 +113,16 @@ export class SkuImportWrites {
    * The barcodes whose draft (the one an import would update, see `findByBarcodes`) already holds
    * exactly the payload the file brings: under "update" they change nothing.
    */
-  async unchangedBarcodes(fingerprints: ReadonlyMap<string, string>): Promise<Set<string>> {
+  async unchangedBarcodes(
+    fingerprints: ReadonlyMap<string, string>,
+    reading: ContentReading,
+  ): Promise<Set<string>> {
     const unchanged = new Set<string>()
     const held = await this.findByBarcodes(fingerprints.keys())
     const ids = [...held.values()].map((draft) => draft.id)
     for (const chunk of chunks(ids)) {
       for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-        if (record && fingerprints.get(record.barcode) === payloadFingerprint(record.payload))
+        if (record && fingerprints.get(record.barcode) === payloadFingerprint(record.payload, reading))
           unchanged.add(record.barcode)
       }
     }
@@ -130,22 +148,31 @@ export class SkuImportWrites {
   async importChunk(
     batch: string,
     skus: readonly Sku[],
-    { duplicates, existingByBarcode, now = Date.now(), columns }: ImportChunkOptions,
+    { duplicates, existingByBarcode, now = Date.now(), columns, reading = 'exact' }: ImportChunkOptions,
   ): Promise<ImportChunkResult> {
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
-    const result: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+    const result: ImportChunkResult = {
+      created: 0,
+      updated: 0,
+      unchanged: 0,
+      skippedDuplicates: 0,
+      skippedNotDraft: 0,
+      fates: [],
+    }
     // Barcodes this chunk claims and drafts it creates; merged into the session only once its
     // transaction committed.
     const claimed = new Map<string, string>()
     let createdIds: string[] = []
     await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
       const created = new Map<string, SkuDraftRecord>()
-      const replace = new Map<string, { payload: Sku; columns: DraftColumns }>()
-      const add = (payload: Sku, derived: DraftColumns) => {
+      const replace = new Map<string, { payload: Sku; columns: DraftColumns; rows: number[] }>()
+      const fates: (RowFate | undefined)[] = []
+      const add = (index: number, payload: Sku, derived: DraftColumns) => {
         const record = newDraftRecord(payload, now, derived)
         created.set(record.id, record)
         if (record.barcode) claimed.set(record.barcode, record.id)
+        fates[index] = { kind: 'created', draft: record.id }
       }
       for (const [index, payload] of skus.entries()) {
         const derived = columns?.[index] ?? draftColumns(payload)
@@ -154,14 +181,18 @@ export class SkuImportWrites {
           barcode && duplicates !== 'keep-both'
             ? (claimed.get(barcode) ?? session.byBarcode.get(barcode) ?? existingByBarcode.get(barcode)?.id)
             : undefined
-        if (!holder) add(payload, derived)
-        else if (duplicates === 'skip') result.skippedDuplicates++
+        if (!holder) add(index, payload, derived)
+        else if (duplicates === 'skip') fates[index] = { kind: 'skippedDuplicates', draft: holder }
         else {
           const mine = created.get(holder)
           // A later row of this very chunk: it takes the place of the earlier one before anything is written.
-          if (mine) created.set(holder, { ...mine, payload, ...derived })
-          else replace.set(holder, { payload, columns: derived })
-          result.updated++
+          if (mine) {
+            created.set(holder, { ...mine, payload, ...derived })
+            fates[index] = { kind: 'updated', draft: holder }
+          } else {
+            const rows = replace.get(holder)?.rows ?? []
+            replace.set(holder, { payload, columns: derived, rows: [...rows, index] })
+          }
         }
       }
       const ids = [...replace.keys()]
@@ -171,16 +202,20 @@ export class SkuImportWrites {
       const next: SkuDraftRecord[] = []
       ids.forEach((id, i) => {
         const current = currents[i]
-        const { payload, columns: derived } = replace.get(id)!
+        const { payload, columns: derived, rows } = replace.get(id)!
+        // The chunk's earlier rows of this barcode were replaced by its last one, which decides.
+        const last = rows.pop()!
         if (!current) {
           // Deleted since the import began: the row is new again.
-          result.updated--
-          add(payload, derived)
+          add(last, payload, derived)
+        } else if (contentText(current.payload, reading) === contentText(payload, reading)) {
+          // The same content (an export coming back): nothing to write, and its edit time stays.
+          fates[last] = { kind: 'unchanged', draft: id }
         } else if (wasSent(current.sync)) {
-          result.updated--
-          result.skippedNotDraft++
+          fates[last] = { kind: 'skippedNotDraft', draft: id }
         } else {
           next.push({ ...current, payload, updatedAt: now, ...derived })
+          fates[last] = { kind: 'updated', draft: id }
           if (session.created.has(id)) {
             // Created by an earlier chunk of this import: undo removes it as long as nobody edited
             // it after this write (this entry takes the place of its chunk's for that draft).
@@ -190,6 +225,7 @@ export class SkuImportWrites {
             undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
           }
         }
+        for (const row of rows) fates[row] = { kind: 'updated', draft: fates[last]!.draft }
       })
       // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
       await this.db.skuDrafts.bulkAdd([...created.values()])
@@ -204,7 +240,8 @@ export class SkuImportWrites {
         })
       }
       await this.db.skuUndo.bulkPut(undo)
-      result.created = created.size
+      result.fates = fates.map((fate) => fate!)
+      for (const fate of result.fates) result[fate.kind]++
     })
     for (const [barcode, id] of claimed) session.byBarcode.set(barcode, id)
     for (const id of createdIds) session.created.add(id)

@@ -26,8 +26,7 @@ import { count, drafts } from '../words/counting.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { useProfilesStore } from './profiles.ts'
-import { draftPayloads, exportFile } from '../db/export-drafts.ts'
-import type { ExportFormat } from '#shared/sheet/export.ts'
+import { exportedDrafts, exportFile, type ExportChoices } from '../db/export-drafts.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */
@@ -239,11 +238,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     return ids[0]
   }
 
-  /** Downloads the selected drafts as the bulk request JSON or a spreadsheet. */
-  async function exportSelected(format: ExportFormat) {
+  /** Downloads the selected drafts as the bulk request JSON or a spreadsheet, as chosen. */
+  async function exportSelected(choices: ExportChoices) {
     const ids = await resolve(selection.value)
     try {
-      const file = await exportFile(await draftPayloads(ids), format)
+      const file = await exportFile(await exportedDrafts(ids), choices)
       download(file)
       tell(`${drafts(ids.length)} exported to ${file.name}.`)
     } catch (error) {

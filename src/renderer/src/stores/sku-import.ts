@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia'
 import type { Sku } from '#shared/schema/sku.ts'
+import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import { skuImports } from '../db/index.ts'
 import type { DraftByBarcode, ImportChunkOptions, ImportChunkResult } from '../db/sku-import-writes.ts'
 import type { UndoResult } from '../db/sku-undo-log.ts'
@@ -16,8 +17,11 @@ export const useSkuImportStore = defineStore('skuImport', () => {
   }
 
   /** The file's barcodes whose draft already holds exactly the row's payload ("unchanged"). */
-  function unchangedBarcodes(fingerprints: ReadonlyMap<string, string>): Promise<Set<string>> {
-    return skuImports.unchangedBarcodes(fingerprints)
+  function unchangedBarcodes(
+    fingerprints: ReadonlyMap<string, string>,
+    reading: ContentReading,
+  ): Promise<Set<string>> {
+    return skuImports.unchangedBarcodes(fingerprints, reading)
   }
 
   /** Starts an import: the batch its chunks are written, and undone, under. */

@@ -1,7 +1,7 @@
 import { textOf } from '#shared/text-of.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { ProblemGrouper } from '#shared/sheet/problem-groups.ts'
-import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import {
@@ -56,13 +56,19 @@ export class DryRunTally {
   private readonly groups = new ProblemGrouper()
   /** Each barcode's payload fingerprint (the file's last row wins, as "update" does). */
   private readonly fingerprints = new Map<string, string>()
+  private readonly reading: ContentReading
+
+  /** `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly). */
+  constructor(reading: ContentReading) {
+    this.reading = reading
+  }
 
   add(results: readonly RowResult[]) {
     this.conversions.add(results)
     for (const result of results) {
       this.rows++
       const barcode = textOf(result.sku.barcode)
-      if (barcode) this.fingerprints.set(barcode, payloadFingerprint(result.sku))
+      if (barcode) this.fingerprints.set(barcode, payloadFingerprint(result.sku, this.reading))
       this.allBarcodes.add(barcode)
       if (result.errors.length) this.invalid++
       else {

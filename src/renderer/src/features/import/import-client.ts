@@ -1,9 +1,8 @@
-import type { DraftColumns } from '#shared/draft-columns.ts'
-import type { Sku } from '#shared/schema/sku.ts'
 import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type {
   Analysis,
   DryRunReport,
+  ImportChunk,
   ImportRequest,
   ImportResponse,
   ReadProgress,
@@ -65,7 +64,7 @@ export class ImportClient {
     file: File,
     mapping: SheetMapping,
     options: RunOptions,
-    write: (skus: Sku[], columns: DraftColumns[], progress: ReadProgress) => Promise<void>,
+    write: (chunk: ImportChunk) => Promise<void>,
   ): Promise<ReadProgress> {
     let writing: Promise<unknown> = Promise.resolve()
     const job = this.job + 1
@@ -73,7 +72,7 @@ export class ImportClient {
       { type: 'run', file, mapping, options },
       (message, resolve, reject) => {
         if (message.type === 'chunk') {
-          writing = write(message.skus, message.columns, message.progress).then(
+          writing = write(message).then(
             () => this.post({ type: 'written', job }),
             (error: unknown) => {
               this.post({ type: 'cancel', job })

@@ -67,6 +67,12 @@ export interface PreviewRow {
   warnings: number
 }
 
+/** Where a SKU of a chunk came from: its row in the file, and how many errors it has. */
+export interface ChunkRow {
+  row: number
+  errors: number
+}
+
 export interface ReportedProblem extends CellProblem {
   severity: 'error' | 'warning'
 }
@@ -111,12 +117,26 @@ export type ImportResponse =
   | { type: 'analysed'; job: number; analysis: Analysis }
   | { type: 'progress'; job: number; progress: ReadProgress }
   | { type: 'report'; job: number; report: DryRunReport }
-  /** SKUs to write, with their derived columns computed here, off the page's thread. */
-  | { type: 'chunk'; job: number; skus: Sku[]; columns: DraftColumns[]; progress: ReadProgress }
+  /**
+   * SKUs to write, with their derived columns computed here, off the page's thread, the file's
+   * row of each, and the rows left out since the last chunk for their errors.
+   */
+  | {
+      type: 'chunk'
+      job: number
+      skus: Sku[]
+      columns: DraftColumns[]
+      rows: ChunkRow[]
+      leftOut: number[]
+      progress: ReadProgress
+    }
   /** Every chunk of a run has been handed over. */
   | { type: 'done'; job: number; progress: ReadProgress }
   | { type: 'cancelled'; job: number }
   | { type: 'failed'; job: number; message: string }
+
+/** A chunk of SKUs the worker hands the page to write. */
+export type ImportChunk = Extract<ImportResponse, { type: 'chunk' }>
 
 /** Errors (and, apart, warnings) a dry run keeps to show and report; the counts go on. ~2 MB each. */
 export const PROBLEMS_KEPT = 10_000

@@ -8,6 +8,7 @@ import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
 import {
   SAMPLE_ROWS,
   type Analysis,
+  type ChunkRow,
   type ImportRequest,
   type ImportResponse,
   type ReadProgress,
@@ -74,7 +75,7 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
 
 async function dryRun(job: number, file: File, mapping: SheetMapping, signal: AbortSignal) {
   const format = await formatOf(file)
-  const tally = new DryRunTally()
+  const tally = new DryRunTally(format === 'json' ? 'exact' : 'cells')
   const report = throttled(job)
   const { documentErrors, products } = await readResults(
     file,
@@ -92,27 +93,33 @@ async function dryRun(job: number, file: File, mapping: SheetMapping, signal: Ab
 async function run(job: number, file: File, mapping: SheetMapping, options: RunOptions, signal: AbortSignal) {
   const format = await formatOf(file)
   let pending: Sku[] = []
+  let rows: ChunkRow[] = []
+  let leftOut: number[] = []
   // One chunk is with the page at a time, while the next one is read and converted here: reading
   // overlaps writing, and memory stays at two chunks.
   let written: Promise<void> = Promise.resolve()
   const handOver = async (progress: ReadProgress) => {
-    const skus = pending
+    const chunk = { skus: pending, rows, leftOut, columns: pending.map(draftColumns) }
     pending = []
-    const columns = skus.map(draftColumns)
+    rows = []
+    leftOut = []
     await written
     written = new Promise<void>((resolve, reject) => {
       current!.written = resolve
       signal.addEventListener('abort', () => reject(signal.reason), { once: true })
     })
-    post({ type: 'chunk', job, skus, columns, progress })
+    post({ type: 'chunk', job, ...chunk, progress })
   }
   const { progress } = await readResults(file, format, mapping, signal, async (results, read) => {
     for (const result of results) {
-      if (options.includeInvalid || result.errors.length === 0) pending.push(result.sku)
+      if (options.includeInvalid || result.errors.length === 0) {
+        pending.push(result.sku)
+        rows.push({ row: result.row, errors: result.errors.length })
+      } else leftOut.push(result.row)
       if (pending.length >= options.chunkSize) await handOver(read)
     }
   })
-  if (pending.length) await handOver(progress)
+  if (pending.length || leftOut.length) await handOver(progress)
   await written
   post({ type: 'done', job, progress })
 }

@@ -12,10 +12,12 @@ import { download } from '#renderer/adapters/download.ts'
 import { mappingFileName } from './reading-words.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
-import type { DraftByBarcode, DuplicatePolicy, ImportChunkResult } from '#renderer/db/sku-import-writes.ts'
+import type { ContentReading } from '#shared/payload-fingerprint.ts'
+import type { DraftByBarcode, DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
+import { ImportResultTally, type ImportResult } from './import-result.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
 import { messageOf } from '#shared/error-message.ts'
 
@@ -27,16 +29,12 @@ const CHUNK_SIZE = 500
 
 const noProgress = (): ReadProgress => ({ rows: 0, bytes: 0, total: 0 })
 
-export interface ImportOutcome extends ImportChunkResult {
-  batch: string
-}
-
 /**
  * The import flow: a file is analysed, mapped, checked in a dry run, then imported a chunk at a
  * time. The worker does the reading; this writes what it hands over, and rolls it all back when
  * the import is cancelled or fails, so drafts are then exactly as they were.
  */
-export function useImport(onImported: (outcome: ImportOutcome) => void) {
+export function useImport(onImported: (outcome: ImportResult) => void) {
   const imports = useSkuImportStore()
   const client = new ImportClient()
   onBeforeUnmount(() => client.dispose())
@@ -49,10 +47,12 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
   const settings = ref<MappingSettings>(structuredClone(DEFAULT_SETTINGS))
   const report = shallowRef<DryRunReport>()
   const existing = shallowRef<Map<string, DraftByBarcode>>(new Map())
+  /** Barcodes of the file whose draft already holds exactly the row's content. */
+  const unchanged = shallowRef<ReadonlySet<string>>(new Set())
   const progress = shallowRef<ReadProgress>(noProgress())
   const duplicates = ref<DuplicatePolicy>('skip')
   const includeInvalid = ref(false)
-  const outcome = shallowRef<ImportOutcome>()
+  const outcome = shallowRef<ImportResult>()
   /** Why the last step did not go through (shown as an alert). */
   const failure = ref('')
   /** What just happened, said politely ("Mapping saved", "Import cancelled"). */
@@ -71,12 +71,16 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     return {
       existing: found.filter(Boolean).length,
       sent: found.filter((draft) => draft?.sent).length,
+      unchanged: (barcodes.value?.distinct ?? []).filter((barcode) => unchanged.value.has(barcode)).length,
       repeated: barcodes.value?.repeated ?? 0,
     }
   })
   const toImport = computed(() =>
     report.value ? (includeInvalid.value ? report.value.rows : report.value.valid) : 0,
   )
+
+  /** How rows compare with drafts for "unchanged": a sheet's cells cannot say what JSON can. */
+  const reading = (): ContentReading => (isJson.value ? 'exact' : 'cells')
 
   function reset() {
     client.cancel()
@@ -195,6 +199,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     try {
       const checked = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
       existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
+      unchanged.value = await imports.unchangedBarcodes(new Map(checked.fingerprints), reading())
       report.value = checked
       step.value = 'report'
     } catch (error) {
@@ -211,7 +216,7 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
     step.value = 'importing'
     const policy = duplicates.value
     let batch: string | undefined
-    const totals: ImportChunkResult = { created: 0, updated: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+    const tally = new ImportResultTally(new Set(report.value.groups.flatMap((group) => group.rows)))
     try {
       // Read again now: drafts may have changed since the dry run.
       const existingByBarcode = await imports.draftsByBarcode(barcodes.value?.distinct ?? [])
@@ -222,19 +227,20 @@ export function useImport(onImported: (outcome: ImportOutcome) => void) {
         file.value,
         sheetMapping(),
         { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
-        async (skus, columns, read) => {
-          const result = await imports.writeChunk(session, skus, {
+        async (chunk) => {
+          const { fates } = await imports.writeChunk(session, chunk.skus, {
             duplicates: policy,
             existingByBarcode,
-            columns,
+            columns: chunk.columns,
+            reading: reading(),
           })
-          for (const key of Object.keys(totals) as Array<keyof ImportChunkResult>) totals[key] += result[key]
-          progress.value = read
+          tally.add(chunk, fates)
+          progress.value = chunk.progress
         },
       )
       imports.finish(batch)
       markImportEnded()
-      outcome.value = { batch, ...totals }
+      outcome.value = tally.result(batch)
       step.value = 'done'
       onImported(outcome.value)
     } catch (error) {

@@ -15,6 +15,8 @@ export type RowKeyAction =
   | { kind: 'toggle' }
   /** Enter: open the active row's draft. */
   | { kind: 'open' }
+  /** I: show the active row's problems (which errors, which missing fields) beside its badge. */
+  | { kind: 'problems' }
 
 export type HeaderKeyAction =
   /** ArrowDown: back to the rows. */
@@ -27,7 +29,7 @@ export function clampRow(position: number, total: number): number {
   return Math.max(0, Math.min(total - 1, position))
 }
 
-/** A key pressed on a row: arrows, PageUp/PageDown, Home/End, Space and Enter. */
+/** A key pressed on a row: arrows, PageUp/PageDown, Home/End, Space, Enter and I. */
 export function rowKeyAction(
   event: KeyPress,
   active: number,
@@ -47,6 +49,9 @@ export function rowKeyAction(
   if (move && !event.altKey) return { kind: 'move', to: clampRow(move(), total), extend: event.shiftKey }
   if (event.key === ' ' && !event.ctrlKey && !event.metaKey) return { kind: 'toggle' }
   if (event.key === 'Enter') return { kind: 'open' }
+  if (event.key.toLowerCase() === 'i' && !event.ctrlKey && !event.metaKey && !event.altKey) {
+    return { kind: 'problems' }
+  }
   return undefined
 }
 

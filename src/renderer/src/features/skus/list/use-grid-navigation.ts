@@ -11,6 +11,8 @@ export interface GridNavigationOptions {
   /** Scrolls the row into view, so that it is drawn before it takes focus. */
   reveal(position: number): void
   open(position: number): void
+  /** Shows the row's problems (the popover of its Checks badge). */
+  problems(position: number): void
 }
 
 /**
@@ -50,6 +52,7 @@ export function useGridNavigation(
     if (action.kind === 'header') focusHeader()
     else if (action.kind === 'move') void moveTo(action.to, action.extend)
     else if (action.kind === 'toggle') picker.toggle(active.value)
+    else if (action.kind === 'problems') options.problems(active.value)
     else options.open(active.value)
   }
 

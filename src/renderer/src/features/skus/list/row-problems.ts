@@ -1,0 +1,85 @@
+import { parsePath } from '#shared/json-path.ts'
+import { findField } from '#shared/schema/catalogue.ts'
+import { fieldName } from '#shared/validation/messages.ts'
+import { skuCatalogue, validateSku } from '#shared/validation/validate.ts'
+import type { Problem } from '#shared/validation/problem.ts'
+
+/**
+ * A list row's problems in the editor's words, for the popover its Checks badge opens: which
+ * field, where the editor shows it, and what is wrong. The list stores only the counts; the
+ * messages come from validating the one row's payload when asked (never the whole list).
+ */
+export interface RowProblem {
+  /** Dotted JSON path of the field (empty for the draft as a whole). */
+  path: string
+  /** The field as the editor labels it: "Intensity", "Model address of 3D asset 1". */
+  field: string
+  /** The editor's section that holds it: "Product", "AR effect › Environment". Empty for the draft. */
+  where: string
+  /**
+   * What is wrong, as the validator says it ("Intensity must be a number, not the text "high"").
+   * Empty for a missing field, whose group says it all ("Missing fields: Category").
+   */
+  message: string
+}
+
+export interface RowProblems {
+  errors: RowProblem[]
+  /** Fields the contract lists that the draft lacks (the validator's warnings). */
+  missing: RowProblem[]
+}
+
+/** "Intensity", "Model address of 3D asset 1", "The draft" for the document itself. */
+export function fieldTitle(path: string): string {
+  if (path === '') return 'The draft'
+  return fieldName(skuCatalogue, parsePath(path))
+}
+
+/**
+ * The editor's section a field sits in, as the import's field list names it: "AR effect ›
+ * Environment" for `arEffect.envSettings.intensity`, "AR effect › 3D effect assets" for a 3D
+ * asset's address, "Product" for the fields at the top.
+ */
+export function sectionOf(path: string): string {
+  if (path === '') return ''
+  const segments = parsePath(path)
+  const titles: string[] = []
+  for (let i = 1; i < segments.length; i++) {
+    if (typeof segments[i - 1] === 'number') continue
+    const { node, exact } = findField(skuCatalogue, segments.slice(0, i))
+    if (exact && (node.children.length > 0 || node.item)) titles.push(node.meta.title)
+  }
+  return titles.length ? titles.join(' › ') : 'Product'
+}
+
+function described(problem: Problem): RowProblem {
+  return {
+    path: problem.path,
+    field: fieldTitle(problem.path),
+    where: sectionOf(problem.path),
+    message: problem.message,
+  }
+}
+
+/** A missing field: its message is only "<title> is missing", which the group already says. */
+function missingField(problem: Problem): RowProblem {
+  const row = described(problem)
+  const plain =
+    problem.message === `${findField(skuCatalogue, parsePath(problem.path)).node.meta.title} is missing`
+  return plain ? { ...row, message: '' } : row
+}
+
+/** Validates one draft's payload and puts its problems in the list's words: errors, then missing fields. */
+export function rowProblems(payload: unknown): RowProblems {
+  const result = validateSku(payload)
+  return { errors: result.errors.map(described), missing: result.warnings.map(missingField) }
+}
+
+/** "1 error and 2 missing fields", "No errors or missing fields". */
+export function problemsSummary(problems: RowProblems): string {
+  const parts: string[] = []
+  const { errors, missing } = problems
+  if (errors.length) parts.push(`${errors.length} error${errors.length === 1 ? '' : 's'}`)
+  if (missing.length) parts.push(`${missing.length} missing field${missing.length === 1 ? '' : 's'}`)
+  return parts.length ? parts.join(' and ') : 'No errors or missing fields'
+}

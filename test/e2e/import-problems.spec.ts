@@ -1,0 +1,193 @@
+import { readFile } from 'node:fs/promises'
+import type { Locator, Page } from '@playwright/test'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+
+/**
+ * Issue #17: a 300-row sheet with 2,000-odd problems. The dry run groups them by column and kind,
+ * errors first, then what keeps drafts from being sent; each group opens to its rows.
+ */
+
+const ROWS = 300
+const BAD_INTENSITY = new Map([
+  [40, 'high'],
+  [150, 'n/a'],
+  [275, 'strong'],
+])
+const BAD_ACTIVE = new Map([
+  [90, 'maybe'],
+  [220, 'sometimes'],
+])
+const NO_NAME = [120, 260]
+const NO_BARCODE = [130, 280]
+/** Rows with a brand: every other row lacks one (a warning each). */
+const BRANDED = 5
+
+/** The sheet, written in the test: row n is the file's n-th data row. */
+function sheet(): Buffer {
+  const lines = ['Product name,Brand,Barcode,Category,Sub category,Active,Intensity']
+  for (let row = 1; row <= ROWS; row++) {
+    lines.push(
+      [
+        NO_NAME.includes(row) ? '' : `Frame ${row}`,
+        row <= BRANDED ? 'Northwind Optics' : '',
+        NO_BARCODE.includes(row) ? '' : String(5_000_000_100_000 + row),
+        'eyewear',
+        'sunglasses',
+        BAD_ACTIVE.get(row) ?? 'yes',
+        BAD_INTENSITY.get(row) ?? '0.8',
+      ].join(','),
+    )
+  }
+  return Buffer.from(lines.join('\r\n') + '\r\n')
+}
+
+const problemsRegion = (page: Page) => page.getByRole('region', { name: /^Problems:/ })
+/** The groups as listed, each by its disclosure button. */
+const groupButtons = (page: Page) => problemsRegion(page).getByRole('listitem').getByRole('button')
+const group = (page: Page, name: RegExp) =>
+  problemsRegion(page).getByRole('listitem').filter({ hasText: name })
+const rowsOf = (item: Locator) => item.getByRole('table').locator('tbody tr')
+
+test('a 300-row sheet: problems grouped by column and kind, errors first, each opening to its rows; the result names the rows left out and those with errors', async ({
+  page,
+}) => {
+  await page.goto('/#/skus')
+  await page.getByRole('link', { name: 'Import' }).click()
+  await page
+    .getByLabel('Choose a file')
+    .setInputFiles({ name: 'frames.csv', mimeType: 'text/csv', buffer: sheet() })
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+
+  // The counts, and the groups: the two kinds of error, then the rows that would never be sent.
+  const region = problemsRegion(page)
+  // 300 rows without a product image, 295 without a brand, 2 without a name, 2 without a barcode.
+  await expect(region.getByRole('heading', { level: 2 })).toHaveText('Problems: 5 errors, 599 warnings')
+  const buttons = groupButtons(page)
+  expect(await buttons.count()).toBeLessThan(12)
+  await expect(buttons.nth(0)).toHaveAccessibleName(
+    /^Error Intensity\s?: Intensity must be a number, .*\s?, on 3 rows$/,
+  )
+  await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'false')
+  await expect(buttons.nth(1)).toHaveAccessibleName(
+    /^Error Active\s?: Active must be yes or no.*\s?, on 2 rows$/,
+  )
+  await expect(buttons.nth(2)).toHaveAccessibleName(
+    /^Warning (Product name|Barcode)\s?: \1 is missing\s?, held back from sending\s?, on 2 rows$/,
+  )
+  await expect(buttons.nth(3)).toHaveAccessibleName(
+    /^Warning (Product name|Barcode)\s?: \1 is missing\s?, held back from sending\s?, on 2 rows$/,
+  )
+  await expect(buttons.nth(4)).toHaveAccessibleName(/^Warning .*\s?, on (300|295) rows$/)
+  // Closed, a group names its first rows and the values found there.
+  await expect(group(page, /Intensity must be a number/)).toContainText(
+    'Rows 40 “high”, 150 “n/a”, 275 “strong”',
+  )
+  await expect(group(page, /Brand is missing/)).toContainText('Rows 6, 7, 8, 9, 10 and 290 more')
+
+  // Errors only: the warnings' groups go, the errors' stay.
+  const errorsOnly = region.getByRole('checkbox', { name: 'Errors only' })
+  await errorsOnly.check()
+  await expect(buttons).toHaveCount(2)
+  await expect(buttons.filter({ hasText: 'Warning' })).toHaveCount(0)
+  await expect(region).toContainText(/[\d,]+ warnings in \d+ groups hidden\./)
+
+  // By keyboard: Space clears the filter, Tab reaches the first group, Enter opens it to its rows.
+  await errorsOnly.press('Space')
+  await expect(errorsOnly).not.toBeChecked()
+  await expect(buttons.filter({ hasText: 'Warning' }).first()).toBeVisible()
+  await page.keyboard.press('Tab')
+  await expect(buttons.nth(0)).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'true')
+  const intensity = group(page, /Intensity must be a number/)
+  await expect(rowsOf(intensity)).toHaveText([
+    /^40\s*high\s*Intensity must be a number, not the text "high"$/,
+    /^150\s*n\/a\s*Intensity must be a number, not the text "n\/a"$/,
+    /^275\s*strong\s*Intensity must be a number, not the text "strong"$/,
+  ])
+  await page.keyboard.press('Enter')
+  await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'false')
+  await expect(intensity.getByRole('table')).toHaveCount(0)
+
+  // A big group lists its first 50 rows, then all of them, the focus going on where the list goes on.
+  const brand = group(page, /Brand is missing/)
+  await brand.getByRole('button', { name: /Brand is missing/ }).press('Space')
+  await expect(rowsOf(brand)).toHaveCount(50)
+  await expect(rowsOf(brand).first()).toHaveText(/^6\s*\(empty\)\s*Brand is missing$/)
+  await brand.getByRole('button', { name: 'Show all 295 rows' }).click()
+  await expect(rowsOf(brand)).toHaveCount(295)
+  await expect(rowsOf(brand).nth(50).locator('td').first()).toBeFocused()
+  await expect(rowsOf(brand).last().locator('td').first()).toHaveText('300')
+
+  expect(await axe(page)).toEqual([])
+  await brand.getByRole('button', { name: /Brand is missing/ }).click()
+  await expect(brand.getByRole('table')).toHaveCount(0)
+
+  // Open, the rows of no name and of no barcode; the screen as a person reads it.
+  await buttons.nth(0).click()
+  const noName = group(page, /Product name is missing/)
+  await noName.getByRole('button').click()
+  await expect(rowsOf(noName).locator('td:first-child')).toHaveText(['120', '260'])
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'import-problems')
+
+  // The report reads like the screen: errors by group, then the rows held back, each in row order.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    region.getByRole('button', { name: 'Download the error report' }).click(),
+  ])
+  const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').split('\r\n')
+  expect(lines[0]).toBe('row,column,value,message')
+  expect(lines.slice(1, 6).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+    '40,Intensity,high',
+    '150,Intensity,n/a',
+    '275,Intensity,strong',
+    '90,Active,maybe',
+    '220,Active,sometimes',
+  ])
+  expect(lines.slice(6, 10).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
+    expect.arrayContaining(['120,Product name', '260,Product name', '130,Barcode', '280,Barcode']),
+  )
+  expect(lines.slice(6).every((line) => line === '' || line.includes('Warning: '))).toBe(true)
+
+  // The result names its rows: the five with errors were left out, each by its row.
+  await page.getByRole('button', { name: 'Import 295 valid rows' }).click()
+  await expect(page.getByRole('heading', { name: '295 drafts imported' })).toBeFocused()
+  const leftOut = page.getByRole('region', { name: '5 rows not imported: they have errors' })
+  await expect(leftOut.getByRole('listitem')).toHaveText([
+    'Row 40',
+    'Row 90',
+    'Row 150',
+    'Row 220',
+    'Row 275',
+  ])
+  // The problems stay, each row now a link to the draft it became (or saying it was not imported).
+  const afterIntensity = group(page, /Intensity must be a number/)
+  await afterIntensity.getByRole('button', { name: /Intensity must be a number/ }).click()
+  await expect(afterIntensity).toContainText('not imported')
+  const afterNoName = group(page, /Product name is missing/)
+  await afterNoName.getByRole('button', { name: /Product name is missing/ }).click()
+  await expect(afterNoName.getByRole('link')).toHaveCount(2)
+  expect(await axe(page)).toEqual([])
+
+  // Undone, and imported again with the rows with errors: those are named, each a link to its draft.
+  await page.getByRole('button', { name: 'Undo this import' }).click()
+  await expect(page.getByText(/Import undone: 295 drafts removed/)).toBeVisible()
+  await page
+    .getByLabel('Choose a file')
+    .setInputFiles({ name: 'frames.csv', mimeType: 'text/csv', buffer: sheet() })
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await page.getByRole('checkbox', { name: /^Also import the 5 rows with errors/ }).check()
+  await page.getByRole('button', { name: 'Import 300 rows' }).click()
+  await expect(page.getByRole('heading', { name: '300 drafts imported' })).toBeFocused()
+  const withErrors = page.getByRole('region', { name: /^5 rows imported with errors/ })
+  await expect(withErrors.getByRole('link')).toHaveText(
+    ['Row 40', 'Row 90', 'Row 150', 'Row 220', 'Row 275'].map((row) => `${row}: open its draft`),
+  )
+  await screenshot(page, 'import-result-rows')
+  await withErrors.getByRole('link', { name: /^Row 150\b/ }).click()
+  await expect(page.getByLabel('Intensity', { exact: true })).toHaveValue('n/a')
+  await expect(page.getByLabel('Product name', { exact: true })).toHaveValue('Frame 150')
+})
