@@ -104,6 +104,18 @@ export function describeColumn(path: FieldPath): string {
   return at === segments.length - 1 ? position : `${node.meta.title} of ${position}`
 }
 
+/** The editor's section a field sits in: "AR effect › Environment" for `arEffect.envSettings.intensity`; "Product" at the top. */
+export function fieldSection(path: FieldPath): string {
+  const segments = parsePath(path)
+  const titles: string[] = []
+  for (let i = 1; i < segments.length; i++) {
+    if (typeof segments[i - 1] === 'number') continue
+    const { node, exact } = findField(skuCatalogue, segments.slice(0, i))
+    if (exact && (node.children.length > 0 || node.item)) titles.push(node.meta.title)
+  }
+  return titles.length ? titles.join(' › ') : 'Product'
+}
+
 /** Case, spaces and punctuation do not count: "Product name", "product_name", "PRODUCT-NAME". */
 export function normaliseHeader(header: string): string {
   return compact(wordsOf(header))

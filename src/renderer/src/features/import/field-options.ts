@@ -1,25 +1,10 @@
-import { findField } from '#shared/schema/catalogue.ts'
-import { parsePath } from '#shared/json-path.ts'
-import { describeColumn, skuColumns } from '#shared/sheet/columns.ts'
+import { describeColumn, fieldSection, skuColumns } from '#shared/sheet/columns.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
-import { skuCatalogue } from '#shared/validation/validate.ts'
 
 /** The fields a column can fill, grouped by the catalogue section they sit in, as the select shows them. */
 export interface FieldOptionGroup {
   label: string
   options: { path: FieldPath; label: string }[]
-}
-
-/** "AR effect › Environment" for `arEffect.envSettings.intensity`; "Product" at the top. */
-function sectionOf(path: FieldPath): string {
-  const segments = parsePath(path)
-  const titles: string[] = []
-  for (let i = 1; i < segments.length; i++) {
-    if (typeof segments[i - 1] === 'number') continue
-    const { node, exact } = findField(skuCatalogue, segments.slice(0, i))
-    if (exact && (node.children.length > 0 || node.item)) titles.push(node.meta.title)
-  }
-  return titles.length ? titles.join(' › ') : 'Product'
 }
 
 /**
@@ -30,7 +15,7 @@ export function fieldOptionGroups(extra: readonly (FieldPath | null)[] = []): Fi
   const groups = new Map<string, FieldOptionGroup>()
   const columns = skuColumns()
   for (const path of columns) {
-    const label = sectionOf(path)
+    const label = fieldSection(path)
     let group = groups.get(label)
     if (!group) groups.set(label, (group = { label, options: [] }))
     group.options.push({ path, label: describeColumn(path) })

@@ -3,6 +3,7 @@ import { findField } from '#shared/schema/catalogue.ts'
 import { fieldName } from '#shared/validation/messages.ts'
 import { skuCatalogue, validateSku } from '#shared/validation/validate.ts'
 import type { Problem } from '#shared/validation/problem.ts'
+import { fieldSection } from '#shared/sheet/columns.ts'
 
 /**
  * A list row's problems in the editor's words, for the popover its Checks badge opens: which
@@ -35,21 +36,9 @@ export function fieldTitle(path: string): string {
   return fieldName(skuCatalogue, parsePath(path))
 }
 
-/**
- * The editor's section a field sits in, as the import's field list names it: "AR effect ›
- * Environment" for `arEffect.envSettings.intensity`, "AR effect › 3D effect assets" for a 3D
- * asset's address, "Product" for the fields at the top.
- */
+/** The editor's section a field sits in (none for the draft itself). */
 export function sectionOf(path: string): string {
-  if (path === '') return ''
-  const segments = parsePath(path)
-  const titles: string[] = []
-  for (let i = 1; i < segments.length; i++) {
-    if (typeof segments[i - 1] === 'number') continue
-    const { node, exact } = findField(skuCatalogue, segments.slice(0, i))
-    if (exact && (node.children.length > 0 || node.item)) titles.push(node.meta.title)
-  }
-  return titles.length ? titles.join(' › ') : 'Product'
+  return path === '' ? '' : fieldSection(path)
 }
 
 function described(problem: Problem): RowProblem {
