@@ -19,30 +19,27 @@ export type ContentReading = 'exact' | 'cells'
 
 /** The text two payloads are the same content by: equal texts, same content. */
 export function contentText(payload: unknown, reading: ContentReading): string {
-  return canonicalJson(reading === 'cells' ? cellForm(payload) : payload)
+  return canonicalJson(payload, reading === 'cells') ?? '{}'
 }
 
-function cellForm(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cellForm)
-  if (!isRecord(value)) return value
-  const out: Record<string, unknown> = {}
-  for (const [key, item] of Object.entries(value)) {
-    const kept = cellForm(item)
-    if (kept === '' || kept === undefined || (isRecord(kept) && Object.keys(kept).length === 0)) continue
-    out[key] = kept
-  }
-  return out
-}
-
-/** JSON with every object's keys sorted: one text for one value. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`
+/**
+ * JSON with every object's keys sorted: one text for one value, in one pass (a dry run makes one
+ * for each of its rows). With `cells`, a member that is empty text or an empty group is left out,
+ * as no cell can tell it from no value; undefined for such a value.
+ */
+function canonicalJson(value: unknown, cells: boolean): string | undefined {
+  if (Array.isArray(value))
+    // A list keeps its positions: an item is never left out, only what an item holds.
+    return `[${value.map((item) => (item === '' ? '""' : (canonicalJson(item ?? null, cells) ?? '{}'))).join(',')}]`
   if (isRecord(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort()
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`).join(',')}}`
+    const members: string[] = []
+    for (const key of Object.keys(value).sort()) {
+      const text = canonicalJson(value[key], cells)
+      if (text !== undefined) members.push(`${JSON.stringify(key)}:${text}`)
+    }
+    return cells && members.length === 0 ? undefined : `{${members.join(',')}}`
   }
+  if (value === undefined || (cells && value === '')) return undefined
   return JSON.stringify(value) ?? 'null'
 }
 

@@ -100,6 +100,59 @@ test.describe('Settings: profiles, token and connection', () => {
     await expect(page.getByLabel('Response timeout (seconds)')).toHaveValue('90')
   })
 
+  test('changes not saved are never dropped without a word: leaving, or choosing another profile, asks first', async ({
+    page,
+  }) => {
+    await openSettings(page)
+    await page.getByRole('button', { name: /Production/ }).click()
+    const batch = page.getByLabel('SKUs per request')
+    await batch.fill('25')
+    await page.getByRole('checkbox', { name: 'Brand', exact: true }).check()
+
+    // Leaving by the navigation asks, naming what would be lost; staying keeps it all.
+    await page.getByRole('link', { name: 'SKUs' }).click()
+    const ask = page.getByRole('alertdialog', { name: 'Leave without saving?' })
+    await expect(ask).toBeVisible()
+    await expect(ask).toContainText(
+      'SKUs per request and Required to send SKUs of Production were changed and not saved.',
+    )
+    await expect(ask.getByRole('button', { name: 'Stay to save them' })).toBeFocused()
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'settings-leave-unsaved')
+    await ask.getByRole('button', { name: 'Stay to save them' }).click()
+    await expect(ask).toBeHidden()
+    await expect(page).toHaveURL(/#\/settings$/)
+    await expect(batch).toHaveValue('25')
+    await expect(page.getByRole('checkbox', { name: 'Brand', exact: true })).toBeChecked()
+
+    // Choosing another profile asks too; Escape stays.
+    await page.getByRole('button', { name: /Staging/ }).click()
+    await expect(ask).toBeVisible()
+    await page.keyboard.press('Escape')
+    await expect(ask).toBeHidden()
+    await expect(page.getByRole('heading', { name: 'Production', level: 2 })).toBeVisible()
+    await expect(batch).toHaveValue('25')
+
+    // Saved, nothing is asked.
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled()
+    await page.getByRole('link', { name: 'SKUs' }).click()
+    await expect(page).toHaveURL(/#\/skus$/)
+    await expect(ask).toHaveCount(0)
+
+    // Leaving without saving, when the person says so, drops only what was not saved.
+    await openSettings(page)
+    await page.getByRole('button', { name: /Production/ }).click()
+    await batch.fill('40')
+    await page.getByRole('link', { name: 'Sync' }).click()
+    await ask.getByRole('button', { name: 'Leave without saving' }).click()
+    await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
+    await openSettings(page)
+    await page.getByRole('button', { name: /Production/ }).click()
+    await expect(batch).toHaveValue('25')
+    await expect(page.getByRole('checkbox', { name: 'Brand', exact: true })).toBeChecked()
+  })
+
   test('the token appears nowhere the renderer can reach', async ({
     page,
     sandbox,

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { confirmation, decide, decisionButton } from './harness/decisions.ts'
 import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
-import { legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
+import { history, legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
 /**
  * Decisions about batches whose outcome nobody knows (a 502/504, a dropped answer) or that failed
@@ -34,6 +34,8 @@ test.describe('Deciding about batches', () => {
     await expect(
       progress(page).getByRole('heading', { name: 'Paused: the service keeps failing' }),
     ).toBeVisible({ timeout: 20_000 })
+    // The history below never says the live run sent nothing while the panel sends the person there.
+    expect(await history(page).textContent()).not.toContain('No request was sent in this run')
     expect(sandbox.requests()).toHaveLength(3)
     const valid = seeded.filter((draft) => seededValid(draft.index)).map((draft) => draft.barcode)
     expect(receivedBarcodes(sandbox).sort()).toEqual(valid.slice(5, 15).sort())
@@ -166,16 +168,22 @@ test.describe('Deciding about batches', () => {
     await expect(page.getByRole('log')).not.toContainText('queued to be sent again')
     await expect(waiting(page).getByRole('article')).toHaveCount(2)
 
-    // Confirmed, each does what its button said.
+    // Confirmed, each does what its button said. The decided batch leaves at once (no button of it
+    // left to press a second time), and focus goes on to the batch still waiting.
     await mark.click()
     await dialog.getByRole('button', { name: 'Mark 6 SKUs as created' }).click()
+    await expect(unknown).toHaveCount(0, { timeout: 300 })
+    await expect(failed.getByRole('heading')).toBeFocused()
     await expect(page.getByRole('log')).toContainText('6 drafts marked as created.')
     await expect(waiting(page).getByRole('article')).toHaveCount(1)
     expect(await syncStates(page)).toEqual({ synced: 12, failed: 6, draft: 2 })
     expect(sandbox.requests()).toHaveLength(requests)
 
+    // The last one: focus goes to the run's requests, not to the page's start.
     await resend.click()
     await dialog.getByRole('button', { name: 'Send 6 SKUs again' }).click()
+    await expect(waiting(page)).toHaveCount(0, { timeout: 300 })
+    await expect(history(page).getByRole('heading', { name: /^Requests \(/ })).toBeFocused()
     await expect(page.getByRole('log')).toContainText('6 drafts queued to be sent again.')
     await expect(page.getByRole('log')).toContainText('Done: 18 synced, 0 rejected, 0 failed, 0 unknown.', {
       timeout: 20_000,
@@ -190,5 +198,10 @@ test.describe('Deciding about batches', () => {
         .sort(),
     )
     expect(new Set(received).size).toBe(received.length)
+    // Each decision said once, and no line counts nothing.
+    const log = (await page.getByRole('log').textContent()) ?? ''
+    expect(log.match(/marked as created/g)).toHaveLength(1)
+    expect(log.match(/queued to be sent again/g)).toHaveLength(1)
+    expect(log).not.toMatch(/\b0 drafts/)
   })
 })

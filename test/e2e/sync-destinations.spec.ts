@@ -269,6 +269,24 @@ test.describe('Sync to several destinations', () => {
     for (const draft of seeded) expect(states[draft.id]).toBe(chosen.includes(draft) ? 'synced' : 'draft')
   })
 
+  test('a chosen scope is for its visit: back on Sync from the navigation, every ready draft is offered', async ({
+    page,
+    pageProblems,
+  }) => {
+    const seeded = await seedForSync(page, pageProblems, 5)
+    for (const draft of seeded.slice(0, 2))
+      await page.getByRole('checkbox', { name: `Select ${draft.productName}` }).click()
+    await page.getByRole('region', { name: 'Selected drafts' }).getByRole('button', { name: 'Sync…' }).click()
+    await expect(page.getByRole('group', { name: /^Only 2 drafts selected in the list/ })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Sync 2 drafts to Sandbox' })).toBeVisible()
+
+    await page.getByRole('link', { name: 'SKUs' }).click()
+    await expect(page.getByRole('grid', { name: 'SKU drafts' })).toBeVisible()
+    await openSync(page)
+    await expect(page.getByRole('button', { name: 'Sync 5 drafts to Sandbox' })).toBeVisible()
+    await expect(page.getByRole('group', { name: /^Only/ })).toHaveCount(0)
+  })
+
   test('syncs the current filter', async ({ page, pageProblems, sandbox }) => {
     // Twenty drafts: Northwind Optics makes 0, 1, 16 and 17; 17 has an error.
     const seeded = await seedForSync(page, pageProblems, 20)

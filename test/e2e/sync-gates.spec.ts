@@ -17,6 +17,12 @@ const sku = (barcode: string, productName: string, extra: Record<string, unknown
   ...extra,
 })
 
+/**
+ * With a photo, a draft misses no field: only a hold keeps its editor from saying "Ready to send".
+ * On this computer, so main refuses to fetch it at once (local addresses are not loaded).
+ */
+const photo = { productImage: 'https://127.0.0.1/sku.png' }
+
 test.describe('Gates before sending', () => {
   test('an empty, a nameless, a barcode-less draft and two sharing a barcode are held back and named; only the sound ones reach the sandbox', async ({
     page,
@@ -28,13 +34,40 @@ test.describe('Gates before sending', () => {
     await page.getByRole('button', { name: 'New SKU' }).click()
     await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
     await expect(page.getByText('Not sent: Empty')).toBeVisible()
-    await putDrafts(page, [
+    const [, , twin, twinCopy, noCategory] = await putDrafts(page, [
       sku('5000000000001', ''),
       sku('', 'Round Without Barcode'),
-      sku('5000000000009', 'Twin Aviator'),
-      sku(' 5000000000009', 'Twin Aviator (copy)'),
+      sku('5000000000009', 'Twin Aviator', photo),
+      sku(' 5000000000009', 'Twin Aviator (copy)', photo),
       sku('5000000000010', 'No Category', { category: '' }),
     ])
+
+    // The editor says what the Sync page says: a sound draft is "Ready to send"; a twin is not,
+    // and names the other.
+    const summary = page.locator('.summary')
+    /** Opens a draft's editor and waits until it has read the draft. */
+    const openEditor = async (id: string) => {
+      await page.goto(`/#/skus/${id}`)
+      await expect(page.locator('.save-state')).toHaveText('All changes saved', { timeout: 15_000 })
+    }
+    await openEditor(seeded[0]!.id)
+    await expect(summary).toContainText('Ready to send')
+    await openEditor(twin!)
+    await expect(summary).toContainText(
+      'Not sent: Barcode 5000000000009 is also on 1 other SKU to be sent (“Twin Aviator (copy)”): keep one',
+    )
+    await expect(summary).not.toContainText('Ready to send')
+    await expect(page.getByText('The other draft with this barcode:')).toBeVisible()
+    expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
+    await screenshot(page, 'sync-gates-editor-twin')
+    await page.getByRole('link', { name: '“Twin Aviator (copy)”' }).click()
+    await expect(page).toHaveURL(new RegExp(`#/skus/${twinCopy}$`))
+    await expect(page.getByRole('heading', { name: 'Twin Aviator (copy)', level: 1 })).toBeVisible()
+    await expect(page.getByRole('link', { name: '“Twin Aviator”' })).toBeVisible()
+    // A field the profile requires names the profile.
+    await openEditor(noCategory!)
+    await expect(summary).toContainText('Not sent: Category is empty; Sandbox requires it')
+
     await page.goto('/#/skus')
     await openSync(page)
 
@@ -44,13 +77,24 @@ test.describe('Gates before sending', () => {
     await expect(held).toContainText('1 draft empty (nothing filled in)')
     await expect(held).toContainText('2 drafts without a product name or barcode')
     await expect(held).toContainText('2 drafts sharing a barcode with another SKU to be sent')
-    await expect(held).toContainText('1 draft missing a field this profile requires')
+    // Only the reason Settings controls points there.
+    await expect(held).toContainText('1 draft missing a field Sandbox requires (set in Settings)')
+    await expect(held.getByRole('link', { name: 'Settings' })).toHaveCount(1)
+    await expect(held.getByRole('listitem').filter({ hasText: 'requires' }).getByRole('link')).toHaveText(
+      'Settings',
+    )
+    await expect(held).not.toContainText('(what Sandbox requires')
+    await expect(
+      held.getByRole('button', { name: 'Show it: 1 draft empty (nothing filled in)' }),
+    ).toBeVisible()
     await expect(start.locator('.import-counts')).toContainText('Invalid or held back: fix first6')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-gates')
 
     // One click shows the drafts concerned, in the list, with the filter that found them.
-    await held.getByRole('button', { name: /Show them \(sharing a barcode/ }).click()
+    await held
+      .getByRole('button', { name: 'Show them: 2 drafts sharing a barcode with another SKU to be sent' })
+      .click()
     const grid = page.getByRole('grid', { name: 'SKU drafts' })
     await expect(page.getByLabel('Held back')).toHaveValue('duplicate')
     await expect(grid.getByRole('row').filter({ hasText: 'Twin Aviator' })).toHaveCount(2)
@@ -78,11 +122,20 @@ test.describe('Gates before sending', () => {
     expect(stored.filter((draft) => stateOf(draft) === 'draft')).toHaveLength(5)
 
     // A draft given a barcode already created there is held back too, naming the draft that has it.
-    await putDrafts(page, [sku(seeded[0]!.barcode, 'Same Barcode, New Name')])
+    const [again] = await putDrafts(page, [sku(seeded[0]!.barcode, 'Same Barcode, New Name', photo)])
     await page.reload()
     await expect(page.locator('.sync-start__held')).toContainText(
-      '1 draft with a barcode already created there',
+      '1 draft with a barcode already created on Sandbox',
     )
     await expect(start.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeVisible()
+    await openEditor(again!)
+    await expect(summary).toContainText(
+      `Not sent: Barcode ${seeded[0]!.barcode} was already created on Sandbox by draft “${seeded[0]!.productName}”: sending it would create a second copy`,
+    )
+    await expect(summary).not.toContainText('Ready to send')
+    await page.getByRole('link', { name: `“${seeded[0]!.productName}”` }).click()
+    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toBeVisible()
+    // Created there, it is not "Ready to send" there either.
+    await expect(summary).not.toContainText('Ready to send')
   })
 })

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises'
 import type { Locator, Page } from '@playwright/test'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { storedDrafts } from './harness/stored-drafts.ts'
+import { putDrafts, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
@@ -44,6 +45,11 @@ test('the undecided drafts export to check, and the platform’s list marks them
   await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
   await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
   expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
+  // The tiles count every draft: the failed ones with the unknown ones (2 + 6 + 12 = 20).
+  const tiles = page.getByRole('region', { name: 'SKUs to send' }).locator('.import-counts__item')
+  await expect(tiles.filter({ hasText: 'Unknown or failed: your decision' })).toContainText('12')
+  await expect(tiles.filter({ hasText: 'Invalid: fix first' })).toContainText('2')
+  await expect(tiles.filter({ hasText: 'Already synced here' })).toContainText('6')
   const failed = valid.slice(0, 6).map((draft) => draft.barcode)
   const unknown = valid.slice(6, 12).map((draft) => draft.barcode)
 
@@ -117,24 +123,37 @@ test('the undecided drafts export to check, and the platform’s list marks them
     failed.join(', '),
   )
   await expect(dialog).toContainText('6 barcodes on the list are not among the undecided drafts')
-  await expect(dialog.getByRole('radio', { name: /Send again/ })).toBeChecked()
+  // Sending again may duplicate: never chosen for the person, and focus starts on their choice.
+  const leave = dialog.getByRole('radio', { name: /Leave undecided/ })
+  await expect(leave).toBeChecked()
+  await expect(leave).toBeFocused()
+  await expect(dialog.getByRole('button', { name: 'Mark 6 as created', exact: true })).toBeVisible()
+  // Half the list matched: nothing suggests it is written differently.
+  await expect(dialog.getByText('Is the list written as the platform shows it?')).toHaveCount(0)
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'sync-reconcile-preview')
+  // Tab goes from the choice to the buttons: the barcode lists are read, never a stop.
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
 
-  // Escape closes it: nothing changes until the person confirms.
+  // Escape closes it: nothing changes until the person confirms, and focus is back where it was.
   await page.keyboard.press('Escape')
   await expect(dialog).toHaveCount(0)
+  await expect(panel(page).getByLabel('Import a list of barcodes…')).toBeFocused()
   expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
 
   await importList(page, 'platform-barcodes.txt', list)
   await expect(dialog).toBeVisible()
-  // From the keyboard: Leave undecided and back to Send again with the arrows, then the button.
-  await dialog.getByRole('radio', { name: /Send again/ }).focus()
+  // From the keyboard: down to Send again with the arrows; the button says it is risky, and how.
+  await expect(leave).toBeFocused()
   await page.keyboard.press('ArrowDown')
-  await expect(dialog.getByRole('radio', { name: /Leave undecided/ })).toBeChecked()
-  await expect(dialog.getByRole('button', { name: 'Mark 6 as created', exact: true })).toBeVisible()
-  await page.keyboard.press('ArrowUp')
-  await dialog.getByRole('button', { name: 'Mark 6 as created and send 6 again' }).press('Enter')
+  await expect(dialog.getByRole('radio', { name: /Send again/ })).toBeChecked()
+  const both = dialog.getByRole('button', { name: 'Mark 6 as created and send 6 again' })
+  await expect(both).toHaveAccessibleDescription(
+    /^All 6 failed with a server error: the service may have created any of them\. .* up to 6 duplicates\.$/,
+  )
+  await expect(both).toHaveCSS('background-color', 'rgb(180, 35, 24)')
+  await both.press('Enter')
   await expect(dialog).toHaveCount(0)
 
   await expect(panel(page).getByRole('status').filter({ hasText: 'marked as created' })).toContainText(
@@ -164,4 +183,69 @@ test('the undecided drafts export to check, and the platform’s list marks them
   await expect(panel(page).getByRole('button', { name: 'Export as CSV' })).toHaveCount(0)
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'sync-reconcile-done')
+})
+
+test('a list whose barcodes lost their leading zeros matches none: nothing is sent again unless chosen, and the dialog says why', async ({
+  page,
+  sandbox,
+}) => {
+  // Twelve drafts whose barcodes start with zeros, as a UPC read as an EAN-13 does.
+  await page.goto('/#/skus')
+  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+  const barcodes = Array.from({ length: 12 }, (_, i) => `00${4_000_000_000_001 + i}`)
+  await putDrafts(
+    page,
+    barcodes.map((barcode, i) => ({
+      ...newSkuPayload(),
+      productName: `Round ${i + 1}`,
+      barcode,
+      brand: 'Northwind Optics',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+    })),
+  )
+  await page.reload()
+  await setSending(page, 'sandbox', { batchSize: 6 })
+  sandbox.addFaults([
+    { kind: 'server-error', stage: 'before', endpoint: 'skus' },
+    { kind: 'reset', stage: 'after', endpoint: 'skus' },
+  ])
+  await openSync(page)
+  await page.getByRole('button', { name: 'Sync 12 drafts to Sandbox' }).click()
+  await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+  expect(await syncStates(page)).toEqual({ failed: 6, unknown: 6 })
+
+  // The platform has the six whose answer was lost; the spreadsheet they went through dropped the zeros.
+  const platform = receivedBarcodes(sandbox)
+  expect(platform).toHaveLength(6)
+  const list = `barcode\n${platform.map((barcode) => barcode.replace(/^0+/, '')).join('\n')}\n`
+  await importList(page, 'platform-export.csv', list)
+  const dialog = page.getByRole('dialog', { name: 'The platform’s list platform-export.csv' })
+  await expect(dialog).toContainText('None of the 12 undecided drafts is on the platform’s list.')
+  await expect(dialog).toContainText(
+    `6 of the drafts not on the list are on it written differently: the list has ${platform[0]!.replace(/^0+/, '')} where the draft has ${platform[0]}. A spreadsheet most likely dropped the leading zeros.`,
+  )
+  await expect(dialog.getByRole('radio', { name: /Leave undecided/ })).toBeChecked()
+  await expect(dialog.getByRole('button', { name: 'Nothing to change' })).toHaveAttribute(
+    'aria-disabled',
+    'true',
+  )
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'sync-reconcile-leading-zeros')
+
+  // Sending them all again is the person's choice, said as the risk it is.
+  await dialog.getByRole('radio', { name: /Send again/ }).check()
+  const resend = dialog.getByRole('button', { name: 'Send 12 again' })
+  await expect(resend).toHaveAccessibleDescription(
+    'Of these 12, 6 had no answer (outcome unknown) and 6 failed with a server error: the service may have created any of them. Sent to Sandbox once more, each that is there after all (a list that is incomplete or written differently) would be created a second time: up to 12 duplicates.',
+  )
+  await expect(resend).toHaveCSS('background-color', 'rgb(180, 35, 24)')
+  await screenshot(page, 'sync-reconcile-leading-zeros-resend')
+
+  // Cancel: nothing sent, nothing decided, and focus back on the way to import a corrected list.
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(panel(page).getByLabel('Import a list of barcodes…')).toBeFocused()
+  expect(await syncStates(page)).toEqual({ failed: 6, unknown: 6 })
+  expect(receivedBarcodes(sandbox)).toHaveLength(6)
 })

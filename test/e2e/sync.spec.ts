@@ -66,7 +66,7 @@ test.describe('Sync', () => {
     await page.getByRole('link', { name: 'Sync' }).click()
     await expect(page.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeVisible()
     await expect(page.locator('.sync-start__held')).toContainText(
-      '1 draft with a barcode already created there',
+      '1 draft with a barcode already created on Sandbox',
     )
   })
 

@@ -124,7 +124,11 @@ export interface Hold {
   message: string
 }
 
-/** How each reason is headed where SKUs held back are counted ("3 drafts: no product name or barcode"). */
+/**
+ * How each reason is headed where SKUs held back are counted ("3 drafts: no product name or
+ * barcode"), where the destination is said around it (the CLI's summary names the address). The
+ * app names it in the heading itself: `holdHeading`.
+ */
 export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   empty: 'empty (nothing filled in)',
   identity: 'without a product name or barcode',
@@ -134,11 +138,27 @@ export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
 }
 
 /**
+ * A reason's heading naming the destination (`place`, as the profile is called: "Sandbox"): the
+ * profile that requires the field, the place that has the barcode.
+ */
+export function holdHeading(reason: HoldReason, place: string): string {
+  if (reason === 'required') return `missing a field ${place} requires`
+  if (reason === 'created') return `with a barcode already created on ${place}`
+  return HOLD_HEADINGS[reason]
+}
+
+/**
  * Why a SKU with these `gaps` is held back by a profile that requires `required` (the identity
  * fields always), or undefined when its own fields let it through. Only the first reason is given:
- * an empty draft is "empty", not also "no barcode".
+ * an empty draft is "empty", not also "no barcode". `requiredBy` says who requires the fields, as
+ * the reason names it: the profile's name in the app ("Brand is empty; Sandbox requires it"),
+ * "this push" in the CLI.
  */
-export function holdForGaps(gaps: readonly string[], required: readonly string[]): Hold | undefined {
+export function holdForGaps(
+  gaps: readonly string[],
+  required: readonly string[],
+  requiredBy: string,
+): Hold | undefined {
   if (gaps.includes(EMPTY_GAP)) {
     return { reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }
   }
@@ -153,15 +173,23 @@ export function holdForGaps(gaps: readonly string[], required: readonly string[]
   if (absent.length > 0) {
     return {
       reason: 'required',
-      message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} required to send and empty`,
+      message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
     }
   }
   return undefined
 }
 
-/** The gaps and hold of a SKU payload (the CLI, which has no stored column, asks this). */
-export function holdOf(payload: unknown, required: readonly string[]): Hold | undefined {
-  return holdForGaps(skuGaps(payload), required)
+/**
+ * The hold of a SKU payload by its own fields (the CLI, which has no stored column, asks this; so
+ * does the editor, before its edits are saved). `requiredBy` as for `holdForGaps`: the CLI's
+ * required fields are its push's (`--require`, the profile's, or the default).
+ */
+export function holdOf(
+  payload: unknown,
+  required: readonly string[],
+  requiredBy = 'this push',
+): Hold | undefined {
+  return holdForGaps(skuGaps(payload), required, requiredBy)
 }
 
 function listed(words: readonly string[]): string {

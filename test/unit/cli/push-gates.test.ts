@@ -125,8 +125,8 @@ describe('push: the gates', () => {
     const run = await push([...base, '--require', 'category,brand', '--json'])
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('required besides a product name and a barcode: Category, Brand')
-    expect(run.stderr).toContain('  [1] S-2: row 2: Category is required to send and empty\n')
-    expect(run.stderr).toContain('  [2] S-3: row 3: Brand is required to send and empty\n')
+    expect(run.stderr).toContain('  [1] S-2: row 2: Category is empty; this push requires it\n')
+    expect(run.stderr).toContain('  [2] S-3: row 3: Brand is empty; this push requires it\n')
     expect(barcodesIn(sandbox)).toEqual(['S-1'])
   })
 
@@ -180,7 +180,7 @@ describe('push: --require and the profile’s required fields', () => {
     const first = await push(base)
     expect(first.code).toBe(1)
     expect(JSON.parse(first.stdout)).toMatchObject({ synced: 1, held: 1 })
-    expect(first.stderr).toContain('[0] G-0: Category is required to send and empty')
+    expect(first.stderr).toContain('[0] G-0: Category is empty; this push requires it')
     expect(barcodesIn(sandbox)).toEqual(['G-1'])
 
     // Another requirement: the held one has a sub-category and goes now; the synced one has none,
@@ -261,7 +261,7 @@ describe('push: --require and the profile’s required fields', () => {
     const run = await push([file, '--profile', 'shop', '--json'], { env, tokens })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('required besides a product name and a barcode: Brand)')
-    expect(run.stderr).toContain('[0] G-0: Brand is required to send and empty')
+    expect(run.stderr).toContain('[0] G-0: Brand is empty; this push requires it')
     expect(barcodesIn(sandbox)).toEqual(['G-1'])
 
     const loosened = await push([file, '--profile', 'shop', '--require', 'none', '--json'], { env, tokens })

@@ -195,7 +195,7 @@ describe('push: reconciling unknown and failed SKUs with the platform', () => {
       platformList: { markedCreated: 0, sentAgain: 1, keptBack: 1, unmatched: 0 },
     })
     expect(run.stderr).toContain(
-      '1 unknown or failed SKU not on the list is held back, not sent again (it stays as it was):\n  [0] R-0: Brand is required to send and empty',
+      '1 unknown or failed SKU not on the list is held back, not sent again (it stays as it was):\n  [0] R-0: Brand is empty; this push requires it',
     )
     expect(barcodesIn(sandbox)).toEqual(['R-1'])
   })

@@ -118,4 +118,46 @@ describe('the gates before sending, over the stored drafts', () => {
     // The queued drafts are no longer candidates; what is held back stays held back.
     expect(await any.allIds()).toHaveLength(6)
   })
+
+  it('asked for one draft (its editor), says what the whole send says, naming the drafts concerned', async () => {
+    const ids = await tryoutSet()
+    const all = await gates.heldBack(TARGET)
+    for (const id of Object.values(ids)) {
+      const gate = await gates.draftGate(TARGET, id)
+      expect(gate.sendable).toBe(true)
+      expect(gate.hold && { reason: gate.hold.reason, message: gate.hold.message }).toEqual(all.holds.get(id))
+    }
+    // The twin names the other, with a way to it; the spaces around a barcode do not hide it.
+    expect((await gates.draftGate(TARGET, ids.twinB)).hold).toEqual({
+      reason: 'duplicate',
+      message: 'Barcode 200 is also on 1 other SKU to be sent (“Twin A”): keep one',
+      others: [{ id: ids.twinA, label: '“Twin A”' }],
+    })
+    // A required field's reason says which profile requires it.
+    expect((await gates.draftGate(TARGET, ids.noCategory)).hold).toMatchObject({
+      reason: 'required',
+      message: 'Category is empty; Sandbox requires it',
+      others: [],
+    })
+  })
+
+  it('asked for one draft, names the draft that created its barcode there; a draft sent there is not sendable', async () => {
+    const created = await drafts.create(sku('300', { productName: 'Old' }))
+    const again = await drafts.create(sku('300', { productName: 'New' }))
+    const prefixed = await drafts.create(sku('3000', { productName: 'Longer code' }))
+    await setStanding(db.skuDrafts, created.id, 'synced')
+    expect(await gates.draftGate(TARGET, again.id)).toEqual({
+      sendable: true,
+      hold: {
+        reason: 'created',
+        message:
+          'Barcode 300 was already created on Sandbox by draft “Old”: sending it would create a second copy',
+        others: [{ id: created.id, label: '“Old”' }],
+      },
+    })
+    // A barcode that only starts like it is another barcode.
+    expect(await gates.draftGate(TARGET, prefixed.id)).toEqual({ sendable: true })
+    expect(await gates.draftGate(TARGET, created.id)).toEqual({ sendable: false })
+    expect(await gates.draftGate(TARGET, 'no-such-draft')).toEqual({ sendable: false })
+  })
 })

@@ -146,4 +146,53 @@ describe('the sync store', () => {
     expect(store.live?.counts).toMatchObject({ queued: 0, synced: 6, unknown: 2 })
     expect((await store.batchesOf(run!.id, 'skus', 10)).undecided.map((r) => r.id)).toEqual([third!.id])
   })
+
+  it('a decision leaves the batches waiting at once, and a second one on the same batch changes nothing and says nothing', async () => {
+    for (let i = 0; i < 8; i++)
+      await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
+    const store = useSyncStore()
+    await store.init()
+    void store.start('skus')
+    const unknown: Outcome = {
+      kind: 'unknown',
+      processed: 'maybe',
+      status: 504,
+      message: 'HTTP 504',
+      durationMs: 1,
+    }
+    for (let i = 0; i < 3; i++) {
+      await until(() => sent.length === i + 1)
+      answers[i]!(unknown)
+    }
+    await until(() => store.live?.status.state === 'paused')
+    const [run] = await db.syncRuns.toArray()
+    const [first, second] = (await store.batchesOf(run!.id, 'skus', 10)).undecided
+
+    // Confirmed: the batch is out of those waiting before its decision is even written.
+    const deciding = store.resolve(first!.id, 'created', run!.id)
+    expect(store.deciding.has(first!.id)).toBe(true)
+    const waiting = (await store.batchesOf(run!.id, 'skus', 10)).undecided.map((request) => request.id)
+    expect(waiting).not.toContain(first!.id)
+    // Pressed again meanwhile (the card lingered): nothing.
+    await store.resolve(first!.id, 'resend', run!.id)
+    await deciding
+    // And again once recorded (another window's page, a stale card): nothing moves, nothing is said.
+    await store.resolve(first!.id, 'resend', run!.id)
+    expect(store.error).toBe('')
+    const lines = store.log.map((line) => line.text)
+    expect(lines.filter((line) => line.includes('marked as created'))).toEqual([
+      '2 drafts marked as created.',
+    ])
+    expect(lines.filter((line) => line.includes('queued to be sent again'))).toEqual([])
+    expect(lines.some((line) => line.startsWith('0 '))).toBe(false)
+    expect((await db.syncRequests.get(first!.id))?.resolution?.choice).toBe('created')
+    expect(store.live?.counts).toMatchObject({ synced: 2, unknown: 4, queued: 2 })
+    expect((await store.batchesOf(run!.id, 'skus', 10)).undecided.map((r) => r.id)).not.toContain(first!.id)
+    expect((await store.batchesOf(run!.id, 'skus', 10)).undecided.map((r) => r.id)).toContain(second!.id)
+    store.resume()
+    await until(() => sent.length === 4)
+    answers[3]!(created)
+    await until(() => store.live?.endedAt !== undefined)
+    expect(sent).toHaveLength(4)
+  })
 })

@@ -4,6 +4,8 @@ import {
   barcodeHolds,
   barcodeKey,
   DEFAULT_REQUIRED_FIELDS,
+  HOLD_HEADINGS,
+  holdHeading,
   holdOf,
   isEmptySku,
   skuGaps,
@@ -45,14 +47,16 @@ describe('the gates before sending', () => {
 
   it('holds back what the profile requires, and only that', () => {
     const sku = { ...fixture('sku-partial-meta.json'), category: '' }
-    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS)).toEqual({
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual({
       reason: 'required',
-      message: 'Category is required to send and empty',
+      message: 'Category is empty; Sandbox requires it',
     })
+    // The CLI's push requires them itself (--require, the profile's or the default).
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS)?.message).toBe('Category is empty; this push requires it')
     expect(holdOf(sku, [])).toBeUndefined()
     const bare = { productName: 'Aviator', barcode: '1', category: 'eyewear' }
-    expect(holdOf(bare, ['productImage', 'arEffect.effectAssets3D'])?.message).toBe(
-      'Product image and 3D effect assets are required to send and empty',
+    expect(holdOf(bare, ['productImage', 'arEffect.effectAssets3D'], 'Production')?.message).toBe(
+      'Product image and 3D effect assets are empty; Production requires them',
     )
     // A list of empty slots is not a 3D model.
     expect(
@@ -81,5 +85,12 @@ describe('the gates before sending', () => {
       message:
         'Barcode 555 was already created on Sandbox by draft “Old”: sending it would create a second copy',
     })
+  })
+
+  it('heads the reasons with the place where the app names it, and as the CLI says them otherwise', () => {
+    expect(holdHeading('created', 'Sandbox')).toBe('with a barcode already created on Sandbox')
+    expect(holdHeading('required', 'Production')).toBe('missing a field Production requires')
+    expect(holdHeading('duplicate', 'Sandbox')).toBe(HOLD_HEADINGS.duplicate)
+    expect(HOLD_HEADINGS.created).toBe('with a barcode already created there')
   })
 })

@@ -348,6 +348,8 @@ export class SyncRunRepository {
       'rw',
       [this.db.syncItems, this.db.syncRequests, this.db.syncRuns, drafts],
       async () => {
+        // Decided already (a second press, another window): the first decision stands, unrecorded again.
+        if ((await this.db.syncRequests.get(request.id))?.resolution) return { moved: [], requeued: [] }
         const items = await itemsOfKeys(this.db, run.id, request.keys)
         const current = await drafts.bulkGet([...request.keys])
         const payloads = new Map<string, unknown>()

@@ -4,8 +4,8 @@ import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
 import { db, sendGates, syncRuns, syncSelection } from '../db/index.ts'
-import { countByReason, type HeldBack } from '../db/sku-send-gates.ts'
-import { HOLD_HEADINGS, HOLD_REASONS } from '#shared/sync/send-gates.ts'
+import { countByReason, type DraftGate, type GateTarget, type HeldBack } from '../db/sku-send-gates.ts'
+import { holdHeading, HOLD_REASONS, type Hold } from '#shared/sync/send-gates.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import type { SentComparison } from '../db/sync-selection.ts'
@@ -108,6 +108,11 @@ export const useSyncStore = defineStore('sync', () => {
     (runId) => runId === preparingRun || (!!engine && live.value?.run.id === runId),
     () => profiles.active?.destination,
   )
+  /**
+   * Batches whose decision the person confirmed, from that moment on: they leave the batches
+   * waiting at once (and a second press does nothing) while the decision is recorded.
+   */
+  const deciding = shallowRef<ReadonlySet<string>>(new Set())
   /** The SKUs a new run takes when not all: see `SyncScope`. */
   const scope = shallowRef<SyncScope>()
   /** The pre-flight of exactly the scope's drafts. */
@@ -137,10 +142,31 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** The SKUs a run of `ids` (or of every ready draft) to `profile` would hold back, and why. */
   function readHeldBack(profile: ProfileView, ids: readonly string[] | undefined): Promise<HeldBack> {
-    return sendGates.heldBack(
-      { destination: profile.destination, required: profile.requiredFields, place: profile.name },
-      { scope: ids && new Set(ids), includeFailed: includeFailed.value.skus },
-    )
+    return sendGates.heldBack(gateTarget(profile), {
+      scope: ids && new Set(ids),
+      includeFailed: includeFailed.value.skus,
+    })
+  }
+
+  /**
+   * Whether a run of every ready SKU draft to the active profile would send this one, and if the
+   * gates would hold it back, why, naming the drafts that share its barcode or already have it
+   * there: what the Sync page counts, asked for one draft (its editor).
+   */
+  async function draftGate(draftId: string): Promise<DraftGate | undefined> {
+    if (!profiles.active) await profiles.load()
+    const active = profiles.active
+    return active && sendGates.draftGate(gateTarget(active), draftId)
+  }
+
+  /**
+   * Every SKU draft a run of every ready draft to the active profile would hold back, by id, with
+   * its reason: for a list that marks them (one read for the whole list, from the indexes).
+   */
+  async function sendHolds(): Promise<ReadonlyMap<string, Hold>> {
+    if (!profiles.active) await profiles.load()
+    const active = profiles.active
+    return active ? (await sendGates.heldBack(gateTarget(active))).holds : new Map()
   }
   // Sending the failed SKUs too puts them before the gates as well.
   watch(
@@ -183,9 +209,19 @@ export const useSyncStore = defineStore('sync', () => {
 
   /** Back to every ready draft. */
   async function clearScope() {
-    scope.value = undefined
-    comparison.value = undefined
+    forgetScope()
     await refresh()
+  }
+
+  /**
+   * Leaving the Sync page ends a chosen scope: it was chosen for that visit ("Sync…" in the list
+   * chooses it and opens the page), and the next visit, from the navigation, starts from every
+   * ready draft. Read again when the page opens.
+   */
+  function forgetScope() {
+    scope.value = undefined
+    scopePreflight.value = undefined
+    comparison.value = undefined
   }
 
   const sending = computed(() => live.value !== undefined && live.value.endedAt === undefined)
@@ -255,7 +291,8 @@ export const useSyncStore = defineStore('sync', () => {
       preparing.value = { kind, queued: 0, read: 0, total: 0 }
       // The gates are read again as the run starts: what was edited since the page looked counts.
       const held = kind === 'skus' ? await readHeldBack(profile, ids) : undefined
-      if (held?.holds.size) addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held)}.`)
+      if (held?.holds.size)
+        addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held, profile.name)}.`)
       // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
       const { run, queued } = await syncRuns.enqueue(kind, {
         target: runTarget(profile),
@@ -454,8 +491,13 @@ export const useSyncStore = defineStore('sync', () => {
    * person resumes it. A run nobody is sending is resumed when a batch of it is sent again.
    */
   async function resolve(requestId: string, choice: Resolution, runId: string, kind: SyncKind = 'skus') {
+    // One decision a batch: a second press while the first is recorded does nothing.
+    if (deciding.value.has(requestId)) return
     error.value = ''
     const apply = () => syncRuns.resolve(requestId, choice)
+    // Its card leaves the batches waiting at once, not when the list is next read.
+    deciding.value = new Set([...deciding.value, requestId])
+    let decided = false
     try {
       for (;;) {
         const current = engine
@@ -465,20 +507,22 @@ export const useSyncStore = defineStore('sync', () => {
           error.value = 'Another run is being sent: decide about this batch once it has ended.'
           return
         }
-        const decided = current ? await current.decide(apply) : await apply()
-        if (!decided) {
+        const outcome = current ? await current.decide(apply) : await apply()
+        if (!outcome) {
           // The run ended meanwhile, the decision unapplied: once its end is recorded, it is
           // decided as for any run nobody is sending.
           await running?.gone
           continue
         }
-        const changed = decided.moved.length
+        decided = true
+        const changed = outcome.moved.length
         const sending = current && {
           status: current.status,
           offline: live.value?.offline === true,
           cancelling: cancelRequested.value,
         }
-        addLog(decisionLine(kind, choice, changed, sending))
+        // Nothing moved (decided already, elsewhere or by a list): no line says "0 drafts".
+        if (changed > 0) addLog(decisionLine(kind, choice, changed, sending))
         requestsRevision.value++
         // The run goes on in the background; the page follows it through the store.
         if (!current && choice === 'resend' && changed > 0) void resumeRun(runId)
@@ -487,6 +531,9 @@ export const useSyncStore = defineStore('sync', () => {
       }
     } catch (failure) {
       error.value = messageOf(failure)
+    } finally {
+      // Not decided after all: its card comes back, to be decided again.
+      if (!decided) deciding.value = new Set([...deciding.value].filter((id) => id !== requestId))
     }
   }
 
@@ -497,7 +544,7 @@ export const useSyncStore = defineStore('sync', () => {
       syncRuns.requests(runId, 0, shown),
       syncRuns.requestCount(runId),
     ])
-    const undecided = waiting.filter((request) => !request.resolution)
+    const undecided = waiting.filter((request) => !request.resolution && !deciding.value.has(request.id))
     // A kind that keeps the service's answer shows each request's created id: read its items.
     if (!draftKind(kind).keepsAnswer) return { undecided, requests, total }
     const found = await Promise.all(requests.map((request) => syncRuns.itemsOf(request)))
@@ -565,6 +612,9 @@ export const useSyncStore = defineStore('sync', () => {
     discardRun,
     resumeRun,
     resolve,
+    deciding,
+    draftGate,
+    sendHolds,
     returnRejected,
     returnToEditing,
     sentTo,
@@ -580,6 +630,7 @@ export const useSyncStore = defineStore('sync', () => {
     choose,
     choosePromotion,
     clearScope,
+    forgetScope,
   }
 })
 
@@ -601,7 +652,7 @@ function decisionLine(
 ): string {
   const what = logCount(kind, changed)
   if (choice === 'created') return `${what} marked as created.`
-  if (!sending || changed === 0) return `${what} queued to be sent again.`
+  if (!sending) return `${what} queued to be sent again.`
   const { status, offline, cancelling } = sending
   if (cancelling || status.state === 'finished' || status.state === 'stopped')
     return `${what} queued to be sent again, but the run is ending: they go back to draft.`
@@ -612,11 +663,16 @@ function decisionLine(
 }
 
 /** The reasons SKUs are held back, counted: "2 empty (nothing filled in), 1 without a product name or barcode". */
-function heldBackWords(held: HeldBack): string {
+function heldBackWords(held: HeldBack, place: string): string {
   const counts = countByReason(held)
   return HOLD_REASONS.filter((reason) => counts[reason] > 0)
-    .map((reason) => `${counts[reason]} ${HOLD_HEADINGS[reason]}`)
+    .map((reason) => `${counts[reason]} ${holdHeading(reason, place)}`)
     .join(', ')
+}
+
+/** Where the gates judge a send to, and what its profile requires. */
+function gateTarget(profile: ProfileView): GateTarget {
+  return { destination: profile.destination, required: profile.requiredFields, place: profile.name }
 }
 
 /** Where a new run sends, as the profile says when it starts. */

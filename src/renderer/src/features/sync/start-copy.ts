@@ -21,7 +21,11 @@ export interface StartCopy {
   headingId: string
   /** Drafts of the kind, counted: "3 drafts", "1 app". */
   count(n: number): string
-  /** The count tiles; `held`: how many the gates before sending hold back (SKUs only). */
+  /**
+   * The count tiles, which add up to every draft of the kind (of the scope, when one is chosen);
+   * `held`: how many drafts the gates before sending hold back of those a run would take (SKUs
+   * only; counted as ready in `found`).
+   */
   tiles(found: Preflight, held: number): CountTile[]
   /** Where the drafts with errors are fixed, and what follows the link inside the brackets. */
   fixLink: NoteLink & { after: string }
@@ -43,6 +47,15 @@ export interface StartCopy {
 export const isAre = (n: number) => (n === 1 ? 'is' : 'are')
 export const itThem = (n: number) => (n === 1 ? 'it' : 'them')
 
+/** What the "fix first" tile holds, named by what it counts: "Invalid", "Invalid or held back", "Invalid, refused or held back". */
+function fixFirst(counts: { invalid: number; refused: number; held: number }): string {
+  const words = (['invalid', 'refused', 'held'] as const)
+    .filter((key) => key === 'invalid' || counts[key] > 0)
+    .map((key) => ({ invalid: 'invalid', refused: 'refused', held: 'held back' })[key])
+  const text = words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0]!
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}
+
 export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
   skus: {
     heading: 'SKUs to send',
@@ -51,12 +64,13 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     tiles: (found, held) => [
       { label: 'Ready to send', value: found.ready, tone: 'valid' },
       {
-        label: held ? 'Invalid or held back: fix first' : 'Invalid: fix first',
-        value: found.invalid + held,
+        label: `${fixFirst({ invalid: found.invalid, refused: found.rejected, held })}: fix first`,
+        value: found.invalid + found.rejected + held,
         tone: 'invalid',
       },
       { label: 'Already synced here', value: found.synced },
-      { label: 'Unknown: your decision', value: found.unknown, tone: 'warnings' },
+      { label: 'Unknown or failed: your decision', value: found.unknown + found.failed, tone: 'warnings' },
+      ...(found.inRun ? [{ label: 'In a run not finished', value: found.inRun }] : []),
     ],
     fixLink: { to: '/skus', text: 'SKU list', after: ', filter “Checks: invalid”' },
     synced: (n, target) =>

@@ -81,3 +81,8 @@ const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
 export function timeOfDay(at: number): string {
   return clock.format(at)
 }
+
+/** The page's id of a batch (a request), from which its card's ids derive (`${id}-title`). */
+export function batchDomId(requestId: string): string {
+  return `batch-${requestId.replace(/[^a-zA-Z0-9-]/g, '-')}`
+}
