@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { IMAGE_HOST, seedDrafts } from '../../bench/seed-drafts.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
-import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 
@@ -145,4 +145,34 @@ test('an export headed by titles comes back: importing it with “Update existin
   // Not one draft differs: payloads, edit times, sync states.
   const byId = (drafts: typeof before) => new Map(drafts.map((draft) => [draft.id, draft]))
   expect(byId(await storedDrafts(page))).toEqual(byId(before))
+
+  // Edited in a spreadsheet, a row with a new barcode and name still updates the draft it names.
+  const draftAt = sheet.headers.indexOf('Catalog Desk draft')
+  const target = sheet.rows.findIndex((row) => row[state] !== 'Synced' && !row[problems])
+  const edited = sheet.rows.map((row, i) =>
+    i === target
+      ? row.map((cell, column) =>
+          sheet.headers[column] === 'Barcode'
+            ? '4006381333931'
+            : sheet.headers[column] === 'Product name'
+              ? 'Renamed in a sheet'
+              : cell,
+        )
+      : row,
+  )
+  await writeFile(file, await writeXlsx([sheet.headers, ...edited]))
+  await page.getByRole('button', { name: 'Import another file' }).click()
+  await page.getByLabel('Choose a file').setInputFiles(file)
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await page.getByRole('checkbox', { name: /^Also import the .* rows with errors/ }).check()
+  await expect(page.getByText('199 unchanged')).toBeVisible()
+  await page.getByRole('radio', { name: /^Update existing/ }).check()
+  await page.getByRole('button', { name: /^Import 200 rows/ }).click()
+  await expect(
+    page.getByRole('heading', { name: '0 drafts imported, 1 updated, 199 unchanged' }),
+  ).toBeVisible()
+  const after = byId(await storedDrafts(page))
+  expect(after.size).toBe(200)
+  const renamed = after.get(sheet.rows[target]![draftAt]!)!
+  expect([renamed.barcode, renamed.productName]).toEqual(['4006381333931', 'Renamed in a sheet'])
 })

@@ -24,7 +24,7 @@ import {
   KEEP_COLUMN_PREFIX,
   UNIT_COLUMN_PREFIX,
 } from './columns.ts'
-import { isOwnExport } from './app-columns.ts'
+import { DRAFT_COLUMN, isOwnExport } from './app-columns.ts'
 import { cellConverter, convertCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
 import { headerWords } from './header-words.ts'
@@ -69,6 +69,8 @@ interface CompiledMapping {
   constantErrors: { path: FieldPath; text: string; message: string }[]
   /** Fields whose column is headed by their contract path: read as written (see CellOptions.asWritten). */
   writtenAsIs: Set<FieldPath>
+  /** The app's own export: the column naming each row's draft. */
+  draftColumn?: number
   mapping: SheetMapping
 }
 
@@ -150,6 +152,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
     constants,
     constantErrors,
     writtenAsIs,
+    ...(ownExport && { draftColumn: headers.findIndex((header) => header.trim() === DRAFT_COLUMN) }),
     mapping,
   }
   compiled.set(mapping, result)
@@ -266,6 +269,8 @@ export function rowToSku(
     if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
   }
 
+  const draft =
+    compiledMapping.draftColumn === undefined ? '' : (cells[compiledMapping.draftColumn] ?? '').trim()
   const result = validateSku(sku)
   const place = (problem: Problem): CellProblem => {
     const column = columnFor(compiledMapping, problem.path)
@@ -289,6 +294,7 @@ export function rowToSku(
     warnings: result.warnings.filter((problem) => !repeats(problem)).map(place),
     ...(conversions.length && { conversions }),
     ...(filled.length && { filled }),
+    ...(draft && { draft }),
   }
 }
 

@@ -66,6 +66,8 @@ export interface RowResult {
   conversions?: RowConversion[]
   /** Fields the new-SKU template filled where the row had none (`arEffect.envSettings`). */
   filled?: string[]
+  /** The draft a row of the app's own export names (its draft column): the one it updates. */
+  draft?: string
 }
 
 /** How a cell was read when it was not written as the contract writes it; counted in the dry run. */

@@ -7,6 +7,7 @@ import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { SkuImportWrites, type DuplicatePolicy, type RowFate } from '#renderer/db/sku-import-writes.ts'
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 import { setStanding } from './standings.ts'
@@ -169,6 +170,49 @@ describe('an import session', () => {
     imports.finishImport(batch)
     expect(result).toMatchObject({ updated: 0, unchanged: 1 })
     expect(await everything()).toEqual(before)
+  })
+
+  it('a row of the app’s export updates the draft it names, even with a new barcode; one naming no draft is new', async () => {
+    const before = await seed()
+    const one = before.find((draft) => draft.barcode === '1')!
+    const renamed = { ...structuredClone(one.payload), barcode: '11', productName: 'Renamed' } as Sku
+    const rows = [renamed, sku('12', 'Gone draft')]
+    const named = [one.id, 'a-draft-deleted-since']
+    expect(await imports.unchangedRows([{ draft: one.id, fingerprint: 'x', valid: true }], 'cells')).toEqual([
+      false,
+    ])
+    const existingDrafts = await imports.existingDrafts(named)
+    expect([...existingDrafts]).toEqual([one.id])
+    const batch = await imports.beginImport()
+    const result = await imports.importChunk(batch, rows, {
+      duplicates: 'update',
+      existingByBarcode: await imports.findByBarcodes(['11', '12']),
+      named,
+      existingDrafts,
+    })
+    imports.finishImport(batch)
+    expect(result).toMatchObject({ created: 1, updated: 1 })
+    expect(result.fates[0]).toEqual({ kind: 'updated', draft: one.id })
+    expect(await names()).toEqual(['11:Renamed', '12:Gone draft', '2:Old two', '3:Old three'])
+  })
+
+  it('unchangedRows: by the draft a row names, else by its barcode', async () => {
+    const before = await seed()
+    const one = before.find((draft) => draft.barcode === '1')!
+    const two = before.find((draft) => draft.barcode === '2')!
+    const same = (payload: unknown) => payloadFingerprint(payload, 'cells')
+    expect(
+      await imports.unchangedRows(
+        [
+          { draft: one.id, fingerprint: same(one.payload), valid: true },
+          { barcode: '2', fingerprint: same(two.payload), valid: true },
+          { barcode: '2', fingerprint: same({ ...two.payload, brand: 'Other' }), valid: true },
+          { draft: 'no-such-draft', barcode: '2', fingerprint: same(two.payload), valid: false },
+          { barcode: '99', fingerprint: same(two.payload), valid: true },
+        ],
+        'cells',
+      ),
+    ).toEqual([true, true, false, true, false])
   })
 
   it('update within one chunk: the later row takes the place of the earlier before anything is written', async () => {

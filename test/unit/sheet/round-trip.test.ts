@@ -51,6 +51,12 @@ describe('drafts → sheet → drafts', () => {
     expect(headers.slice(-3)).toEqual([DRAFT_COLUMN, 'Catalog Desk sync: Sandbox', PROBLEMS_COLUMN])
     expect(rows[1]!.slice(-3)).toEqual(['draft-1', 'Synced', 'Brand: “Brand” is missing'])
     expect(skusToSheet(FIXTURES).headers).toEqual(headers.slice(0, -3))
+    // Read back, each row names its draft; a person's sheet names none.
+    const results = convertSheet(parseCsvText(skusToCsv(FIXTURES, asTheAppExports(FIXTURES))))
+    expect(results.map((result) => result.draft)).toEqual(FIXTURES.map((_, i) => `draft-${i}`))
+    expect(convertSheet(parseCsvText(skusToCsv(FIXTURES))).map((result) => result.draft)).toEqual(
+      FIXTURES.map(() => undefined),
+    )
   })
 
   it('headed by a mapping file’s headers where it names the field, titles elsewhere', () => {

@@ -35,6 +35,10 @@ export interface ImportChunkOptions {
   columns?: readonly DraftColumns[]
   /** How a row is compared with its draft for "unchanged" (a sheet's cells, or JSON exactly). */
   reading?: ContentReading
+  /** The draft each SKU's row names (the app's own export), same order as the SKUs. */
+  named?: readonly (string | undefined)[]
+  /** Of the drafts rows name, those that existed when the import began (`existingDrafts`). */
+  existingDrafts?: ReadonlySet<string>
 }
 
 /** How many rows of an import did what. */
@@ -59,6 +63,18 @@ export interface RowFate {
 /** What one chunk of an import did: the counts, and each row's fate in the chunk's order. */
 export interface ImportChunkResult extends ImportCounts {
   fates: RowFate[]
+}
+
+/**
+ * A row of a file by its content: the draft it names (the app's own export) or else its barcode,
+ * the fingerprint of what it would write (src/shared/payload-fingerprint.ts), and whether it is
+ * valid (rows with errors are imported only on request).
+ */
+export interface RowFingerprint {
+  draft?: string
+  barcode?: string
+  fingerprint: string
+  valid: boolean
 }
 
 /** What an import under way remembers between its chunks. */
@@ -109,24 +125,37 @@ export class SkuImportWrites {
     )
   }
 
+  /** Which of these drafts exist: a row of the app's export updates the draft it names only if it does. */
+  async existingDrafts(ids: Iterable<string>): Promise<Set<string>> {
+    const wanted = [...new Set(ids)]
+    const found = new Set<string>()
+    for (const chunk of chunks(wanted))
+      for (const key of await this.db.skuDrafts.where('id').anyOf(chunk).primaryKeys()) found.add(key)
+    return found
+  }
+
   /**
-   * The barcodes whose draft (the one an import would update, see `findByBarcodes`) already holds
-   * exactly the payload the file brings: under "update" they change nothing.
+   * Whether each row would change nothing under "update": the draft it would update (the one it
+   * names, else the one holding its barcode, see `findByBarcodes`) already holds its content.
    */
-  async unchangedBarcodes(
-    fingerprints: ReadonlyMap<string, string>,
-    reading: ContentReading,
-  ): Promise<Set<string>> {
-    const unchanged = new Set<string>()
-    const held = await this.findByBarcodes(fingerprints.keys())
-    const ids = [...held.values()].map((draft) => draft.id)
-    for (const chunk of chunks(ids)) {
-      for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-        if (record && fingerprints.get(record.barcode) === payloadFingerprint(record.payload, reading))
-          unchanged.add(record.barcode)
-      }
-    }
-    return unchanged
+  async unchangedRows(rows: readonly RowFingerprint[], reading: ContentReading): Promise<boolean[]> {
+    const named = await this.existingDrafts(rows.flatMap((row) => (row.draft ? [row.draft] : [])))
+    const byBarcode = await this.findByBarcodes(
+      rows.flatMap((row) => (row.barcode && !(row.draft && named.has(row.draft)) ? [row.barcode] : [])),
+    )
+    const target = rows.map((row) =>
+      row.draft && named.has(row.draft)
+        ? row.draft
+        : row.barcode
+          ? byBarcode.get(row.barcode)?.id
+          : undefined,
+    )
+    const fingerprints = new Map<string, string>()
+    const ids = [...new Set(target.filter((id) => id !== undefined))]
+    for (const chunk of chunks(ids))
+      for (const record of await this.db.skuDrafts.bulkGet(chunk))
+        if (record) fingerprints.set(record.id, payloadFingerprint(record.payload, reading))
+    return rows.map((row, i) => target[i] !== undefined && fingerprints.get(target[i]) === row.fingerprint)
   }
 
   /**
@@ -148,7 +177,15 @@ export class SkuImportWrites {
   async importChunk(
     batch: string,
     skus: readonly Sku[],
-    { duplicates, existingByBarcode, now = Date.now(), columns, reading = 'exact' }: ImportChunkOptions,
+    {
+      duplicates,
+      existingByBarcode,
+      now = Date.now(),
+      columns,
+      reading = 'exact',
+      named = [],
+      existingDrafts = new Set(),
+    }: ImportChunkOptions,
   ): Promise<ImportChunkResult> {
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
@@ -177,10 +214,18 @@ export class SkuImportWrites {
       for (const [index, payload] of skus.entries()) {
         const derived = columns?.[index] ?? draftColumns(payload)
         const barcode = textOf(payload.barcode)
+        const draft = named[index]
+        // A row of the app's export updates the draft it names, whatever its barcode became.
         const holder =
-          barcode && duplicates !== 'keep-both'
-            ? (claimed.get(barcode) ?? session.byBarcode.get(barcode) ?? existingByBarcode.get(barcode)?.id)
-            : undefined
+          duplicates === 'keep-both'
+            ? undefined
+            : draft && existingDrafts.has(draft)
+              ? draft
+              : barcode
+                ? (claimed.get(barcode) ??
+                  session.byBarcode.get(barcode) ??
+                  existingByBarcode.get(barcode)?.id)
+                : undefined
         if (!holder) add(index, payload, derived)
         else if (duplicates === 'skip') fates[index] = { kind: 'skippedDuplicates', draft: holder }
         else {

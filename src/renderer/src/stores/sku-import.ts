@@ -2,7 +2,12 @@ import { defineStore } from 'pinia'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import { skuImports } from '../db/index.ts'
-import type { DraftByBarcode, ImportChunkOptions, ImportChunkResult } from '../db/sku-import-writes.ts'
+import type {
+  DraftByBarcode,
+  ImportChunkOptions,
+  ImportChunkResult,
+  RowFingerprint,
+} from '../db/sku-import-writes.ts'
 import type { UndoResult } from '../db/sku-undo-log.ts'
 
 /**
@@ -16,12 +21,14 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.findByBarcodes(barcodes)
   }
 
-  /** The file's barcodes whose draft already holds exactly the row's payload ("unchanged"). */
-  function unchangedBarcodes(
-    fingerprints: ReadonlyMap<string, string>,
-    reading: ContentReading,
-  ): Promise<Set<string>> {
-    return skuImports.unchangedBarcodes(fingerprints, reading)
+  /** Whether each of the file's rows would change nothing under "update" (its draft holds its content). */
+  function unchangedRows(rows: readonly RowFingerprint[], reading: ContentReading): Promise<boolean[]> {
+    return skuImports.unchangedRows(rows, reading)
+  }
+
+  /** Which of the drafts an export's rows name still exist. */
+  function existingDrafts(ids: Iterable<string>): Promise<Set<string>> {
+    return skuImports.existingDrafts(ids)
   }
 
   /** Starts an import: the batch its chunks are written, and undone, under. */
@@ -46,5 +53,5 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.abortImport(batch)
   }
 
-  return { draftsByBarcode, unchangedBarcodes, begin, writeChunk, finish, abort }
+  return { draftsByBarcode, unchangedRows, existingDrafts, begin, writeChunk, finish, abort }
 })

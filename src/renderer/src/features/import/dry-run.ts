@@ -2,6 +2,7 @@ import { textOf } from '#shared/text-of.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { ProblemGrouper } from '#shared/sheet/problem-groups.ts'
 import { payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
+import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import {
@@ -54,8 +55,8 @@ export class DryRunTally {
   private readonly allBarcodes = new BarcodeTally()
   private readonly conversions = new ConversionTally()
   private readonly groups = new ProblemGrouper()
-  /** Each barcode's payload fingerprint (the file's last row wins, as "update" does). */
-  private readonly fingerprints = new Map<string, string>()
+  /** Each row's content by the draft it names or its barcode (the file's last row wins, as "update" does). */
+  private readonly fingerprints = new Map<string, RowFingerprint>()
   private readonly reading: ContentReading
 
   /** `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly). */
@@ -68,7 +69,14 @@ export class DryRunTally {
     for (const result of results) {
       this.rows++
       const barcode = textOf(result.sku.barcode)
-      if (barcode) this.fingerprints.set(barcode, payloadFingerprint(result.sku, this.reading))
+      if (result.draft || barcode) {
+        const fingerprint = payloadFingerprint(result.sku, this.reading)
+        const valid = result.errors.length === 0
+        this.fingerprints.set(
+          result.draft ? `draft ${result.draft}` : `barcode ${barcode}`,
+          result.draft ? { draft: result.draft, fingerprint, valid } : { barcode, fingerprint, valid },
+        )
+      }
       this.allBarcodes.add(barcode)
       if (result.errors.length) this.invalid++
       else {
@@ -101,7 +109,7 @@ export class DryRunTally {
       ...(products && { products }),
       conversions: this.conversions.counts,
       groups: this.groups.list,
-      fingerprints: [...this.fingerprints],
+      fingerprints: [...this.fingerprints.values()],
       filled: this.conversions.filled,
       rows: this.rows,
       valid: this.valid,

@@ -1,4 +1,5 @@
 import type { DraftColumns } from '#shared/draft-columns.ts'
+import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
 import type { ProblemGroup } from '#shared/sheet/problem-groups.ts'
@@ -71,6 +72,8 @@ export interface PreviewRow {
 export interface ChunkRow {
   row: number
   errors: number
+  /** The draft the row names (the app's own export). */
+  draft?: string
 }
 
 export interface ReportedProblem extends CellProblem {
@@ -101,10 +104,10 @@ export interface DryRunReport {
   /** Products and variants the file holds (sheets; JSON is one SKU an item). */
   products?: ProductCounts
   /**
-   * Each barcode of the file with its payload's fingerprint (src/shared/payload-fingerprint.ts),
-   * the file's last row winning: which rows would change nothing under "update".
+   * Each row by the draft it names or its barcode, with its content's fingerprint, the file's
+   * last row of each winning as "update" does: which rows would change nothing.
    */
-  fingerprints: [barcode: string, fingerprint: string][]
+  fingerprints: RowFingerprint[]
   /** Every problem, grouped by column and kind with counts and rows: errors first. */
   groups: ProblemGroup[]
   /** How cells were read where they were not written as the contract writes them. */

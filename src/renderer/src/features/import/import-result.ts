@@ -70,7 +70,7 @@ export class ImportResultTally {
       if (fate.kind === 'skippedDuplicates') list(this.duplicates, { row, draft: fate.draft })
       else if (fate.kind === 'skippedNotDraft') list(this.notDrafts, { row, draft: fate.draft })
       else {
-        if (errors > 0) list(this.withErrors, { row, draft: fate.draft })
+        if (errors > 0 && fate.kind !== 'unchanged') list(this.withErrors, { row, draft: fate.draft })
         if (this.problemRows.has(row)) this.drafts.set(row, fate.draft)
       }
     })

@@ -114,7 +114,11 @@ async function run(job: number, file: File, mapping: SheetMapping, options: RunO
     for (const result of results) {
       if (options.includeInvalid || result.errors.length === 0) {
         pending.push(result.sku)
-        rows.push({ row: result.row, errors: result.errors.length })
+        rows.push({
+          row: result.row,
+          errors: result.errors.length,
+          ...(result.draft && { draft: result.draft }),
+        })
       } else leftOut.push(result.row)
       if (pending.length >= options.chunkSize) await handOver(read)
     }

@@ -47,8 +47,8 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   const settings = ref<MappingSettings>(structuredClone(DEFAULT_SETTINGS))
   const report = shallowRef<DryRunReport>()
   const existing = shallowRef<Map<string, DraftByBarcode>>(new Map())
-  /** Barcodes of the file whose draft already holds exactly the row's content. */
-  const unchanged = shallowRef<ReadonlySet<string>>(new Set())
+  /** For each of the report's fingerprints: its draft already holds exactly the row's content. */
+  const unchanged = shallowRef<readonly boolean[]>([])
   const progress = shallowRef<ReadProgress>(noProgress())
   const duplicates = ref<DuplicatePolicy>('skip')
   const includeInvalid = ref(false)
@@ -71,7 +71,9 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     return {
       existing: found.filter(Boolean).length,
       sent: found.filter((draft) => draft?.sent).length,
-      unchanged: (barcodes.value?.distinct ?? []).filter((barcode) => unchanged.value.has(barcode)).length,
+      unchanged: (report.value?.fingerprints ?? []).filter(
+        (row, i) => unchanged.value[i] && (row.valid || includeInvalid.value),
+      ).length,
       repeated: barcodes.value?.repeated ?? 0,
     }
   })
@@ -199,7 +201,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     try {
       const checked = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
       existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
-      unchanged.value = await imports.unchangedBarcodes(new Map(checked.fingerprints), reading())
+      unchanged.value = await imports.unchangedRows(checked.fingerprints, reading())
       report.value = checked
       step.value = 'report'
     } catch (error) {
@@ -220,6 +222,9 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     try {
       // Read again now: drafts may have changed since the dry run.
       const existingByBarcode = await imports.draftsByBarcode(barcodes.value?.distinct ?? [])
+      const existingDrafts = await imports.existingDrafts(
+        report.value.fingerprints.flatMap((row) => (row.draft ? [row.draft] : [])),
+      )
       batch = await imports.begin()
       markImportStarted(batch)
       const session = batch
@@ -233,6 +238,8 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
             existingByBarcode,
             columns: chunk.columns,
             reading: reading(),
+            named: chunk.rows.map((row) => row.draft),
+            existingDrafts,
           })
           tally.add(chunk, fates)
           progress.value = chunk.progress
