@@ -125,6 +125,13 @@ export class SkuImportWrites {
     )
   }
 
+  /** Every barcode a draft holds, from the index alone. */
+  async heldBarcodes(): Promise<string[]> {
+    return (await this.db.skuDrafts.orderBy('barcode').uniqueKeys()).filter(
+      (key): key is string => typeof key === 'string' && key !== '',
+    )
+  }
+
   /** Which of these drafts exist: a row of the app's export updates the draft it names only if it does. */
   async existingDrafts(ids: Iterable<string>): Promise<Set<string>> {
     const wanted = [...new Set(ids)]

@@ -26,6 +26,11 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.unchangedRows(rows, reading)
   }
 
+  /** Every barcode a draft holds: the dry run fingerprints only rows that could update one. */
+  function heldBarcodes(): Promise<string[]> {
+    return skuImports.heldBarcodes()
+  }
+
   /** Which of the drafts an export's rows name still exist. */
   function existingDrafts(ids: Iterable<string>): Promise<Set<string>> {
     return skuImports.existingDrafts(ids)
@@ -53,5 +58,5 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.abortImport(batch)
   }
 
-  return { draftsByBarcode, unchangedRows, existingDrafts, begin, writeChunk, finish, abort }
+  return { draftsByBarcode, heldBarcodes, unchangedRows, existingDrafts, begin, writeChunk, finish, abort }
 })

@@ -58,10 +58,16 @@ export class DryRunTally {
   /** Each row's content by the draft it names or its barcode (the file's last row wins, as "update" does). */
   private readonly fingerprints = new Map<string, RowFingerprint>()
   private readonly reading: ContentReading
+  private readonly held: ReadonlySet<string>
 
-  /** `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly). */
-  constructor(reading: ContentReading) {
+  /**
+   * `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly).
+   * `held`: the barcodes drafts hold. Only a row that could update a draft (it names one, or its
+   * barcode is held) is fingerprinted: a first import of 100,000 rows fingerprints none.
+   */
+  constructor(reading: ContentReading, held: ReadonlySet<string>) {
     this.reading = reading
+    this.held = held
   }
 
   add(results: readonly RowResult[]) {
@@ -69,7 +75,7 @@ export class DryRunTally {
     for (const result of results) {
       this.rows++
       const barcode = textOf(result.sku.barcode)
-      if (result.draft || barcode) {
+      if (result.draft || (barcode && this.held.has(barcode))) {
         const fingerprint = payloadFingerprint(result.sku, this.reading)
         const valid = result.errors.length === 0
         this.fingerprints.set(

@@ -35,7 +35,8 @@ export interface RunOptions {
 
 export type ImportRequest =
   | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
-  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping }
+  /** `held`: the barcodes drafts hold; only rows that could update a draft are fingerprinted. */
+  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping; held: string[] }
   | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
   /** The page wrote the last chunk: the worker may send the next (keeps memory flat). */
   | { type: 'written'; job: number }

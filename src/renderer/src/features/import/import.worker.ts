@@ -73,9 +73,15 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
   }
 }
 
-async function dryRun(job: number, file: File, mapping: SheetMapping, signal: AbortSignal) {
+async function dryRun(
+  job: number,
+  file: File,
+  mapping: SheetMapping,
+  held: ReadonlySet<string>,
+  signal: AbortSignal,
+) {
   const format = await formatOf(file)
-  const tally = new DryRunTally(format === 'json' ? 'exact' : 'cells')
+  const tally = new DryRunTally(format === 'json' ? 'exact' : 'cells', held)
   const report = throttled(job)
   const { documentErrors, products } = await readResults(
     file,
@@ -136,7 +142,8 @@ async function start(request: Exclude<ImportRequest, { type: 'written' | 'cancel
   try {
     if (request.type === 'analyse')
       post({ type: 'analysed', job, analysis: await analyse(request.file, request.saved) })
-    else if (request.type === 'dry-run') await dryRun(job, request.file, request.mapping, stop.signal)
+    else if (request.type === 'dry-run')
+      await dryRun(job, request.file, request.mapping, new Set(request.held), stop.signal)
     else await run(job, request.file, request.mapping, request.options, stop.signal)
   } catch (error) {
     if (stop.signal.aborted) post({ type: 'cancelled', job })

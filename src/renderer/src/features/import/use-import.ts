@@ -199,7 +199,8 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     progress.value = { ...noProgress(), total: file.value.size }
     step.value = 'checking'
     try {
-      const checked = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
+      const held = await imports.heldBarcodes()
+      const checked = await client.dryRun(file.value, sheetMapping(), held, (read) => (progress.value = read))
       existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
       unchanged.value = await imports.unchangedRows(checked.fingerprints, reading())
       report.value = checked
