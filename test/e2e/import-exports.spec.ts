@@ -219,6 +219,8 @@ test.describe('Importing real spreadsheets', () => {
     // Imported without the template's defaults: what the drafts hold is the file's, the fixed value and the kept columns.
     await page.getByLabel('Fill missing sections with the new-SKU defaults').uncheck()
     await page.getByRole('button', { name: 'Check the rows' }).click()
+    // The report is on screen (its Import button with it) before anything on it is looked for.
+    await expect(page.getByRole('button', { name: /^Import \d/ })).toBeVisible()
     await expect(fact(reading, /^Filled with new-SKU defaults:/)).toHaveCount(0)
     const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
     if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
@@ -316,6 +318,8 @@ test.describe('Importing real spreadsheets', () => {
     await screenshot(page, 'import-exports-shopify-dry-run')
 
     const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
+    // The report is on screen (its Import button with it) before the box is looked for.
+    await expect(page.getByRole('button', { name: /^Import \d/ })).toBeVisible()
     if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
     await page.getByRole('button', { name: /^Import 6/ }).click()
     await expect(page.getByRole('heading', { name: '6 drafts imported' })).toBeVisible()
@@ -347,6 +351,8 @@ test.describe('Importing real spreadsheets', () => {
       'was shortened to a number by a spreadsheet',
     )
     const alsoInvalid = page.getByRole('checkbox', { name: /Also import/ })
+    // The report is on screen (its Import button with it) before the box is looked for.
+    await expect(page.getByRole('button', { name: /^Import \d/ })).toBeVisible()
     if ((await alsoInvalid.count()) > 0) await alsoInvalid.check()
     await page.getByRole('button', { name: /^Import 4/ }).click()
     await expect(page.getByRole('heading', { name: '4 drafts imported' })).toBeVisible()
