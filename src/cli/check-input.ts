@@ -1,7 +1,7 @@
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
 import { readSheet } from '#shared/sheet/rows.ts'
-import { columnNotes, conversionNotes, productsNote } from './sheet-notes.ts'
+import { columnNotes, conversionNotes, productsNote, suggestionNotes } from './sheet-notes.ts'
 import type { SheetOptions } from './sheet-options.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
@@ -26,6 +26,8 @@ export interface CheckedInput {
   documentErrors: number
   /** For a sheet: the mapping used, as a mapping file (what --show-mapping prints). */
   mapping?: MappingFile & { format: string }
+  /** For a sheet: its columns whose header looks like a typo of a field, said (`push` prints them). */
+  suggestions?: string[]
 }
 
 export interface InputEntry {
@@ -69,9 +71,11 @@ export async function checkInputFile(
   const { mapping, matches } = applyMappingFile(headers, options.mapping, { structural: layout.structural })
   if (options.decimalComma) mapping.decimalComma = true
   const { results, products } = readSheet({ headers, rows }, mapping)
+  const suggestions = suggestionNotes(matches, mapping)
   const said = [
     ...(layout.format === 'plain' ? [] : [productsNote(products)]),
     ...columnNotes(matches, mapping, rows),
+    ...suggestions,
     ...Object.keys(options.mapping?.columns ?? {})
       .filter((header) => !headers.includes(header))
       .map((header) => `the mapping names the column "${header}", which this file does not have`),
@@ -97,5 +101,6 @@ export async function checkInputFile(
     }),
     documentErrors: 0,
     mapping: mappingFileOf(headers, mapping),
+    suggestions,
   }
 }

@@ -1,5 +1,5 @@
 import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
-import type { SheetMapping } from '#shared/sheet/mapping.ts'
+import { MAPPING_FILE_FORMAT, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { FORMAT_NAMES, type ProductCounts } from '#shared/sheet/products.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { conversionText, productCountsText } from '#shared/sheet/reading-words.ts'
@@ -9,8 +9,9 @@ import { plural } from '#shared/plural.ts'
 /**
  * What the CLI says about how it read a sheet, before the problems: the format and its products,
  * which column it took where two could fill one field and why, the shop codes it did not take for
- * the barcode, the columns kept or ignored, and the cells it read differently from how they were
- * written. The app's import says the same on its mapping screen and dry run.
+ * the barcode, the columns kept or ignored (and the field an ignored one's header looks like a typo
+ * of), and the cells it read differently from how they were written. The app's import says the
+ * same on its mapping screen and dry run.
  */
 
 export function productsNote(products: ProductCounts): string {
@@ -24,6 +25,8 @@ export function columnNotes(
 ): string[] {
   const notes: string[] = []
   const header = (column: number) => `"${matches[column]?.header ?? ''}"`
+  // Said by suggestionNotes.
+  const typos = new Set(typoColumns(matches, mapping).map((match) => match.column))
   for (const match of matches) {
     const path = mapping.columns[match.column] ?? null
     if (match.structural) continue
@@ -43,6 +46,7 @@ export function columnNotes(
     } else if (path === null && match.by === 'saved') {
       notes.push(`column ${header(match.column)} is dropped by the mapping`)
     } else if (path === null && match.couldFill === undefined && !match.structural) {
+      if (typos.has(match.column)) continue
       if (match.header.trim() !== '') {
         notes.push(`column ${header(match.column)} matches no field of the contract and is ignored`)
       } else if (rows.some((cells) => (cells[match.column] ?? '').trim() !== '')) {
@@ -52,6 +56,36 @@ export function columnNotes(
     }
   }
   return notes
+}
+
+/** Columns read as nothing whose header looks like a typo of a field that no column fills. */
+function typoColumns(matches: readonly ColumnMatch[], mapping: SheetMapping): ColumnMatch[] {
+  return matches.filter(
+    (match) =>
+      match.suggestion !== undefined &&
+      (mapping.columns[match.column] ?? null) === null &&
+      !mapping.columns.includes(match.suggestion),
+  )
+}
+
+/**
+ * The columns whose header looks like a typo of a field ("Prodcut Name"): each named with the
+ * field, which it does not fill unless the person says so, then the mapping file that says so.
+ * `validate` and `convert` print them with the other notes; `push`, which prints no notes, too.
+ */
+export function suggestionNotes(matches: readonly ColumnMatch[], mapping: SheetMapping): string[] {
+  const typos = typoColumns(matches, mapping)
+  if (typos.length === 0) return []
+  const columns = Object.fromEntries(typos.map((match) => [match.header, match.suggestion!]))
+  const file = JSON.stringify({ format: MAPPING_FILE_FORMAT, columns })
+  const one = typos.length === 1
+  return [
+    ...typos.map(
+      (match) =>
+        `column "${match.header}" matches no field of the contract and is ignored; it looks like ${describeColumn(match.suggestion!)} ("${match.suggestion}"), which it fills only if you say so`,
+    ),
+    `to read ${one ? 'that column' : 'those columns'} as suggested, save ${file} as a file and pass it with --mapping FILE (or write ${one ? 'it' : 'them'} into the mapping --show-mapping prints)`,
+  ]
 }
 
 /** One line per field and kind: how many cells, an example, the first rows; then the defaults filled. */

@@ -190,6 +190,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const input = await readPushInput(file, io.cwd, sheet)
   // The mapping goes to standard error: standard output is the report (or --json).
   io.stderr.write(showMapping(input.checked.mapping, sheet))
+  // A column whose header looks like a typo of a field is not read: said before anything is sent.
+  for (const note of input.checked.suggestions ?? []) io.stderr.write(`note: ${note}\n`)
   // The gates and the reconciliation are about SKUs, by their barcodes; an app request is sent as before.
   const gated = input.kind.kind === 'skus'
   if (!gated) {

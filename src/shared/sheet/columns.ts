@@ -3,7 +3,7 @@ import { EFFECT_ASSETS_2D_SLOTS } from '../schema/sku.ts'
 import { parsePath } from '../json-path.ts'
 import { skuCatalogue } from '../validation/validate.ts'
 import { isMeasure } from '../values/measure.ts'
-import { compact, fieldOfWords, isIdentifierWords } from './field-words.ts'
+import { compact, fieldOfWords, identifierPhrases, isIdentifierWords, usualPhrases } from './field-words.ts'
 import { headerWords, wordsOf, type HeaderWords } from './header-words.ts'
 import type { ColumnMatch, FieldPath } from './types.ts'
 
@@ -147,6 +147,129 @@ for (const path of COLUMNS_FOR_MATCHING) {
     add(key)
 }
 
+// The same words as phrases, for telling a typo of them word by word (see `nearField`): the
+// catalogue's titles and paths, the unique keys, the usual words; and shops' own codes (`null`),
+// whose near misses are not a field's.
+const NEAR_WORDS = new Map<number, { words: string[]; path: FieldPath | null }[]>()
+{
+  const seen = new Set<string>()
+  const near = (phrase: string, path: FieldPath | null) => {
+    const words = wordsOf(phrase)
+    if (!words || seen.has(`${words}\n${path}`)) return
+    seen.add(`${words}\n${path}`)
+    const split = words.split(' ')
+    const same = NEAR_WORDS.get(split.length) ?? []
+    same.push({ words: split, path })
+    NEAR_WORDS.set(split.length, same)
+  }
+  for (const path of COLUMNS_FOR_MATCHING) {
+    near(describeColumn(path), path)
+    const segments = parsePath(path)
+    if (segments.every((segment) => typeof segment !== 'number' || segment === 0))
+      near(findField(skuCatalogue, segments).node.meta.title, path)
+    near(path, path)
+    const key = normaliseHeader(String(segments.at(-1)))
+    if (!segments.some((segment) => typeof segment === 'number') && keyCounts.get(key) === 1)
+      near(String(segments.at(-1)), path)
+  }
+  for (const [phrase, path] of usualPhrases()) near(phrase, path)
+  for (const phrase of identifierPhrases()) near(phrase, null)
+}
+
+/**
+ * Words one typo from a field's word that are words of their own: a "Publisher" is not whether the
+ * product is published, "Produce" is not a product's name, "Manufactured" not its maker.
+ */
+const NOT_TYPOS = new Set([
+  'publisher',
+  'publishes',
+  'produce',
+  'manufactured',
+  'maternal',
+  'pictured',
+  'intensify',
+  'stats',
+  'bride',
+])
+
+/** The one typo between two different words, when one typo (one Damerau-Levenshtein edit) makes them the same. */
+export type Typo = 'swapped' | 'dropped' | 'added' | 'changed'
+
+/**
+ * What one typo makes `written` of `word`: two letters side by side swapped ("prodcut" for
+ * "product"), one left out ("barcod"), one added ("brandd") or one changed ("intensoty");
+ * undefined when they are the same or more than one typo apart.
+ */
+export function typoOf(written: string, word: string): Typo | undefined {
+  if (written === word || Math.abs(written.length - word.length) > 1) return undefined
+  let at = 0
+  while (written[at] === word[at]) at++
+  const rest = (skipWritten: number, skipWord: number) =>
+    written.slice(at + skipWritten) === word.slice(at + skipWord)
+  if (written.length < word.length) return rest(0, 1) ? 'dropped' : undefined
+  if (written.length > word.length) return rest(1, 0) ? 'added' : undefined
+  if (written[at] === word[at + 1] && written[at + 1] === word[at] && rest(2, 2)) return 'swapped'
+  return rest(1, 1) ? 'changed' : undefined
+}
+
+/**
+ * How many words of `header` are typos of `field`'s, word by word (at most two, one typo each);
+ * undefined when they are more than typos. Never taken for a typo: a word of fewer than five
+ * letters, a number, a different first letter, a word of its own ({@link NOT_TYPOS}), and in a
+ * word of fewer than seven letters a letter added or changed, which too often makes another word.
+ * So "Tile" is no "Title", "Weight" no "Height", "Inactive" no "Active", "Share" no "Shape",
+ * "2D asset 8" no "2D asset 1"; but "Brnad" is "Brand" and "Barcod" is "Barcode".
+ */
+function typosBetween(header: readonly string[], field: readonly string[]): number | undefined {
+  let typos = 0
+  for (let i = 0; i < header.length; i++) {
+    const [written, word] = [header[i]!, field[i]!]
+    if (written === word) continue
+    if (Math.min(written.length, word.length) < 5 || /\d/.test(written + word)) return undefined
+    if (written[0] !== word[0] || NOT_TYPOS.has(written)) return undefined
+    const typo = typoOf(written, word)
+    if (typo === undefined) return undefined
+    if (word.length < 7 && (typo === 'added' || typo === 'changed')) return undefined
+    typos++
+  }
+  return typos > 0 && typos <= 2 ? typos : undefined
+}
+
+/**
+ * The field whose words `words` are nearest to by typos, when exactly one field is nearest;
+ * `null` when they are as near a shop's own code (which is no field to suggest, least of all the
+ * barcode); undefined when nothing is near.
+ */
+function nearField(words: string): FieldPath | null | undefined {
+  const split = words.split(' ')
+  let nearest = Infinity
+  let fields = new Set<FieldPath | null>()
+  let nearCode = false
+  for (const candidate of NEAR_WORDS.get(split.length) ?? []) {
+    const typos = typosBetween(split, candidate.words)
+    if (typos === undefined) continue
+    if (candidate.path === null) nearCode = true
+    if (typos < nearest) [nearest, fields] = [typos, new Set([candidate.path])]
+    else if (typos === nearest) fields.add(candidate.path)
+  }
+  if (nearCode) return null
+  return fields.size === 1 ? [...fields][0] : undefined
+}
+
+/**
+ * The field a header that matches nothing looks like a typo of ("Prodcut Name", "Brnad",
+ * "Categroy"): its words as written, then after a shop's prefix ("Variant Barcod").
+ */
+function suggestionFor(words: HeaderWords): FieldPath | undefined {
+  for (const text of new Set([words.words, words.unprefixed])) {
+    if (!text) continue
+    const field = nearField(text)
+    if (field === null) return undefined
+    if (field !== undefined) return field
+  }
+  return undefined
+}
+
 /** How strongly a header names its field: a contested field goes to the strongest, then the first. */
 const STRENGTH: Record<ColumnMatch['by'], number> = {
   saved: 5,
@@ -223,6 +346,10 @@ export interface MatchOptions {
  * Shops' own codes (SKU, MPN, Handle) are never taken for the barcode: they are marked
  * `identifier`, to be mapped to it only when the person says so.
  *
+ * A header that matches nothing but is a typo of a field's words ("Prodcut Name", "Brnad") names
+ * that field as its `suggestion`, with a `why`; it stays unmapped until the person takes it. A
+ * field another column fills is not suggested; a near miss of a shop's code suggests nothing.
+ *
  * A path `json:PATH` means the cells hold JSON for PATH (see {@link JSON_COLUMN_PREFIX}).
  */
 export function matchColumns(headers: readonly string[], options: MatchOptions = {}): ColumnMatch[] {
@@ -272,6 +399,18 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
       loser.why = `“${winner!.header}” fills ${describeColumn(loser.couldFill)}: it ${loser.contest}`
       loser.by = 'none'
     }
+  }
+  // A header that matches nothing but looks like a typo of a field's words: the field is suggested,
+  // not filled (a guess is the person's to confirm), and only one that no other column fills.
+  const filled = new Set(matches.flatMap((match) => (match.path === null ? [] : [targetKey(match.path)])))
+  for (const match of matches) {
+    if (match.path !== null || match.by !== 'none' || match.identifier || match.structural) continue
+    if (match.couldFill !== undefined || match.header.trim() === '') continue
+    const suggestion = suggestionFor(headerWords(match.header))
+    if (suggestion === undefined || filled.has(suggestion)) continue
+    filled.add(suggestion)
+    match.suggestion = suggestion
+    match.why = `“${match.header.trim()}” looks like ${describeColumn(suggestion)}`
   }
   return matches
 }

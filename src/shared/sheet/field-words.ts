@@ -11,8 +11,13 @@ import type { FieldPath } from './types.ts'
 export const compact = (words: string) => words.replace(/ /g, '')
 
 const WORDS = new Map<string, FieldPath>()
+/** The same words as written, with their spaces: a typo is looked for word by word. */
+const PHRASES: [phrase: string, path: FieldPath][] = []
 const words = (path: FieldPath, ...phrases: string[]) => {
-  for (const phrase of phrases) WORDS.set(compact(phrase), path)
+  for (const phrase of phrases) {
+    WORDS.set(compact(phrase), path)
+    PHRASES.push([phrase, path])
+  }
 }
 
 words('orgId', 'org', 'org id', 'organisation', 'organization', 'organisation id', 'organization id')
@@ -109,32 +114,31 @@ function isBarcodeWords(words: string): boolean {
  * A shop's or a maker's own codes: they identify the product in one system and are not printed as a
  * barcode, so they fill the barcode only when the person says so.
  */
-const IDENTIFIERS = new Set(
-  [
-    'sku',
-    'sku code',
-    'sku number',
-    'sku id',
-    'mpn',
-    'handle',
-    'id',
-    'product id',
-    'item id',
-    'variant id',
-    'article number',
-    'article no',
-    'art no',
-    'style number',
-    'model number',
-    'reference',
-    'ref',
-    'code',
-    'product code',
-    'item code',
-    'item number',
-    'parent sku',
-  ].map(compact),
-)
+const IDENTIFIER_PHRASES = [
+  'sku',
+  'sku code',
+  'sku number',
+  'sku id',
+  'mpn',
+  'handle',
+  'id',
+  'product id',
+  'item id',
+  'variant id',
+  'article number',
+  'article no',
+  'art no',
+  'style number',
+  'model number',
+  'reference',
+  'ref',
+  'code',
+  'product code',
+  'item code',
+  'item number',
+  'parent sku',
+]
+const IDENTIFIERS = new Set(IDENTIFIER_PHRASES.map(compact))
 
 /** The field these words name, if the vocabulary knows them. */
 export function fieldOfWords(words: string): FieldPath | undefined {
@@ -144,4 +148,17 @@ export function fieldOfWords(words: string): FieldPath | undefined {
 /** Whether these words name a shop's or maker's own code (SKU, MPN, Handle…), not a barcode. */
 export function isIdentifierWords(words: string): boolean {
   return IDENTIFIERS.has(compact(words))
+}
+
+/**
+ * The usual words of each field as phrases ("product name", "bar code"), for telling a typo of
+ * them: the barcode by its own word (its codes, EAN or GTIN, are too short to tell a typo of).
+ */
+export function usualPhrases(): readonly (readonly [phrase: string, path: FieldPath])[] {
+  return [...PHRASES, ['barcode', 'barcode'], ['bar code', 'barcode'], ['barcode number', 'barcode']]
+}
+
+/** The words of shops' own codes as phrases ("sku code"): a near miss of one is no barcode's. */
+export function identifierPhrases(): readonly string[] {
+  return IDENTIFIER_PHRASES
 }

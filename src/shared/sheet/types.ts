@@ -36,6 +36,11 @@ export interface ColumnMatch {
   couldFill?: FieldPath
   /** Where columns contested a field: why the one that fills it was taken ("comes first in the file"). */
   contest?: string
+  /**
+   * For a column that matches nothing: the field its header looks like a typo of ("Prodcut Name",
+   * Product name), not filled until the person says so, and only one no other column fills.
+   */
+  suggestion?: FieldPath
 }
 
 /** The field each column fills, by column position (null: ignored). Saved and reused by header. */

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SheetSummary } from '#cli/sheet-report.ts'
 import { MAPPING_FILE_FORMAT } from '#shared/sheet/mapping.ts'
+import { barcodesIn, pushHarness } from './push-harness.ts'
 import { runCli } from './run-cli.ts'
 
 /**
@@ -11,6 +12,8 @@ import { runCli } from './run-cli.ts'
  * file leaves it open: --mapping (the app's mapping file), --decimal-comma, --show-mapping.
  */
 const EXPORTS = 'test/fixtures/sheets/exports'
+/** A person's own sheet whose headers have typos, and a barcode twice. */
+const TYPOS = 'test/fixtures/sheets/typos.csv'
 
 let scratch = ''
 beforeAll(async () => {
@@ -139,5 +142,107 @@ describe('reading shop exports from the CLI', () => {
     await writeFile(at('other.json'), '{"skus": []}')
     const other = await runCli(['validate', '--mapping', at('other.json'), `${EXPORTS}/own-sheet.csv`])
     expect(other.stderr).toContain('it is not a Catalog Desk mapping')
+  })
+})
+
+describe('a sheet whose headers have typos', () => {
+  const suggested = {
+    'Prodcut Name': 'productName',
+    Barcod: 'barcode',
+    Brnad: 'brand',
+    Categroy: 'category',
+    Intensty: 'arEffect.envSettings.intensity',
+  }
+  const typoNotes = [
+    'note: column "Prodcut Name" matches no field of the contract and is ignored; it looks like Product name ("productName"), which it fills only if you say so',
+    'note: column "Barcod" matches no field of the contract and is ignored; it looks like Barcode ("barcode"), which it fills only if you say so',
+    'note: column "Brnad" matches no field of the contract and is ignored; it looks like Brand ("brand"), which it fills only if you say so',
+    'note: column "Categroy" matches no field of the contract and is ignored; it looks like Category ("category"), which it fills only if you say so',
+    'note: column "Intensty" matches no field of the contract and is ignored; it looks like Intensity ("arEffect.envSettings.intensity"), which it fills only if you say so',
+    `note: to read those columns as suggested, save ${JSON.stringify({ format: MAPPING_FILE_FORMAT, columns: suggested })} as a file and pass it with --mapping FILE (or write them into the mapping --show-mapping prints)`,
+  ]
+  /** The mapping file the last note gives, as a person would copy it. */
+  const noteMapping = (stdout: string) => /save (\{.*\}) as a file/.exec(stdout)![1]!
+
+  it('validate names each column and the field it looks like, and how to say so; nothing is read silently', async () => {
+    const run = await runCli(['validate', TYPOS])
+    expect(
+      notes(run.stdout).filter((note) => note.includes('looks like') || note.startsWith('note: to read')),
+    ).toEqual(typoNotes)
+    expect(notes(run.stdout)).toContain(
+      'note: column "Price" matches no field of the contract and is ignored',
+    )
+    expect(run.stdout).toContain('row 1: Product name is missing (warning)')
+    expect(run.stdout).toContain('row 1: Barcode is missing (warning)')
+    // The mapping used leaves them out: a typo is the person's to confirm.
+    const shown = await summaryOf(['--show-mapping', TYPOS])
+    expect(shown.mapping).toMatchObject({
+      columns: { 'Prodcut Name': null, Barcod: null, Brnad: null, 'Sub Category': 'subCategory' },
+    })
+
+    // The note's mapping, saved and given back: the columns fill their fields, and nothing more is suggested.
+    await writeFile(at('typos.mapping.json'), noteMapping(run.stdout))
+    const mapped = await runCli(['validate', '--mapping', at('typos.mapping.json'), TYPOS])
+    expect(mapped.stderr).toBe('')
+    expect(mapped.stdout).not.toContain('looks like')
+    expect(mapped.stdout).toMatch(/^3 SKUs checked: 3 valid, 0 invalid, 0 warnings/m)
+  })
+
+  it('convert says the same and writes the SKUs without the typos’ columns; with the mapping, with them', async () => {
+    const run = await runCli(['convert', '--force', TYPOS, at('typos.json')])
+    expect(run.stderr).toBe('')
+    expect(notes(run.stdout)).toEqual(expect.arrayContaining(typoNotes))
+    const written = JSON.parse(await readFile(at('typos.json'), 'utf8')) as {
+      skus: Record<string, unknown>[]
+    }
+    expect(written.skus.map((sku) => [sku.productName, sku.barcode, sku.subCategory])).toEqual([
+      [undefined, undefined, 'sunglasses'],
+      [undefined, undefined, 'eyeglasses'],
+      [undefined, undefined, 'sunglasses'],
+    ])
+    await writeFile(at('typos.mapping.json'), noteMapping(run.stdout))
+    const mapped = await runCli([
+      'convert',
+      '--force',
+      '--mapping',
+      at('typos.mapping.json'),
+      TYPOS,
+      at('typos.json'),
+    ])
+    expect(mapped.stdout).not.toContain('looks like')
+    const again = JSON.parse(await readFile(at('typos.json'), 'utf8')) as { skus: Record<string, unknown>[] }
+    expect(again.skus.map((sku) => [sku.productName, sku.barcode, sku.brand, sku.category])).toEqual([
+      ['Aviator Gold 58', '7612345001029', 'Solara', 'eyewear'],
+      ['Round Optical 49', '7612345001043', 'Northwind Optics', 'eyewear'],
+      ['Aviator Silver 58', '7612345001029', 'Solara', 'eyewear'],
+    ])
+  })
+
+  describe('push', () => {
+    const TOKEN = 'sheet-typos-token-7c2e'
+    const harness = pushHarness({ token: TOKEN, barcodePrefix: 'T' })
+
+    it('says so on standard error before anything is sent; with the mapping, the barcode twice is held back', async () => {
+      const sandbox = await harness.sandboxFor()
+      const sheet = join(harness.dir(), 'typos.csv')
+      await writeFile(sheet, await readFile(TYPOS, 'utf8'))
+      const base = ['typos.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+      const refused = await harness.push([...base, '--journal', 'refused.jsonl'])
+      expect(refused.code).toBe(1)
+      expect(refused.stderr.split('\n').filter((line) => line.startsWith('note: '))).toEqual(typoNotes)
+      // Read without them, no row has a name or a barcode: nothing is sent.
+      expect(barcodesIn(sandbox)).toEqual([])
+
+      await writeFile(join(harness.dir(), 'typos.mapping.json'), noteMapping(refused.stderr))
+      const run = await harness.push([...base, '--mapping', 'typos.mapping.json'])
+      expect(run.stderr).not.toContain('looks like')
+      expect(run.code).toBe(1)
+      // The one barcode of two rows is held back, the other row sent.
+      expect(barcodesIn(sandbox)).toEqual(['7612345001043'])
+      expect(run.stdout).toContain(
+        '  held: [0] 7612345001029: Barcode 7612345001029 is also on 1 other SKU to be sent (row 3 “Aviator Silver 58”): keep one',
+      )
+      expect(run.stdout).toContain('  held: [2] 7612345001029: Barcode 7612345001029 is also on 1 other SKU')
+    })
   })
 })
