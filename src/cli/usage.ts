@@ -116,7 +116,7 @@ Options:
 
 export const SANDBOX_USAGE = `Usage: catalog-desk sandbox [--port N] [--token T] [--token-encoding raw|base64|either]
                             [--max-batch N] [--store FILE] [--full-app-response] [--fault SPEC]...
-                            [--fault-seed N] [--reject-barcode BARCODE]...
+                            [--fault-seed N] [--capacity SPEC] [--reject-barcode BARCODE]...
 
 Runs a stand-in for the service on 127.0.0.1 until Ctrl-C: the bulk SKU upload and the app
 creation of the contract, checked with the same rules as "validate". A batch with any invalid SKU
@@ -147,6 +147,10 @@ Options:
                         slow-response:after:delay=5000:times=3, server-error:rate=0.1
   --fault-seed N        Seed of the random draws of rate= faults (default 1: the same faults
                         every run with one request at a time)
+  --capacity SPEC       Model the service's capacity: slots=N:latency=MS[:retry-after=SECONDS].
+                        Each request takes MS, N are served at once, and one beyond them is
+                        answered 429 with Retry-After (default 1) and not processed. Fault
+                        rules act first, in front of it. Example: slots=4:latency=2800
   --reject-barcode B    Refuse SKUs with barcode B although they are valid (422 for the whole
                         batch, naming skus.N.barcode); repeat for several
   -h, --help            Show this help
@@ -216,7 +220,8 @@ Options:
                        The app's data folder is found as the app finds it, or CATALOG_DESK_DATA_DIR;
                        its profiles.json is only read, never changed
   --batch-size N       SKUs a request, ${batchSize.min} to ${batchSize.max} (default ${DEFAULT_SENDING.batchSize}, or the profile's)
-  --concurrency N      Requests at once, ${concurrency.min} to ${concurrency.max} (default ${DEFAULT_SENDING.concurrency}, or the profile's)
+  --concurrency N      The most requests at once, ${concurrency.min} to ${concurrency.max} (default ${DEFAULT_SENDING.concurrency}, or the profile's):
+                       the push starts with 1 and raises it while the service keeps up
   --timeout SECONDS    Longest a request may take, ${timeoutSeconds.min} to ${timeoutSeconds.total} (default ${DEFAULT_SENDING.timeouts.totalMs / 1_000}, or the profile's)
   --journal PATH       The journal (default FILE.push-journal.jsonl beside FILE)
   --report PATH        Write a JSON list with one entry per item: {index, barcode, state, message}

@@ -281,7 +281,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   let pausedWith: RunStatus | undefined
   const run = createSyncRun(
     { outbox, transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
-    { runId: input.fingerprint.slice(0, 16), kind: input.kind.kind, batchSize, concurrency },
+    // `concurrency` is the most at once: the engine finds how many the service keeps up with.
+    { runId: input.fingerprint.slice(0, 16), kind: input.kind.kind, batchSize, concurrency, adaptive: true },
     {
       onProgress: progress.counts,
       onLog: (line) => {

@@ -1,9 +1,11 @@
 import { resolve } from 'node:path'
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX } from '#node/sandbox/control.ts'
-import type { FaultRule, SandboxTokenEncoding } from '#node/sandbox/options.ts'
+import type { CapacityModel, FaultRule, SandboxTokenEncoding } from '#node/sandbox/options.ts'
 import { DEFAULT_MAX_BATCH, startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import { parseCommandArgs } from '../args.ts'
+import { describeCapacity } from '#node/sandbox/capacity.ts'
+import { parseCapacitySpec } from '../capacity-spec.ts'
 import { faultSpecOf, parseFaultSpec } from '../fault-spec.ts'
 import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SANDBOX_USAGE } from '../usage.ts'
@@ -52,6 +54,7 @@ function banner(
     maxBatch: number
     store?: string
     faults: FaultRule[]
+    capacity?: CapacityModel
   },
 ): string {
   const token =
@@ -75,6 +78,11 @@ function banner(
     }),
     '',
     `Faults: ${details.faults.length > 0 ? details.faults.map(faultSpecOf).join(', ') : 'none'}`,
+    ...(details.capacity
+      ? [
+          `Capacity: ${details.capacity.slots} requests at once, ${details.capacity.latencyMs} ms each; 429 beyond them (${describeCapacity(details.capacity)})`,
+        ]
+      : []),
     ...(sandbox.rejectedBarcodes().length > 0
       ? [`Refused barcodes (422 although valid): ${sandbox.rejectedBarcodes().join(', ')}`]
       : []),
@@ -97,6 +105,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     'full-app-response': { type: 'boolean' },
     fault: { type: 'string', multiple: true },
     'fault-seed': { type: 'string' },
+    capacity: { type: 'string' },
     'reject-barcode': { type: 'string', multiple: true },
     help: { type: 'boolean', short: 'h' },
   })
@@ -124,6 +133,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     values['fault-seed'] === undefined
       ? undefined
       : wholeNumber('fault-seed', values['fault-seed'], 0, 2 ** 32 - 1)
+  const capacity = values.capacity === undefined ? undefined : parseCapacitySpec(values.capacity)
   const rejectBarcodes = values['reject-barcode'] ?? []
   if (rejectBarcodes.includes('')) throw new CliError('--reject-barcode needs a barcode.', 'sandbox')
 
@@ -138,6 +148,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
       faults,
       rejectBarcodes,
       ...(faultSeed === undefined ? {} : { faultSeed }),
+      ...(capacity === undefined ? {} : { capacity }),
       ...(values.store === undefined ? {} : { storeFile: resolve(io.cwd, values.store) }),
     })
   } catch (error) {
@@ -146,7 +157,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     }
     throw new CliError(`Cannot start the sandbox: ${(error as Error).message}`)
   }
-  io.stdout.write(banner(sandbox, { token, encoding, maxBatch, store: values.store, faults }))
+  io.stdout.write(banner(sandbox, { token, encoding, maxBatch, store: values.store, faults, capacity }))
   await untilStopped(io.signal)
   await sandbox.close()
   io.stdout.write('Sandbox stopped.\n')

@@ -1,3 +1,4 @@
+import type { CapacityGate } from './capacity.ts'
 import type { FaultBook } from './faults.ts'
 import type { SandboxTokenEncoding } from './options.ts'
 import type { ReceivedStore } from './received-store.ts'
@@ -17,6 +18,7 @@ export interface SandboxContext {
   settings: SandboxSettings
   store: ReceivedStore
   faults: FaultBook
+  capacity: CapacityGate
   log: RequestLog
   /** Barcodes refused although valid (the `rejectBarcodes` option and the control endpoint). */
   rejectedBarcodes: Set<string>

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { SandboxContext } from './context.ts'
+import { CapacityModelError, parseCapacityModel } from './capacity.ts'
 import { FaultRuleError, parseFaultRules } from './faults.ts'
 import { parseBarcodes } from './rejected-barcodes.ts'
 import { errorReply, invalidReply, jsonReply, send, type Reply } from './reply.ts'
@@ -24,6 +25,9 @@ export const CONTROL_ENDPOINTS = [
   ['GET', 'rejected-barcodes', 'barcodes refused although valid: {barcodes}'],
   ['POST', 'rejected-barcodes', 'refuse these barcodes too (a JSON list of barcodes)'],
   ['DELETE', 'rejected-barcodes', 'refuse no barcode any more'],
+  ['GET', 'capacity', 'the capacity model: {capacity}, null when off'],
+  ['POST', 'capacity', 'set the capacity model: {latencyMs, slots, retryAfterSeconds?}'],
+  ['DELETE', 'capacity', 'turn the capacity model off'],
 ] as const
 
 const RULES_LIMIT = 1024 * 1024
@@ -78,6 +82,19 @@ async function addFaults(request: IncomingMessage, context: SandboxContext): Pro
   return jsonReply(200, { faults: context.faults.list() })
 }
 
+async function setCapacity(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+  const read = await readControlJson(request, 'capacity model')
+  if ('reply' in read) return read.reply
+  try {
+    context.capacity.set(parseCapacityModel(read.value))
+  } catch (error) {
+    if (error instanceof CapacityModelError)
+      return invalidReply('The capacity model is invalid', error.problems)
+    throw error
+  }
+  return jsonReply(200, { capacity: context.capacity.model })
+}
+
 async function route(request: IncomingMessage, name: string, context: SandboxContext): Promise<Reply> {
   const method = request.method ?? ''
   const allowed = CONTROL_ENDPOINTS.filter(([, endpoint]) => endpoint === name).map(([verb]) => verb)
@@ -108,6 +125,13 @@ async function route(request: IncomingMessage, name: string, context: SandboxCon
       return addRejectedBarcodes(request, context)
     case 'DELETE rejected-barcodes':
       context.rejectedBarcodes.clear()
+      return NO_CONTENT
+    case 'GET capacity':
+      return jsonReply(200, { capacity: context.capacity.model ?? null })
+    case 'POST capacity':
+      return setCapacity(request, context)
+    case 'DELETE capacity':
+      context.capacity.set(undefined)
       return NO_CONTENT
     default:
       return errorReply(404, `No control endpoint ${CONTROL_PREFIX}${name}`)

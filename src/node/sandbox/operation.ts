@@ -98,6 +98,8 @@ function isClientGone(error: unknown): boolean {
  * before the token is checked, as a proxy or load balancer in front of the service would act. At
  * stage 'before' it happens instead of the operation; at stage 'after' the operation runs in full
  * (401, 400 and the rest included; a valid request is stored) and the fault replaces its answer.
+ * A capacity model (`capacity`) acts after the fault rules, as the service behind them: a request
+ * beyond its slots is answered 429 at once, one within them waits the model's latency first.
  * `signal` fires when the client goes away or the sandbox closes: any wait ends there.
  */
 export async function handleOperation(
@@ -135,7 +137,22 @@ export async function handleOperation(
       await sleep(delayOf(rule), undefined, { signal })
     }
 
-    const processed = await processRequest(request, endpoint, context)
+    // The service itself, behind whatever the fault rules stand for: beyond its slots it refuses
+    // at once (nothing processed); within them each request takes the model's latency.
+    const slot = context.capacity.enter()
+    if (slot === 'full') {
+      entry.fault = `over capacity (${context.capacity.model?.slots ?? 0} at once)`
+      await discardBody(request, context.settings.maxBodyBytes)
+      answer(response, entry, context.capacity.fullReply())
+      return
+    }
+    let processed: Processed
+    try {
+      if (slot) await sleep(slot.latencyMs, undefined, { signal })
+      processed = await processRequest(request, endpoint, context)
+    } finally {
+      slot?.release()
+    }
     entry.stored = processed.stored
     entry.skuCount = processed.skuCount
 

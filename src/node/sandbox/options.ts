@@ -52,6 +52,17 @@ export interface FaultRule {
   retryAfterSeconds?: number
 }
 
+/**
+ * The service's capacity (see `CapacityGate`): each request to an operation takes `latencyMs`,
+ * `slots` are served at once, and a request beyond them is answered 429 at once, with
+ * `Retry-After: retryAfterSeconds` (default 1), and not processed.
+ */
+export interface CapacityModel {
+  latencyMs: number
+  slots: number
+  retryAfterSeconds?: number
+}
+
 /** Which form of the token the sandbox accepts after `Bearer `. */
 export type SandboxTokenEncoding = 'raw' | 'base64' | 'either'
 
@@ -92,6 +103,11 @@ export interface SandboxOptions {
    */
   maxStoreBytes?: number
   faults?: FaultRule[]
+  /**
+   * A capacity model, as the service's own load test measures it; none by default (every request
+   * is served at once, without delay). Fault rules come first: they act in front of the service.
+   */
+  capacity?: CapacityModel
   /** Seeds the random draws of rules with a `rate`. Default 1: the same faults run after run. */
   faultSeed?: number
   /**

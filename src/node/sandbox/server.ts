@@ -2,16 +2,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
 import type { SandboxContext, SandboxSettings } from './context.ts'
+import { CapacityGate } from './capacity.ts'
 import { CONTROL_PREFIX, handleControl } from './control.ts'
 import { FaultBook, seededRandom, type ActiveFault } from './faults.ts'
 import { handleOperation } from './operation.ts'
-import type { FaultRule, SandboxEndpoint, SandboxOptions, SandboxTokenEncoding } from './options.ts'
+import type {
+  CapacityModel,
+  FaultRule,
+  SandboxEndpoint,
+  SandboxOptions,
+  SandboxTokenEncoding,
+} from './options.ts'
 import { ReceivedStore, type Received } from './received-store.ts'
 import { RequestLog, type RequestLogEntry } from './request-log.ts'
 import { errorReply, send } from './reply.ts'
 import { parseBarcodes } from './rejected-barcodes.ts'
 
-export type { FaultRule, SandboxOptions } from './options.ts'
+export type { CapacityModel, FaultRule, SandboxOptions } from './options.ts'
 export type { Received, ReceivedApp, ReceivedSku } from './received-store.ts'
 export type { RequestLogEntry } from './request-log.ts'
 
@@ -39,6 +46,10 @@ export interface Sandbox {
   rejectBarcodes(barcodes: string[]): void
   /** The barcodes it refuses now. */
   rejectedBarcodes(): string[]
+  /** Sets the capacity model (see `SandboxOptions.capacity`); undefined turns it off. Throws on an invalid one. */
+  setCapacity(model: CapacityModel | undefined): void
+  /** The capacity model in force; undefined when off. */
+  capacity(): CapacityModel | undefined
 }
 
 export const DEFAULT_MAX_BATCH = 200
@@ -107,6 +118,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       unusable: options.unusableStore,
     }),
     faults,
+    capacity: new CapacityGate(options.capacity),
     log: new RequestLog(),
     rejectedBarcodes,
     now: () => new Date(),
@@ -166,6 +178,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       for (const barcode of parseBarcodes(barcodes)) rejectedBarcodes.add(barcode)
     },
     rejectedBarcodes: () => [...rejectedBarcodes],
+    setCapacity: (model) => context.capacity.set(model),
+    capacity: () => context.capacity.model,
   }
 }
 

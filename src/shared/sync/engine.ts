@@ -1,6 +1,7 @@
 import { sendWithResend } from '../service/resend.ts'
 import { AUTOMATICALLY_RESENDABLE, type Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
+import { createConcurrencyController, fixedConcurrency, loadSignOf } from './concurrency.ts'
 import { HeldBatches } from './held-batches.ts'
 import { backToQueue } from './item-updates.ts'
 import { draftKind } from './kinds.ts'
@@ -31,10 +32,11 @@ import { messageOf } from '../error-message.ts'
 
 /**
  * The sync engine: streams queued items from the outbox in position order and sends them in
- * batches with at most `concurrency` requests in flight. Each request is in the outbox before it
- * leaves, and its outcome is written before any of its items goes out again and before its slot
- * sends anything else. While an outcome that pauses or stops the run is being written, no slot
- * starts a request; the pause or stop is announced once it is written. (A batch the service would
+ * batches with at most `concurrency` requests in flight (with `adaptive`, as many as the
+ * concurrency controller allows, never more than `concurrency`: see concurrency.ts). Each request
+ * is in the outbox before it leaves, and its outcome is written before any of its items goes out
+ * again and before its slot sends anything else. While an outcome that pauses or stops the run is
+ * being written, no slot starts a request; the pause or stop is announced once it is written. (A batch the service would
  * not take, busy or unreachable, is written back to `queued` after each attempt, before the wait:
  * nothing of it was processed.) A crash at any point leaves a store that says what may
  * have happened: `sending` becomes `unknown` on the next start, `queued` is sent again.
@@ -87,6 +89,20 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   const definition = draftKind(settings.kind)
   const { kind, noun } = definition
   const { batchSize, concurrency } = definition.sending(settings)
+  const controller = settings.adaptive
+    ? createConcurrencyController(
+        { ...(settings.adaptive === true ? {} : settings.adaptive), max: concurrency },
+        () => clock.now(),
+      )
+    : fixedConcurrency(concurrency)
+  /**
+   * Slots allowed to send: a slot takes one before it reads a batch and gives it back once its
+   * request's outcome is written, or while it waits to send again. Never more than the
+   * controller's limit are taken (a lowered limit lets those already taken finish).
+   */
+  let permits = 0
+  /** Slots waiting to send a batch again: a free permit is theirs before any new batch's. */
+  let awaitingPermit = 0
 
   let status: RunStatus = { state: 'running' }
   let counts = noItems()
@@ -132,6 +148,29 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   }
   const log = (line: string) => safely(() => events.onLog?.(line, clock.now()))
   const progress = () => safely(() => events.onProgress?.({ ...counts }))
+  let reportedLimit = 0
+  function reportConcurrency(): void {
+    if (controller.limit === reportedLimit) return
+    const lower = controller.limit < reportedLimit
+    reportedLimit = controller.limit
+    safely(() => events.onConcurrency?.(controller.limit, controller.max))
+    if (lower) log(`The service is busy: ${controller.limit} at a time now.`)
+    changed.notify()
+  }
+  /** Waits for a permit (see `permits`); a run that halts meanwhile takes one at once (nothing leaves). */
+  async function takePermit(signal?: AbortSignal): Promise<void> {
+    awaitingPermit += 1
+    try {
+      while (permits >= controller.limit && !signal?.aborted && !cancelled && !ending) await changed.next()
+    } finally {
+      awaitingPermit -= 1
+    }
+    permits += 1
+  }
+  function givePermit(): void {
+    permits -= 1
+    changed.notify()
+  }
   function setStatus(next: RunStatus): void {
     status = next
     safely(() => events.onStatus?.(next))
@@ -255,11 +294,14 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
           return NOT_SENT_HALTED
         }
         let outcome: Outcome
+        const ticket = controller.started()
         try {
           outcome = await definition.send(transport, payloads)
         } catch (error) {
           outcome = thrownOutcome(error)
         }
+        controller.finished(ticket, loadSignOf(outcome))
+        reportConcurrency()
         if (AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
           await end(record, outcome, 'not taken; queued again', backToQueue(items))
         }
@@ -267,7 +309,15 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       },
       settings.resend ?? {},
       {
-        sleep: (ms, sleepSignal) => clock.sleep(ms, sleepSignal),
+        // The wait before another attempt leaves the service alone: its permit goes to another slot.
+        sleep: async (ms, sleepSignal) => {
+          givePermit()
+          try {
+            await clock.sleep(ms, sleepSignal)
+          } finally {
+            await takePermit(sleepSignal)
+          }
+        },
         random: () => clock.random(),
         signal,
         onWait: ({ delayMs }) =>
@@ -329,24 +379,43 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         await changed.next()
         continue
       }
-      const batch = await nextBatch()
-      if (batch === undefined) return
-      if (!Array.isArray(batch)) {
-        await batch.wait
+      if (permits >= controller.limit || awaitingPermit > 0) {
+        await changed.next()
         continue
       }
-      // Paused, cancelled or stopped while reading: the batch waits, still queued in the outbox.
-      // (Read through a function: the compiler cannot see that the await above may have paused the run.)
-      if (cancelled || ending || isPaused() || haltsBeingWritten > 0) {
-        held.add(batch)
-        continue
+      permits += 1
+      let holding = true
+      const release = () => {
+        if (holding) givePermit()
+        holding = false
       }
-      inFlight += 1
       try {
-        await send(batch)
+        const batch = await nextBatch()
+        if (batch === undefined) return
+        if (!Array.isArray(batch)) {
+          // Nothing to read: the permit goes back quietly (a notification would end this very
+          // wait, and another idle slot would find nothing either), unless a slot waits to send
+          // a batch again.
+          holding = false
+          permits -= 1
+          if (awaitingPermit > 0) changed.notify()
+          await batch.wait
+          continue
+        }
+        // Paused, cancelled or stopped while reading: the batch waits, still queued in the outbox.
+        // (Read through a function: the compiler cannot see that the await above may have paused the run.)
+        if (cancelled || ending || isPaused() || haltsBeingWritten > 0) {
+          held.add(batch)
+          continue
+        }
+        inFlight += 1
+        try {
+          await send(batch)
+        } finally {
+          inFlight -= 1
+        }
       } finally {
-        inFlight -= 1
-        changed.notify()
+        release()
       }
     }
   }
@@ -379,6 +448,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       reading = opening.catch(() => undefined)
       await opening
       if (status.state === 'running') setStatus(status)
+      reportConcurrency()
       await Promise.all(Array.from({ length: concurrency }, () => guardedSlot()))
     } catch (error) {
       endWith({

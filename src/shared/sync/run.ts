@@ -1,4 +1,5 @@
 import type { ResendPolicy } from '../service/resend.ts'
+import type { ConcurrencyOptions } from './concurrency.ts'
 import type {
   Decided,
   ItemState,
@@ -16,8 +17,17 @@ export interface RunSettings {
   kind: SyncKind
   /** SKUs a request (forced to 1 for apps). */
   batchSize: number
-  /** Requests in flight at once. */
+  /**
+   * Requests in flight at once; with `adaptive`, the most at once (the profile's "most requests
+   * at a time").
+   */
   concurrency: number
+  /**
+   * Find how many requests at once the service keeps up with while sending (concurrency.ts):
+   * start at 1, one more after each window of requests whose latency holds, half as many on a 429,
+   * 503, 504 or timeout, never more than `concurrency`. Off by default: exactly `concurrency`.
+   */
+  adaptive?: boolean | Omit<ConcurrencyOptions, 'max'>
   resend?: Partial<ResendPolicy>
   /**
    * Requests in a row whose outcome leaves items failed or unknown before the run pauses
@@ -72,6 +82,8 @@ export interface RunEvents {
   onRequest?(request: RequestRecord): void
   /** One line for the live log, in a person's words. */
   onLog?(line: string, at: number): void
+  /** How many requests may be in flight now (`limit`) and the most (`max`): at the start and on every change. */
+  onConcurrency?(limit: number, max: number): void
 }
 
 export interface RunSummary {

@@ -89,6 +89,34 @@ describe('the sync store', () => {
     ).toEqual(['synced', 'synced', 'synced', 'synced'])
   })
 
+  it("sends adaptively up to the profile's concurrency: one first, more once the service keeps up; the live run says how many", async () => {
+    for (let i = 0; i < 8; i++)
+      await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)
+    sandbox.concurrency = 2
+    try {
+      const store = useSyncStore()
+      await store.init()
+      const done = store.start('skus')
+      await until(() => sent.length === 1)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      // One at a time to begin with, although the profile allows two.
+      expect(sent).toHaveLength(1)
+      expect(store.live?.concurrency).toEqual({ limit: 1, max: 2 })
+      answers[0]!(created)
+      await until(() => sent.length === 3)
+      expect(store.live?.concurrency).toEqual({ limit: 2, max: 2 })
+      answers[1]!(created)
+      answers[2]!(created)
+      await until(() => sent.length === 4)
+      answers[3]!(created)
+      await done
+      await until(() => store.live?.endedAt !== undefined)
+      expect(sent.flat().sort()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'])
+    } finally {
+      sandbox.concurrency = BUILT_IN_PROFILES[0]!.concurrency
+    }
+  })
+
   it('a decision on a paused run goes through its engine: the run stays paused, and what is sent again goes out once after Resume', async () => {
     for (let i = 0; i < 8; i++)
       await skuDrafts.create({ ...structuredClone(full), barcode: `b${i}` } as Sku, 1_000 - i)

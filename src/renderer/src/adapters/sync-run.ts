@@ -23,7 +23,14 @@ export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun
         probe: async () => (await profilesInMain.testConnection(run.profileId)).kind !== 'unreachable',
       }),
     },
-    { runId: run.id, kind: run.kind, batchSize: run.batchSize, concurrency: run.concurrency },
+    // The profile's concurrency is the most at once; the engine finds how many the service keeps up with.
+    {
+      runId: run.id,
+      kind: run.kind,
+      batchSize: run.batchSize,
+      concurrency: run.concurrency,
+      adaptive: true,
+    },
     events,
   )
 }

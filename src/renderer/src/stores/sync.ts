@@ -33,6 +33,8 @@ export interface LiveRun {
   /** When sending (re)started, and how many items were done then: the throughput's base. */
   startedAt: number
   endedAt?: number
+  /** Requests the engine may have in flight now (`limit`) and at most (`max`); absent until it says. */
+  concurrency?: { limit: number; max: number }
 }
 
 /** A run's batches as its page lists them, a page of requests at a time. */
@@ -352,6 +354,7 @@ export const useSyncStore = defineStore('sync', () => {
         refreshSoon()
       },
       onLog: (line, at) => addLog(line, at),
+      onConcurrency: (limit, max) => patch({ concurrency: { limit, max } }),
     })
     engine = current
     let gone!: () => void
