@@ -26,8 +26,8 @@ import { waitUntilSettled } from './settle.ts'
 const ROWS = 100_000
 /** The page's chunk (`CHUNK_SIZE` in use-import.ts): the baseline writes as many per transaction. */
 const CHUNK = 500
-/** The longest main-thread task the issue allows; it has no raw counterpart, so it is the baseline. */
-const LONG_TASK_GOAL_MS = 100
+/** The longest main-thread task allowed (issue #18); it has no raw counterpart, so it is the baseline. */
+const LONG_TASK_GOAL_MS = 50
 const HEAP_SAMPLE_MS = 100
 const TIMEOUT_MS = 15 * 60_000
 const PAPA_PATH = '/bench/papaparse.min.js'
@@ -59,14 +59,17 @@ export async function importScenario(): Promise<BenchResult[]> {
     const lines = [
       // The dry run parses, maps and validates without storing: its raw counterpart is the parse.
       result('import', 'dry-run', real.dryRun, raw.parse),
-      // The goal (≤ 2) applies here: one pass of parse + map + validate + store against one pass
-      // of parse + store.
+      // The goal (≤ 1.5) applies here: one pass of parse + map + validate + store against one
+      // pass of parse + store.
       result('import', 'import-write', real.importPass, rawWork),
       // The same pass against records put in a store without indexes: not a goal, the indexes' price.
       result('import', 'import-write-vs-unindexed', real.importPass, raw.parse + raw.writeUnindexed),
       // What the user waits for from "Check the rows" to the done screen: the file is read twice.
       result('import', 'import-total', real.dryRun + real.importPass, rawWork),
-      // No raw counterpart: baseline = the goal (100 ms), so the ratio is the share of the goal.
+      // The import pass against parsing the same file alone (goal ≤ 20): what converting,
+      // checking and storing add to reading.
+      result('import', 'import-vs-parse', real.importPass, raw.parse),
+      // No raw counterpart: baseline = the goal (50 ms), so the ratio is the share of the goal.
       result('import', 'longest-task', real.longestTask.importPass, LONG_TASK_GOAL_MS),
       result('import', 'longest-task-dry-run', real.longestTask.dryRun, LONG_TASK_GOAL_MS),
       // The page's JS heap (not the worker's): peak during dry run and import against the start.
@@ -443,8 +446,13 @@ async function heapReaders(browser: Browser, page: Page): Promise<HeapReaders> {
   }
   try {
     const browserSession = await browser.newBrowserCDPSession()
-    const { targetInfos } = await browserSession.send('Target.getTargets')
-    const target = targetInfos.find((info) => info.type === 'worker' && info.url.includes('import.worker'))
+    // The page starts its worker as the import page mounts: it may not be up yet.
+    let target: { targetId: string } | undefined
+    for (let tries = 0; !target && tries < 50; tries++) {
+      if (tries > 0) await sleep(100)
+      const { targetInfos } = await browserSession.send('Target.getTargets')
+      target = targetInfos.find((info) => info.type === 'worker' && info.url.includes('import.worker'))
+    }
     if (!target) throw new Error('no import worker target')
     const { sessionId } = await browserSession.send('Target.attachToTarget', {
       targetId: target.targetId,

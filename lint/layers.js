@@ -71,6 +71,13 @@ export const LAYERS = [
  * @type {{ folder: string, holds: string, mayNot: string[], typesFrom?: string[], instead?: string }[]}
  */
 export const RENDERER_PARTS = [
+  // A thread of its own, not the page: it writes the drafts it reads from a file through its own
+  // connection (db/import-connection.ts), so storing them never blocks the window.
+  {
+    folder: 'src/renderer/src/features/import/import.worker.ts',
+    holds: "the import's worker",
+    mayNot: ['stores', 'ui', 'adapters'],
+  },
   {
     folder: 'src/renderer/src/features',
     holds: 'pages and components',

@@ -1,17 +1,17 @@
 import { textOf } from './text-of.ts'
 import type { Sku } from './schema/sku.ts'
 import { searchTerms } from './search-terms.ts'
-import { validityOf } from './validation/problem.ts'
+import { validityOf, type ValidationResult } from './validation/problem.ts'
 import { validateSku } from './validation/validate.ts'
 import { skuGaps } from './sync/send-gates.ts'
 
 /**
  * The columns a stored SKU draft keeps beside its payload, derived from it on every write: the
  * list's columns and indexes, the search words and the validity summary. Pure, so the import
- * worker can compute them off the main thread and the repository can trust them.
+ * worker can compute them off the main thread and the repository can trust them. `result`: what
+ * `validateSku` said of this very payload, when the caller has it already.
  */
-export function draftColumns(payload: Sku) {
-  const result = validateSku(payload)
+export function draftColumns(payload: Sku, result: ValidationResult = validateSku(payload)) {
   const productName = textOf(payload.productName)
   const brand = textOf(payload.brand)
   const barcode = textOf(payload.barcode)

@@ -295,6 +295,7 @@ export function rowToSku(
     ...(conversions.length && { conversions }),
     ...(filled.length && { filled }),
     ...(draft && { draft }),
+    checked: result,
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Sku } from '../schema/sku.ts'
 import type { LengthUnit } from '../values/measure.ts'
+import type { ValidationResult } from '../validation/problem.ts'
 
 /**
  * Spreadsheets in and out: the words shared by the importer (renderer worker), the exporter and the
@@ -73,6 +74,11 @@ export interface RowResult {
   filled?: string[]
   /** The draft a row of the app's own export names (its draft column): the one it updates. */
   draft?: string
+  /**
+   * What `validateSku` says of `sku` itself, before its problems were placed in cells: what a draft
+   * of it stores as its validity (`draftColumns`), so an import does not check each row twice.
+   */
+  checked?: ValidationResult
 }
 
 /** How a cell was read when it was not written as the contract writes it; counted in the dry run. */

@@ -46,18 +46,27 @@ async function seed(): Promise<SkuDraftRecord[]> {
   return everything()
 }
 
-/** Imports `rows` in chunks of `size` with one policy, the way the import page drives it. */
-async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2) {
+/**
+ * Imports `rows` in chunks of `size` with one policy: each chunk once the one before it is written,
+ * or (`together`) every chunk handed over at once, before any has committed, as the import worker
+ * does with the next chunk while the database writes the last.
+ */
+async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2, together = false) {
   const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
   const batch = await imports.beginImport()
   const total = { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
   const fates: RowFate[] = []
+  const writes: Array<ReturnType<SkuImportWrites['importChunk']>> = []
   for (let i = 0; i < rows.length; i += size) {
-    const result = await imports.importChunk(batch, rows.slice(i, i + size), {
+    const write = imports.importChunk(batch, rows.slice(i, i + size), {
       duplicates,
       existingByBarcode,
       now: 5000 + i,
     })
+    writes.push(write)
+    if (!together) await write
+  }
+  for (const result of await Promise.all(writes)) {
     for (const key of Object.keys(total) as Array<keyof typeof total>) total[key] += result[key]
     fates.push(...result.fates)
   }
@@ -113,6 +122,28 @@ describe('an import session', () => {
 
     // Undo puts the replaced draft back exactly, and removes what the import created.
     await undoLog.undo(batch)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('chunks handed over before the one before commits decide as if written one by one', async () => {
+    const before = await seed()
+    const skipped = await importRows(FILE, 'skip', 1, true)
+    expect(skipped.total).toMatchObject({ created: 2, skippedDuplicates: 3 })
+    expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '4:Four A', '5:Five'])
+    await undoLog.undo(skipped.batch)
+    expect(await everything()).toEqual(before)
+
+    // A draft the first chunk creates is updated by the second, and undo still removes it.
+    const updated = await importRows(FILE, 'update', 1, true)
+    expect(updated.total).toEqual({
+      created: 2,
+      updated: 2,
+      unchanged: 0,
+      skippedDuplicates: 0,
+      skippedNotDraft: 1,
+    })
+    expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
+    await undoLog.undo(updated.batch)
     expect(await everything()).toEqual(before)
   })
 

@@ -1,4 +1,4 @@
-import { Dexie, type EntityTable, type Table } from 'dexie'
+import { Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie'
 import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
@@ -19,8 +19,9 @@ export class CatalogDatabase extends Dexie {
   syncItems!: Table<SyncItemRecord, [run: string, position: number]>
   syncRequests!: EntityTable<SyncRequestRecord, 'id'>
 
-  constructor(name = DATABASE_NAME) {
-    super(name)
+  /** `options`: Dexie's, e.g. the durability of a connection's transactions (see import-connection.ts). */
+  constructor(name = DATABASE_NAME, options?: DexieOptions) {
+    super(name, options)
     this.version(1).stores({
       skuDrafts: 'id, updatedAt, productName, brand, barcode, category, status, validity, syncState',
       appDrafts: 'id, updatedAt, name, syncState',

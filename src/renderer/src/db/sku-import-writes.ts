@@ -39,6 +39,11 @@ export interface ImportChunkOptions {
   named?: readonly (string | undefined)[]
   /** Of the drafts rows name, those that existed when the import began (`existingDrafts`). */
   existingDrafts?: ReadonlySet<string>
+  /**
+   * The import's last chunk: committed through the strict connection, when there is one (see
+   * the constructor), so that once it resolves everything the import wrote is on disk.
+   */
+  last?: boolean
 }
 
 /** How many rows of an import did what. */
@@ -83,6 +88,14 @@ interface ImportSession {
   byBarcode: Map<string, string>
   /** The drafts it created. */
   created: Set<string>
+  /**
+   * The last chunk handed over has decided what it writes (each row's fate, the barcodes it
+   * claims): the next one plans only then. So a chunk may be handed over before the one before it
+   * commits, and the database goes from one to the next without waiting for the thread that hands
+   * them over; they commit in turn (IndexedDB runs read-write transactions on the same tables in
+   * the order they were made).
+   */
+  planned: Promise<void>
 }
 
 /** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
@@ -99,12 +112,18 @@ function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
 export class SkuImportWrites {
   private readonly db: CatalogDatabase
   private readonly undoLog: SkuUndoLog
+  private readonly strict: CatalogDatabase
   /** Imports under way, by undo batch. */
   private readonly imports = new Map<string, ImportSession>()
 
-  constructor(db: CatalogDatabase, undoLog: SkuUndoLog) {
+  /**
+   * `strict`: the same database through a connection whose transactions are durable, for an
+   * import's last chunk, when `db`'s are relaxed (the import worker's, import-connection.ts).
+   */
+  constructor(db: CatalogDatabase, undoLog: SkuUndoLog, strict: CatalogDatabase = db) {
     this.db = db
     this.undoLog = undoLog
+    this.strict = strict
   }
 
   /**
@@ -172,7 +191,7 @@ export class SkuImportWrites {
    */
   async beginImport(): Promise<string> {
     const batch = await this.undoLog.freshBatch()
-    this.imports.set(batch, { byBarcode: new Map(), created: new Set() })
+    this.imports.set(batch, { byBarcode: new Map(), created: new Set(), planned: Promise.resolve() })
     return batch
   }
 
@@ -180,6 +199,7 @@ export class SkuImportWrites {
    * Writes one chunk of imported SKUs in one transaction, logging what it created and the drafts
    * it replaced (as they were before the import) under the import's batch. A barcode counts as a
    * duplicate when a draft held it before the import or an earlier row of the file brought it.
+   * The next chunk may be handed over before this one resolves (see `ImportSession.planned`).
    */
   async importChunk(
     batch: string,
@@ -192,8 +212,10 @@ export class SkuImportWrites {
       reading = 'exact',
       named = [],
       existingDrafts = new Set(),
+      last = false,
     }: ImportChunkOptions,
   ): Promise<ImportChunkResult> {
+    const db = last ? this.strict : this.db
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
     const result: ImportChunkResult = {
@@ -204,99 +226,113 @@ export class SkuImportWrites {
       skippedNotDraft: 0,
       fates: [],
     }
-    // Barcodes this chunk claims and drafts it creates; merged into the session only once its
-    // transaction committed.
+    // Barcodes this chunk claims, merged into the session once it has decided what it writes.
     const claimed = new Map<string, string>()
-    let createdIds: string[] = []
-    await this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
-      const created = new Map<string, SkuDraftRecord>()
-      const replace = new Map<string, { payload: Sku; columns: DraftColumns; rows: number[] }>()
-      const fates: (RowFate | undefined)[] = []
-      const add = (index: number, payload: Sku, derived: DraftColumns) => {
-        const record = newDraftRecord(payload, now, derived)
-        created.set(record.id, record)
-        if (record.barcode) claimed.set(record.barcode, record.id)
-        fates[index] = { kind: 'created', draft: record.id }
-      }
-      for (const [index, payload] of skus.entries()) {
-        const derived = columns?.[index] ?? draftColumns(payload)
-        const barcode = textOf(payload.barcode)
-        const draft = named[index]
-        // A row of the app's export updates the draft it names, whatever its barcode became.
-        const holder =
-          duplicates === 'keep-both'
-            ? undefined
-            : draft && existingDrafts.has(draft)
-              ? draft
-              : barcode
-                ? (claimed.get(barcode) ??
-                  session.byBarcode.get(barcode) ??
-                  existingByBarcode.get(barcode)?.id)
-                : undefined
-        if (!holder) add(index, payload, derived)
-        else if (duplicates === 'skip') fates[index] = { kind: 'skippedDuplicates', draft: holder }
-        else {
-          const mine = created.get(holder)
-          // A later row of this very chunk: it takes the place of the earlier one before anything is written.
-          if (mine) {
-            created.set(holder, { ...mine, payload, ...derived })
-            fates[index] = { kind: 'updated', draft: holder }
-          } else {
-            const rows = replace.get(holder)?.rows ?? []
-            replace.set(holder, { payload, columns: derived, rows: [...rows, index] })
+    const previous = session.planned
+    let planned!: () => void
+    session.planned = new Promise<void>((resolve) => (planned = resolve))
+    await previous.catch(() => undefined)
+    await db
+      .transaction('rw', db.skuDrafts, db.skuUndo, async () => {
+        const created = new Map<string, SkuDraftRecord>()
+        const replace = new Map<string, { payload: Sku; columns: DraftColumns; rows: number[] }>()
+        const fates: (RowFate | undefined)[] = []
+        const add = (index: number, payload: Sku, derived: DraftColumns) => {
+          const record = newDraftRecord(payload, now, derived)
+          created.set(record.id, record)
+          if (record.barcode) claimed.set(record.barcode, record.id)
+          fates[index] = { kind: 'created', draft: record.id }
+        }
+        for (const [index, payload] of skus.entries()) {
+          const derived = columns?.[index] ?? draftColumns(payload)
+          const barcode = textOf(payload.barcode)
+          const draft = named[index]
+          // A row of the app's export updates the draft it names, whatever its barcode became.
+          const holder =
+            duplicates === 'keep-both'
+              ? undefined
+              : draft && existingDrafts.has(draft)
+                ? draft
+                : barcode
+                  ? (claimed.get(barcode) ??
+                    session.byBarcode.get(barcode) ??
+                    existingByBarcode.get(barcode)?.id)
+                  : undefined
+          if (!holder) add(index, payload, derived)
+          else if (duplicates === 'skip') fates[index] = { kind: 'skippedDuplicates', draft: holder }
+          else {
+            const mine = created.get(holder)
+            // A later row of this very chunk: it takes the place of the earlier one before anything is written.
+            if (mine) {
+              created.set(holder, { ...mine, payload, ...derived })
+              fates[index] = { kind: 'updated', draft: holder }
+            } else {
+              const rows = replace.get(holder)?.rows ?? []
+              replace.set(holder, { payload, columns: derived, rows: [...rows, index] })
+            }
           }
         }
-      }
-      const ids = [...replace.keys()]
-      const currents = await this.db.skuDrafts.bulkGet(ids)
-      const logged = await this.db.skuUndo.bulkGet(ids.map((id) => [batch, id] as [string, string]))
-      const undo: SkuUndoRecord[] = []
-      const next: SkuDraftRecord[] = []
-      ids.forEach((id, i) => {
-        const current = currents[i]
-        const { payload, columns: derived, rows } = replace.get(id)!
-        // The chunk's earlier rows of this barcode were replaced by its last one, which decides.
-        const last = rows.pop()!
-        if (!current) {
-          // Deleted since the import began: the row is new again.
-          add(last, payload, derived)
-        } else if (contentText(current.payload, reading) === contentText(payload, reading)) {
-          // The same content (an export coming back): nothing to write, and its edit time stays.
-          fates[last] = { kind: 'unchanged', draft: id }
-        } else if (wasSent(current.sync)) {
-          fates[last] = { kind: 'skippedNotDraft', draft: id }
-        } else {
-          next.push({ ...current, payload, updatedAt: now, ...derived })
-          fates[last] = { kind: 'updated', draft: id }
-          if (session.created.has(id)) {
-            // Created by an earlier chunk of this import: undo removes it as long as nobody edited
-            // it after this write (this entry takes the place of its chunk's for that draft).
-            undo.push({ batch, id, writtenAt: now })
+        const ids = [...replace.keys()]
+        // Only updates read: a chunk of new drafts goes to the database in one round trip.
+        const [currents, logged] = ids.length
+          ? await Promise.all([
+              db.skuDrafts.bulkGet(ids),
+              db.skuUndo.bulkGet(ids.map((id) => [batch, id] as [string, string])),
+            ])
+          : [[], []]
+        const undo: SkuUndoRecord[] = []
+        const next: SkuDraftRecord[] = []
+        ids.forEach((id, i) => {
+          const current = currents[i]
+          const { payload, columns: derived, rows } = replace.get(id)!
+          // The chunk's earlier rows of this barcode were replaced by its last one, which decides.
+          const last = rows.pop()!
+          if (!current) {
+            // Deleted since the import began: the row is new again.
+            add(last, payload, derived)
+          } else if (contentText(current.payload, reading) === contentText(payload, reading)) {
+            // The same content (an export coming back): nothing to write, and its edit time stays.
+            fates[last] = { kind: 'unchanged', draft: id }
+          } else if (wasSent(current.sync)) {
+            fates[last] = { kind: 'skippedNotDraft', draft: id }
           } else {
-            // Touched earlier in this import: undo puts back what was there before the import.
-            undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+            next.push({ ...current, payload, updatedAt: now, ...derived })
+            fates[last] = { kind: 'updated', draft: id }
+            if (session.created.has(id)) {
+              // Created by an earlier chunk of this import: undo removes it as long as nobody edited
+              // it after this write (this entry takes the place of its chunk's for that draft).
+              undo.push({ batch, id, writtenAt: now })
+            } else {
+              // Touched earlier in this import: undo puts back what was there before the import.
+              undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+            }
           }
-        }
-        for (const row of rows) fates[row] = { kind: 'updated', draft: fates[last]!.draft }
-      })
-      // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
-      await this.db.skuDrafts.bulkAdd([...created.values()])
-      await this.db.skuDrafts.bulkPut(next)
-      createdIds = [...created.keys()]
-      if (createdIds.length > 0) {
-        undo.push({
-          batch,
-          id: `${CREATED_ENTRY}${crypto.randomUUID()}`,
-          created: createdIds,
-          writtenAt: now,
+          for (const row of rows) fates[row] = { kind: 'updated', draft: fates[last]!.draft }
         })
-      }
-      await this.db.skuUndo.bulkPut(undo)
-      result.fates = fates.map((fate) => fate!)
-      for (const fate of result.fates) result[fate.kind]++
-    })
-    for (const [barcode, id] of claimed) session.byBarcode.set(barcode, id)
-    for (const id of createdIds) session.created.add(id)
+        const createdIds = [...created.keys()]
+        if (createdIds.length > 0) {
+          undo.push({
+            batch,
+            id: `${CREATED_ENTRY}${crypto.randomUUID()}`,
+            created: createdIds,
+            writtenAt: now,
+          })
+        }
+        // Decided: the next chunk may plan on what this one claims. Should this one fail, so does
+        // the import, and it is rolled back whole.
+        for (const [barcode, id] of claimed) session.byBarcode.set(barcode, id)
+        for (const id of createdIds) session.created.add(id)
+        planned()
+        // `bulkAdd`: an id already taken fails the chunk instead of overwriting a draft.
+        await Promise.all([
+          db.skuDrafts.bulkAdd([...created.values()]),
+          next.length ? db.skuDrafts.bulkPut(next) : undefined,
+          db.skuUndo.bulkPut(undo),
+        ])
+        result.fates = fates.map((fate) => fate!)
+        for (const fate of result.fates) result[fate.kind]++
+      })
+      .finally(planned)
     return result
   }
 

@@ -1,19 +1,14 @@
 import { defineStore } from 'pinia'
-import type { Sku } from '#shared/schema/sku.ts'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import { skuImports } from '../db/index.ts'
-import type {
-  DraftByBarcode,
-  ImportChunkOptions,
-  ImportChunkResult,
-  RowFingerprint,
-} from '../db/sku-import-writes.ts'
+import type { DraftByBarcode, RowFingerprint } from '../db/sku-import-writes.ts'
 import type { UndoResult } from '../db/sku-undo-log.ts'
 
 /**
- * The import's writes. An import is one undo batch: begun, written a chunk at a time as the
- * worker hands rows over, then finished (kept, so the whole import can be undone) or aborted
- * (rolled back). The flow around it (the file, the worker, the steps) is the import page's.
+ * The import's reads before it runs, and its rollback. An import is one undo batch, begun and
+ * written a chunk at a time by the import worker (src/renderer/src/db/import-connection.ts), then
+ * kept (so the whole import can be undone) or rolled back from here. The flow around it (the
+ * file, the worker, the steps) is the import page's.
  */
 export const useSkuImportStore = defineStore('skuImport', () => {
   /** The drafts that already hold these barcodes: what a duplicate policy decides about. */
@@ -31,32 +26,10 @@ export const useSkuImportStore = defineStore('skuImport', () => {
     return skuImports.heldBarcodes()
   }
 
-  /** Which of the drafts an export's rows name still exist. */
-  function existingDrafts(ids: Iterable<string>): Promise<Set<string>> {
-    return skuImports.existingDrafts(ids)
-  }
-
-  /** Starts an import: the batch its chunks are written, and undone, under. */
-  function begin(): Promise<string> {
-    return skuImports.beginImport()
-  }
-
-  function writeChunk(
-    batch: string,
-    skus: readonly Sku[],
-    options: ImportChunkOptions,
-  ): Promise<ImportChunkResult> {
-    return skuImports.importChunk(batch, skus, options)
-  }
-
-  function finish(batch: string): void {
-    skuImports.finishImport(batch)
-  }
-
   /** Rolls back everything the import wrote: the drafts are as they were before it. */
   function abort(batch: string): Promise<UndoResult> {
     return skuImports.abortImport(batch)
   }
 
-  return { draftsByBarcode, heldBarcodes, unchangedRows, existingDrafts, begin, writeChunk, finish, abort }
+  return { draftsByBarcode, heldBarcodes, unchangedRows, abort }
 })

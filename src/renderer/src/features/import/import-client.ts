@@ -2,12 +2,12 @@ import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type {
   Analysis,
   DryRunReport,
-  ImportChunk,
   ImportRequest,
   ImportResponse,
   ReadProgress,
   RunOptions,
   SavedMapping,
+  WrittenChunk,
 } from './import-protocol.ts'
 
 /** A job ended by `cancel()`: nothing to report to the user as a failure. */
@@ -57,39 +57,31 @@ export class ImportClient {
   }
 
   /**
-   * Converts the file and hands each chunk of SKUs to `write`, one at a time: the worker reads on
-   * only once a chunk is written. After a cancel or a failure the promise settles only once the
-   * write under way has finished, so the caller can roll back everything that was written.
+   * Imports the file: the worker reads, converts and writes it. `begun` is called with the
+   * import's undo batch before anything is written (the worker waits for it to return), then
+   * `written` after each chunk commits. A cancelled or failed run settles only once the worker has
+   * stopped writing, so the caller can roll back everything that was written.
    */
   run(
     file: File,
     mapping: SheetMapping,
     options: RunOptions,
-    write: (chunk: ImportChunk) => Promise<void>,
+    begun: (batch: string) => void,
+    written: (chunk: WrittenChunk) => void,
   ): Promise<ReadProgress> {
-    let writing: Promise<unknown> = Promise.resolve()
     const job = this.job + 1
-    const settled = this.start<ReadProgress>(
-      { type: 'run', file, mapping, options },
-      (message, resolve, reject) => {
-        if (message.type === 'chunk') {
-          writing = write(message).then(
-            () => this.post({ type: 'written', job }),
-            (error: unknown) => {
-              this.post({ type: 'cancel', job })
-              reject(error instanceof Error ? error : new Error(String(error)))
-            },
-          )
-        } else if (message.type === 'done') void writing.then(() => resolve(message.progress))
-      },
-    )
-    return settled.then(
-      (progress) => progress,
-      async (error: unknown) => {
-        await writing.catch(() => undefined)
-        throw error
-      },
-    )
+    return this.start<ReadProgress>({ type: 'run', file, mapping, options }, (message, resolve, reject) => {
+      if (message.type === 'begun') {
+        try {
+          begun(message.batch)
+          this.post({ type: 'noted', job })
+        } catch (error) {
+          this.post({ type: 'cancel', job })
+          reject(error instanceof Error ? error : new Error(String(error)))
+        }
+      } else if (message.type === 'written') written(message)
+      else if (message.type === 'done') resolve(message.progress)
+    })
   }
 
   /** Ends the job under way; its promise rejects with `ImportCancelled`. */

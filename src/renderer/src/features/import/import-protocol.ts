@@ -1,6 +1,5 @@
-import type { DraftColumns } from '#shared/draft-columns.ts'
-import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
-import type { Sku } from '#shared/schema/sku.ts'
+import type { DuplicatePolicy, RowFate, RowFingerprint } from '#renderer/db/sku-import-writes.ts'
+import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
 import type { ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
@@ -9,9 +8,11 @@ import type { CellProblem, ColumnMatch, FieldPath } from '#shared/sheet/types.ts
 import type { DocumentKind } from '#shared/validation/document.ts'
 
 /**
- * The messages between the import page and its worker. Parsing and checking happen in the worker;
- * the page only writes the SKUs it is handed. Every request carries a job number, and every answer
- * names the job it belongs to, so a late answer of a cancelled job is recognised and dropped.
+ * The messages between the import page and its worker. Reading, checking and writing the drafts
+ * happen in the worker; the page notes the import under way (for a rollback after a crash), shows
+ * its progress and what became of each row, and rolls it back when it is cancelled or fails. Every
+ * request carries a job number, and every answer names the job it belongs to, so a late answer of
+ * a cancelled job is recognised and dropped.
  */
 
 export type SheetFormat = 'csv' | 'xlsx' | 'json'
@@ -29,8 +30,17 @@ export interface ReadProgress {
 export interface RunOptions {
   /** Rows with errors are imported too (as drafts to fix in the app); otherwise only valid rows. */
   includeInvalid: boolean
-  /** SKUs handed over at a time: one write transaction each. */
+  /** SKUs written at a time: one transaction each. */
   chunkSize: number
+  duplicates: DuplicatePolicy
+  /** How a row is compared with its draft for "unchanged": a sheet's cells cannot say what JSON can. */
+  reading: ContentReading
+  /**
+   * What the dry run found the rows name: their barcodes, and the drafts the app's own export
+   * names. The worker looks up the drafts holding them when the import begins.
+   */
+  barcodes: string[]
+  drafts: string[]
 }
 
 export type ImportRequest =
@@ -38,8 +48,8 @@ export type ImportRequest =
   /** `held`: the barcodes drafts hold; only rows that could update a draft are fingerprinted. */
   | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping; held: string[] }
   | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
-  /** The page wrote the last chunk: the worker may send the next (keeps memory flat). */
-  | { type: 'written'; job: number }
+  /** The page noted the import's batch (`begun`): the worker may write. */
+  | { type: 'noted'; job: number }
   | { type: 'cancel'; job: number }
 
 export interface Analysis {
@@ -122,25 +132,31 @@ export type ImportResponse =
   | { type: 'progress'; job: number; progress: ReadProgress }
   | { type: 'report'; job: number; report: DryRunReport }
   /**
-   * SKUs to write, with their derived columns computed here, off the page's thread, the file's
-   * row of each, and the rows left out since the last chunk for their errors.
+   * A run's undo batch: the page notes it (the import is rolled back if the app stops before it
+   * ends) and answers `noted` before anything is written.
+   */
+  | { type: 'begun'; job: number; batch: string }
+  /**
+   * A chunk committed: the file's row of each SKU it held and what became of it (`fates`, same
+   * order), and the rows left out since the last chunk for their errors.
    */
   | {
-      type: 'chunk'
+      type: 'written'
       job: number
-      skus: Sku[]
-      columns: DraftColumns[]
       rows: ChunkRow[]
+      fates: RowFate[]
       leftOut: number[]
       progress: ReadProgress
     }
-  /** Every chunk of a run has been handed over. */
+  /** Every chunk of a run is written, the last one durably. */
   | { type: 'done'; job: number; progress: ReadProgress }
+  /** Ended by `cancel`; a run's writes have stopped (the page rolls them back). */
   | { type: 'cancelled'; job: number }
+  /** Ended by an error; a run's writes have stopped (the page rolls them back). */
   | { type: 'failed'; job: number; message: string }
 
-/** A chunk of SKUs the worker hands the page to write. */
-export type ImportChunk = Extract<ImportResponse, { type: 'chunk' }>
+/** A chunk the worker wrote. */
+export type WrittenChunk = Extract<ImportResponse, { type: 'written' }>
 
 /** Errors (and, apart, warnings) a dry run keeps to show and report; the counts go on. ~2 MB each. */
 export const PROBLEMS_KEPT = 10_000

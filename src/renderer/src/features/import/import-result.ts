@@ -1,6 +1,6 @@
-import type { ImportCounts, RowFate } from '#renderer/db/sku-import-writes.ts'
+import type { ImportCounts } from '#renderer/db/sku-import-writes.ts'
 import { count, drafts } from '#renderer/words/counting.ts'
-import type { ImportChunk } from './import-protocol.ts'
+import type { WrittenChunk } from './import-protocol.ts'
 
 /** Rows listed for each kind of row to look at: enough to act on, bounded over a large file. */
 export const ROWS_LISTED = 1_000
@@ -62,7 +62,8 @@ export class ImportResultTally {
     this.problemRows = problemRows
   }
 
-  add(chunk: Pick<ImportChunk, 'rows' | 'leftOut'>, fates: readonly RowFate[]) {
+  add(chunk: Pick<WrittenChunk, 'rows' | 'leftOut' | 'fates'>) {
+    const { fates } = chunk
     for (const row of chunk.leftOut) list(this.leftOut, { row })
     fates.forEach((fate, i) => {
       const { row, errors } = chunk.rows[i]!

@@ -1,4 +1,6 @@
-import { draftColumns } from '#shared/draft-columns.ts'
+import { openImportWrites } from '#renderer/db/import-connection.ts'
+import type { SkuImportWrites } from '#renderer/db/sku-import-writes.ts'
+import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
 import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
@@ -19,8 +21,8 @@ import { readHead, readJson, readResults } from './read-sheet.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
- * The importer's worker: reads, maps and checks a file off the page's thread, and hands the page
- * SKUs to write a chunk at a time, waiting for each to be written before reading on.
+ * The importer's worker: reads, maps and checks a file off the page's thread, and writes its SKUs
+ * to the drafts a chunk at a time, telling the page what became of each row.
  */
 
 // Typed by hand: the renderer compiles with the DOM library, whose `self` is a window.
@@ -31,7 +33,7 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope
 
 /** The job under way: one at a time, a new request ends the one before. */
-let current: { job: number; stop: AbortController; written?: () => void } | undefined
+let current: { job: number; stop: AbortController; noted?: () => void } | undefined
 
 function post(message: ImportResponse) {
   scope.postMessage(message)
@@ -96,45 +98,115 @@ async function dryRun(
   post({ type: 'report', job, report: tally.report(documentErrors, products) })
 }
 
-async function run(job: number, file: File, mapping: SheetMapping, options: RunOptions, signal: AbortSignal) {
-  const format = await formatOf(file)
-  let pending: Sku[] = []
-  let rows: ChunkRow[] = []
-  let leftOut: number[] = []
-  // One chunk is with the page at a time, while the next one is read and converted here: reading
-  // overlaps writing, and memory stays at two chunks.
-  let written: Promise<void> = Promise.resolve()
-  const handOver = async (progress: ReadProgress) => {
-    const chunk = { skus: pending, rows, leftOut, columns: pending.map(draftColumns) }
-    pending = []
-    rows = []
-    leftOut = []
-    await written
-    written = new Promise<void>((resolve, reject) => {
-      current!.written = resolve
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true })
-    })
-    post({ type: 'chunk', job, ...chunk, progress })
-  }
-  const { progress } = await readResults(file, format, mapping, signal, async (results, read) => {
-    for (const result of results) {
-      if (options.includeInvalid || result.errors.length === 0) {
-        pending.push(result.sku)
-        rows.push({
-          row: result.row,
-          errors: result.errors.length,
-          ...(result.draft && { draft: result.draft }),
-        })
-      } else leftOut.push(result.row)
-      if (pending.length >= options.chunkSize) await handOver(read)
-    }
-  })
-  if (pending.length || leftOut.length) await handOver(progress)
-  await written
-  post({ type: 'done', job, progress })
+/** SKUs converted and waiting to be written, and the rows read since the last such chunk. */
+interface Chunk {
+  skus: Sku[]
+  columns: DraftColumns[]
+  rows: ChunkRow[]
+  leftOut: number[]
+  progress: ReadProgress
 }
 
-async function start(request: Exclude<ImportRequest, { type: 'written' | 'cancel' }>) {
+/** The worker's writes, opened on the first run (the dry run never touches the database). */
+let writes: SkuImportWrites | undefined
+
+/** Chunk writes with the database at once: the next one waits there while the last commits. */
+const WRITES_IN_FLIGHT = 2
+
+/**
+ * Imports the file: converts it a chunk at a time and writes each chunk (one transaction) while
+ * the next ones are read and converted. A chunk is handed to the database before the one before
+ * it commits (`SkuImportWrites.importChunk` plans each after the last), so the database goes from
+ * one to the next without waiting for this thread; a database slower than the file holds the
+ * reading back, and memory stays at a few chunks. Each chunk is held until the next one fills, so
+ * the last one is known and commits durably. Nothing is written until the page has noted the
+ * import's batch.
+ */
+async function run(job: number, file: File, mapping: SheetMapping, options: RunOptions, signal: AbortSignal) {
+  const format = await formatOf(file)
+  writes ??= openImportWrites()
+  const into = writes
+  const existingByBarcode = await into.findByBarcodes(options.barcodes)
+  const existingDrafts = await into.existingDrafts(options.drafts)
+  const batch = await into.beginImport()
+  const noted = new Promise<void>((resolve, reject) => {
+    current!.noted = resolve
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+  })
+  post({ type: 'begun', job, batch })
+
+  /** Writes handed to the database and not yet committed, oldest first. */
+  const inFlight: Promise<void>[] = []
+  const write = async (chunk: Chunk, last: boolean) => {
+    await noted
+    while (inFlight.length >= WRITES_IN_FLIGHT) await inFlight.shift()
+    signal.throwIfAborted()
+    const written = into
+      .importChunk(batch, chunk.skus, {
+        duplicates: options.duplicates,
+        existingByBarcode,
+        columns: chunk.columns,
+        reading: options.reading,
+        named: chunk.rows.map((row) => row.draft),
+        existingDrafts,
+        last,
+      })
+      .then(({ fates }) =>
+        post({
+          type: 'written',
+          job,
+          rows: chunk.rows,
+          fates,
+          leftOut: chunk.leftOut,
+          progress: chunk.progress,
+        }),
+      )
+    // A failure is met when it is awaited (at the latest below); until then it is not unhandled.
+    written.catch(() => undefined)
+    inFlight.push(written)
+  }
+  const empty = (progress: ReadProgress): Chunk => ({
+    skus: [],
+    columns: [],
+    rows: [],
+    leftOut: [],
+    progress,
+  })
+  let filling = empty({ rows: 0, bytes: 0, total: file.size })
+  let held: Chunk | undefined
+  const filled = async (progress: ReadProgress) => {
+    filling.progress = progress
+    if (held) await write(held, false)
+    held = filling
+    filling = empty(progress)
+  }
+  try {
+    const { progress } = await readResults(file, format, mapping, signal, async (results, read) => {
+      for (const result of results) {
+        if (options.includeInvalid || result.errors.length === 0) {
+          filling.skus.push(result.sku)
+          filling.columns.push(draftColumns(result.sku, result.checked))
+          filling.rows.push({
+            row: result.row,
+            errors: result.errors.length,
+            ...(result.draft && { draft: result.draft }),
+          })
+        } else filling.leftOut.push(result.row)
+        if (filling.skus.length >= options.chunkSize) await filled(read)
+      }
+    })
+    if (filling.skus.length || filling.leftOut.length) await filled(progress)
+    if (held) await write(held, true)
+    while (inFlight.length) await inFlight.shift()
+    post({ type: 'done', job, progress })
+  } finally {
+    into.finishImport(batch)
+    // Writes under way end before the job does: the page then rolls back all that was written.
+    await Promise.allSettled(inFlight)
+  }
+}
+
+async function start(request: Exclude<ImportRequest, { type: 'noted' | 'cancel' }>) {
   current?.stop.abort()
   const stop = new AbortController()
   const job = request.job
@@ -158,7 +230,7 @@ scope.addEventListener('message', (event) => {
   const request = event.data
   if (request.type === 'cancel') {
     if (current?.job === request.job) current.stop.abort(new DOMException('Cancelled', 'AbortError'))
-  } else if (request.type === 'written') {
-    if (current?.job === request.job) current.written?.()
+  } else if (request.type === 'noted') {
+    if (current?.job === request.job) current.noted?.()
   } else void start(request)
 })

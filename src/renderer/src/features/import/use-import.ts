@@ -217,38 +217,33 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     failure.value = notice.value = ''
     progress.value = { ...noProgress(), total: file.value.size }
     step.value = 'importing'
-    const policy = duplicates.value
     let batch: string | undefined
     const tally = new ImportResultTally(new Set(report.value.groups.flatMap((group) => group.rows)))
     try {
-      // Read again now: drafts may have changed since the dry run.
-      const existingByBarcode = await imports.draftsByBarcode(barcodes.value?.distinct ?? [])
-      const existingDrafts = await imports.existingDrafts(
-        report.value.fingerprints.flatMap((row) => (row.draft ? [row.draft] : [])),
-      )
-      batch = await imports.begin()
-      markImportStarted(batch)
-      const session = batch
+      // The worker looks up the drafts holding these when it begins: they may have changed since
+      // the dry run.
       await client.run(
         file.value,
         sheetMapping(),
-        { includeInvalid: includeInvalid.value, chunkSize: CHUNK_SIZE },
-        async (chunk) => {
-          const { fates } = await imports.writeChunk(session, chunk.skus, {
-            duplicates: policy,
-            existingByBarcode,
-            columns: chunk.columns,
-            reading: reading(),
-            named: chunk.rows.map((row) => row.draft),
-            existingDrafts,
-          })
-          tally.add(chunk, fates)
+        {
+          includeInvalid: includeInvalid.value,
+          chunkSize: CHUNK_SIZE,
+          duplicates: duplicates.value,
+          reading: reading(),
+          barcodes: barcodes.value?.distinct ?? [],
+          drafts: report.value.fingerprints.flatMap((row) => (row.draft ? [row.draft] : [])),
+        },
+        (begun) => {
+          batch = begun
+          markImportStarted(begun)
+        },
+        (chunk) => {
+          tally.add(chunk)
           progress.value = chunk.progress
         },
       )
-      imports.finish(batch)
       markImportEnded()
-      outcome.value = tally.result(batch)
+      outcome.value = tally.result(batch!)
       step.value = 'done'
       onImported(outcome.value)
     } catch (error) {
