@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -9,7 +8,7 @@ import { skusToCsv } from '#shared/sheet/export.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { log, result, type BenchResult } from './result.ts'
-import { BRANDS } from './seed-drafts.ts'
+import { catalogueSku } from './catalogue-files.ts'
 import { waitUntilSettled } from './settle.ts'
 
 /**
@@ -93,33 +92,9 @@ const rounded = (_key: string, value: unknown) => (typeof value === 'number' ? M
 
 // --- The file ---------------------------------------------------------------------------------
 
-const SHAPES = ['aviator', 'round', 'rectangle', 'square', 'cat-eye', 'oval']
-const LENSES = ['polarized', 'gradient', 'mirrored', 'clear', 'photochromic']
-
 /** Valid SKUs filling every contract column (the full eyewear fixture), each one different. */
 function generateSkus(count: number): Sku[] {
-  const fixture = JSON.parse(
-    readFileSync(new URL('../test/fixtures/sku-eyewear-full.json', import.meta.url), 'utf8'),
-  ) as Sku
-  const skus: Sku[] = []
-  for (let i = 0; i < count; i++) {
-    const sku = structuredClone(fixture) as Sku & Record<string, unknown>
-    const shape = SHAPES[i % SHAPES.length]!
-    const width = String(48 + (i % 14))
-    Object.assign(sku, {
-      productName: `${shape} ${LENSES[i % LENSES.length]} ${String(i + 1).padStart(6, '0')}`,
-      brand: BRANDS[i % BRANDS.length],
-      barcode: String(8_901_000_000_000 + i),
-      productImage: `https://cdn.example.com/catalog/${shape}-${i}.png`,
-      actionUrl: `https://shop.example.com/p/${shape}-${i}`,
-    })
-    const ar = sku.arEffect!
-    ar.transform!.position!.y = (i % 40) / 1000
-    ar.envSettings!.intensity = 0.5 + (i % 10) / 10
-    ar.effectAssets3D = [{ id: `frame-${i}`, url: `https://cdn.example.com/models/${shape}-${i}.glb` }]
-    Object.assign(sku.meta!, { frameShape: shape, eyeLens: LENSES[i % LENSES.length], lensWidth: width })
-    skus.push(sku)
-  }
+  const skus = Array.from({ length: count }, (_, i) => catalogueSku(i))
   // Every row must be valid, or the page offers fewer rows than the baseline writes.
   const invalid = [0, 1, count - 1].find((i) => validateSku(skus[i]).errors.length > 0)
   if (invalid !== undefined) throw new Error(`Generated SKU ${invalid} is not valid.`)

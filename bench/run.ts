@@ -1,3 +1,4 @@
+import { cliScenario } from './cli.ts'
 import { importScenario } from './import.ts'
 import { listScenario } from './list.ts'
 import { log, type BenchResult } from './result.ts'
@@ -11,6 +12,7 @@ const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   list: listScenario,
   import: importScenario,
   sync: syncScenario,
+  cli: cliScenario,
 }
 
 const names = process.argv.slice(2)

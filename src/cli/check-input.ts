@@ -1,106 +1,274 @@
+import { JsonItemReader, JsonReadError } from '#shared/json-items.ts'
+import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import { streamCsv } from '#shared/sheet/csv.ts'
+import { notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
+import { SheetFileError } from '#shared/sheet/errors.ts'
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
-import { readSheet } from '#shared/sheet/rows.ts'
+import { parentIndexFor, SheetConverter } from '#shared/sheet/rows.ts'
+import type { RowResult } from '#shared/sheet/types.ts'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
+import { validateSku } from '#shared/validation/validate.ts'
+import { openInputFile, type InputFile } from './input-file.ts'
+import { CliError } from './io.ts'
 import { columnNotes, conversionNotes, productsNote, suggestionNotes } from './sheet-notes.ts'
 import type { SheetOptions } from './sheet-options.ts'
-import type { Sku } from '#shared/schema/sku.ts'
-import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
-import { readInputFile } from './read-input.ts'
-import { formatSheetSummary, summariseSheet, type SheetSummary } from './sheet-report.ts'
-import { formatSummary, summarise, type ValidationSummary } from './validation-report.ts'
+import type { LocatedProblem } from './validation-report.ts'
+import type { SheetProblem } from './sheet-report.ts'
 
-/** A file read and checked by the same pipeline as the app's importer: what `validate` prints and `convert` writes. */
-export interface CheckedInput {
-  kind: DocumentKind | 'csv' | 'xlsx'
-  /** The `--json` output. */
-  summary: ValidationSummary | SheetSummary
-  /** The text output. */
-  text: string
-  /** The SKUs without errors, in file order. */
-  valid: Sku[]
-  /** Whether anything was an error (an item, or the document itself). */
-  failed: boolean
-  /** Every item in file order, valid or not, with its first error (what `push` sends or skips). */
-  entries: InputEntry[]
-  /** Problems with the document itself (a bulk request whose skus is not a list). */
-  documentErrors: number
+/**
+ * A file read and checked by the same pipeline as the app's importer, item by item as it streams:
+ * what `validate` reports, `convert` writes and `push` sends. Each item is handed on as soon as it
+ * is checked and kept by nobody here, so memory does not grow with the file; what is known only
+ * at the end (the counts, the notes, the kind of a JSON document read whole) is returned then.
+ *
+ * CSV streams a megabyte at a time (a WooCommerce export twice: its parents first), JSON likewise
+ * (json-items.ts); an XLSX workbook is read whole, up to a size (input-file.ts), then checked a
+ * stretch of rows at a time.
+ */
+
+export type InputKind = DocumentKind | 'csv' | 'xlsx'
+
+/** One item of the file, checked: a SKU (or the one app) with its problems, in file order. */
+export type CheckedItem =
+  | {
+      /** 0-based position in the file: the list position, or the SKU's place among the sheet's. */
+      index: number
+      payload: unknown
+      row?: undefined
+      errors: LocatedProblem[]
+      warnings: LocatedProblem[]
+    }
+  | {
+      index: number
+      payload: unknown
+      /** The data row it came from (the first row under the header is 1). */
+      row: number
+      errors: SheetProblem[]
+      warnings: SheetProblem[]
+    }
+
+/** Called with each item as it is checked, and the kind of file it is in (known by then). */
+export type OnItem = (item: CheckedItem, kind: InputKind) => void
+
+/** What is known once the whole file is read. */
+export interface CheckedFile {
+  kind: InputKind
+  items: number
+  valid: number
+  invalid: number
+  warnings: number
+  /** Problems of the file itself, before any item's (a bulk request whose skus is not a list). */
+  fileErrors: LocatedProblem[]
+  /** Whether the file holds no items: a warning (NO_SKUS), counted in `warnings`. */
+  empty: boolean
+  /** For a sheet: what the reader and the column matching want the user to know. */
+  notes: string[]
   /** For a sheet: the mapping used, as a mapping file (what --show-mapping prints). */
   mapping?: MappingFile & { format: string }
   /** For a sheet: its columns whose header looks like a typo of a field, said (`push` prints them). */
   suggestions?: string[]
 }
 
-export interface InputEntry {
-  /** 0-based position in the file: the list position, or the data row counting from 0. */
-  index: number
-  payload: unknown
-  /** The first error, for a one-line reason; undefined when valid. */
-  error?: string
-  /** For a sheet: the data row it came from (the first row under the header is 1). */
-  row?: number
+/** Whether anything was an error: an item, or the file itself. */
+export function hasErrors(file: CheckedFile): boolean {
+  return file.invalid > 0 || file.fileErrors.length > 0
 }
 
-export async function checkInputFile(
+/** An item's first error, in one line (what `push` says of an item it does not send). */
+export function firstError(item: CheckedItem): string | undefined {
+  if (item.row === undefined) {
+    const first = item.errors[0]
+    if (!first) return undefined
+    return first.path ? `${first.path}: ${first.message}` : first.message
+  }
+  const first = item.errors[0]
+  if (!first) return undefined
+  return `row ${item.row}, ${first.column ? `column "${first.column}": ` : ''}${first.message}`
+}
+
+/** Counts kept as items pass. */
+class Tally {
+  items = 0
+  invalid = 0
+  warnings = 0
+
+  count(item: CheckedItem) {
+    this.items++
+    if (item.errors.length > 0) this.invalid++
+    this.warnings += item.warnings.length
+  }
+
+  /** What the file came to, an empty one's warning (NO_SKUS) counted. */
+  file(kind: InputKind, empty: boolean, fileErrors: LocatedProblem[], notes: string[]): CheckedFile {
+    const { items, invalid } = this
+    const warnings = this.warnings + (empty ? 1 : 0)
+    return { kind, items, valid: items - invalid, invalid, warnings, fileErrors, empty, notes }
+  }
+}
+
+export async function checkInput(
   file: string,
   cwd: string,
-  options: SheetOptions = {},
-): Promise<CheckedInput> {
-  const input = await readInputFile(file, cwd)
-  if (input.format === 'json') {
-    const report = validateDocument(input.document)
-    const summary = summarise(report)
-    const valid = report.items.filter((_, index) => report.reports[index]?.errors.length === 0) as Sku[]
-    const entries = report.items.map((payload, index) => {
-      const first = report.reports[index]?.errors[0]
-      return first
-        ? { index, payload, error: first.path ? `${first.path}: ${first.message}` : first.message }
-        : { index, payload }
+  options: SheetOptions,
+  onItem: OnItem,
+): Promise<CheckedFile> {
+  const input = await openInputFile(file, cwd)
+  try {
+    return input.format === 'json' ? await checkJson(input, onItem) : await checkSheet(input, options, onItem)
+  } catch (error) {
+    if (error instanceof SheetFileError) {
+      const message =
+        error.code === 'not-utf8' && input.format === 'json' ? notUtf8Message('json') : error.message
+      throw new CliError(`Cannot read ${file}: ${message}`)
+    }
+    if (error instanceof JsonReadError) {
+      if (error.code === 'empty' || error.code === 'syntax')
+        throw new CliError(`Cannot parse ${file} as JSON: ${error.message}`)
+      throw new CliError(`Cannot use ${file}: ${error.message}`)
+    }
+    throw error
+  }
+}
+
+/**
+ * Bytes of a file read and checked at a time: what is alive at once is a stretch's items, a few
+ * thousand at most (a quarter of a megabyte of short rows), whatever the size of the file.
+ */
+const CHUNK_BYTES = 256 * 1024
+
+async function checkJson(input: InputFile, onItem: OnItem): Promise<CheckedFile> {
+  const reader = new JsonItemReader()
+  const tally = new Tally()
+  const check = (
+    payload: unknown,
+    index: number,
+    result: ReturnType<typeof validateSku>,
+    kind: DocumentKind,
+  ) => {
+    const item: CheckedItem = {
+      index,
+      payload,
+      errors: result.errors.map((problem) => ({ index, ...problem })),
+      warnings: result.warnings.map((problem) => ({ index, ...problem })),
+    }
+    tally.count(item)
+    onItem(item, kind)
+  }
+  for await (const chunk of textChunks(input.blob, CHUNK_BYTES)) {
+    const items = reader.push(chunk.text, chunk.last)
+    if (items.length === 0) continue
+    const kind = reader.root?.shape === 'list' ? 'sku-list' : 'bulk-request'
+    for (const payload of items) check(payload, tally.items, validateSku(payload), kind)
+  }
+  const root = reader.root!
+  let kind: DocumentKind = root.shape === 'list' ? 'sku-list' : 'bulk-request'
+  const fileErrors: LocatedProblem[] = []
+  if (root.shape === 'whole') {
+    // One SKU, an app, or a bulk request whose skus is no list: small, and checked as a whole.
+    const report = validateDocument(root.document)
+    kind = report.kind
+    fileErrors.push(...report.documentErrors.map((problem) => ({ index: null, ...problem })))
+    for (const item of report.reports) check(report.items[item.index], item.index, item, kind)
+  }
+  const empty = kind !== 'sku' && kind !== 'app-request' && tally.items === 0 && fileErrors.length === 0
+  return tally.file(kind, empty, fileErrors, [])
+}
+
+/** Rows of an XLSX (already in memory) checked at a time. */
+const XLSX_ROWS = 500
+
+async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnItem): Promise<CheckedFile> {
+  const kind = input.format === 'xlsx' ? 'xlsx' : 'csv'
+  const tally = new Tally()
+  const conversions = new ConversionTally()
+  /** Columns without a header that hold something: said, since their cells are not read. */
+  const headerless = new Set<number>()
+  const filled = new Set<number>()
+  let read: ReturnType<typeof prepare> | undefined
+
+  /** How the rows under these headers are read: the format's layout, the mapping, the converter. */
+  function prepare(headers: string[], parents: ReturnType<typeof parentIndexFor>) {
+    const layout = productLayout(headers)
+    const { mapping, matches } = applyMappingFile(headers, options.mapping, { structural: layout.structural })
+    if (options.decimalComma) mapping.decimalComma = true
+    headers.forEach((header, column) => {
+      if (header.trim() === '') headerless.add(column)
     })
-    return {
-      kind: report.kind,
-      summary,
-      text: formatSummary(summary),
-      valid,
-      failed: summary.errors.length > 0,
-      entries,
-      documentErrors: report.documentErrors.length,
+    return { headers, layout, mapping, matches, converter: new SheetConverter(headers, mapping, parents) }
+  }
+
+  const take = (rows: string[][]) => {
+    for (const column of headerless) {
+      if (rows.some((cells) => (cells[column] ?? '').trim() !== '')) {
+        filled.add(column)
+        headerless.delete(column)
+      }
+    }
+    const results = read!.converter.convert(rows)
+    conversions.add(results)
+    for (const result of results) {
+      const item = sheetItem(tally.items, result)
+      tally.count(item)
+      onItem(item, kind)
     }
   }
-  const { headers, rows, notes } = input.sheet
-  const layout = productLayout(headers)
-  const { mapping, matches } = applyMappingFile(headers, options.mapping, { structural: layout.structural })
-  if (options.decimalComma) mapping.decimalComma = true
-  const { results, products } = readSheet({ headers, rows }, mapping)
+
+  let readerNotes: string[]
+  if (input.format === 'xlsx') {
+    const sheet = await readXlsx(input.blob)
+    const parents = parentIndexFor(sheet.headers)
+    if (parents) for (const cells of sheet.rows) parents.add(cells)
+    read = prepare(sheet.headers, parents)
+    for (let at = 0; at < sheet.rows.length; at += XLSX_ROWS) take(sheet.rows.slice(at, at + XLSX_ROWS))
+    readerNotes = sheet.notes
+  } else {
+    const stream = (handlers: Parameters<typeof streamCsv>[1]) =>
+      streamCsv(input.blob, handlers, { chunkBytes: CHUNK_BYTES })
+    // WooCommerce names a variation's parent anywhere in the file: a first pass finds the parents.
+    let parents: ReturnType<typeof parentIndexFor>
+    let done = await stream({
+      onHeader(headers) {
+        parents = parentIndexFor(headers)
+        if (!parents) read = prepare(headers, undefined)
+      },
+      onRows(rows) {
+        if (parents) for (const cells of rows) parents.add(cells)
+        else take(rows)
+      },
+    })
+    if (parents) {
+      done = await stream({ onHeader: (headers) => (read = prepare(headers, parents)), onRows: take })
+    }
+    readerNotes = done.notes
+  }
+
+  const { headers, layout, mapping, matches, converter } = read!
   const suggestions = suggestionNotes(matches, mapping)
-  const said = [
-    ...(layout.format === 'plain' ? [] : [productsNote(products)]),
-    ...columnNotes(matches, mapping, rows),
+  const notes = [
+    ...readerNotes,
+    ...(layout.format === 'plain' ? [] : [productsNote(converter.productCounts)]),
+    ...columnNotes(matches, mapping, filled),
     ...suggestions,
     ...Object.keys(options.mapping?.columns ?? {})
       .filter((header) => !headers.includes(header))
       .map((header) => `the mapping names the column "${header}", which this file does not have`),
-    ...conversionNotes(results),
+    ...conversionNotes(conversions),
   ]
-  const summary = summariseSheet(input.format, results, [...notes, ...said])
   return {
-    kind: input.format,
-    summary,
-    text: formatSheetSummary(summary),
-    valid: results.filter((result) => result.errors.length === 0).map((result) => result.sku),
-    failed: summary.errors.length > 0,
-    entries: results.map((result, index) => {
-      const first = result.errors[0]
-      if (!first) return { index, payload: result.sku, row: result.row }
-      const where = first.column ? `column "${first.column}": ` : ''
-      return {
-        index,
-        payload: result.sku,
-        row: result.row,
-        error: `row ${result.row}, ${where}${first.message}`,
-      }
-    }),
-    documentErrors: 0,
+    ...tally.file(kind, tally.items === 0, [], notes),
     mapping: mappingFileOf(headers, mapping),
     suggestions,
+  }
+}
+
+function sheetItem(index: number, result: RowResult): CheckedItem {
+  return {
+    index,
+    payload: result.sku,
+    row: result.row,
+    errors: result.errors,
+    warnings: result.warnings,
   }
 }

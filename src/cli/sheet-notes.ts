@@ -1,9 +1,9 @@
 import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { MAPPING_FILE_FORMAT, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { FORMAT_NAMES, type ProductCounts } from '#shared/sheet/products.ts'
-import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import type { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { conversionText, productCountsText } from '#shared/sheet/reading-words.ts'
-import type { ColumnMatch, RowResult } from '#shared/sheet/types.ts'
+import type { ColumnMatch } from '#shared/sheet/types.ts'
 import { plural } from '#shared/plural.ts'
 
 /**
@@ -18,10 +18,11 @@ export function productsNote(products: ProductCounts): string {
   return `read as a ${FORMAT_NAMES[products.format]}: ${productCountsText(products)}`
 }
 
+/** `filled`: the columns without a header that hold something in some row. */
 export function columnNotes(
   matches: readonly ColumnMatch[],
   mapping: SheetMapping,
-  rows: readonly string[][],
+  filled: ReadonlySet<number>,
 ): string[] {
   const notes: string[] = []
   const header = (column: number) => `"${matches[column]?.header ?? ''}"`
@@ -49,7 +50,7 @@ export function columnNotes(
       if (typos.has(match.column)) continue
       if (match.header.trim() !== '') {
         notes.push(`column ${header(match.column)} matches no field of the contract and is ignored`)
-      } else if (rows.some((cells) => (cells[match.column] ?? '').trim() !== '')) {
+      } else if (filled.has(match.column)) {
         // A column without a header is said only when it holds something: spreadsheets pad with empty ones.
         notes.push(`column ${match.column + 1} has no header, so its cells are not read`)
       }
@@ -89,9 +90,7 @@ export function suggestionNotes(matches: readonly ColumnMatch[], mapping: SheetM
 }
 
 /** One line per field and kind: how many cells, an example, the first rows; then the defaults filled. */
-export function conversionNotes(results: readonly RowResult[]): string[] {
-  const tally = new ConversionTally()
-  tally.add(results)
+export function conversionNotes(tally: ConversionTally): string[] {
   const lines = tally.counts.map(conversionText)
   const filled = tally.filled.map((f) => `${describeColumn(f.field)} (${plural(f.count, 'row')})`)
   if (filled.length)

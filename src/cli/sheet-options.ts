@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { parseMappingFile, type MappingFile } from '#shared/sheet/mapping.ts'
 import { CliError } from './io.ts'
-import { READ_ERRORS } from './read-json.ts'
+import { READ_ERRORS } from './input-file.ts'
 
 /**
  * How `validate`, `convert` and `push` read a sheet beyond its headers: a mapping file saved by the

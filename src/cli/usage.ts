@@ -1,6 +1,8 @@
 import { DEFAULT_SENDING, PROFILE_LIMITS } from '#shared/profile.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
+import { MAX_XLSX_BYTES } from './input-file.ts'
 import { SHEET_OPTIONS_USAGE } from './sheet-options.ts'
+import { MAX_XLSX_SKUS } from './sku-output.ts'
 
 /** The help texts. Kept together so the commands and the exit statuses are described in one voice. */
 
@@ -46,6 +48,7 @@ Checks FILE against the service contract. FILE is JSON holding one SKU, a list o
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
 FILE may also be a sheet of SKUs, one a row: CSV (.csv, .tsv; comma, semicolon, tab or | between
 cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions the content decides.
+CSV and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB.
 
 JSON: each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
 the item's position, counting from 0.
@@ -93,7 +96,8 @@ cells that start with = + - @ get a leading ' so spreadsheets do not run them as
 importer removes it again.
 
 Problems are printed as by "validate". Invalid SKUs are left out of OUT, and the last line says
-how many. OUT is not overwritten unless --force is given.
+how many. OUT is written as SKUs are read and appears only once whole; it is not overwritten
+unless --force is given. An .xlsx OUT holds at most ${MAX_XLSX_SKUS.toLocaleString('en-US')} SKUs (it is built whole in memory).
 
 Options:
   --force      Overwrite OUT if it exists

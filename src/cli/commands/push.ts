@@ -188,159 +188,179 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
 
   const sheet = await sheetOptions(values, io.cwd)
   const input = await readPushInput(file, io.cwd, sheet)
-  // The mapping goes to standard error: standard output is the report (or --json).
-  io.stderr.write(showMapping(input.checked.mapping, sheet))
-  // A column whose header looks like a typo of a field is not read: said before anything is sent.
-  for (const note of input.checked.suggestions ?? []) io.stderr.write(`note: ${note}\n`)
-  // The gates and the reconciliation are about SKUs, by their barcodes; an app request is sent as before.
-  const gated = input.kind.kind === 'skus'
-  if (!gated) {
-    for (const option of ['require', 'unresolved', 'platform-has'] as const) {
-      if (values[option] !== undefined) {
-        throw new CliError(
-          `--${option} is for SKUs (their barcodes); ${file} holds an app creation request.`,
-          'push',
+  try {
+    // The mapping goes to standard error: standard output is the report (or --json).
+    io.stderr.write(showMapping(input.file.mapping, sheet))
+    // A column whose header looks like a typo of a field is not read: said before anything is sent.
+    for (const note of input.file.suggestions ?? []) io.stderr.write(`note: ${note}\n`)
+    // The gates and the reconciliation are about SKUs, by their barcodes; an app request is sent as before.
+    const gated = input.kind.kind === 'skus'
+    if (!gated) {
+      for (const option of ['require', 'unresolved', 'platform-has'] as const) {
+        if (values[option] !== undefined) {
+          throw new CliError(
+            `--${option} is for SKUs (their barcodes); ${file} holds an app creation request.`,
+            'push',
+          )
+        }
+      }
+    }
+    if (input.invalid.length > 0) {
+      listOnStderr(
+        io.stderr,
+        `${input.invalid.length} of ${input.items.total} ${input.kind.noun}s do not meet the contract and are not sent:`,
+        input.invalid.map((item) => `[${item.index}] ${item.label}: ${item.message}`),
+        `("catalog-desk validate ${file}" lists every problem)`,
+      )
+    }
+    // Read whole before the journal is touched: a list that cannot be read changes nothing.
+    const platform =
+      values['platform-has'] === undefined
+        ? undefined
+        : await readPlatformList(values['platform-has'], io.cwd)
+
+    const journalPath = resolve(io.cwd, values.journal ?? `${file}.push-journal.jsonl`)
+    const reportPath = values.report === undefined ? undefined : resolve(io.cwd, values.report)
+    const clashes: Array<[string, string]> = [
+      [resolve(io.cwd, file), 'the input file'],
+      [journalPath, 'the journal'],
+      [lockPathOf(journalPath), 'the journal’s lock'],
+    ]
+    if (reportPath !== undefined) await checkOutputPath('report', reportPath, clashes)
+    if (unresolved !== undefined) {
+      await checkOutputPath('unresolved', unresolved.path, [
+        ...clashes,
+        ...(reportPath === undefined ? [] : [[reportPath, 'the report'] as [string, string]]),
+        ...(values['platform-has'] === undefined
+          ? []
+          : [[resolve(io.cwd, values['platform-has']), 'the platform’s list'] as [string, string]]),
+      ])
+    }
+    let outbox: JournalOutbox
+    try {
+      outbox = await openJournalOutbox({
+        path: journalPath,
+        fingerprint: input.fingerprint,
+        baseUrl,
+        kind: input.kind.kind,
+        items: input.items,
+      })
+    } catch (error) {
+      if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
+        throw new CliError(error.message, 'push')
+      }
+      throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
+    }
+    if (outbox.resumed) io.stderr.write(`Resuming from the journal ${journalPath}.\n`)
+
+    let held: ReadonlyMap<number, Hold> = new Map()
+    let platformList: PlatformListJson | undefined
+    try {
+      // What a dead process left sending is unknown before anything is judged (the engine would say
+      // so only once it starts): a gate or a list must see it as what it is.
+      const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
+      if (recovered > 0) {
+        io.stderr.write(
+          `${plural(recovered, input.kind.noun)} left sending by an earlier run marked unknown: check them on the platform.\n`,
+        )
+      }
+      if (gated) {
+        ;({ held, platformList } = await applyGates(io.stderr, {
+          input,
+          outbox,
+          required,
+          baseUrl,
+          platform,
+        }))
+      }
+    } catch (error) {
+      await outbox.close()
+      if (error instanceof CliError) throw error
+      throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
+    }
+
+    const transport = createServiceClient({
+      baseUrl,
+      tokenEncoding: credentials.tokenEncoding,
+      timeouts,
+      getToken: credentials.getToken,
+    })
+    const progress = progressPrinter(io.stderr, input.kind, () => Date.now())
+    /** A pause has nobody to resume it here: the command ends, and a re-run resumes from the journal. */
+    let pausedWith: RunStatus | undefined
+    const run = createSyncRun(
+      { outbox, transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
+      // `concurrency` is the most at once: the engine finds how many the service keeps up with.
+      {
+        runId: input.fingerprint.slice(0, 16),
+        kind: input.kind.kind,
+        batchSize,
+        concurrency,
+        adaptive: true,
+      },
+      {
+        onProgress: progress.counts,
+        onLog: (line) => {
+          if (!line.endsWith(ACCEPTED_LINE_END)) io.stderr.write(`${line}\n`)
+        },
+        onStatus: (status) => {
+          if (status.state === 'paused' && status.reason !== 'requested') {
+            pausedWith = status
+            run.cancel()
+          }
+        },
+      },
+    )
+    const stopListening = onInterrupt(io.signal, () => run.cancel())
+    let summary
+    try {
+      summary = await run.start()
+    } finally {
+      stopListening()
+      progress.done()
+      await outbox.close()
+    }
+
+    const finalStatus = pausedWith ?? summary.status
+    const entries = reportEntries(input, outbox, held)
+    // Automation reads these files: one that was asked for and not written is not a success.
+    let written = true
+    if (reportPath !== undefined) {
+      try {
+        await writeReport(reportPath, entries)
+      } catch (error) {
+        written = false
+        io.stderr.write(
+          `catalog-desk: cannot write the report ${values.report}: ${(error as Error).message}\n`,
         )
       }
     }
-  }
-  if (input.invalid.length > 0) {
-    listOnStderr(
-      io.stderr,
-      `${input.invalid.length} of ${input.items.total} ${input.kind.noun}s do not meet the contract and are not sent:`,
-      input.invalid.map((item) => `[${item.index}] ${item.label}: ${item.message}`),
-      `("catalog-desk validate ${file}" lists every problem)`,
-    )
-  }
-  // Read whole before the journal is touched: a list that cannot be read changes nothing.
-  const platform =
-    values['platform-has'] === undefined ? undefined : await readPlatformList(values['platform-has'], io.cwd)
-
-  const journalPath = resolve(io.cwd, values.journal ?? `${file}.push-journal.jsonl`)
-  const reportPath = values.report === undefined ? undefined : resolve(io.cwd, values.report)
-  const clashes: Array<[string, string]> = [
-    [resolve(io.cwd, file), 'the input file'],
-    [journalPath, 'the journal'],
-    [lockPathOf(journalPath), 'the journal’s lock'],
-  ]
-  if (reportPath !== undefined) await checkOutputPath('report', reportPath, clashes)
-  if (unresolved !== undefined) {
-    await checkOutputPath('unresolved', unresolved.path, [
-      ...clashes,
-      ...(reportPath === undefined ? [] : [[reportPath, 'the report'] as [string, string]]),
-      ...(values['platform-has'] === undefined
-        ? []
-        : [[resolve(io.cwd, values['platform-has']), 'the platform’s list'] as [string, string]]),
-    ])
-  }
-  let outbox: JournalOutbox
-  try {
-    outbox = await openJournalOutbox({
-      path: journalPath,
-      fingerprint: input.fingerprint,
-      baseUrl,
-      kind: input.kind.kind,
-      items: input.items,
+    if (unresolved !== undefined) {
+      // Written whatever this run sent (nothing, perhaps): it is the list to check on the platform.
+      try {
+        const count = await writeUnresolved(unresolved.path, unresolved.format, input, outbox)
+        io.stderr.write(
+          `${plural(count, input.kind.noun)} left unknown or failed, listed in ${values.unresolved}.\n`,
+        )
+      } catch (error) {
+        written = false
+        io.stderr.write(
+          `catalog-desk: cannot write the unresolved list ${values.unresolved}: ${(error as Error).message}\n`,
+        )
+      }
+    }
+    const dropped = appDroppedFields(input, outbox)
+    const json = pushJson(input, summary, finalStatus, outbox, dropped, {
+      held: held.size,
+      ...(platformList ? { platformList } : {}),
     })
-  } catch (error) {
-    if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
-      throw new CliError(error.message, 'push')
-    }
-    throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
-  }
-  if (outbox.resumed) io.stderr.write(`Resuming from the journal ${journalPath}.\n`)
-
-  let held: ReadonlyMap<number, Hold> = new Map()
-  let platformList: PlatformListJson | undefined
-  try {
-    // What a dead process left sending is unknown before anything is judged (the engine would say
-    // so only once it starts): a gate or a list must see it as what it is.
-    const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
-    if (recovered > 0) {
-      io.stderr.write(
-        `${plural(recovered, input.kind.noun)} left sending by an earlier run marked unknown: check them on the platform.\n`,
-      )
-    }
-    if (gated) {
-      ;({ held, platformList } = await applyGates(io.stderr, { input, outbox, required, baseUrl, platform }))
-    }
-  } catch (error) {
-    await outbox.close()
-    if (error instanceof CliError) throw error
-    throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
-  }
-
-  const transport = createServiceClient({
-    baseUrl,
-    tokenEncoding: credentials.tokenEncoding,
-    timeouts,
-    getToken: credentials.getToken,
-  })
-  const progress = progressPrinter(io.stderr, input.kind, () => Date.now())
-  /** A pause has nobody to resume it here: the command ends, and a re-run resumes from the journal. */
-  let pausedWith: RunStatus | undefined
-  const run = createSyncRun(
-    { outbox, transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
-    // `concurrency` is the most at once: the engine finds how many the service keeps up with.
-    { runId: input.fingerprint.slice(0, 16), kind: input.kind.kind, batchSize, concurrency, adaptive: true },
-    {
-      onProgress: progress.counts,
-      onLog: (line) => {
-        if (!line.endsWith(ACCEPTED_LINE_END)) io.stderr.write(`${line}\n`)
-      },
-      onStatus: (status) => {
-        if (status.state === 'paused' && status.reason !== 'requested') {
-          pausedWith = status
-          run.cancel()
-        }
-      },
-    },
-  )
-  const stopListening = onInterrupt(io.signal, () => run.cancel())
-  let summary
-  try {
-    summary = await run.start()
+    io.stdout.write(
+      values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
+    )
+    return json.synced === json.total && written ? EXIT_OK : EXIT_INVALID
   } finally {
-    stopListening()
-    progress.done()
-    await outbox.close()
+    input.close()
   }
-
-  const finalStatus = pausedWith ?? summary.status
-  const entries = reportEntries(input, outbox, held)
-  // Automation reads these files: one that was asked for and not written is not a success.
-  let written = true
-  if (reportPath !== undefined) {
-    try {
-      await writeReport(reportPath, entries)
-    } catch (error) {
-      written = false
-      io.stderr.write(`catalog-desk: cannot write the report ${values.report}: ${(error as Error).message}\n`)
-    }
-  }
-  if (unresolved !== undefined) {
-    // Written whatever this run sent (nothing, perhaps): it is the list to check on the platform.
-    try {
-      const count = await writeUnresolved(unresolved.path, unresolved.format, input, outbox)
-      io.stderr.write(
-        `${plural(count, input.kind.noun)} left unknown or failed, listed in ${values.unresolved}.\n`,
-      )
-    } catch (error) {
-      written = false
-      io.stderr.write(
-        `catalog-desk: cannot write the unresolved list ${values.unresolved}: ${(error as Error).message}\n`,
-      )
-    }
-  }
-  const dropped = appDroppedFields(input, outbox)
-  const json = pushJson(input, summary, finalStatus, outbox, dropped, {
-    held: held.size,
-    ...(platformList ? { platformList } : {}),
-  })
-  io.stdout.write(
-    values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
-  )
-  return json.synced === json.total && written ? EXIT_OK : EXIT_INVALID
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../args.ts'
-import { checkInputFile } from '../check-input.ts'
+import { checkInput, hasErrors } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { reportWriter } from '../report-writer.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { VALIDATE_USAGE } from '../usage.ts'
 
@@ -25,10 +26,16 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
   const options = await sheetOptions(values, io.cwd)
-  const checked = await checkInputFile(file, io.cwd, options)
-  if (values.json) {
-    const mapping = options.showMapping && checked.mapping ? { mapping: checked.mapping } : {}
-    io.stdout.write(JSON.stringify({ ...checked.summary, ...mapping }, null, 2) + '\n')
-  } else io.stdout.write(showMapping(checked.mapping, options) + checked.text)
-  return checked.failed ? EXIT_INVALID : EXIT_OK
+  const report = reportWriter(values.json === true)
+  try {
+    const checked = await checkInput(file, io.cwd, options, report.add)
+    if (values.json) report.write(io.stdout, checked, options.showMapping ? checked.mapping : undefined)
+    else {
+      io.stdout.write(showMapping(checked.mapping, options))
+      report.write(io.stdout, checked)
+    }
+    return hasErrors(checked) ? EXIT_INVALID : EXIT_OK
+  } finally {
+    report.close()
+  }
 }

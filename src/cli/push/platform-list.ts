@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { BarcodeListError, readBarcodeList } from '#shared/sheet/barcode-list.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { CliError } from '../io.ts'
-import { READ_ERRORS } from '../read-json.ts'
+import { READ_ERRORS } from '../input-file.ts'
 import type { PlatformList } from './push-gates.ts'
 
 /**

@@ -2,9 +2,8 @@ import { isRecord } from '#shared/is-record.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
 import {
   barcodeHolds,
-  barcodeKey,
   heldThere,
-  holdOf,
+  holdForGaps,
   REQUIRABLE_FIELDS,
   type CreatedThere,
   type Hold,
@@ -91,10 +90,7 @@ export interface GateJudgement {
 const MAY_HOLD: readonly ItemState[] = ['synced', 'unknown', 'failed', 'sending']
 
 export function judgeSend({ input, required, stateOf, address, platform }: GateContext): GateJudgement {
-  const barcodeOf = (index: number) => {
-    const payload = input.payloadOf(index)
-    return barcodeKey(isRecord(payload) ? payload.barcode : undefined)
-  }
+  const barcodeOf = (index: number) => input.barcodeOf(index)
   const created: number[] = []
   const resendCandidates = new Set<number>()
   const candidates: number[] = []
@@ -147,13 +143,23 @@ export function judgeSend({ input, required, stateOf, address, platform }: GateC
 
   // As the app does: a SKU held for its own fields takes no part in the barcode checks.
   const holds = new Map<number, Hold>()
-  const passing: SendCandidate<number>[] = []
+  const passing: number[] = []
+  const sharing = new Map<string, number>()
   for (const index of candidates) {
-    const hold = holdOf(input.payloadOf(index), required)
+    const hold = holdForGaps(input.gapsOf(index), required, 'this push')
     if (hold) holds.set(index, hold)
-    else passing.push({ key: index, barcode: barcodeOf(index), label: nameOf(index) })
+    else {
+      passing.push(index)
+      const barcode = barcodeOf(index)
+      if (barcode !== '') sharing.set(barcode, (sharing.get(barcode) ?? 0) + 1)
+    }
   }
-  for (const [index, hold] of barcodeHolds(passing, createdThere)) holds.set(index, hold)
+  // Only a SKU whose barcode another shares, or the address has, can be held for it: only those
+  // are named (which reads their product names from the disk), not every SKU of the input.
+  const questionable: SendCandidate<number>[] = passing
+    .filter((index) => (sharing.get(barcodeOf(index)) ?? 0) > 1 || createdThere.has(barcodeOf(index)))
+    .map((index) => ({ key: index, barcode: barcodeOf(index), label: nameOf(index) }))
+  for (const [index, hold] of barcodeHolds(questionable, createdThere)) holds.set(index, hold)
 
   const held = new Map<number, Hold>()
   const keptBack = new Map<number, Hold>()

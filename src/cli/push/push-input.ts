@@ -1,27 +1,40 @@
-import { createHash } from 'node:crypto'
-import { checkInputFile, type CheckedInput } from '../check-input.ts'
-import { CliError } from '../io.ts'
-import type { SheetOptions } from '../sheet-options.ts'
+import { createHash, type Hash } from 'node:crypto'
+import { isRecord } from '#shared/is-record.ts'
+import { barcodeKey, skuGaps } from '#shared/sync/send-gates.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
+import { checkInput, firstError, type CheckedFile } from '../check-input.ts'
+import { CliError } from '../io.ts'
+import { reportWriter } from '../report-writer.ts'
+import type { SheetOptions } from '../sheet-options.ts'
 import type { JournalItems } from './journal-outbox.ts'
+import { PayloadStore } from './payload-store.ts'
 
 /**
- * What `push` sends, read by the same pipeline as `validate`: every item keeps its index in the
- * file, invalid ones are not sent (they are reported with their first error), and a fingerprint
- * of the content ties a journal to this input. Valid SKUs may still be held back by the gates
- * (push-gates.ts); that depends on the options and the journal, so it is judged once the journal
- * is open, never here: the items and the fingerprint stay those of the file alone.
+ * What `push` sends, read by the same pipeline as `validate`, in one pass as the file streams:
+ * every item keeps its index in the file, invalid ones are not sent (they are reported with their
+ * first error), and a fingerprint of the content ties a journal to this input. Valid SKUs may still
+ * be held back by the gates (push-gates.ts); that depends on the options and the journal, so it is
+ * judged once the journal is open, never here: the items and the fingerprint stay those of the
+ * file alone.
+ *
+ * Kept in memory for each item is only what the gates and the reports ask of every item: its
+ * label, its barcode, its row, the gate fields it leaves empty (when any) and, for an invalid one,
+ * its first error. The items themselves wait on disk (payload-store.ts) until they are sent.
  */
 export interface PushInput {
   kind: DraftKind
-  /** What `validate` would print, for the invalid items. */
-  checked: CheckedInput
+  /** What `validate` would say of the file as a whole (its mapping, its columns that look like typos). */
+  file: CheckedFile
   items: JournalItems
   /** The items not sent because they do not meet the contract. */
   invalid: { index: number; label: string; message: string }[]
   fingerprint: string
   labelOf(index: number): string
-  /** The item as read, valid or not (undefined past the end). */
+  /** The SKU's barcode as the gates compare it ('' for none, and for an app). */
+  barcodeOf(index: number): string
+  /** The gate fields the SKU leaves empty (`skuGaps`), read once. */
+  gapsOf(index: number): readonly string[]
+  /** The item as read, valid or not (undefined past the end), from the disk. */
   payloadOf(index: number): unknown
   /** For a sheet: the data row the item came from, as validate counts them (from 1). */
   rowOf(index: number): number | undefined
@@ -30,44 +43,106 @@ export interface PushInput {
    * of a JSON list (its position from 0, the [N] of validate and of push's lists).
    */
   placeOf(index: number): string
+  /** Removes the items kept on disk. */
+  close(): void
 }
+
+/**
+ * A copy of a string that holds nothing else: a cell of a sheet can be a slice of the megabyte of
+ * text it was read from, and keeping the slice would keep the whole stretch alive.
+ */
+const ownCopy = (text: string) => Buffer.from(text, 'utf8').toString('utf8')
+
+const NO_GAPS: readonly string[] = []
 
 export async function readPushInput(
   file: string,
   cwd: string,
   options: SheetOptions = {},
 ): Promise<PushInput> {
-  const checked = await checkInputFile(file, cwd, options)
-  if (checked.documentErrors > 0) {
-    throw new CliError(`${file} is not something push can send:\n${checked.text.trimEnd()}`)
+  const store = new PayloadStore()
+  try {
+    return await readInto(store, file, cwd, options)
+  } catch (error) {
+    store.close()
+    throw error
   }
-  if (checked.entries.length === 0) throw new CliError(`${file} holds nothing to send.`)
-  const kind = checked.kind === 'app-request' ? APP_KIND : SKU_KIND
-  const entries = checked.entries
-  const labels = entries.map((entry) => kind.label(entry.payload, `#${entry.index}`))
-  const hash = createHash('sha256').update(kind.kind)
-  for (const entry of entries) hash.update('\n').update(JSON.stringify(entry.payload) ?? 'null')
+}
+
+async function readInto(
+  store: PayloadStore,
+  file: string,
+  cwd: string,
+  options: SheetOptions,
+): Promise<PushInput> {
+  let kind = SKU_KIND
+  let hash: Hash | undefined
+  const labels: string[] = []
+  const barcodes: string[] = []
+  const rows: number[] = []
+  const gaps = new Map<number, readonly string[]>()
+  const invalid: PushInput['invalid'] = []
+  const errors = new Set<number>()
+  const checked = await checkInput(file, cwd, options, (item, inputKind) => {
+    // The kind is known by the first item: an app request is one document, read whole.
+    if (!hash) {
+      kind = inputKind === 'app-request' ? APP_KIND : SKU_KIND
+      hash = createHash('sha256').update(kind.kind)
+    }
+    const { index, payload } = item
+    const json = JSON.stringify(payload) ?? 'null'
+    hash.update('\n').update(json)
+    store.add(json)
+    const label = ownCopy(kind.label(payload, `#${index}`))
+    labels.push(label)
+    const barcode = kind === SKU_KIND ? barcodeKey(isRecord(payload) ? payload.barcode : undefined) : ''
+    barcodes.push(barcode === label ? label : ownCopy(barcode))
+    if (item.row !== undefined) rows.push(item.row)
+    const error = firstError(item)
+    if (error !== undefined) {
+      invalid.push({ index, label, message: error })
+      errors.add(index)
+    } else if (kind === SKU_KIND) {
+      const empty = skuGaps(payload)
+      if (empty.length > 0) gaps.set(index, empty)
+    }
+  })
+  if (checked.fileErrors.length > 0) {
+    // Only a document read whole has problems of its own, and then it has no items to report.
+    let text = ''
+    reportWriter(false).write({ write: (part: string) => (text += part) }, checked)
+    throw new CliError(`${file} is not something push can send:\n${text.trimEnd()}`)
+  }
+  if (labels.length === 0) throw new CliError(`${file} holds nothing to send.`)
+  const total = labels.length
   return {
     kind,
-    checked,
+    file: checked,
     items: {
-      total: entries.length,
+      total,
       at(index) {
-        const entry = entries[index]
-        if (!entry || entry.error !== undefined) return undefined
-        return { payload: entry.payload, label: labels[index]! }
+        if (!(index >= 0 && index < total) || errors.has(index)) return undefined
+        // The payload is read from the disk only when asked for: the journal asks every item
+        // whether it is sent when it opens, and only those it sends for their payload.
+        return {
+          label: labels[index]!,
+          get payload() {
+            return store.at(index)
+          },
+        }
       },
     },
-    invalid: entries
-      .filter((entry) => entry.error !== undefined)
-      .map((entry) => ({ index: entry.index, label: labels[entry.index]!, message: entry.error! })),
-    fingerprint: hash.digest('hex'),
+    invalid,
+    fingerprint: hash!.digest('hex'),
     labelOf: (index) => labels[index] ?? `#${index}`,
-    payloadOf: (index) => entries[index]?.payload,
-    rowOf: (index) => entries[index]?.row,
+    barcodeOf: (index) => barcodes[index] ?? '',
+    gapsOf: (index) => gaps.get(index) ?? NO_GAPS,
+    payloadOf: (index) => store.at(index),
+    rowOf: (index) => rows[index],
     placeOf(index) {
-      const row = entries[index]?.row
+      const row = rows[index]
       return row === undefined ? `item ${index}` : `row ${row}`
     },
+    close: () => store.close(),
   }
 }

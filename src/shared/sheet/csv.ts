@@ -207,8 +207,16 @@ export async function streamCsv(
  * (formula.ts).
  */
 export function toCsv(headers: readonly string[], rows: readonly (readonly string[])[]): string {
-  const line = (cells: readonly string[]) => cells.map((cell) => quote(escapeFormula(cell))).join(',')
-  return '\uFEFF' + [headers, ...rows].map(line).join('\r\n') + '\r\n'
+  return CSV_START + [headers, ...rows].map(csvLine).join(CSV_LINE_END) + CSV_LINE_END
+}
+
+/** How toCsv's text starts (the byte order mark) and ends each line, for a writer that streams. */
+export const CSV_START = '\uFEFF'
+export const CSV_LINE_END = '\r\n'
+
+/** One line of toCsv's text, without its end. */
+export function csvLine(cells: readonly string[]): string {
+  return cells.map((cell) => quote(escapeFormula(cell))).join(',')
 }
 
 function quote(cell: string): string {

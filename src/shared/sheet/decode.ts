@@ -87,15 +87,31 @@ const UTF8_ADVICE = {
   json: 'Re-encode it as UTF-8 (most editors offer it under "Save with encoding").',
 }
 
-/** Whole bytes as text, with the same checks; `kind` picks the advice when they are not UTF-8. */
-export function decodeText(bytes: Uint8Array, kind: keyof typeof UTF8_ADVICE = 'csv'): string {
+type TextKind = keyof typeof UTF8_ADVICE
+
+/** What is said of bytes that are not UTF-8, with the advice for the kind of file. */
+export function notUtf8Message(kind: TextKind): string {
+  return `The file is not UTF-8 text. ${UTF8_ADVICE[kind]}`
+}
+
+/**
+ * Whole bytes as text, with the same checks; `kind` picks the advice when they are not UTF-8.
+ * Only a decoding error (a TypeError, in every engine) means the bytes are not UTF-8: bytes that
+ * would make a longer text than the engine's longest string (about 512 million characters) are
+ * refused as too large to read whole, never called "not UTF-8".
+ */
+export function decodeText(bytes: Uint8Array, kind: TextKind = 'csv'): string {
   let encoding = 'utf-8'
   if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = 'utf-16le'
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = 'utf-16be'
   if (encoding === 'utf-8' && looksBinary(bytes)) throw new SheetFileError('binary', BINARY_MESSAGE)
   try {
     return new TextDecoder(encoding, { fatal: true }).decode(bytes)
-  } catch {
-    throw new SheetFileError('not-utf8', `The file is not UTF-8 text. ${UTF8_ADVICE[kind]}`)
+  } catch (error) {
+    if (error instanceof TypeError) throw new SheetFileError('not-utf8', notUtf8Message(kind))
+    throw new SheetFileError(
+      'too-large',
+      `The file is too large to be read whole: ${(bytes.length / 1024 / 1024).toFixed(0)} MB of text is more than the longest text this program can hold (about 512 million characters).`,
+    )
   }
 }

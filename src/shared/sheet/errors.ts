@@ -4,6 +4,7 @@ export type SheetFileErrorCode =
   | 'no-header'
   | 'binary'
   | 'not-utf8'
+  | 'too-large'
   | 'too-many-columns'
   | 'huge-cell'
   | 'unclosed-quote'

@@ -92,32 +92,56 @@ function headerOf(path: string, style: HeaderStyle): string {
 }
 
 /**
- * The sheet of some drafts: the contract's columns (3D assets spread over as many positions as
- * the drafts use, at least one), then the extra JSON columns any draft needs, then `extra`.
+ * A sheet of drafts built as they come, for a writer that cannot hold them all (the CLI's
+ * `convert`): `add` turns a draft into its cells, kept by the order their columns were first met;
+ * once every draft is added, `paths` are the sheet's columns and `row` puts a draft's cells under
+ * them. The contract's columns come first (3D assets spread over as many positions as the drafts
+ * use, at least one), then the extra JSON columns any draft needs, in the order met.
  */
-export function skusToSheet(skus: readonly Sku[], options: SheetOptions = {}): SkuSheet {
-  const all = skus.map(skuCells)
-  let assets = 1
-  for (const sku of skus) {
+export class SkuSheetBuilder {
+  private assets = 1
+  private readonly met = new Map<string, number>()
+
+  /** The draft's cells, by the order of their columns (undefined where it has none). */
+  add(sku: Sku): string[] {
     const list = (sku as { arEffect?: { effectAssets3D?: unknown } }).arEffect?.effectAssets3D
-    if (Array.isArray(list)) assets = Math.max(assets, list.length)
-  }
-  const paths = skuColumns({ assets3D: assets })
-  const known = new Set(paths)
-  for (const cells of all) {
-    for (const column of cells.keys()) {
-      if (!known.has(column)) {
-        known.add(column)
-        paths.push(column)
-      }
+    if (Array.isArray(list)) this.assets = Math.max(this.assets, list.length)
+    const cells: string[] = []
+    for (const [column, text] of skuCells(sku)) {
+      let at = this.met.get(column)
+      if (at === undefined) this.met.set(column, (at = this.met.size))
+      cells[at] = text
     }
+    return cells
   }
+
+  paths(): string[] {
+    const paths = skuColumns({ assets3D: this.assets })
+    const known = new Set(paths)
+    for (const column of this.met.keys()) if (!known.has(column)) paths.push(column)
+    return paths
+  }
+
+  /** A draft's cells (as `add` gave them, or after a JSON round trip: null where it has none) under `paths`. */
+  row(cells: readonly (string | null | undefined)[], paths: readonly string[]): string[] {
+    return paths.map((path) => {
+      const at = this.met.get(path)
+      return (at === undefined ? undefined : cells[at]) ?? ''
+    })
+  }
+}
+
+/** The sheet of some drafts (see SkuSheetBuilder), then `extra`. */
+export function skusToSheet(skus: readonly Sku[], options: SheetOptions = {}): SkuSheet {
+  const builder = new SkuSheetBuilder()
+  const all = skus.map((sku) => builder.add(sku))
+  const paths = builder.paths()
   const style = options.headers ?? 'titles'
   const extra = options.extra ?? { headers: [], rows: [] }
   return {
     paths: [...paths, ...extra.headers.map(() => '')],
     headers: [...paths.map((path) => headerOf(path, style)), ...extra.headers],
-    rows: all.map((cells, i) => [...paths.map((path) => cells.get(path) ?? ''), ...(extra.rows[i] ?? [])]),
+    rows: all.map((cells, i) => [...builder.row(cells, paths), ...(extra.rows[i] ?? [])]),
   }
 }
 
