@@ -7,7 +7,12 @@ import { parseCsvText } from '#shared/sheet/csv.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
-import { holdDraftWrites, storedDraftCount, storedDrafts } from './harness/stored-drafts.ts'
+import {
+  holdDraftWrites,
+  releaseDraftWrites,
+  storedDraftCount,
+  storedDrafts,
+} from './harness/stored-drafts.ts'
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../fixtures')
 
@@ -252,6 +257,45 @@ test.describe('Importing SKUs', () => {
     })
     expect(await storedDrafts(page)).toEqual(before)
     await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeVisible()
+  })
+
+  test('leaving the page mid-import asks first: staying goes on, leaving stops it and puts the drafts back', async ({
+    page,
+    pageProblems,
+  }) => {
+    test.setTimeout(180_000)
+    await openImport(page, pageProblems, 20)
+    const before = await storedDrafts(page)
+    const lines = ['productName,brand,barcode,category,subCategory,isActive']
+    for (let i = 0; i < 20_000; i++)
+      lines.push(`Generated ${i},Litware,${7_100_000_000_000 + i},eyewear,sunglasses,true`)
+    await fileInput(page).setInputFiles(csvFile('large.csv', lines))
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await page.getByRole('button', { name: 'Import 20,000 valid rows' }).click({ timeout: 90_000 })
+    await expect
+      .poll(() => storedDraftCount(page), { timeout: 60_000, intervals: [100] })
+      .toBeGreaterThan(before.length + 1000)
+    // Held in the middle, whatever the machine's speed, while the person tries to leave.
+    const written = await holdDraftWrites(page)
+    expect(written).toBeLessThan(before.length + 20_000)
+    const sections = page.getByRole('navigation', { name: 'Sections' })
+
+    // Escape is "Stay": the import goes on.
+    await sections.getByRole('link', { name: 'SKUs' }).click()
+    const asking = page.getByRole('alertdialog', { name: 'Stop the import?' })
+    await expect(asking).toBeVisible()
+    await axe(page)
+    await screenshot(page, 'import-leave-asks')
+    await page.keyboard.press('Escape')
+    await expect(asking).toBeHidden()
+    await expect(page.getByRole('progressbar', { name: 'Importing' })).toBeVisible()
+
+    await sections.getByRole('link', { name: 'SKUs' }).click()
+    await asking.getByRole('button', { name: 'Stop and leave' }).click()
+    await releaseDraftWrites(page)
+    await expect(page.getByRole('heading', { name: 'SKU drafts', level: 1 })).toBeVisible({ timeout: 30_000 })
+    expect(await storedDrafts(page)).toEqual(before)
+    await expect(page.getByText('Import stopped: the drafts are as they were before it.')).toBeVisible()
   })
 
   test('an import cut short by closing the window is rolled back when the app starts again', async ({

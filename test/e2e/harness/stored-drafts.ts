@@ -84,23 +84,26 @@ export async function storedDraftCount(page: Page): Promise<number> {
 }
 
 /**
- * Stops the page's writes to the drafts from committing, from now until the page goes, and returns
- * how many drafts are stored. It holds a read-write transaction on the store open (IndexedDB runs
- * the app's later writes to it only after this one), so a test can close the page in the middle
- * of a long write however fast or slow the machine is.
+ * Stops the page's writes to the drafts from committing, from now until the page goes (or
+ * `releaseDraftWrites`), and returns how many drafts are stored. It holds a read-write transaction
+ * on the store open (IndexedDB runs the app's later writes to it only after this one, whichever
+ * thread makes them), so a test can act in the middle of a long write however fast or slow the
+ * machine is.
  */
 export async function holdDraftWrites(page: Page): Promise<number> {
   return page.evaluate(
     () =>
       new Promise<number>((resolve, reject) => {
-        const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
-        const open = idb.open('catalog-desk')
+        const g = globalThis as unknown as { indexedDB: IdbFactory; __draftWritesHeld?: boolean }
+        g.__draftWritesHeld = true
+        const open = g.indexedDB.open('catalog-desk')
         open.onerror = () => reject(new Error('cannot open catalog-desk'))
         open.onsuccess = () => {
           const store = open.result.transaction('skuDrafts', 'readwrite').objectStore('skuDrafts')
-          // A transaction with a request pending stays open: keep asking until the page goes.
-          // The first answer is the one returned (a promise settles once).
+          // A transaction with a request pending stays open: keep asking until released or the
+          // page goes. The first answer is the one returned (a promise settles once).
           const ask = (): void => {
+            if (!g.__draftWritesHeld) return
             const counting = store.count()
             counting.onsuccess = () => {
               resolve(counting.result)
@@ -111,6 +114,13 @@ export async function holdDraftWrites(page: Page): Promise<number> {
         }
       }),
   )
+}
+
+/** Lets the writes `holdDraftWrites` held commit: its transaction ends with its last question. */
+export async function releaseDraftWrites(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    ;(globalThis as unknown as { __draftWritesHeld?: boolean }).__draftWritesHeld = false
+  })
 }
 
 // The test programme compiles without the DOM library: the little of IndexedDB used above, by hand.

@@ -212,7 +212,30 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     }
   }
 
+  /** The import under way, settled once it has ended: done, or rolled back. */
+  let running: Promise<void> | undefined
+
   async function run() {
+    if (running) return
+    running = importFile()
+    try {
+      await running
+    } finally {
+      running = undefined
+    }
+  }
+
+  /**
+   * Stops the import under way, if any, and settles once it has ended: rolled back (drafts as they
+   * were), or done if it finished first.
+   */
+  async function stop(): Promise<void> {
+    if (!running) return
+    client.cancel()
+    await running
+  }
+
+  async function importFile() {
     if (!file.value || !report.value) return
     failure.value = notice.value = ''
     progress.value = { ...noProgress(), total: file.value.size }
@@ -291,6 +314,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     save,
     check,
     run,
+    stop,
     cancel,
     reset,
   }
