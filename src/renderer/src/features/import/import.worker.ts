@@ -133,6 +133,8 @@ async function run(job: number, file: File, mapping: SheetMapping, options: RunO
     current!.noted = resolve
     signal.addEventListener('abort', () => reject(signal.reason), { once: true })
   })
+  // Awaited by the first write; a cancel before there is one must not be an unhandled rejection.
+  noted.catch(() => undefined)
   post({ type: 'begun', job, batch })
 
   /** Writes handed to the database and not yet committed, oldest first. */
