@@ -110,7 +110,8 @@ export class DryRunTally {
     }
   }
 
-  report(documentErrors: string[], products?: ProductCounts): DryRunReport {
+  /** The report, but for what the drafts say of it (`taken`, read by the worker). */
+  report(documentErrors: string[], products?: ProductCounts): Omit<DryRunReport, 'taken'> {
     return {
       ...(products && { products }),
       conversions: this.conversions.counts,

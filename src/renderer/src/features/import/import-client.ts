@@ -47,10 +47,9 @@ export class ImportClient {
   dryRun(
     file: File,
     mapping: SheetMapping,
-    held: string[],
     onProgress: (progress: ReadProgress) => void,
   ): Promise<DryRunReport> {
-    return this.start({ type: 'dry-run', file, mapping, held }, (message, resolve) => {
+    return this.start({ type: 'dry-run', file, mapping }, (message, resolve) => {
       if (message.type === 'progress') onProgress(message.progress)
       else if (message.type === 'report') resolve(message.report)
     })

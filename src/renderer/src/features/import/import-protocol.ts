@@ -45,8 +45,7 @@ export interface RunOptions {
 
 export type ImportRequest =
   | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
-  /** `held`: the barcodes drafts hold; only rows that could update a draft are fingerprinted. */
-  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping; held: string[] }
+  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping }
   | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
   /** The page noted the import's batch (`begun`): the worker may write. */
   | { type: 'noted'; job: number }
@@ -97,6 +96,17 @@ export interface BarcodeSummary {
   repeated: number
 }
 
+/**
+ * What the drafts say of the rows an import would write: how many of their barcodes a draft
+ * already holds, how many of those drafts were sent somewhere (an import never updates them), and
+ * how many rows would change nothing under "update" (their draft holds exactly their content).
+ */
+export interface TakenCounts {
+  existing: number
+  sent: number
+  unchanged: number
+}
+
 export interface DryRunReport {
   rows: number
   valid: number
@@ -112,6 +122,8 @@ export interface DryRunReport {
   documentErrors: string[]
   /** For the duplicates choice: over valid rows only, and over every row. */
   barcodes: { valid: BarcodeSummary; all: BarcodeSummary }
+  /** For the duplicates choice, read from the drafts by the worker: over valid rows only, and every row. */
+  taken: { valid: TakenCounts; all: TakenCounts }
   /** Products and variants the file holds (sheets; JSON is one SKU an item). */
   products?: ProductCounts
   /**

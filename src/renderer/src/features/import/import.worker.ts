@@ -16,6 +16,7 @@ import {
   type ReadProgress,
   type RunOptions,
   type SavedMapping,
+  type TakenCounts,
 } from './import-protocol.ts'
 import { readHead, readJson, readResults } from './read-sheet.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -75,15 +76,14 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
   }
 }
 
-async function dryRun(
-  job: number,
-  file: File,
-  mapping: SheetMapping,
-  held: ReadonlySet<string>,
-  signal: AbortSignal,
-) {
+async function dryRun(job: number, file: File, mapping: SheetMapping, signal: AbortSignal) {
   const format = await formatOf(file)
-  const tally = new DryRunTally(format === 'json' ? 'exact' : 'cells', held)
+  const reading = format === 'json' ? 'exact' : 'cells'
+  writes ??= openImportWrites()
+  const drafts = writes
+  // Only a row that could update a draft is fingerprinted: one naming a draft or with a barcode a
+  // draft holds (a first import fingerprints none).
+  const tally = new DryRunTally(reading, new Set(await drafts.heldBarcodes()))
   const report = throttled(job)
   const { documentErrors, products } = await readResults(
     file,
@@ -95,7 +95,24 @@ async function dryRun(
       report(progress)
     },
   )
-  post({ type: 'report', job, report: tally.report(documentErrors, products) })
+  const checked = tally.report(documentErrors, products)
+  // Read here rather than by the page: at 100,000 drafts these reads and fingerprints would stall
+  // the window.
+  const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)
+  const unchanged = await drafts.unchangedRows(checked.fingerprints, reading)
+  const counts = (barcodes: readonly string[], rows: (valid: boolean) => boolean): TakenCounts => {
+    const found = barcodes.flatMap((barcode) => byBarcode.get(barcode) ?? [])
+    return {
+      existing: found.length,
+      sent: found.filter((draft) => draft.sent).length,
+      unchanged: checked.fingerprints.filter((row, i) => unchanged[i] && rows(row.valid)).length,
+    }
+  }
+  const taken = {
+    valid: counts(checked.barcodes.valid.distinct, (valid) => valid),
+    all: counts(checked.barcodes.all.distinct, () => true),
+  }
+  post({ type: 'report', job, report: { ...checked, taken } })
 }
 
 /** SKUs converted and waiting to be written, and the rows read since the last such chunk. */
@@ -216,8 +233,7 @@ async function start(request: Exclude<ImportRequest, { type: 'noted' | 'cancel' 
   try {
     if (request.type === 'analyse')
       post({ type: 'analysed', job, analysis: await analyse(request.file, request.saved) })
-    else if (request.type === 'dry-run')
-      await dryRun(job, request.file, request.mapping, new Set(request.held), stop.signal)
+    else if (request.type === 'dry-run') await dryRun(job, request.file, request.mapping, stop.signal)
     else await run(job, request.file, request.mapping, request.options, stop.signal)
   } catch (error) {
     if (stop.signal.aborted) post({ type: 'cancelled', job })

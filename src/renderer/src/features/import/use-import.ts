@@ -13,7 +13,7 @@ import { mappingFileName } from './reading-words.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
 import type { FieldPath } from '#shared/sheet/types.ts'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
-import type { DraftByBarcode, DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
+import type { DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
@@ -46,9 +46,6 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   /** Fixed values, defaults, decimals and options: the mapping beyond its columns. */
   const settings = ref<MappingSettings>(structuredClone(DEFAULT_SETTINGS))
   const report = shallowRef<DryRunReport>()
-  const existing = shallowRef<Map<string, DraftByBarcode>>(new Map())
-  /** For each of the report's fingerprints: its draft already holds exactly the row's content. */
-  const unchanged = shallowRef<readonly boolean[]>([])
   const progress = shallowRef<ReadProgress>(noProgress())
   const duplicates = ref<DuplicatePolicy>('skip')
   const includeInvalid = ref(false)
@@ -67,13 +64,11 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     includeInvalid.value ? report.value?.barcodes.all : report.value?.barcodes.valid,
   )
   const taken = computed(() => {
-    const found = (barcodes.value?.distinct ?? []).map((barcode) => existing.value.get(barcode))
+    const counts = includeInvalid.value ? report.value?.taken.all : report.value?.taken.valid
     return {
-      existing: found.filter(Boolean).length,
-      sent: found.filter((draft) => draft?.sent).length,
-      unchanged: (report.value?.fingerprints ?? []).filter(
-        (row, i) => unchanged.value[i] && (row.valid || includeInvalid.value),
-      ).length,
+      existing: counts?.existing ?? 0,
+      sent: counts?.sent ?? 0,
+      unchanged: counts?.unchanged ?? 0,
       repeated: barcodes.value?.repeated ?? 0,
     }
   })
@@ -199,11 +194,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     progress.value = { ...noProgress(), total: file.value.size }
     step.value = 'checking'
     try {
-      const held = await imports.heldBarcodes()
-      const checked = await client.dryRun(file.value, sheetMapping(), held, (read) => (progress.value = read))
-      existing.value = await imports.draftsByBarcode(checked.barcodes.all.distinct)
-      unchanged.value = await imports.unchangedRows(checked.fingerprints, reading())
-      report.value = checked
+      report.value = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
       step.value = 'report'
     } catch (error) {
       step.value = isJson.value ? 'choose' : 'mapping'
