@@ -37,6 +37,30 @@ const csvFile = (name: string, lines: string[]) => ({
   buffer: Buffer.from(lines.join('\r\n') + '\r\n'),
 })
 
+/**
+ * Imports `count` new rows over 20 seeded drafts and holds the import's writes once part of it is
+ * stored (`holdDraftWrites`); returns the drafts as they were before it.
+ */
+async function importHeldMidway(page: Page, pageProblems: PageProblems, count: number, firstBarcode: number) {
+  await openImport(page, pageProblems, 20)
+  const before = await storedDrafts(page)
+  const lines = ['productName,brand,barcode,category,subCategory,isActive']
+  for (let i = 0; i < count; i++)
+    lines.push(`Generated ${i},Litware,${firstBarcode + i},eyewear,sunglasses,true`)
+  await fileInput(page).setInputFiles(csvFile('large.csv', lines))
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await page
+    .getByRole('button', { name: `Import ${count.toLocaleString('en-US')} valid rows` })
+    .click({ timeout: 90_000 })
+  await expect
+    .poll(() => storedDraftCount(page), { timeout: 60_000, intervals: [100] })
+    .toBeGreaterThan(before.length + 1000)
+  const written = await holdDraftWrites(page)
+  expect(written).toBeGreaterThan(before.length)
+  expect(written).toBeLessThan(before.length + count)
+  return before
+}
+
 test.describe('Importing SKUs', () => {
   test('a CSV: map a column, read the problems and the report, update existing drafts', async ({
     page,
@@ -264,20 +288,8 @@ test.describe('Importing SKUs', () => {
     pageProblems,
   }) => {
     test.setTimeout(180_000)
-    await openImport(page, pageProblems, 20)
-    const before = await storedDrafts(page)
-    const lines = ['productName,brand,barcode,category,subCategory,isActive']
-    for (let i = 0; i < 20_000; i++)
-      lines.push(`Generated ${i},Litware,${7_100_000_000_000 + i},eyewear,sunglasses,true`)
-    await fileInput(page).setInputFiles(csvFile('large.csv', lines))
-    await page.getByRole('button', { name: 'Check the rows' }).click()
-    await page.getByRole('button', { name: 'Import 20,000 valid rows' }).click({ timeout: 90_000 })
-    await expect
-      .poll(() => storedDraftCount(page), { timeout: 60_000, intervals: [100] })
-      .toBeGreaterThan(before.length + 1000)
     // Held in the middle, whatever the machine's speed, while the person tries to leave.
-    const written = await holdDraftWrites(page)
-    expect(written).toBeLessThan(before.length + 20_000)
+    const before = await importHeldMidway(page, pageProblems, 20_000, 7_100_000_000_000)
     const sections = page.getByRole('navigation', { name: 'Sections' })
 
     // Escape is "Stay": the import goes on.
@@ -303,22 +315,9 @@ test.describe('Importing SKUs', () => {
     pageProblems,
   }) => {
     test.setTimeout(180_000)
-    await openImport(page, pageProblems, 20)
-    const before = await storedDrafts(page)
-    const lines = ['productName,brand,barcode,category,subCategory,isActive']
-    for (let i = 0; i < 12_000; i++)
-      lines.push(`Generated ${i},Litware,${7_000_000_000_000 + i},eyewear,sunglasses,true`)
-    await fileInput(page).setInputFiles(csvFile('large.csv', lines))
-    await page.getByRole('button', { name: 'Check the rows' }).click()
-    await page.getByRole('button', { name: 'Import 12,000 valid rows' }).click({ timeout: 90_000 })
-    await expect
-      .poll(() => storedDraftCount(page), { timeout: 60_000, intervals: [100] })
-      .toBeGreaterThan(before.length + 1000)
     // Held in the middle whatever the machine's speed, then the window goes away, as in a crash:
     // no cancel, no rollback in this page.
-    const written = await holdDraftWrites(page)
-    expect(written).toBeGreaterThan(before.length)
-    expect(written).toBeLessThan(before.length + 12_000)
+    const before = await importHeldMidway(page, pageProblems, 12_000, 7_000_000_000_000)
     await page.reload()
     // The app shows once the rollback is done (on the page it was on); the person opens the list.
     await expect(page.getByRole('heading', { name: 'Import SKUs', level: 1 })).toBeVisible({
