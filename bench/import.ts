@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, CDPSession, Page } from '@playwright/test'
 import type { Sku } from '#shared/schema/sku.ts'
+import { describeColumn } from '#shared/sheet/columns.ts'
 import { skusToCsv } from '#shared/sheet/export.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
@@ -30,6 +31,12 @@ const LONG_TASK_GOAL_MS = 50
 const HEAP_SAMPLE_MS = 100
 const TIMEOUT_MS = 15 * 60_000
 const PAPA_PATH = '/bench/papaparse.min.js'
+/**
+ * The list's columns the baseline copies from a row, by the file's header: the catalogue's titles
+ * ("Product name"), which is how the app's export heads a CSV.
+ */
+const LIST_COLUMNS = ['productName', 'brand', 'barcode', 'category', 'subCategory', 'status'] as const
+type ListColumn = (typeof LIST_COLUMNS)[number]
 /** `BENCH_PROFILE=1`: CPU-profile the import pass and log where each thread spends it (slower). */
 const PROFILE = process.env.BENCH_PROFILE === '1'
 
@@ -143,7 +150,11 @@ async function measureBaseline(browser: Browser, url: string, csvPath: string): 
   await page.evaluate(addFileInput)
   await page.locator('#bench-file').setInputFiles(csvPath)
   log('import: baseline (Papa Parse + raw IndexedDB puts)…')
-  const measured = await page.evaluate(rawImport, { chunk: CHUNK, indexes })
+  const titles = Object.fromEntries(LIST_COLUMNS.map((column) => [column, describeColumn(column)])) as Record<
+    ListColumn,
+    string
+  >
+  const measured = await page.evaluate(rawImport, { chunk: CHUNK, indexes, titles })
   await context.close()
   if (measured.rows !== ROWS) throw new Error(`The baseline parsed ${measured.rows} rows, not ${ROWS}.`)
   return measured
@@ -234,7 +245,15 @@ async function readDraftIndexes(): Promise<IndexLayout[]> {
  * Parse + store, raw: the same file and parser, then plain puts of draft records (the list's
  * columns beside the parsed row) into a store laid out as the app's, and into one without indexes.
  */
-async function rawImport({ chunk, indexes }: { chunk: number; indexes: IndexLayout[] }): Promise<Baseline> {
+async function rawImport({
+  chunk,
+  indexes,
+  titles,
+}: {
+  chunk: number
+  indexes: IndexLayout[]
+  titles: Record<ListColumn, string>
+}): Promise<Baseline> {
   const g = globalThis as unknown as PageGlobals
   const file = g.document.querySelector('#bench-file')!.files![0]!
   const open = (name: string, withIndexes: IndexLayout[]) =>
@@ -268,10 +287,17 @@ async function rawImport({ chunk, indexes }: { chunk: number; indexes: IndexLayo
     Record<string, string>
   >
   const parse = g.performance.now() - start
-  // Not timed: the records' columns are copied from the row, with no conversion or check.
+  // Not timed: the records' columns are copied from the row, with no conversion or check. A
+  // column missing from the file would leave its index empty and the baseline cheaper than the
+  // app's writes (as it was until the columns were read by their titles): refused.
+  const missing = Object.values(titles).filter((title) => !(title in rows[0]!))
+  if (missing.length) throw new Error(`The file has no column ${missing.join(', ')}.`)
   const now = Date.now()
   const records = rows.map((row) => {
-    const words = `${row.productName} ${row.brand} ${row.barcode}`.toLowerCase().split(/[^\p{L}\p{N}]+/u)
+    const text = (column: ListColumn) => row[titles[column]] ?? ''
+    const words = `${text('productName')} ${text('brand')} ${text('barcode')}`
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
     return {
       id: crypto.randomUUID(),
       createdAt: now,
@@ -281,13 +307,14 @@ async function rawImport({ chunk, indexes }: { chunk: number; indexes: IndexLayo
       validity: 'valid',
       errorCount: 0,
       warningCount: 0,
-      productName: row.productName,
-      brand: row.brand,
-      barcode: row.barcode,
-      category: row.category,
-      subCategory: row.subCategory,
-      status: row.status,
+      productName: text('productName'),
+      brand: text('brand'),
+      barcode: text('barcode'),
+      category: text('category'),
+      subCategory: text('subCategory'),
+      status: text('status'),
       terms: [...new Set(words.filter(Boolean))],
+      gaps: [],
       payload: row,
     }
   })
