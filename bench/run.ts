@@ -1,3 +1,4 @@
+import { assetsScenario } from './assets.ts'
 import { cliScenario } from './cli.ts'
 import { importScenario } from './import.ts'
 import { listScenario } from './list.ts'
@@ -13,6 +14,7 @@ const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   import: importScenario,
   sync: syncScenario,
   cli: cliScenario,
+  assets: assetsScenario,
 }
 
 const names = process.argv.slice(2)

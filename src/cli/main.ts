@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { checkAssetsCommand } from './commands/check-assets.ts'
 import { convertCommand } from './commands/convert.ts'
 import { pushCommand } from './commands/push.ts'
 import { sandboxCommand } from './commands/sandbox.ts'
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   schema: schemaCommand,
   sandbox: sandboxCommand,
   push: pushCommand,
+  'check-assets': checkAssetsCommand,
 }
 
 /**

@@ -1,4 +1,14 @@
+import { DEFAULT_BUDGETS } from '#shared/asset-checks/budgets.ts'
+import { formatBytes } from '#shared/byte-size.ts'
 import { DEFAULT_SENDING, PROFILE_LIMITS } from '#shared/profile.ts'
+import { MAX_CACHED } from '#node/asset-checks/asset-cache.ts'
+import {
+  ASSET_TIMEOUT_MS,
+  CONCURRENCY,
+  MAX_ASSET_REDIRECTS,
+  MAX_EXTERNAL_FILES,
+  MODEL_DEADLINE_MS,
+} from '#node/asset-checks/asset-fetch.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
 import { MAX_XLSX_BYTES } from './input-file.ts'
 import { SHEET_OPTIONS_USAGE } from './sheet-options.ts'
@@ -34,12 +44,14 @@ Commands:
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
   sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
   push FILE [options]      Send SKUs (in batches) or an app creation request to the service
+  check-assets FILE [...]  Check the models and pictures SKUs name: reachable, valid, within budgets
 
 Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
   --version                Show the version
 
-Exit status: 0 success, 1 the document is invalid, 2 bad usage or a file that cannot be read.
+Exit status: 0 success, 1 the document is invalid (check-assets: an asset has an error), 2 bad usage
+or a file that cannot be read.
 `
 
 export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]
@@ -268,10 +280,71 @@ not sent) or a --report or --unresolved file not written, 2 bad usage, FILE or t
 list cannot be read, or a journal that belongs to other input.
 `
 
+const { modelBytes, triangles, drawCalls, textureSize, pictureBytes, pictureSize } = DEFAULT_BUDGETS
+const n = (value: number) => value.toLocaleString('en-US')
+
+export const CHECK_ASSETS_USAGE = `Usage: catalog-desk check-assets FILE [--json] [--concurrency N] [--allow-local]
+                                 [--cache FILE] [--budgets FILE]
+                                 [--mapping FILE] [--decimal-comma] [--show-mapping]
+
+Checks the files the SKUs of FILE name (anything "validate" reads: JSON, CSV, XLSX), as the app
+does before sending: the 3D models (arEffect.effectAssets3D.N.url), the product image, the
+environment image and the 2D effect assets. Each distinct address is downloaded and checked once,
+however many SKUs name it; a SKU's assets are checked whether or not the SKU meets the contract.
+
+3D models: reachable; valid glTF 2.0 by the Khronos glTF-Validator (its errors and warnings, with
+its codes; Draco, meshopt and textured models included, a truncated one is an error); its size,
+triangles, draw calls and texture sizes against the budgets; extensions the app's preview cannot
+show (required: an error; used: a warning). A .gltf's external buffers and images are fetched from
+beside it, under the same rules: ${MAX_EXTERNAL_FILES} at most, ${MODEL_DEADLINE_MS / 1000} seconds for the model and its files together.
+Pictures: reachable; what the bytes are (not what the server says: an HTML page is an error);
+a type the field takes (an environment may be Radiance HDR or OpenEXR, a product image not); its
+pixel size and file size against the budgets.
+
+Budgets (over the first: a warning; over the second: an error):
+  model size       ${formatBytes(modelBytes.recommended)}, ${formatBytes(modelBytes.maximum)} (a larger model is not downloaded)
+  triangles        ${n(triangles.recommended)}, ${n(triangles.maximum)}
+  draw calls       ${n(drawCalls.recommended)}, ${n(drawCalls.maximum)}
+  texture size     ${n(textureSize.recommended)}, ${n(textureSize.maximum)} pixels, longer side
+  picture size     ${formatBytes(pictureBytes.recommended)}, ${formatBytes(pictureBytes.maximum)}; ${n(pictureSize.recommended)}, ${n(pictureSize.maximum)} pixels, longer side
+
+Addresses are fetched as the app fetches them: http and https only, no user name or password, at
+most ${MAX_ASSET_REDIRECTS} redirects and ${ASSET_TIMEOUT_MS / 1000} seconds a file. An address on this computer or a local network
+(127.0.0.1, 192.168.x.x, a name resolving there, a redirect there) is refused unless --allow-local.
+
+Each result names the SKU ("[N]" of a JSON list, "row N" of a sheet, with its barcode or else its
+product name), the field and the address, then "ok" with what was found, or each problem as
+"error: …" or "warning: …" with its code in brackets. The last line counts them.
+Progress goes to standard error.
+
+Options:
+  --json            Print one JSON object instead:
+                    {kind, skus, assets, files, unchanged?, ok, warnings, errors, budgets,
+                     results: [{index, row?, sku, field, url, kind, status, problems:
+                       [{severity, code, message}], facts?}]}
+                    (kind of a result: model, product-image, environment-image or 2d-asset;
+                    status: ok, warning or error)
+  --concurrency N   Files checked at once, ${CONCURRENCY.min} to ${CONCURRENCY.max} (default ${CONCURRENCY.default})
+  --allow-local     Also check addresses on this computer or a local network
+  --cache FILE      Keep what was found in FILE, and next time ask the servers whether each file
+                    changed (ETag, Last-Modified): an unchanged one is not downloaded or checked
+                    again. Only findings are kept; the budgets are judged every run. Nothing is
+                    kept between runs without it. At most ${n(MAX_CACHED)} files, the least recently used
+                    dropped first; a file that is not such a cache is refused, never overwritten
+  --budgets FILE    Budgets of your own: JSON, {"modelBytes": {"recommended": N, "maximum": N}, …}
+                    (modelBytes, triangles, drawCalls, textureSize, pictureBytes, pictureSize);
+                    those it leaves out keep the defaults above
+${SHEET_OPTIONS_USAGE}  -h, --help        Show this help
+
+Exit status: 0 no asset has an error (warnings allowed), 1 some asset has an error, 2 bad usage,
+or FILE, --budgets or --cache cannot be read or used.
+`
+
 export const COMMAND_USAGE: Record<string, string> = {
   validate: VALIDATE_USAGE,
   convert: CONVERT_USAGE,
   schema: SCHEMA_USAGE,
   sandbox: SANDBOX_USAGE,
   push: PUSH_USAGE,
+  'check-assets': CHECK_ASSETS_USAGE,
 }

@@ -12,6 +12,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.woff2': 'font/woff2',
+  // The preview's decoders (Draco, Basis), which three's loaders name for the bundler to emit.
+  '.wasm': 'application/wasm',
 }
 
 /** Answers a request for one of the built renderer's files, as a fetch handler. */

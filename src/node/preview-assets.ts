@@ -34,11 +34,17 @@ const SAMPLES = {
   environment: { file: 'studio.hdr', contentType: 'image/vnd.radiance' },
 } as const
 
-/** What the previews take: glTF models, Radiance environments, and pictures (a logo, a product photo). */
+/**
+ * What the previews take: glTF models and the files a .gltf names beside it (buffers, KTX2
+ * textures), Radiance and OpenEXR environments, and pictures (a logo, a product photo).
+ */
 const TYPES_BY_EXTENSION: Record<string, string> = {
   '.glb': 'model/gltf-binary',
   '.gltf': 'model/gltf+json',
+  '.bin': 'application/gltf-buffer',
+  '.ktx2': 'image/ktx2',
   '.hdr': 'image/vnd.radiance',
+  '.exr': 'image/x-exr',
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
   '.jpeg': 'image/jpeg',

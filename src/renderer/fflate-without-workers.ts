@@ -8,10 +8,11 @@ import {
 
 /**
  * fflate as the page gets it (an alias in electron.vite.config.ts). Its asynchronous zip() hands
- * files over ~160 KB to workers it makes from blob: URLs, which the app's CSP (script-src 'self',
- * no blob: workers) rightly refuses: an XLSX export of a few hundred drafts failed with nothing
- * written. Here zip() compresses in place, then answers as the asynchronous one does. Everything
- * else is fflate's own.
+ * files over ~160 KB to workers it makes from blob: URLs, with code it builds from its functions'
+ * source text at run time: an XLSX export of a few hundred drafts failed with nothing written when
+ * the CSP refused blob: workers, and a minified build is where such code breaks. Here zip()
+ * compresses in place, then answers as the asynchronous one does, whatever the CSP allows.
+ * Everything else is fflate's own.
  */
 export * from 'fflate/browser'
 

@@ -1,13 +1,24 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Locator, Page } from '@playwright/test'
-import pixelmatch from 'pixelmatch'
-import { PNG } from 'pngjs'
+import type { Page } from '@playwright/test'
+import type { PNG } from 'pngjs'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { newDraft, saved } from './harness/editor-page.ts'
+import {
+  canvasPixels,
+  changed,
+  environmentCaption,
+  framesOf,
+  LOADED,
+  modelCaption,
+  settled,
+  stageOf,
+  startAssetServer,
+  sunsetPng,
+  VISIBLE_CHANGE,
+  type AssetServer,
+} from './harness/preview-page.ts'
 
 // The AR preview beside the SKU editor, in the browser harness: real WebGL (Chromium's software
 // renderer), assets through the real main-process loader, and a web server of the test's own.
@@ -15,57 +26,12 @@ import { newDraft, saved } from './harness/editor-page.ts'
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const sampleGlb = readFileSync(join(repoRoot, 'resources/preview/sample-glasses.glb'))
 
-/** A small warm sunset as an equirectangular PNG: bright orange sky, dark ground. */
-function sunsetPng(): Buffer {
-  const png = new PNG({ width: 64, height: 32 })
-  for (let y = 0; y < 32; y++) {
-    for (let x = 0; x < 64; x++) {
-      const sky = y < 16
-      const i = (y * 64 + x) * 4
-      png.data[i] = sky ? 255 : 60
-      png.data[i + 1] = sky ? 140 - y * 4 : 40
-      png.data[i + 2] = sky ? 40 : 30
-      png.data[i + 3] = 255
-    }
-  }
-  return PNG.sync.write(png)
-}
-
-interface AssetServer {
-  url: string
-  requests: string[]
-  close(): Promise<void>
-}
-
-/** Loopback web server: a missing model, the sample model under another name, a sunset. */
-async function startAssetServer(): Promise<AssetServer> {
-  const requests: string[] = []
-  const sunset = sunsetPng()
-  const server: Server = createServer((request, response) => {
-    requests.push(`${request.method} ${request.url}`)
-    if (request.url === '/models/aviator.glb') {
-      response.writeHead(200, { 'content-type': 'model/gltf-binary', 'content-length': sampleGlb.length })
-      response.end(sampleGlb)
-    } else if (request.url === '/env/sunset.png') {
-      response.writeHead(200, { 'content-type': 'image/png', 'content-length': sunset.length })
-      response.end(sunset)
-    } else {
-      response.writeHead(404, { 'content-type': 'text/plain' })
-      response.end('Not Found')
-    }
+/** Loopback web server: the sample model under another name, a sunset; anything else is missing. */
+const startServer = () =>
+  startAssetServer({
+    '/models/aviator.glb': { bytes: sampleGlb, type: 'model/gltf-binary' },
+    '/env/sunset.png': { bytes: sunsetPng(), type: 'image/png' },
   })
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((closed) => {
-        server.closeAllConnections()
-        server.close(() => closed())
-      }),
-  }
-}
 
 let assets: AssetServer
 
@@ -74,43 +40,12 @@ let assets: AssetServer
 test.use({ allowLocalAddresses: true })
 
 test.beforeAll(async () => {
-  assets = await startAssetServer()
+  assets = await startServer()
 })
 
 test.afterAll(async () => {
   await assets.close()
 })
-
-const stageOf = (page: Page) => page.getByRole('application', { name: '3D preview of the model' })
-const modelCaption = (page: Page) => page.getByTestId('preview-model')
-const environmentCaption = (page: Page) => page.getByTestId('preview-environment')
-/** Waits until nothing is loading and any frame the last change asked for has been drawn. */
-async function settled(page: Page) {
-  await expect(stageOf(page)).toHaveAttribute('data-busy', 'false', LOADED)
-  await page.evaluate(
-    () =>
-      new Promise<void>((done) => {
-        const raf = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number })
-          .requestAnimationFrame
-        raf(() => raf(() => done()))
-      }),
-  )
-}
-
-const framesOf = async (stage: Locator) => Number(await stage.getAttribute('data-frames'))
-
-async function canvasPixels(page: Page): Promise<PNG> {
-  return PNG.sync.read(await page.locator('.ar-preview__canvas').screenshot())
-}
-
-/** Share of pixels that differ visibly (pixelmatch's default perceptual threshold). */
-function changed(before: PNG, after: PNG): number {
-  expect([after.width, after.height]).toEqual([before.width, before.height])
-  const differing = pixelmatch(before.data, after.data, undefined, before.width, before.height, {
-    threshold: 0.1,
-  })
-  return differing / (before.width * before.height)
-}
 
 /** Share of pixels dark enough to be the frame or its shadow, not the light studio backdrop. */
 function darkShare(image: PNG): number {
@@ -121,10 +56,6 @@ function darkShare(image: PNG): number {
   }
   return dark / (image.width * image.height)
 }
-
-const VISIBLE_CHANGE = 0.005
-/** Loads go through main and the GPU is emulated in software: on a busy machine that takes seconds. */
-const LOADED = { timeout: 15_000 }
 
 test.describe('AR preview', () => {
   test('follows the draft’s AR settings live, and nothing else', async ({ page }) => {

@@ -25,11 +25,18 @@ export interface GuardedFetchOptions {
   /**
    * The media types the caller takes. A generic one (none, octet-stream, text/plain) is replaced
    * by the type the file name's extension stands for in `typesByExtension`, then checked.
+   * `'any'` takes every type: for a caller that reads what the bytes are itself (the asset checks
+   * sniff them, and say what a server sent instead of a model), within the same size limit.
    */
-  mediaTypes: ReadonlySet<string>
+  mediaTypes: ReadonlySet<string> | 'any'
   typesByExtension: Readonly<Record<string, string>>
   /** Sent as Accept. */
   accept: string
+  /**
+   * How a refusal of a local address says to allow it: the app's setting unless given (the CLI
+   * names its flag).
+   */
+  allowHint?: string
   /**
    * How names resolve and which addresses count as public; the system's resolver and
    * `isPublicAddress` unless a test stands in for the internet on loopback.
@@ -45,11 +52,39 @@ export interface Fetched {
   name: string
 }
 
+/** What kind of failure a FetchError is, for callers that answer each differently (its message is for people). */
+export type FetchFailure =
+  /** An address nothing is fetched from: not http(s), credentials, a local address, a redirect to one. */
+  | 'refused'
+  /** The server answered, but not with a 2xx (`status` says which). */
+  | 'status'
+  | 'too-large'
+  | 'media-type'
+  | 'empty'
+  | 'timeout'
+  | 'redirects'
+  /** No connection, or it broke before the whole file arrived. */
+  | 'network'
+
 /** "Could not load <address>: <reason>", the form every failure takes. */
 export class FetchError extends Error {
-  constructor(address: string, reason: string) {
+  readonly code: FetchFailure
+  /** The HTTP status, when the server answered with one that is not a success. */
+  readonly status: number | undefined
+  /** The size the server declared, when it was over the limit. */
+  readonly declaredBytes: number | undefined
+
+  constructor(
+    address: string,
+    reason: string,
+    code: FetchFailure = 'network',
+    extra: { status?: number; declaredBytes?: number } = {},
+  ) {
     super(`Could not load ${shown(address)}: ${reason}`)
     this.name = 'FetchError'
+    this.code = code
+    this.status = extra.status
+    this.declaredBytes = extra.declaredBytes
   }
 }
 
@@ -85,8 +120,8 @@ function shown(address: string): string {
   return address.length > MAX_SHOWN_ADDRESS ? `${address.slice(0, MAX_SHOWN_ADDRESS - 1)}…` : address
 }
 
-function localRefusal(what: string, address: string): string {
-  return `${what} ${address}, an address on this computer or a local network, which is not loaded unless allowed: ${ALLOW_HINT}`
+function localRefusal(what: string, address: string, hint = ALLOW_HINT): string {
+  return `${what} ${address}, an address on this computer or a local network, which is not loaded unless allowed: ${hint}`
 }
 
 /**
@@ -97,13 +132,14 @@ function localRefusal(what: string, address: string): string {
 function guardedLookup(
   lookup: typeof dnsLookup,
   isPublic: (address: string) => boolean,
+  hint: string | undefined,
 ): (hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => void {
   return (hostname, options, callback) => {
     lookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error)
       const local = addresses.find((entry) => !isPublic(entry.address))
       if (local)
-        return callback(new LocalAddressError(localRefusal(`${hostname} resolves to`, local.address)))
+        return callback(new LocalAddressError(localRefusal(`${hostname} resolves to`, local.address, hint)))
       if (options.all) return callback(null, addresses)
       const [first] = addresses
       if (!first)
@@ -118,21 +154,83 @@ function refusal(
   url: URL | null,
   allowLocal: boolean,
   isPublic: (address: string) => boolean,
+  hint?: string,
 ): string | undefined {
   if (!url || !WEB_PROTOCOLS.has(url.protocol)) return 'only http and https addresses are loaded'
   // got would turn them into an Authorization header; nothing fetched from data sends credentials.
   if (url.username || url.password) return 'addresses with a user name or password are not loaded'
   const literal = literalAddress(url.hostname)
-  if (!allowLocal && literal !== undefined && !isPublic(literal)) return localRefusal('it points to', literal)
+  if (!allowLocal && literal !== undefined && !isPublic(literal))
+    return localRefusal('it points to', literal, hint)
   return undefined
 }
 
 export function guardedFetch(address: string, options: GuardedFetchOptions): Promise<Fetched> {
+  return fetchGuarded(address, options, undefined).then((fetched) => {
+    // Only a conditional request is answered "not modified"; this one never is.
+    const { bytes, contentType, name } = fetched as FetchedAgain
+    return { bytes, contentType, name }
+  })
+}
+
+/** What tells a later request whether a file changed: its ETag and Last-Modified, as served. */
+export interface Validators {
+  etag?: string
+  lastModified?: string
+}
+
+/** A file fetched with its validators, and the type the server declared (before any extension's). */
+export interface FetchedAgain extends Fetched {
+  notModified: false
+  validators: Validators
+  /** The Content-Type as served, without parameters ('' when none). */
+  servedType: string
+}
+
+/** A conditional request answered 304: the file has not changed since the validators were given. */
+export interface NotModified {
+  notModified: true
+  validators: Validators
+}
+
+/**
+ * `guardedFetch` that also returns the file's validators and, given the validators of a copy the
+ * caller kept, asks conditionally (If-None-Match, If-Modified-Since): a 304 answer means the copy
+ * is still the file, and nothing is downloaded. The same guards apply to both.
+ */
+export function guardedFetchRevalidating(
+  address: string,
+  options: GuardedFetchOptions,
+  kept?: Validators,
+): Promise<FetchedAgain | NotModified> {
+  return fetchGuarded(address, options, kept?.etag || kept?.lastModified ? kept : undefined)
+}
+
+function validatorsOf(response: PlainResponse): Validators {
+  const validators: Validators = {}
+  const { etag } = response.headers
+  const lastModified = response.headers['last-modified']
+  if (typeof etag === 'string' && etag) validators.etag = etag
+  if (typeof lastModified === 'string' && lastModified) validators.lastModified = lastModified
+  return validators
+}
+
+function fetchGuarded(
+  address: string,
+  options: GuardedFetchOptions,
+  kept: Validators | undefined,
+): Promise<FetchedAgain | NotModified> {
   const allowLocal = options.allowLocalAddresses()
   const isPublic = options.network?.isPublic ?? isPublicAddress
+  const hint = options.allowHint
   const url = URL.parse(address)
-  const refused = refusal(url, allowLocal, isPublic)
-  if (refused || !url) return Promise.reject(new FetchError(address, refused ?? 'not a web address'))
+  const refused = refusal(url, allowLocal, isPublic, hint)
+  if (refused || !url)
+    return Promise.reject(new FetchError(address, refused ?? 'not a web address', 'refused'))
+
+  const headers: Record<string, string> = { accept: options.accept, 'user-agent': 'catalog-desk' }
+  if (kept?.etag) headers['if-none-match'] = kept.etag
+  if (kept?.lastModified) headers['if-modified-since'] = kept.lastModified
 
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
@@ -141,26 +239,32 @@ export function guardedFetch(address: string, options: GuardedFetchOptions): Pro
     /** Set when a redirect pointed somewhere nothing is fetched from. */
     let refusedRedirect: string | undefined
     let contentType = ''
+    let servedType = ''
+    let validators: Validators = {}
 
     let stream: ReturnType<typeof got.stream> | undefined
-    const fail = (reason: string) => {
+    const fail = (
+      reason: string,
+      code: FetchFailure,
+      extra?: { status?: number; declaredBytes?: number },
+    ) => {
       if (settled) return
       settled = true
       stream?.destroy()
-      reject(new FetchError(address, reason))
+      reject(new FetchError(address, reason, code, extra))
     }
 
     try {
       stream = got.stream(url, {
         method: 'GET',
-        headers: { accept: options.accept, 'user-agent': 'catalog-desk' },
+        headers,
         // The system resolver as it is when local addresses are allowed: nothing to refuse.
         dnsLookup: allowLocal
           ? options.network?.lookup
-          : (guardedLookup(options.network?.lookup ?? dnsLookup, isPublic) as typeof dnsLookup),
+          : (guardedLookup(options.network?.lookup ?? dnsLookup, isPublic, hint) as typeof dnsLookup),
         followRedirect: (response: PlainResponse) => {
           const target = URL.parse(String(response.headers.location ?? ''), response.url)
-          const why = refusal(target, allowLocal, isPublic)
+          const why = refusal(target, allowLocal, isPublic, hint)
           if (why)
             refusedRedirect = `it was redirected to ${shown(target?.href ?? String(response.headers.location))}: ${why}`
           return why === undefined
@@ -171,23 +275,34 @@ export function guardedFetch(address: string, options: GuardedFetchOptions): Pro
         timeout: { request: options.timeoutMs },
       })
     } catch (error) {
-      fail(failureReason(error, options))
+      fail(...failureReason(error, options))
       return
     }
 
     stream.on('response', (response: PlainResponse) => {
-      if (refusedRedirect !== undefined) return fail(refusedRedirect)
+      if (refusedRedirect !== undefined) return fail(refusedRedirect, 'refused')
       const status = response.statusCode
+      validators = validatorsOf(response)
+      if (status === 304 && kept) {
+        settled = true
+        stream?.destroy()
+        return resolve({ notModified: true, validators: { ...kept, ...validators } })
+      }
       if (status < 200 || status > 299) {
         const words = STATUS_CODES[status]
-        return fail(`the server answered HTTP ${status}${words ? ` (${words})` : ''}`)
+        return fail(`the server answered HTTP ${status}${words ? ` (${words})` : ''}`, 'status', { status })
       }
       const declared = Number(response.headers['content-length'])
-      if (declared > options.maxBytes) return fail(`larger than ${formatBytes(options.maxBytes)}`)
-      contentType = mediaType(String(response.headers['content-type'] ?? ''), url, options.typesByExtension)
-      if (!options.mediaTypes.has(contentType)) {
+      if (declared > options.maxBytes) {
+        return fail(`larger than ${formatBytes(options.maxBytes)}`, 'too-large', { declaredBytes: declared })
+      }
+      const header = String(response.headers['content-type'] ?? '')
+      servedType = header.split(';')[0]!.trim().toLowerCase()
+      contentType = mediaType(header, url, options.typesByExtension)
+      if (options.mediaTypes !== 'any' && !options.mediaTypes.has(contentType)) {
         return fail(
           `the server sent ${contentType || 'a file of no declared type'}, not ${[...options.mediaTypes].join(', ')}`,
+          'media-type',
         )
       }
     })
@@ -196,18 +311,25 @@ export function guardedFetch(address: string, options: GuardedFetchOptions): Pro
       received += chunk.length
       if (received > options.maxBytes) {
         chunks.length = 0
-        return fail(`larger than ${formatBytes(options.maxBytes)}`)
+        return fail(`larger than ${formatBytes(options.maxBytes)}`, 'too-large')
       }
       chunks.push(chunk)
     })
     stream.on('end', () => {
       if (settled) return
-      if (received === 0) return fail('the server sent an empty file')
+      if (received === 0) return fail('the server sent an empty file', 'empty')
       settled = true
-      resolve({ bytes: ownBytes(Buffer.concat(chunks)), contentType, name: fileName(url) })
+      resolve({
+        notModified: false,
+        bytes: ownBytes(Buffer.concat(chunks)),
+        contentType,
+        name: fileName(url),
+        validators,
+        servedType,
+      })
     })
-    stream.on('error', (error: unknown) => fail(failureReason(error, options)))
-    stream.on('close', () => fail('the connection closed before the whole file arrived'))
+    stream.on('error', (error: unknown) => fail(...failureReason(error, options)))
+    stream.on('close', () => fail('the connection closed before the whole file arrived', 'network'))
   })
 }
 
@@ -219,19 +341,20 @@ export function ownBytes(buffer: Buffer): Uint8Array {
   return new Uint8Array(buffer)
 }
 
-function failureReason(error: unknown, options: GuardedFetchOptions): string {
+function failureReason(error: unknown, options: GuardedFetchOptions): [string, FetchFailure] {
   // got wraps what the lookup threw (a RequestError with it as the cause); the reason is the lookup's own.
   const cause = (error as { cause?: unknown } | undefined)?.cause
-  if (cause instanceof LocalAddressError) return cause.reason
+  if (cause instanceof LocalAddressError) return [cause.reason, 'refused']
   const { code, name } = (error ?? {}) as { code?: string; name?: string }
-  if (name === 'MaxRedirectsError') return `it was redirected more than ${options.maxRedirects} times`
+  if (name === 'MaxRedirectsError')
+    return [`it was redirected more than ${options.maxRedirects} times`, 'redirects']
   if (name === 'TimeoutError' || code === 'ETIMEDOUT') {
-    return `no complete answer within ${formatDuration(options.timeoutMs)} (ETIMEDOUT)`
+    return [`no complete answer within ${formatDuration(options.timeoutMs)} (ETIMEDOUT)`, 'timeout']
   }
-  if (code && NETWORK_REASONS[code]) return `${NETWORK_REASONS[code]} (${code})`
-  if (code && /CERT|TLS|SSL/.test(code)) return `the secure connection failed (${code})`
-  if (code) return `no connection (${code})`
-  return error instanceof Error ? error.message : 'the download failed'
+  if (code && NETWORK_REASONS[code]) return [`${NETWORK_REASONS[code]} (${code})`, 'network']
+  if (code && /CERT|TLS|SSL/.test(code)) return [`the secure connection failed (${code})`, 'network']
+  if (code) return [`no connection (${code})`, 'network']
+  return [error instanceof Error ? error.message : 'the download failed', 'network']
 }
 
 /** The served type without parameters; a generic one is replaced by the one the file name's extension stands for. */

@@ -4,7 +4,9 @@ import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/adapters/preview-assets.ts'
 import { disposeTexture, environmentTexture } from './environment.ts'
-import { parseModel } from './model-file.ts'
+import { plural } from '#shared/plural.ts'
+import { listed } from '#renderer/words/format.ts'
+import { parseModel, type LoadedModel } from './model-file.ts'
 import {
   environmentOf,
   fieldOfViewOf,
@@ -38,8 +40,14 @@ const ADDRESS_SETTLE_MS = 500
 const SAMPLE_MODEL: PreviewAssetRequest = { source: 'sample', name: 'model' }
 const SAMPLE_ENVIRONMENT: PreviewAssetRequest = { source: 'sample', name: 'environment' }
 
-function describeAsset(name: string, source: ModelSource): string {
-  return `Showing ${name}${source.id ? ` (asset “${source.id}”)` : ''}, the SKU’s first 3D asset.`
+/** Which model is shown, and what it took: the decoders it needed and the files beside it. */
+function describeAsset(name: string, source: ModelSource, loaded: LoadedModel): string {
+  const what = `Showing ${name}${source.id ? ` (asset “${source.id}”)` : ''}, the SKU’s first 3D asset`
+  const took = [
+    ...(loaded.decoders.length ? [`decoded with ${listed(loaded.decoders)}`] : []),
+    ...(loaded.files ? [`${plural(loaded.files, 'file')} beside it`] : []),
+  ]
+  return `${what}${took.length ? ` (${took.join('; ')})` : ''}.`
 }
 
 /**
@@ -77,6 +85,15 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   let modelLoad = 0
   let environmentLoad = 0
 
+  /** A model's bytes as shown: the files a .gltf names beside it are fetched through main too. */
+  function readModel(bytes: Uint8Array, address?: string): Promise<LoadedModel> {
+    return parseModel({
+      bytes,
+      address,
+      fetchFile: async (url) => (await loadPreviewAsset({ source: 'url', url })).bytes,
+    })
+  }
+
   async function showModel(from: ModelSource) {
     const load = ++modelLoad
     loadingModel.value = true
@@ -91,8 +108,9 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
       try {
         const asset = await loadPreviewAsset({ source: 'url', url: from.url })
         name = asset.name
-        model = await parseModel(asset.bytes)
-        shown = { text: describeAsset(asset.name, from) }
+        const loaded = await readModel(asset.bytes, from.url)
+        model = loaded.scene
+        shown = { text: describeAsset(asset.name, from, loaded) }
       } catch (error) {
         const reason = failureText(error)
         // Download failures name the address already; a file that would not parse is named here.
@@ -107,7 +125,7 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     }
     if (!model) {
       try {
-        model = await parseModel((await loadPreviewAsset(SAMPLE_MODEL)).bytes)
+        model = (await readModel((await loadPreviewAsset(SAMPLE_MODEL)).bytes)).scene
       } catch (error) {
         shown = {
           text: `No model to show: the sample glasses could not be loaded — ${failureText(error)}`,

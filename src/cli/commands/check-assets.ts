@@ -1,0 +1,247 @@
+import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { assetRefs, type AssetRef } from '#shared/asset-checks/asset-refs.ts'
+import { DEFAULT_BUDGETS, validateBudgets, type AssetBudgets } from '#shared/asset-checks/budgets.ts'
+import { judge } from '#shared/asset-checks/judge.ts'
+import {
+  assetClassOf,
+  type AssetCheck,
+  type AssetOutcome,
+  type SkuAssetResult,
+} from '#shared/asset-checks/results.ts'
+import { messageOf } from '#shared/error-message.ts'
+import { SKU_KIND } from '#shared/sync/kinds.ts'
+import { AssetCacheFile, NotACacheError } from '#node/asset-checks/asset-cache.ts'
+import type { AssetChecker } from '#node/asset-checks/asset-checker.ts'
+import { CONCURRENCY } from '#node/asset-checks/asset-fetch.ts'
+import { parseCommandArgs } from '../args.ts'
+import { countResult, emptyTally, resultText, summaryText, type AssetTally } from '../asset-report.ts'
+import { checkInput } from '../check-input.ts'
+import { READ_ERRORS } from '../input-file.ts'
+import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { jsonMember, JsonListSpool } from '../json-layout.ts'
+import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
+import { Spool } from '../spool.ts'
+import { CHECK_ASSETS_USAGE } from '../usage.ts'
+
+/**
+ * `catalog-desk check-assets FILE`: the asset checks of the app, headless, on anything `validate`
+ * reads. The file is read as it streams (check-input.ts); each SKU's assets start being checked as
+ * the SKU is read, each distinct file once (asset-checker.ts), at most --concurrency at once. What
+ * each SKU names waits on disk (a spool) until every check is done; then the report is written in
+ * file order, one entry per SKU and asset, and the budgets are judged.
+ *
+ * Where findings live between runs: nowhere unless --cache FILE names a file. A cache the person
+ * did not ask for would be state that changes what a run does (a CI run would trust a 304 from a
+ * server it has never seen answer before), and the right place differs by user; so the CLI keeps
+ * one only where told, bounded (asset-cache.ts: the 10,000 files used last).
+ */
+
+/** The one hint a refused local address gives on the command line. */
+const ALLOW_HINT = 'run with --allow-local to check it'
+
+/** Progress on stderr at most this often. */
+const PROGRESS_MS = 1_000
+
+export async function checkAssetsCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('check-assets', args, {
+    json: { type: 'boolean' },
+    concurrency: { type: 'string' },
+    'allow-local': { type: 'boolean' },
+    cache: { type: 'string' },
+    budgets: { type: 'string' },
+    ...SHEET_ARGS,
+    help: { type: 'boolean', short: 'h' },
+  })
+  if (values.help) {
+    io.stdout.write(CHECK_ASSETS_USAGE)
+    return EXIT_OK
+  }
+  const [file, ...extra] = positionals
+  if (file === undefined)
+    throw new CliError('Missing FILE: name the JSON, CSV or XLSX file of SKUs.', 'check-assets')
+  if (extra.length > 0)
+    throw new CliError(`check-assets checks one FILE; also given: ${extra.join(' ')}`, 'check-assets')
+  const concurrency = wholeNumber(values.concurrency)
+  const budgets =
+    values.budgets === undefined ? { ...DEFAULT_BUDGETS } : await readBudgets(values.budgets, io.cwd)
+  const options = await sheetOptions(values, io.cwd)
+  // Loaded here, not with the CLI: the glTF-Validator takes a while to load, and only this command needs it.
+  const [{ createAssetChecker }, { validatorVersion }] = await Promise.all([
+    import('#node/asset-checks/asset-checker.ts'),
+    import('#shared/asset-checks/inspect-model.ts'),
+  ])
+  const cache = values.cache === undefined ? undefined : await openCache(values.cache, validatorVersion(), io)
+
+  const checker = createAssetChecker({
+    allowLocalAddresses: () => values['allow-local'] === true,
+    allowHint: ALLOW_HINT,
+    budgets,
+    concurrency,
+    cache,
+  })
+  const progress = setInterval(() => {
+    const { asked, done, unchanged } = checker.stats
+    io.stderr.write(
+      `Progress: ${done} of ${asked} files checked${cache ? ` (${unchanged} unchanged since the cache)` : ''}\n`,
+    )
+  }, PROGRESS_MS)
+  progress.unref?.()
+
+  const named = new Spool()
+  const checks = new Set<Promise<AssetOutcome>>()
+  const tally = emptyTally()
+  try {
+    const checked = await checkInput(
+      file,
+      io.cwd,
+      options,
+      (item) => {
+        tally.skus++
+        const refs = assetRefs(item.payload)
+        if (refs.length === 0) return
+        tally.naming++
+        for (const ref of refs) checks.add(checker.check(ref.url, assetClassOf(ref.kind)))
+        const sku = SKU_KIND.label(item.payload, `#${item.index}`)
+        named.write(`${JSON.stringify({ index: item.index, row: item.row, sku, refs } satisfies Named)}\n`)
+      },
+      // Whether the SKUs meet the contract is validate's question: their assets are checked either way.
+      { validate: false },
+    )
+    if (checked.kind === 'app-request') {
+      throw new CliError(`${file} holds an app creation request: check-assets checks the assets SKUs name.`)
+    }
+    if (checked.fileErrors.length > 0) {
+      throw new CliError(`${file} holds no list of SKUs to check: ${checked.fileErrors[0]!.message}`)
+    }
+    await Promise.all(checks)
+    clearInterval(progress)
+    if (cache) await saveCache(cache, io)
+    tally.files = checker.stats.asked
+    tally.unchanged = checker.stats.unchanged
+
+    if (values.json) {
+      const results = new JsonListSpool()
+      try {
+        await eachResult(named, checker, budgets, tally, (result) => results.add(result))
+        const head = { kind: checked.kind, ...tallyJson(tally, cache !== undefined) }
+        io.stdout.write(
+          `{\n${Object.entries(head)
+            .map(([key, value]) => jsonMember(key, value))
+            .join(',\n')},\n`,
+        )
+        io.stdout.write(`${jsonMember('budgets', budgets)},\n`)
+        results.write(io.stdout, 'results')
+        if (options.showMapping && checked.mapping)
+          io.stdout.write(`,\n${jsonMember('mapping', checked.mapping)}`)
+        io.stdout.write('\n}\n')
+      } finally {
+        results.close()
+      }
+    } else {
+      io.stdout.write(showMapping(checked.mapping, options))
+      await eachResult(named, checker, budgets, tally, (result) => io.stdout.write(resultText(result)))
+      io.stdout.write(summaryText(tally, cache !== undefined))
+    }
+    return tally.error > 0 ? EXIT_INVALID : EXIT_OK
+  } finally {
+    clearInterval(progress)
+    named.close()
+  }
+}
+
+/** What the spool keeps of a SKU that names assets, until the checks are done. */
+interface Named {
+  index: number
+  row: number | undefined
+  sku: string
+  refs: AssetRef[]
+}
+
+/** Each SKU's assets judged, in file order. */
+async function eachResult(
+  named: Spool,
+  checker: AssetChecker,
+  budgets: AssetBudgets,
+  tally: AssetTally,
+  give: (result: SkuAssetResult) => void,
+): Promise<void> {
+  // An address named by many SKUs is judged once for each kind of field naming it.
+  const judged = new Map<string, AssetCheck>()
+  for (const line of named.lines()) {
+    const { index, row, sku, refs } = JSON.parse(line) as Named
+    for (const ref of refs) {
+      const key = `${ref.kind} ${ref.url}`
+      let check = judged.get(key)
+      if (!check) {
+        // Settled already: the checker keeps each file's outcome for the run.
+        const outcome = await checker.check(ref.url, assetClassOf(ref.kind))
+        check = judge({ ...outcome, url: ref.url }, ref.kind, budgets)
+        judged.set(key, check)
+      }
+      countResult(tally, check.status)
+      const result: SkuAssetResult = {
+        index,
+        ...(row === undefined ? {} : { row }),
+        sku,
+        field: ref.field,
+        ...check,
+      }
+      give(result)
+    }
+  }
+}
+
+function tallyJson(tally: AssetTally, cached: boolean) {
+  const { skus, assets, files, unchanged, ok, warning, error } = tally
+  return { skus, assets, files, ...(cached ? { unchanged } : {}), ok, warnings: warning, errors: error }
+}
+
+function wholeNumber(value: string | undefined): number {
+  if (value === undefined) return CONCURRENCY.default
+  const number = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(number >= CONCURRENCY.min && number <= CONCURRENCY.max)) {
+    throw new CliError(
+      `--concurrency must be a whole number from ${CONCURRENCY.min} to ${CONCURRENCY.max}, not "${value}".`,
+      'check-assets',
+    )
+  }
+  return number
+}
+
+async function readBudgets(file: string, cwd: string): Promise<AssetBudgets> {
+  let value: unknown
+  try {
+    value = JSON.parse(await readFile(resolve(cwd, file), 'utf8'))
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? ''
+    throw new CliError(`Cannot read the budgets ${file}: ${READ_ERRORS[code] ?? messageOf(error)}`)
+  }
+  const { budgets, problems } = validateBudgets(value)
+  if (!budgets) throw new CliError(`The budgets ${file} cannot be used:\n  ${problems.join('\n  ')}`)
+  return budgets
+}
+
+async function openCache(file: string, validator: string, io: CliIo): Promise<AssetCacheFile> {
+  try {
+    const cache = await AssetCacheFile.open(resolve(io.cwd, file), validator)
+    if (cache.note) io.stderr.write(`note: ${cache.note}\n`)
+    return cache
+  } catch (error) {
+    if (error instanceof NotACacheError)
+      throw new CliError(error.message.replace(resolve(io.cwd, file), file))
+    const code = (error as { code?: string }).code ?? ''
+    throw new CliError(`Cannot read the cache ${file}: ${READ_ERRORS[code] ?? messageOf(error)}`)
+  }
+}
+
+/** A cache that cannot be written costs the next run its speed, not this run its findings: said, not fatal. */
+async function saveCache(cache: AssetCacheFile, io: CliIo): Promise<void> {
+  try {
+    await cache.save()
+  } catch (error) {
+    io.stderr.write(
+      `catalog-desk: the cache could not be written (${messageOf(error)}); the findings stand.\n`,
+    )
+  }
+}

@@ -1,0 +1,56 @@
+import { isRecord } from '../is-record.ts'
+import type { AssetKind } from './results.ts'
+
+/**
+ * The assets a SKU names, each with the path of the field naming it, in the order of the
+ * contract: the product photo, the environment image, the 2D effect assets, the 3D models.
+ *
+ * What counts as named: a string that is not blank. Anything else (absent, null, a number) names
+ * nothing here; whether it is allowed is `validate`'s question, not this one's. A blank address is
+ * an empty field, not a broken link.
+ *
+ * A 2D asset's shape is not documented (service contract: "Shape of a non-null entry of
+ * effectAssets2D: not shown"). A slot holding a string names it; a slot holding an object names
+ * its `url` when it has one, else each of its own text fields that holds a web address (`src`,
+ * `image`, …), one level deep.
+ */
+export interface AssetRef {
+  /** The field path, as validate writes paths (`arEffect.effectAssets2D.3.url`). */
+  field: string
+  url: string
+  kind: AssetKind
+}
+
+const WEB_ADDRESS = /^\s*https?:\/\//i
+
+const named = (value: unknown): value is string => typeof value === 'string' && value.trim() !== ''
+
+export function assetRefs(sku: unknown): AssetRef[] {
+  if (!isRecord(sku)) return []
+  const refs: AssetRef[] = []
+  if (named(sku.productImage))
+    refs.push({ field: 'productImage', url: sku.productImage, kind: 'product-image' })
+  const effect = isRecord(sku.arEffect) ? sku.arEffect : undefined
+  const environment = isRecord(effect?.envSettings) ? effect.envSettings.environmentImage : undefined
+  if (named(environment)) {
+    refs.push({ field: 'arEffect.envSettings.environmentImage', url: environment, kind: 'environment-image' })
+  }
+  const slots = Array.isArray(effect?.effectAssets2D) ? effect.effectAssets2D : []
+  slots.forEach((slot: unknown, index) => {
+    const at = `arEffect.effectAssets2D.${index}`
+    if (named(slot)) return void refs.push({ field: at, url: slot, kind: '2d-asset' })
+    if (!isRecord(slot)) return
+    if (named(slot.url)) return void refs.push({ field: `${at}.url`, url: slot.url, kind: '2d-asset' })
+    for (const [key, value] of Object.entries(slot)) {
+      if (named(value) && WEB_ADDRESS.test(value))
+        refs.push({ field: `${at}.${key}`, url: value, kind: '2d-asset' })
+    }
+  })
+  const models = Array.isArray(effect?.effectAssets3D) ? effect.effectAssets3D : []
+  models.forEach((model: unknown, index) => {
+    if (isRecord(model) && named(model.url)) {
+      refs.push({ field: `arEffect.effectAssets3D.${index}.url`, url: model.url, kind: 'model' })
+    }
+  })
+  return refs
+}
