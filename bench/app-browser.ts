@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext } from '@playwright/test'
 import playwrightConfig from '../playwright.config.ts'
 import { type AppInfo } from '#shared/ipc.ts'
-import { CHANNELS } from '#shared/ipc-channels.ts'
+import { CHANNELS, type Channel } from '#shared/ipc-channels.ts'
 import { ensureChromium } from '../test/e2e/harness/chromium.ts'
 import { startStaticServer, type StaticServer } from '../test/e2e/harness/static-server.ts'
 import { log } from './result.ts'
@@ -34,10 +34,13 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A fresh context (so a fresh IndexedDB) whose pages get a `window.api` before the app's scripts
- * run, as the browser tests' harness provides it: here only `getAppInfo` answers, since the list
- * needs nothing else of main; every other channel says it is not available.
+ * run, as the browser tests' harness provides it: `getAppInfo` answers, and the channels a
+ * scenario hands in (main's own handlers, run here); every other channel says it is not available.
  */
-export async function appContext(browser: Browser): Promise<BrowserContext> {
+export async function appContext(
+  browser: Browser,
+  handlers: Partial<Record<Channel, (...args: never[]) => Promise<unknown>>> = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 } })
   const info: AppInfo = {
     name: 'Catalog Desk',
@@ -45,18 +48,43 @@ export async function appContext(browser: Browser): Promise<BrowserContext> {
     versions: { node: process.versions.node },
     platform: process.platform,
   }
-  await context.addInitScript(installApi, { channels: [...CHANNELS], info })
+  for (const [channel, handler] of Object.entries(handlers)) {
+    await context.exposeBinding(`${BINDING_PREFIX}${channel}`, (_source, ...args: unknown[]) =>
+      (handler as (...args: unknown[]) => Promise<unknown>)(...args),
+    )
+  }
+  await context.addInitScript(installApi, {
+    channels: [...CHANNELS],
+    handled: Object.keys(handlers),
+    prefix: BINDING_PREFIX,
+    info,
+  })
   return context
 }
 
+const BINDING_PREFIX = '__benchMain_'
+
 /** Runs in the page before its own scripts; self-contained (it is serialised). */
-function installApi({ channels, info }: { channels: string[]; info: AppInfo }) {
+function installApi({
+  channels,
+  handled,
+  prefix,
+  info,
+}: {
+  channels: string[]
+  handled: string[]
+  prefix: string
+  info: AppInfo
+}) {
+  const page = globalThis as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>
   const api = Object.fromEntries(
     channels.map((channel) => [
       channel,
       channel === 'getAppInfo'
         ? () => Promise.resolve(info)
-        : () => Promise.reject(new Error(`${channel} is not available in the benchmark`)),
+        : handled.includes(channel)
+          ? (...args: unknown[]) => page[`${prefix}${channel}`]!(...args)
+          : () => Promise.reject(new Error(`${channel} is not available in the benchmark`)),
     ]),
   )
   Object.defineProperty(globalThis, 'api', { value: Object.freeze(api), enumerable: true })

@@ -5,12 +5,13 @@ type Directives = Record<string, readonly string[]>
 const APP_DIRECTIVES: Directives = {
   'default-src': ["'self'"],
   // No 'unsafe-inline', no 'unsafe-eval': an injected string can never become running code.
-  // 'wasm-unsafe-eval' lets the preview compile WebAssembly (the Draco, Basis and meshopt decoders,
-  // served from the app's origin), and nothing else: it does not allow eval or new Function.
+  // 'wasm-unsafe-eval' lets the preview compile WebAssembly (the Draco and meshopt decoders, served
+  // from the app's origin), and nothing else: it does not allow eval or new Function. (Basis, which
+  // needs new Function, runs in main: src/node/ktx2-transcoder.ts.)
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
-  // The import's worker is a file of the app's; three's Draco and KTX2 loaders build their decoder
-  // workers from blob: addresses holding the loader's own worker code and the decoder the app
-  // serves (src/renderer/src/features/skus/preview/model-decoders.ts). A blob: can only be made by
+  // The import's worker is a file of the app's; three's Draco loader builds its decoder workers
+  // from blob: addresses holding the loader's own worker code and the decoder the app serves
+  // (src/renderer/src/features/skus/preview/model-decoders.ts). A blob: can only be made by
   // code already running in the page, so this adds no way in; decoder workers of our own would
   // mean keeping copies of three's worker code in step with every three.js update.
   'worker-src': ["'self'", 'blob:'],

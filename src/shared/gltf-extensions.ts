@@ -1,6 +1,6 @@
 /**
  * The glTF extensions the AR preview shows (three.js's GLTFLoader with the decoders the app
- * bundles: Draco, meshopt), and the words a person reads for the ones that need a decoder. One list
+ * bundles: Draco, meshopt, and Basis run by main), and the words a person reads for the ones that need a decoder. One list
  * for the preview, which names the decoders a model used, and for the asset checks, which flag a
  * model needing an extension not here (the preview would show it wrongly or not at all).
  */
@@ -10,18 +10,10 @@ export const DECODED_EXTENSIONS = {
   KHR_draco_mesh_compression: 'Draco',
   EXT_meshopt_compression: 'meshopt',
   KHR_meshopt_compression: 'meshopt',
+  KHR_texture_basisu: 'KTX2 (Basis)',
   EXT_texture_webp: 'WebP',
   EXT_texture_avif: 'AVIF',
 } as const satisfies Record<string, string>
-
-/**
- * Extensions real models use that the preview does not show yet, in words. KTX2 (Basis) textures:
- * three's Basis transcoder builds its bindings with `new Function`, which the page's CSP refuses
- * (no 'unsafe-eval', in the page or the workers it makes); transcoding outside the page is to come.
- */
-export const UNSHOWN_EXTENSION_WORDS: Readonly<Record<string, string>> = {
-  KHR_texture_basisu: 'KTX2 (Basis) textures',
-}
 
 /** Every extension GLTFLoader (three 0.187) reads, decoded ones included. */
 export const PREVIEW_EXTENSIONS: ReadonlySet<string> = new Set([

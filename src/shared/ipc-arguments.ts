@@ -31,6 +31,10 @@ export const invokeArguments = {
       z.object({ source: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2_048) }),
     ]),
   ]),
+  // A texture inside a model the preview loaded (at most 50 MB); its pixel size is checked in main.
+  transcodeTexture: z.tuple([
+    z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength <= 50 * 1024 * 1024),
+  ]),
   getLocalSettings: z.tuple([]),
   setAllowLocalAddresses: z.tuple([z.boolean()]),
   // A payload export of a few thousand SKUs fits; a runaway string does not.

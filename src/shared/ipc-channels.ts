@@ -18,6 +18,11 @@ export const CHANNELS = [
    * address fetched by main (the renderer's CSP lets it fetch nothing itself).
    */
   'loadPreviewAsset',
+  /**
+   * A KTX2 (Basis) texture of a preview model as plain pixels: Basis's transcoder needs `new
+   * Function`, which the page's CSP refuses, so main runs it (src/node/ktx2-transcoder.ts).
+   */
+  'transcodeTexture',
   /** This computer's side of the app: "Allow local addresses" and how the embedded sandbox is doing. */
   'getLocalSettings',
   /** Lets main fetch preview files from this computer and local networks, or stops it again. */

@@ -69,6 +69,15 @@ export interface LocalSettings {
 export type EmbeddedSandboxState =
   { running: true; url: string; notice?: string } | { running: false; problem: string }
 
+/** A KTX2 texture as plain pixels, each level 8-bit RGBA, largest first. */
+export interface TranscodedTexture {
+  width: number
+  height: number
+  /** Colour in sRGB (a base colour), rather than linear values (a normal or roughness map). */
+  srgb: boolean
+  levels: Array<{ width: number; height: number; data: Uint8Array }>
+}
+
 export interface InvokeResults {
   getAppInfo: AppInfo
   openExternal: void
@@ -80,6 +89,7 @@ export interface InvokeResults {
   clearToken: void
   testConnection: ConnectionTest
   loadPreviewAsset: PreviewAsset
+  transcodeTexture: TranscodedTexture
   getLocalSettings: LocalSettings
   setAllowLocalAddresses: LocalSettings
   writeClipboard: void

@@ -184,6 +184,34 @@ test.describe('AR preview', () => {
     expect(changed(framed, await canvasPixels(page)), 'back to the first framing').toBeLessThan(0.001)
   })
 
+  test('a model placed out of view says so, and Frame it brings it back into view', async ({ page }) => {
+    await newDraft(page)
+    await expect(modelCaption(page)).toContainText('Showing the sample glasses', LOADED)
+    await settled(page)
+    const outOfView = page.getByTestId('preview-out-of-view')
+    await expect(outOfView).toHaveCount(0)
+
+    // A position in centimetres typed where the contract's unit reads as metres: 40 m to the side.
+    await page.getByLabel('Position X').fill('40')
+    await expect(outOfView).toHaveText(
+      'The model is out of view: the SKU’s position or rotation puts it outside the camera’s view.',
+    )
+    await settled(page)
+    expect(darkShare(await canvasPixels(page)), 'nothing of the glasses is drawn').toBeLessThan(0.001)
+    await screenshot(page, 'preview-out-of-view')
+
+    await page.getByRole('button', { name: 'Frame it' }).click()
+    await expect(outOfView).toHaveCount(0)
+    await settled(page)
+    expect(darkShare(await canvasPixels(page)), 'the glasses are drawn where they are').toBeGreaterThan(0.01)
+    // The new framing is the one Reset view returns to, and the position is as the SKU says.
+    await page.getByRole('button', { name: 'Reset view' }).click()
+    await settled(page)
+    await expect(outOfView).toHaveCount(0)
+    await expect(page.getByLabel('Position X')).toHaveValue('40')
+    expect(await axe(page)).toEqual([])
+  })
+
   test('without WebGL, says so in words and lists the settings it would apply', async ({ page }) => {
     await page.addInitScript(() => {
       // Typed by hand: the test programme compiles without the DOM library.

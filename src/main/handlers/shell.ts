@@ -1,9 +1,16 @@
+import { transcodeKtx2 } from '#node/ktx2-transcoder.ts'
 import { isExternalLink } from '../external-link.ts'
 import type { HandlerDeps, Handlers } from './types.ts'
 
-type ShellHandlers = Pick<Handlers, 'getAppInfo' | 'openExternal' | 'loadPreviewAsset' | 'writeClipboard'>
+type ShellHandlers = Pick<
+  Handlers,
+  'getAppInfo' | 'openExternal' | 'loadPreviewAsset' | 'transcodeTexture' | 'writeClipboard'
+>
 
-/** What the page asks of the desktop around it: the app's facts, links, preview files, the clipboard. */
+/**
+ * What the page asks of the desktop around it: the app's facts, links, preview files (and their
+ * KTX2 textures as pixels), the clipboard.
+ */
 export function createShellHandlers(deps: HandlerDeps): ShellHandlers {
   return {
     getAppInfo: async () => deps.appInfo(),
@@ -13,6 +20,7 @@ export function createShellHandlers(deps: HandlerDeps): ShellHandlers {
       await deps.openExternal(url)
     },
     loadPreviewAsset: (request) => deps.previewAssets.load(request),
+    transcodeTexture: (bytes) => transcodeKtx2(bytes),
     writeClipboard: async (text) => deps.writeClipboard(text),
   }
 }

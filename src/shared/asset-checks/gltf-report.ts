@@ -1,4 +1,4 @@
-import { UNSHOWN_EXTENSION_WORDS, unshownExtensions } from '../gltf-extensions.ts'
+import { unshownExtensions } from '../gltf-extensions.ts'
 import { isRecord } from '../is-record.ts'
 import type { AssetProblem, ModelFacts, TextureFacts } from './results.ts'
 
@@ -143,8 +143,8 @@ export function modelFacts(
 /**
  * The extensions the app's preview cannot show (gltf-extensions.ts): required ones mean the model
  * does not load there at all, merely used ones that it looks different. Warnings either way: the
- * contract restricts no extension, and the try-on may well show what this preview cannot (KTX2
- * textures, the commonest on the web), so a person is told, not stopped.
+ * contract restricts no extension, and the try-on may well show what this preview cannot, so a
+ * person is told, not stopped.
  */
 export function extensionProblems(
   facts: Pick<ModelFacts, 'extensionsUsed' | 'extensionsRequired'>,
@@ -152,19 +152,16 @@ export function extensionProblems(
   const required = new Set(facts.extensionsRequired)
   return unshownExtensions([...new Set([...facts.extensionsUsed, ...facts.extensionsRequired])]).map(
     (name) => {
-      const words = Object.hasOwn(UNSHOWN_EXTENSION_WORDS, name)
-        ? `${UNSHOWN_EXTENSION_WORDS[name]} (${name})`
-        : name
       return required.has(name)
         ? {
             severity: 'warning',
             code: 'unshown-extension',
-            message: `The model requires ${words}, which the preview cannot show: it would not load there.`,
+            message: `The model requires ${name}, which the preview cannot show: it would not load there.`,
           }
         : {
             severity: 'warning',
             code: 'unshown-extension',
-            message: `The model uses ${words}, which the preview does not show: it would look different there.`,
+            message: `The model uses ${name}, which the preview does not show: it would look different there.`,
           }
     },
   )

@@ -28,7 +28,7 @@ describe('the content security policy', () => {
     (_name, policy) => {
       const directives = parse(policy)
       expect(directives.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'"])
-      // three's Draco and KTX2 loaders make their decoder workers from blob: addresses (see the policy).
+      // three's Draco loader makes its decoder workers from blob: addresses (see the policy).
       expect(directives.get('worker-src')).toEqual(["'self'", 'blob:'])
       expect(directives.get('default-src')).toEqual(["'self'"])
       expect(policy).not.toMatch(/'unsafe-eval'/)

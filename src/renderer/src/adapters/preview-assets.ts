@@ -1,4 +1,4 @@
-import type { PreviewAsset, PreviewAssetRequest } from '#shared/ipc.ts'
+import type { PreviewAsset, PreviewAssetRequest, TranscodedTexture } from '#shared/ipc.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -74,4 +74,9 @@ export function forgetPreviewAsset(request: PreviewAssetRequest): void {
 export function failureText(error: unknown): string {
   const message = messageOf(error)
   return message.replace(/^Error invoking remote method '[^']*':\s*/, '').replace(/^(\w*Error):\s*/, '')
+}
+
+/** A model's KTX2 texture as pixels, transcoded by main (the transcoder needs what the page's CSP refuses). */
+export function transcodeTexture(bytes: Uint8Array<ArrayBuffer>): Promise<TranscodedTexture> {
+  return window.api.transcodeTexture(bytes)
 }

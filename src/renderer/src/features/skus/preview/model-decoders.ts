@@ -1,8 +1,22 @@
+import {
+  DataTexture,
+  LinearFilter,
+  LinearMipmapLinearFilter,
+  NoColorSpace,
+  RGBAFormat,
+  SRGBColorSpace,
+  UnsignedByteType,
+  type Texture,
+} from 'three'
 import type { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js'
 import type { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js'
+import type { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js'
+import type { TranscodedTexture } from '#shared/ipc.ts'
+import { transcodeTexture } from '#renderer/adapters/preview-assets.ts'
 
 /**
- * The decoders compressed models need (Draco meshes, meshopt buffers), from three's own loaders.
+ * The decoders compressed models need (Draco meshes, meshopt buffers, KTX2 textures), from three's
+ * own loaders.
  * Their decoder files are named by the loaders relative to themselves (`new URL(…,
  * import.meta.url)`), so the build emits them beside the app's other files and they are served from
  * its origin: nothing comes from a CDN, and nothing is loaded until a model needs it. Each decoder
@@ -11,7 +25,9 @@ import type { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js'
  *
  * Draco decodes in workers that three's loader builds from blob: addresses, and both compile
  * WebAssembly: the CSP allows `worker-src blob:` and `'wasm-unsafe-eval'` for them (see
- * src/main/content-security-policy.ts). KTX2 textures are not decoded yet (src/shared/gltf-extensions.ts).
+ * src/main/content-security-policy.ts). KTX2 textures are transcoded by main instead: three's Basis
+ * transcoder builds its bindings with `new Function`, which the CSP refuses in the page and its
+ * workers alike (src/node/ktx2-transcoder.ts).
  */
 
 /** Decoder workers kept at most: the preview shows one model at a time, and the machine has others to run. */
@@ -33,6 +49,34 @@ async function meshoptDecoder() {
   return MeshoptDecoder
 }
 
+/** A texture of plain pixels, every level as main transcoded it: nothing left for the GPU to make. */
+function pixelTexture({ width, height, srgb, levels }: TranscodedTexture): DataTexture {
+  const texture = new DataTexture(levels[0]!.data, width, height, RGBAFormat, UnsignedByteType)
+  texture.mipmaps = levels.map(({ data, width, height }) => ({
+    data,
+    width,
+    height,
+  })) as typeof texture.mipmaps
+  texture.generateMipmaps = false
+  texture.minFilter = levels.length > 1 ? LinearMipmapLinearFilter : LinearFilter
+  texture.magFilter = LinearFilter
+  texture.colorSpace = srgb ? SRGBColorSpace : NoColorSpace
+  texture.needsUpdate = true
+  return texture
+}
+
+/**
+ * What GLTFLoader asks of a KTX2 loader for a texture inside a model (`parse` of its bytes), done
+ * through main. Nothing else of KTX2Loader is used: the model's textures always come as bytes
+ * (model-file.ts hands the loader every file a model names).
+ */
+const ktx2ThroughMain = {
+  isKTX2Loader: true,
+  parse(buffer: ArrayBuffer, onLoad: (texture: Texture) => void, onError: (error: unknown) => void) {
+    transcodeTexture(new Uint8Array(buffer)).then((texture) => onLoad(pixelTexture(texture)), onError)
+  },
+} as unknown as KTX2Loader
+
 /** Gives the loader the decoders a model's extensions call for, loading each the first time. */
 export async function modelDecoders(extensions: readonly string[], loader: GLTFLoader) {
   const uses = new Set(extensions)
@@ -40,4 +84,5 @@ export async function modelDecoders(extensions: readonly string[], loader: GLTFL
   if (uses.has('EXT_meshopt_compression') || uses.has('KHR_meshopt_compression')) {
     loader.setMeshoptDecoder(await meshoptDecoder())
   }
+  if (uses.has('KHR_texture_basisu')) loader.setKTX2Loader(ktx2ThroughMain)
 }

@@ -1,7 +1,7 @@
 import { TextureLoader, type Object3D } from 'three'
 import { GLTFLoader, type GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
 import { messageOf } from '#shared/error-message.ts'
-import { DECODED_EXTENSIONS, UNSHOWN_EXTENSION_WORDS, unshownExtensions } from '#shared/gltf-extensions.ts'
+import { DECODED_EXTENSIONS, unshownExtensions } from '#shared/gltf-extensions.ts'
 import { modelDecoders } from './model-decoders.ts'
 
 /**
@@ -45,6 +45,8 @@ export interface LoadedModel {
   scene: Object3D
   /** The decoders the model needed, in words: "Draco", "meshopt", "WebP". */
   decoders: string[]
+  /** The glTF extensions it uses, as it lists them. */
+  extensions: string[]
   /** How many files beside it were fetched (a .gltf's buffers and textures). */
   files: number
 }
@@ -88,10 +90,8 @@ function readGlb(bytes: Uint8Array, view: DataView): Container {
 
 /** Says why a model cannot be shown here, or nothing when it can. */
 export function unsupportedReason(json: GltfJson): string | undefined {
-  const unshown = unshownExtensions(json.extensionsRequired ?? []).map(
-    (name) => UNSHOWN_EXTENSION_WORDS[name] ?? name,
-  )
-  if (unshown.length) return `it needs ${unshown.join(' and ')}, which the preview does not show yet`
+  const unshown = unshownExtensions(json.extensionsRequired ?? [])
+  if (unshown.length) return `it needs ${unshown.join(' and ')}, which the preview does not show`
   return undefined
 }
 
@@ -253,6 +253,7 @@ export async function parseModel(source: ModelSource): Promise<LoadedModel> {
     return {
       scene: gltf.scene,
       decoders: decodersOf(json),
+      extensions: [...(json.extensionsUsed ?? [])],
       files: [...files.keys()].filter((uri) => !uri.startsWith('data:')).length,
     }
   } catch (error) {

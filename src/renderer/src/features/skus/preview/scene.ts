@@ -1,6 +1,8 @@
 import {
   Box3,
+  Frustum,
   Group,
+  Matrix4,
   MathUtils,
   Mesh,
   NeutralToneMapping,
@@ -50,6 +52,8 @@ export interface PreviewScene {
   orbit(leftDegrees: number, upDegrees: number): void
   /** Moves the camera closer (factor > 1) or further away (factor < 1). */
   zoom(factor: number): void
+  /** Frames the model where the SKU's transform puts it, when that is out of view. */
+  frameTransformed(): void
   dispose(): void
 }
 
@@ -58,6 +62,8 @@ export interface PreviewSceneOptions {
   onRender?(frames: number): void
   /** The GPU took the context away (a driver reset, too many contexts): nothing more will draw. */
   onContextLost?(): void
+  /** After a frame, whether any of the model is in the view (a position may put it out of sight). */
+  onModelInView?(inView: boolean): void
 }
 
 /** Raised when the browser has no WebGL 2 (headless browsers without a GPU, locked-down machines). */
@@ -155,6 +161,7 @@ export function createPreviewScene(
     renderer.render(scene, camera)
     frames += 1
     options.onRender?.(frames)
+    if (model) options.onModelInView?.(modelInView())
   }
   const requestRender = () => {
     if (!frame && !disposed) frame = requestAnimationFrame(draw)
@@ -253,6 +260,15 @@ export function createPreviewScene(
 
   controls.addEventListener('start', () => (atHome = false))
 
+  /** Whether the model's box, transformed as the SKU says, meets what the camera sees. */
+  function modelInView(): boolean {
+    const box = new Box3().setFromObject(anchor)
+    if (box.isEmpty()) return true
+    camera.updateMatrixWorld()
+    const seen = new Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse)
+    return new Frustum().setFromProjectionMatrix(seen).intersectsBox(box)
+  }
+
   /** Sizes the camera's range and the shadow to the model, and frames it. */
   function frameModel(object: Object3D) {
     const box = new Box3().setFromObject(object)
@@ -332,6 +348,23 @@ export function createPreviewScene(
       if (factor > 1) controls.dollyIn(factor)
       else controls.dollyOut(1 / factor)
       controls.update()
+    },
+    frameTransformed() {
+      if (!model) return
+      // The framing becomes the model where it is; Reset view comes back to this one.
+      anchor.updateMatrixWorld(true)
+      const points = pointsOf(model)
+      if (!points.length) return
+      modelPoints = points
+      fitHome(points)
+      // The camera's range was sized for the model at the origin; it may now be far from it.
+      const reach = home.distance * 2
+      if (camera.far < reach) {
+        camera.far = reach
+        camera.updateProjectionMatrix()
+      }
+      controls.maxDistance = Math.max(controls.maxDistance, home.distance * 1.5)
+      resetView()
     },
     dispose() {
       disposed = true

@@ -40,11 +40,12 @@ const ADDRESS_SETTLE_MS = 500
 const SAMPLE_MODEL: PreviewAssetRequest = { source: 'sample', name: 'model' }
 const SAMPLE_ENVIRONMENT: PreviewAssetRequest = { source: 'sample', name: 'environment' }
 
-/** Which model is shown, and what it took: the decoders it needed and the files beside it. */
+/** Which model is shown, and what it took: the decoders and glTF extensions it needed, the files beside it. */
 function describeAsset(name: string, source: ModelSource, loaded: LoadedModel): string {
   const what = `Showing ${name}${source.id ? ` (asset “${source.id}”)` : ''}, the SKU’s first 3D asset`
   const took = [
     ...(loaded.decoders.length ? [`decoded with ${listed(loaded.decoders)}`] : []),
+    ...(loaded.extensions.length ? [`glTF extensions ${loaded.extensions.join(', ')}`] : []),
     ...(loaded.files ? [`${plural(loaded.files, 'file')} beside it`] : []),
   ]
   return `${what}${took.length ? ` (${took.join('; ')})` : ''}.`
@@ -72,6 +73,8 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   const busy = computed(() => !unavailable.value && (loadingModel.value || loadingEnvironment.value))
   const shownModel = ref<ShownModel>({ text: 'Loading the 3D model…' })
   const shownEnvironment = ref<ShownEnvironment>({ text: '' })
+  /** The SKU's position or rotation puts the whole model outside the camera's view. */
+  const outOfView = ref(false)
   const notes = computed(() => [
     ...transform.value.notes,
     ...(toneMapping.value.note ? [toneMapping.value.note] : []),
@@ -209,6 +212,7 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     try {
       scene = createPreviewScene(canvas.value, {
         onRender: (frames) => canvas.value?.parentElement?.setAttribute('data-frames', String(frames)),
+        onModelInView: (inView) => (outOfView.value = !inView),
         onContextLost: () => {
           unavailable.value =
             'The 3D preview stopped: the graphics processor reset. Reopen the draft to start it again.'
@@ -276,11 +280,13 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     busy,
     shownModel,
     shownEnvironment,
+    outOfView,
     notes,
     settings: { transform, toneMapping, intensity, shadow, fieldOfView, environment, source, tiles },
     resetView: () => scene?.resetView(),
     orbit: (left: number, up: number) => scene?.orbit(left, up),
     zoom: (factor: number) => scene?.zoom(factor),
+    frameModel: () => scene?.frameTransformed(),
     retry,
   }
 }

@@ -1,0 +1,113 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { runInNewContext } from 'node:vm'
+import type { TranscodedTexture } from '#shared/ipc.ts'
+
+/**
+ * Turns a KTX2 (Basis Universal) texture into plain RGBA pixels for the AR preview, with three's
+ * own Basis transcoder. It runs here rather than in the page because the transcoder's bindings are
+ * built with `new Function` (Emscripten's embind), which the page's CSP refuses, in the page and in
+ * the workers it makes, and should keep refusing. The bytes are data from a file: the transcoder
+ * reads them inside its WebAssembly memory, the sizes are checked before anything is made, and the
+ * texture is transcoded once (a preview shows a handful at a time).
+ */
+
+/** A texture larger than this on a side is refused (the asset checks' maximum is 4,096). */
+export const MAX_TEXTURE_SIDE = 8_192
+/** RGBA bytes of every level together: an 8,192² texture with its levels is about 358 MB. */
+const MAX_OUTPUT_BYTES = 360 * 1024 * 1024
+/** The first 12 bytes of every KTX2 file: «KTX 20»\r\n\x1A\n. */
+const KTX2_IDENTIFIER = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a]
+/** Basis Universal's `transcoder_texture_format::cTFRGBA32`. */
+const RGBA32 = 13
+/** KTX2's data format descriptor: the sRGB transfer function. */
+const KHR_DF_TRANSFER_SRGB = 2
+
+interface Ktx2File {
+  isValid(): boolean
+  getWidth(): number
+  getHeight(): number
+  getLevels(): number
+  getDFDTransferFunc(): number
+  startTranscoding(): boolean
+  getImageTranscodedSizeInBytes(level: number, layer: number, face: number, format: number): number
+  getImageLevelInfo(level: number, layer: number, face: number): { origWidth: number; origHeight: number }
+  transcodeImage(
+    out: Uint8Array,
+    level: number,
+    layer: number,
+    face: number,
+    format: number,
+    flags: number,
+    channel0: number,
+    channel1: number,
+  ): number
+  close(): void
+  delete(): void
+}
+
+interface BasisModule {
+  initializeBasis(): void
+  KTX2File: new (bytes: Uint8Array) => Ktx2File
+}
+
+let basis: Promise<BasisModule> | undefined
+
+/** The transcoder, compiled once: its script and WebAssembly as three ships them. */
+function loadBasis(): Promise<BasisModule> {
+  basis ??= (async () => {
+    const require = createRequire(import.meta.url)
+    const script = readFileSync(require.resolve('three/examples/jsm/libs/basis/basis_transcoder.js'), 'utf8')
+    const wasmBinary = readFileSync(require.resolve('three/examples/jsm/libs/basis/basis_transcoder.wasm'))
+    // A classic script that defines BASIS (three's package is ESM, so it cannot be required): run
+    // in a context of its own, with nothing of Node's but WebAssembly and what Emscripten reads.
+    const context = {
+      // Node's; its types (lib ES2023, no DOM) do not declare it.
+      WebAssembly: (globalThis as Record<string, unknown>).WebAssembly,
+      console,
+      module: { exports: {} as unknown },
+      exports: {},
+    }
+    runInNewContext(script, context, { filename: 'basis_transcoder.js' })
+    const factory = context.module.exports as (options: { wasmBinary: Uint8Array }) => Promise<BasisModule>
+    const module = await factory({ wasmBinary })
+    module.initializeBasis()
+    return module
+  })()
+  return basis
+}
+
+export async function transcodeKtx2(bytes: Uint8Array): Promise<TranscodedTexture> {
+  // The transcoder's own check lets much through: the identifier is read here first.
+  if (!KTX2_IDENTIFIER.every((byte, at) => bytes[at] === byte)) throw new Error('it is not a KTX2 texture')
+  const { KTX2File } = await loadBasis()
+  const file = new KTX2File(bytes)
+  try {
+    if (!file.isValid()) throw new Error('the KTX2 texture is damaged')
+    const width = file.getWidth()
+    const height = file.getHeight()
+    if (width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE) {
+      throw new Error(
+        `the KTX2 texture is ${width}×${height}; the preview shows at most ${MAX_TEXTURE_SIDE} pixels a side`,
+      )
+    }
+    if (!file.startTranscoding()) throw new Error('the KTX2 texture is damaged (it could not be transcoded)')
+    const levels: TranscodedTexture['levels'] = []
+    let total = 0
+    for (let level = 0; level < file.getLevels(); level++) {
+      const { origWidth, origHeight } = file.getImageLevelInfo(level, 0, 0)
+      const size = file.getImageTranscodedSizeInBytes(level, 0, 0, RGBA32)
+      total += size
+      if (total > MAX_OUTPUT_BYTES) throw new Error('the KTX2 texture is too large to preview')
+      const data = new Uint8Array(size)
+      if (!file.transcodeImage(data, level, 0, 0, RGBA32, 0, -1, -1)) {
+        throw new Error(`level ${level} of the KTX2 texture could not be transcoded`)
+      }
+      levels.push({ width: origWidth, height: origHeight, data })
+    }
+    return { width, height, srgb: file.getDFDTransferFunc() === KHR_DF_TRANSFER_SRGB, levels }
+  } finally {
+    file.close()
+    file.delete()
+  }
+}
