@@ -295,8 +295,9 @@ however many SKUs name it; a SKU's assets are checked whether or not the SKU mee
 3D models: reachable; valid glTF 2.0 by the Khronos glTF-Validator (its errors and warnings, with
 its codes; Draco, meshopt and textured models included, a truncated one is an error); its size,
 triangles, draw calls and texture sizes against the budgets; extensions the app's preview cannot
-show (required: an error; used: a warning). A .gltf's external buffers and images are fetched from
-beside it, under the same rules: ${MAX_EXTERNAL_FILES} at most, ${MODEL_DEADLINE_MS / 1000} seconds for the model and its files together.
+show (a warning: the model would not load there, or would look different). A .gltf's external
+buffers and images are fetched from beside it, under the same rules: ${MAX_EXTERNAL_FILES} at most,
+${MODEL_DEADLINE_MS / 1000} seconds for the model and its files together.
 Pictures: reachable; what the bytes are (not what the server says: an HTML page is an error);
 a type the field takes (an environment may be Radiance HDR or OpenEXR, a product image not); its
 pixel size and file size against the budgets.
