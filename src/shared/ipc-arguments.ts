@@ -9,6 +9,8 @@ const token = z.string().min(1).max(8_192)
 const runDestination = z.string().min(1).max(2_048)
 /** The most SKUs a profile sends in one request (its batch size is at most 1,000). */
 const MAX_SKUS_A_REQUEST = 1_000
+/** The assets one call checks: a draft names a handful; a bulk check asks in steps of this many. */
+export const MAX_ASSETS_A_CHECK = 500
 
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
@@ -34,6 +36,19 @@ export const invokeArguments = {
   // A texture inside a model the preview loaded (at most 50 MB); its pixel size is checked in main.
   transcodeTexture: z.tuple([
     z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength <= 50 * 1024 * 1024),
+  ]),
+  // The assets of the drafts one "Check assets" asks about (src/shared/asset-checks/asset-refs.ts).
+  checkAssets: z.tuple([
+    z
+      .array(
+        z.object({
+          field: z.string().min(1).max(512),
+          url: z.url({ protocol: /^https?$/ }).max(2_048),
+          kind: z.enum(['model', 'product-image', 'environment-image', '2d-asset']),
+        }),
+      )
+      .min(1)
+      .max(MAX_ASSETS_A_CHECK),
   ]),
   getLocalSettings: z.tuple([]),
   setAllowLocalAddresses: z.tuple([z.boolean()]),

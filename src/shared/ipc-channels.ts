@@ -23,6 +23,12 @@ export const CHANNELS = [
    * Function`, which the page's CSP refuses, so main runs it (src/node/ktx2-transcoder.ts).
    */
   'transcodeTexture',
+  /**
+   * Checks the files a draft names (its models and pictures): each address fetched through the
+   * guarded fetcher and read (the glTF-Validator for models) once a call, asked conditionally when
+   * main checked it before, and judged against the budgets (src/shared/asset-checks/).
+   */
+  'checkAssets',
   /** This computer's side of the app: "Allow local addresses" and how the embedded sandbox is doing. */
   'getLocalSettings',
   /** Lets main fetch preview files from this computer and local networks, or stops it again. */

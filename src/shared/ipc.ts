@@ -1,3 +1,4 @@
+import type { AssetCheck } from './asset-checks/results.ts'
 import type { invokeArguments } from './ipc-arguments.ts'
 import { CHANNELS, type Channel } from './ipc-channels.ts'
 import type { ProfileView } from './profile.ts'
@@ -90,6 +91,7 @@ export interface InvokeResults {
   testConnection: ConnectionTest
   loadPreviewAsset: PreviewAsset
   transcodeTexture: TranscodedTexture
+  checkAssets: AssetCheck[]
   getLocalSettings: LocalSettings
   setAllowLocalAddresses: LocalSettings
   writeClipboard: void

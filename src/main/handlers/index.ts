@@ -1,3 +1,4 @@
+import { createAssetCheckHandlers } from './asset-checks.ts'
 import { createLocalSettingsHandlers } from './local-settings.ts'
 import { createServiceHandlers } from './service.ts'
 import { createShellHandlers } from './shell.ts'
@@ -11,5 +12,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...createSyncHandlers(deps),
     ...createShellHandlers(deps),
     ...createLocalSettingsHandlers(deps),
+    ...createAssetCheckHandlers(deps),
   }
 }

@@ -1,5 +1,5 @@
 import { Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie'
-import type { AppDraftRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import type { AppDraftRecord, AssetCheckRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
@@ -18,6 +18,7 @@ export class CatalogDatabase extends Dexie {
   syncRuns!: EntityTable<SyncRunRecord, 'id'>
   syncItems!: Table<SyncItemRecord, [run: string, position: number]>
   syncRequests!: EntityTable<SyncRequestRecord, 'id'>
+  assetChecks!: EntityTable<AssetCheckRecord, 'id'>
 
   /** `options`: Dexie's, e.g. the durability of a connection's transactions (see import-connection.ts). */
   constructor(name = DATABASE_NAME, options?: DexieOptions) {
@@ -82,5 +83,9 @@ export class CatalogDatabase extends Dexie {
             draft.gaps = skuGaps(draft.payload)
           }),
       )
+    // v7: what the last "Check assets" found for each SKU draft, keyed by the draft's id. A table
+    // of its own, not columns of the draft: a check never rewrites a draft (nor its indexes, which
+    // every import pays for), and `status` indexes only the drafts that were checked.
+    this.version(7).stores({ assetChecks: 'id, status, checkedAt' })
   }
 }

@@ -1,3 +1,4 @@
+import { AssetChecks } from './asset-checks.ts'
 import { CatalogDatabase } from './database.ts'
 import { SkuBulkEdits } from './sku-bulk-edits.ts'
 import { SkuDraftRepository } from './sku-drafts.ts'
@@ -11,6 +12,7 @@ import { SkuSendGates } from './sku-send-gates.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
 export const db = new CatalogDatabase()
+export const assetChecks = new AssetChecks(db)
 export const skuDrafts = new SkuDraftRepository(db)
 /** The undo of the last bulk action or import, which both write through it. */
 export const skuUndo = new SkuUndoLog(db)

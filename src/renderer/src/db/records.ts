@@ -2,6 +2,7 @@ import type { Sku } from '#shared/schema/sku.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 import type { DraftSync } from '#shared/sync-state.ts'
+import type { AssetCheck, AssetStatus } from '#shared/asset-checks/results.ts'
 
 /** What every stored draft carries besides its payload. */
 interface DraftMeta {
@@ -62,4 +63,15 @@ export interface SkuUndoRecord {
 export interface AppDraftRecord extends DraftMeta {
   payload: AppCreateRequest
   name: string
+}
+
+/** What the last "Check assets" found for one SKU draft (src/shared/asset-checks/). */
+export interface AssetCheckRecord {
+  /** The draft's id. */
+  id: string
+  checkedAt: number
+  /** The worst of its assets' statuses; 'ok' when it names none. */
+  status: AssetStatus
+  /** Each asset the draft named then, with the field naming it, in the contract's order. */
+  assets: Array<AssetCheck & { field: string }>
 }
