@@ -16,12 +16,11 @@ import { transcodeTexture } from '#renderer/adapters/preview-assets.ts'
 
 /**
  * The decoders compressed models need (Draco meshes, meshopt buffers, KTX2 textures), from three's
- * own loaders.
- * Their decoder files are named by the loaders relative to themselves (`new URL(…,
- * import.meta.url)`), so the build emits them beside the app's other files and they are served from
- * its origin: nothing comes from a CDN, and nothing is loaded until a model needs it. Each decoder
- * is made once for the session, so its workers and compiled WebAssembly serve every model after
- * the first.
+ * own loaders. Their decoder files are named by the loaders relative to themselves (`new URL(…,
+ * import.meta.url)`), so the build emits them beside the app's other files and they are served
+ * from its origin: nothing comes from a CDN, and nothing is loaded until a model needs it. Each
+ * decoder is made once for the session, so its workers and compiled WebAssembly serve every model
+ * after the first.
  *
  * Draco decodes in workers that three's loader builds from blob: addresses, and both compile
  * WebAssembly: the CSP allows `worker-src blob:` and `'wasm-unsafe-eval'` for them (see
