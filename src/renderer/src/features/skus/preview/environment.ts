@@ -1,6 +1,7 @@
 import { DataTexture, EquirectangularReflectionMapping, LinearFilter, SRGBColorSpace, Texture } from 'three'
 import { EXRLoader } from 'three/addons/loaders/EXRLoader.js'
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
+import { sniff } from '#shared/asset-checks/picture-sniff.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -10,27 +11,25 @@ import { messageOf } from '#shared/error-message.ts'
  * from the bytes, not the address or the served type, which servers often get wrong.
  */
 
-type ImageFormat = 'hdr' | 'exr' | 'png' | 'jpeg' | 'webp'
+/** The formats taken, by the media type the asset checks' sniffer reads from the bytes. */
+const FORMATS = {
+  'image/vnd.radiance': 'hdr',
+  'image/x-exr': 'exr',
+  'image/png': 'png',
+  'image/jpeg': 'jpeg',
+  'image/webp': 'webp',
+} as const
+type ImageFormat = (typeof FORMATS)[keyof typeof FORMATS]
 
 /** What a person reads of the formats taken. */
-const FORMATS = '.hdr, .exr, .png, .jpg or .webp'
-
-function formatOf(bytes: Uint8Array): ImageFormat | undefined {
-  const ascii = new TextDecoder('latin1').decode(bytes.subarray(0, 12))
-  if (ascii.startsWith('#?RADIANCE') || ascii.startsWith('#?RGBE')) return 'hdr'
-  if (bytes[0] === 0x76 && bytes[1] === 0x2f && bytes[2] === 0x31 && bytes[3] === 0x01) return 'exr'
-  if (bytes[0] === 0x89 && ascii.slice(1, 4) === 'PNG') return 'png'
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg'
-  if (ascii.startsWith('RIFF') && ascii.slice(8, 12) === 'WEBP') return 'webp'
-  return undefined
-}
+const FORMAT_WORDS = '.hdr, .exr, .png, .jpg or .webp'
 
 export async function environmentTexture(bytes: Uint8Array): Promise<Texture> {
-  const format = formatOf(bytes)
+  const type = sniff(bytes)?.type ?? ''
+  const format = Object.hasOwn(FORMATS, type) ? FORMATS[type as keyof typeof FORMATS] : undefined
   if (!format) {
-    const start = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart()
-    if (/^<(!doctype|html)/i.test(start)) throw new Error('the address returned a web page, not an image')
-    throw new Error(`it is not an image the preview reads (${FORMATS})`)
+    if (type === 'text/html') throw new Error('the address returned a web page, not an image')
+    throw new Error(`it is not an image the preview reads (${FORMAT_WORDS})`)
   }
   const texture =
     format === 'hdr' || format === 'exr' ? linearTexture(bytes, format) : await bitmapTexture(bytes, format)

@@ -1,5 +1,8 @@
 import { TextureLoader, type Object3D } from 'three'
 import { GLTFLoader, type GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
+import { resolveReference } from '#shared/asset-checks/address.ts'
+import { dataUriBytes, readContainer as readGltfContainer } from '#shared/asset-checks/gltf-container.ts'
+import { sniff } from '#shared/asset-checks/picture-sniff.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { DECODED_EXTENSIONS, unshownExtensions } from '#shared/gltf-extensions.ts'
 import { modelDecoders } from './model-decoders.ts'
@@ -12,9 +15,6 @@ import { modelDecoders } from './model-decoders.ts'
  * through main's checks, as the model's own did.
  */
 
-const GLB_MAGIC = 0x46546c67 // "glTF"
-const JSON_CHUNK = 0x4e4f534a
-const BIN_CHUNK = 0x004e4942
 /** More files than a real model names beside it; a .gltf naming more is refused before any is fetched. */
 export const MAX_MODEL_FILES = 32
 
@@ -51,41 +51,29 @@ export interface LoadedModel {
   files: number
 }
 
+/** The model's JSON and binary chunk (the asset checks' reader), or why it is not a model in words. */
 function readContainer(bytes: Uint8Array): Container {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  if (bytes.byteLength >= 12 && view.getUint32(0, true) === GLB_MAGIC) return readGlb(bytes, view)
-  const text = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart()
-  if (/^<(!doctype|html)/i.test(text)) throw new Error('the address returned a web page, not a glTF model')
-  if (!text.startsWith('{')) throw new Error('it is not a glTF model (.glb or .gltf)')
-  try {
-    return { json: JSON.parse(new TextDecoder().decode(bytes)) as GltfJson }
-  } catch {
-    throw new Error('the .gltf file is damaged (its JSON does not parse)')
+  const kind = sniff(bytes)?.type
+  const glb = kind === 'model/gltf-binary' && bytes.byteLength >= 12
+  if (glb) {
+    const declared = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(8, true)
+    if (declared > bytes.byteLength) {
+      throw new Error(`the .glb file is cut short: it says ${declared} bytes and has ${bytes.byteLength}`)
+    }
+  } else if (kind === 'text/html') {
+    throw new Error('the address returned a web page, not a glTF model')
+  } else if (kind !== 'model/gltf+json' && kind !== 'application/json') {
+    throw new Error('it is not a glTF model (.glb or .gltf)')
   }
-}
-
-function readGlb(bytes: Uint8Array, view: DataView): Container {
-  if (view.getUint32(8, true) > bytes.byteLength) {
+  const container = readGltfContainer(bytes)
+  if (!container) {
     throw new Error(
-      `the .glb file is cut short: it says ${view.getUint32(8, true)} bytes and has ${bytes.byteLength}`,
+      glb
+        ? 'the .glb file is damaged (its JSON part is missing or does not parse)'
+        : 'the .gltf file is damaged (its JSON does not parse)',
     )
   }
-  const length = bytes.byteLength >= 20 ? view.getUint32(12, true) : 0
-  if (bytes.byteLength < 20 || view.getUint32(16, true) !== JSON_CHUNK || 20 + length > bytes.byteLength) {
-    throw new Error('the .glb file is damaged (its JSON part is missing)')
-  }
-  let json: GltfJson
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + length))) as GltfJson
-  } catch {
-    throw new Error('the .glb file is damaged (its JSON part does not parse)')
-  }
-  const at = 20 + length
-  const binary =
-    at + 8 <= bytes.byteLength && view.getUint32(at + 4, true) === BIN_CHUNK
-      ? bytes.subarray(at + 8, at + 8 + view.getUint32(at, true))
-      : undefined
-  return { json, binary }
+  return { json: container.json as GltfJson, binary: container.bin }
 }
 
 /** Says why a model cannot be shown here, or nothing when it can. */
@@ -109,14 +97,18 @@ function decodersOf(json: GltfJson): string[] {
   ]
 }
 
-/** The bytes of a `data:` address (base64 or percent-encoded), as a file's bytes. */
+/**
+ * The bytes of a `data:` address: base64 as the asset checks read it, or percent-encoded text,
+ * which glTF allows too.
+ */
 function dataBytes(uri: string): Uint8Array {
+  const bytes = dataUriBytes(uri)
+  if (bytes) return bytes
   const comma = uri.indexOf(',')
-  const head = uri.slice(5, comma)
-  const body = uri.slice(comma + 1)
-  if (comma < 0) throw new Error('a data: address in the model has no data')
-  if (head.endsWith(';base64')) return Uint8Array.from(atob(body), (char) => char.charCodeAt(0))
-  return new TextEncoder().encode(decodeURIComponent(body))
+  if (comma < 0 || /;base64$/i.test(uri.slice(0, comma))) {
+    throw new Error('a data: address in the model is damaged')
+  }
+  return new TextEncoder().encode(decodeURIComponent(uri.slice(comma + 1)))
 }
 
 /**
@@ -156,18 +148,14 @@ async function namedFiles(json: GltfJson, source: ModelSource): Promise<Map<stri
 function resolved(uri: string, base: string | undefined): string {
   if (!base)
     throw new Error(`it names a file beside it (${uri}), and a bundled sample has nowhere to find it`)
-  let address: URL
-  try {
-    address = new URL(uri, base)
-  } catch {
-    throw new Error(`it names a file at an address that is not valid (${uri})`)
-  }
-  if (address.protocol !== 'https:' && address.protocol !== 'http:') {
+  const href = resolveReference(base, uri)
+  if (!href) throw new Error(`it names a file at an address that is not valid (${uri})`)
+  if (!/^https?:/.test(href)) {
     throw new Error(
       `it names a file that is not on the web (${uri}); only http and https addresses are fetched`,
     )
   }
-  return address.href
+  return href
 }
 
 /**
@@ -189,7 +177,8 @@ function handedOver(container: Container, files: Map<string, Uint8Array>) {
     ;(json.buffers ??= []).push({ byteLength: bytes.byteLength })
     buffers.set(json.buffers.length - 1, bytes)
     ;(json.bufferViews ??= []).push({ buffer: json.buffers.length - 1, byteLength: bytes.byteLength })
-    image.mimeType ??= imageType(image.uri)
+    // The type the bytes are, when the model does not say (GLTFLoader labels the picture with it).
+    image.mimeType ??= sniff(bytes)?.type
     image.bufferView = json.bufferViews.length - 1
     delete image.uri
   }
@@ -197,23 +186,6 @@ function handedOver(container: Container, files: Map<string, Uint8Array>) {
   if (container.binary && json.buffers?.[0] && !container.json.buffers?.[0]?.uri)
     buffers.set(0, container.binary)
   return { json, buffers }
-}
-
-/** The type a texture's address stands for, when the model does not say. */
-function imageType(uri: string): string {
-  const match = /^data:([^;,]+)/.exec(uri) ?? /\.(\w+)(?:[?#]|$)/.exec(uri)
-  const kind = match?.[1]?.toLowerCase() ?? ''
-  if (kind.includes('/')) return kind
-  return (
-    {
-      png: 'image/png',
-      jpg: 'image/jpeg',
-      jpeg: 'image/jpeg',
-      webp: 'image/webp',
-      avif: 'image/avif',
-      ktx2: 'image/ktx2',
-    }[kind] ?? 'image/png'
-  )
 }
 
 /**
