@@ -33,6 +33,12 @@ export interface AssetCheckerOptions extends AssetFetchSettings {
   concurrency: number
   cache?: AssetCache
   now?: () => number
+  /**
+   * Reads a downloaded model: `inspectModel` in-process unless told (the CLI). Main gives the one
+   * on a thread of its own (model-inspection-thread.ts), which keeps its event loop free while the
+   * glTF-Validator runs; either way the external files are fetched here.
+   */
+  inspectModel?: typeof inspectModel
 }
 
 export interface AssetCheckerStats {
@@ -55,6 +61,7 @@ export function createAssetChecker(options: AssetCheckerOptions): AssetChecker {
   const outcomes = new Map<string, Promise<AssetOutcome>>()
   const stats: AssetCheckerStats = { asked: 0, done: 0, unchanged: 0 }
   const turn = limiter(Math.max(1, options.concurrency))
+  const readModel = options.inspectModel ?? inspectModel
   const maxBytes = (asset: AssetClass) =>
     asset === 'model' ? options.budgets.modelBytes.maximum : options.budgets.pictureBytes.maximum
   const fetchOptions = (asset: AssetClass, bytes: number) => assetFetchOptions(options, asset, bytes)
@@ -110,7 +117,7 @@ export function createAssetChecker(options: AssetCheckerOptions): AssetChecker {
     const outcome =
       asset === 'picture'
         ? inspectPicture(url, bytes, servedType)
-        : await inspectModel(url, bytes, {
+        : await readModel(url, bytes, {
             url,
             maxBytes: maxBytes('model'),
             maxExternalFiles: MAX_EXTERNAL_FILES,

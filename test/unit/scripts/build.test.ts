@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { freshClone, runNpm, scratchFolder, startEnvironment } from './fresh-clone.ts'
 
@@ -16,7 +17,7 @@ describe('npm run build', () => {
     for (const folder of folders.splice(0)) folder.dispose()
   })
 
-  it('emits a minified renderer without source maps', async () => {
+  it('emits a minified renderer without source maps, and main’s validator worker as a file of its own', async () => {
     const folder = scratchFolder('build')
     folders.push(folder)
     const root = freshClone(folder.dir)
@@ -47,5 +48,36 @@ describe('npm run build', () => {
     // shaders as they are written, inside strings).
     const text = renderer.map((path) => readFileSync(path, 'utf8')).join('\n')
     expect((text.match(/\s/g)?.length ?? 0) / text.length).toBeLessThan(0.08)
+
+    // Main validates models on a thread of its own: its worker is bundled as a file of its own
+    // beside main's bundle (electron-vite's `?modulePath`), which main's bundle names. Started
+    // here by Node, as Electron's main starts it, it reads a model it is sent.
+    const inMain = scripts.filter((path) => path.startsWith(join(out, 'main')))
+    const workers = inMain.filter((path) => /model-inspection-worker-\w+\.js$/.test(path))
+    const worker = workers.find((path) => readFileSync(path, 'utf8').includes('validateBytes'))
+    expect(worker, workers.join()).toBeDefined()
+    const naming = inMain.filter((path) => readFileSync(path, 'utf8').includes(`"./${basename(worker!)}"`))
+    expect(naming).toHaveLength(1)
+    const script = join(folder.dir, 'read-model.mjs')
+    writeFileSync(
+      script,
+      `import { readFileSync } from 'node:fs'
+      import { Worker } from 'node:worker_threads'
+      const worker = new Worker(${JSON.stringify(worker)})
+      const url = 'https://cdn.test/m.glb'
+      const bytes = new Uint8Array(readFileSync(${JSON.stringify(join(root, 'test/fixtures/assets/draco-textured.glb'))}))
+      worker.on('message', (message) => {
+        if (message.type === 'ready') {
+          const inspect = { type: 'inspect', job: 0, url, base: url, maxBytes: 1e8, maxExternalFiles: 32, bytes }
+          worker.postMessage(inspect, [bytes.buffer])
+        } else {
+          console.log(JSON.stringify([message.type, message.outcome.problems, message.outcome.facts.triangles]))
+          void worker.terminate()
+        }
+      })`,
+    )
+    const read = spawnSync(process.execPath, [script], { cwd: root, encoding: 'utf8', timeout: 20_000 })
+    expect(read.stderr).toBe('')
+    expect(read.stdout.trim()).toBe('["done",[],1552]')
   }, 60_000)
 })
