@@ -1,5 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import {
+  DEFAULT_BUDGETS,
+  validateBudgets,
+  type AssetBudgets,
+  type BudgetName,
+} from '#shared/asset-checks/budgets.ts'
 import { isRecord } from '#shared/is-record.ts'
 import { writeJsonAtomic } from './atomic-json.ts'
 
@@ -10,13 +16,18 @@ export interface Preferences {
    * models, pictures). Off unless the person turns it on: see net/guarded-fetch.ts.
    */
   allowLocalAddresses: boolean
+  /** What "Check assets" judges models and pictures by (Settings › Asset budgets). */
+  assetBudgets: AssetBudgets
 }
 
 export const PREFERENCES_FILE_NAME = 'preferences.json'
-const DEFAULTS: Preferences = { allowLocalAddresses: false }
+const defaults = (): Preferences => ({
+  allowLocalAddresses: false,
+  assetBudgets: structuredClone(DEFAULT_BUDGETS),
+})
 
 export interface PreferenceStore {
-  /** The settings as they are now (read once when the store opens). */
+  /** The settings as they are now (read once when the store opens); a copy of the caller's own. */
   current(): Preferences
   /** Changes some settings and writes them; resolves once they are on disk. */
   update(change: Partial<Preferences>): Promise<Preferences>
@@ -25,23 +36,42 @@ export interface PreferenceStore {
 /**
  * The preferences in `<dir>/preferences.json`. A file that cannot be read or holds something else
  * counts as the defaults, which are the safe choice for each setting: a damaged file never stops
- * the app from starting, and it is replaced by the next change.
+ * the app from starting, and it is replaced by the next change. Each setting is read on its own,
+ * so a damaged one does not take the others with it.
  */
 export async function openPreferences(dir: string): Promise<PreferenceStore> {
   const file = join(dir, PREFERENCES_FILE_NAME)
   let preferences = await readPreferences(file)
   let writing: Promise<unknown> = Promise.resolve()
   return {
-    current: () => ({ ...preferences }),
+    current: () => structuredClone(preferences),
     update(change) {
-      preferences = { ...preferences, ...change }
-      const saved = { ...preferences }
+      preferences = structuredClone({ ...preferences, ...change })
+      const saved = structuredClone(preferences)
       // One write at a time, in order: the last change is what the file ends with.
-      const write = writing.catch(() => undefined).then(() => writeJsonAtomic(file, { format: 1, ...saved }))
+      const write = writing.catch(() => undefined).then(() => writeJsonAtomic(file, stored(saved)))
       writing = write
       return write.then(() => saved)
     },
   }
+}
+
+/**
+ * The file's contents. Of the budgets only those that differ from their defaults are written,
+ * each whole (both figures, as the person saved them together, so the pair stays one the checks
+ * accept whatever a later version's defaults are): a budget left at its default then follows the
+ * defaults of the version that reads it, when a platform's published figure is revised there,
+ * rather than being pinned at the figure of the day the person saved some other budget.
+ */
+function stored(preferences: Preferences) {
+  const changed: Partial<AssetBudgets> = {}
+  for (const name of Object.keys(DEFAULT_BUDGETS) as BudgetName[]) {
+    const budget = preferences.assetBudgets[name]
+    const standard = DEFAULT_BUDGETS[name]
+    if (budget.recommended !== standard.recommended || budget.maximum !== standard.maximum)
+      changed[name] = budget
+  }
+  return { format: 1, allowLocalAddresses: preferences.allowLocalAddresses, assetBudgets: changed }
 }
 
 async function readPreferences(file: string): Promise<Preferences> {
@@ -49,8 +79,14 @@ async function readPreferences(file: string): Promise<Preferences> {
   try {
     stored = JSON.parse(await readFile(file, 'utf8'))
   } catch {
-    return { ...DEFAULTS }
+    return defaults()
   }
-  if (!isRecord(stored)) return { ...DEFAULTS }
-  return { allowLocalAddresses: stored.allowLocalAddresses === true }
+  if (!isRecord(stored)) return defaults()
+  // Budgets that cannot be read all go back to the defaults: one wrong figure casts doubt on the
+  // others, and validateBudgets never guesses a budget. A file from before budgets has none.
+  const { budgets } = validateBudgets(stored.assetBudgets ?? {})
+  return {
+    allowLocalAddresses: stored.allowLocalAddresses === true,
+    assetBudgets: budgets ?? defaults().assetBudgets,
+  }
 }

@@ -1,3 +1,4 @@
+import { validateBudgets, type AssetBudgets } from './asset-checks/budgets.ts'
 import { z } from './schema/zod.ts'
 import type { Channel } from './ipc-channels.ts'
 import { profileSchema } from './profile.ts'
@@ -11,6 +12,16 @@ const runDestination = z.string().min(1).max(2_048)
 const MAX_SKUS_A_REQUEST = 1_000
 /** The assets one call checks: a draft names a handful; a bulk check asks in steps of this many. */
 export const MAX_ASSETS_A_CHECK = 500
+/**
+ * One asset a draft names, as main is asked to check it (src/shared/asset-checks/asset-refs.ts).
+ * The renderer asks with this schema too: an address main would refuse the call for (not http or
+ * https) is judged there, so it never sinks the other files of a bulk check.
+ */
+export const assetRefSchema = z.object({
+  field: z.string().min(1).max(512),
+  url: z.url({ protocol: /^https?$/ }).max(2_048),
+  kind: z.enum(['model', 'product-image', 'environment-image', '2d-asset']),
+})
 
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
@@ -38,20 +49,22 @@ export const invokeArguments = {
     z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength <= 50 * 1024 * 1024),
   ]),
   // The assets of the drafts one "Check assets" asks about (src/shared/asset-checks/asset-refs.ts).
-  checkAssets: z.tuple([
-    z
-      .array(
-        z.object({
-          field: z.string().min(1).max(512),
-          url: z.url({ protocol: /^https?$/ }).max(2_048),
-          kind: z.enum(['model', 'product-image', 'environment-image', '2d-asset']),
-        }),
-      )
-      .min(1)
-      .max(MAX_ASSETS_A_CHECK),
-  ]),
+  checkAssets: z.tuple([z.array(assetRefSchema).min(1).max(MAX_ASSETS_A_CHECK)]),
   getLocalSettings: z.tuple([]),
   setAllowLocalAddresses: z.tuple([z.boolean()]),
+  // Budgets in their shape (numbers only, so the messages below never repeat anything else sent),
+  // then read as preferences.json's are: each problem names its budget, a budget left out takes its
+  // default, and what main keeps is what it reads back at the next start.
+  setAssetBudgets: z.tuple([
+    z
+      .record(z.string().max(64), z.strictObject({ recommended: z.number(), maximum: z.number() }))
+      .transform((value, context): AssetBudgets => {
+        const { budgets, problems } = validateBudgets(value)
+        if (budgets) return budgets
+        for (const message of problems) context.addIssue({ code: 'custom', message })
+        return z.NEVER
+      }),
+  ]),
   // A payload export of a few thousand SKUs fits; a runaway string does not.
   writeClipboard: z.tuple([z.string().max(20_000_000)]),
   // What the SKUs hold is the service's to judge (a refused one is split out and shown): only the

@@ -29,10 +29,18 @@ export const CHANNELS = [
    * main checked it before, and judged against the budgets (src/shared/asset-checks/).
    */
   'checkAssets',
-  /** This computer's side of the app: "Allow local addresses" and how the embedded sandbox is doing. */
+  /**
+   * This computer's side of the app: "Allow local addresses", the asset budgets and how the
+   * embedded sandbox is doing.
+   */
   'getLocalSettings',
   /** Lets main fetch preview files from this computer and local networks, or stops it again. */
   'setAllowLocalAddresses',
+  /**
+   * The budgets "Check assets" judges by from its next call on (the defaults to restore them); read
+   * in main as a stored file is, so main never keeps budgets it could not read back.
+   */
+  'setAssetBudgets',
   /** Puts text on the system clipboard (the renderer has no clipboard permission). */
   'writeClipboard',
   /**

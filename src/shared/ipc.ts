@@ -1,3 +1,4 @@
+import type { AssetBudgets } from './asset-checks/budgets.ts'
 import type { AssetCheck } from './asset-checks/results.ts'
 import type { invokeArguments } from './ipc-arguments.ts'
 import { CHANNELS, type Channel } from './ipc-channels.ts'
@@ -59,10 +60,15 @@ export interface PreviewAsset {
   name: string
 }
 
-/** What Settings shows about this computer: the local-address setting and the embedded sandbox. */
+/**
+ * What Settings shows about this computer: the local-address setting, the asset budgets and the
+ * embedded sandbox.
+ */
 export interface LocalSettings {
   /** Whether main fetches preview files from this computer and local networks (off by default). */
   allowLocalAddresses: boolean
+  /** What "Check assets" judges models and pictures by: the defaults until the person changes them. */
+  assetBudgets: AssetBudgets
   sandbox: EmbeddedSandboxState
 }
 
@@ -94,6 +100,7 @@ export interface InvokeResults {
   checkAssets: AssetCheck[]
   getLocalSettings: LocalSettings
   setAllowLocalAddresses: LocalSettings
+  setAssetBudgets: LocalSettings
   writeClipboard: void
   syncBulkUpload: Outcome
   syncCreateApp: Outcome

@@ -1,6 +1,5 @@
 import { memoryCache } from '#node/asset-checks/asset-cache.ts'
 import { CONCURRENCY } from '#node/asset-checks/asset-fetch.ts'
-import { DEFAULT_BUDGETS } from '#shared/asset-checks/budgets.ts'
 import { judge } from '#shared/asset-checks/judge.ts'
 import { assetClassOf } from '#shared/asset-checks/results.ts'
 import type { HandlerDeps, Handlers } from './types.ts'
@@ -15,19 +14,26 @@ export function createAssetCheckHandlers(deps: HandlerDeps): Pick<Handlers, 'che
   return {
     checkAssets: async (refs) => {
       // Loaded on the first check, not at start: the glTF-Validator is large, and most sessions never check.
-      const { createAssetChecker } = await import('#node/asset-checks/asset-checker.ts')
+      const [{ createAssetChecker }, { sharedInspectionThread }] = await Promise.all([
+        import('#node/asset-checks/asset-checker.ts'),
+        import('#node/asset-checks/model-inspection-thread.ts'),
+      ])
+      // The budgets of the moment (Settings › Asset budgets): a change counts from the next check.
+      const budgets = deps.preferences.current().assetBudgets
       const checker = createAssetChecker({
         allowLocalAddresses: () => deps.preferences.current().allowLocalAddresses,
-        budgets: DEFAULT_BUDGETS,
+        budgets,
         concurrency: CONCURRENCY.default,
         cache,
+        // Models are validated on a thread of their own: main's event loop answers IPC meanwhile.
+        inspectModel: sharedInspectionThread.inspectModel,
       })
       return Promise.all(
         refs.map(async (ref) =>
           judge(
             { ...(await checker.check(ref.url, assetClassOf(ref.kind))), url: ref.url },
             ref.kind,
-            DEFAULT_BUDGETS,
+            budgets,
           ),
         ),
       )

@@ -54,3 +54,18 @@ export function assetRefs(sku: unknown): AssetRef[] {
   })
   return refs
 }
+
+/**
+ * Whether a SKU names other files than `named` (or the same in other fields): a check made of
+ * `named` no longer describes it.
+ */
+export function namesOtherFiles(
+  sku: unknown,
+  named: ReadonlyArray<Pick<AssetRef, 'field' | 'url'>>,
+): boolean {
+  const now = assetRefs(sku)
+  return (
+    now.length !== named.length ||
+    now.some((ref, at) => ref.field !== named[at]!.field || ref.url !== named[at]!.url)
+  )
+}

@@ -61,6 +61,17 @@ export const DEFAULT_BUDGETS: Readonly<AssetBudgets> = Object.freeze({
   pictureSize: { recommended: 4096, maximum: 8192 },
 })
 
+/**
+ * The most a size budget's maximum may be set to: it is also how much a check downloads and holds
+ * in memory before giving up on a file (main's, or the CLI's), so a typo of a few zeros must not
+ * make it gigabytes. Four times the defaults' maxima; the other budgets count what a file holds
+ * and cost nothing to raise.
+ */
+export const BUDGET_CEILINGS: Readonly<Partial<Record<BudgetName, number>>> = {
+  modelBytes: 200 * MB,
+  pictureBytes: 80 * MB,
+}
+
 /** Each budget in words (Settings' labels, and the messages of a budget that cannot be read). */
 export const BUDGET_TITLES: Readonly<Record<BudgetName, string>> = {
   modelBytes: 'Model size (bytes)',
@@ -109,6 +120,13 @@ export function validateBudgets(value: unknown): { budgets?: AssetBudgets; probl
     const recommended = read('recommended')
     const maximum = read('maximum')
     if (recommended === undefined || maximum === undefined) continue
+    const ceiling = BUDGET_CEILINGS[name]
+    if (ceiling !== undefined && maximum > ceiling) {
+      problems.push(
+        `${title} (${name}.maximum) can be at most ${formatBytes(ceiling)}, the most a check downloads, not ${formatBytes(maximum)}.`,
+      )
+      continue
+    }
     if (recommended > maximum) {
       problems.push(`${title} (${name}): the recommended ${recommended} is above the maximum ${maximum}.`)
       continue

@@ -11,6 +11,8 @@ import { expect } from './fixtures.ts'
 export interface ServedFile {
   bytes: Buffer
   type: string
+  /** Answered once this settles: a slow server, for a test that acts while a download is under way. */
+  wait?: () => Promise<void>
 }
 
 export interface AssetServer {
@@ -23,7 +25,7 @@ export interface AssetServer {
 /** A loopback web server standing in for a CDN: the files given, a 404 for anything else. */
 export async function startAssetServer(files: Readonly<Record<string, ServedFile>>): Promise<AssetServer> {
   const requests: string[] = []
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer(async (request, response) => {
     requests.push(`${request.method} ${request.url}`)
     const file = Object.hasOwn(files, request.url ?? '') ? files[request.url!] : undefined
     if (!file) {
@@ -31,6 +33,7 @@ export async function startAssetServer(files: Readonly<Record<string, ServedFile
       response.end('Not Found')
       return
     }
+    await file.wait?.()
     response.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length })
     response.end(file.bytes)
   })

@@ -76,6 +76,10 @@ describe('validateBudgets', () => {
       'Picture size (pixels, longer side) (pictureSize.recommended) must be a whole number of at least 1, not 1.5.',
     ])
     expect(validateBudgets([]).problems).toEqual(['Budgets must be an object of named budgets.'])
+    // A size's maximum is also what a check downloads at most: bounded.
+    expect(validateBudgets({ pictureBytes: { maximum: 500 * 1024 * 1024 } }).problems).toEqual([
+      'Picture size (bytes) (pictureBytes.maximum) can be at most 80 MB, the most a check downloads, not 500 MB.',
+    ])
   })
 })
 

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { onTestFinished, vi } from 'vitest'
 import type { PreferenceStore, Preferences } from '#node/preferences.ts'
+import { DEFAULT_BUDGETS } from '#shared/asset-checks/budgets.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
@@ -31,7 +32,10 @@ export const resourcesDir = fileURLToPath(new URL('../../../resources', import.m
  * memory here; preferences.test.ts tests the file), and a clipboard to inspect.
  */
 function previewAndClipboardDeps() {
-  let preferences: Preferences = { allowLocalAddresses: false }
+  let preferences: Preferences = {
+    allowLocalAddresses: false,
+    assetBudgets: structuredClone(DEFAULT_BUDGETS),
+  }
   const store: PreferenceStore = {
     current: () => preferences,
     update: async (change) => (preferences = { ...preferences, ...change }),

@@ -250,6 +250,20 @@ describe('deleting drafts and undoing', () => {
     expect((await drafts.get(ids[0]!))?.category).toBe('makeup')
   })
 
+  it("takes a deleted draft's asset check with it, and an undone copy's too", async () => {
+    const { ids, sent } = await seed()
+    const check = (id: string) => ({ id, checkedAt: 1, status: 'error' as const, assets: [] })
+    await db.assetChecks.bulkPut([check(ids[0]!), check(sent)])
+    await bulk.delete([ids[0]!, sent])
+    // The sent draft is kept, and so is its check; the deleted one's check is gone.
+    expect(await db.assetChecks.toCollection().primaryKeys()).toEqual([sent])
+
+    const copied = await bulk.duplicate([ids[1]!])
+    await db.assetChecks.put(check(copied.ids[0]!))
+    await undoLog.undo(copied.batch)
+    expect(await db.assetChecks.toCollection().primaryKeys()).toEqual([sent])
+  })
+
   it('undoes a duplicate by removing the copies', async () => {
     const { ids, before } = await seed()
     const result = await bulk.duplicate(ids)

@@ -201,6 +201,41 @@ describe('the SKU list reader', () => {
     ).toEqual([])
   })
 
+  it('filters by what the last asset check found, from the checks table, with search and other filters', async () => {
+    // A quarter of the drafts each: never checked, errors, warnings, all ok.
+    const statusOf = (i: number) => ([undefined, 'error', 'warning', 'ok'] as const)[i % 4]
+    const checked = all.flatMap((draft, i) => {
+      const status = statusOf(i)
+      return status ? [{ id: draft.id, checkedAt: 1, status, assets: [] }] : []
+    })
+    await db.assetChecks.bulkPut(checked)
+    const lastCheck = new Map(checked.map((check) => [check.id, check.status]))
+    const passes: Record<string, (id: string) => boolean> = {
+      problems: (id) => ['error', 'warning'].includes(lastCheck.get(id) ?? ''),
+      error: (id) => lastCheck.get(id) === 'error',
+      ok: (id) => lastCheck.get(id) === 'ok',
+      unchecked: (id) => !lastCheck.has(id),
+    }
+    for (const q of [
+      query({ filters: { assets: 'problems' } }),
+      query({ filters: { assets: 'error' }, search: 'gold' }),
+      query({ filters: { assets: 'ok', category: 'makeup' }, sort: 'brand', direction: 'asc' }),
+      query({ filters: { assets: 'unchecked' } }),
+      query({ filters: { assets: 'unchecked', syncState: 'draft' } }),
+    ]) {
+      const { assets, ...others } = q.filters
+      const expected = reference({ ...q, filters: others }).filter(passes[assets!]!)
+      const label = JSON.stringify(q.filters)
+      const view = await reader.open(q)
+      expect(await rowsOf(view, pages(view.total)), label).toEqual(expected)
+      expect(expected.length, label).toBeGreaterThan(0)
+    }
+    expect((await reader.matching(query({ filters: { assets: 'problems' } }))).size).toBe(
+      all.filter((_, i) => i % 4 === 1 || i % 4 === 2).length,
+    )
+    await db.assetChecks.clear()
+  })
+
   it('offers the categories, sub-categories and statuses the drafts hold', async () => {
     expect(await reader.filterOptions()).toEqual({
       categories: ['eyewear', 'jewellery', 'makeup'],

@@ -1,7 +1,11 @@
+import type { AssetBudgets } from '#shared/asset-checks/budgets.ts'
 import type { LocalSettings } from '#shared/ipc.ts'
 import { forgetPreviewFailures } from './preview-assets.ts'
 
-/** This computer's side of the app, kept by main: "Allow local addresses" and the embedded sandbox. */
+/**
+ * This computer's side of the app, kept by main: "Allow local addresses", the asset budgets and the
+ * embedded sandbox.
+ */
 export const localSettingsInMain = {
   get: (): Promise<LocalSettings> => window.api.getLocalSettings(),
   /** Failures kept from before are forgotten, so each picture and model is asked for again. */
@@ -10,4 +14,6 @@ export const localSettingsInMain = {
     forgetPreviewFailures()
     return settings
   },
+  /** What the next "Check assets" judges by (main reads them again and refuses budgets it cannot use). */
+  assetBudgets: (budgets: AssetBudgets): Promise<LocalSettings> => window.api.setAssetBudgets(budgets),
 }

@@ -170,6 +170,8 @@ export class SkuBulkEdits {
         }
         await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
         await this.db.skuDrafts.bulkDelete(gone.map((record) => record.id))
+        // A deleted draft's asset check goes with it (an undo brings the draft back unchecked).
+        await this.db.assetChecks.bulkDelete(gone.map((record) => record.id))
         count += gone.length
         done += chunk.length
         onProgress?.(done, list.length)

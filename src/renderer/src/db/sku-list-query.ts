@@ -1,5 +1,6 @@
 import type { SyncState } from '#shared/sync-state.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
+import type { AssetStatus } from '#shared/asset-checks/results.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 
 /** Columns the list sorts by. Each is an index of `skuDrafts`, so a page is read in index order. */
@@ -11,7 +12,8 @@ export type SortDirection = 'asc' | 'desc'
  * What the list filters on; an absent filter lets everything through. The first four are columns
  * of `skuDrafts` (an index each); the next two read the `standing` index: the state at the
  * query's destination, and "synced on" another destination; the last, the drafts a run to the
- * query's destination would hold back (src/renderer/src/db/sku-send-gates.ts).
+ * query's destination would hold back (src/renderer/src/db/sku-send-gates.ts); and what the last
+ * "Check assets" found (the `assetChecks` table's `status` index).
  */
 export const FILTER_KEYS = [
   'category',
@@ -21,6 +23,7 @@ export const FILTER_KEYS = [
   'syncState',
   'syncedAt',
   'heldBack',
+  'assets',
 ] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
 /** The filters that are a column's value. */
@@ -38,6 +41,18 @@ export interface ListFilters {
   syncedAt?: string
   /** Held back by the gates before sending there, for this reason or (`any`) for any. */
   heldBack?: HoldReason | 'any'
+  /** What the draft's last asset check found: see `ASSET_FILTER_STATUSES`. */
+  assets?: AssetFilter
+}
+
+/** The asset filter's choices: the last check's worst status, or never checked. */
+export type AssetFilter = 'problems' | 'error' | 'ok' | 'unchecked'
+
+/** The check statuses each asset filter lets through ("unchecked" is every draft without a check). */
+export const ASSET_FILTER_STATUSES: Record<Exclude<AssetFilter, 'unchecked'>, readonly AssetStatus[]> = {
+  problems: ['error', 'warning'],
+  error: ['error'],
+  ok: ['ok'],
 }
 
 /** What the list shows: the drafts matching a search and filters, in one order. */

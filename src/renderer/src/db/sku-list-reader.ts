@@ -1,7 +1,8 @@
 import { cmp } from 'dexie'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord } from './records.ts'
-import { activeFilters, narrows, type ListQuery } from './sku-list-query.ts'
+import { AssetChecks } from './asset-checks.ts'
+import { activeFilters, ASSET_FILTER_STATUSES, narrows, type ListQuery } from './sku-list-query.ts'
 import { walkIndex } from './index-walk.ts'
 import {
   IndexView,
@@ -29,9 +30,11 @@ export interface FilterOptions {
  */
 export class SkuListReader {
   private readonly db: CatalogDatabase
+  private readonly checks: AssetChecks
 
   constructor(db: CatalogDatabase) {
     this.db = db
+    this.checks = new AssetChecks(db)
   }
 
   countAll(): Promise<number> {
@@ -93,7 +96,7 @@ export class SkuListReader {
   /** Ids of the drafts matching the query's search words and filters, from the indexes alone. */
   async matching(query: ListQuery): Promise<Set<string>> {
     const table = this.db.skuDrafts
-    const { syncState, syncedAt, heldBack } = query.filters
+    const { syncState, syncedAt, heldBack, assets } = query.filters
     const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
     const lookups = [
       ...searchTerms(query.search).map((word) => table.where('terms').startsWith(word).primaryKeys()),
@@ -101,14 +104,20 @@ export class SkuListReader {
       ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
       ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),
       ...(heldBack !== undefined ? [this.heldBack(query, heldBack)] : []),
+      ...(assets && assets !== 'unchecked' ? [this.checks.idsWith(ASSET_FILTER_STATUSES[assets])] : []),
     ]
-    // "Not sent" there has no tag of its own: it is every draft but those sent there.
-    const notSent = syncState === 'draft'
-    if (notSent && lookups.length === 0) lookups.push(table.toCollection().primaryKeys())
-    const sentThere = notSent ? new Set(await tagged(destinationTags(query.destination))) : undefined
-    const lists = (await Promise.all(lookups)).sort((a, b) => a.length - b.length)
+    // "Not sent" there and "not checked" have no index entry of their own: each is every draft
+    // but those with one (sent there; checked).
+    const excluded = [
+      ...(syncState === 'draft' ? [tagged(destinationTags(query.destination))] : []),
+      ...(assets === 'unchecked' ? [this.checks.checkedIds()] : []),
+    ]
+    if (excluded.length && lookups.length === 0) lookups.push(table.toCollection().primaryKeys())
+    const [lists, without] = await Promise.all([Promise.all(lookups), Promise.all(excluded)])
+    lists.sort((a, b) => a.length - b.length)
     const [smallest, ...others] = lists
-    let match = new Set(sentThere ? smallest!.filter((id) => !sentThere.has(id)) : smallest)
+    const leftOut = new Set(without.flat())
+    let match = new Set(leftOut.size ? smallest!.filter((id) => !leftOut.has(id)) : smallest)
     for (const list of others) {
       const other = new Set(list)
       match = new Set([...match].filter((id) => other.has(id)))

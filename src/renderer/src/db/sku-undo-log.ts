@@ -44,9 +44,12 @@ export class SkuUndoLog {
     return crypto.randomUUID()
   }
 
-  /** Runs a bulk action in one transaction with a fresh undo batch; the previous one is dropped. */
+  /**
+   * Runs a bulk action in one transaction with a fresh undo batch; the previous one is dropped.
+   * The asset checks are in it too: a draft that goes takes its last check with it.
+   */
   inBulkTransaction<T>(action: (batch: string) => Promise<T>): Promise<T> {
-    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () =>
+    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, this.db.assetChecks, async () =>
       action(await this.freshBatch()),
     )
   }
@@ -56,7 +59,7 @@ export class SkuUndoLog {
    * were (ids, payloads, timestamps), copies go. A draft edited after the action is left as it is.
    */
   async undo(batch: string, { onProgress }: BulkOptions = {}): Promise<UndoResult> {
-    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, async () => {
+    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, this.db.assetChecks, async () => {
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
       const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0, keptSent: 0 }
@@ -112,6 +115,7 @@ export class SkuUndoLog {
       })
       await this.db.skuDrafts.bulkPut(restore)
       await this.db.skuDrafts.bulkDelete(remove)
+      await this.db.assetChecks.bulkDelete(remove)
       result.restored += restore.length
       result.removed += remove.length
     }

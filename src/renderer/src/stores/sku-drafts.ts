@@ -34,6 +34,8 @@ export interface Progress {
   label: string
   done: number
   total: number
+  /** Whether it can be stopped (the bar offers Cancel), and whether it was asked to. */
+  stop?: 'offered' | 'stopping'
 }
 
 /** Below this many drafts a bulk action is over before a progress bar could be read. */
@@ -146,6 +148,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   /** Shows the drafts a run to the active profile's destination would hold back, for `reason` or any. */
   function showHeldBack(reason: HoldReason | 'any') {
     query.value = { ...query.value, search: '', filters: { heldBack: reason } }
+  }
+
+  /** Shows the drafts whose last asset check found errors (from the Sync page's warning). */
+  function showAssetErrors() {
+    query.value = { ...query.value, search: '', filters: { assets: 'error' } }
   }
 
   /** Sorts by a column; the column already sorted by turns around. */
@@ -301,6 +308,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     query,
     showPromotable,
     showHeldBack,
+    showAssetErrors,
     selectedIds,
     matchingIds,
     narrowed,
@@ -329,5 +337,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     undoImport,
     dismiss,
     tell,
+    /** Makes the list read again what it shows: after a write of another store (asset checks). */
+    changed,
   }
 })

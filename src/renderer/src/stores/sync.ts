@@ -9,6 +9,7 @@ import { holdHeading, HOLD_REASONS, type Hold } from '#shared/sync/send-gates.ts
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
 import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
 import type { SentComparison } from '../db/sync-selection.ts'
+import { assetFailuresIn, type AssetFailures } from '../db/asset-check-standing.ts'
 import { createAppSyncRun } from '../adapters/sync-run.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
 import { holdingRun } from '../adapters/run-lock.ts'
@@ -126,6 +127,8 @@ export const useSyncStore = defineStore('sync', () => {
     const counts = heldBack.value ? countByReason(heldBack.value) : undefined
     return HOLD_REASONS.flatMap((reason) => (counts?.[reason] ? [{ reason, n: counts[reason] }] : []))
   })
+  /** The SKUs a new run would send whose last asset check found errors: a warning, not a gate. */
+  const assetFailures = shallowRef<AssetFailures>()
   /** For a promotion: which drafts changed since they were sent to the source destination. */
   const comparison = shallowRef<SentComparison>()
   /** Per other destination, the SKUs synced there and not sent to the active one. */
@@ -139,6 +142,15 @@ export const useSyncStore = defineStore('sync', () => {
     scopePreflight.value =
       active && chosen ? await syncSelection.preflightOf('skus', active.destination, chosen.ids) : undefined
     heldBack.value = active ? await readHeldBack(active, chosen?.ids) : undefined
+    assetFailures.value =
+      active && heldBack.value
+        ? await assetFailuresIn(db, {
+            destination: active.destination,
+            includeFailed: includeFailed.value.skus,
+            scope: chosen && new Set(chosen.ids),
+            heldBack: new Set(heldBack.value.holds.keys()),
+          })
+        : undefined
     promotions.value = active ? await promotionsTo(active) : []
   }
 
@@ -627,6 +639,7 @@ export const useSyncStore = defineStore('sync', () => {
     scopePreflight,
     heldBack,
     heldReasons,
+    assetFailures,
     comparison,
     promotions,
     preflightOf,
