@@ -78,7 +78,7 @@ export async function cliScenario(): Promise<BenchResult[]> {
 async function runCli(command: 'validate' | 'convert', input: string, output: string): Promise<Run> {
   const args = command === 'validate' ? ['validate', input] : ['convert', input, output]
   const startedAt = performance.now()
-  const child = spawn(process.execPath, ['--import', MAX_RSS, join(ROOT, 'bin/catalog-desk.js'), ...args], {
+  const child = spawn(process.execPath, ['--import', MAX_RSS, join(ROOT, 'scripts/cli.js'), ...args], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   })
   let stderr = ''

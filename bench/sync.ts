@@ -68,7 +68,7 @@ async function startChildSandbox(extra: string[] = []): Promise<ChildSandbox> {
   const child = spawn(
     process.execPath,
     [
-      join(ROOT, 'bin/catalog-desk.js'),
+      join(ROOT, 'scripts/cli.js'),
       'sandbox',
       '--port',
       '0',

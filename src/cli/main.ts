@@ -42,7 +42,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(COMMAND_USAGE[topic] ?? MAIN_USAGE)
       return EXIT_OK
     }
-    if (first === '--version') {
+    if (first === '--version' || first === '-v') {
       io.stdout.write(`${await version()}\n`)
       return EXIT_OK
     }
@@ -61,7 +61,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
+/** The package's version, set by the CLI's build (vite.cli.config.ts); undeclared when the sources run as they are. */
+declare const __CATALOG_DESK_VERSION__: string | undefined
+
 async function version(): Promise<string> {
+  if (typeof __CATALOG_DESK_VERSION__ === 'string') return __CATALOG_DESK_VERSION__
+  // The sources, run by Node's type stripping: package.json is two folders up from src/cli.
   const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version?: string
   }

@@ -48,7 +48,7 @@ Commands:
 
 Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
-  --version                Show the version
+  -v, --version            Show the version
 
 Exit status: 0 success, 1 the document is invalid (check-assets: an asset has an error), 2 bad usage
 or a file that cannot be read.

@@ -6,7 +6,9 @@ import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-pro
 import { moveProfilesToSandbox, startEmbeddedSandbox } from './embedded-sandbox.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
+import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
+import type { AppLog } from '#node/app-log.ts'
 import { createHandlers } from './handlers/index.ts'
 import { registerIpc } from './ipc.ts'
 import { createDispatcher } from './ipc-dispatch.ts'
@@ -20,6 +22,8 @@ import {
 import { createMainWindow } from './window.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { startupFailure } from './startup-failure.ts'
+import { startMainLog } from './logging.ts'
+import { startUpdates } from './updates.ts'
 
 // Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html.
 const preloadPath = join(import.meta.dirname, '../preload/index.cjs')
@@ -44,14 +48,24 @@ function appInfo(): AppInfo {
 
 const openExternal = (url: string) => shell.openExternal(url)
 
+/** Every token main holds this session, kept out of the log and the diagnostics. */
+const tokensSeen = knownTokens()
+/** Main's log, once the start has made it: a failed start is written there too. */
+let log: AppLog | undefined
+
 function openMainWindow(): BrowserWindow {
   const window = createMainWindow(preloadPath)
-  window.loadURL(page.url).catch((error: unknown) => console.error('Could not load the app page', error))
+  window.loadURL(page.url).catch((error: unknown) => {
+    console.error('Could not load the app page', error)
+    log?.error('Could not load the app page', error)
+  })
   return window
 }
 
 async function start(): Promise<void> {
   let mainWindow: BrowserWindow | undefined
+  const mainLog = startMainLog(tokensSeen.redact)
+  log = mainLog
 
   app.on('second-instance', () => {
     if (!mainWindow || mainWindow.isDestroyed()) return
@@ -89,7 +103,8 @@ async function start(): Promise<void> {
     })
   }
   const preferences = await openPreferences(dataDir)
-  const tokens = createTokenStore()
+  // Every token that enters main or leaves the keychain is known to the log's redaction first.
+  const tokens = rememberingTokens(createTokenStore(), tokensSeen)
   const profiles = createProfileStore({ dir: dataDir, tokens })
   // A sandbox that could not have its port again takes the profiles pointed at it along.
   const sandboxView = await moveProfilesToSandbox(sandbox, { profiles, tokens })
@@ -111,8 +126,13 @@ async function start(): Promise<void> {
     profiles,
     tokens,
     sandbox: sandboxView,
+    log: mainLog,
+    updates: startUpdates({ preferences, log: mainLog, dataDir }),
+    openPath: (path) => shell.openPath(path),
+    dataDir,
+    redact: tokensSeen.redact,
   })
-  registerIpc(createDispatcher(handlers), page.isAppUrl)
+  registerIpc(createDispatcher(handlers, mainLog), page.isAppUrl)
 
   mainWindow = openMainWindow()
   app.on('activate', () => {
@@ -127,6 +147,7 @@ if (app.requestSingleInstanceLock()) {
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES])
   start().catch((error: unknown) => {
     console.error('Catalog Desk could not start', error)
+    log?.error('Catalog Desk could not start', error)
     // Never a silent exit: the person sees why, and where to look.
     const { title, content } = startupFailure(error, app.getPath('userData'))
     dialog.showErrorBox(title, content)

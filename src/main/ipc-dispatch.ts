@@ -1,6 +1,7 @@
 import type { Channel } from '#shared/ipc-channels.ts'
 import { invokeArguments } from '#shared/ipc-arguments.ts'
 import type { z } from '#shared/schema/zod.ts'
+import type { AppLog } from '#node/app-log.ts'
 import type { Handlers } from './handlers/types.ts'
 
 /** Calls the handler of `channel` with `args`, once they are known to fit the contract. */
@@ -18,16 +19,32 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message}`
 }
 
-export function createDispatcher(handlers: Handlers): Dispatch {
+/**
+ * Checks each call against the contract and hands it to its handler. With a log, every call that
+ * fails is written there: refused arguments (said without the values, which may be a secret) and
+ * what a handler threw, with its stack.
+ */
+export function createDispatcher(handlers: Handlers, log?: Pick<AppLog, 'warn' | 'error'>): Dispatch {
   return async (channel, args) => {
-    if (!isChannel(channel)) throw new Error(`IPC: unknown channel "${channel}"`)
+    if (!isChannel(channel)) {
+      const error = new Error(`IPC: unknown channel "${channel.slice(0, 100)}"`)
+      log?.warn(error.message)
+      throw error
+    }
     const parsed = invokeArguments[channel].safeParse(args)
     if (!parsed.success) {
-      throw new Error(
+      const error = new Error(
         `IPC ${channel}: invalid arguments: ${parsed.error.issues.map(describeIssue).join('; ')}`,
       )
+      log?.warn(error.message)
+      throw error
     }
     const handler = handlers[channel] as (...args: unknown[]) => Promise<unknown>
-    return handler(...parsed.data)
+    try {
+      return await handler(...parsed.data)
+    } catch (error) {
+      log?.error(`IPC ${channel} failed`, error)
+      throw error
+    }
   }
 }

@@ -53,12 +53,33 @@ interface BasisModule {
 
 let basis: Promise<BasisModule> | undefined
 
-/** The transcoder, compiled once: its script and WebAssembly as three ships them. */
+/**
+ * The transcoder's two files, as three ships them. Run as TypeScript (the unit tests, the browser
+ * tests' harness, the benchmarks), they are read from three's package. Bundled into main, they are
+ * copied beside the bundle by electron-vite's `?asset` import (out/main/chunks/basis_transcoder-…),
+ * so the packaged app needs no three.js package at all: the page's copy is in its own bundle.
+ */
+async function basisFiles(): Promise<{ script: string; wasm: string }> {
+  if (import.meta.url.endsWith('.ts')) {
+    const require = createRequire(import.meta.url)
+    return {
+      script: require.resolve('three/examples/jsm/libs/basis/basis_transcoder.js'),
+      wasm: require.resolve('three/examples/jsm/libs/basis/basis_transcoder.wasm'),
+    }
+  }
+  const [{ default: script }, { default: wasm }] = await Promise.all([
+    import('three/examples/jsm/libs/basis/basis_transcoder.js?asset'),
+    import('three/examples/jsm/libs/basis/basis_transcoder.wasm?asset'),
+  ])
+  return { script, wasm }
+}
+
+/** The transcoder, compiled once. */
 function loadBasis(): Promise<BasisModule> {
   basis ??= (async () => {
-    const require = createRequire(import.meta.url)
-    const script = readFileSync(require.resolve('three/examples/jsm/libs/basis/basis_transcoder.js'), 'utf8')
-    const wasmBinary = readFileSync(require.resolve('three/examples/jsm/libs/basis/basis_transcoder.wasm'))
+    const files = await basisFiles()
+    const script = readFileSync(files.script, 'utf8')
+    const wasmBinary = readFileSync(files.wasm)
     // A classic script that defines BASIS (three's package is ESM, so it cannot be required): run
     // in a context of its own, with nothing of Node's but WebAssembly and what Emscripten reads.
     const context = {

@@ -7,6 +7,7 @@ import {
   type BudgetName,
 } from '#shared/asset-checks/budgets.ts'
 import { isRecord } from '#shared/is-record.ts'
+import { normaliseFeedAddress, updateFeedProblem } from '#shared/update-feed.ts'
 import { writeJsonAtomic } from './atomic-json.ts'
 
 /** The app's own settings that are not a profile. */
@@ -18,12 +19,27 @@ export interface Preferences {
   allowLocalAddresses: boolean
   /** What "Check assets" judges models and pictures by (Settings › Asset budgets). */
   assetBudgets: AssetBudgets
+  /** Settings › Updates, and when the feed was last asked. */
+  updates: UpdatePreferences
+}
+
+export interface UpdatePreferences {
+  /**
+   * Check for updates by itself, at most once a day. On by default: a fix reaches people who never
+   * open Settings; a check only asks the feed for a small file, and can be turned off.
+   */
+  automatic: boolean
+  /** The feed's address from Settings; empty for the build's own feed. */
+  feedAddress: string
+  /** When the feed was last asked (milliseconds since 1970), automatically or not; absent before any check. */
+  lastCheckAt?: number
 }
 
 export const PREFERENCES_FILE_NAME = 'preferences.json'
 const defaults = (): Preferences => ({
   allowLocalAddresses: false,
   assetBudgets: structuredClone(DEFAULT_BUDGETS),
+  updates: { automatic: true, feedAddress: '' },
 })
 
 export interface PreferenceStore {
@@ -71,7 +87,12 @@ function stored(preferences: Preferences) {
     if (budget.recommended !== standard.recommended || budget.maximum !== standard.maximum)
       changed[name] = budget
   }
-  return { format: 1, allowLocalAddresses: preferences.allowLocalAddresses, assetBudgets: changed }
+  return {
+    format: 1,
+    allowLocalAddresses: preferences.allowLocalAddresses,
+    assetBudgets: changed,
+    updates: preferences.updates,
+  }
 }
 
 async function readPreferences(file: string): Promise<Preferences> {
@@ -88,5 +109,23 @@ async function readPreferences(file: string): Promise<Preferences> {
   return {
     allowLocalAddresses: stored.allowLocalAddresses === true,
     assetBudgets: budgets ?? defaults().assetBudgets,
+    updates: readUpdates(stored.updates),
+  }
+}
+
+/**
+ * Each update setting on its own: checks stay on unless turned off in so many words, an address
+ * main would not ask is no address (the build's own feed), a time that is not one is no check.
+ */
+function readUpdates(stored: unknown): UpdatePreferences {
+  const updates = isRecord(stored) ? stored : {}
+  const address = typeof updates.feedAddress === 'string' ? normaliseFeedAddress(updates.feedAddress) : ''
+  const lastCheckAt = updates.lastCheckAt
+  return {
+    automatic: updates.automatic !== false,
+    feedAddress: updateFeedProblem(address) === undefined ? address : '',
+    ...(typeof lastCheckAt === 'number' && Number.isFinite(lastCheckAt) && lastCheckAt > 0
+      ? { lastCheckAt }
+      : {}),
   }
 }

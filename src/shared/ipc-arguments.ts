@@ -2,6 +2,7 @@ import { validateBudgets, type AssetBudgets } from './asset-checks/budgets.ts'
 import { z } from './schema/zod.ts'
 import type { Channel } from './ipc-channels.ts'
 import { profileSchema } from './profile.ts'
+import { activitySchema, updateSettingsSchema } from './update-feed.ts'
 
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
@@ -75,4 +76,12 @@ export const invokeArguments = {
     z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_SKUS_A_REQUEST),
   ]),
   syncCreateApp: z.tuple([profileId, runDestination, z.record(z.string(), z.unknown())]),
+  getUpdateStatus: z.tuple([]),
+  checkForUpdates: z.tuple([]),
+  // An address main would not ask (http to another computer, a password in it) is refused here.
+  setUpdateSettings: z.tuple([updateSettingsSchema]),
+  installUpdate: z.tuple([]),
+  reportActivity: z.tuple([activitySchema]),
+  openLogsFolder: z.tuple([]),
+  getDiagnostics: z.tuple([]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -50,6 +50,20 @@ export const CHANNELS = [
   'syncBulkUpload',
   /** The same for one app creation request. */
   'syncCreateApp',
+  /** Settings › Updates: where updates come from, what the last check found, what is downloading. */
+  'getUpdateStatus',
+  /** Asks the feed now (the person pressed "Check for updates"); an update found is downloaded. */
+  'checkForUpdates',
+  /** "Check for updates automatically" and the feed's address (empty: the build's own feed). */
+  'setUpdateSettings',
+  /** "Restart to update": refused while a sync or an import runs. */
+  'installUpdate',
+  /** The page says whether a sync run or an import is under way, so main never installs an update then. */
+  'reportActivity',
+  /** Opens the folder of main's log in the system's file manager. */
+  'openLogsFolder',
+  /** The text "Copy diagnostics" puts on the clipboard: versions, system, profiles' addresses, last errors; never a token. */
+  'getDiagnostics',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

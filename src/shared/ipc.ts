@@ -85,6 +85,48 @@ export interface TranscodedTexture {
   levels: Array<{ width: number; height: number; data: Uint8Array }>
 }
 
+/** Settings › Updates as kept by main (preferences.json). */
+export interface UpdateSettings {
+  /** Check the feed by itself at most once a day (on unless the person turns it off). */
+  automatic: boolean
+  /** The feed's address; empty for the build's own feed (electron-builder's `publish`). */
+  feedAddress: string
+}
+
+/**
+ * Where the updater stands: no feed to ask (`not-set-up`), nothing asked yet this session (`idle`),
+ * asking, what the last check found, the download, and an update ready to install.
+ */
+export type UpdatePhase =
+  'not-set-up' | 'idle' | 'checking' | 'up-to-date' | 'available' | 'downloading' | 'downloaded' | 'failed'
+
+export interface UpdateStatus {
+  phase: UpdatePhase
+  /** The version running now. */
+  currentVersion: string
+  /** The version the feed offers (the latest one, when up to date). */
+  version?: string
+  /** How much of the update has arrived, 0 to 100, while it downloads. */
+  percent?: number
+  /** What to tell the person: why updates are not set up, what went wrong, why the install waits. */
+  message?: string
+  /** When the last check was made (milliseconds since 1970), asked or automatic; absent before any. */
+  lastCheckAt?: number
+  /** Where the checks go: the address from Settings, the build's own feed, or nowhere. */
+  feed: 'address' | 'build' | 'none'
+  /** A sync run or an import is under way: no update is installed until it has ended. */
+  busy: boolean
+  /** Whether this copy can install an update itself (an installed build); otherwise it only says one exists. */
+  canInstall: boolean
+  settings: UpdateSettings
+}
+
+/** What the page is doing that an update must not cut short. */
+export interface PageActivity {
+  sync: boolean
+  import: boolean
+}
+
 export interface InvokeResults {
   getAppInfo: AppInfo
   openExternal: void
@@ -104,6 +146,13 @@ export interface InvokeResults {
   writeClipboard: void
   syncBulkUpload: Outcome
   syncCreateApp: Outcome
+  getUpdateStatus: UpdateStatus
+  checkForUpdates: UpdateStatus
+  setUpdateSettings: UpdateStatus
+  installUpdate: void
+  reportActivity: void
+  openLogsFolder: void
+  getDiagnostics: string
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -2,10 +2,13 @@ import type { AppInfo, InvokeResults } from '#shared/ipc.ts'
 import type { Channel } from '#shared/ipc-channels.ts'
 import type { invokeArguments } from '#shared/ipc-arguments.ts'
 import type { z } from '#shared/schema/zod.ts'
+import type { AppLog } from '#node/app-log.ts'
 import type { PreferenceStore } from '#node/preferences.ts'
 import type { PreviewAssetLoader } from '#node/preview-assets.ts'
 import type { ProfileStore } from '#node/profiles/profile-store.ts'
+import type { Redact } from '#node/secrets/redaction.ts'
 import type { TokenStore } from '#node/secrets/token-store.ts'
+import type { UpdateService } from '#node/updates/update-service.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
 export type HandlerArgs<C extends Channel> = z.output<(typeof invokeArguments)[C]>
@@ -41,4 +44,14 @@ export interface HandlerDeps extends ServiceDeps {
   previewAssets: PreviewAssetLoader
   preferences: PreferenceStore
   writeClipboard(text: string): void
+  /** Main's log (src/node/app-log.ts): what happened, and what failed, for "Copy diagnostics" too. */
+  log: AppLog
+  /** Settings › Updates (src/node/updates/update-service.ts). */
+  updates: UpdateService
+  /** Opens a folder in the system's file manager; resolves to '' when it did, else to why not (Electron's shell.openPath). */
+  openPath(path: string): Promise<string>
+  /** The app's data folder, as the diagnostics name it. */
+  dataDir: string
+  /** Removes every token main knows from a text (src/node/secrets/known-tokens.ts). */
+  redact: Redact
 }

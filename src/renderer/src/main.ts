@@ -7,6 +7,7 @@ import { recoverInterruptedRuns, recoveredMessage } from './stores/interrupted-s
 import { drafts } from './words/counting.ts'
 import { router } from './router.ts'
 import { useSkuDraftsStore } from './stores/sku-drafts.ts'
+import { reportActivityToMain } from './stores/activity.ts'
 import './ui/styles.css'
 
 // Before anything shows or writes drafts: an import cut short by a crash or a closed window is
@@ -17,5 +18,7 @@ const { recovered } = await recoverInterruptedRuns(db, syncRuns)
 
 const pinia = createPinia()
 createApp(App).use(pinia).use(router).mount('#app')
+// Main installs no update while a sync run or an import is under way.
+reportActivityToMain(pinia)
 if (interrupted) useSkuDraftsStore(pinia).tell(interrupted)
 else if (recovered > 0) useSkuDraftsStore(pinia).tell(recoveredMessage(drafts(recovered)), 'error')

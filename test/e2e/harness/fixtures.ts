@@ -8,13 +8,17 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { createHandlers } from '#main/handlers/index.ts'
 import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
+import { createAppLog, type AppLog } from '#node/app-log.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
+import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
 import { createTokenStore, type TokenStore } from '#node/secrets/token-store.ts'
+import { createUpdateService } from '#node/updates/update-service.ts'
 import { type Api, type AppInfo } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
+import { FeedUpdater } from './feed-updater.ts'
 import { startStaticServer, type StaticServer } from './static-server.ts'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
@@ -46,6 +50,12 @@ interface TestFixtures {
   openedExternally: string[]
   /** What the page put on the system clipboard, in order. */
   clipboard: string[]
+  /** Folders the page asked main to open in the file manager, in order. */
+  openedPaths: string[]
+  /** Main's log, a real file in the test's data folder (`mainLog.file`). */
+  mainLog: AppLog
+  /** The updater main's update service drives: a stand-in that asks the feed Settings names. */
+  updater: FeedUpdater
   pageProblems: PageProblems
   /** Everything the bridge handed back to the page, in order: what the renderer could ever see. */
   bridgeResults: unknown[]
@@ -104,6 +114,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  openedPaths: async ({}, use) => {
+    await use([])
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  updater: async ({}, use) => {
+    await use(new FeedUpdater(appVersion))
+  },
+
+  // Filled in by `context`, which makes the log in the test's data folder.
+  mainLog: async ({ context }, use) => {
+    await use(logs.get(context)!)
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   bridgeResults: async ({}, use) => {
     await use([])
   },
@@ -146,10 +171,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       context,
       openedExternally,
       clipboard,
+      openedPaths,
+      updater,
       pageProblems,
       bridgeResults,
       sandbox,
-      tokens,
+      tokens: keychainTokens,
       allowLocalAddresses,
     },
     use,
@@ -158,6 +185,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
     const preferences = await openPreferences(dataDir)
     if (allowLocalAddresses) await preferences.update({ allowLocalAddresses: true })
+    // As in main: the tokens that pass through the store are kept out of the log and the diagnostics.
+    const known = knownTokens()
+    const tokens = rememberingTokens(keychainTokens, known)
+    const log = createAppLog({ folder: join(dataDir, 'logs'), redact: known.redact, console: false })
+    logs.set(context, log)
     const handlers = createHandlers({
       profiles: createProfileStore({ dir: dataDir, tokens }),
       tokens,
@@ -179,8 +211,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         allowLocalAddresses: () => preferences.current().allowLocalAddresses,
       }),
       preferences,
+      log,
+      // An installed build that names no feed of its own: checks go where Settings says.
+      updates: createUpdateService({
+        loadUpdater: async () => updater,
+        preferences,
+        log,
+        currentVersion: appVersion,
+        buildFeedFile: join(dataDir, 'app-update.yml'),
+        dataDir,
+        installOnQuit: true,
+      }),
+      openPath: async (path) => {
+        openedPaths.push(path)
+        return ''
+      },
+      dataDir,
+      redact: known.redact,
     })
-    const dispatch = createDispatcher(handlers)
+    const dispatch = createDispatcher(handlers, log)
     // A rejection here reaches the page as a rejected promise carrying the error's message.
     await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
       const result = await dispatch(channel, args)
@@ -208,6 +257,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await rm(dataDir, { recursive: true, force: true })
   },
 })
+
+/** Each context's main log, for the `mainLog` fixture. */
+const logs = new WeakMap<object, AppLog>()
 
 /** Ids of profiles the tests saved, so their tokens can be removed from the keychain afterwards. */
 const createdProfileIds = new Set<string>()

@@ -3,12 +3,13 @@ import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 
 // The in-process tests cover the commands; this one proves the executable wiring end to end:
-// the Node version check, type stripping, argv and the exit status.
-describe('bin/catalog-desk.js', () => {
+// the Node version check, type stripping, argv and the exit status. `npm run cli` runs it; the
+// installed CLI shares its wiring (bin/run-cli.js) and is proven in installed-package.test.ts.
+describe('scripts/cli.js', () => {
   it('runs validate as a real process and exits with its status', () => {
     const result = spawnSync(
       process.execPath,
-      ['bin/catalog-desk.js', 'validate', 'test/fixtures/invalid/sku-list-mixed.json'],
+      ['scripts/cli.js', 'validate', 'test/fixtures/invalid/sku-list-mixed.json'],
       { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 },
     )
     expect(result.stderr).toBe('')

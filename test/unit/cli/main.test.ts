@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 import { runCli } from './run-cli.ts'
 
 describe('catalog-desk', () => {
@@ -55,9 +58,11 @@ describe('catalog-desk', () => {
     expect(run).toEqual({ code: 2, stdout: '', stderr: `${message}\nRun "catalog-desk --help" for usage.\n` })
   })
 
-  it('--version prints the package version', async () => {
-    const run = await runCli(['--version'])
-    expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/)
+  it.each(['--version', '-v'])('%s prints the package version', async (option) => {
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string
+    }
+    const run = await runCli([option])
+    expect(run).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' })
   })
 })

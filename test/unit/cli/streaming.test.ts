@@ -39,7 +39,7 @@ const at = (name: string) => join(scratch, name)
 /** The CLI as a process of its own, with `heapMb` of heap at most; what it says on stderr, and its status. */
 function runProcess(args: string[], heapMb?: number): Promise<{ code: number | null; stderr: string }> {
   const flags = heapMb === undefined ? [] : [`--max-old-space-size=${heapMb}`]
-  const child = spawn(process.execPath, [...flags, join(REPO_ROOT, 'bin/catalog-desk.js'), ...args], {
+  const child = spawn(process.execPath, [...flags, join(REPO_ROOT, 'scripts/cli.js'), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import type { IpcMainInvokeEvent } from 'electron'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
-import { ipcChannel, type LocalSettings } from '#shared/ipc.ts'
+import { ipcChannel, type LocalSettings, type UpdateStatus } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
 import { fakeWebContents } from './fake-web-contents.ts'
@@ -48,6 +48,8 @@ const fake = vi.hoisted(() => {
     appPath: '',
     getAppPath: () => app.appPath,
     getPath: vi.fn((name: string) => {
+      // Electron's logs folder is the data folder's `logs` on Linux and Windows (~/Library/Logs/… on macOS).
+      if (name === 'logs') return join(app.userData, 'logs')
       if (name !== 'userData') throw new Error(`unexpected app.getPath(${name})`)
       return app.userData
     }),
@@ -61,7 +63,10 @@ const fake = vi.hoisted(() => {
     setPermissionRequestHandler: vi.fn(),
     setPermissionCheckHandler: vi.fn(),
   }
-  const shell = { openExternal: vi.fn(async (_url: string) => {}) }
+  const shell = {
+    openExternal: vi.fn(async (_url: string) => {}),
+    openPath: vi.fn(async (_path: string) => ''),
+  }
   const protocol = {
     registerSchemesAsPrivileged: vi.fn((_schemes: unknown[]) => {
       // Electron only takes privileges before the app is ready.
@@ -70,7 +75,11 @@ const fake = vi.hoisted(() => {
     handle: vi.fn((_scheme: string, _handler: (request: Request) => Promise<Response>) => {}),
   }
   const ipc = { handle: vi.fn(), removeHandler: vi.fn() }
-  const dialog = { showErrorBox: vi.fn((_title: string, _content: string) => {}) }
+  const autoUpdater = { on: vi.fn() }
+  const dialog = {
+    showErrorBox: vi.fn((_title: string, _content: string) => {}),
+    showMessageBoxSync: vi.fn((_options: object) => 0),
+  }
 
   return {
     app,
@@ -81,6 +90,7 @@ const fake = vi.hoisted(() => {
     protocol,
     ipc,
     dialog,
+    autoUpdater,
     emit(event: string, ...args: unknown[]) {
       for (const listener of listeners.get(event) ?? []) listener(...args)
     },
@@ -102,6 +112,7 @@ vi.mock('electron', () => ({
   protocol: fake.protocol,
   ipcMain: fake.ipc,
   dialog: fake.dialog,
+  autoUpdater: fake.autoUpdater,
 }))
 
 const preloadPath = fileURLToPath(new URL('../../../src/preload/index.cjs', import.meta.url))
@@ -429,5 +440,31 @@ describe('src/main/index.ts', () => {
     expect(title).toBe('Catalog Desk could not start')
     expect(content).toContain('the GPU process crashed')
     expect(content).toContain(fake.app.userData)
+  })
+  it('writes its log in the logs folder Electron names, and what failed over IPC goes there too', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const logFile = join(fake.app.userData, 'logs', 'main.log')
+    await expect(
+      ipcListener('catalog-desk:openExternal')(fromAppPage, 'http://example.com/'),
+    ).rejects.toThrow(/invalid arguments/)
+    await ipcListener('catalog-desk:openLogsFolder')(fromAppPage)
+    expect(fake.shell.openPath).toHaveBeenCalledExactlyOnceWith(join(fake.app.userData, 'logs'))
+    const log = await readFile(logFile, 'utf8')
+    expect(log).toMatch(/\[info\]\s+Catalog Desk 9\.8\.7 starting \(installed build\)/)
+    expect(log).toMatch(/\[warn\]\s+IPC openExternal: invalid arguments: argument 1: /)
+  })
+
+  it('a build without an update feed says so in Settings, and asks nobody', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const status = (await ipcListener('catalog-desk:checkForUpdates')(fromAppPage)) as UpdateStatus
+    expect(status).toMatchObject({
+      phase: 'not-set-up',
+      currentVersion: '9.8.7',
+      feed: 'none',
+      message: expect.stringMatching(/^Updates are not set up for this build/),
+    })
+    expect(status.lastCheckAt).toBeUndefined()
   })
 })

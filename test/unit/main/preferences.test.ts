@@ -13,7 +13,8 @@ afterEach(() => rm(dir, { recursive: true, force: true }))
 
 const file = () => join(dir, PREFERENCES_FILE_NAME)
 const onDisk = async () => JSON.parse(await readFile(file(), 'utf8')) as unknown
-const DEFAULTS = { allowLocalAddresses: false, assetBudgets: DEFAULT_BUDGETS }
+const UPDATES = { automatic: true, feedAddress: '' }
+const DEFAULTS = { allowLocalAddresses: false, assetBudgets: DEFAULT_BUDGETS, updates: UPDATES }
 
 describe('preferences', () => {
   it('start with local addresses refused and the default budgets, and keep a change across a restart', async () => {
@@ -32,7 +33,12 @@ describe('preferences', () => {
     const preferences = await openPreferences(dir)
     expect(preferences.current()).toEqual(DEFAULTS)
     await preferences.update({ allowLocalAddresses: true })
-    expect(await onDisk()).toEqual({ format: 1, allowLocalAddresses: true, assetBudgets: {} })
+    expect(await onDisk()).toEqual({
+      format: 1,
+      allowLocalAddresses: true,
+      assetBudgets: {},
+      updates: UPDATES,
+    })
   })
 })
 
@@ -46,7 +52,12 @@ describe('asset budgets in the preferences', () => {
       ...DEFAULTS,
       assetBudgets: budgets,
     })
-    expect(await onDisk()).toEqual({ format: 1, allowLocalAddresses: false, assetBudgets: { triangles } })
+    expect(await onDisk()).toEqual({
+      format: 1,
+      allowLocalAddresses: false,
+      assetBudgets: { triangles },
+      updates: UPDATES,
+    })
     expect((await openPreferences(dir)).current().assetBudgets).toEqual(budgets)
   })
 
@@ -54,7 +65,12 @@ describe('asset budgets in the preferences', () => {
     const preferences = await openPreferences(dir)
     await preferences.update({ assetBudgets: { ...DEFAULT_BUDGETS, triangles } })
     await preferences.update({ assetBudgets: structuredClone(DEFAULT_BUDGETS) })
-    expect(await onDisk()).toEqual({ format: 1, allowLocalAddresses: false, assetBudgets: {} })
+    expect(await onDisk()).toEqual({
+      format: 1,
+      allowLocalAddresses: false,
+      assetBudgets: {},
+      updates: UPDATES,
+    })
     expect((await openPreferences(dir)).current()).toEqual(DEFAULTS)
   })
 
@@ -66,6 +82,7 @@ describe('asset budgets in the preferences', () => {
     expect((await openPreferences(dir)).current()).toEqual({
       allowLocalAddresses: true,
       assetBudgets: { ...DEFAULT_BUDGETS, triangles },
+      updates: UPDATES,
     })
     await writeFile(file(), JSON.stringify({ format: 1, allowLocalAddresses: true }))
     expect((await openPreferences(dir)).current()).toEqual({ ...DEFAULTS, allowLocalAddresses: true })
@@ -97,5 +114,36 @@ describe('asset budgets in the preferences', () => {
     preferences.current().assetBudgets.triangles.recommended = 7
     expect(preferences.current().assetBudgets).toEqual(DEFAULT_BUDGETS)
     expect(DEFAULT_BUDGETS.triangles.recommended).toBe(100_000)
+  })
+})
+
+describe('update settings in the preferences', () => {
+  it('check automatically by default, keep a feed address and the last check across a restart', async () => {
+    const first = await openPreferences(dir)
+    expect(first.current().updates).toEqual(UPDATES)
+    const updates = {
+      automatic: false,
+      feedAddress: 'https://updates.example.com/desk',
+      lastCheckAt: 1_700_000_000_000,
+    }
+    await first.update({ updates })
+    expect(await onDisk()).toMatchObject({ format: 1, updates })
+    expect((await openPreferences(dir)).current().updates).toEqual(updates)
+  })
+
+  it.each([
+    ['an address main would not ask', { feedAddress: 'http://updates.example.com/' }, UPDATES],
+    ['an address with a password', { feedAddress: 'https://me:secret@updates.example.com' }, UPDATES],
+    ['"automatic" that is not false', { automatic: 'no' }, UPDATES],
+    ['a last check that is not a time', { lastCheckAt: 'yesterday' }, UPDATES],
+    [
+      'a trailing slash',
+      { feedAddress: 'https://updates.example.com/desk/' },
+      { ...UPDATES, feedAddress: 'https://updates.example.com/desk' },
+    ],
+  ])('a file holding %s is read setting by setting', async (_case, updates, expected) => {
+    await writeFile(file(), JSON.stringify({ format: 1, allowLocalAddresses: true, updates }))
+    const preferences = await openPreferences(dir)
+    expect(preferences.current()).toEqual({ ...DEFAULTS, allowLocalAddresses: true, updates: expected })
   })
 })

@@ -9,6 +9,9 @@ import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
 import type { EmbeddedSandbox, HandlerDeps, ServiceDeps } from '#main/handlers/types.ts'
+import { createAppLog } from '#node/app-log.ts'
+import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
+import { createUpdateService } from '#node/updates/update-service.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
 
 /**
@@ -19,9 +22,14 @@ export function serviceDeps(sandbox: EmbeddedSandbox = { url: 'http://127.0.0.1:
   const dir = mkdtempSync(join(tmpdir(), 'catalog-desk-handlers-'))
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
   const keychain = createFakeKeychain()
-  const tokens = createTokenStore({ service: 'Catalog Desk test', keychain: keychain.backend })
+  // As in main: every token that passes through the store is kept out of the log.
+  const known = knownTokens()
+  const tokens = rememberingTokens(
+    createTokenStore({ service: 'Catalog Desk test', keychain: keychain.backend }),
+    known,
+  )
   const deps: ServiceDeps = { profiles: createProfileStore({ dir, tokens }), tokens, sandbox }
-  return { ...deps, ...previewAndClipboardDeps(), keychain, dir }
+  return { ...deps, ...previewAndClipboardDeps(), ...logAndUpdateDeps(dir, known.redact), keychain, dir }
 }
 
 /** The repository's own resources folder: the preview samples as the app bundles them. */
@@ -35,6 +43,7 @@ function previewAndClipboardDeps() {
   let preferences: Preferences = {
     allowLocalAddresses: false,
     assetBudgets: structuredClone(DEFAULT_BUDGETS),
+    updates: { automatic: true, feedAddress: '' },
   }
   const store: PreferenceStore = {
     current: () => preferences,
@@ -47,5 +56,36 @@ function previewAndClipboardDeps() {
     }),
     preferences: store,
     writeClipboard: vi.fn<HandlerDeps['writeClipboard']>(),
+  }
+}
+
+/**
+ * Main's log in the test's folder (a real file, as main writes it), and the update service with no
+ * feed: this build names none, and no updater is ever loaded (updates have tests of their own).
+ */
+function logAndUpdateDeps(dir: string, redact: (text: string) => string) {
+  const log = createAppLog({ folder: join(dir, 'logs'), redact, console: false })
+  let preferences: Preferences['updates'] = { automatic: true, feedAddress: '' }
+  const updates = createUpdateService({
+    loadUpdater: () => Promise.reject(new Error('no updater in handler tests')),
+    preferences: {
+      current: () => ({ allowLocalAddresses: false, assetBudgets: DEFAULT_BUDGETS, updates: preferences }),
+      update: async (change) => {
+        if (change.updates) preferences = change.updates
+        return { allowLocalAddresses: false, assetBudgets: DEFAULT_BUDGETS, updates: preferences }
+      },
+    },
+    log,
+    currentVersion: '1.0.0',
+    buildFeedFile: join(dir, 'no-app-update.yml'),
+    dataDir: dir,
+    installOnQuit: true,
+  })
+  return {
+    log,
+    updates,
+    openPath: vi.fn<HandlerDeps['openPath']>(async () => ''),
+    dataDir: dir,
+    redact,
   }
 }

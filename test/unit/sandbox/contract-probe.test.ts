@@ -30,7 +30,7 @@ interface RunningSandbox {
 
 /** `catalog-desk sandbox --port 0 …` as a process; resolves with the URL it prints. */
 function startCli(args: string[]): Promise<RunningSandbox> {
-  const child = spawn(process.execPath, ['bin/catalog-desk.js', 'sandbox', '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['scripts/cli.js', 'sandbox', '--port', '0', ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,4 +1,5 @@
 import { defineStore } from 'pinia'
+import { ref } from 'vue'
 import { skuImports } from '../db/index.ts'
 import type { UndoResult } from '../db/sku-undo-log.ts'
 
@@ -10,10 +11,23 @@ import type { UndoResult } from '../db/sku-undo-log.ts'
  * page's.
  */
 export const useSkuImportStore = defineStore('skuImport', () => {
+  /** An import is writing drafts (or rolling them back): main installs no update meanwhile. */
+  const running = ref(false)
+
   /** Rolls back everything the import wrote: the drafts are as they were before it. */
   function abort(batch: string): Promise<UndoResult> {
     return skuImports.abortImport(batch)
   }
 
-  return { abort }
+  /** Runs an import (writing it, and rolling it back when it fails), with `running` true meanwhile. */
+  async function whileRunning<T>(work: () => Promise<T>): Promise<T> {
+    running.value = true
+    try {
+      return await work()
+    } finally {
+      running.value = false
+    }
+  }
+
+  return { running, abort, whileRunning }
 })

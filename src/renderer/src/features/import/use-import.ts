@@ -208,7 +208,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
 
   async function run() {
     if (running) return
-    running = importFile()
+    running = imports.whileRunning(importFile)
     try {
       await running
     } finally {

@@ -1,0 +1,329 @@
+import { spawnSync } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire, isBuiltin } from 'node:module'
+import { join, relative, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { extractAll, listPackage } from '@electron/asar'
+import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { MAIN_RUNTIME_PACKAGES } from '../../../electron-builder.config.ts'
+import { runNpm, scratchFolder, startEnvironment, type Finished } from '../scripts/fresh-clone.ts'
+import { REPO_ROOT } from '../shared/contract-fixtures.ts'
+
+/**
+ * `npm run dist -- --linux dir` as it runs on a release machine, against a stand-in Electron
+ * distribution (electron-builder's `electronDist`): these machines cannot download Electron, and
+ * electron-builder packs the `dir` target offline from an unpacked distribution. What it checks is
+ * what electron-builder makes of the project: the archive, what is left beside it, the fuses.
+ * It packs the project's own `out/`, which `npm test` builds before the unit suites.
+ */
+
+/** The fuse wire's marker, as @electron/fuses looks for it (its `constants.js`). */
+const FUSE_SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
+/**
+ * Electron 45's fuses as it ships them (electron/electron build/fuses/fuses.json5): run as node,
+ * cookie encryption, NODE_OPTIONS, inspect arguments, asar integrity, only load from asar, browser
+ * V8 snapshot, file protocol privileges, WebAssembly trap handlers. '1' on, '0' off.
+ */
+const SHIPPED_FUSES = '101100011'
+
+/**
+ * An unpacked Electron distribution for Linux with nothing of Electron's in it: `electron` is a
+ * shell script that carries a fuse wire (the sentinel, the wire's version, its length, one byte a
+ * fuse) where Electron's binary has it, so @electron/fuses flips it as it would the real one.
+ */
+function standInDistribution(dir: string): string {
+  mkdirSync(join(dir, 'locales'), { recursive: true })
+  mkdirSync(join(dir, 'resources'), { recursive: true })
+  const wire = Buffer.concat([
+    Buffer.from(`# ${FUSE_SENTINEL}`, 'latin1'),
+    Buffer.from([1, SHIPPED_FUSES.length]),
+    Buffer.from(SHIPPED_FUSES, 'latin1'),
+    Buffer.from('\n'),
+  ])
+  const executable = join(dir, 'electron')
+  writeFileSync(
+    executable,
+    Buffer.concat([Buffer.from('#!/bin/sh\necho "a stand-in for Electron"\nexit 0\n'), wire]),
+  )
+  chmodSync(executable, 0o755)
+  writeFileSync(join(dir, 'version'), `${electronVersion()}\n`)
+  writeFileSync(join(dir, 'LICENSE'), 'Electron’s licence would be here.\n')
+  writeFileSync(join(dir, 'LICENSES.chromium.html'), '<!doctype html><title>Chromium’s licences</title>\n')
+  writeFileSync(join(dir, 'locales', 'en-US.pak'), '')
+  return dir
+}
+
+function electronVersion(): string {
+  return String(
+    JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/electron/package.json'), 'utf8')).version,
+  )
+}
+
+/** Every file under a folder, as paths relative to it. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((entry) =>
+    statSync(join(dir, entry)).isFile(),
+  )
+}
+
+const sizeOf = (dir: string) => filesUnder(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0)
+
+/** The package a bare import names: `zod`, `@napi-rs/keyring`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/')
+  return parts.slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+}
+
+describe('npm run dist -- --linux dir (against a stand-in Electron)', () => {
+  let scratch: { dir: string; dispose(): void } | undefined
+  let run: Finished
+  let app: string
+  let resources: string
+  let asar: string
+  /** app.asar's files, leading slash dropped (`out/main/index.js`). */
+  let entries: string[]
+  /** app.asar extracted (with its unpacked files) to read and load what is inside. */
+  let extracted: string
+  let elapsed: number
+
+  beforeAll(async () => {
+    if (!existsSync(join(REPO_ROOT, 'out/main/index.js'))) {
+      throw new Error('There is no build to pack: run `npm run build` first (`npm test` does).')
+    }
+    scratch = scratchFolder('dist')
+    const electronDist = standInDistribution(join(scratch.dir, 'electron-dist'))
+    const output = join(scratch.dir, 'dist')
+    const start = performance.now()
+    // --ignore-scripts: npm skips `predist` (the build `npm test` has already made), not `dist`.
+    run = await runNpm(
+      [
+        'run',
+        'dist',
+        '--ignore-scripts',
+        '--',
+        '--linux',
+        'dir',
+        '--publish',
+        'never',
+        `-c.electronDist=${electronDist}`,
+        `-c.directories.output=${output}`,
+      ],
+      REPO_ROOT,
+      startEnvironment({}),
+    )
+    elapsed = performance.now() - start
+    app = join(output, 'linux-unpacked')
+    resources = join(app, 'resources')
+    asar = join(resources, 'app.asar')
+    if (run.status !== 0) throw new Error(`npm run dist failed (exit code ${run.status}):\n${run.output}`)
+    entries = listPackage(asar, { isPack: false }).map((entry) =>
+      entry.replace(/^[\\/]/, '').replaceAll('\\', '/'),
+    )
+    extracted = join(scratch.dir, 'extracted')
+    extractAll(asar, extracted)
+  }, 120_000)
+
+  afterAll(() => scratch?.dispose())
+
+  /**
+   * Asks a Node process of its own, from a module beside main's bundle inside the extracted
+   * package, what main would get: where bare imports resolve and whether they load (with a
+   * stand-in for Electron's module, which only Electron provides), and the paths `?asset`
+   * modules give.
+   */
+  function probeMain(ask: { imports?: string[]; assets?: string[] }): {
+    imports: Record<string, { url: string; error: string | null }>
+    assets: string[]
+  } {
+    const electron = join(extracted, 'node_modules/electron')
+    mkdirSync(electron, { recursive: true })
+    writeFileSync(join(electron, 'package.json'), '{ "name": "electron", "main": "index.js" }\n')
+    writeFileSync(
+      join(electron, 'index.js'),
+      `const inert = new Proxy(function () {}, {
+  get: (_, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => '' : inert),
+  apply: () => inert,
+  construct: () => inert,
+})
+module.exports = inert
+`,
+    )
+    const probe = join(extracted, 'out/main/probe.mjs')
+    writeFileSync(
+      probe,
+      `const imports = {}
+for (const specifier of ${JSON.stringify(ask.imports ?? [])}) {
+  const url = import.meta.resolve(specifier)
+  let error = null
+  try {
+    await import(specifier)
+  } catch (caught) {
+    error = String(caught?.stack ?? caught)
+  }
+  imports[specifier] = { url, error }
+}
+const assets = []
+for (const asset of ${JSON.stringify(ask.assets ?? [])}) assets.push((await import(asset)).default)
+process.stdout.write(JSON.stringify({ imports, assets }))
+`,
+    )
+    const child = spawnSync(process.execPath, [probe], { encoding: 'utf8', timeout: 30_000 })
+    expect(child.status, child.stderr).toBe(0)
+    return JSON.parse(child.stdout) as ReturnType<typeof probeMain>
+  }
+
+  it('packs the app, in about the time it takes', () => {
+    // About 4 s on the 2-core machine this was written on; a minute means something is wrong.
+    expect(elapsed).toBeLessThan(60_000)
+    expect(existsSync(join(app, 'catalog-desk')), 'the executable, renamed').toBe(true)
+  })
+
+  it('puts the three builds and package.json in app.asar, and nothing of the sources', () => {
+    expect(entries).toContain('package.json')
+    expect(entries).toContain('out/main/index.js')
+    expect(entries).toContain('out/preload/index.cjs')
+    expect(entries).toContain('out/renderer/index.html')
+    expect(entries.some((entry) => entry.startsWith('out/renderer/assets/'))).toBe(true)
+    const foreign = entries.filter((entry) =>
+      /^(src|test|bench|scripts|lint|resources|bin|\.ci|\.github)(\/|$)|^out\/cli(\/|$)/.test(entry),
+    )
+    expect(foreign).toEqual([])
+    expect(entries.filter((entry) => entry.endsWith('.map'))).toEqual([])
+    expect(entries.filter((entry) => !entry.includes('/')).sort()).toEqual([
+      'node_modules',
+      'out',
+      'package.json',
+    ])
+  })
+
+  it('keeps the keychain’s native module out of the archive, where it can be loaded', () => {
+    const unpacked = join(resources, 'app.asar.unpacked')
+    const natives = filesUnder(unpacked).filter((file) => file.endsWith('.node'))
+    // The binding npm installed for this machine (keyring-linux-x64-gnu here), and nothing else.
+    expect(natives).toHaveLength(1)
+    expect(natives[0]!.split(sep).join('/')).toMatch(
+      /^node_modules\/@napi-rs\/keyring-[\w-]+\/keyring\.[\w-]+\.node$/,
+    )
+    // Required as main's bundle would, from where it is packed: the binding is found and loads.
+    const requireFromMain = createRequire(join(extracted, 'out/main/index.js'))
+    expect(requireFromMain.resolve('@napi-rs/keyring').startsWith(extracted + sep)).toBe(true)
+    const keyring = requireFromMain('@napi-rs/keyring') as { Entry: unknown }
+    expect(typeof keyring.Entry).toBe('function')
+  })
+
+  it('ships the preview’s samples where main reads them when packaged', () => {
+    // src/main/index.ts: join(process.resourcesPath, 'resources'), then preview/<file>.
+    const preview = join(resources, 'resources', 'preview')
+    expect(readdirSync(preview).sort()).toEqual(['sample-glasses.glb', 'studio.hdr'])
+    for (const file of ['sample-glasses.glb', 'studio.hdr']) {
+      expect(
+        readFileSync(join(preview, file)).equals(readFileSync(join(REPO_ROOT, 'resources/preview', file))),
+      ).toBe(true)
+    }
+  })
+
+  it('holds the packages main imports, and none of the page’s or the CLI’s', () => {
+    const main = join(extracted, 'out/main')
+    const specifiers = new Set<string>()
+    for (const file of filesUnder(main).filter((path) => path.endsWith('.js'))) {
+      const text = readFileSync(join(main, file), 'utf8')
+      for (const [, specifier] of text.matchAll(/(?:\bfrom|\bimport\s*\()\s*["']([^"'./][^"']*)["']/g)) {
+        if (!isBuiltin(specifier!) && specifier !== 'electron') specifiers.add(specifier!)
+      }
+    }
+    expect(specifiers.size).toBeGreaterThan(0)
+    const unlisted = [...specifiers].filter(
+      (specifier) => !MAIN_RUNTIME_PACKAGES.includes(packageOf(specifier)),
+    )
+    expect(unlisted).toEqual([])
+    // Each resolves from main's folder inside the package and loads, what it needs in turn included.
+    const { imports } = probeMain({ imports: [...specifiers] })
+    const modules = pathToFileURL(join(extracted, 'node_modules')).href
+    for (const specifier of specifiers) {
+      expect(
+        imports[specifier]?.url.startsWith(`${modules}/`),
+        `${specifier}: ${imports[specifier]?.url}`,
+      ).toBe(true)
+      expect(imports[specifier]?.error, specifier).toBeNull()
+    }
+
+    const packed = new Set(
+      entries.flatMap((entry) => /^node_modules\/((?:@[^/]+\/)?[^/]+)$/.exec(entry)?.slice(1, 2) ?? []),
+    )
+    for (const name of MAIN_RUNTIME_PACKAGES) expect(packed.has(name), name).toBe(true)
+    const renderers = ['vue', 'vue-router', 'pinia', 'dexie', 'three', '@vue/runtime-core']
+    const cliOnly = ['papaparse', 'read-excel-file', 'write-excel-file']
+    expect([...renderers, ...cliOnly].filter((name) => packed.has(name))).toEqual([])
+  })
+
+  it('ships three’s Basis transcoder where main’s KTX2 loader reads it, without three', () => {
+    const chunks = join(extracted, 'out/main/chunks')
+    const index = readFileSync(join(extracted, 'out/main/index.js'), 'utf8')
+    // The loader's two `?asset` imports: each a small module giving the copied file's path.
+    const stubs = [...index.matchAll(/import\("\.\/chunks\/(basis_transcoder-[\w-]+\.js)"\)/g)].map(
+      (match) => match[1]!,
+    )
+    expect(stubs).toHaveLength(2)
+    const { assets } = probeMain({ assets: stubs.map((stub) => `./chunks/${stub}`) })
+    const three = createRequire(join(REPO_ROOT, 'package.json'))
+    const original = (extension: string) =>
+      readFileSync(three.resolve(`three/examples/jsm/libs/basis/basis_transcoder.${extension}`))
+    expect(assets.map((path) => path.split('.').pop()).sort()).toEqual(['js', 'wasm'])
+    for (const path of assets) {
+      expect(path.startsWith(chunks + sep), path).toBe(true)
+      expect(readFileSync(path).equals(original(path.endsWith('.wasm') ? 'wasm' : 'js')), path).toBe(true)
+      expect(entries).toContain(`out/main/chunks/${relative(chunks, path)}`)
+    }
+  })
+
+  it('carries main’s glTF-Validator worker inside the archive, beside what it imports', () => {
+    const workers = entries.filter((entry) =>
+      /^out\/main\/chunks\/model-inspection-worker-[\w-]+\.js$/.test(entry),
+    )
+    const worker = workers.find((entry) =>
+      readFileSync(join(extracted, entry), 'utf8').includes('validateBytes'),
+    )
+    expect(worker, workers.join()).toBeDefined()
+    expect(entries).toContain('node_modules/gltf-validator/package.json')
+  })
+
+  it('stays within its size budget', () => {
+    // Measured: app.asar 8.9 MB, the unpacked keychain module 3.5 MB, the preview's samples
+    // 0.2 MB: 12.6 MB beside Electron. The budget leaves room to grow, not to pack a renderer
+    // package or a source tree again.
+    const added =
+      statSync(asar).size +
+      sizeOf(join(resources, 'app.asar.unpacked')) +
+      sizeOf(join(resources, 'resources'))
+    expect(added).toBeLessThan(18_000_000)
+    expect(statSync(asar).size).toBeLessThan(13_000_000)
+  })
+
+  it('flips the fuses', async () => {
+    const wire = await getCurrentFuseWire(join(app, 'catalog-desk'))
+    const { ENABLE, DISABLE } = FuseState
+    expect({
+      runAsNode: wire[FuseV1Options.RunAsNode],
+      cookieEncryption: wire[FuseV1Options.EnableCookieEncryption],
+      nodeOptions: wire[FuseV1Options.EnableNodeOptionsEnvironmentVariable],
+      inspectArguments: wire[FuseV1Options.EnableNodeCliInspectArguments],
+      asarIntegrity: wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation],
+      onlyLoadFromAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
+      // Left as Electron ships them.
+      browserSnapshot: wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot],
+      fileProtocolPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
+      wasmTrapHandlers: wire[FuseV1Options.WasmTrapHandlers],
+    }).toEqual({
+      runAsNode: DISABLE,
+      cookieEncryption: ENABLE,
+      nodeOptions: DISABLE,
+      inspectArguments: DISABLE,
+      asarIntegrity: ENABLE,
+      onlyLoadFromAsar: ENABLE,
+      browserSnapshot: DISABLE,
+      fileProtocolPrivileges: ENABLE,
+      wasmTrapHandlers: ENABLE,
+    })
+  })
+})
