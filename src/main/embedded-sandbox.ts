@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { messageOf } from '#shared/error-message.ts'
+import { SANDBOX_TOKEN } from '#shared/sandbox-token.ts'
 import { moveProfileAddress, type AddressMove } from '#node/profiles/address-move.ts'
 import type { ProfileStore } from '#node/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
@@ -13,7 +14,7 @@ import { readSandboxPort, rememberSandboxPort } from './sandbox-port.ts'
  * sends it by itself; a custom profile pointed at the sandbox uses it too. Not a plain word
  * either: tokens are redacted wherever they appear, and "sandbox" appears in the sandbox's messages.
  */
-export const EMBEDDED_SANDBOX_TOKEN = 'sandbox-token'
+export const EMBEDDED_SANDBOX_TOKEN = SANDBOX_TOKEN
 
 export const SANDBOX_STORE_FILE_NAME = 'sandbox-received.json'
 

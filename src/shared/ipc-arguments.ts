@@ -1,7 +1,7 @@
 import { validateBudgets, type AssetBudgets } from './asset-checks/budgets.ts'
 import { z } from './schema/zod.ts'
 import type { Channel } from './ipc-channels.ts'
-import { profileSchema } from './profile.ts'
+import { profileSchema, TOKEN_ENCODINGS } from './profile.ts'
 import { activitySchema, updateSettingsSchema } from './update-feed.ts'
 
 const profileId = z.string().min(1).max(64)
@@ -38,7 +38,8 @@ export const invokeArguments = {
   activateProfile: z.tuple([profileId]),
   setToken: z.tuple([profileId, token]),
   clearToken: z.tuple([profileId]),
-  testConnection: z.tuple([profileId]),
+  // An encoding forces that one for this test only ("Test both" in Settings); else the profile's.
+  testConnection: z.tuple([profileId, z.enum(TOKEN_ENCODINGS).optional()]),
   loadPreviewAsset: z.tuple([
     z.discriminatedUnion('source', [
       z.object({ source: z.literal('sample'), name: z.enum(['model', 'environment']) }),

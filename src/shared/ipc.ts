@@ -2,7 +2,7 @@ import type { AssetBudgets } from './asset-checks/budgets.ts'
 import type { AssetCheck } from './asset-checks/results.ts'
 import type { invokeArguments } from './ipc-arguments.ts'
 import { CHANNELS, type Channel } from './ipc-channels.ts'
-import type { ProfileView } from './profile.ts'
+import type { ProfileView, TokenEncoding } from './profile.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 
@@ -46,6 +46,8 @@ export interface ConnectionTest {
   message: string
   url: string
   durationMs: number
+  /** How the token was written after "Bearer" for this test (the profile's, or the one asked for). */
+  encoding?: TokenEncoding
 }
 
 /** Which preview asset to load: one of the samples bundled in `resources/`, or one from the web. */

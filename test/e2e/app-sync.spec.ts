@@ -12,6 +12,14 @@ const DESKTOP = { width: 1440, height: 900 }
 
 test.use({ actionTimeout: 10_000, viewport: DESKTOP })
 
+/** "Create on Sandbox" in the editor, then the same in the confirmation that shows what is sent. */
+async function createOnSandbox(page: Page) {
+  await page.getByRole('button', { name: 'Create on Sandbox' }).click()
+  const dialog = page.getByRole('alertdialog', { name: /^Create “.*” on Sandbox\?$/ })
+  await dialog.getByRole('button', { name: 'Create on Sandbox' }).click()
+  await expect(dialog).toHaveCount(0)
+}
+
 const createdPanel = (page: Page) => page.getByRole('region', { name: 'Created on Sandbox' })
 
 /**
@@ -38,7 +46,8 @@ test.describe('Creating apps', () => {
       'One request creates it',
     )
     await screenshot(page, 'app-sync-not-created')
-    await create.click()
+    await expect(create).toBeEnabled()
+    await createOnSandbox(page)
 
     const panel = createdPanel(page)
     await expect(panel).toBeVisible({ timeout: 15_000 })
@@ -119,7 +128,7 @@ test.describe('Creating apps', () => {
     await page.getByRole('link', { name: 'Sync', exact: true }).click()
     const section = page.getByRole('region', { name: 'Apps to create' })
     await expect(section.locator('.import-counts__item', { hasText: 'Ready to create' })).toContainText('2')
-    await expect(section.locator('.import-counts__item', { hasText: 'Invalid' })).toContainText('1')
+    await expect(section.locator('.import-counts__item', { hasText: 'With errors' })).toContainText('1')
     await expect(section).toContainText('1 app with errors is left out until fixed')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'app-sync-preflight')
@@ -167,7 +176,7 @@ test.describe('Creating apps', () => {
   }) => {
     const id = await namedApp(page, 'Glow Check')
     sandbox.addFaults([{ kind: 'server-error', stage: 'before', endpoint: 'apps' }])
-    await page.getByRole('button', { name: 'Create on Sandbox' }).click()
+    await createOnSandbox(page)
     const alert = page.getByRole('region', { name: 'The service failed while creating this app' })
     await expect(alert).toBeVisible({ timeout: 15_000 })
     await expect(alert).toContainText('The service may have created it')
@@ -214,7 +223,7 @@ test.describe('Creating apps', () => {
   }) => {
     const id = await namedApp(page, 'Dune Skin Scan')
     sandbox.addFaults([{ kind: 'reset', stage: 'after', endpoint: 'apps' }])
-    await page.getByRole('button', { name: 'Create on Sandbox' }).click()
+    await createOnSandbox(page)
     const alert = page.getByRole('region', { name: 'Whether this app was created is not known' })
     await expect(alert).toBeVisible({ timeout: 15_000 })
     expect(sandbox.received().apps).toHaveLength(1)

@@ -301,7 +301,7 @@ test.describe('Sync to several destinations', () => {
       page.getByRole('group', { name: /^Only 4 drafts matching the search and filters/ }),
     ).toBeVisible()
     await expect(tile(page, 'Ready to send')).toContainText('3')
-    await expect(tile(page, 'Invalid')).toContainText('1')
+    await expect(tile(page, 'With errors')).toContainText('1')
     await expect(skusToSend(page)).toContainText('1 draft with errors is left out until fixed')
     await screenshot(page, 'destinations-filter')
     await page.getByRole('button', { name: 'Sync 3 drafts to Sandbox' }).click()

@@ -89,7 +89,7 @@ test.describe('Gates before sending', () => {
     await expect(
       held.getByRole('button', { name: 'Show it: 1 draft empty (nothing filled in)' }),
     ).toBeVisible()
-    await expect(start.locator('.import-counts')).toContainText('Invalid or held back: fix first6')
+    await expect(start.locator('.import-counts')).toContainText('With errors or held back: fix first6')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-gates')
 

@@ -48,7 +48,7 @@ test('the undecided drafts export to check, and the platform’s list marks them
   // The tiles count every draft: the failed ones with the unknown ones (2 + 6 + 12 = 20).
   const tiles = page.getByRole('region', { name: 'SKUs to send' }).locator('.import-counts__item')
   await expect(tiles.filter({ hasText: 'Unknown or failed: your decision' })).toContainText('12')
-  await expect(tiles.filter({ hasText: 'Invalid: fix first' })).toContainText('2')
+  await expect(tiles.filter({ hasText: 'With errors: fix first' })).toContainText('2')
   await expect(tiles.filter({ hasText: 'Already synced here' })).toContainText('6')
   const failed = valid.slice(0, 6).map((draft) => draft.barcode)
   const unknown = valid.slice(6, 12).map((draft) => draft.barcode)

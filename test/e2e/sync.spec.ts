@@ -19,7 +19,7 @@ test.describe('Sync', () => {
     // 30 drafts: 3 with errors (7, 17, 27), 1 already synced (0).
     await expect(before.getByText('Ready to send')).toBeVisible()
     await expect(before.locator('.import-counts__item', { hasText: 'Ready to send' })).toContainText('26')
-    await expect(before.locator('.import-counts__item', { hasText: 'Invalid' })).toContainText('3')
+    await expect(before.locator('.import-counts__item', { hasText: 'With errors' })).toContainText('3')
     await expect(before.locator('.import-counts__item', { hasText: 'Already synced' })).toContainText('1')
     await expect(before).toContainText('3 drafts with errors are left out')
     expect(await axe(page)).toEqual([])

@@ -52,9 +52,9 @@ export function logged(handlers: Handlers, log: AppLog): Handlers {
       await handlers.clearToken(id)
       log.info(`Token removed for [${id}].`)
     },
-    testConnection: async (id) => {
-      const test = await handlers.testConnection(id)
-      const words = `Connection test of [${id}] at ${test.url || '(no address)'}: ${test.kind}${test.status === undefined ? '' : ` (HTTP ${test.status})`}`
+    testConnection: async (id, encoding) => {
+      const test = await handlers.testConnection(id, encoding)
+      const words = `Connection test of [${id}]${encoding ? ` (token ${encoding})` : ''} at ${test.url || '(no address)'}: ${test.kind}${test.status === undefined ? '' : ` (HTTP ${test.status})`}`
       if (test.ok) log.info(`${words}.`)
       else log.warn(`${words}: ${test.message}`)
       return test

@@ -117,12 +117,17 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
       await existing(id)
       await deps.tokens.clear(id)
     },
-    testConnection: async (id) => {
-      const profile = await existing(id)
+    testConnection: async (id, encoding) => {
+      const stored = await existing(id)
+      // "Test both" asks for each encoding in turn: this test only, the profile is not changed.
+      const profile = encoding ? { ...stored, tokenEncoding: encoding } : stored
       const down = unavailable(profile, deps.sandbox)
       if (down) return { ok: false, kind: 'unreachable', message: down, url: '', durationMs: 0 }
       const outcome = await clientForProfile(profile, deps).bulkUpload([])
-      return connectionTestResult(outcome, profileUrl(profile, deps.sandbox))
+      return {
+        ...connectionTestResult(outcome, profileUrl(profile, deps.sandbox)),
+        encoding: profile.tokenEncoding,
+      }
     },
   }
 }

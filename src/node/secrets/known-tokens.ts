@@ -1,3 +1,4 @@
+import { isPublicToken } from '#shared/sandbox-token.ts'
 import { createRedactor, REDACTED, type Redact } from './redaction.ts'
 import type { TokenStore } from './token-store.ts'
 
@@ -33,7 +34,8 @@ export function knownTokens(): KnownTokens {
   return {
     remember(token) {
       const trimmed = token?.trim()
-      if (!trimmed) return
+      // The sandbox's token is printed in Settings: it is no secret, and the sandbox's words hold it.
+      if (!trimmed || isPublicToken(trimmed)) return
       for (const form of new Set([token!, trimmed])) {
         if (redactors.has(form)) continue
         if (redactors.size >= MOST_REMEMBERED) redactors.delete(redactors.keys().next().value!)

@@ -1,3 +1,5 @@
+import { isPublicToken } from '#shared/sandbox-token.ts'
+
 /**
  * The token must never leave main inside text: not in our messages, not in the service's own words
  * (a service or a proxy may echo the Authorization header back), not in an error from the HTTP
@@ -28,7 +30,8 @@ export function tokenForms(token: string): string[] {
 }
 
 export function createRedactor(token: string | undefined): Redact {
-  if (!token) return (text) => text
+  // A token the app itself prints (the sandbox's) hides nothing: redacting it would only mangle text.
+  if (!token || isPublicToken(token)) return (text) => text
   const forms = tokenForms(token)
   const contains = (text: string) => forms.some((form) => text.includes(form))
   return (text) => {

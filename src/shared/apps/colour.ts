@@ -3,6 +3,8 @@
  * ratio between two of them. Pure: the editor's warnings and the tests use the same arithmetic.
  */
 
+import { CSS_NAMED_COLOURS } from './css-colour-names.ts'
+
 export interface Rgba {
   r: number
   g: number
@@ -20,6 +22,22 @@ export function parseHex(value: unknown): Rgba | undefined {
   if (digits.length <= 4) digits = [...digits].map((digit) => digit + digit).join('')
   const channel = (i: number) => parseInt(digits.slice(i * 2, i * 2 + 2), 16)
   return { r: channel(0), g: channel(1), b: channel(2), a: digits.length === 8 ? channel(3) / 255 : 1 }
+}
+
+/**
+ * The contract's hex text for a colour as typed: a CSS colour name, any case ("red",
+ * "RebeccaPurple"), becomes #RRGGBB; a hex colour is written in full and upper case (#f00 →
+ * #FF0000, #f008 → #FF000088), the form the picker writes. Anything else is undefined and left as
+ * typed, for the field's error to point at.
+ */
+export function normaliseColour(value: string): string | undefined {
+  const text = value.trim()
+  const named = CSS_NAMED_COLOURS[text.toLowerCase()]
+  if (named) return named
+  if (!HEX.test(text)) return undefined
+  const digits = text.slice(1)
+  const full = digits.length <= 4 ? [...digits].map((digit) => digit + digit).join('') : digits
+  return `#${full.toUpperCase()}`
 }
 
 /** #RRGGBB, the form `<input type="color">` reads and writes; alpha is dropped. */

@@ -156,6 +156,22 @@ describe('testConnection', () => {
     expect(await handlers.testConnection('local')).toMatchObject({ ok: true })
   })
 
+  it('tries the encoding asked for, this test only, and leaves the profile as it was', async () => {
+    const rawOnly = await startSandbox({ port: 0, token: 'only-raw', tokenEncoding: 'raw' })
+    try {
+      const { handlers } = setup()
+      await handlers.saveProfile({ ...custom(rawOnly.url), tokenEncoding: 'base64' })
+      await handlers.setToken('local', 'only-raw')
+      expect(await handlers.testConnection('local')).toMatchObject({ status: 401, encoding: 'base64' })
+      expect(await handlers.testConnection('local', 'raw')).toMatchObject({ ok: true, encoding: 'raw' })
+      expect(await handlers.testConnection('local', 'base64')).toMatchObject({ ok: false, status: 401 })
+      const stored = (await handlers.listProfiles()).profiles.find((profile) => profile.id === 'local')
+      expect(stored?.tokenEncoding).toBe('base64')
+    } finally {
+      await rawOnly.close()
+    }
+  })
+
   it('says when the address is wrong or nothing listens there', async () => {
     const { handlers } = setup()
     await handlers.saveProfile(custom(`${sandbox.url}/not-the-service`))

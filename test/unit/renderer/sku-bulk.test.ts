@@ -279,6 +279,16 @@ describe('deleting drafts and undoing', () => {
     expect(await undoLog.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await drafts.get(ids[0]!)).toBeUndefined()
   })
+
+  it('names the batch that can be undone now, and none once it is undone', async () => {
+    const { ids } = await seed()
+    expect(await undoLog.latestBatch()).toBeUndefined()
+    await bulk.delete([ids[0]!])
+    const last = await bulk.duplicate([ids[1]!, ids[2]!])
+    expect(await undoLog.latestBatch()).toBe(last.batch)
+    await undoLog.undo(last.batch)
+    expect(await undoLog.latestBatch()).toBeUndefined()
+  })
 })
 
 const ENVIRONMENT = newSkuPayload().arEffect!.envSettings!

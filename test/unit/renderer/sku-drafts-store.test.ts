@@ -134,4 +134,26 @@ describe('the SKU drafts store and list window', () => {
     expect(list.total.value).toBe(3)
     expect(store.notice?.message).toBe('2 drafts restored.')
   })
+
+  it('undoes the last action after its notice went and in a new session, and says when there is nothing', async () => {
+    await db.skuUndo.clear()
+    const [gold, blue] = await named('Aviator Gold', 'Round Blue')
+    const { store } = await listed()
+    await store.undo()
+    expect(store.notice?.message).toBe('Nothing to undo.')
+
+    store.selection = including(only(gold!), [blue!], true)
+    await store.remove()
+    store.dismiss()
+    // A restart: a fresh store, with only the database to go by.
+    setActivePinia(createPinia())
+    const again = await listed()
+    expect(again.store.notice).toBeUndefined()
+    await again.store.undo()
+    await again.settled()
+    expect(again.store.notice?.message).toBe('2 drafts restored.')
+    expect(again.names().sort()).toEqual(['Aviator Gold', 'Round Blue'])
+    await again.store.undo()
+    expect(again.store.notice?.message).toBe('Nothing to undo.')
+  })
 })

@@ -3,7 +3,7 @@ import type { Preflight } from '#renderer/db/sync-runs.ts'
 import { START_COPY } from '#renderer/features/sync/start-copy.ts'
 
 // The Sync page's count tiles add up to every draft: the tryout's 20 drafts showed Ready 0,
-// Invalid 2, Synced 6 and Unknown 6, the six failed ones nowhere.
+// With errors 2, Synced 6 and Unknown 6, the six failed ones nowhere.
 
 const preflight = (counts: Partial<Preflight>): Preflight => ({
   ready: 0,
@@ -23,7 +23,7 @@ describe('the pre-flight’s tiles', () => {
     const tiles = START_COPY.skus.tiles(preflight({ invalid: 2, synced: 6, unknown: 6, failed: 6 }), 0)
     expect(tiles.map((tile) => [tile.label, tile.value])).toEqual([
       ['Ready to send', 0],
-      ['Invalid: fix first', 2],
+      ['With errors: fix first', 2],
       ['Already synced here', 6],
       ['Unknown or failed: your decision', 12],
     ])
@@ -36,14 +36,14 @@ describe('the pre-flight’s tiles', () => {
     const tiles = START_COPY.skus.tiles(found, 3)
     expect(tiles.map((tile) => tile.label)).toEqual([
       'Ready to send',
-      'Invalid, refused or held back: fix first',
+      'With errors, refused or held back: fix first',
       'Already synced here',
       'Unknown or failed: your decision',
       'In a run not finished',
     ])
     expect(sum(tiles)).toBe(30)
     expect(START_COPY.skus.tiles(preflight({ invalid: 1 }), 2)[1]!.label).toBe(
-      'Invalid or held back: fix first',
+      'With errors or held back: fix first',
     )
   })
 })

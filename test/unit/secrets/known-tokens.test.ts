@@ -72,3 +72,13 @@ async function keychainWith(profileId: string, token: string) {
   )
   return keychain
 }
+
+describe('knownTokens and the sandbox’s public token', () => {
+  it('does not take the printed sandbox token for a secret, so the log keeps its words', () => {
+    const known = knownTokens()
+    known.remember('sandbox-token')
+    known.remember('sandbox')
+    const line = 'Connection test: this sandbox accepts the token sandbox-token'
+    expect(known.redact(line)).toBe(line)
+  })
+})

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { REDACTED, createRedactor, redactStrings, tokenForms } from '#node/secrets/redaction.ts'
 import { redactOutcome } from '#node/service/redact-outcome.ts'
 import { showable, truncate } from '#node/service/untrusted-text.ts'
+import { SANDBOX_TOKEN } from '#shared/sandbox-token.ts'
 
 const TOKEN = 'tok/en+with=odd?chars'
 const BASE64 = Buffer.from(TOKEN).toString('base64')
@@ -99,5 +100,20 @@ describe('untrusted text', () => {
   it('removes a token split by invisible characters', () => {
     const split = `${TOKEN.slice(0, 4)}\u200b${TOKEN.slice(4)}`
     expect(showable(`see ${split}`, 100, createRedactor(TOKEN))).toBe(`see ${REDACTED}`)
+  })
+})
+
+describe('public tokens', () => {
+  it('leaves the words of a message alone when the token is one the app prints (the sandbox’s)', () => {
+    const message = 'The token is not valid; this sandbox accepts the token as it is or base64-encoded'
+    expect(createRedactor(SANDBOX_TOKEN)(message)).toBe(message)
+    // The token the old Settings text named: people who followed it have it saved.
+    expect(createRedactor('sandbox')(message)).toBe(message)
+    expect(createRedactor(' sandbox ')(message)).toBe(message)
+  })
+
+  it('still removes any other token, even one that begins like the sandbox’s', () => {
+    const secret = 'sandbox-token-but-secret'
+    expect(createRedactor(secret)(`echo ${secret}`)).toBe(`echo ${REDACTED}`)
   })
 })

@@ -1,5 +1,5 @@
 import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
-import type { Profile } from '#shared/profile.ts'
+import type { Profile, TokenEncoding } from '#shared/profile.ts'
 
 /**
  * The service profiles and their tokens, kept by main. Each call answers with the profiles as
@@ -13,5 +13,6 @@ export const profilesInMain = {
   setToken: (id: string, token: string): Promise<TokenSaved> => window.api.setToken(id, token),
   clearToken: (id: string): Promise<void> => window.api.clearToken(id),
   /** An empty batch with the profile's address and token: proves both, creates nothing. */
-  testConnection: (id: string): Promise<ConnectionTest> => window.api.testConnection(id),
+  testConnection: (id: string, encoding?: TokenEncoding): Promise<ConnectionTest> =>
+    window.api.testConnection(id, encoding),
 }

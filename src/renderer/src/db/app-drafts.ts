@@ -40,6 +40,20 @@ export class AppDraftRepository {
     return this.db.appDrafts.get(id)
   }
 
+  /**
+   * Deletes a draft never changed since it was made (no save since, sent nowhere): a new app left
+   * as it came. Whether it was deleted. Nothing to undo: it held nothing anyone typed.
+   */
+  discardUntouched(id: string): Promise<boolean> {
+    return this.db.transaction('rw', this.db.appDrafts, async () => {
+      const record = await this.db.appDrafts.get(id)
+      if (!record || record.updatedAt !== record.createdAt || Object.keys(record.sync).length > 0)
+        return false
+      await this.db.appDrafts.delete(id)
+      return true
+    })
+  }
+
   /** Every app draft, most recently edited first. */
   all(): Promise<AppDraftRecord[]> {
     return this.db.appDrafts.orderBy('updatedAt').reverse().toArray()

@@ -40,6 +40,21 @@ export class SkuDraftRepository {
     return this.db.skuDrafts.get(id)
   }
 
+  /**
+   * Deletes a draft never changed since it was made (no save since, sent nowhere): a "New SKU"
+   * left as it came. Whether it was deleted. Nothing to undo: it held nothing anyone typed.
+   */
+  discardUntouched(id: string): Promise<boolean> {
+    return this.db.transaction('rw', this.db.skuDrafts, this.db.assetChecks, async () => {
+      const record = await this.db.skuDrafts.get(id)
+      if (!record || record.updatedAt !== record.createdAt || Object.keys(record.sync).length > 0)
+        return false
+      await this.db.skuDrafts.delete(id)
+      await this.db.assetChecks.delete(id)
+      return true
+    })
+  }
+
   /** Most recently edited first. */
   recent(limit = 500): Promise<SkuDraftRecord[]> {
     return this.db.skuDrafts.orderBy('updatedAt').reverse().limit(limit).toArray()

@@ -45,6 +45,15 @@ export class SkuUndoLog {
   }
 
   /**
+   * The batch that can be undone now, if any: the table holds only the last action's entries, so
+   * whichever batch it holds is that one. Read from the database rather than from the snackbar, so
+   * Ctrl+Z still undoes after the snackbar went, and after a restart.
+   */
+  async latestBatch(): Promise<string | undefined> {
+    return (await this.db.skuUndo.orderBy('batch').first())?.batch
+  }
+
+  /**
    * Runs a bulk action in one transaction with a fresh undo batch; the previous one is dropped.
    * The asset checks are in it too: a draft that goes takes its last check with it.
    */

@@ -27,6 +27,8 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   const { notice, tell, dismiss } = useNotice()
   /** The last deleted draft, as it was: what Undo restores. */
   let deleted: AppDraftRecord | undefined
+  /** Drafts made by `create` and not yet left: one left untouched is discarded. */
+  const fresh = new Set<string>()
 
   async function load() {
     try {
@@ -50,11 +52,23 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
 
   async function create(): Promise<string> {
     const record = await appDrafts.create()
+    fresh.add(record.id)
     await load()
     return record.id
   }
 
+  /**
+   * Called as the editor is left: a draft made by `create` that was never changed (not even
+   * typed into and cleared, which is a save) is deleted, with nothing to undo; any other is kept.
+   */
+  async function discardIfUntouched(id: string): Promise<void> {
+    if (!fresh.delete(id)) return
+    if (await appDrafts.discardUntouched(id).catch(() => false)) await load()
+  }
+
   async function duplicate(id: string): Promise<string | undefined> {
+    // Copied, it is kept as it is: the person chose it.
+    fresh.delete(id)
     try {
       const copy = await appDrafts.duplicate(id)
       await load()
@@ -113,6 +127,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     get,
     savePayload,
     create,
+    discardIfUntouched,
     duplicate,
     remove,
     undo,

@@ -19,6 +19,8 @@ export const useProfilesStore = defineStore('profiles', () => {
   const state = shallowRef<ProfilesState>()
   const tests = ref<Record<string, ConnectionTest>>({})
   const testing = ref<string>()
+  /** The last "Test both" of each profile: raw, then base64. */
+  const encodingTests = ref<Record<string, { raw: ConnectionTest; base64: ConnectionTest }>>({})
 
   const profiles = computed(() => state.value?.profiles ?? [])
   const active = computed(() => profiles.value.find((profile) => profile.id === state.value?.activeId))
@@ -61,6 +63,8 @@ export const useProfilesStore = defineStore('profiles', () => {
 
   async function setToken(id: string, token: string): Promise<TokenSaved> {
     const saved = await profilesInMain.setToken(id, token)
+    // What "Test both" found was about the former token.
+    delete encodingTests.value[id]
     await load()
     return saved
   }
@@ -68,6 +72,7 @@ export const useProfilesStore = defineStore('profiles', () => {
   async function clearToken(id: string) {
     await profilesInMain.clearToken(id)
     delete tests.value[id]
+    delete encodingTests.value[id]
     await load()
   }
 
@@ -75,6 +80,21 @@ export const useProfilesStore = defineStore('profiles', () => {
     testing.value = id
     try {
       tests.value[id] = await profilesInMain.testConnection(id)
+    } finally {
+      testing.value = undefined
+    }
+  }
+
+  /**
+   * The connection test once with each encoding, raw first: which one the service accepts. The
+   * profile keeps its own setting; each request is an empty batch, so nothing is created.
+   */
+  async function testBothEncodings(id: string) {
+    testing.value = id
+    try {
+      const raw = await profilesInMain.testConnection(id, 'raw')
+      const base64 = await profilesInMain.testConnection(id, 'base64')
+      encodingTests.value[id] = { raw, base64 }
     } finally {
       testing.value = undefined
     }
@@ -95,5 +115,7 @@ export const useProfilesStore = defineStore('profiles', () => {
     setToken,
     clearToken,
     testConnection,
+    encodingTests,
+    testBothEncodings,
   }
 })

@@ -69,7 +69,14 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
    * Where the list was (active row and scroll), so coming back from the editor lands there. Not
    * reactive: it is written on every scroll frame and read once, when the list opens.
    */
-  const place = markRaw({ active: 0, scrollTop: 0 })
+  const place = markRaw({
+    active: 0,
+    scrollTop: 0,
+    /** Set when the editor goes back to the list: the list gives the active row focus again. */
+    refocus: false,
+  })
+  /** Drafts made by `create` and not yet left: one left untouched is discarded (`discardIfUntouched`). */
+  const fresh = new Set<string>()
 
   // The Sync and Held back filters read where the active profile leads and what it requires:
   // they follow the profile.
@@ -204,8 +211,18 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   async function create(): Promise<string> {
     const record = await skuDrafts.create(newSkuPayload())
+    fresh.add(record.id)
     changed()
     return record.id
+  }
+
+  /**
+   * Called as the editor is left: a draft made by `create` that was never changed (not even
+   * typed into and cleared, which is a save) is deleted, with nothing to undo; any other is kept.
+   */
+  async function discardIfUntouched(id: string): Promise<void> {
+    if (!fresh.delete(id)) return
+    if (await skuDrafts.discardUntouched(id).catch(() => false)) changed()
   }
 
   async function setField(path: string, value: unknown, chosen = selection.value) {
@@ -267,9 +284,22 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     tell(`${drafts(result.count)} deleted.${skippedText(result.skipped)}`, 'info', result.batch)
   }
 
+  /**
+   * Undoes the last bulk action or import, whether or not its snackbar is still up: the batch is
+   * read from the undo log, which keeps it across restarts. Says so when there is nothing to undo.
+   */
   async function undo() {
-    const batch = notice.value?.undo
-    if (!batch) return
+    let batch: string | undefined
+    try {
+      batch = await skuUndo.latestBatch()
+    } catch (error) {
+      tell(`Could not undo: ${messageOf(error)}`, 'error')
+      return
+    }
+    if (!batch) {
+      tell('Nothing to undo.')
+      return
+    }
     dismiss()
     try {
       const result = await skuUndo.undo(batch, {
@@ -329,6 +359,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     sortBy,
     resolve,
     create,
+    discardIfUntouched,
     setField,
     duplicate,
     duplicateAsDraft,

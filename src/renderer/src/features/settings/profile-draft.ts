@@ -39,3 +39,41 @@ export function profileProblems(profile: Profile): Map<string, string> {
   }
   return problems
 }
+
+/** The form's field of a problem's path, for moving the focus there. */
+export function fieldId(path: string): string {
+  const fixed: Record<string, string> = {
+    name: 'profile-name',
+    baseUrl: 'profile-url',
+    batchSize: 'profile-batch',
+    concurrency: 'profile-concurrency',
+  }
+  if (path.startsWith('timeouts.')) return `profile-${path.slice('timeouts.'.length)}`
+  return fixed[path] ?? 'profile-name'
+}
+
+function valueAt(profile: Profile, path: string): unknown {
+  let value: unknown = profile
+  for (const key of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[key]
+  return value
+}
+
+/**
+ * The problems to show: every one after a save was tried (`'all'`), else only those of fields the
+ * person touched, by leaving them or by changing them from what the form opened with. A new
+ * profile's untouched address ("https://") is not shown as wrong before anything is typed.
+ */
+export function shownProblems(
+  problems: Map<string, string>,
+  touched: ReadonlySet<string> | 'all',
+  draft: Profile,
+  original: Profile,
+): Map<string, string> {
+  if (touched === 'all') return problems
+  return new Map(
+    [...problems].filter(
+      ([path]) =>
+        touched.has(path) || JSON.stringify(valueAt(draft, path)) !== JSON.stringify(valueAt(original, path)),
+    ),
+  )
+}

@@ -1,6 +1,7 @@
 import type { Preflight } from '#renderer/db/sync-runs.ts'
 import type { CountTile } from '#renderer/ui/CountTiles.vue'
 import { drafts } from '#renderer/words/counting.ts'
+import { ERRORS_FILTER } from '#renderer/words/validity.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import { apps } from './sync-format.ts'
 
@@ -47,14 +48,21 @@ export interface StartCopy {
 export const isAre = (n: number) => (n === 1 ? 'is' : 'are')
 export const itThem = (n: number) => (n === 1 ? 'it' : 'them')
 
-/** What the "fix first" tile holds, named by what it counts: "Invalid", "Invalid or held back", "Invalid, refused or held back". */
+/**
+ * What the "fix first" tile holds, named by what it counts, in the words of the list's Checks
+ * filter and badges: "With errors", "With errors or held back", "With errors, refused or held back".
+ */
 function fixFirst(counts: { invalid: number; refused: number; held: number }): string {
   const words = (['invalid', 'refused', 'held'] as const)
     .filter((key) => key === 'invalid' || counts[key] > 0)
-    .map((key) => ({ invalid: 'invalid', refused: 'refused', held: 'held back' })[key])
+    .map((key) => ({ invalid: 'with errors', refused: 'refused', held: 'held back' })[key])
   const text = words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words[0]!
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
+
+/** Said before a sync to the embedded sandbox, so a first sync there is not taken for the real one. */
+export const SANDBOX_NOTE =
+  'Sandbox: a service on this computer that behaves like the platform; nothing reaches the real platform.'
 
 export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
   skus: {
@@ -72,7 +80,7 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
       { label: 'Unknown or failed: your decision', value: found.unknown + found.failed, tone: 'warnings' },
       ...(found.inRun ? [{ label: 'In a run not finished', value: found.inRun }] : []),
     ],
-    fixLink: { to: '/skus', text: 'SKU list', after: ', filter “Checks: invalid”' },
+    fixLink: { to: '/skus', text: 'SKU list', after: `, filter “${ERRORS_FILTER}”` },
     synced: (n, target) =>
       `${drafts(n)} already synced to ${target} ${isAre(n)} not sent there again (other destinations still can have ${itThem(n)}).`,
     unknown: (n) =>
@@ -87,7 +95,7 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     count: apps,
     tiles: (found) => [
       { label: 'Ready to create', value: found.ready, tone: 'valid' },
-      { label: 'Invalid: fix first', value: found.invalid, tone: 'invalid' },
+      { label: 'With errors: fix first', value: found.invalid, tone: 'invalid' },
       { label: 'Already created here', value: found.synced },
       { label: 'Unknown or failed: your decision', value: found.unknown + found.failed, tone: 'warnings' },
     ],

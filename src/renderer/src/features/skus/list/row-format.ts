@@ -1,12 +1,4 @@
-import type { Validity } from '#shared/validation/problem.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
-
-/** The validity filter's words, matching the badges' ("Ready", "3 missing", "1 error"). */
-export const VALIDITY_LABELS: Record<Validity, string> = {
-  valid: 'Ready',
-  warnings: 'Missing fields',
-  invalid: 'Errors',
-}
 
 export function productName(row: SkuDraftRecord): string {
   return row.productName || 'Untitled SKU'
