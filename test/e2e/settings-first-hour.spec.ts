@@ -1,25 +1,13 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { addProfile, openSettings } from './harness/settings-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { startSandbox } from '#node/sandbox/server.ts'
 
 // Issue 21, Settings: the sandbox's token as printed, the form checked only once touched, a
 // question before unsaved profile edits go, and help on where a token comes from and its encoding.
 
-async function openSettings(page: Page) {
-  await page.goto('/#/settings')
-  await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
-}
-
 const result = (page: Page) => page.locator('.connection-result').first()
-
-async function addProfile(page: Page, name: string, url: string) {
-  await page.getByRole('button', { name: 'Add profile' }).click()
-  await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('Service address (base URL)').fill(url)
-  await page.getByRole('button', { name: 'Add profile' }).last().click()
-  await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
-}
 
 async function saveToken(page: Page, token: string) {
   await page.getByLabel(/^(Paste|Replace) the token$/).fill(token)

@@ -1,25 +1,13 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { addProfile, openSettings } from './harness/settings-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
-
-async function openSettings(page: Page) {
-  await page.goto('/#/settings')
-  await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
-}
 
 const result = (page: Page) => page.locator('.connection-result')
 
 async function expectConnected(page: Page) {
   await expect(result(page).getByText('Connected', { exact: true })).toBeVisible()
   await expect(result(page)).toContainText('The service accepted the token')
-}
-
-async function addProfile(page: Page, name: string, url: string) {
-  await page.getByRole('button', { name: 'Add profile' }).click()
-  await page.getByLabel('Name', { exact: true }).fill(name)
-  await page.getByLabel('Service address (base URL)').fill(url)
-  await page.getByRole('button', { name: 'Add profile' }).last().click()
-  await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
 }
 
 test.describe('Settings: profiles, token and connection', () => {

@@ -7,11 +7,13 @@ import { parseCommandArgs } from '../args.ts'
 import { describeCapacity } from '#node/sandbox/capacity.ts'
 import { parseCapacitySpec } from '../capacity-spec.ts'
 import { faultSpecOf, parseFaultSpec } from '../fault-spec.ts'
+import { SANDBOX_TOKEN } from '#shared/sandbox-token.ts'
 import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SANDBOX_USAGE } from '../usage.ts'
 
 export const DEFAULT_SANDBOX_PORT = 4010
-export const DEFAULT_SANDBOX_TOKEN = 'sandbox-token'
+/** The embedded sandbox's token: the one Settings prints, so either sandbox answers to the same words. */
+export const DEFAULT_SANDBOX_TOKEN = SANDBOX_TOKEN
 const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
 
 const ENCODING_WORDS: Record<SandboxTokenEncoding, string> = {

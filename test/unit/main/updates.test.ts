@@ -367,13 +367,7 @@ describe.runIf(process.platform === 'linux')('updates with electron-updater and 
   )
 
   it('an import under way holds the install back too', { timeout: 20_000 }, async () => {
-    await asInstalledAppImage()
-    feed = await serveFeed()
-    const { service, updater } = start()
-    await setFeed(service, feed.url)
-    await service.check('asked')
-    await until(service, (status) => status.phase === 'downloaded')
-    const install = vi.spyOn(await updater(), 'install').mockReturnValue(false)
+    const { service, install } = await downloaded()
     service.setActivity({ sync: false, import: true })
     expect(() => service.install()).toThrow('An import is under way: restart to update once it has ended.')
     fake.emit('quit', {}, 0)

@@ -1,4 +1,4 @@
-import { inject, provide, type ComputedRef, type InjectionKey, type Ref } from 'vue'
+import { computed, inject, provide, type ComputedRef, type InjectionKey, type Ref } from 'vue'
 import { getAt, setAt, type PathSegment } from '#shared/json-path.ts'
 import type { ProblemIndex } from './problem-index.ts'
 
@@ -26,4 +26,21 @@ export function useForm(): FormContext {
   const context = inject(key)
   if (!context) throw new Error('A form control must be inside a payload form')
   return context
+}
+
+/**
+ * One control's place in the form: the form, the id its elements are named by, its path as
+ * problems are keyed (`a.b.0`), its value and its problems, all following `path`.
+ */
+export function useFormField(path: () => readonly PathSegment[]) {
+  const form = useForm()
+  const dotted = computed(() => path().join('.'))
+  return {
+    form,
+    id: computed(() => `field-${path().join('-')}`),
+    dotted,
+    value: computed(() => form.read(path())),
+    errors: computed(() => form.problems.value.errors.get(dotted.value) ?? []),
+    warnings: computed(() => form.problems.value.warnings.get(dotted.value) ?? []),
+  }
 }

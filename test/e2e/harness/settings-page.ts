@@ -1,0 +1,17 @@
+import type { Page } from '@playwright/test'
+import { expect } from './fixtures.ts'
+
+/** Adds a profile from Settings as a person would, and waits until its form shows it. */
+export async function addProfile(page: Page, name: string, url: string) {
+  await page.getByRole('button', { name: 'Add profile' }).click()
+  await page.getByLabel('Name', { exact: true }).fill(name)
+  await page.getByLabel('Service address (base URL)').fill(url)
+  await page.getByRole('button', { name: 'Add profile' }).last().click()
+  await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
+}
+
+/** Opens Settings and waits for its profiles. */
+export async function openSettings(page: Page) {
+  await page.goto('/#/settings')
+  await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
+}
