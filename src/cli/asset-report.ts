@@ -1,6 +1,6 @@
 import { formatBytes } from '#shared/byte-size.ts'
 import { typeWords } from '#shared/asset-checks/picture-sniff.ts'
-import type { AssetFacts, AssetStatus, SkuAssetResult } from '#shared/asset-checks/results.ts'
+import type { AssetCheck, AssetFacts, AssetStatus, SkuAssetResult } from '#shared/asset-checks/results.ts'
 import { plural } from '#shared/plural.ts'
 
 /**
@@ -57,16 +57,36 @@ function describe(facts: AssetFacts): string {
   return parts.join(', ')
 }
 
-/** The lines of one result: where, then what was found or each problem. */
-export function resultText(result: SkuAssetResult): string {
-  const head = `${placeOf(result)} SKU ${result.sku}, ${result.field}: ${result.url}\n`
-  if (result.problems.length === 0)
-    return `${head}  ok${result.facts ? `: ${factsLine(result.facts)}` : ''}\n`
-  const lines = result.problems.map(
-    (problem) => `  ${problem.severity}: ${problem.message} [${problem.code}]\n`,
-  )
-  if (result.facts) lines.push(`  (${factsLine(result.facts)})\n`)
-  return head + lines.join('')
+/**
+ * The lines of one result: where (the SKU's place and label, the field, the address), then what
+ * was found or each problem. `check` is the judgement of the asset for that field, which many
+ * SKUs may share: its lines are made once.
+ */
+export function resultText(
+  at: Pick<SkuAssetResult, 'index' | 'row' | 'sku'>,
+  field: string,
+  check: AssetCheck,
+): string {
+  return `${placeOf(at)} SKU ${at.sku}, ${field}: ${check.url}\n${findingsText(check)}`
+}
+
+/** Each judgement's lines under the result's first, made once however many SKUs share it. */
+const findings = new WeakMap<AssetCheck, string>()
+
+function findingsText(check: AssetCheck): string {
+  let text = findings.get(check)
+  if (text === undefined) {
+    text = describeFindings(check)
+    findings.set(check, text)
+  }
+  return text
+}
+
+function describeFindings({ problems, facts }: AssetCheck): string {
+  if (problems.length === 0) return `  ok${facts ? `: ${factsLine(facts)}` : ''}\n`
+  const lines = problems.map((problem) => `  ${problem.severity}: ${problem.message} [${problem.code}]\n`)
+  if (facts) lines.push(`  (${factsLine(facts)})\n`)
+  return lines.join('')
 }
 
 export interface AssetTally {

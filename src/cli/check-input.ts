@@ -1,5 +1,6 @@
-import { isUtf8 } from 'node:buffer'
-import { open, readFile } from 'node:fs/promises'
+import { isAscii, isUtf8 } from 'node:buffer'
+import { readFileSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { isRecord } from '#shared/is-record.ts'
 import { nestsDeeperThan } from '#shared/json-depth.ts'
@@ -175,13 +176,13 @@ async function checkJson(
     const item: CheckedItem = {
       index,
       payload,
-      errors: result.errors.map((problem) => ({ index, ...problem })),
-      warnings: result.warnings.map((problem) => ({ index, ...problem })),
+      errors: result === UNCHECKED ? [] : result.errors.map((problem) => ({ index, ...problem })),
+      warnings: result === UNCHECKED ? [] : result.warnings.map((problem) => ({ index, ...problem })),
     }
     tally.count(item)
     onItem(item, kind)
   }
-  const whole = input.blob.size <= WHOLE_JSON_BYTES ? await parsedWhole(path) : undefined
+  const whole = input.blob.size <= WHOLE_JSON_BYTES ? parsedWhole(path) : undefined
   if (whole) {
     const kind = whole.root.shape === 'list' ? 'sku-list' : 'bulk-request'
     for (const payload of whole.items)
@@ -225,12 +226,17 @@ const WHOLE_JSON_BYTES = 4 * 1024 * 1024
  * and parsing it on its own, and one parse with the depth walk 3.5–4; check-assets pays it on the
  * thread that validates the models (README, Benchmarks: `assets`).
  */
-async function parsedWhole(path: string): Promise<{ root: JsonRoot; items: unknown[] } | undefined> {
-  const bytes = await readFile(path)
+function parsedWhole(path: string): { root: JsonRoot; items: unknown[] } | undefined {
+  // Read on this thread: nothing else is under way before the first SKU is read, and an
+  // asynchronous read's four trips to the thread pool (open, stat, read, close) took longer.
+  const bytes = readFileSync(path)
   if (bytes.length > WHOLE_JSON_BYTES) return undefined
-  if (utf16Mark(bytes, bytes.length) || looksBinary(bytes) || !isUtf8(bytes)) return undefined
+  const ascii = isAscii(bytes)
+  if (utf16Mark(bytes, bytes.length) || looksBinary(bytes) || !(ascii || isUtf8(bytes))) return undefined
   const from = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
-  const text = bytes.toString('utf8', from)
+  // ASCII, as most files of SKUs are, is the same text read as Latin-1, which copies each byte:
+  // half the time of UTF-8's decoder, which reads them all again (1,000 SKUs: 0.3 ms against 0.7).
+  const text = ascii ? bytes.toString('latin1') : bytes.toString('utf8', from)
   let document: unknown
   try {
     document = JSON.parse(text)
@@ -241,10 +247,22 @@ async function parsedWhole(path: string): Promise<{ root: JsonRoot; items: unkno
   if (Array.isArray(document)) return { root: { shape: 'list' }, items: document }
   if (!isRecord(document)) return { root: { shape: 'whole', document }, items: [] }
   // A key is "skus" as written, or spelled with \u escapes: one of neither, and no second list.
-  const first = text.indexOf('skus"')
-  if ((first >= 0 && text.indexOf('skus"', first + 1) >= 0) || text.includes('\\u')) return undefined
+  const first = skusAt(text, 0)
+  if ((first >= 0 && skusAt(text, first + 1) >= 0) || text.includes('\\u')) return undefined
   if (Array.isArray(document.skus)) return { root: { shape: 'wrapped' }, items: document.skus }
   return { root: { shape: 'whole', document }, items: [] }
+}
+
+/**
+ * Where `skus"` is first written in `text` from `from` on, or -1. Found by its tail `kus"`, which
+ * is rare: a search for the whole stops at every "s" of the text (0.28 ms on 1,000 SKUs, against
+ * 0.01), since a pattern this short is searched for by its first character.
+ */
+function skusAt(text: string, from: number): number {
+  for (let at = text.indexOf('kus"', from + 1); at >= 0; at = text.indexOf('kus"', at + 1)) {
+    if (text.charCodeAt(at - 1) === 0x73) return at - 1
+  }
+  return -1
 }
 
 /**

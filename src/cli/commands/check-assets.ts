@@ -6,18 +6,20 @@ import { judge } from '#shared/asset-checks/judge.ts'
 import {
   assetClassOf,
   type AssetCheck,
+  type AssetClass,
+  type AssetKind,
   type AssetOutcome,
   type SkuAssetResult,
 } from '#shared/asset-checks/results.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { SKU_KIND } from '#shared/sync/kinds.ts'
 import { AssetCacheFile, NotACacheError } from '#node/asset-checks/asset-cache.ts'
-import type { AssetChecker } from '#node/asset-checks/asset-checker.ts'
 import { CONCURRENCY } from '#node/asset-checks/asset-fetch.ts'
 import { parseCommandArgs } from '../args.ts'
 import { countResult, emptyTally, resultText, summaryText, type AssetTally } from '../asset-report.ts'
 import { checkInput } from '../check-input.ts'
 import { READ_ERRORS } from '../input-file.ts'
+import { BatchedOutput } from '../batched-output.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { jsonMember, JsonListSpool } from '../json-layout.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
@@ -90,9 +92,10 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
   progress.unref?.()
 
   const named = new NamedSkus()
-  // Each address as spelled, asked of the checker once: 1,000 SKUs naming 50 models ask it 50
-  // times, not 1,000 (each ask parses the address to compare it, 0.6 ms a thousand).
-  const checks = new Map<string, Promise<AssetOutcome>>()
+  // Each address as spelled, asked of the checker once for each class: 1,000 SKUs naming 50
+  // models ask it 50 times, not 1,000 (each ask parses the address to compare it, 0.6 ms a
+  // thousand). Kept by class, then by the address as it is, so no key is built for each SKU.
+  const checks: AssetChecks = { model: new Map(), picture: new Map() }
   const tally = emptyTally()
   try {
     const checked = await checkInput(
@@ -106,8 +109,8 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
         tally.naming++
         for (const ref of refs) {
           const asset = assetClassOf(ref.kind)
-          const key = `${asset} ${ref.url}`
-          if (!checks.has(key)) checks.set(key, checker.check(ref.url, asset))
+          const asked = checks[asset]
+          if (!asked.has(ref.url)) asked.set(ref.url, checker.check(ref.url, asset))
         }
         const sku = SKU_KIND.label(item.payload, `#${item.index}`)
         named.add({ index: item.index, row: item.row, sku, refs })
@@ -121,7 +124,7 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
     if (checked.fileErrors.length > 0) {
       throw new CliError(`${file} holds no list of SKUs to check: ${checked.fileErrors[0]!.message}`)
     }
-    await Promise.all(checks.values())
+    await Promise.all([...checks.model.values(), ...checks.picture.values()])
     clearInterval(progress)
     if (cache) await saveCache(cache, io)
     tally.files = checker.stats.asked
@@ -130,7 +133,15 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
     if (values.json) {
       const results = new JsonListSpool()
       try {
-        await eachResult(named, checker, budgets, tally, (result) => results.add(result))
+        await eachResult(named, checks, budgets, tally, (at, field, check) =>
+          results.add({
+            index: at.index,
+            ...(at.row === undefined ? {} : { row: at.row }),
+            sku: at.sku,
+            field,
+            ...check,
+          } satisfies SkuAssetResult),
+        )
         const head = { kind: checked.kind, ...tallyJson(tally, cache !== undefined) }
         io.stdout.write(
           `{\n${Object.entries(head)
@@ -147,8 +158,12 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
       }
     } else {
       io.stdout.write(showMapping(checked.mapping, options))
-      await eachResult(named, checker, budgets, tally, (result) => io.stdout.write(resultText(result)))
-      io.stdout.write(summaryText(tally, cache !== undefined))
+      const out = new BatchedOutput(io.stdout)
+      await eachResult(named, checks, budgets, tally, (at, field, check) =>
+        out.write(resultText(at, field, check)),
+      )
+      out.write(summaryText(tally, cache !== undefined))
+      out.flush()
     }
     return tally.error > 0 ? EXIT_INVALID : EXIT_OK
   } finally {
@@ -196,35 +211,39 @@ class NamedSkus {
   }
 }
 
-/** Each SKU's assets judged, in file order. */
+/** What the checker was asked, by class and then by the address as a SKU spelled it. */
+type AssetChecks = Record<AssetClass, Map<string, Promise<AssetOutcome>>>
+
+/**
+ * Each SKU's assets judged, in file order, handed to `give` with the SKU and the field naming
+ * each. An address named by many SKUs is judged once for each kind of field naming it, and that
+ * one judgement (the same object) is given for every SKU naming it so.
+ */
 async function eachResult(
   named: NamedSkus,
-  checker: AssetChecker,
+  checks: AssetChecks,
   budgets: AssetBudgets,
   tally: AssetTally,
-  give: (result: SkuAssetResult) => void,
+  give: (at: Named, field: string, check: AssetCheck) => void,
 ): Promise<void> {
-  // An address named by many SKUs is judged once for each kind of field naming it.
-  const judged = new Map<string, AssetCheck>()
-  for (const { index, row, sku, refs } of named.all()) {
-    for (const ref of refs) {
-      const key = `${ref.kind} ${ref.url}`
-      let check = judged.get(key)
+  const judged: Record<AssetKind, Map<string, AssetCheck>> = {
+    model: new Map(),
+    'product-image': new Map(),
+    'environment-image': new Map(),
+    '2d-asset': new Map(),
+  }
+  for (const at of named.all()) {
+    for (const ref of at.refs) {
+      const byUrl = judged[ref.kind]
+      let check = byUrl.get(ref.url)
       if (!check) {
-        // Settled already: the checker keeps each file's outcome for the run.
-        const outcome = await checker.check(ref.url, assetClassOf(ref.kind))
+        // Settled already: every check was awaited before the results are written.
+        const outcome = await checks[assetClassOf(ref.kind)].get(ref.url)!
         check = judge({ ...outcome, url: ref.url }, ref.kind, budgets)
-        judged.set(key, check)
+        byUrl.set(ref.url, check)
       }
       countResult(tally, check.status)
-      const result: SkuAssetResult = {
-        index,
-        ...(row === undefined ? {} : { row }),
-        sku,
-        field: ref.field,
-        ...check,
-      }
-      give(result)
+      give(at, ref.field, check)
     }
   }
 }

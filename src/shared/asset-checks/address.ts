@@ -13,8 +13,11 @@
 export function normaliseAddress(address: string): string | undefined {
   const url = URL.parse(address.trim())
   if (!url) return undefined
-  url.hash = ''
-  return url.href
+  // The fragment is all from the serialisation's first "#" (user info, path and query have
+  // theirs percent-encoded): cut off, rather than set to '', which serialises the URL again.
+  const { href } = url
+  const fragment = href.indexOf('#')
+  return fragment < 0 ? href : href.slice(0, fragment)
 }
 
 /**

@@ -35,23 +35,32 @@ export function assetRefs(sku: unknown): AssetRef[] {
   if (named(environment)) {
     refs.push({ field: 'arEffect.envSettings.environmentImage', url: environment, kind: 'environment-image' })
   }
-  const slots = Array.isArray(effect?.effectAssets2D) ? effect.effectAssets2D : []
-  slots.forEach((slot: unknown, index) => {
-    const at = `arEffect.effectAssets2D.${index}`
-    if (named(slot)) return void refs.push({ field: at, url: slot, kind: '2d-asset' })
-    if (!isRecord(slot)) return
-    if (named(slot.url)) return void refs.push({ field: `${at}.url`, url: slot.url, kind: '2d-asset' })
-    for (const [key, value] of Object.entries(slot)) {
-      if (named(value) && WEB_ADDRESS.test(value))
-        refs.push({ field: `${at}.${key}`, url: value, kind: '2d-asset' })
+  // Plain loops, and a slot's path made only when it names something: empty slots are the most
+  // common (a SKU has seven 2D slots, mostly null), and check-assets reads thousands of SKUs.
+  const slots: unknown[] = Array.isArray(effect?.effectAssets2D) ? effect.effectAssets2D : []
+  for (let index = 0; index < slots.length; index++) {
+    const slot = slots[index]
+    if (named(slot)) {
+      refs.push({ field: `arEffect.effectAssets2D.${index}`, url: slot, kind: '2d-asset' })
+    } else if (isRecord(slot)) {
+      const at = `arEffect.effectAssets2D.${index}`
+      if (named(slot.url)) {
+        refs.push({ field: `${at}.url`, url: slot.url, kind: '2d-asset' })
+        continue
+      }
+      for (const [key, value] of Object.entries(slot)) {
+        if (named(value) && WEB_ADDRESS.test(value))
+          refs.push({ field: `${at}.${key}`, url: value, kind: '2d-asset' })
+      }
     }
-  })
-  const models = Array.isArray(effect?.effectAssets3D) ? effect.effectAssets3D : []
-  models.forEach((model: unknown, index) => {
+  }
+  const models: unknown[] = Array.isArray(effect?.effectAssets3D) ? effect.effectAssets3D : []
+  for (let index = 0; index < models.length; index++) {
+    const model = models[index]
     if (isRecord(model) && named(model.url)) {
       refs.push({ field: `arEffect.effectAssets3D.${index}.url`, url: model.url, kind: 'model' })
     }
-  })
+  }
   return refs
 }
 

@@ -2,7 +2,7 @@ import { validateBytes, version } from 'gltf-validator'
 import { formatBytes } from '../byte-size.ts'
 import { messageOf } from '../error-message.ts'
 import { resolveReference } from './address.ts'
-import { imageBytes, readContainer } from './gltf-container.ts'
+import { containedImages } from './gltf-container.ts'
 import {
   extensionProblems,
   isValidatorReport,
@@ -182,8 +182,7 @@ function textures(
   resources: readonly { pointer: string; mimeType?: string; image?: { width: number; height: number } }[],
   external: (uri: string) => Uint8Array | undefined,
 ): TextureFacts[] {
-  const container = readContainer(bytes)
-  const images = container ? imageBytes(container, external) : []
+  const images = containedImages(bytes, external)
   const reported = new Map(
     resources.filter((resource) => resource.pointer.startsWith('/images/')).map((r) => [r.pointer, r]),
   )

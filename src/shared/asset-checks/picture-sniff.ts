@@ -71,13 +71,15 @@ export function sniff(bytes: Uint8Array): Sniffed | undefined {
       : sniffed('image/png')
   }
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return jpeg(bytes, view)
-  if (ascii(bytes, 0, 6) === 'GIF87a' || ascii(bytes, 0, 6) === 'GIF89a') {
+  // The signatures in letters, all within the first 12 bytes: read as text once.
+  const head = ascii(bytes, 0, 12)
+  if (head.startsWith('GIF87a') || head.startsWith('GIF89a')) {
     return bytes.length >= 10
       ? sniffed('image/gif', view.getUint16(6, true), view.getUint16(8, true))
       : sniffed('image/gif')
   }
-  if (ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return webp(bytes, view)
-  if (ascii(bytes, 4, 4) === 'ftyp') {
+  if (head.startsWith('RIFF') && head.startsWith('WEBP', 8)) return webp(bytes, view)
+  if (head.startsWith('ftyp', 4)) {
     const brands = ascii(bytes, 8, Math.min(view.getUint32(0) || 0, 64) - 8)
     if (/avi[fs]/.test(brands)) return avif(bytes, view)
   }
@@ -88,9 +90,9 @@ export function sniff(bytes: Uint8Array): Sniffed | undefined {
       : sniffed('image/ktx2')
   }
   if (startsWith(bytes, EXR)) return sniffed('image/x-exr')
-  if (ascii(bytes, 0, 4) === 'glTF') return sniffed('model/gltf-binary')
-  if (ascii(bytes, 0, 5) === '%PDF-') return sniffed('application/pdf')
-  if (ascii(bytes, 0, 2) === '#?') return radiance(bytes)
+  if (head.startsWith('glTF')) return sniffed('model/gltf-binary')
+  if (head.startsWith('%PDF-')) return sniffed('application/pdf')
+  if (head.startsWith('#?')) return radiance(bytes)
   return text(bytes)
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { normaliseAddress } from '#shared/asset-checks/address.ts'
 import { assetRefs } from '#shared/asset-checks/asset-refs.ts'
 import { DEFAULT_BUDGETS, validateBudgets, type AssetBudgets } from '#shared/asset-checks/budgets.ts'
 import { judge } from '#shared/asset-checks/judge.ts'
@@ -157,5 +158,19 @@ describe('judge: an outcome for its field, against the budgets', () => {
         { code: 'over-budget-picture-pixels' },
       ],
     })
+  })
+})
+
+describe('normaliseAddress: one file, however its address is spelled', () => {
+  it('drops the fragment, an empty one too, and keeps a "#" that is part of the path or the query', () => {
+    expect(normaliseAddress('HTTPS://CDN.example.com:443/a/./b.glb#top')).toBe(
+      'https://cdn.example.com/a/b.glb',
+    )
+    expect(normaliseAddress(' https://cdn.example.com/b.glb?v=2# ')).toBe('https://cdn.example.com/b.glb?v=2')
+    expect(normaliseAddress('https://cdn.example.com/b%23c.glb?d=%23#e#f')).toBe(
+      'https://cdn.example.com/b%23c.glb?d=%23',
+    )
+    expect(normaliseAddress('https://cdn.example.com/b.glb')).toBe('https://cdn.example.com/b.glb')
+    expect(normaliseAddress('not an address')).toBeUndefined()
   })
 })

@@ -102,11 +102,26 @@ describe('what one parse of the whole file would take is refused, as the streami
     })
   })
 
+  it('a second "skus" after many words ending in "kus", and "kus" at the very start, are told apart', async () => {
+    const names = Array.from({ length: 50 }, (_, index) => ({ barcode: `${index}`, productName: `Markus` }))
+    const once = JSON.stringify({ skus: names })
+    expect(await read('markus.json', once)).toEqual({ items: names, kind: 'bulk-request', fileErrors: 0 })
+    const twice = await read('markus-twice.json', `${once.slice(0, -1)}, "skus": []}`)
+    expect(twice.error).toMatch(/^Cannot use markus-twice\.json: The object names "skus" a second time/)
+    expect(await read('kus.json', '["kus"]')).toEqual({ items: ['kus'], kind: 'sku-list', fileErrors: 0 })
+  })
+
   it('a document nested more than 100 levels deep', async () => {
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`
     expect(await read('deep.json', `{"a": ${deep(100)}}`)).toEqual({
       error: 'Cannot use deep.json: it nests objects or lists more than 100 levels deep',
     })
     expect(await read('deep-enough.json', `{"skus": [${deep(98)}]}`)).toMatchObject({ kind: 'bulk-request' })
+    // Objects in objects, below a SKU of a list: the same limit.
+    const objects = (levels: number) => `${'{"a": '.repeat(levels)}1${'}'.repeat(levels)}`
+    expect(await read('deep-objects.json', `[{"barcode": "1"}, ${objects(100)}]`)).toEqual({
+      error: 'Cannot use deep-objects.json: it nests objects or lists more than 100 levels deep',
+    })
+    expect(await read('deep-objects-enough.json', `[${objects(99)}]`)).toMatchObject({ kind: 'sku-list' })
   })
 })
