@@ -1,47 +1,12 @@
-import type { Page } from '@playwright/test'
-import { IMAGE_HOST, seedDrafts } from '../../bench/seed-drafts.ts'
-import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDraftCount } from './harness/stored-drafts.ts'
-
-/** Opens the list on `count` seeded drafts (photos answered by a plain picture, none broken). */
-async function openList(page: Page, pageProblems: PageProblems, count: number): Promise<void> {
-  await page.route(`https://${IMAGE_HOST}/**`, (route) =>
-    route.fulfill({
-      contentType: 'image/svg+xml',
-      body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#ddd"/></svg>',
-    }),
-  )
-  await page.goto('/#/skus')
-  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
-  await seedDrafts(page, count)
-  await page.reload()
-  await expect(lede(page)).toHaveText(`${count} drafts on this computer`)
-}
-
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
-const rowAt = (page: Page, position: number) =>
-  grid(page).locator(`[role="row"][aria-rowindex="${position + 2}"]`)
-const selected = (page: Page) => page.getByRole('region', { name: 'Selected drafts' })
-const lede = (page: Page) => page.locator('.page__lede')
-const bulkButton = (page: Page, name: string) => selected(page).getByRole('button', { name, exact: true })
-const said = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
-
-/** Selects the first `count` rows: a click on the first, then Shift+ArrowDown (the rows are a window). */
-async function selectFirst(page: Page, count: number): Promise<void> {
-  await rowAt(page, 0).click()
-  for (let i = 1; i < count; i++) await page.keyboard.press('Shift+ArrowDown')
-  await expect(selected(page)).toContainText(`${count} selected`)
-  // Back to the top, so the first rows are on screen again.
-  await grid(page).evaluate((el) => (el.scrollTop = 0))
-  await expect(rowAt(page, 0)).toBeVisible()
-}
+import { bulkButton, lede, openSeededList, rowAt, said, selectFirst, selected } from './harness/list-page.ts'
 
 test.describe('Hands that cannot slip on the SKU list', () => {
   test('duplicating or deleting more than a few drafts asks first, and Space on a bulk button never acts', async ({
     page,
-    pageProblems,
   }) => {
-    await openList(page, pageProblems, 60)
+    await openSeededList(page, 60)
     await selectFirst(page, 42)
 
     // A click asks, naming how many; Cancel leaves every draft as it was.
@@ -118,9 +83,8 @@ test.describe('Hands that cannot slip on the SKU list', () => {
 
   test('Ctrl+Z undoes the last action after its snackbar went and after a reload, and says when there is nothing', async ({
     page,
-    pageProblems,
   }) => {
-    await openList(page, pageProblems, 20)
+    await openSeededList(page, 20)
     await page.locator('body').press('ControlOrMeta+z')
     await expect(said(page, 'Nothing to undo.')).toBeVisible()
 

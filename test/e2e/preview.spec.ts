@@ -108,7 +108,7 @@ test.describe('AR preview', () => {
       [
         'Use default environment',
         async (p) => {
-          await p.getByRole('switch', { name: 'Use default environment' }).click()
+          await p.getByRole('combobox', { name: 'Use default environment' }).selectOption({ label: 'On' })
           await expect(environmentCaption(p)).toHaveText(
             'Lit by the default studio: “Use default environment” is Yes, so the environment image is not used.',
             LOADED,

@@ -20,14 +20,13 @@ test.describe('SKU drafts', () => {
     await page.getByLabel('Barcode').fill('0890123456789')
     await page.getByLabel('Category', { exact: true }).fill('eyewear')
     await page.getByLabel('Sub-category').fill('sunglasses')
-    await page.getByRole('switch', { name: 'Active', exact: true }).click()
+    await page.getByRole('combobox', { name: 'Active', exact: true }).selectOption({ label: 'On' })
     await page.getByLabel('Product image', { exact: true }).fill('https://cdn.example.com/aviator.png')
     await page.getByLabel('Position Y').fill('0.012')
     await page.getByLabel('Rotation X').fill('-2.5')
     await page.getByLabel('Field of view').fill('30deg')
-    // Not set → Yes → No.
-    await page.getByRole('switch', { name: 'Use default environment' }).click()
-    await page.getByRole('switch', { name: 'Use default environment' }).click()
+    // Not set → Off.
+    await page.getByRole('combobox', { name: 'Use default environment' }).selectOption({ label: 'Off' })
     await page.getByLabel('2D asset 3').fill('{"url": "https://cdn.example.com/lens.png"}')
     await page.getByRole('button', { name: 'Add 3D asset' }).click()
     await page.getByLabel('Asset ID').fill('frame')
@@ -44,14 +43,8 @@ test.describe('SKU drafts', () => {
     await page.reload()
     await expect(page.getByLabel('Product name')).toHaveValue('Aviator Classic Gold 58')
     await expect(page.getByLabel('Barcode')).toHaveValue('0890123456789')
-    await expect(page.getByRole('switch', { name: 'Active', exact: true })).toHaveAttribute(
-      'aria-checked',
-      'true',
-    )
-    await expect(page.getByRole('switch', { name: 'Use default environment' })).toHaveAttribute(
-      'aria-checked',
-      'false',
-    )
+    await expect(page.getByRole('combobox', { name: 'Active', exact: true })).toHaveValue('on')
+    await expect(page.getByRole('combobox', { name: 'Use default environment' })).toHaveValue('off')
     await expect(page.getByLabel('Position Y')).toHaveValue('0.012')
     await expect(page.getByLabel('Model address').first()).toHaveValue('https://cdn.example.com/aviator.glb')
     await expect(page.getByLabel('Other top-level fields (JSON)')).toHaveValue(/"collectionIds"/)

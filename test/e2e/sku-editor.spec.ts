@@ -25,12 +25,12 @@ test.describe('SKU editor controls', () => {
     page,
   }) => {
     await newDraft(page)
-    const active = page.getByRole('switch', { name: 'Active', exact: true })
-    // A new draft starts inactive: the switch is off and says No.
-    await expect(active).toHaveAttribute('aria-checked', 'false')
-    await active.press('Space')
-    await expect(active).toHaveAttribute('aria-checked', 'true')
-    await page.getByRole('button', { name: 'Clear Active' }).click()
+    const active = page.getByRole('combobox', { name: 'Active', exact: true })
+    // A new draft starts inactive: the switch says Off.
+    await expect(active).toHaveValue('off')
+    await active.selectOption({ label: 'On' })
+    await expect(active).toHaveValue('on')
+    await active.selectOption({ label: 'Not set' })
     await expect(page.getByText('Active is missing')).toBeAttached()
 
     const positionY = page.getByLabel('Position Y')

@@ -272,21 +272,27 @@ describe('deleting drafts and undoing', () => {
     expect(await everything()).toEqual(before)
   })
 
-  it('keeps only the last action undoable', async () => {
+  it('keeps the earlier actions undoable after a newer one', async () => {
     const { ids } = await seed()
     const first = await bulk.delete([ids[0]!])
     await bulk.delete([ids[1]!])
-    expect(await undoLog.undo(first.batch)).toEqual({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
-    expect(await drafts.get(ids[0]!)).toBeUndefined()
+    expect(await undoLog.undoThrough(first.batch)).toEqual({
+      actions: 2,
+      result: { restored: 2, removed: 0, keptEdited: 0, keptSent: 0 },
+    })
+    expect(await drafts.get(ids[0]!)).toBeDefined()
+    expect(await drafts.get(ids[1]!)).toBeDefined()
   })
 
-  it('names the batch that can be undone now, and none once it is undone', async () => {
+  it('names the batch that can be undone now, the one before once it is undone, and none at the end', async () => {
     const { ids } = await seed()
     expect(await undoLog.latestBatch()).toBeUndefined()
-    await bulk.delete([ids[0]!])
+    const first = await bulk.delete([ids[0]!])
     const last = await bulk.duplicate([ids[1]!, ids[2]!])
     expect(await undoLog.latestBatch()).toBe(last.batch)
     await undoLog.undo(last.batch)
+    expect(await undoLog.latestBatch()).toBe(first.batch)
+    await undoLog.undoLatest()
     expect(await undoLog.latestBatch()).toBeUndefined()
   })
 })

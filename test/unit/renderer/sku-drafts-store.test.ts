@@ -13,6 +13,9 @@ beforeEach(async () => {
   scope = effectScope()
   setActivePinia(createPinia())
   await db.skuDrafts.clear()
+  // The undo history is kept across sessions: each test starts with none.
+  await db.skuUndo.clear()
+  await db.skuActions.clear()
 })
 
 afterEach(() => scope.stop())
@@ -136,7 +139,6 @@ describe('the SKU drafts store and list window', () => {
   })
 
   it('undoes the last action after its notice went and in a new session, and says when there is nothing', async () => {
-    await db.skuUndo.clear()
     const [gold, blue] = await named('Aviator Gold', 'Round Blue')
     const { store } = await listed()
     await store.undo()
@@ -155,5 +157,48 @@ describe('the SKU drafts store and list window', () => {
     expect(again.names().sort()).toEqual(['Aviator Gold', 'Round Blue'])
     await again.store.undo()
     expect(again.store.notice?.message).toBe('Nothing to undo.')
+  })
+
+  it('walks back through several actions, and the snackbar undoes only its own while it is the newest', async () => {
+    const [gold, blue] = await named('Aviator Gold', 'Round Blue')
+    const { store, settled, names } = await listed()
+    store.selection = only(gold!)
+    await store.setField('brand', 'Contoso Vision')
+    const setBatch = store.notice?.undo
+    await store.duplicate([blue!])
+    await store.remove([gold!])
+    expect((await store.loadHistory()).map((action) => action.label)).toEqual([
+      'Deleted 1 draft',
+      'Duplicated 1 draft',
+      'Set Brand on 1 draft',
+    ])
+
+    // The snackbar of the delete undoes the delete.
+    await store.undoNotice()
+    expect(store.notice?.message).toBe('1 draft restored.')
+    expect(store.history.map((action) => action.label)).toEqual([
+      'Duplicated 1 draft',
+      'Set Brand on 1 draft',
+    ])
+
+    // An older snackbar's Undo would undo from under the duplicate: refused, nothing changes.
+    store.tell('Brand set on 1 draft.', 'info', setBatch)
+    await store.undoNotice()
+    expect(store.notice).toMatchObject({
+      tone: 'error',
+      message: expect.stringContaining('newer ones came since'),
+    })
+    await settled()
+    expect(names()).toHaveLength(3)
+
+    // Back to the field set from the history: the duplicate goes first, then the brand.
+    await store.undoThrough(setBatch!)
+    await settled()
+    expect(store.notice?.message).toBe('2 actions undone. 1 draft restored. 1 draft it added removed.')
+    expect(names().sort()).toEqual(['Aviator Gold', 'Round Blue'])
+    expect((await skuDrafts.get(gold!))?.brand).toBe('Northwind')
+    expect(store.history).toEqual([])
+    await store.undo()
+    expect(store.notice?.message).toBe('Nothing to undo.')
   })
 })

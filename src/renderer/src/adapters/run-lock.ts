@@ -1,3 +1,5 @@
+import { webLocks } from './web-locks.ts'
+
 /**
  * A run is sent by one page at a time. The page sending it holds a Web Lock named after it for as
  * long as the engine runs; the lock goes with the page (closed, crashed, reloaded). Another page
@@ -5,28 +7,16 @@
  */
 const lockName = (runId: string) => `catalog-desk-sync-run:${runId}`
 
-type Locks = {
-  request(
-    name: string,
-    options: { ifAvailable?: boolean },
-    callback: (lock: unknown) => Promise<unknown>,
-  ): Promise<unknown>
-}
-
-function locks(): Locks | undefined {
-  return (globalThis.navigator as (Navigator & { locks?: Locks }) | undefined)?.locks
-}
-
 /** Holds the run's lock until `work` ends; without Web Locks, just runs it. */
 export async function holdingRun<T>(runId: string, work: () => Promise<T>): Promise<T> {
-  const available = locks()
+  const available = webLocks()
   if (!available) return work()
   return (await available.request(lockName(runId), {}, () => work())) as T
 }
 
 /** Runs `work` if no page is sending the run; says whether it ran. */
 export async function ifRunIdle(runId: string, work: () => Promise<void>): Promise<boolean> {
-  const available = locks()
+  const available = webLocks()
   if (!available) {
     await work()
     return true

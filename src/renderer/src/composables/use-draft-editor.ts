@@ -1,6 +1,7 @@
 import { computed, nextTick, onBeforeUnmount, ref, shallowRef, watch, type Ref } from 'vue'
 import type { ValidationResult } from '#shared/validation/problem.ts'
 import { plainCopy } from './plain-copy.ts'
+import { holdDraft } from '../adapters/draft-lock.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
@@ -98,9 +99,11 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
 
   const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')
 
+  // Held while open: another window's startup sweep of untouched new drafts leaves this one alone.
+  const release = holdDraft(id)
   // Set up here, synchronously, so Vue stops the watcher with the component.
   watch(payload, schedule, { deep: true })
-  onBeforeUnmount(() => void flush())
+  onBeforeUnmount(() => void flush().finally(release))
   void load()
 
   return { record, payload, state, saveError, validation, flush, undo, canUndo }

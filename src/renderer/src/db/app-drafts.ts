@@ -5,6 +5,7 @@ import { newAppPayload } from '#shared/apps/defaults.ts'
 import type { CatalogDatabase } from './database.ts'
 import { db } from './index.ts'
 import type { AppDraftRecord } from './records.ts'
+import { isUntouchedNew, sweepEach } from './untouched-new.ts'
 
 /** What is appended to a duplicate's name, to tell it apart from its original in the list. */
 export const APP_COPY_SUFFIX = ' (copy)'
@@ -21,8 +22,16 @@ export class AppDraftRepository {
     this.db = database
   }
 
-  /** A new, never-sent draft; from the console's defaults unless a payload is given. */
-  async create(payload: AppCreateRequest = newAppPayload(), now = Date.now()): Promise<AppDraftRecord> {
+  /**
+   * A new, never-sent draft; from the console's defaults unless a payload is given. One made by
+   * "New app" (`untouchedNew`, the default) is marked so (`isUntouchedNew`): left untouched, it is
+   * discarded.
+   */
+  async create(
+    payload: AppCreateRequest = newAppPayload(),
+    now = Date.now(),
+    untouchedNew = true,
+  ): Promise<AppDraftRecord> {
     const record: AppDraftRecord = {
       id: crypto.randomUUID(),
       payload,
@@ -31,27 +40,37 @@ export class AppDraftRepository {
       sync: {},
       standing: [],
       ...appDraftColumns(payload),
+      ...(untouchedNew ? { untouchedNew } : {}),
     }
     await this.db.appDrafts.add(record)
     return record
   }
 
-  get(id: string): Promise<AppDraftRecord | undefined> {
-    return this.db.appDrafts.get(id)
-  }
-
-  /**
-   * Deletes a draft never changed since it was made (no save since, sent nowhere): a new app left
-   * as it came. Whether it was deleted. Nothing to undo: it held nothing anyone typed.
-   */
-  discardUntouched(id: string): Promise<boolean> {
+  /** Deletes a draft made by "New app" and left untouched (`isUntouchedNew`); whether it was deleted. */
+  discardUntouchedNew(id: string): Promise<boolean> {
     return this.db.transaction('rw', this.db.appDrafts, async () => {
       const record = await this.db.appDrafts.get(id)
-      if (!record || record.updatedAt !== record.createdAt || Object.keys(record.sync).length > 0)
-        return false
+      if (!record || !isUntouchedNew(record)) return false
       await this.db.appDrafts.delete(id)
       return true
     })
+  }
+
+  /**
+   * Deletes every untouched new app draft that `free` lets go (it keeps those an editor holds
+   * open), but `keep`; how many. App drafts are few: all are read.
+   */
+  async sweepUntouchedNew(
+    free: (id: string, work: () => Promise<boolean>) => Promise<boolean>,
+    keep?: string,
+  ): Promise<number> {
+    const all = await this.db.appDrafts.toArray()
+    const ids = all.filter((draft) => draft.id !== keep && isUntouchedNew(draft)).map((draft) => draft.id)
+    return sweepEach(ids, (id) => this.discardUntouchedNew(id), free)
+  }
+
+  get(id: string): Promise<AppDraftRecord | undefined> {
+    return this.db.appDrafts.get(id)
   }
 
   /** Every app draft, most recently edited first. */
@@ -66,9 +85,12 @@ export class AppDraftRepository {
   async duplicate(id: string, now = Date.now()): Promise<AppDraftRecord> {
     const original = await this.db.appDrafts.get(id)
     if (!original) throw new Error('This app draft no longer exists.')
+    // Copied, the original is kept as it is too: the person chose it.
+    if (original.untouchedNew) await this.db.appDrafts.update(id, { untouchedNew: false })
     const payload = structuredClone(original.payload)
     if (typeof payload.name === 'string' && payload.name) payload.name += APP_COPY_SUFFIX
-    return this.create(payload, now)
+    // A copy is kept as it is, touched or not: the person chose it.
+    return this.create(payload, now, false)
   }
 
   /**

@@ -1,9 +1,16 @@
 import { Dexie, type DexieOptions, type EntityTable, type Table } from 'dexie'
-import type { AppDraftRecord, AssetCheckRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import type {
+  AppDraftRecord,
+  AssetCheckRecord,
+  SkuActionRecord,
+  SkuDraftRecord,
+  SkuUndoRecord,
+} from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
+import { upgradeToUndoHistory } from './undo-history-upgrade.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 
@@ -15,6 +22,7 @@ export class CatalogDatabase extends Dexie {
   skuDrafts!: EntityTable<SkuDraftRecord, 'id'>
   appDrafts!: EntityTable<AppDraftRecord, 'id'>
   skuUndo!: Table<SkuUndoRecord, [batch: string, id: string]>
+  skuActions!: Table<SkuActionRecord, number>
   syncRuns!: EntityTable<SyncRunRecord, 'id'>
   syncItems!: Table<SyncItemRecord, [run: string, position: number]>
   syncRequests!: EntityTable<SyncRequestRecord, 'id'>
@@ -87,5 +95,10 @@ export class CatalogDatabase extends Dexie {
     // of its own, not columns of the draft: a check never rewrites a draft (nor its indexes, which
     // every import pays for), and `status` indexes only the drafts that were checked.
     this.version(7).stores({ assetChecks: 'id, status, checkedAt' })
+    // v8: the undo history. Each bulk action or import is a row of `skuActions` (its label, count
+    // and time) over its batch of `skuUndo` entries, which no longer holds only the last one. Keyed
+    // by an increasing number, the order actions are undone in; `batch` is unique. The upgrade
+    // names the one batch the table held, so the undo a person had is still there.
+    this.version(8).stores({ skuActions: '++seq, &batch' }).upgrade(upgradeToUndoHistory)
   }
 }

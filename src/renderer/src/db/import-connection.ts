@@ -11,7 +11,7 @@ import { SkuUndoLog } from './sku-undo-log.ts'
  * a chunk's transaction completes, and a power cut may lose the last ones. That is safe because
  * an import is rolled back as a whole until it ends (interrupted-import.ts), and the undo entries
  * of a chunk commit in its own transaction, so a lost chunk takes its entries with it. The import's
- * last chunk (and the fresh undo batch it starts with) commit through a strict one: when the
+ * last chunk (which makes it undoable in the history) commits through a strict one: when the
  * import says done, everything it wrote is on disk (IndexedDB's log is written in order, so a
  * flushed commit carries the relaxed ones before it).
  */

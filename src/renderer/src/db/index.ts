@@ -14,7 +14,7 @@ import { SkuSendGates } from './sku-send-gates.ts'
 export const db = new CatalogDatabase()
 export const assetChecks = new AssetChecks(db)
 export const skuDrafts = new SkuDraftRepository(db)
-/** The undo of the last bulk action or import, which both write through it. */
+/** The undo history of bulk actions and imports, which both write through it. */
 export const skuUndo = new SkuUndoLog(db)
 export const skuBulkEdits = new SkuBulkEdits(db, skuUndo)
 export const skuImports = new SkuImportWrites(db, skuUndo)

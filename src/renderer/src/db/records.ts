@@ -16,6 +16,11 @@ interface DraftMeta {
   sync: DraftSync
   /** Derived from `sync` on every write: the multi-entry index the list and the pre-flight read. */
   standing: string[]
+  /**
+   * Set on a draft made by "New SKU" or "New app", in the transaction that makes it: how it was
+   * born, which with no save since makes it untouched (`isUntouchedNew`, db/untouched-new.ts).
+   */
+  untouchedNew?: boolean
 }
 
 /**
@@ -37,11 +42,11 @@ export interface SkuDraftRecord extends DraftMeta {
 }
 
 /**
- * What undoing a bulk action puts back. Only the latest action's entries are kept (each bulk
- * action starts by clearing the table). An entry is one draft the action touched (`id` is the
- * draft's), or, for an import, the drafts one chunk created (`id` starts with `~created:`, sorting
- * after every draft id, and `created` lists them): one row a chunk instead of one a draft keeps the
- * import's writes close to the raw cost.
+ * What undoing a bulk action puts back. The entries of the actions in the undo history are kept
+ * (`SkuActionRecord`; the oldest go beyond its budget, sku-undo-log.ts). An entry is one draft the
+ * action touched (`id` is the draft's), or, for an import, the drafts one chunk created (`id` starts
+ * with `~created:`, sorting after every draft id, and `created` lists them): one row a chunk instead
+ * of one a draft keeps the import's writes close to the raw cost.
  */
 export interface SkuUndoRecord {
   /** The bulk action, shared by all its entries. */
@@ -53,6 +58,30 @@ export interface SkuUndoRecord {
   created?: string[]
   /** The `updatedAt` the action wrote: a draft edited since then is left as it is by undo. */
   writtenAt?: number
+}
+
+/** What a bulk action on SKU drafts did, as the undo history names it. */
+export type SkuActionKind = 'set-field' | 'duplicate' | 'delete' | 'import'
+
+/**
+ * One action of the undo history: its undo entries are those of its `batch` in `skuUndo`. Undone
+ * newest first, so an older action never puts back what a newer one changed.
+ */
+export interface SkuActionRecord {
+  /** The order of the actions, given by the database: two in the same millisecond still come in turn. */
+  seq?: number
+  batch: string
+  kind: SkuActionKind
+  /** What a person reads in the history: "Set Category on 42 drafts", "Imported 300 rows from shop.csv". */
+  label: string
+  /** Drafts changed, copied or deleted; for an import, the rows that created or updated a draft. */
+  count: number
+  /** When it was done (an import: when its first rows were written). */
+  at: number
+  /** Whole drafts its undo entries keep (`before`): what the history's budget counts. */
+  kept: number
+  /** An import still writing its chunks: not undoable from the history until its last one. */
+  writing?: boolean
 }
 
 /**

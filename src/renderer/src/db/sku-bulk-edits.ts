@@ -2,7 +2,8 @@ import { getAt, parsePath } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { setWithSectionDefaults } from '#shared/schema/sku-template.ts'
 import { isLive, wasSent } from '#shared/sync-state.ts'
-import { bulkValueProblem } from '#shared/validation/bulk-fields.ts'
+import { bulkField, bulkValueProblem } from '#shared/validation/bulk-fields.ts'
+import { deleteLabel, duplicateLabel, setFieldLabel } from '#renderer/words/undo.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './draft-kinds.ts'
@@ -24,7 +25,7 @@ export interface Skipped {
 }
 
 export interface BulkResult {
-  /** The action's undo batch: pass to `undo`. */
+  /** The action's undo batch, in the undo history when `count` is more than 0. */
   batch: string
   /** Drafts changed, deleted or (for duplicate) created. */
   count: number
@@ -48,7 +49,7 @@ export class BulkRefusal extends Error {
 
 /**
  * Set a field on, duplicate or delete many drafts at once: each action one transaction, all or
- * nothing, logged so the last one can be undone (sku-undo-log.ts).
+ * nothing, logged in the undo history under a label a person reads (sku-undo-log.ts).
  */
 export class SkuBulkEdits {
   private readonly db: CatalogDatabase
@@ -75,42 +76,53 @@ export class SkuBulkEdits {
     const problem = bulkValueProblem(path, value)
     if (problem) throw new BulkRefusal(problem)
     const segments = parsePath(path)
-    return this.undoLog.inBulkTransaction(async (batch) => {
-      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
-      let count = 0
-      let unchanged = 0
-      let done = 0
-      for (const chunk of chunks(ids)) {
-        const next: SkuDraftRecord[] = []
-        const undo: SkuUndoRecord[] = []
-        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-          if (!record) skipped.missing++
-          else if (isLive(record.sync)) skipped.inRun++
-          else if (getAt(record.payload, segments) === value) unchanged++
-          else {
-            const payload = structuredClone(record.payload)
-            // A section the draft lacks comes from the new-SKU template: `{ intensity }` alone
-            // would add a missing-field warning for each of the environment's other fields.
-            setWithSectionDefaults(payload, segments, value)
-            // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
-            next.push({
-              ...record,
-              payload,
-              updatedAt: now,
-              ...draftColumns(payload),
-              ...withoutRefusals(record.sync),
-            })
-            undo.push({ batch, id: record.id, before: record, writtenAt: now })
-          }
-        }
-        await this.db.skuDrafts.bulkPut(next)
-        await this.db.skuUndo.bulkAdd(undo)
-        count += next.length
-        done += chunk.length
-        onProgress?.(done, ids.length)
-      }
-      return { batch, count, skipped, unchanged }
+    const title = bulkField(path)?.title ?? path
+    const describe = ({ count }: SetFieldResult) => ({
+      kind: 'set-field' as const,
+      label: setFieldLabel(title, count, value === undefined),
+      count,
+      kept: count,
     })
+    return this.undoLog.inBulkTransaction(
+      describe,
+      async (batch) => {
+        const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
+        let count = 0
+        let unchanged = 0
+        let done = 0
+        for (const chunk of chunks(ids)) {
+          const next: SkuDraftRecord[] = []
+          const undo: SkuUndoRecord[] = []
+          for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+            if (!record) skipped.missing++
+            else if (isLive(record.sync)) skipped.inRun++
+            else if (getAt(record.payload, segments) === value) unchanged++
+            else {
+              const payload = structuredClone(record.payload)
+              // A section the draft lacks comes from the new-SKU template: `{ intensity }` alone
+              // would add a missing-field warning for each of the environment's other fields.
+              setWithSectionDefaults(payload, segments, value)
+              // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
+              next.push({
+                ...record,
+                payload,
+                updatedAt: now,
+                ...draftColumns(payload),
+                ...withoutRefusals(record.sync),
+              })
+              undo.push({ batch, id: record.id, before: record, writtenAt: now })
+            }
+          }
+          await this.db.skuDrafts.bulkPut(next)
+          await this.db.skuUndo.bulkAdd(undo)
+          count += next.length
+          done += chunk.length
+          onProgress?.(done, ids.length)
+        }
+        return { batch, count, skipped, unchanged }
+      },
+      now,
+    )
   }
 
   /**
@@ -122,31 +134,42 @@ export class SkuBulkEdits {
     ids: readonly string[],
     { now = Date.now(), onProgress }: BulkOptions = {},
   ): Promise<DuplicateResult> {
-    return this.undoLog.inBulkTransaction(async (batch) => {
-      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
-      const created: string[] = []
-      let done = 0
-      for (const chunk of chunks(ids)) {
-        const copies: SkuDraftRecord[] = []
-        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-          if (!record) {
-            skipped.missing++
-            continue
-          }
-          const payload = structuredClone(record.payload)
-          if (typeof payload.productName === 'string') payload.productName += COPY_SUFFIX
-          copies.push(newDraftRecord(payload, now))
-        }
-        // `bulkAdd`, not `bulkPut`: an id already taken fails the whole action instead of
-        // overwriting a draft.
-        await this.db.skuDrafts.bulkAdd(copies)
-        await this.db.skuUndo.bulkAdd(copies.map((copy) => ({ batch, id: copy.id, writtenAt: now })))
-        for (const copy of copies) created.push(copy.id)
-        done += chunk.length
-        onProgress?.(done, ids.length)
-      }
-      return { batch, count: created.length, skipped, ids: created }
+    // A copy's entry keeps only its id: nothing of the budget's whole drafts.
+    const describe = ({ count }: DuplicateResult) => ({
+      kind: 'duplicate' as const,
+      label: duplicateLabel(count),
+      count,
+      kept: 0,
     })
+    return this.undoLog.inBulkTransaction(
+      describe,
+      async (batch) => {
+        const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
+        const created: string[] = []
+        let done = 0
+        for (const chunk of chunks(ids)) {
+          const copies: SkuDraftRecord[] = []
+          for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+            if (!record) {
+              skipped.missing++
+              continue
+            }
+            const payload = structuredClone(record.payload)
+            if (typeof payload.productName === 'string') payload.productName += COPY_SUFFIX
+            copies.push(newDraftRecord(payload, now))
+          }
+          // `bulkAdd`, not `bulkPut`: an id already taken fails the whole action instead of
+          // overwriting a draft.
+          await this.db.skuDrafts.bulkAdd(copies)
+          await this.db.skuUndo.bulkAdd(copies.map((copy) => ({ batch, id: copy.id, writtenAt: now })))
+          for (const copy of copies) created.push(copy.id)
+          done += chunk.length
+          onProgress?.(done, ids.length)
+        }
+        return { batch, count: created.length, skipped, ids: created }
+      },
+      now,
+    )
   }
 
   /**
@@ -156,7 +179,13 @@ export class SkuBulkEdits {
    */
   async delete(ids: string | readonly string[], { onProgress }: BulkOptions = {}): Promise<BulkResult> {
     const list = typeof ids === 'string' ? [ids] : ids
-    return this.undoLog.inBulkTransaction(async (batch) => {
+    const describe = ({ count }: BulkResult) => ({
+      kind: 'delete' as const,
+      label: deleteLabel(count),
+      count,
+      kept: count,
+    })
+    return this.undoLog.inBulkTransaction(describe, async (batch) => {
       const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
       let count = 0
       let done = 0

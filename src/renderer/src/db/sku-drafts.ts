@@ -1,8 +1,10 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord } from './records.ts'
+import { isUntouchedNew, sweepEach } from './untouched-new.ts'
 
 /** A draft that has never been sent, with a new id. */
 export function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payload)): SkuDraftRecord {
@@ -30,29 +32,43 @@ export class SkuDraftRepository {
     this.db = db
   }
 
+  /** A draft made by "New SKU", marked so (`isUntouchedNew`): left untouched, it is discarded. */
   async create(payload: Sku, now = Date.now()): Promise<SkuDraftRecord> {
-    const record = newDraftRecord(payload, now)
+    const record: SkuDraftRecord = { ...newDraftRecord(payload, now), untouchedNew: true }
     await this.db.skuDrafts.add(record)
     return record
   }
 
-  get(id: string): Promise<SkuDraftRecord | undefined> {
-    return this.db.skuDrafts.get(id)
-  }
-
   /**
-   * Deletes a draft never changed since it was made (no save since, sent nowhere): a "New SKU"
-   * left as it came. Whether it was deleted. Nothing to undo: it held nothing anyone typed.
+   * Deletes a draft made by "New SKU" and left untouched (`isUntouchedNew`), with its asset check;
+   * whether it was deleted. Nothing to undo: it held nothing anyone typed.
    */
-  discardUntouched(id: string): Promise<boolean> {
+  discardUntouchedNew(id: string): Promise<boolean> {
     return this.db.transaction('rw', this.db.skuDrafts, this.db.assetChecks, async () => {
       const record = await this.db.skuDrafts.get(id)
-      if (!record || record.updatedAt !== record.createdAt || Object.keys(record.sync).length > 0)
-        return false
+      if (!record || !isUntouchedNew(record)) return false
       await this.db.skuDrafts.delete(id)
       await this.db.assetChecks.delete(id)
       return true
     })
+  }
+
+  /**
+   * Deletes every untouched new draft that `free` lets go (it keeps those an editor holds open),
+   * but `keep`; how many. Found on the `gaps` index: a new draft is empty (nothing filled in
+   * beyond what a new draft starts with), and empty drafts are few.
+   */
+  async sweepUntouchedNew(
+    free: (id: string, work: () => Promise<boolean>) => Promise<boolean>,
+    keep?: string,
+  ): Promise<number> {
+    const empty = await this.db.skuDrafts.where('gaps').equals(EMPTY_GAP).toArray()
+    const ids = empty.filter((draft) => draft.id !== keep && isUntouchedNew(draft)).map((draft) => draft.id)
+    return sweepEach(ids, (id) => this.discardUntouchedNew(id), free)
+  }
+
+  get(id: string): Promise<SkuDraftRecord | undefined> {
+    return this.db.skuDrafts.get(id)
   }
 
   /** Most recently edited first. */

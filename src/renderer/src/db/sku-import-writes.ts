@@ -7,6 +7,7 @@ import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
+import { importLabel } from '#renderer/words/undo.ts'
 import { CREATED_ENTRY, type BulkOptions, type SkuUndoLog, type UndoResult } from './sku-undo-log.ts'
 
 /**
@@ -84,6 +85,8 @@ export interface RowFingerprint {
 
 /** What an import under way remembers between its chunks. */
 interface ImportSession {
+  /** The file's name, for the undo history's label. */
+  source?: string
   /** The barcodes written so far, to the draft holding each. */
   byBarcode: Map<string, string>
   /** The drafts it created. */
@@ -185,13 +188,20 @@ export class SkuImportWrites {
   }
 
   /**
-   * Starts an import: a fresh undo batch (the previous bulk action's is dropped, as every bulk
-   * action does). Chunks are then written one transaction each, so the list stays usable and
-   * memory flat; `abortImport` rolls every chunk back, `finishImport` keeps the batch for Undo.
+   * Starts an import of `source` (the file's name, for the undo history) under a new undo batch.
+   * Chunks are then written one transaction each, so the list stays usable and memory flat; the
+   * first one adds the import to the undo history, as still writing until the last one.
+   * `abortImport` rolls every chunk back and takes it out of the history again, `finishImport`
+   * keeps it there for Undo.
    */
-  async beginImport(): Promise<string> {
-    const batch = await this.undoLog.freshBatch()
-    this.imports.set(batch, { byBarcode: new Map(), created: new Set(), planned: Promise.resolve() })
+  async beginImport(source?: string): Promise<string> {
+    const batch = this.undoLog.newBatch()
+    this.imports.set(batch, {
+      source,
+      byBarcode: new Map(),
+      created: new Set(),
+      planned: Promise.resolve(),
+    })
     return batch
   }
 
@@ -233,7 +243,7 @@ export class SkuImportWrites {
     session.planned = new Promise<void>((resolve) => (planned = resolve))
     await previous.catch(() => undefined)
     await db
-      .transaction('rw', db.skuDrafts, db.skuUndo, async () => {
+      .transaction('rw', db.skuDrafts, db.skuUndo, db.skuActions, async () => {
         const created = new Map<string, SkuDraftRecord>()
         const replace = new Map<string, { payload: Sku; columns: DraftColumns; rows: number[] }>()
         const fates: (RowFate | undefined)[] = []
@@ -282,6 +292,8 @@ export class SkuImportWrites {
           : [[], []]
         const undo: SkuUndoRecord[] = []
         const next: SkuDraftRecord[] = []
+        /** Drafts this chunk is the first of the import to keep as they were: the history's budget counts them. */
+        let kept = 0
         ids.forEach((id, i) => {
           const current = currents[i]
           const { payload, columns: derived, rows } = replace.get(id)!
@@ -305,6 +317,7 @@ export class SkuImportWrites {
             } else {
               // Touched earlier in this import: undo puts back what was there before the import.
               undo.push({ batch, id, before: logged[i] ? logged[i].before : current, writtenAt: now })
+              if (!logged[i]) kept++
             }
           }
           for (const row of rows) fates[row] = { kind: 'updated', draft: fates[last]!.draft }
@@ -331,9 +344,38 @@ export class SkuImportWrites {
         ])
         result.fates = fates.map((fate) => fate!)
         for (const fate of result.fates) result[fate.kind]++
+        await this.noteChunk(db, batch, session, { rows: result.created + result.updated, kept, now, last })
       })
       .finally(planned)
     return result
+  }
+
+  /**
+   * Adds a chunk to the import's entry in the undo history, inside the chunk's transaction: the
+   * first chunk that writes anything adds it, each one counts its rows, the last one makes it
+   * undoable (and trims the history to its budget, the import's size known). An import that
+   * writes nothing has no entry: there is nothing to undo.
+   */
+  private async noteChunk(
+    db: CatalogDatabase,
+    batch: string,
+    session: ImportSession,
+    { rows, kept, now, last }: { rows: number; kept: number; now: number; last: boolean },
+  ): Promise<void> {
+    const noted = await db.skuActions.where('batch').equals(batch).first()
+    if (!noted && rows === 0) return
+    const count = (noted?.count ?? 0) + rows
+    await db.skuActions.put({
+      ...(noted?.seq !== undefined && { seq: noted.seq }),
+      batch,
+      kind: 'import',
+      label: importLabel(count, session.source),
+      count,
+      at: noted?.at ?? now,
+      kept: (noted?.kept ?? 0) + kept,
+      ...(!last && { writing: true }),
+    })
+    if (last) await this.undoLog.trim(db)
   }
 
   /** Ends an import by rolling back every chunk it wrote: drafts are exactly as they were. */

@@ -2,7 +2,7 @@ import { chunks } from './chunks.ts'
 import { sameStandings } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './draft-kinds.ts'
-import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import type { SkuActionRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 
 /** What every long write over many drafts takes. */
 export interface BulkOptions {
@@ -27,48 +27,157 @@ export interface UndoResult {
 export const CREATED_ENTRY = '~created:'
 
 /**
- * The undo of the last bulk action or import: what each draft was before it (the `skuUndo`
- * table), under one batch id, and the way back. Starting a new batch drops the previous one: only
- * the last action can be undone.
+ * The undo history's budget, so it never fills a disk. At most this many actions: a person walks
+ * back a few steps, rarely twenty, and a longer list would be read by nobody.
+ */
+export const MAX_ACTIONS = 20
+
+/**
+ * And at most this many whole drafts kept by the actions' entries (a field set or a delete keeps
+ * each draft as it was; copies and an import's new rows keep only ids). A stored draft weighs
+ * about 2 KB, so this is ~100 MB at most beside the drafts: a few edits of a whole 10,000-draft
+ * catalogue stay undoable, and a 100,000-draft delete does not keep twenty more behind it.
+ */
+export const MAX_KEPT_DRAFTS = 50_000
+
+/** How much the undo history keeps: `MAX_ACTIONS` and `MAX_KEPT_DRAFTS` unless a test says less. */
+export interface UndoBudget {
+  actions: number
+  keptDrafts: number
+}
+
+/** An action the history refuses to undo now, with the reason a person reads. */
+export class UndoRefusal extends Error {
+  override name = 'UndoRefusal'
+}
+
+/** What an action adds to the history; the database gives it its place (`seq`). */
+export type ActionNote = Omit<SkuActionRecord, 'seq'>
+
+/** What undoing one action or several newest first did, and how many actions that was. */
+export interface UndoneActions {
+  actions: number
+  result: UndoResult
+}
+
+const nothingUndone = (): UndoResult => ({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
+
+/**
+ * The undo of bulk actions and imports: what each draft was before each (the `skuUndo` table),
+ * under one batch id an action, and the actions themselves (`skuActions`), newest last. Undone as
+ * a stack, newest first, so an older action never undoes under a newer one: a draft a newer action
+ * deleted is put back by that action's undo before the older one's runs. Several actions are kept,
+ * across restarts, within a budget (`MAX_ACTIONS`, `MAX_KEPT_DRAFTS`).
  */
 export class SkuUndoLog {
   private readonly db: CatalogDatabase
+  private readonly budget: UndoBudget
 
-  constructor(db: CatalogDatabase) {
+  constructor(
+    db: CatalogDatabase,
+    budget: UndoBudget = { actions: MAX_ACTIONS, keptDrafts: MAX_KEPT_DRAFTS },
+  ) {
     this.db = db
+    this.budget = budget
   }
 
-  /** A fresh batch for an action written over several transactions (an import); the previous one is dropped. */
-  async freshBatch(): Promise<string> {
-    await this.db.skuUndo.clear()
+  /** A batch id for a new action; the history keeps the older ones (trimmed once it is noted). */
+  newBatch(): string {
     return crypto.randomUUID()
   }
 
+  /** The actions that can be undone, newest first (an import still writing is not one yet). */
+  async history(): Promise<SkuActionRecord[]> {
+    return (await this.db.skuActions.orderBy('seq').reverse().toArray()).filter((action) => !action.writing)
+  }
+
   /**
-   * The batch that can be undone now, if any: the table holds only the last action's entries, so
-   * whichever batch it holds is that one. Read from the database rather than from the snackbar, so
-   * Ctrl+Z still undoes after the snackbar went, and after a restart.
+   * The batch Ctrl+Z would undo now, if any. Read from the database rather than from the snackbar,
+   * so Ctrl+Z still undoes after the snackbar went, and after a restart.
    */
   async latestBatch(): Promise<string | undefined> {
-    return (await this.db.skuUndo.orderBy('batch').first())?.batch
+    return (await this.db.skuActions.orderBy('seq').last())?.batch
   }
 
   /**
-   * Runs a bulk action in one transaction with a fresh undo batch; the previous one is dropped.
-   * The asset checks are in it too: a draft that goes takes its last check with it.
+   * Runs a bulk action in one transaction with a new undo batch, and adds it to the history
+   * (`describe` names it from its result) when it changed anything, trimming the oldest beyond the
+   * budget. The asset checks are in it too: a draft that goes takes its last check with it.
    */
-  inBulkTransaction<T>(action: (batch: string) => Promise<T>): Promise<T> {
-    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, this.db.assetChecks, async () =>
-      action(await this.freshBatch()),
-    )
+  inBulkTransaction<T extends { count: number }>(
+    describe: (result: T) => Omit<ActionNote, 'batch' | 'at'>,
+    action: (batch: string) => Promise<T>,
+    at = Date.now(),
+  ): Promise<T> {
+    const { db } = this
+    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
+      const batch = this.newBatch()
+      const result = await action(batch)
+      if (result.count > 0) {
+        await db.skuActions.add({ batch, at, ...describe(result) })
+        await this.trim()
+      }
+      return result
+    })
   }
 
   /**
-   * Undoes a bulk action in one transaction: deleted and changed drafts come back exactly as they
-   * were (ids, payloads, timestamps), copies go. A draft edited after the action is left as it is.
+   * Undoes every action newer than `batch`, newest first, then `batch` itself, in one
+   * transaction: all of them or none. Refused when the action is no longer in the history,
+   * or an import newer than it is still writing.
+   */
+  undoThrough(batch: string, options: BulkOptions = {}): Promise<UndoneActions> {
+    const { db } = this
+    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
+      const target = await db.skuActions.where('batch').equals(batch).first()
+      if (!target) throw new UndoRefusal('That action is no longer in the undo history.')
+      const newer = await db.skuActions.where('seq').aboveOrEqual(target.seq!).reverse().toArray()
+      if (newer.some((action) => action.writing))
+        throw new UndoRefusal('An import is still being written: it can be undone once it ends.')
+      const result = nothingUndone()
+      for (const action of newer) {
+        const undone = await this.undo(action.batch, options)
+        for (const key of Object.keys(result) as (keyof UndoResult)[]) result[key] += undone[key]
+      }
+      return { actions: newer.length, result }
+    })
+  }
+
+  /**
+   * Drops the oldest actions beyond the budget, with their entries, inside the caller's
+   * transaction (on `db`: an import's chunk writes through a connection of its own). The newest is
+   * kept whole whatever its size; once one is dropped every older one goes too (a history with a
+   * hole could not be walked back through). An import still writing is never dropped: its own
+   * rollback needs its entries.
+   */
+  async trim(db: CatalogDatabase = this.db): Promise<void> {
+    const actions = await db.skuActions.orderBy('seq').reverse().toArray()
+    let kept = 0
+    let dropping = false
+    for (const [i, action] of actions.entries()) {
+      kept += action.kept
+      dropping ||= i > 0 && (i >= this.budget.actions || kept > this.budget.keptDrafts)
+      if (!dropping || action.writing) continue
+      await db.skuUndo.where('batch').equals(action.batch).delete()
+      await db.skuActions.delete(action.seq!)
+    }
+  }
+
+  /** Undoes the newest action (Ctrl+Z): undefined when the history is empty. */
+  async undoLatest(options: BulkOptions = {}): Promise<UndoneActions | undefined> {
+    const batch = await this.latestBatch()
+    return batch === undefined ? undefined : this.undoThrough(batch, options)
+  }
+
+  /**
+   * Undoes one batch in one transaction, and takes its action out of the history: deleted and
+   * changed drafts come back exactly as they were (ids, payloads, timestamps), copies go. A draft
+   * edited after the action is left as it is. Whatever newer actions there are: for an import's
+   * rollback of itself, and for `undoThrough`, which goes newest first.
    */
   async undo(batch: string, { onProgress }: BulkOptions = {}): Promise<UndoResult> {
-    return this.db.transaction('rw', this.db.skuDrafts, this.db.skuUndo, this.db.assetChecks, async () => {
+    const { db } = this
+    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
       const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0, keptSent: 0 }
@@ -94,6 +203,7 @@ export class SkuUndoLog {
         done += chunk.length
         onProgress?.(done, keys.length)
       }
+      await this.db.skuActions.where('batch').equals(batch).delete()
       return result
     })
   }

@@ -27,8 +27,6 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   const { notice, tell, dismiss } = useNotice()
   /** The last deleted draft, as it was: what Undo restores. */
   let deleted: AppDraftRecord | undefined
-  /** Drafts made by `create` and not yet left: one left untouched is discarded. */
-  const fresh = new Set<string>()
 
   async function load() {
     try {
@@ -50,9 +48,9 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     return saveDraftPayload(db, 'apps', id, payload)
   }
 
+  /** A new app: marked untouched new until it is saved (`isUntouchedNew`, db/untouched-new.ts). */
   async function create(): Promise<string> {
     const record = await appDrafts.create()
-    fresh.add(record.id)
     await load()
     return record.id
   }
@@ -60,15 +58,14 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   /**
    * Called as the editor is left: a draft made by `create` that was never changed (not even
    * typed into and cleared, which is a save) is deleted, with nothing to undo; any other is kept.
+   * Known by its mark, so one made before a reload of its editor is discarded too; one a closed
+   * window left is swept at the next start (stores/new-drafts.ts).
    */
   async function discardIfUntouched(id: string): Promise<void> {
-    if (!fresh.delete(id)) return
-    if (await appDrafts.discardUntouched(id).catch(() => false)) await load()
+    if (await appDrafts.discardUntouchedNew(id).catch(() => false)) await load()
   }
 
   async function duplicate(id: string): Promise<string | undefined> {
-    // Copied, it is kept as it is: the person chose it.
-    fresh.delete(id)
     try {
       const copy = await appDrafts.duplicate(id)
       await load()

@@ -6,11 +6,11 @@ import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { bulkField } from '#shared/validation/bulk-fields.ts'
 import { db, skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
 import { saveDraftPayload } from '../db/draft-kinds.ts'
-import type { SkuDraftRecord } from '../db/records.ts'
+import type { SkuActionRecord, SkuDraftRecord } from '../db/records.ts'
 import type { Skipped } from '../db/sku-bulk-edits.ts'
 import type { FilterOptions } from '../db/sku-list-reader.ts'
 import type { ListView } from '../db/sku-list-views.ts'
-import type { UndoResult } from '../db/sku-undo-log.ts'
+import { MAX_ACTIONS, UndoRefusal, type UndoneActions, type UndoResult } from '../db/sku-undo-log.ts'
 import {
   defaultDirection,
   defaultListQuery,
@@ -23,6 +23,7 @@ import {
 } from '../db/sku-list-query.ts'
 import { NOTHING, type Selection } from './selection.ts'
 import { count, drafts } from '../words/counting.ts'
+import { undoneActionsText } from '../words/undo.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { useProfilesStore } from './profiles.ts'
@@ -44,6 +45,11 @@ const SHOW_PROGRESS_FROM = 500
 function plainQuery(query: ListQuery): ListQuery {
   const raw = toRaw(query)
   return { ...raw, filters: { ...toRaw(raw.filters) } }
+}
+
+/** The batch a result's snackbar may undo: none when the action changed nothing (it is not in the history). */
+function undoable(result: { batch: string; count: number }): string | undefined {
+  return result.count > 0 ? result.batch : undefined
 }
 
 function skippedText({ inRun, sent, missing }: Skipped): string {
@@ -75,8 +81,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     /** Set when the editor goes back to the list: the list gives the active row focus again. */
     refocus: false,
   })
-  /** Drafts made by `create` and not yet left: one left untouched is discarded (`discardIfUntouched`). */
-  const fresh = new Set<string>()
+  /** The undo history as last read, newest first (`loadHistory`). */
+  const history = shallowRef<SkuActionRecord[]>([])
 
   // The Sync and Held back filters read where the active profile leads and what it requires:
   // they follow the profile.
@@ -211,7 +217,6 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   async function create(): Promise<string> {
     const record = await skuDrafts.create(newSkuPayload())
-    fresh.add(record.id)
     changed()
     return record.id
   }
@@ -219,10 +224,10 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   /**
    * Called as the editor is left: a draft made by `create` that was never changed (not even
    * typed into and cleared, which is a save) is deleted, with nothing to undo; any other is kept.
+   * Known by its mark (`isUntouchedNew`), so one made before a reload of its editor is too.
    */
   async function discardIfUntouched(id: string): Promise<void> {
-    if (!fresh.delete(id)) return
-    if (await skuDrafts.discardUntouched(id).catch(() => false)) changed()
+    if (await skuDrafts.discardUntouchedNew(id).catch(() => false)) changed()
   }
 
   async function setField(path: string, value: unknown, chosen = selection.value) {
@@ -234,7 +239,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     if (!result) return
     const verb = value === undefined ? `${title} removed from` : `${title} set on`
     const unchanged = result.unchanged ? ` ${count(result.unchanged)} already had it.` : ''
-    tell(`${verb} ${drafts(result.count)}.${unchanged}${skippedText(result.skipped)}`, 'info', result.batch)
+    tell(
+      `${verb} ${drafts(result.count)}.${unchanged}${skippedText(result.skipped)}`,
+      'info',
+      undoable(result),
+    )
   }
 
   async function duplicate(ids?: string[]) {
@@ -249,7 +258,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
       `${drafts(result.count)} duplicated; the ${result.count === 1 ? 'copy is' : 'copies are'} selected. ` +
         `Copies keep the barcode until you edit it.${skippedText(result.skipped)}`,
       'info',
-      result.batch,
+      undoable(result),
     )
   }
 
@@ -281,54 +290,76 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     )
     if (!result) return
     selection.value = NOTHING
-    tell(`${drafts(result.count)} deleted.${skippedText(result.skipped)}`, 'info', result.batch)
+    tell(`${drafts(result.count)} deleted.${skippedText(result.skipped)}`, 'info', undoable(result))
+  }
+
+  /** Reads the undo history again (the list's History dialog shows it). */
+  async function loadHistory(): Promise<SkuActionRecord[]> {
+    history.value = await skuUndo.history()
+    return history.value
   }
 
   /**
-   * Undoes the last bulk action or import, whether or not its snackbar is still up: the batch is
-   * read from the undo log, which keeps it across restarts. Says so when there is nothing to undo.
+   * Runs an undo of one or more actions with progress, then says what it did (or why it could
+   * not) and reads the list and the history again.
    */
-  async function undo() {
-    let batch: string | undefined
-    try {
-      batch = await skuUndo.latestBatch()
-    } catch (error) {
-      tell(`Could not undo: ${messageOf(error)}`, 'error')
-      return
-    }
-    if (!batch) {
-      tell('Nothing to undo.')
-      return
-    }
+  async function undoing(
+    work: (options: {
+      onProgress: (done: number, total: number) => void
+    }) => Promise<UndoneActions | undefined>,
+  ) {
     dismiss()
     try {
-      const result = await skuUndo.undo(batch, {
+      const undone = await work({
         onProgress: (done, total) => {
           if (total >= SHOW_PROGRESS_FROM) progress.value = { label: 'Undoing', done, total }
         },
       })
-      const parts = []
-      if (result.restored) parts.push(`${drafts(result.restored)} restored.`)
-      // Drafts the action had added (copies, imported rows) go again.
-      if (result.removed) parts.push(`${drafts(result.removed)} it added removed.`)
-      if (result.keptEdited) parts.push(`${drafts(result.keptEdited)} edited since were kept as they are.`)
-      if (result.keptSent)
-        parts.push(`${drafts(result.keptSent)} queued or sent since were kept as they are.`)
-      tell(parts.join(' ') || 'Nothing left to undo.')
+      if (!undone) tell('Nothing to undo.')
+      else tell(undoneActionsText(undone.actions, undone.result))
     } catch (error) {
-      tell(`Could not undo: ${messageOf(error)}`, 'error')
+      tell(error instanceof UndoRefusal ? error.message : `Could not undo: ${messageOf(error)}`, 'error')
     } finally {
       progress.value = undefined
       changed()
+      await loadHistory().catch(() => undefined)
     }
   }
 
   /**
+   * Undoes the newest action still in the undo history (Ctrl+Z), whether or not its snackbar is
+   * still up: the history is in the database, across restarts. Again, and it walks back through the
+   * older ones. Says so when there is nothing to undo.
+   */
+  function undo(): Promise<void> {
+    return undoing((options) => skuUndo.undoLatest(options))
+  }
+
+  /** Undoes every action newer than `batch`, then `batch` (the history's "Undo back to here"). */
+  function undoThrough(batch: string): Promise<void> {
+    return undoing((options) => skuUndo.undoThrough(batch, options))
+  }
+
+  /**
+   * The snackbar's Undo: its action, when that is still the newest (Ctrl+Z's). Never an older one
+   * from under a newer action, and never a newer one than the snackbar named.
+   */
+  async function undoNotice(): Promise<void> {
+    const batch = notice.value?.undo
+    if (!batch) return
+    if (batch === (await skuUndo.latestBatch().catch(() => undefined))) return undoThrough(batch)
+    tell('That action can no longer be undone on its own: newer ones came since. See History.', 'error')
+  }
+
+  /**
    * Undoes a whole import from the import page, which tells the outcome itself: the list reads
-   * again, and its notice offering the same undo goes.
+   * again, and its notice offering the same undo goes. Only while it is the newest action: undoing
+   * it from under newer ones is the history's, which says which ones go with it.
    */
   async function undoImport(batch: string): Promise<UndoResult> {
-    const result = await skuUndo.undo(batch)
+    if ((await skuUndo.latestBatch()) !== batch)
+      throw new UndoRefusal('other actions came since. Undo them first from History in the SKU list.')
+    const { result } = await skuUndo.undoThrough(batch)
     changed()
     dismiss()
     return result
@@ -365,7 +396,13 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     duplicateAsDraft,
     remove,
     undo,
+    undoThrough,
+    undoNotice,
     undoImport,
+    history,
+    /** How many actions the undo history keeps at most. */
+    historyLimit: MAX_ACTIONS,
+    loadHistory,
     dismiss,
     tell,
     /** Makes the list read again what it shows: after a write of another store (asset checks). */

@@ -7,7 +7,9 @@ import { db, sendGates, syncRuns, syncSelection } from '../db/index.ts'
 import { countByReason, type DraftGate, type GateTarget, type HeldBack } from '../db/sku-send-gates.ts'
 import { holdHeading, HOLD_REASONS, type Hold } from '#shared/sync/send-gates.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
-import type { Preflight, Resolution, RunTarget } from '../db/sync-runs.ts'
+import { eligible, type Preflight, type Resolution, type RunTarget } from '../db/sync-runs.ts'
+import { appDrafts } from '../db/app-drafts.ts'
+import type { AppDraftRecord } from '../db/records.ts'
 import type { SentComparison } from '../db/sync-selection.ts'
 import { assetFailuresIn, type AssetFailures } from '../db/asset-check-standing.ts'
 import { createAppSyncRun } from '../adapters/sync-run.ts'
@@ -255,6 +257,18 @@ export const useSyncStore = defineStore('sync', () => {
     if (!summary) return 0
     const failedHeld = kind === 'skus' ? (heldBack.value?.failed ?? 0) : 0
     return summary.ready + (includeFailed.value[kind] ? summary.failed - failedHeld : 0)
+  }
+
+  /**
+   * The app drafts a new run of apps would create on the active profile, as it would take them
+   * (latest edit first): what the Sync page shows and asks about before "Create N apps on …".
+   * App drafts are few, so they are all read.
+   */
+  async function appsToCreate(): Promise<AppDraftRecord[]> {
+    const profile = target.value
+    if (!profile) return []
+    const all = await appDrafts.all()
+    return all.filter((draft) => eligible(draft, profile.destination, includeFailed.value.apps))
   }
 
   function patch(change: Partial<LiveRun>) {
@@ -615,6 +629,7 @@ export const useSyncStore = defineStore('sync', () => {
     sending,
     target,
     toSend,
+    appsToCreate,
     rate,
     secondsLeft,
     init,

@@ -145,7 +145,7 @@ async function run(job: number, file: File, mapping: SheetMapping, options: RunO
   const into = writes
   const existingByBarcode = await into.findByBarcodes(options.barcodes)
   const existingDrafts = await into.existingDrafts(options.drafts)
-  const batch = await into.beginImport()
+  const batch = await into.beginImport(file.name)
   const noted = new Promise<void>((resolve, reject) => {
     current!.noted = resolve
     signal.addEventListener('abort', () => reject(signal.reason), { once: true })

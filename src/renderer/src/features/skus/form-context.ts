@@ -30,17 +30,27 @@ export function useForm(): FormContext {
 
 /**
  * One control's place in the form: the form, the id its elements are named by, its path as
- * problems are keyed (`a.b.0`), its value and its problems, all following `path`.
+ * problems are keyed (`a.b.0`), its value and its problems, all following `path`, and what
+ * describes the control to a screen reader (`describedBy`: its help, when `hasHelp`, and its
+ * errors, shown as `<id>-help` and `<id>-errors`).
  */
-export function useFormField(path: () => readonly PathSegment[]) {
+export function useFormField(path: () => readonly PathSegment[], hasHelp: () => boolean = () => false) {
   const form = useForm()
   const dotted = computed(() => path().join('.'))
+  const id = computed(() => `field-${path().join('-')}`)
+  const errors = computed(() => form.problems.value.errors.get(dotted.value) ?? [])
   return {
     form,
-    id: computed(() => `field-${path().join('-')}`),
+    id,
     dotted,
     value: computed(() => form.read(path())),
-    errors: computed(() => form.problems.value.errors.get(dotted.value) ?? []),
+    errors,
     warnings: computed(() => form.problems.value.warnings.get(dotted.value) ?? []),
+    describedBy: computed(
+      () =>
+        [hasHelp() && `${id.value}-help`, errors.value.length && `${id.value}-errors`]
+          .filter(Boolean)
+          .join(' ') || undefined,
+    ),
   }
 }
