@@ -232,6 +232,6 @@ test.describe('The Sync page’s words', () => {
     // Followed, the link and the filter it names show those two drafts.
     await start.getByRole('link', { name: 'SKU list' }).click()
     await page.getByLabel('Checks', { exact: true }).selectOption({ label: 'Errors' })
-    await expect(lede(page)).toContainText('2 match')
+    await expect(lede(page)).toContainText('2 matching')
   })
 })

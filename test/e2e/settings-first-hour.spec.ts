@@ -42,6 +42,44 @@ test.describe('Settings in the first hour', () => {
     expect(await axe(page)).toEqual([])
   })
 
+  test('a new profile starts on its name, and Cancel or Escape puts it away (asking when something was typed)', async ({
+    page,
+  }) => {
+    await openSettings(page)
+    const add = page.getByRole('button', { name: 'Add profile' })
+    await add.click()
+    const name = page.getByLabel('Name', { exact: true })
+    // Focus is in the form, on the name, selected: typing replaces "New profile".
+    await expect(name).toBeFocused()
+    await page.keyboard.type('Staging EU')
+    await expect(name).toHaveValue('Staging EU')
+    // One "Add profile" on the page: the form's own button says what it does.
+    await expect(add).toHaveCount(1)
+    await expect(page.getByRole('button', { name: 'Save new profile' })).toBeVisible()
+
+    // Escape with a name typed asks first; staying keeps the form as it was.
+    await page.keyboard.press('Escape')
+    const question = page.getByRole('alertdialog')
+    await expect(question).toContainText('Name of the new profile was changed and not saved.')
+    await question.getByRole('button', { name: 'Stay to save them' }).click()
+    await expect(name).toHaveValue('Staging EU')
+
+    // Cancel, confirmed: the form goes, nothing was added, focus is back on "Add profile".
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click()
+    await question.getByRole('button', { name: 'Leave without saving' }).click()
+    await expect(page.getByRole('heading', { name: 'New profile' })).toHaveCount(0)
+    await expect(add).toBeFocused()
+    await expect(page.getByRole('list', { name: 'Service profiles' })).not.toContainText('Staging EU')
+
+    // Untouched, Escape puts it away at once.
+    await add.click()
+    await expect(name).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(page.getByRole('heading', { name: 'New profile' })).toHaveCount(0)
+    await expect(add).toBeFocused()
+    expect(await axe(page)).toEqual([])
+  })
+
   test('a new profile is checked only once a field is touched or saving is tried', async ({ page }) => {
     await openSettings(page)
     await page.getByRole('button', { name: 'Add profile' }).click()
@@ -65,13 +103,13 @@ test.describe('Settings in the first hour', () => {
     await page.getByRole('button', { name: 'Add profile' }).first().click()
     await expect(form.locator('.field__errors')).toHaveCount(0)
     await page.getByLabel('Name', { exact: true }).fill('Staging copy')
-    await form.getByRole('button', { name: 'Add profile' }).click()
+    await form.getByRole('button', { name: 'Save new profile' }).click()
     await expect(url).toBeFocused()
     await expect(url).toHaveAttribute('aria-invalid', 'true')
     await expect(page.getByRole('heading', { name: 'Staging copy', level: 2 })).toHaveCount(0)
     await url.fill('https://api.example.com')
     await expect(form.locator('.field__errors')).toHaveCount(0)
-    await form.getByRole('button', { name: 'Add profile' }).click()
+    await form.getByRole('button', { name: 'Save new profile' }).click()
     await expect(page.getByRole('heading', { name: 'Staging copy', level: 2 })).toBeVisible()
     await page.setViewportSize({ width: 1024, height: 800 })
     await page.getByRole('button', { name: 'Add profile' }).first().click()

@@ -225,7 +225,7 @@ export function dropMessage(facts: DropFacts): string {
 
 /** Outcomes decided before any request, for want of a token. */
 export const NO_TOKEN_MESSAGE =
-  'No token is set for this profile, so nothing was sent. Set a token for this profile, then send again.'
+  'No token is set for this profile, so nothing was sent. Set a token for this profile, then try again.'
 export const TOKEN_UNREADABLE_MESSAGE =
   "The token for this profile could not be read from the system's keychain, so nothing was sent. Set the token for this profile again."
 export const TOKEN_UNSENDABLE_MESSAGE =

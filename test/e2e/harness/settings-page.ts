@@ -6,7 +6,7 @@ export async function addProfile(page: Page, name: string, url: string) {
   await page.getByRole('button', { name: 'Add profile' }).click()
   await page.getByLabel('Name', { exact: true }).fill(name)
   await page.getByLabel('Service address (base URL)').fill(url)
-  await page.getByRole('button', { name: 'Add profile' }).last().click()
+  await page.getByRole('button', { name: 'Save new profile' }).click()
   await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
 }
 
