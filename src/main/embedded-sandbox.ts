@@ -11,8 +11,8 @@ import { readSandboxPort, rememberSandboxPort } from './sandbox-port.ts'
 /**
  * The token the embedded sandbox accepts. Not a secret: the sandbox is a stand-in for the service
  * on this computer, so a new user can try everything without credentials. The Sandbox profile
- * sends it by itself; a custom profile pointed at the sandbox uses it too. Not a plain word
- * either: tokens are redacted wherever they appear, and "sandbox" appears in the sandbox's messages.
+ * sends it by itself; a custom profile pointed at the sandbox uses it too. Printed as it is:
+ * it is one of the public tokens redaction leaves alone (shared/sandbox-token.ts).
  */
 export const EMBEDDED_SANDBOX_TOKEN = SANDBOX_TOKEN
 

@@ -6,8 +6,8 @@ import type { PreferenceStore } from '#node/preferences.ts'
 import { createUpdateService, type Updater, type UpdateService } from '#node/updates/update-service.ts'
 
 /** The first automatic check waits for the start to settle; later, each hour looks whether a day has passed. */
-export const FIRST_CHECK_DELAY_MS = 30_000
-export const RECHECK_EVERY_MS = 60 * 60 * 1000
+const FIRST_CHECK_DELAY_MS = 30_000
+const RECHECK_EVERY_MS = 60 * 60 * 1000
 
 /** Why this copy cannot install an update itself, or undefined when it can. */
 export function installProblem(): string | undefined {
@@ -27,7 +27,7 @@ export function installProblem(): string | undefined {
 }
 
 /** electron-updater's updater for this platform (AppImage, deb, NSIS, macOS), loaded when first needed. */
-export async function loadElectronUpdater(): Promise<Updater> {
+async function loadElectronUpdater(): Promise<Updater> {
   const { default: electronUpdater } = await import('electron-updater')
   return electronUpdater.autoUpdater
 }

@@ -21,9 +21,9 @@ export interface AppLog {
   readonly file: string
 }
 
-export const LOG_FILE_NAME = 'main.log'
+const LOG_FILE_NAME = 'main.log'
 /** What electron-log's default rotation renames a full file to (one archive, replaced each time). */
-export const LOG_ARCHIVE_NAME = 'main.old.log'
+const LOG_ARCHIVE_NAME = 'main.old.log'
 /** A file this big is archived and a new one started: with the archive, at most about 2 MB on disk. */
 export const LOG_MAX_BYTES = 1024 * 1024
 /** An entry's first line: `[2025-01-31 12:00:00.000] [error] …`. */

@@ -1,4 +1,5 @@
 import { z } from './schema/zod.ts'
+import { httpAddressRule } from './http-address.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS, type RequirableField } from './sync/send-gates.ts'
 
 /**
@@ -8,8 +9,6 @@ import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS, type RequirableField } from
 
 export const TOKEN_ENCODINGS = ['raw', 'base64'] as const
 export type TokenEncoding = (typeof TOKEN_ENCODINGS)[number]
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 const SERVICE_URL_FORM =
   'Enter the service address as https://host (http:// is allowed only for this computer: 127.0.0.1 or localhost)'
@@ -21,14 +20,16 @@ const SERVICE_URL_FORM =
  * and text after the address's path could otherwise move where an operation is sent.
  */
 export function serviceUrlProblem(value: string): string | undefined {
-  const url = URL.parse(value)
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return SERVICE_URL_FORM
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return SERVICE_URL_FORM
-  if (url.username || url.password) return `${SERVICE_URL_FORM}, without a user name or password`
-  if (value.includes('?') || value.includes('#')) {
-    return `${SERVICE_URL_FORM}, without a query or fragment: remove everything from the “${value.includes('?') ? '?' : '#'}”`
+  switch (httpAddressRule(value)) {
+    case 'form':
+      return SERVICE_URL_FORM
+    case 'credentials':
+      return `${SERVICE_URL_FORM}, without a user name or password`
+    case 'query':
+      return `${SERVICE_URL_FORM}, without a query or fragment: remove everything from the “${value.includes('?') ? '?' : '#'}”`
+    case undefined:
+      return undefined
   }
-  return undefined
 }
 
 export const serviceUrlSchema = z

@@ -10,7 +10,7 @@ export const SANDBOX_TOKEN = 'sandbox-token'
  * (wrongly) before. Neither protects anything, so neither is redacted: removing them would only
  * mangle the words around them ("this [token removed] accepts…") while hiding nothing.
  */
-export const PUBLIC_TOKENS: readonly string[] = [SANDBOX_TOKEN, 'sandbox']
+const PUBLIC_TOKENS: readonly string[] = [SANDBOX_TOKEN, 'sandbox']
 
 export function isPublicToken(token: string): boolean {
   return PUBLIC_TOKENS.includes(token.trim())

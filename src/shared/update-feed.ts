@@ -1,13 +1,11 @@
 import { z } from './schema/zod.ts'
-
-/** The hosts an update feed may be reached over plain http: this computer only (tests, a local mirror). */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+import { httpAddressRule } from './http-address.ts'
 
 const FEED_FORM =
   'Enter the feed address as https://host/folder (http:// is allowed only for this computer: 127.0.0.1 or localhost)'
 
 /** The longest feed address kept: a URL, not a pasted file. */
-export const MAX_FEED_ADDRESS_LENGTH = 2_048
+const MAX_FEED_ADDRESS_LENGTH = 2_048
 
 /**
  * Why `value` cannot be an update feed's address, or undefined when it can ('' is no address: the
@@ -18,12 +16,16 @@ export const MAX_FEED_ADDRESS_LENGTH = 2_048
 export function updateFeedProblem(value: string): string | undefined {
   if (value === '') return undefined
   if (value.length > MAX_FEED_ADDRESS_LENGTH) return `${FEED_FORM}: this one is too long`
-  const url = URL.parse(value)
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return FEED_FORM
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return FEED_FORM
-  if (url.username || url.password) return `${FEED_FORM}, without a user name or password`
-  if (value.includes('?') || value.includes('#')) return `${FEED_FORM}, without a query or fragment`
-  return undefined
+  switch (httpAddressRule(value)) {
+    case 'form':
+      return FEED_FORM
+    case 'credentials':
+      return `${FEED_FORM}, without a user name or password`
+    case 'query':
+      return `${FEED_FORM}, without a query or fragment`
+    case undefined:
+      return undefined
+  }
 }
 
 /** The address as kept: trimmed, without the trailing slashes a person may type or leave off. */

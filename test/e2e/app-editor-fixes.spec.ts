@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { getAt } from '#shared/json-path.ts'
 import { appNameBox, namedApp, storedApps } from './harness/app-setup.ts'
+import { flag, labelled, saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 /**
@@ -12,14 +13,8 @@ const DESKTOP = { width: 1440, height: 900 }
 test.use({ actionTimeout: 10_000, viewport: DESKTOP })
 
 const THEME = ['appConfig', 'ui_config', 'appearance', 'theme', 'configuration'] as const
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** A control by its label; a field the draft lacks says " · missing" after it. */
-const named = (name: string) => new RegExp(`^${escaped(name)}( · missing)?$`)
-const colourBox = (page: Page, name: string) => page.getByRole('textbox', { name: named(name) })
-const flag = (page: Page, name: string) => page.getByRole('combobox', { name: named(name) })
+const colourBox = (page: Page, name: string) => page.getByRole('textbox', { name: labelled(name) })
 const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) })
-const saved = (page: Page) =>
-  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 
 async function storedPayload(page: Page, id: string) {
   await saved(page)

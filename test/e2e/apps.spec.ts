@@ -4,6 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import pixelmatch from 'pixelmatch'
 import { PNG } from 'pngjs'
 import { getAt } from '#shared/json-path.ts'
+import { flag, labelled } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 /** A PNG of one colour, so a picture in the preview can be recognised by its pixels. */
@@ -79,14 +80,9 @@ const panel = (page: Page) => page.getByRole('tabpanel')
 const saved = (page: Page) =>
   expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) })
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** An input by its label; a field the contract lists but the draft lacks says " · missing" after it. */
-const named = (name: string) => new RegExp(`^${escaped(name)}( · missing)?$`)
-const textbox = (page: Page, name: string) => page.getByRole('textbox', { name: named(name) })
+const textbox = (page: Page, name: string) => page.getByRole('textbox', { name: labelled(name) })
 /** A text input with suggestions (an open list of values) is a combobox. */
-const combo = (page: Page, name: string) => page.getByRole('combobox', { name: named(name) })
-/** A yes/no setting: one select of On, Off and Not set (a select is a combobox too). */
-const flag = (page: Page, name: string) => page.getByRole('combobox', { name: named(name) })
+const combo = (page: Page, name: string) => page.getByRole('combobox', { name: labelled(name) })
 /** Turns a yes/no setting the other way: On becomes Off, anything else On. */
 async function flip(page: Page, name: string) {
   const select = flag(page, name)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Page } from '@playwright/test'
+import { grid, lede, selected, snackbar } from './harness/list-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { newDraft, saved } from './harness/editor-page.ts'
 import { LOADED, startAssetServer, sunsetPng, type AssetServer } from './harness/preview-page.ts'
@@ -130,10 +131,7 @@ async function importSkus(page: Page, rows: ReturnType<typeof skus>) {
   await expect(page.getByText(`${rows.length} drafts on this computer`)).toBeVisible()
 }
 
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
 const rowNamed = (page: Page, name: RegExp) => grid(page).getByRole('row', { name })
-const selected = (page: Page) => page.getByRole('region', { name: 'Selected drafts' })
-const snackbar = (page: Page) => page.locator('.snackbar')
 
 test.describe('Asset checks in the list', () => {
   test('checks the selected drafts, filters by what it found, and the Sync page warns about the failed ones', async ({
@@ -225,6 +223,6 @@ test.describe('Asset checks in the list', () => {
     expect(checked).toBeGreaterThan(0)
     expect(checked).toBeLessThan(40)
     await page.getByLabel('Asset check').selectOption({ label: 'Not checked' })
-    await expect(page.locator('.page__lede')).toContainText(`${40 - checked} match`)
+    await expect(lede(page)).toContainText(`${40 - checked} match`)
   })
 })

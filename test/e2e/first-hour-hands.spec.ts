@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test'
-import { IMAGE_HOST, seedDrafts, type SeededDraft } from '../../bench/seed-drafts.ts'
-import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { grid, lede, rowAt } from './harness/list-page.ts'
 import { storedApps } from './harness/app-setup.ts'
 import { saved } from './harness/editor-page.ts'
 import { seedForSync } from './harness/sync-setup.ts'
@@ -11,21 +11,7 @@ import { storedDrafts } from './harness/stored-drafts.ts'
 // the page body on entering and leaving the editor, the list does not fit 1024 px, and the Sync
 // page names the drafts with errors in other words than the list.
 
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
 const focusedRow = (page: Page): Locator => grid(page).locator('[role="row"]:focus')
-const lede = (page: Page) => page.locator('.page__lede')
-
-/** The list on `count` seeded drafts (photos answered with a 404: the list is what is looked at). */
-async function openList(page: Page, pageProblems: PageProblems, count: number): Promise<SeededDraft[]> {
-  pageProblems.allow(/Failed to load resource/)
-  await page.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
-  await page.goto('/#/skus')
-  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
-  const drafts = await seedDrafts(page, count)
-  await page.reload()
-  await expect(grid(page)).toBeVisible()
-  return drafts
-}
 
 test.describe('New drafts left untouched', () => {
   test('"New SKU" then Back leaves no empty draft; one typed into, even cleared again, is kept', async ({
@@ -85,8 +71,8 @@ test.describe('Keyboard focus between the list and the editor', () => {
     page,
     pageProblems,
   }) => {
-    const drafts = await openList(page, pageProblems, 30)
-    await grid(page).locator('[role="row"][aria-rowindex="2"]').focus()
+    const drafts = await seedForSync(page, pageProblems, 30)
+    await rowAt(page, 0).focus()
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('ArrowDown')
@@ -156,7 +142,7 @@ test.describe('The list at 1024 px', () => {
       pageProblems,
     }) => {
       await page.setViewportSize(size)
-      await openList(page, pageProblems, 40)
+      await seedForSync(page, pageProblems, 40)
       for (const name of [
         /^Product/,
         /^Brand/,
@@ -171,7 +157,7 @@ test.describe('The list at 1024 px', () => {
         await expect(header).toBeVisible()
         expect(await insideGrid(page, header), `the ${String(name)} column shows`).toBe(true)
       }
-      const row = grid(page).locator('[role="row"][aria-rowindex="2"]')
+      const row = rowAt(page, 0)
       expect(await insideGrid(page, row.locator('.sku-cell--edited')), 'a row’s Last edit shows').toBe(true)
       // The grid does not scroll sideways.
       expect(await grid(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0)

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test'
 import { appNameBox, namedApp, storedApps } from './harness/app-setup.ts'
-import { newDraft, saved } from './harness/editor-page.ts'
+import { flag, newDraft, saved } from './harness/editor-page.ts'
+import { lede } from './harness/list-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { progress } from './harness/sync-page.ts'
 import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
@@ -12,11 +12,6 @@ import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 const DESKTOP = { width: 1440, height: 900 }
 
 test.use({ actionTimeout: 10_000, viewport: DESKTOP })
-
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** A control by its label; a field the draft lacks says " · missing" after it. */
-const named = (name: string) => new RegExp(`^${escaped(name)}( · missing)?$`)
-const flag = (page: Page, name: string) => page.getByRole('combobox', { name: named(name), exact: true })
 
 test.describe('Creating apps from the Sync page', () => {
   test('shows what each app will be and asks first; Cancel sends nothing', async ({ page, sandbox }) => {
@@ -159,7 +154,7 @@ test.describe('New drafts left untouched when the window goes', () => {
     await next.close()
     next = await context.newPage()
     await next.goto('/#/skus')
-    await expect(next.locator('.page__lede')).toHaveText('1 draft on this computer')
+    await expect(lede(next)).toHaveText('1 draft on this computer')
     expect((await storedDrafts(next)).map((draft) => draft.productName)).toEqual(['Kept'])
   })
 
@@ -182,7 +177,7 @@ test.describe('New drafts left untouched when the window goes', () => {
     await saved(page)
     const other = await context.newPage()
     await other.goto('/#/skus')
-    await expect(other.locator('.page__lede')).toHaveText('1 draft on this computer')
+    await expect(lede(other)).toHaveText('1 draft on this computer')
     // The first window's editor still works on it.
     await page.getByLabel('Product name').fill('Still here')
     await saved(page)

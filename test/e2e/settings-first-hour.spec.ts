@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { addProfile, openSettings } from './harness/settings-page.ts'
+import { addProfile, openSettings, saveToken } from './harness/settings-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { startSandbox } from '#node/sandbox/server.ts'
 
@@ -8,12 +8,6 @@ import { startSandbox } from '#node/sandbox/server.ts'
 // question before unsaved profile edits go, and help on where a token comes from and its encoding.
 
 const result = (page: Page) => page.locator('.connection-result').first()
-
-async function saveToken(page: Page, token: string) {
-  await page.getByLabel(/^(Paste|Replace) the token$/).fill(token)
-  await page.getByRole('button', { name: 'Save token' }).click()
-  await expect(page.getByText(/Token (saved in the system keychain|kept in memory)/)).toBeVisible()
-}
 
 test.describe('Settings in the first hour', () => {
   test('the token Settings names for the sandbox is the one it accepts, and a refusal keeps its words', async ({

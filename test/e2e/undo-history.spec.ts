@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDraftCount } from './harness/stored-drafts.ts'
-import { bulkButton, lede, openSeededList, rowAt, said, selected } from './harness/list-page.ts'
+import { bulkButton, lede, openSeededList, rowAt, said, selected, snackbar } from './harness/list-page.ts'
 
 // Issue 21, "Undo that lasts": the last actions on drafts stay undoable from a visible history,
 // after their snackbar went and after a restart, newest first.
@@ -9,7 +9,6 @@ import { bulkButton, lede, openSeededList, rowAt, said, selected } from './harne
 const DESKTOP = { width: 1440, height: 900 }
 const NARROW = { width: 1024, height: 768 }
 
-const snackbar = (page: Page) => page.locator('.snackbar')
 const historyButton = (page: Page) => page.getByRole('button', { name: 'History', exact: true })
 const history = (page: Page) => page.getByRole('dialog', { name: 'Undo history' })
 const search = (page: Page) => page.getByLabel('Search SKUs')

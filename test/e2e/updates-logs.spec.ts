@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { saveToken } from './harness/settings-page.ts'
 import { seedForSync } from './harness/sync-setup.ts'
 
 // Settings › Updates and Settings › Logs and diagnostics, over main's real handlers and update
@@ -147,9 +148,7 @@ test.describe('Logs and diagnostics in Settings', () => {
     const token = `e2e-secret-${crypto.randomUUID()}`
     await page.goto('/#/settings')
     await page.getByRole('button', { name: /Production/ }).click()
-    await page.getByLabel('Paste the token').fill(token)
-    await page.getByRole('button', { name: 'Save token' }).click()
-    await expect(page.getByText(/Token (saved in the system keychain|kept in memory)/)).toBeVisible()
+    await saveToken(page, token)
 
     const panel = logsPanel(page)
     await panel.getByRole('button', { name: 'Open logs folder' }).click()

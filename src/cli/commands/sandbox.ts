@@ -12,8 +12,6 @@ import { CliError, EXIT_OK, type CliIo } from '../io.ts'
 import { SANDBOX_USAGE } from '../usage.ts'
 
 export const DEFAULT_SANDBOX_PORT = 4010
-/** The embedded sandbox's token: the one Settings prints, so either sandbox answers to the same words. */
-export const DEFAULT_SANDBOX_TOKEN = SANDBOX_TOKEN
 const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
 
 const ENCODING_WORDS: Record<SandboxTokenEncoding, string> = {
@@ -60,9 +58,7 @@ function banner(
   },
 ): string {
   const token =
-    details.token === DEFAULT_SANDBOX_TOKEN
-      ? `"${DEFAULT_SANDBOX_TOKEN}" (the default)`
-      : 'the one given with --token'
+    details.token === SANDBOX_TOKEN ? `"${SANDBOX_TOKEN}" (the default)` : 'the one given with --token'
   const lines = [
     `Sandbox listening on ${sandbox.url}`,
     `Token: ${token}, accepted ${ENCODING_WORDS[details.encoding]} after "Authorization: Bearer "`,
@@ -119,7 +115,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     throw new CliError(`sandbox takes no FILE; given: ${positionals.join(' ')}`, 'sandbox')
 
   const port = values.port === undefined ? DEFAULT_SANDBOX_PORT : wholeNumber('port', values.port, 0, 65_535)
-  const token = values.token ?? DEFAULT_SANDBOX_TOKEN
+  const token = values.token ?? SANDBOX_TOKEN
   if (token === '') throw new CliError('--token cannot be empty.', 'sandbox')
   const encoding = (values['token-encoding'] ?? 'raw') as SandboxTokenEncoding
   if (!TOKEN_ENCODINGS.includes(encoding)) {

@@ -5,7 +5,7 @@ import type { ProfilesState } from '#shared/ipc.ts'
 import type { HandlerDeps, Handlers } from './types.ts'
 
 /** How many of the log's last warnings and errors the diagnostics carry. */
-export const DIAGNOSTICS_PROBLEMS = 10
+const DIAGNOSTICS_PROBLEMS = 10
 
 type DiagnosticsHandlers = Pick<Handlers, 'openLogsFolder' | 'getDiagnostics'>
 

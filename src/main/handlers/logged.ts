@@ -1,4 +1,5 @@
 import type { ProfilesState } from '#shared/ipc.ts'
+import { plural } from '#shared/plural.ts'
 import type { Outcome } from '#shared/service/outcome.ts'
 import type { AppLog } from '#node/app-log.ts'
 import type { Handlers } from './types.ts'
@@ -63,7 +64,7 @@ export function logged(handlers: Handlers, log: AppLog): Handlers {
       const outcome = await handlers.syncBulkUpload(profileId, destination, skus)
       logOutcome(
         log,
-        `Sync: ${skus.length} SKU${skus.length === 1 ? '' : 's'} sent to ${oneLine(destination)} with [${profileId}]`,
+        `Sync: ${plural(skus.length, 'SKU')} sent to ${oneLine(destination)} with [${profileId}]`,
         outcome,
       )
       return outcome

@@ -2,6 +2,7 @@ import { isMarkedAsUntransferable, Worker } from 'node:worker_threads'
 import type { inspectModel, ModelInspectionOptions } from '#shared/asset-checks/inspect-model.ts'
 import type { AssetOutcome } from '#shared/asset-checks/results.ts'
 import { messageOf } from '#shared/error-message.ts'
+import { plural } from '#shared/plural.ts'
 import type { FromWorker, ToWorker } from './model-inspection-worker.ts'
 
 /**
@@ -43,7 +44,7 @@ export interface ModelInspectionThreadOptions {
  * validated in half a second on the computer this was written on; a minute leaves room for a slow
  * computer, models read at the same time, and files the validator finds harder.
  */
-export const VALIDATOR_TIMEOUT_MS = 60_000
+const VALIDATOR_TIMEOUT_MS = 60_000
 
 interface Job {
   id: number
@@ -177,7 +178,7 @@ export function createModelInspectionThread(
     const id = jobs++
     const sent = transferable(bytes)
     return new Promise<AssetOutcome>((resolve, reject) => {
-      const limit = `${timeoutMs / 1000} second${timeoutMs === 1000 ? '' : 's'}`
+      const limit = plural(timeoutMs / 1000, 'second')
       const clock = startClock(
         timeoutMs,
         () =>

@@ -96,7 +96,7 @@ export const FEED_FILE_NAME = 'update-feed.yml'
 /** The folder electron-updater keeps downloads in (electron-builder names it `<package name>-updater`). */
 const UPDATER_CACHE_DIR_NAME = 'catalog-desk-updater'
 
-export const NOT_SET_UP =
+const NOT_SET_UP =
   'Updates are not set up for this build: it names no update feed. Enter a feed address to check one.'
 const LONGEST_WORDS = 240
 

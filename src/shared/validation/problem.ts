@@ -14,8 +14,12 @@ export interface ValidationResult {
 export type Validity = 'valid' | 'warnings' | 'invalid'
 
 export function validityOf(result: ValidationResult): Validity {
-  if (result.errors.length > 0) return 'invalid'
-  return result.warnings.length > 0 ? 'warnings' : 'valid'
+  return validityOfCounts({ errors: result.errors.length, warnings: result.warnings.length })
+}
+
+/** The same from counts of problems (a dry run's rows carry only those): errors first, then warnings. */
+export function validityOfCounts(counts: { errors: number; warnings: number }): Validity {
+  return counts.errors > 0 ? 'invalid' : counts.warnings > 0 ? 'warnings' : 'valid'
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -12,6 +12,8 @@ export const selected = (page: Page) => page.getByRole('region', { name: 'Select
 export const lede = (page: Page) => page.locator('.page__lede')
 export const bulkButton = (page: Page, name: string) =>
   selected(page).getByRole('button', { name, exact: true })
+/** The notice at the foot of the list (what an action did, with Undo). */
+export const snackbar = (page: Page) => page.locator('.snackbar')
 /** A notice that says `text` (the snackbar's, or the list's announcement). */
 export const said = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 

@@ -10,6 +10,13 @@ export async function addProfile(page: Page, name: string, url: string) {
   await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible()
 }
 
+/** Saves a token for the selected profile as a person would, and waits until it is kept. */
+export async function saveToken(page: Page, token: string) {
+  await page.getByLabel(/^(Paste|Replace) the token$/).fill(token)
+  await page.getByRole('button', { name: 'Save token' }).click()
+  await expect(page.getByText(/Token (saved in the system keychain|kept in memory)/)).toBeVisible()
+}
+
 /** Opens Settings and waits for its profiles. */
 export async function openSettings(page: Page) {
   await page.goto('/#/settings')

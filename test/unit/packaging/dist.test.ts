@@ -7,6 +7,7 @@ import { extractAll, listPackage } from '@electron/asar'
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAIN_RUNTIME_PACKAGES } from '../../../electron-builder.config.ts'
+import { electronVersion } from '../scripts/electron-stand-ins.ts'
 import { runNpm, scratchFolder, startEnvironment, type Finished } from '../scripts/fresh-clone.ts'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 
@@ -52,12 +53,6 @@ function standInDistribution(dir: string): string {
   writeFileSync(join(dir, 'LICENSES.chromium.html'), '<!doctype html><title>Chromium’s licences</title>\n')
   writeFileSync(join(dir, 'locales', 'en-US.pak'), '')
   return dir
-}
-
-function electronVersion(): string {
-  return String(
-    JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/electron/package.json'), 'utf8')).version,
-  )
 }
 
 /** Every file under a folder, as paths relative to it. */

@@ -9,7 +9,7 @@ import { isUntouchedNew } from '#renderer/db/untouched-new.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
-import { validityOf } from '#renderer/words/validity.ts'
+import { validityOfCounts } from '#shared/validation/problem.ts'
 import { setStanding } from './standings.ts'
 
 // A "New SKU" or "New app" is marked as it is made; while it is never saved and sent nowhere,
@@ -106,11 +106,11 @@ describe('untouched new drafts', () => {
   })
 })
 
-describe('validityOf', () => {
+describe('validityOfCounts', () => {
   it('names counts of problems as the list does: errors first, then missing fields', () => {
-    expect(validityOf({ errors: 1, warnings: 3 })).toBe('invalid')
-    expect(validityOf({ errors: 0, warnings: 3 })).toBe('warnings')
-    expect(validityOf({ errors: 0, warnings: 0 })).toBe('valid')
+    expect(validityOfCounts({ errors: 1, warnings: 3 })).toBe('invalid')
+    expect(validityOfCounts({ errors: 0, warnings: 3 })).toBe('warnings')
+    expect(validityOfCounts({ errors: 0, warnings: 0 })).toBe('valid')
   })
 })
 

@@ -1,4 +1,4 @@
-import { webLocks } from './web-locks.ts'
+import { ifLockFree, webLocks } from './web-locks.ts'
 
 /**
  * An editor holds a Web Lock named after the draft it shows for as long as it is open; the lock
@@ -22,10 +22,6 @@ export function holdDraft(id: string): () => void {
  * Runs `work` while holding the draft's lock, if no editor holds it; false without running it
  * otherwise. Without Web Locks, runs it.
  */
-export async function ifDraftFree(id: string, work: () => Promise<boolean>): Promise<boolean> {
-  const available = webLocks()
-  if (!available) return work()
-  return (await available.request(lockName(id), { ifAvailable: true }, async (lock) =>
-    lock ? work() : false,
-  )) as boolean
+export function ifDraftFree(id: string, work: () => Promise<boolean>): Promise<boolean> {
+  return ifLockFree(lockName(id), work)
 }

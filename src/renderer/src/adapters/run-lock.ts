@@ -1,4 +1,4 @@
-import { webLocks } from './web-locks.ts'
+import { ifLockFree, webLocks } from './web-locks.ts'
 
 /**
  * A run is sent by one page at a time. The page sending it holds a Web Lock named after it for as
@@ -15,15 +15,9 @@ export async function holdingRun<T>(runId: string, work: () => Promise<T>): Prom
 }
 
 /** Runs `work` if no page is sending the run; says whether it ran. */
-export async function ifRunIdle(runId: string, work: () => Promise<void>): Promise<boolean> {
-  const available = webLocks()
-  if (!available) {
+export function ifRunIdle(runId: string, work: () => Promise<void>): Promise<boolean> {
+  return ifLockFree(lockName(runId), async () => {
     await work()
     return true
-  }
-  return (await available.request(lockName(runId), { ifAvailable: true }, async (lock) => {
-    if (!lock) return false
-    await work()
-    return true
-  })) as boolean
+  })
 }

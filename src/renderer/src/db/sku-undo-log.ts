@@ -180,7 +180,7 @@ export class SkuUndoLog {
     return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
-      const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0, keptSent: 0 }
+      const result = nothingUndone()
       // Drafts' own entries first, then the import chunks' lists of created drafts: a draft an
       // import created and a later chunk updated has an entry of its own, and that one decides.
       const ownEntry = new Set<string>()

@@ -1,5 +1,5 @@
 import type { Pinia } from 'pinia'
-import { computed, watch } from 'vue'
+import { watch } from 'vue'
 import { updatesInMain } from '../adapters/updates.ts'
 import { useSkuImportStore } from './sku-import.ts'
 import { useSyncStore } from './sync.ts'
@@ -12,13 +12,12 @@ import { useSyncStore } from './sync.ts'
 export function reportActivityToMain(pinia: Pinia): void {
   const sync = useSyncStore(pinia)
   const imports = useSkuImportStore(pinia)
-  const activity = computed(() => ({ sync: sync.busy || sync.sending, import: imports.running }))
+  // Two sources: the watcher runs only when one of the two answers changes.
   watch(
-    activity,
-    (now, before) => {
-      if (before && now.sync === before.sync && now.import === before.import) return
+    [() => sync.busy || sync.sending, () => imports.running],
+    ([busy, importing]) => {
       // Said again at the next change; main keeps holding the install back meanwhile if it heard "busy".
-      updatesInMain.reportActivity(now).catch(() => {})
+      updatesInMain.reportActivity({ sync: busy, import: importing }).catch(() => {})
     },
     { immediate: true },
   )

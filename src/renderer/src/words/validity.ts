@@ -12,8 +12,3 @@ export const VALIDITY_LABELS: Record<Validity, string> = {
 
 /** The list's filter that shows the drafts with errors, as other pages point to it. */
 export const ERRORS_FILTER = `Checks: ${VALIDITY_LABELS.invalid}`
-
-/** The validity that counts of problems make: errors first, then warnings (missing fields). */
-export function validityOf(counts: { errors: number; warnings: number }): Validity {
-  return counts.errors > 0 ? 'invalid' : counts.warnings > 0 ? 'warnings' : 'valid'
-}

@@ -29,8 +29,8 @@ export function useForm(): FormContext {
 }
 
 /**
- * One control's place in the form: the form, the id its elements are named by, its path as
- * problems are keyed (`a.b.0`), its value and its problems, all following `path`, and what
+ * One control's place in the form: the form, the id its elements are named by, its value and
+ * its problems (keyed by its dotted path, `a.b.0`), all following `path`, and what
  * describes the control to a screen reader (`describedBy`: its help, when `hasHelp`, and its
  * errors, shown as `<id>-help` and `<id>-errors`).
  */
@@ -42,7 +42,6 @@ export function useFormField(path: () => readonly PathSegment[], hasHelp: () => 
   return {
     form,
     id,
-    dotted,
     value: computed(() => form.read(path())),
     errors,
     warnings: computed(() => form.problems.value.warnings.get(dotted.value) ?? []),

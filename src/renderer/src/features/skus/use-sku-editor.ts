@@ -9,14 +9,5 @@ import { useDraftEditor } from '#renderer/composables/use-draft-editor.ts'
  * autosave to IndexedDB and undo through the saved versions (`useDraftEditor`, shared with apps).
  */
 export function useSkuEditor(id: string) {
-  const store = useSkuDraftsStore()
-  const editor = useDraftEditor<Sku, SkuDraftRecord>(id, store, validateSku)
-
-  /**
-   * As the editor is left, once pending edits are written: a new draft left as it came is deleted
-   * (nothing to undo), known by its mark (`isUntouchedNew`, db/untouched-new.ts).
-   */
-  const discardIfUntouched = () => store.discardIfUntouched(id)
-
-  return { ...editor, discardIfUntouched }
+  return useDraftEditor<Sku, SkuDraftRecord>(id, useSkuDraftsStore(), validateSku)
 }
