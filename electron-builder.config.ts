@@ -25,6 +25,7 @@ export const MAIN_RUNTIME_PACKAGES = [
   'gltf-validator',
   'got',
   'ipaddr.js',
+  'js-yaml',
   'zod',
 ]
 
@@ -113,6 +114,9 @@ const config: Configuration = {
     // app); Electron has no such check on Linux.
     enableEmbeddedAsarIntegrityValidation: true,
     onlyLoadAppFromAsar: true,
+    // The page is served from app:// (src/main/app-protocol.ts) and nothing loads file://, so a
+    // file:// page never needs more than a browser would give it.
+    grantFileProtocolExtraPrivileges: false,
     // Flipping fuses breaks the ad-hoc signature an arm64 Electron comes with; unsigned, it is
     // made again, or macOS refuses to start the app.
     resetAdHocDarwinSignature: true,

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext } from '@playwright/test'
 import playwrightConfig from '../playwright.config.ts'
 import { type AppInfo } from '#shared/ipc.ts'
+import type { OriginHandler } from '#node/app-origin.ts'
+import { thumbnailRoute } from '#node/thumbnail-route.ts'
+import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { CHANNELS, type Channel } from '#shared/ipc-channels.ts'
 import { ensureChromium } from '../test/e2e/harness/chromium.ts'
 import { startStaticServer, type StaticServer } from '../test/e2e/harness/static-server.ts'
@@ -21,9 +24,17 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error('The build failed: run `npm run build` and look at its output.')
 }
 
-/** The built renderer, served as the browser tests serve it (same files, same CSP). */
-export function serveRenderer(): Promise<StaticServer> {
-  return startStaticServer(rendererDir)
+/**
+ * The built renderer, served as the browser tests serve it (same files, same CSP), with main's
+ * thumbnail route: as a new user has it (no local addresses) unless a scenario gives its own.
+ */
+export function serveRenderer(
+  thumbnails: OriginHandler = thumbnailRoute({
+    policy: CONTENT_SECURITY_POLICY,
+    allowLocalAddresses: () => false,
+  }),
+): Promise<StaticServer> {
+  return startStaticServer(rendererDir, thumbnails)
 }
 
 /** The Chromium the browser tests use (found or installed as for them), launched with their options. */

@@ -1,13 +1,19 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from '@playwright/test'
+import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
+import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { median, result, log, type BenchResult } from './result.ts'
-import { IMAGE_HOST, seedDrafts, type SeededDraft } from './seed-drafts.ts'
+import { seedDrafts, type SeededDraft } from './seed-drafts.ts'
 import { waitUntilSettled } from './settle.ts'
 
 /**
  * The SKU list at catalogue scale: the same work at 1,000 drafts (the baseline) and at 100,000,
  * in the built renderer in Chromium with real IndexedDB. If the list reads only what it shows,
- * the ratios stay near 1.
+ * the ratios stay near 1. The rows' photos come as in the app: through main's thumbnail route
+ * (run here, in the benchmark's process), from a server on this computer standing in for a CDN
+ * ("Allow local addresses" on).
  */
 const BASELINE_SIZE = 1_000
 const SIZE = 100_000
@@ -23,11 +29,14 @@ interface Timings {
 
 export async function listScenario(): Promise<BenchResult[]> {
   ensureBuilt()
-  const server = await serveRenderer()
+  const photos = await servePhotos()
+  const server = await serveRenderer(
+    thumbnailRoute({ policy: CONTENT_SECURITY_POLICY, allowLocalAddresses: () => true }),
+  )
   const browser = await launchChromium()
   try {
-    const baseline = await measure(browser, server.url, BASELINE_SIZE)
-    const scaled = await measure(browser, server.url, SIZE)
+    const baseline = await measure(browser, server.url, photos.url, BASELINE_SIZE)
+    const scaled = await measure(browser, server.url, photos.url, SIZE)
     return [
       result('list', 'open', median(scaled.open), median(baseline.open)),
       result('list', 'search', median(scaled.search), median(baseline.search)),
@@ -36,23 +45,38 @@ export async function listScenario(): Promise<BenchResult[]> {
   } finally {
     await browser.close()
     await server.close()
+    await photos.close()
   }
 }
 
-async function measure(browser: Browser, url: string, size: number): Promise<Timings> {
+/** A loopback server answering every photo address with a small picture. */
+async function servePhotos(): Promise<{ url: string; close(): Promise<void> }> {
+  const picture =
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#ddd"/></svg>'
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'image/svg+xml', 'content-length': Buffer.byteLength(picture) })
+    response.end(picture)
+  })
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((closed) => {
+        server.closeAllConnections()
+        server.close(() => closed())
+      }),
+  }
+}
+
+async function measure(browser: Browser, url: string, photos: string, size: number): Promise<Timings> {
   const context = await appContext(browser)
   await context.addInitScript(markFirstRows)
   const page = await context.newPage()
-  await page.route(`https://${IMAGE_HOST}/**`, (route) =>
-    route.fulfill({
-      contentType: 'image/svg+xml',
-      body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#ddd"/></svg>',
-    }),
-  )
   await page.goto(`${url}#/skus`)
   await page.getByText('No SKU drafts yet').waitFor()
   const seededAt = Date.now()
-  const drafts = await seedDrafts(page, size)
+  const drafts = await seedDrafts(page, size, { photos })
   log(`list: ${size} drafts seeded in ${Date.now() - seededAt} ms`)
   // Measure the list a user opens, not the aftermath of seeding it (see settle.ts).
   await waitUntilSettled(`list at ${size}`)

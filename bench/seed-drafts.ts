@@ -15,7 +15,7 @@ import { validateSku } from '#shared/validation/validate.ts'
  * what the repository would have written.
  */
 
-/** Where seeded product photos point; tests and the benchmark answer these requests themselves. */
+/** Where seeded product photos point unless a seed names its own photo server: nobody answers it. */
 export const IMAGE_HOST = 'images.catalog-desk.test'
 
 const SHAPES = [
@@ -96,12 +96,17 @@ export interface SeedOptions {
   now?: number
   /** Indexes of drafts that have been sent (synced on the embedded sandbox, by a run not in the history). */
   sent?: readonly number[]
+  /**
+   * Where the product photos are: draft i's is `<photos>/sku/<i % 24>.svg`. A host nobody answers
+   * unless given (`https://images.catalog-desk.test`); a test that shows photos serves them.
+   */
+  photos?: string
 }
 
 /** Draft `i` of a seeded catalogue: draft 0 is the most recently edited. */
 export function seededDraft(
   i: number,
-  { now = Date.UTC(2026, 2, 2, 15, 0), sent = [] }: SeedOptions = {},
+  { now = Date.UTC(2026, 2, 2, 15, 0), sent = [], photos = `https://${IMAGE_HOST}` }: SeedOptions = {},
 ): Row {
   const [category, subs] = CATEGORIES[i % CATEGORIES.length]!
   const productName = `${SHAPES[i % SHAPES.length]} ${FINISHES[Math.floor(i / 3) % FINISHES.length]} ${String(i + 1).padStart(6, '0')}`
@@ -125,7 +130,7 @@ export function seededDraft(
       sent.includes(i) ? { state: 'synced', run: 'seeded', position: i, at: now } : undefined,
     ),
     template,
-    productImage: i % 13 === 5 ? undefined : `https://${IMAGE_HOST}/sku/${i % 24}.svg`,
+    productImage: i % 13 === 5 ? undefined : `${photos}/sku/${i % 24}.svg`,
     terms: searchTerms(productName, brand, barcode),
   }
 }

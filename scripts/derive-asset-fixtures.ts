@@ -40,6 +40,11 @@ const TRUNCATED_SHARE = 0.6
 /** Basis textures are 4×4 blocks, and mipmaps of a power of two stay whole: the KTX2 is square. */
 const KTX2_SIZE = 512
 /**
+ * The uniform KTX2 textures, one colour all over: tiny files that transcode to a great many pixels
+ * (the preview's budget a texture: within it at 4,096², far over it at 8,192²).
+ */
+const UNIFORM_KTX2 = { sides: [4096, 8192], colour: { r: 200, g: 120, b: 40 } } as const
+/**
  * The sampler's WebGL enums. glTF-Transform has them in TextureInfo's tables, but typed as a record
  * any key of which may be missing.
  */
@@ -68,6 +73,7 @@ try {
   await mkdir(join(OUT, 'external'), { recursive: true })
   const io = await createIO()
   const written = [await meshoptSuzi(io), ...(await texturedQuads(io, temp)), ...(await dracoCopies())]
+  await uniformTextures(temp)
   console.log(
     `Tools: ${Object.entries(tools)
       .map(([name, version]) => `${name} ${version}`)
@@ -210,14 +216,36 @@ function pictureMaterial(document: Document, texture: Texture) {
 }
 
 /**
+ * `uniform-4096.ktx2` and `uniform-8192.ktx2`: one colour all over, with every level, at basisu's
+ * default quality (3.2 KB and 5.9 KB; the 8,192² one takes the encoder about three and a half
+ * minutes). Not models: the KTX2 files themselves, for main's transcoder's budget.
+ */
+async function uniformTextures(temp: string): Promise<void> {
+  for (const side of UNIFORM_KTX2.sides) {
+    const png = await sharp({
+      create: { width: side, height: side, channels: 3, background: UNIFORM_KTX2.colour },
+    })
+      .png()
+      .toBuffer()
+    const file = `uniform-${side}.ktx2`
+    const ktx2 = await encodeKtx2(new Uint8Array(png), temp, ['-ktx2', '-mipmap', '-no_multithreading'])
+    await writeFile(join(OUT, file), ktx2)
+    console.log(`${file}: ${ktx2.length} bytes`)
+  }
+}
+
+/**
  * A KTX2 (ETC1S, BasisLZ supercompression, sRGB, with mipmaps) from the basisu package's encoder,
  * single-threaded so the same input gives the same bytes.
  */
-async function encodeKtx2(png: Uint8Array, temp: string): Promise<Uint8Array> {
+async function encodeKtx2(
+  png: Uint8Array,
+  temp: string,
+  options = ['-ktx2', '-mipmap', '-q', '255', '-no_multithreading'],
+): Promise<Uint8Array> {
   const basisu = await basisuBinary(temp)
   const [input, output] = [join(temp, 'picture.png'), join(temp, 'picture.ktx2')]
   await writeFile(input, png)
-  const options = ['-ktx2', '-mipmap', '-q', '255', '-no_multithreading']
   await run(basisu, [...options, '-file', input, '-output_file', output])
   const { stdout } = await run(basisu, ['-version'])
   tools['basisu (encoder)'] = /v[\d.]+/.exec(stdout)?.[0] ?? 'unknown'

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { closeSync, linkSync, openSync, renameSync, rmSync } from 'node:fs'
 import { access } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
@@ -9,7 +10,8 @@ import { CliError } from './io.ts'
  * place only once whole: a file that fails halfway (unreadable input, an app request, a full disk)
  * leaves nothing behind, and an existing file is never overwritten without `--force`, not even one
  * created while the input was read (the temporary file is linked in its place, which fails if a
- * file is there).
+ * file is there). The temporary file is a new file under a random name: a link planted in the
+ * folder (at a name that could be guessed, as `.OUT.PID.partial` once was) is never written through.
  */
 export class OutputFile {
   private readonly path: string
@@ -21,8 +23,10 @@ export class OutputFile {
   constructor(path: string, name: string) {
     this.path = path
     this.name = name
-    this.temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`)
-    this.out = this.attempt(() => new BufferedFile(openSync(this.temporary, 'w')))
+    this.temporary = join(dirname(path), `.${basename(path)}.${randomBytes(8).toString('hex')}.partial`)
+    // 'wx': created here or not at all, never an existing file or a link's target. The mode is the
+    // umask's, as for any file the person writes: OUT gets it when renamed into place.
+    this.out = this.attempt(() => new BufferedFile(openSync(this.temporary, 'wx')))
   }
 
   /** Refuses at once, before a long read, to write over an existing file without `--force`. */

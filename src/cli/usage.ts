@@ -10,6 +10,7 @@ import {
   MODEL_DEADLINE_MS,
 } from '#node/asset-checks/asset-fetch.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
+import { MAX_XLSX_UNPACKED_BYTES } from '#shared/sheet/limits.ts'
 import { MAX_XLSX_BYTES } from './input-file.ts'
 import { SHEET_OPTIONS_USAGE } from './sheet-options.ts'
 import { MAX_XLSX_SKUS } from './sku-output.ts'
@@ -60,7 +61,8 @@ Checks FILE against the service contract. FILE is JSON holding one SKU, a list o
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
 FILE may also be a sheet of SKUs, one a row: CSV (.csv, .tsv; comma, semicolon, tab or | between
 cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions the content decides.
-CSV and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB.
+CSV and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB
+and ${MAX_XLSX_UNPACKED_BYTES / 1024 / 1024} MB unpacked.
 
 JSON: each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
 the item's position, counting from 0.

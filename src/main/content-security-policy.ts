@@ -16,12 +16,13 @@ const APP_DIRECTIVES: Directives = {
   // mean keeping copies of three's worker code in step with every three.js update.
   'worker-src': ["'self'", 'blob:'],
   'style-src': ["'self'"],
-  // Vite inlines small assets as data: URLs; pictures fetched through main (the editors' previews,
-  // which the guarded fetcher checks) are blob: URLs. The list's thumbnails load straight from
-  // https addresses: 100,000 rows' photos through main would cost an IPC round trip and a copy
-  // each, and Chromium's cache and lazy loading are what keep scrolling fast. Plain http: is not
-  // allowed: an imported sheet must not make the page call intranet hosts in clear.
-  'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+  // No picture from the network: an address in an imported sheet would make the page call it,
+  // loopback and the office network included, and tell it the user's address. Vite inlines small
+  // assets as data: URLs; pictures the editors' previews fetch through main (the guarded fetcher)
+  // are blob: URLs; the list's thumbnails are 'self': a path of the app's origin that main
+  // answers with the photo it fetched with the same guard (src/node/thumbnail-route.ts), so the
+  // list keeps the browser's lazy loading and only rows on screen ask.
+  'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'", 'data:'],
   // The renderer never talks to the network itself: requests to the service go through main.
   'connect-src': ["'self'"],

@@ -1,8 +1,8 @@
 import { join } from 'node:path'
-import { app, BrowserWindow, clipboard, dialog, protocol, session, shell } from 'electron'
+import { app, BrowserWindow, clipboard, dialog, net, protocol, session, shell } from 'electron'
 import type { AppInfo } from '#shared/ipc.ts'
 import { appPage } from './app-page.ts'
-import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol.ts'
+import { APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler, devServerThumbnails } from './app-protocol.ts'
 import { moveProfilesToSandbox, startEmbeddedSandbox } from './embedded-sandbox.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
@@ -21,6 +21,7 @@ import {
 } from './security.ts'
 import { createMainWindow } from './window.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { startupFailure } from './startup-failure.ts'
 import { startMainLog } from './logging.ts'
 import { startUpdates } from './updates.ts'
@@ -79,8 +80,6 @@ async function start(): Promise<void> {
 
   await app.whenReady()
 
-  if (!page.devServerUrl) protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir))
-
   applyContentSecurityPolicy(
     session.defaultSession,
     page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
@@ -103,6 +102,16 @@ async function start(): Promise<void> {
     })
   }
   const preferences = await openPreferences(dataDir)
+  // The list's photos, fetched here for the page; before the window opens, as the page's files.
+  const thumbnails = thumbnailRoute({
+    policy: page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
+    allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+  })
+  if (!page.devServerUrl) protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, thumbnails))
+  else {
+    const passOn = (request: Request) => net.fetch(request, { bypassCustomProtocolHandlers: true })
+    protocol.handle('http', devServerThumbnails(page.devServerUrl, thumbnails, passOn))
+  }
   // Every token that enters main or leaves the keychain is known to the log's redaction first.
   const tokens = rememberingTokens(createTokenStore(), tokensSeen)
   const profiles = createProfileStore({ dir: dataDir, tokens })

@@ -1,7 +1,7 @@
 // Electron is imported for its types only: the browser test harness imports the policy from here
 // in plain Node. Main passes in the Electron objects to harden.
 import type { App, Session, WebContents } from 'electron'
-import { isExternalLink } from './external-link.ts'
+import { externalLink } from './external-link.ts'
 
 export {
   CONTENT_SECURITY_POLICY,
@@ -12,7 +12,7 @@ export {
 export interface WebContentsPolicy {
   /** The app's own page (see app-page.ts): the only place a window may navigate to. */
   isAppUrl(url: string): boolean
-  /** Opens a link in the user's browser; called with https links only. */
+  /** Opens a link in the user's browser; called with the href of a parsed https link only. */
   openExternal(url: string): Promise<void>
 }
 
@@ -50,8 +50,9 @@ export function lockDownWebContents(contents: WebContents, policy: WebContentsPo
   contents.on('will-redirect', stayOnAppPage)
   contents.on('will-attach-webview', (event) => event.preventDefault())
   contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalLink(url)) {
-      policy.openExternal(url).catch((error: unknown) => console.error('Could not open a link', error))
+    const link = externalLink(url)
+    if (link !== undefined) {
+      policy.openExternal(link).catch((error: unknown) => console.error('Could not open a link', error))
     }
     return { action: 'deny' }
   })

@@ -20,6 +20,32 @@ const CONTENT_TYPES: Record<string, string> = {
 export type AppFileServer = (request: Request) => Promise<Response>
 
 /**
+ * The headers of every answer on the app's origin, whatever it is (a file, a thumbnail, a 404):
+ * the app's Content-Security-Policy, since any answer may end up shown as a document, and no
+ * guessing of types, so bytes are only ever what their Content-Type says.
+ */
+export function appHeaders(policy: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { 'Content-Security-Policy': policy, 'X-Content-Type-Options': 'nosniff', ...extra }
+}
+
+/** A short plain-text answer (a 404, a refusal) with the app's headers, never kept by a cache. */
+export function plainAnswer(
+  policy: string,
+  status: number,
+  text: string,
+  extra: Record<string, string> = {},
+): Response {
+  return new Response(text, {
+    status,
+    headers: appHeaders(policy, {
+      ...extra,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+    }),
+  })
+}
+
+/**
  * Serves the files under `root` (the built renderer, `out/renderer`) and nothing outside it, links
  * included: to the app's window through the `app:` protocol, and to the browser tests over http.
  * Every answer carries the app's Content-Security-Policy. Unknown paths are 404s, with no
@@ -30,20 +56,8 @@ export function appFileServer(root: string, policy: string): AppFileServer {
   // Links in the root's own path (a packaged app under a linked folder) are fine; links inside it
   // must not lead out, so files are compared by their real paths.
   const realRoot = realpath(rootDir).catch(() => rootDir)
-  const headers = (extra: Record<string, string>) => ({
-    'Content-Security-Policy': policy,
-    'X-Content-Type-Options': 'nosniff',
-    ...extra,
-  })
-  const plain = (status: number, text: string, extra: Record<string, string> = {}) =>
-    new Response(text, {
-      status,
-      headers: headers({
-        ...extra,
-        'Content-Type': 'text/plain; charset=utf-8',
-        'Cache-Control': 'no-store',
-      }),
-    })
+  const plain = (status: number, text: string, extra?: Record<string, string>) =>
+    plainAnswer(policy, status, text, extra)
 
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -57,7 +71,7 @@ export function appFileServer(root: string, policy: string): AppFileServer {
     const body = request.method === 'HEAD' ? null : await readFile(file)
     return new Response(body, {
       status: 200,
-      headers: headers({
+      headers: appHeaders(policy, {
         'Content-Type': type,
         'Content-Length': String(stats.size),
         // Every file but the page is named by its content's hash (there is no public folder), so

@@ -2,22 +2,19 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { runInNewContext } from 'node:vm'
 import type { TranscodedTexture } from '#shared/ipc.ts'
+import { readKtx2Header } from './ktx2-header.ts'
 
 /**
  * Turns a KTX2 (Basis Universal) texture into plain RGBA pixels for the AR preview, with three's
- * own Basis transcoder. It runs here rather than in the page because the transcoder's bindings are
- * built with `new Function` (Emscripten's embind), which the page's CSP refuses, in the page and in
- * the workers it makes, and should keep refusing. The bytes are data from a file: the transcoder
- * reads them inside its WebAssembly memory, the sizes are checked before anything is made, and the
- * texture is transcoded once (a preview shows a handful at a time).
+ * own Basis transcoder. It runs in Node rather than in the page because the transcoder's bindings
+ * are built with `new Function` (Emscripten's embind), which the page's CSP refuses, in the page
+ * and in the workers it makes, and should keep refusing; and on a thread of main's own
+ * (ktx2-transcoder-thread.ts), since a large texture takes seconds. The bytes are data from a
+ * file: the transcoder reads them inside its WebAssembly memory, the header's sizes are checked
+ * against the budget before anything is made (ktx2-header.ts), and the texture is transcoded once
+ * (a preview shows a handful at a time).
  */
 
-/** A texture larger than this on a side is refused (the asset checks' maximum is 4,096). */
-export const MAX_TEXTURE_SIDE = 8_192
-/** RGBA bytes of every level together: an 8,192² texture with its levels is about 358 MB. */
-const MAX_OUTPUT_BYTES = 360 * 1024 * 1024
-/** The first 12 bytes of every KTX2 file: «KTX 20»\r\n\x1A\n. */
-const KTX2_IDENTIFIER = [0xab, 0x4b, 0x54, 0x58, 0x20, 0x32, 0x30, 0xbb, 0x0d, 0x0a, 0x1a, 0x0a]
 /** Basis Universal's `transcoder_texture_format::cTFRGBA32`. */
 const RGBA32 = 13
 /** KTX2's data format descriptor: the sRGB transfer function. */
@@ -74,8 +71,8 @@ async function basisFiles(): Promise<{ script: string; wasm: string }> {
   return { script, wasm }
 }
 
-/** The transcoder, compiled once. */
-function loadBasis(): Promise<BasisModule> {
+/** The transcoder, compiled once (the worker does so as it starts, before it takes a texture). */
+export function loadBasis(): Promise<BasisModule> {
   basis ??= (async () => {
     const files = await basisFiles()
     const script = readFileSync(files.script, 'utf8')
@@ -99,19 +96,16 @@ function loadBasis(): Promise<BasisModule> {
 }
 
 export async function transcodeKtx2(bytes: Uint8Array): Promise<TranscodedTexture> {
-  // The transcoder's own check lets much through: the identifier is read here first.
-  if (!KTX2_IDENTIFIER.every((byte, at) => bytes[at] === byte)) throw new Error('it is not a KTX2 texture')
+  const header = readKtx2Header(bytes)
   const { KTX2File } = await loadBasis()
   const file = new KTX2File(bytes)
   try {
     if (!file.isValid()) throw new Error('the KTX2 texture is damaged')
     const width = file.getWidth()
     const height = file.getHeight()
-    if (width > MAX_TEXTURE_SIDE || height > MAX_TEXTURE_SIDE) {
-      throw new Error(
-        `the KTX2 texture is ${width}×${height}; the preview shows at most ${MAX_TEXTURE_SIDE} pixels a side`,
-      )
-    }
+    // The header read above is the one Basis reads: a texture is what it said it was.
+    if (width !== header.width || height !== header.height || file.getLevels() > header.levels)
+      throw new Error('the KTX2 texture is damaged (Basis reads another size in it)')
     if (!file.startTranscoding()) throw new Error('the KTX2 texture is damaged (it could not be transcoded)')
     const levels: TranscodedTexture['levels'] = []
     let total = 0
@@ -119,7 +113,8 @@ export async function transcodeKtx2(bytes: Uint8Array): Promise<TranscodedTextur
       const { origWidth, origHeight } = file.getImageLevelInfo(level, 0, 0)
       const size = file.getImageTranscodedSizeInBytes(level, 0, 0, RGBA32)
       total += size
-      if (total > MAX_OUTPUT_BYTES) throw new Error('the KTX2 texture is too large to preview')
+      if (total > header.bytes)
+        throw new Error('the KTX2 texture is damaged (its levels are larger than it says)')
       const data = new Uint8Array(size)
       if (!file.transcodeImage(data, level, 0, 0, RGBA32, 0, -1, -1)) {
         throw new Error(`level ${level} of the KTX2 texture could not be transcoded`)

@@ -46,9 +46,11 @@ export const invokeArguments = {
       z.object({ source: z.literal('url'), url: z.url({ protocol: /^https?$/ }).max(2_048) }),
     ]),
   ]),
-  // A texture inside a model the preview loaded (at most 50 MB); its pixel size is checked in main.
+  // A texture inside a model the preview loaded (at most 50 MB), and the id the page gave that
+  // model's load: main's budgets for what it transcodes are a texture's and a model's.
   transcodeTexture: z.tuple([
     z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength <= 50 * 1024 * 1024),
+    z.uuid(),
   ]),
   // The assets of the drafts one "Check assets" asks about (src/shared/asset-checks/asset-refs.ts).
   checkAssets: z.tuple([z.array(assetRefSchema).min(1).max(MAX_ASSETS_A_CHECK)]),

@@ -20,7 +20,8 @@ export const CHANNELS = [
   'loadPreviewAsset',
   /**
    * A KTX2 (Basis) texture of a preview model as plain pixels: Basis's transcoder needs `new
-   * Function`, which the page's CSP refuses, so main runs it (src/node/ktx2-transcoder.ts).
+   * Function`, which the page's CSP refuses, so main runs it, on a thread of its own and within a
+   * budget a texture and a model (src/node/ktx2-transcoder-thread.ts).
    */
   'transcodeTexture',
   /**

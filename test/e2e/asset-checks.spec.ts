@@ -150,6 +150,20 @@ test.describe('Asset checks in the list', () => {
     await rowNamed(page, /Web Page Photo/).click({ modifiers: ['ControlOrMeta'] })
     await rowNamed(page, /Cut Model/).click({ modifiers: ['ControlOrMeta'] })
     await expect(selected(page)).toContainText('3 selected')
+    // The list's thumbnails come from the same server, through main: once they are in (the photo
+    // shown, the web page refused), what follows is the check's own downloads.
+    await expect(
+      rowNamed(page, /Web Page Photo/).getByRole('img', {
+        name: 'Not loaded: a web page (HTML), not a picture',
+      }),
+    ).toBeVisible()
+    await expect
+      .poll(() =>
+        rowNamed(page, /Sound Frame/)
+          .getByRole('img', { name: 'Photo of Sound Frame' })
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBe(64)
     const before = assets.requests.length
     await selected(page).getByRole('button', { name: 'Check assets' }).click()
     await expect(snackbar(page)).toContainText(

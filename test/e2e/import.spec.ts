@@ -6,6 +6,7 @@ import { seedDrafts, type SeededDraft } from '../../bench/seed-drafts.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import { sheetDeclaring, xlsxBomb } from '../unit/sheet/xlsx-bombs.ts'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
 import {
   holdDraftWrites,
@@ -380,6 +381,35 @@ test.describe('Importing SKUs', () => {
     // An app creation request is JSON, but not SKUs.
     await fileInput(page).setInputFiles(join(fixtures, 'app-create-request.json'))
     await expect(page.getByRole('alert')).toHaveText(/is an app creation request, not SKUs/)
+    expect(await storedDrafts(page)).toEqual(before)
+  })
+
+  test('a workbook that unpacks to more than the limit is refused by the worker, naming it and the limit', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    const before = await storedDrafts(page)
+    // 160 MB of sheet in 0.56 MB: once with its entries saying so, once with them saying 5.2 KB.
+    const bomb = await xlsxBomb(160)
+    const advice = 'Save it as CSV UTF-8, which is read as it streams, whatever its size.'
+    for (const [name, bytes, unpacks] of [
+      ['catalogue.xlsx', bomb, 'unpacks to 160 MB'],
+      [
+        'lying.xlsx',
+        sheetDeclaring(bomb, 2048),
+        'unpacks to more than 100 MB, though its entries say 5.2 KB (it is damaged, or made to mislead)',
+      ],
+    ] as const) {
+      await fileInput(page).setInputFiles({
+        name,
+        mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        buffer: Buffer.from(bytes),
+      })
+      await expect(page.getByRole('alert')).toHaveText(
+        `“${name}” cannot be imported. It could not be read as an Excel workbook: The workbook ${unpacks}, and a workbook is read whole, up to 100 MB unpacked. ${advice}`,
+      )
+    }
     expect(await storedDrafts(page)).toEqual(before)
   })
 })

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { NodeIO } from '@gltf-transform/core'
+import { KHRTextureBasisu } from '@gltf-transform/extensions'
 import type { Page } from '@playwright/test'
 import type { PNG } from 'pngjs'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
@@ -60,7 +62,23 @@ let assets: AssetServer
 // The asset server stands in for a CDN on this computer (see preview.spec.ts).
 test.use({ allowLocalAddresses: true })
 
+/**
+ * ktx2-textured.glb with its texture swapped for `uniform-8192.ktx2` (5,960 bytes: 8,192² with
+ * every level, 341 MB once transcoded) and its image named, as an exporter names it.
+ */
+async function modelWithTextureBomb(): Promise<Buffer> {
+  const io = new NodeIO().registerExtensions([KHRTextureBasisu])
+  const document = await io.readBinary(readFileSync(join(fixtures, 'ktx2-textured.glb')))
+  document
+    .getRoot()
+    .listTextures()[0]!
+    .setImage(readFileSync(join(fixtures, 'uniform-8192.ktx2')))
+    .setName('frame colour')
+  return Buffer.from(await io.writeBinary(document))
+}
+
 test.beforeAll(async () => {
+  FILES['/models/texture-bomb.glb'] = { bytes: await modelWithTextureBomb(), type: 'model/gltf-binary' }
   assets = await startAssetServer(FILES)
 })
 
@@ -203,5 +221,25 @@ test.describe('AR preview with real assets', () => {
     )
     await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible()
     await screenshot(page, 'preview-real-truncated')
+  })
+
+  test('names a texture over the budget, and the budget, instead of transcoding it', async ({
+    page,
+    pageProblems,
+  }) => {
+    // three's GLTFLoader logs the texture it could not load before it leaves it out.
+    pageProblems.allow(/THREE\.GLTFLoader: Couldn't load texture/)
+    await newDraft(page)
+    await page.getByRole('button', { name: 'Add 3D asset' }).click()
+    await page.getByLabel('Asset ID').fill('frame')
+    await showModel(page, '/models/texture-bomb.glb')
+    await expect(modelCaption(page)).toHaveText(
+      'Showing the sample glasses: the SKU’s 3D asset could not be loaded — Could not show texture-bomb.glb: its texture “frame colour” was not shown (the KTX2 texture is 8192×8192 with 14 levels, 341.3 MB as pixels, over the 96 MB the preview transcodes a texture)',
+      LOADED,
+    )
+    await screenshot(page, 'preview-texture-over-budget')
+    // The same model within the budget still shows.
+    await showModel(page, '/models/ktx2-textured.glb')
+    await expect(modelCaption(page)).toContainText('decoded with KTX2 (Basis)', LOADED)
   })
 })

@@ -1,28 +1,41 @@
+import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { Page } from '@playwright/test'
+import { signatureLine } from '#node/updates/release-signature.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { releaseKey } from './harness/release-key.ts'
 import { saveToken } from './harness/settings-page.ts'
 import { seedForSync } from './harness/sync-setup.ts'
 
 // Settings › Updates and Settings › Logs and diagnostics, over main's real handlers and update
 // service. The updater is the harness's stand-in (harness/feed-updater.ts: it asks the feed Settings
-// names for latest-linux.yml over HTTP and "downloads" in steps); electron-updater itself is tested
-// against a loopback feed in test/unit/main/updates.test.ts.
+// names for latest-linux.yml over HTTP and downloads the file it names); main's service checks the
+// download's signature, made here with the run's release key (harness/release-key.ts).
+// electron-updater itself is tested against a loopback feed in test/unit/main/updates.test.ts.
 
-let feed: { url: string; server: Server }
+/** Two feed folders on one server: /releases signed by the release key, /unsigned with no signatures. */
+let feed: { url: string; unsigned: string; server: Server }
+
+const INSTALLER = 'Catalog-Desk-99.0.0.AppImage'
+const INSTALLER_BYTES = Buffer.from('version 99.0.0 of Catalog Desk, standing in for an AppImage')
 
 test.beforeAll(async () => {
+  const sha512 = createHash('sha512').update(INSTALLER_BYTES).digest('base64')
+  const files = new Map<string, string | Buffer>([
+    ['latest-linux.yml', `version: 99.0.0\npath: ${INSTALLER}\nsha512: ${sha512}\n`],
+    [INSTALLER, INSTALLER_BYTES],
+  ])
+  const signature = `${signatureLine(releaseKey.privateKey, '99.0.0', sha512)}\n`
   const server = createServer((request, response) => {
-    if (request.url?.startsWith('/releases/latest-linux.yml')) {
-      response.writeHead(200, { 'content-type': 'text/yaml' })
-      response.end('version: 99.0.0\npath: Catalog-Desk-99.0.0.AppImage\nsha512: x\n')
-      return
-    }
-    response.writeHead(404).end()
+    const [, folder, name] = /^\/(releases|unsigned)\/([^/]+)$/.exec(request.url ?? '') ?? []
+    const file = name === `${INSTALLER}.sig` && folder === 'releases' ? signature : files.get(name ?? '')
+    if (file === undefined) return response.writeHead(404).end()
+    response.writeHead(200).end(file)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  feed = { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/releases`, server }
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`
+  feed = { url: `${origin}/releases`, unsigned: `${origin}/unsigned`, server }
 })
 
 test.afterAll(async () => {
@@ -32,10 +45,10 @@ test.afterAll(async () => {
 const updatesPanel = (page: Page) => page.getByRole('region', { name: 'Updates' })
 const logsPanel = (page: Page) => page.getByRole('region', { name: 'Logs and diagnostics' })
 
-/** Names the test's feed in Settings and saves it. */
-async function useFeed(page: Page) {
+/** Names the test's feed in Settings and saves it (main's question answered yes). */
+async function useFeed(page: Page, url = feed.url) {
   const panel = updatesPanel(page)
-  await panel.getByLabel('Update feed address (optional)').fill(feed.url)
+  await panel.getByLabel('Update feed address (optional)').fill(url)
   await panel.getByRole('button', { name: 'Save feed address' }).click()
   await expect(panel.getByText('Feed address saved: the next check asks it.')).toBeVisible()
 }
@@ -44,10 +57,11 @@ const READY =
   'Version 99.0.0 is ready to install. It is installed when Catalog Desk quits, or now with “Restart to update”.'
 
 test.describe('Updates in Settings', () => {
-  test('a build without a feed says so; a feed is checked, its newer version downloaded and installed by Restart to update', async ({
+  test('a build without a feed says so; a feed is checked, its newer version downloaded, its signature verified and installed by Restart to update', async ({
     page,
     updater,
     mainLog,
+    feedQuestions,
   }) => {
     await page.goto('/#/settings')
     const panel = updatesPanel(page)
@@ -83,6 +97,7 @@ test.describe('Updates in Settings', () => {
     await ask.getByRole('button', { name: 'Stay to save them' }).click()
 
     await useFeed(page)
+    expect(feedQuestions.asked).toEqual([feed.url])
     await check.click()
     const status = panel.getByRole('status').first()
     await expect(status).toHaveText(/^Downloading version 99\.0\.0: \d+%\.$/)
@@ -99,7 +114,50 @@ test.describe('Updates in Settings', () => {
     await expect.poll(() => updater.installs).toBe(1)
     const written = await readFile(mainLog.file, 'utf8')
     expect(written).toContain(`Checking for updates (asked in Settings) at ${feed.url}.`)
+    expect(written).toContain('Version 99.0.0 was downloaded and its signature verified')
     expect(written).toContain('Restarting to install version 99.0.0.')
+  })
+
+  test('an update without the release key’s signature is thrown away, and Settings says so', async ({
+    page,
+    updater,
+  }) => {
+    await page.goto('/#/settings')
+    await useFeed(page, feed.unsigned)
+    const panel = updatesPanel(page)
+    await panel.getByRole('button', { name: 'Check for updates' }).click()
+    const status = panel.getByRole('status').first()
+    await expect(status).toHaveText(/^Downloading version 99\.0\.0: \d+%\.$/)
+    // The stand-in's download takes its steps, then main fetches the signature: on a loaded machine
+    // that is more than the default wait.
+    await expect(status).toHaveText(
+      `Version 99.0.0 was downloaded, but the feed has no signature for it (${INSTALLER}.sig), so it was thrown away and nothing was installed. Only updates signed with Catalog Desk’s release key are installed.`,
+      { timeout: 15_000 },
+    )
+    await expect(panel.getByRole('button', { name: 'Restart to update' })).toHaveCount(0)
+    expect(await axe(page)).toEqual([])
+    expect(updater.installs).toBe(0)
+  })
+
+  test('a new feed address not confirmed in main’s question is not saved, and the page says so', async ({
+    page,
+    feedQuestions,
+  }) => {
+    feedQuestions.answer = false
+    await page.goto('/#/settings')
+    const panel = updatesPanel(page)
+    const address = panel.getByLabel('Update feed address (optional)')
+    await address.fill(feed.url)
+    await panel.getByRole('button', { name: 'Save feed address' }).click()
+    await expect(panel.getByText('Not saved: the new feed address was not confirmed.')).toBeVisible()
+    expect(feedQuestions.asked).toEqual([feed.url])
+    // Still the build's own feed (none), and the address typed is still there, unsaved.
+    await expect(address).toHaveValue(feed.url)
+    await page.reload()
+    await expect(updatesPanel(page).getByRole('status').first()).toHaveText(
+      'Updates are not set up for this build: it names no update feed. Enter a feed address to check one.',
+    )
+    await expect(updatesPanel(page).getByLabel('Update feed address (optional)')).toHaveValue('')
   })
 
   test('Restart to update waits while a sync run is under way', async ({

@@ -22,21 +22,47 @@ export interface Credentials {
   profile?: Profile
 }
 
+/** What an environment variable's name may be, as shells take it. */
+const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
 export function tokenFromEnv(
   name: string,
   env: Record<string, string | undefined>,
   tokenEncoding: TokenEncoding = DEFAULT_SENDING.tokenEncoding,
 ): Credentials {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new CliError(`--token-env takes the name of an environment variable, not "${name}".`, 'push')
-  }
-  const token = env[name]?.trim()
-  if (!token)
-    throw new CliError(
-      `The environment variable ${name} is not set or empty: it must hold the API token.`,
-      'push',
-    )
-  return { tokenEncoding, getToken: async () => token }
+  const token = VARIABLE_NAME.test(name) ? env[name]?.trim() : undefined
+  if (token) return { tokenEncoding, getToken: async () => token }
+  throw new CliError(tokenEnvProblem(name, env), 'push')
+}
+
+/**
+ * Why --token-env's `name` gives no token, in words that never repeat it unless it looks like a
+ * variable's name: `--token-env "$CATALOG_TOKEN"` hands over the token itself, and an error
+ * message ends up in terminals, CI logs and bug reports.
+ */
+function tokenEnvProblem(name: string, env: Record<string, string | undefined>): string {
+  const given = name.trim()
+  const holder = given
+    ? Object.keys(env)
+        .sort()
+        .find((variable) => env[variable]?.trim() === given)
+    : undefined
+  if (holder !== undefined)
+    return `--token-env takes the name of the environment variable that holds the token; it was given the value of the environment variable ${holder} (not repeated here), which names no variable that is set. If ${holder} holds the token, write --token-env ${holder} (without the $).`
+  if (!VARIABLE_NAME.test(name))
+    return `--token-env takes the name of an environment variable (letters, digits and _, such as CATALOG_TOKEN); what it was given is not one, and is not repeated here in case it is the token itself.`
+  if (looksLikeVariableName(name))
+    return `The environment variable ${name} is not set or empty: it must hold the API token.`
+  return `The environment variable named by --token-env is not set or empty: it must hold the API token. (The name is not repeated here: it does not look like a variable's name, and may be the token itself. Give the name, such as --token-env CATALOG_TOKEN, not "$CATALOG_TOKEN".)`
+}
+
+/**
+ * A name as people write environment variables (PUSH_TOKEN, CATALOG_TOKEN_2): capitals, each word
+ * letters then digits. A token rarely is (letters and digits mixed, lower case, long), so only
+ * such a name is repeated in a message.
+ */
+function looksLikeVariableName(name: string): boolean {
+  return name.length <= 64 && name.split('_').every((word) => /^(?:[A-Z]+[0-9]*|[0-9]*)$/.test(word))
 }
 
 /** The app's data folder (Electron's userData for the app named "catalog-desk"), or CATALOG_DESK_DATA_DIR. */

@@ -14,6 +14,7 @@ export function createUpdateHandlers(deps: Pick<HandlerDeps, 'updates'>): Update
     getUpdateStatus: async () => deps.updates.status(),
     checkForUpdates: () => deps.updates.check('asked'),
     // The address was read by the contract's schema (ipc-arguments.ts): https, or http to this computer.
+    // A new one is kept only once the person confirms it in main's own dialog (the service asks).
     setUpdateSettings: (settings) => deps.updates.setSettings(settings),
     installUpdate: async () => deps.updates.install(),
     reportActivity: async (activity) => deps.updates.setActivity(activity),

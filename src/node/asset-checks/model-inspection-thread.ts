@@ -1,8 +1,9 @@
-import { isMarkedAsUntransferable, Worker } from 'node:worker_threads'
+import { Worker } from 'node:worker_threads'
 import type { inspectModel, ModelInspectionOptions } from '#shared/asset-checks/inspect-model.ts'
 import type { AssetOutcome } from '#shared/asset-checks/results.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { plural } from '#shared/plural.ts'
+import { transferable } from '../transferable.ts'
 import type { FromWorker, ToWorker } from './model-inspection-worker.ts'
 
 /**
@@ -231,21 +232,6 @@ async function workerFile(): Promise<string | URL> {
   if (import.meta.url.endsWith('.ts')) return new URL('./model-inspection-worker.ts', import.meta.url)
   const { default: path } = await import('./model-inspection-worker.ts?modulePath')
   return path
-}
-
-/**
- * The bytes in an ArrayBuffer that can be transferred: their own when they fill it (the guarded
- * fetcher's always do), else a copy of just them (a view into a larger buffer, Node's pool
- * included, would otherwise hand over, or copy, the whole of it).
- */
-function transferable(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  const { buffer } = bytes
-  const whole =
-    buffer instanceof ArrayBuffer &&
-    bytes.byteOffset === 0 &&
-    bytes.byteLength === buffer.byteLength &&
-    !isMarkedAsUntransferable(buffer)
-  return whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice()
 }
 
 interface Clock {

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns'
-import { STATUS_CODES } from 'node:http'
+import http, { STATUS_CODES } from 'node:http'
+import https from 'node:https'
 import { extname } from 'node:path'
 import got, { type PlainResponse } from 'got'
 import { formatBytes } from '#shared/byte-size.ts'
@@ -11,7 +12,8 @@ import { isPublicAddress, literalAddress } from './local-addresses.ts'
  * embedded sandbox's stored catalogue, a router, a cloud's metadata service), directly, through a
  * name that resolves there (DNS rebinding included) or through a redirect. So every connection's
  * address is checked when it is made, the first and each redirect's, and a local one is refused
- * before anything is sent, unless the person turned "Allow local addresses" on. A refusal says
+ * before anything is sent, unless the person turned "Allow local addresses" on; a connection kept
+ * for the next download is reused only under the setting it was made under. A refusal says
  * the same whatever listens there, so the errors never tell which local ports are open.
  */
 export interface GuardedFetchOptions {
@@ -149,6 +151,62 @@ function guardedLookup(
   }
 }
 
+interface Agents {
+  http: http.Agent
+  https: https.Agent
+}
+
+/** The connections of one network's rules: one pool while local addresses are allowed, one while not. */
+interface Pools {
+  allowed: Agents
+  guarded: Agents
+  /** The setting the last download read. */
+  allowLocal: boolean
+}
+
+/**
+ * How long an idle connection is kept for the next download: under the 5 s after which Node's
+ * servers (and Apache's) close an idle one, so a download never goes out on a connection the
+ * server is closing at that moment (which fails as ECONNRESET, and downloads are not retried).
+ */
+const IDLE_MS = 4_000
+/** Stands for the system's network (no `network` given) as a key of `poolsByNetwork`. */
+const SYSTEM_NETWORK = {}
+/** Per network: a test's stand-in judges addresses by its own rules, so it keeps its own connections. */
+const poolsByNetwork = new WeakMap<object, Pools>()
+
+function keptAliveAgents(): Agents {
+  const options = { keepAlive: true, scheduling: 'lifo', timeout: IDLE_MS } as const
+  return { http: new http.Agent(options), https: new https.Agent(options) }
+}
+
+function closeIdle(agents: Agents): void {
+  for (const agent of [agents.http, agents.https]) {
+    for (const sockets of Object.values(agent.freeSockets))
+      for (const socket of sockets ?? []) socket.destroy()
+  }
+}
+
+/**
+ * The connections a download may reuse. Where a connection leads is checked only when it is made
+ * (guardedLookup), so one made while local addresses were allowed could carry a request after they
+ * no longer are, to a local address nothing would check again: each state of the setting has a
+ * pool of its own, and the first download after the setting changes closes the other's idle ones.
+ */
+function agentsFor(network: GuardedFetchOptions['network'], allowLocal: boolean): Agents {
+  const key = network ?? SYSTEM_NETWORK
+  let pools = poolsByNetwork.get(key)
+  if (!pools) {
+    pools = { allowed: keptAliveAgents(), guarded: keptAliveAgents(), allowLocal }
+    poolsByNetwork.set(key, pools)
+  }
+  if (pools.allowLocal !== allowLocal) {
+    closeIdle(pools.allowLocal ? pools.allowed : pools.guarded)
+    pools.allowLocal = allowLocal
+  }
+  return allowLocal ? pools.allowed : pools.guarded
+}
+
 /** Why `url` is not fetched, or undefined when it may be asked for (its name is checked on lookup). */
 function refusal(
   url: URL | null,
@@ -258,6 +316,7 @@ function fetchGuarded(
       stream = got.stream(url, {
         method: 'GET',
         headers,
+        agent: agentsFor(options.network, allowLocal),
         // The system resolver as it is when local addresses are allowed: nothing to refuse.
         dnsLookup: allowLocal
           ? options.network?.lookup

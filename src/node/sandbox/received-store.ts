@@ -45,9 +45,11 @@ export interface Received {
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024
 
 /**
- * One line of the store file (JSON Lines). Each accepted request appends one line, so a request
- * costs the size of what it sent, not of everything stored so far; the file is rewritten only when
- * it is emptied or its oldest entries are dropped.
+ * One line of the store file (JSON Lines). The first is the header, written with the first entry
+ * through a temporary file (so it is never torn): a file that does not start with it is not a
+ * store, whatever follows. Each accepted request then appends one line, so a request costs the
+ * size of what it sent, not of everything stored so far; the file is rewritten only when it is
+ * emptied or its oldest entries are dropped.
  */
 type Line =
   { format: 2; dropped?: { skus: number; apps: number } } | { skus: ReceivedSku[] } | { app: ReceivedApp }
@@ -197,7 +199,8 @@ export class ReceivedStore {
     const entry: Entry = { bytes: Buffer.byteLength(text), ...line }
     return this.#queue(async () => {
       const file = this.#file
-      if (this.#bytes + entry.bytes > this.#maxBytes) {
+      // An empty store is begun whole, header and entry (#rewrite); a full one lets its oldest go.
+      if (this.#bytes === 0 || this.#bytes + entry.bytes > this.#maxBytes) {
         const before = { entries: this.#entries, dropped: this.#dropped }
         this.#entries = [...this.#entries, entry]
         this.#dropped = { ...this.#dropped }
@@ -267,6 +270,38 @@ function headerOf(dropped: { skus: number; apps: number }): Line {
   return { format: HEADER_FORMAT, ...(dropped.skus + dropped.apps > 0 ? { dropped } : {}) }
 }
 
+/**
+ * The counts of dropped entries a store's header holds, or undefined when `line` is no header.
+ * Throws for a header of another format.
+ */
+function droppedInHeader(line: unknown): { skus: number; apps: number } | undefined {
+  const record = line as Partial<Record<'format' | 'dropped', unknown>> | null | undefined
+  if (typeof record !== 'object' || record === null || record.format === undefined) return undefined
+  if (record.format !== HEADER_FORMAT)
+    throw new UnusableStore(`it has format ${String(record.format)}, which this version does not read`)
+  const counts = record.dropped as { skus?: unknown; apps?: unknown } | undefined
+  return counts && Number.isInteger(counts.skus) && Number.isInteger(counts.apps)
+    ? (counts as { skus: number; apps: number })
+    : { skus: 0, apps: 0 }
+}
+
+/** The entry a parsed line holds, or undefined when it holds none. */
+function entryOf(line: unknown, bytes: number): Entry | undefined {
+  const record = line as Partial<Record<'skus' | 'app', unknown>> | null
+  if (typeof record !== 'object' || record === null) return undefined
+  if (Array.isArray(record.skus)) return { bytes, skus: record.skus as ReceivedSku[] }
+  if (typeof record.app === 'object' && record.app !== null) return { bytes, app: record.app as ReceivedApp }
+  return undefined
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 /** Reads a store file line by line (never as one string, which Node cannot hold past ~512 MB). */
 async function load(
   file: string,
@@ -283,39 +318,46 @@ async function load(
   let number = 0
   /** Where the current line starts in the file. */
   let offset = 0
-  /** A line that did not parse: fine if it is the last (a write cut off by a crash), else damage. */
+  /**
+   * A line that did not parse: fine if it is the last (a write cut off by a crash), else damage.
+   * Only after the header: a file whose first line is something else is not a store at all (one
+   * line of anything without a newline is not a torn store), and is never cut.
+   */
   let torn: { number: number; offset: number } | undefined
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity })
   for await (const text of lines) {
     number += 1
     const start = offset
     offset += Buffer.byteLength(text) + 1
+    if (number === 1) {
+      if (text.trim() === '{') return loadFormatOne(file)
+      const first = parsedOrUndefined(text)
+      const counts = droppedInHeader(first)
+      if (counts) {
+        dropped = counts
+        continue
+      }
+      // Stores begun before the header was written with the first entry start with that entry,
+      // whole and ended by its newline; anything else is not a store and is never repaired.
+      const entry = offset <= size ? entryOf(first, offset - start) : undefined
+      if (!entry) {
+        throw new UnusableStore(
+          "it is not a sandbox store: its first line is neither the store's header nor a whole entry",
+        )
+      }
+      entries.push(entry)
+      continue
+    }
     if (torn !== undefined) throw new UnusableStore(`line ${torn.number} is not JSON`)
     if (text.trim() === '') continue
-    if (number === 1 && text.trim() === '{') return loadFormatOne(file)
-    let line: unknown
-    try {
-      line = JSON.parse(text)
-    } catch {
+    const line = parsedOrUndefined(text)
+    if (line === undefined) {
       torn = { number, offset: start }
       continue
     }
-    const record = line as Partial<Record<'format' | 'skus' | 'app' | 'dropped', unknown>> | null
-    if (typeof record !== 'object' || record === null)
-      throw new UnusableStore(`line ${number} is not a store entry`)
-    if (number === 1 && record.format !== undefined) {
-      if (record.format !== HEADER_FORMAT)
-        throw new UnusableStore(`it has format ${String(record.format)}, which this version does not read`)
-      const counts = record.dropped as { skus?: unknown; apps?: unknown } | undefined
-      if (counts && Number.isInteger(counts.skus) && Number.isInteger(counts.apps))
-        dropped = counts as typeof dropped
-      continue
-    }
-    const lineBytes = offset - start
-    if (Array.isArray(record.skus)) entries.push({ bytes: lineBytes, skus: record.skus as ReceivedSku[] })
-    else if (typeof record.app === 'object' && record.app !== null)
-      entries.push({ bytes: lineBytes, app: record.app as ReceivedApp })
-    else throw new UnusableStore(`line ${number} is not a store entry`)
+    const entry = entryOf(line, offset - start)
+    if (!entry) throw new UnusableStore(`line ${number} is not a store entry`)
+    entries.push(entry)
   }
   // The request whose line this was never got its answer: the line goes, and the next one starts clean.
   if (torn) await truncate(file, torn.offset)

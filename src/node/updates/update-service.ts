@@ -1,14 +1,26 @@
 import { existsSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
+import { load } from 'js-yaml'
 import type { PageActivity, UpdatePhase, UpdateSettings, UpdateStatus } from '#shared/ipc.ts'
 import { messageOf } from '#shared/error-message.ts'
+import { z } from '#shared/schema/zod.ts'
+import { normaliseFeedAddress } from '#shared/update-feed.ts'
 import type { AppLog } from '../app-log.ts'
 import { writeJsonAtomic } from '../atomic-json.ts'
 import type { PreferenceStore } from '../preferences.ts'
+import { releaseKeyOf } from './release-signature.ts'
+import { verifyDownload } from './verify-download.ts'
 
 /** What the updater says about a version (electron-updater's UpdateInfo, of which this is read). */
 export interface UpdateInfoLike {
   version: string
+}
+
+/** What the updater says of a download done (electron-updater's UpdateDownloadedEvent). */
+export interface UpdateDownloadedLike extends UpdateInfoLike {
+  /** Where the installer was downloaded to. */
+  downloadedFile: string
 }
 
 export interface UpdaterLogger {
@@ -23,6 +35,7 @@ export interface UpdaterLogger {
  */
 export interface Updater {
   autoDownload: boolean
+  /** Kept off: the updater itself never installs at a quit; this service does, once the download verified. */
   autoInstallOnAppQuit: boolean
   /** Lets the updater check when the app is not packaged: whether a check is possible is this service's to say. */
   forceDevUpdateConfig: boolean
@@ -37,7 +50,7 @@ export interface Updater {
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void
   on(event: 'update-available', listener: (info: UpdateInfoLike) => void): unknown
   on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown
-  on(event: 'update-downloaded', listener: (info: UpdateInfoLike) => void): unknown
+  on(event: 'update-downloaded', listener: (info: UpdateDownloadedLike) => void): unknown
   on(event: 'error', listener: (error: Error) => void): unknown
 }
 
@@ -62,6 +75,17 @@ export interface UpdateServiceOptions {
    * installed by "Restart to update" only.
    */
   installOnQuit: boolean
+  /**
+   * The public halves of the release keys (src/node/updates/release-keys.ts, as built in; tests hand
+   * in keys of their own the same way): a download is installed only when its signature on the feed
+   * verifies with one of them. None: this copy does not update itself.
+   */
+  releaseKeys: readonly string[]
+  /**
+   * Asks the person whether checks may go to a new feed address: a dialog of main's own, which the
+   * page cannot answer. Anything but yes leaves the address as it was.
+   */
+  confirmFeedAddress(address: string): Promise<boolean>
   now?: () => number
 }
 
@@ -83,10 +107,17 @@ export interface UpdateService {
   /** "Restart to update": quits and installs; refused while the page syncs or imports. */
   install(): void
   /**
-   * Called as the app quits (before-quit, then quit): whether a downloaded update is installed now.
-   * Never during a sync or an import; the first call that holds it back returns what to tell the person.
+   * Called as the app begins to quit (before-quit, which a window may still cancel): whether the
+   * update waits. Held back during a sync or an import; the first quit that holds it back returns
+   * what to tell the person.
    */
   quitting(): QuitNotice | undefined
+  /**
+   * Called when the app quits (quit, once every window has closed): installs an update that is
+   * ready (its signature verified), unless held back, this platform installs only on "Restart to
+   * update", or the app exits with an error.
+   */
+  quit(exitCode: number): void
 }
 
 /** The automatic check asks at most this often. */
@@ -98,6 +129,12 @@ const UPDATER_CACHE_DIR_NAME = 'catalog-desk-updater'
 
 const NOT_SET_UP =
   'Updates are not set up for this build: it names no update feed. Enter a feed address to check one.'
+const NO_RELEASE_KEY =
+  'This build of Catalog Desk has no release key built in to check an update’s signature with, so it does not update itself.'
+
+/** The build's own feed, as far as the signatures are concerned: a folder on a web server. */
+const buildFeedSchema = z.object({ provider: z.literal('generic'), url: z.string().min(1) })
+
 const LONGEST_WORDS = 240
 
 function firstLine(text: string): string {
@@ -136,9 +173,11 @@ export function updateErrorWords(error: unknown): string {
 }
 
 export function createUpdateService(options: UpdateServiceOptions): UpdateService {
-  const { preferences, log, currentVersion, installProblem, installOnQuit } = options
+  const { preferences, log, currentVersion, installOnQuit } = options
   const now = options.now ?? Date.now
   const feedFile = join(options.dataDir, FEED_FILE_NAME)
+  const releaseKeys = options.releaseKeys.map(releaseKeyOf)
+  const installProblem = options.installProblem ?? (releaseKeys.length === 0 ? NO_RELEASE_KEY : undefined)
 
   let phase: Exclude<UpdatePhase, 'not-set-up'> = 'idle'
   let version: string | undefined
@@ -147,10 +186,14 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
   let activity: PageActivity = { sync: false, import: false }
   /** The quit under way was held back: the update waits for another quit. */
   let heldAtQuit = false
+  /** The install has been started ("Restart to update", or at this quit): it is not started again. */
+  let installing = false
   let checking: Promise<UpdateStatus> | undefined
   let updater: Promise<Updater> | undefined
   /** The updater once loaded: what happens at quit must happen at once, not a promise later. */
   let loadedUpdater: Updater | undefined
+  /** The feed folder of the check whose download is under way: its signature is fetched from there. */
+  let downloadFeedFolder: string | undefined
 
   const busy = () => activity.sync || activity.import
   const busyWords = () =>
@@ -181,6 +224,39 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     }
   }
 
+  /**
+   * A download is admitted only once its signature verified: until then the phase stays
+   * "downloading", so neither "Restart to update" nor a quit installs it. A download that does
+   * not verify is deleted, and Settings says why.
+   */
+  async function admit(info: UpdateDownloadedLike) {
+    const check = await verifyDownload({
+      file: info.downloadedFile,
+      version: info.version,
+      feedFolder: downloadFeedFolder,
+      keys: releaseKeys,
+    }).catch((error: unknown) => ({ verified: false as const, problem: messageOf(error) }))
+    version = info.version
+    percent = undefined
+    if (!check.verified) {
+      // electron-updater keeps no other copy: a check downloads it again, and checks it again.
+      await rm(info.downloadedFile, { force: true }).catch((error: unknown) =>
+        log.warn('The refused download could not be deleted', error),
+      )
+      phase = 'failed'
+      message = `Version ${info.version} was downloaded, but ${check.problem}, so it was thrown away and nothing was installed. Only updates signed with Catalog Desk’s release key are installed.`
+      log.error(`The update was refused: ${message}`)
+      return
+    }
+    phase = 'downloaded'
+    message = installOnQuit
+      ? 'It is installed when Catalog Desk quits, or now with “Restart to update”.'
+      : 'Press “Restart to update” to install it.'
+    log.info(
+      `Version ${info.version} was downloaded and its signature verified (release key ${check.keyId}): it is installed ${installOnQuit ? 'at the next quit or ' : ''}by "Restart to update".`,
+    )
+  }
+
   function loadUpdater(): Promise<Updater> {
     updater ??= options.loadUpdater().then((loaded) => {
       // electron-updater's own lines go to the log, as Updater: …
@@ -192,22 +268,18 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
       }
       loaded.forceDevUpdateConfig = true
       loaded.autoDownload = installProblem === undefined
-      loaded.autoInstallOnAppQuit = installOnQuit
+      // electron-updater would install at any quit once downloaded (and on macOS hand the download to
+      // Squirrel.Mac at once), before the signature is checked: this service installs, in `quit`.
+      loaded.autoInstallOnAppQuit = false
       loaded.on('download-progress', (progress) => {
         if (phase !== 'available' && phase !== 'downloading') return
         phase = 'downloading'
         percent = Math.max(0, Math.min(100, Math.floor(progress.percent)))
       })
       loaded.on('update-downloaded', (info) => {
-        phase = 'downloaded'
-        version = info.version
-        percent = undefined
-        message = installOnQuit
-          ? 'It is installed when Catalog Desk quits, or now with “Restart to update”.'
-          : 'Press “Restart to update” to install it.'
-        log.info(
-          `Version ${info.version} was downloaded: it is installed ${installOnQuit ? 'at the next quit or ' : ''}by "Restart to update".`,
-        )
+        phase = 'downloading'
+        percent = 100
+        void admit(info)
       })
       // Said by the check's or the download's promise, which the updater also rejects.
       loaded.on('error', () => {})
@@ -219,8 +291,20 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     return updater
   }
 
+  /** The folder of the build's own feed, when it is one (a generic feed's `url`). */
+  async function buildFeedFolder(): Promise<string | undefined> {
+    try {
+      const parsed = buildFeedSchema.safeParse(load(await readFile(options.buildFeedFile, 'utf8')))
+      return parsed.success ? normaliseFeedAddress(parsed.data.url) : undefined
+    } catch {
+      return undefined
+    }
+  }
+
   /** The updater's configuration for this check: the feed from Settings, else the build's own, else none. */
-  async function feedConfig(): Promise<{ file: string; words: string } | undefined> {
+  async function feedConfig(): Promise<
+    { file: string; words: string; folder: string | undefined } | undefined
+  > {
     const { feedAddress } = preferences.current().updates
     if (feedAddress) {
       await writeJsonAtomic(feedFile, {
@@ -228,10 +312,10 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
         url: feedAddress,
         updaterCacheDirName: UPDATER_CACHE_DIR_NAME,
       })
-      return { file: feedFile, words: feedAddress }
+      return { file: feedFile, words: feedAddress, folder: feedAddress }
     }
     return existsSync(options.buildFeedFile)
-      ? { file: options.buildFeedFile, words: "the build's own feed" }
+      ? { file: options.buildFeedFile, words: "the build's own feed", folder: await buildFeedFolder() }
       : undefined
   }
 
@@ -261,6 +345,7 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
       )
       const loaded = await loadUpdater()
       loaded.updateConfigPath = config.file
+      downloadFeedFolder = config.folder
       const result = await loaded.checkForUpdates()
       if (!result) throw new Error('the updater is not active in this copy of Catalog Desk')
       version = result.updateInfo.version
@@ -290,6 +375,15 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     return checking
   }
 
+  /** Whether a quit now holds the update back, and whether it is the first to (which is logged). */
+  function holdsBack(): { hold: boolean; first: boolean } {
+    const hold = heldAtQuit || busy()
+    const first = hold && !heldAtQuit
+    heldAtQuit = hold
+    if (first) log.warn(`Quitting during ${busyWords()}: version ${version} is not installed this time.`)
+    return { hold, first }
+  }
+
   return {
     status,
     check,
@@ -307,6 +401,20 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
     },
 
     async setSettings({ automatic, feedAddress }) {
+      const kept = preferences.current().updates.feedAddress
+      // A new address is asked about in main's own dialog: the page cannot make main trust a feed.
+      // (No address at all is the build's own feed, which needs no asking.)
+      if (feedAddress && feedAddress !== kept) {
+        const confirmed = await options.confirmFeedAddress(feedAddress).catch((error: unknown) => {
+          log.error('The question about the new update feed could not be asked', error)
+          return false
+        })
+        if (!confirmed) {
+          log.info(`Update feed ${feedAddress} not confirmed: nothing changed.`)
+          return status()
+        }
+      }
+      // Read again: the settings may have changed while the dialog was open.
       const before = preferences.current().updates
       await preferences.update({ updates: { ...before, automatic, feedAddress } })
       if (before.automatic !== automatic)
@@ -341,25 +449,35 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
         throw new Error('No update is ready to install: check for updates first.')
       }
       log.info(`Restarting to install version ${version}.`)
+      installing = true
       // Silent (Windows' installer shows no pages) and started again afterwards.
       loadedUpdater.quitAndInstall(true, true)
     },
 
     quitting() {
-      if (phase !== 'downloaded' || !installOnQuit || !loadedUpdater) return undefined
-      const hold = heldAtQuit || busy()
-      const first = hold && !heldAtQuit
-      heldAtQuit = hold
-      // Read by electron-updater's own quit listener, which runs after main's (registered later).
-      loadedUpdater.autoInstallOnAppQuit = !hold
-      if (!first) return undefined
-      log.warn(`Quitting during ${busyWords()}: version ${version} is not installed this time.`)
+      if (phase !== 'downloaded' || !installOnQuit || installing) return undefined
+      if (!holdsBack().first) return undefined
       return {
         title: 'Update not installed',
         message: `Version ${version} was not installed: Catalog Desk closed during ${busyWords()}.`,
         detail:
           'An update is never installed while drafts are being sent or imported. It is installed the next time Catalog Desk quits, or with Settings › Updates › Restart to update.',
       }
+    },
+
+    quit(exitCode) {
+      if (phase !== 'downloaded' || !installOnQuit || installing || !loadedUpdater) return
+      if (holdsBack().hold) return
+      if (exitCode !== 0) {
+        log.info(
+          `Version ${version} is not installed at this quit: Catalog Desk exits with code ${exitCode}.`,
+        )
+        return
+      }
+      installing = true
+      log.info(`Installing version ${version} as Catalog Desk quits.`)
+      // As electron-updater's own quit listener would: silent, and not started again.
+      loadedUpdater.quitAndInstall(true, false)
     },
   }
 }

@@ -23,23 +23,12 @@ const UTF8 = new TextDecoder()
 /** The JSON (and a GLB's binary chunk), or undefined when they cannot be read. */
 export function readContainer(bytes: Uint8Array): GltfContainer | undefined {
   const { text, bin } = chunks(bytes)
-  return parsed(text, bin)
-}
-
-/**
- * Each image's bytes, as `imageBytes` gives them from `readContainer(bytes)`, with the JSON not
- * parsed at all when it cannot hold images: a key is "images" only where those letters are
- * written between quotes, or spelled with \u escapes. The glTF-Validator has parsed a checked
- * model's JSON already; an untextured model's is not parsed a second time for nothing.
- */
-export function containedImages(
-  bytes: Uint8Array,
-  external: (uri: string) => Uint8Array | undefined,
-): (Uint8Array | undefined)[] {
-  const { text, bin } = chunks(bytes)
-  if (!text.includes('"images"') && !text.includes('\\u')) return []
-  const container = parsed(text, bin)
-  return container ? imageBytes(container, external) : []
+  try {
+    const json: unknown = JSON.parse(text)
+    return isRecord(json) ? { json, bin } : undefined
+  } catch {
+    return undefined
+  }
 }
 
 /** The JSON's text (the whole of a .gltf, a GLB's JSON chunk) and a GLB's binary chunk. */
@@ -60,15 +49,6 @@ function chunks(bytes: Uint8Array): { text: string; bin?: Uint8Array } {
     }
   }
   return { text: UTF8.decode(jsonBytes), bin }
-}
-
-function parsed(text: string, bin: Uint8Array | undefined): GltfContainer | undefined {
-  try {
-    const json: unknown = JSON.parse(text)
-    return isRecord(json) ? { json, bin } : undefined
-  } catch {
-    return undefined
-  }
 }
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : [])

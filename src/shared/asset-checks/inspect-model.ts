@@ -1,8 +1,9 @@
 import { validateBytes, version } from 'gltf-validator'
 import { formatBytes } from '../byte-size.ts'
 import { messageOf } from '../error-message.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.ts'
 import { resolveReference } from './address.ts'
-import { containedImages } from './gltf-container.ts'
+import { imageBytes, readContainer, type GltfContainer } from './gltf-container.ts'
 import {
   extensionProblems,
   isValidatorReport,
@@ -55,6 +56,20 @@ export async function inspectModel(
         severity: 'error',
         code: notAModelCode(what.type),
         message: `It is ${what.words}, not a glTF model.`,
+      },
+    ])
+  }
+
+  // The validator walks the JSON by recursion, and thousands of levels overflow its stack outside
+  // its promise: the CLI would die with no report, main's thread would stop for every model it was
+  // reading. So the JSON is parsed here first (V8's parser does not recurse) and its depth checked.
+  const container = readContainer(bytes)
+  if (container && nestsDeeperThan(container.json)) {
+    return outcome([
+      {
+        severity: 'error',
+        code: 'too-deep',
+        message: `Its JSON nests objects or lists more than ${MAX_JSON_DEPTH} levels deep, which no glTF model needs; the glTF-Validator does not read it.`,
       },
     ])
   }
@@ -121,7 +136,7 @@ export async function inspectModel(
     format,
     bytes: total,
     externalFiles: externals.size,
-    textures: textures(bytes, report.info?.resources ?? [], (uri) => externals.get(uri)),
+    textures: textures(container, report.info?.resources ?? [], (uri) => externals.get(uri)),
   })
   return {
     url,
@@ -178,11 +193,11 @@ function notAModelCode(type: string): string {
  * validator reports it (it knows PNG, JPEG and WebP, not KTX2).
  */
 function textures(
-  bytes: Uint8Array,
+  container: GltfContainer | undefined,
   resources: readonly { pointer: string; mimeType?: string; image?: { width: number; height: number } }[],
   external: (uri: string) => Uint8Array | undefined,
 ): TextureFacts[] {
-  const images = containedImages(bytes, external)
+  const images = container ? imageBytes(container, external) : []
   const reported = new Map(
     resources.filter((resource) => resource.pointer.startsWith('/images/')).map((r) => [r.pointer, r]),
   )

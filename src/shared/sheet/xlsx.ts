@@ -4,8 +4,10 @@ import type { Cell, Row } from 'write-excel-file/universal'
 import { SheetFileError } from './errors.ts'
 import { escapeFormula, isPlainNumber } from './formula.ts'
 import { isBlankRow } from './help-row.ts'
-import { MAX_CELL_CHARS, MAX_COLUMNS } from './limits.ts'
+import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_UNPACKED_BYTES } from './limits.ts'
 import type { ParsedSheet } from './csv.ts'
+import { DamagedZipError, unpackedSize, type UnpackedSize } from './unpacked-size.ts'
+import { formatBytes } from '../byte-size.ts'
 import { messageOf } from '../error-message.ts'
 
 /**
@@ -63,6 +65,7 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
       'The file is not an XLSX workbook. Choose an .xlsx, a .csv or a .json file.',
     )
   }
+  await refuseLargeUnpacked(new Uint8Array(input))
   let data: unknown[][]
   try {
     // Numbers come as the workbook stores them (text), so no float noise is added on the way.
@@ -113,6 +116,34 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
   // Trailing blank rows are formatting left behind, not data.
   while (rows.length > 0 && isBlankRow(rows[rows.length - 1]!)) rows.pop()
   return { headers, rows, notes }
+}
+
+/**
+ * Refuses a workbook that unpacks to more than the limit, before read-excel-file unpacks any of it
+ * (unpacked-size.ts: the sizes its entries declare, then what they really inflate to, counted and
+ * stopped at the limit). The caller names the file.
+ */
+async function refuseLargeUnpacked(zip: Uint8Array<ArrayBuffer>): Promise<void> {
+  let size: UnpackedSize
+  try {
+    size = await unpackedSize(zip, MAX_XLSX_UNPACKED_BYTES)
+  } catch (error) {
+    if (!(error instanceof DamagedZipError)) throw error
+    throw new SheetFileError(
+      'not-xlsx',
+      `The workbook cannot be read: it is damaged, cut short or not an XLSX file (${error.message}).`,
+    )
+  }
+  if (size.within) return
+  const limit = formatBytes(MAX_XLSX_UNPACKED_BYTES)
+  const what =
+    'inflatedPast' in size
+      ? `unpacks to more than ${limit}, though its entries say ${formatBytes(size.declared)} (it is damaged, or made to mislead)`
+      : `unpacks to ${formatBytes(size.declared)}`
+  throw new SheetFileError(
+    'too-large',
+    `The workbook ${what}, and a workbook is read whole, up to ${limit} unpacked. Save it as CSV UTF-8, which is read as it streams, whatever its size.`,
+  )
 }
 
 export interface XlsxOptions {

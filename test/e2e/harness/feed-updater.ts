@@ -1,5 +1,7 @@
 import { EventEmitter } from 'node:events'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Updater, UpdaterLogger } from '#node/updates/update-service.ts'
 
 /** Versions as numbers, part by part (the feeds the tests serve use plain x.y.z). */
@@ -15,9 +17,10 @@ function newer(offered: string, current: string): boolean {
 /**
  * A stand-in for electron-updater in the browser tests, where there is no Electron to run it: it
  * reads the feed main configured (the JSON file the update service writes), asks that feed for its
- * latest-linux.yml over HTTP, as the generic provider does, and "downloads" in a few steps of
- * progress. It installs nothing: `installs` counts "Restart to update". The real electron-updater
- * is tested against a loopback feed in test/unit/main/updates.test.ts.
+ * latest-linux.yml over HTTP, as the generic provider does, and downloads the file it names (its
+ * `path`) into a folder of its own, reporting a few steps of progress; the update service then
+ * checks that file's signature. It installs nothing: `installs` counts "Restart to update". The
+ * real electron-updater is tested against a loopback feed in test/unit/main/updates.test.ts.
  */
 export class FeedUpdater extends EventEmitter implements Updater {
   autoDownload = true
@@ -31,6 +34,8 @@ export class FeedUpdater extends EventEmitter implements Updater {
   stepMs = 400
 
   private readonly currentVersion: string
+  /** Where the downloads go: a folder of this updater's own, removed by `dispose`. */
+  private folder: Promise<string> | undefined
 
   constructor(currentVersion: string) {
     super()
@@ -42,28 +47,42 @@ export class FeedUpdater extends EventEmitter implements Updater {
     const answer = await fetch(`${config.url}/latest-linux.yml`)
     if (!answer.ok)
       throw Object.assign(new Error(`${answer.status} ${answer.statusText}`), { statusCode: answer.status })
-    const version = /^version:\s*(\S+)/m.exec(await answer.text())?.[1]
-    if (!version) throw Object.assign(new Error('no version'), { code: 'ERR_UPDATER_INVALID_UPDATE_INFO' })
+    const yml = await answer.text()
+    const version = /^version:\s*(\S+)/m.exec(yml)?.[1]
+    const path = /^path:\s*(\S+)/m.exec(yml)?.[1]
+    if (!version || !path)
+      throw Object.assign(new Error('no version or path'), { code: 'ERR_UPDATER_INVALID_UPDATE_INFO' })
     const updateInfo = { version }
     if (!newer(version, this.currentVersion)) return { isUpdateAvailable: false, updateInfo }
     this.emit('update-available', updateInfo)
     return {
       isUpdateAvailable: true,
       updateInfo,
-      downloadPromise: this.autoDownload ? this.download(version) : null,
+      downloadPromise: this.autoDownload ? this.download(version, `${config.url}/${path}`, path) : null,
     }
   }
 
-  private async download(version: string) {
-    for (const percent of [0, 35, 70, 100]) {
+  private async download(version: string, address: string, name: string) {
+    for (const percent of [0, 35, 70]) {
       await new Promise((resolve) => setTimeout(resolve, this.stepMs))
       this.emit('download-progress', { percent })
     }
-    this.emit('update-downloaded', { version })
-    return [`/tmp/Catalog-Desk-${version}.AppImage`]
+    const answer = await fetch(address)
+    if (!answer.ok)
+      throw Object.assign(new Error(`${answer.status} ${answer.statusText}`), { statusCode: answer.status })
+    this.folder ??= mkdtemp(join(tmpdir(), 'catalog-desk-e2e-update-'))
+    const downloadedFile = join(await this.folder, name)
+    await writeFile(downloadedFile, Buffer.from(await answer.arrayBuffer()))
+    this.emit('download-progress', { percent: 100 })
+    this.emit('update-downloaded', { version, downloadedFile })
+    return [downloadedFile]
   }
 
   quitAndInstall() {
     this.installs++
+  }
+
+  async dispose() {
+    if (this.folder) await rm(await this.folder, { recursive: true, force: true })
   }
 }

@@ -11,6 +11,9 @@ import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { createAppLog, type AppLog } from '#node/app-log.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import type { OriginHandler } from '#node/app-origin.ts'
+import { thumbnailRoute } from '#node/thumbnail-route.ts'
+import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
@@ -19,6 +22,7 @@ import { createUpdateService } from '#node/updates/update-service.ts'
 import { type Api, type AppInfo } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { FeedUpdater } from './feed-updater.ts'
+import { releasePublicKey } from './release-key.ts'
 import { startStaticServer, type StaticServer } from './static-server.ts'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
@@ -56,6 +60,11 @@ interface TestFixtures {
   mainLog: AppLog
   /** The updater main's update service drives: a stand-in that asks the feed Settings names. */
   updater: FeedUpdater
+  /**
+   * Main's question before it uses a new feed address (a dialog in the app): the addresses asked
+   * about, and the answer given, yes unless a test sets it.
+   */
+  feedQuestions: { asked: string[]; answer: boolean }
   pageProblems: PageProblems
   /** Everything the bridge handed back to the page, in order: what the renderer could ever see. */
   bridgeResults: unknown[]
@@ -85,7 +94,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (!existsSync(join(rendererDir, 'index.html'))) {
         throw new Error(`${rendererDir}/index.html is missing: build the app first (npm run build)`)
       }
-      const server = await startStaticServer(rendererDir)
+      // The thumbnails of the test under way, with its own "Allow local addresses" (see `context`).
+      const server = await startStaticServer(rendererDir, (request) => thumbnailsOfTest(request))
       await use(server)
       await server.close()
     },
@@ -120,7 +130,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   // eslint-disable-next-line no-empty-pattern
   updater: async ({}, use) => {
-    await use(new FeedUpdater(appVersion))
+    const updater = new FeedUpdater(appVersion)
+    await use(updater)
+    await updater.dispose()
+  },
+
+  // eslint-disable-next-line no-empty-pattern
+  feedQuestions: async ({}, use) => {
+    await use({ asked: [], answer: true })
   },
 
   // Filled in by `context`, which makes the log in the test's data folder.
@@ -156,7 +173,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // eslint-disable-next-line no-empty-pattern
   pageProblems: async ({}, use) => {
     const list: PageProblem[] = []
-    const allowed: RegExp[] = []
+    // A thumbnail main would not show is a tile that says why (the tests that care read it);
+    // Chromium's console line about the failed <img> is not a problem of the page.
+    const allowed: RegExp[] = [THUMBNAIL_NOT_SHOWN]
     await use({ list, allow: (pattern) => allowed.push(pattern) })
     const unexpected = list.filter((problem) => !allowed.some((pattern) => pattern.test(problem.text)))
     expect(
@@ -173,6 +192,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       clipboard,
       openedPaths,
       updater,
+      feedQuestions,
       pageProblems,
       bridgeResults,
       sandbox,
@@ -221,6 +241,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         buildFeedFile: join(dataDir, 'app-update.yml'),
         dataDir,
         installOnQuit: true,
+        releaseKeys: [releasePublicKey],
+        confirmFeedAddress: async (address) => {
+          feedQuestions.asked.push(address)
+          return feedQuestions.answer
+        },
       }),
       openPath: async (path) => {
         openedPaths.push(path)
@@ -230,6 +255,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       redact: known.redact,
     })
     const dispatch = createDispatcher(handlers, log)
+    // Main's thumbnail route, as main makes it: answered by the worker's renderer server.
+    thumbnailsOfTest = thumbnailRoute({
+      policy: CONTENT_SECURITY_POLICY,
+      allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+    })
     // A rejection here reaches the page as a rejected promise carrying the error's message.
     await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
       const result = await dispatch(channel, args)
@@ -254,9 +284,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       pageProblems.list.push({ kind: 'pageerror', text: error.stack ?? error.message })
     })
     await use(context)
+    thumbnailsOfTest = noTestThumbnails
     await rm(dataDir, { recursive: true, force: true })
   },
 })
+
+/** Between tests, nobody's settings apply: the route answers that no test is running. */
+const noTestThumbnails: OriginHandler = async () => new Response('No test is running', { status: 503 })
+/**
+ * The thumbnail route of the test under way. The renderer server lives as long as the worker, a
+ * test's settings as long as its context; a test's contexts share the route of the last one made.
+ */
+let thumbnailsOfTest: OriginHandler = noTestThumbnails
+
+/** Chromium's console line for a thumbnail the route answered with a refusal. */
+const THUMBNAIL_NOT_SHOWN =
+  /^Failed to load resource: the server responded with a status of \d+ .*\/thumbnail\?src=/
 
 /** Each context's main log, for the `mainLog` fixture. */
 const logs = new WeakMap<object, AppLog>()

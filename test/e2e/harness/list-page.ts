@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { IMAGE_HOST, seedDrafts } from '../../../bench/seed-drafts.ts'
+import { seedDrafts } from '../../../bench/seed-drafts.ts'
 import { expect } from './fixtures.ts'
 
 /** The SKU list as the list specs read it: how they open it, and the parts they look at. */
@@ -17,14 +17,8 @@ export const snackbar = (page: Page) => page.locator('.snackbar')
 /** A notice that says `text` (the snackbar's, or the list's announcement). */
 export const said = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text })
 
-/** Opens the list on `count` seeded drafts (photos answered by a plain picture, none broken). */
+/** Opens the list on `count` seeded drafts (their photos at a host nobody answers: the tiles say so). */
 export async function openSeededList(page: Page, count: number): Promise<void> {
-  await page.route(`https://${IMAGE_HOST}/**`, (route) =>
-    route.fulfill({
-      contentType: 'image/svg+xml',
-      body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="#ddd"/></svg>',
-    }),
-  )
   await page.goto('/#/skus')
   await expect(page.getByText('No SKU drafts yet')).toBeVisible()
   await seedDrafts(page, count)

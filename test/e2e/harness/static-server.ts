@@ -1,6 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { appFileServer } from '#node/app-files.ts'
+import { appOrigin, type OriginHandler } from '#node/app-origin.ts'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 
 export interface StaticServer {
@@ -10,11 +10,13 @@ export interface StaticServer {
 }
 
 /**
- * Serves the built renderer over http with the code that serves it to the app's window through
- * the `app:` protocol (src/node/app-files.ts): same files, same headers, nothing outside `root`.
+ * Serves the app's origin over http with the code that serves it to the app's window through the
+ * `app:` protocol (src/node/app-origin.ts): the built renderer's files (same headers, nothing
+ * outside `root`) and the list's thumbnails, answered by `thumbnails` (main's route, made by the
+ * caller with the settings it runs under).
  */
-export async function startStaticServer(root: string): Promise<StaticServer> {
-  const files = appFileServer(root, CONTENT_SECURITY_POLICY)
+export async function startStaticServer(root: string, thumbnails: OriginHandler): Promise<StaticServer> {
+  const files = appOrigin({ rendererDir: root, policy: CONTENT_SECURITY_POLICY, thumbnails })
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1')
     // Inside the chain: a Request refuses some methods (CONNECT, TRACE) by throwing.

@@ -71,6 +71,16 @@ export function markedGlb(glb: Uint8Array, extras: Record<string, unknown>, pad 
   )
 }
 
+/**
+ * A .gltf whose `extras` nest lists `levels` deep: valid JSON, which the glTF-Validator walks by
+ * recursion (20,000 levels overflow its stack, outside the promise it returned).
+ */
+export function nestedGltf(levels: number): Uint8Array {
+  return new TextEncoder().encode(
+    `{"asset":{"version":"2.0"},"extras":${'['.repeat(levels)}${']'.repeat(levels)}}`,
+  )
+}
+
 export interface Served {
   body: Uint8Array | string
   type?: string

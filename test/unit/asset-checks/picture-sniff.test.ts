@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { containedImages, imageBytes, readContainer } from '#shared/asset-checks/gltf-container.ts'
+import { imageBytes, readContainer } from '#shared/asset-checks/gltf-container.ts'
 import { sniff } from '#shared/asset-checks/picture-sniff.ts'
 import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 import { pmndrsModel, pmndrsTexture } from './asset-files.ts'
@@ -105,24 +105,25 @@ describe('sniff', () => {
   })
 })
 
-describe('containedImages', () => {
-  it('gives what imageBytes gives, without parsing the JSON of a model that holds no images', async () => {
-    const textured = await pmndrsModel('pmndrs')
-    const images = containedImages(textured, () => undefined)
-    expect(images).toEqual(imageBytes(readContainer(textured)!, () => undefined))
+describe('imageBytes', () => {
+  it('gives a GLB’s images from its buffer views, and none for a model that holds no images', async () => {
+    const images = imageBytes(readContainer(await pmndrsModel('pmndrs'))!, () => undefined)
     expect(images).toHaveLength(1)
-    const plain = await pmndrsModel('bunny')
-    expect(readContainer(plain)!.json.images).toBeUndefined()
-    expect(containedImages(plain, () => undefined)).toEqual([])
+    expect(sniff(images[0]!)).toMatchObject({ type: 'image/jpeg', width: 2048, height: 2048 })
+    const plain = readContainer(await pmndrsModel('bunny'))!
+    expect(plain.json.images).toBeUndefined()
+    expect(imageBytes(plain, () => undefined)).toEqual([])
   })
 
   it('finds the images of a .gltf, their key written plainly or with \\u escapes', () => {
     const photo = new Uint8Array([0xff, 0xd8, 0xff])
     const external = (uri: string) => (uri === 'photo.jpg' ? photo : undefined)
     const gltf = (key: string) =>
-      new TextEncoder().encode(`{"asset": {"version": "2.0"}, "${key}": [{"uri": "photo.jpg"}]}`)
-    expect(containedImages(gltf('images'), external)).toEqual([photo])
-    expect(containedImages(gltf('im\\u0061ges'), external)).toEqual([photo])
-    expect(containedImages(gltf('pictures'), external)).toEqual([])
+      readContainer(
+        new TextEncoder().encode(`{"asset": {"version": "2.0"}, "${key}": [{"uri": "photo.jpg"}]}`),
+      )!
+    expect(imageBytes(gltf('images'), external)).toEqual([photo])
+    expect(imageBytes(gltf('im\\u0061ges'), external)).toEqual([photo])
+    expect(imageBytes(gltf('pictures'), external)).toEqual([])
   })
 })

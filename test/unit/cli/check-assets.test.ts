@@ -9,6 +9,7 @@ import type { SkuAssetResult } from '#shared/asset-checks/results.ts'
 import {
   closedPort,
   markedGlb,
+  nestedGltf,
   pmndrsModel,
   pmndrsTexture,
   serveAssets,
@@ -163,6 +164,49 @@ describe('catalog-desk check-assets: the five kinds of model address', () => {
     )
     // Nothing was asked of the server.
     expect(server.seen).toEqual([])
+  })
+})
+
+describe('a model the glTF-Validator cannot be given', () => {
+  it('a .gltf nested 20,000 deep is an error line of its own; the report and the cache hold the rest', async () => {
+    const server = await serve({
+      '/deep.gltf': { body: nestedGltf(20_000), type: 'model/gltf+json' },
+      '/draco.glb': { body: await pmndrsModel('bunny'), type: 'model/gltf-binary' },
+    })
+    const file = await skuFile([
+      skuWithModel('4001', `${server.url}/deep.gltf`),
+      skuWithModel('4002', `${server.url}/draco.glb`),
+    ])
+    const cache = join(scratch, 'deep.cache')
+
+    const run = await runCli(['check-assets', file, '--allow-local', '--cache', cache])
+    expect(run.code).toBe(1)
+    expect(run.stdout.trimEnd().split(/\n(?=\[)/)).toEqual([
+      `[0] SKU 4001, arEffect.effectAssets3D.0.url: ${server.url}/deep.gltf\n` +
+        '  error: Its JSON nests objects or lists more than 100 levels deep, which no glTF model needs; the glTF-Validator does not read it. [too-deep]',
+      `[1] SKU 4002, arEffect.effectAssets3D.0.url: ${server.url}/draco.glb\n` +
+        '  ok: GLB, 18.4 KB, 5,648 triangles, 1 draw call, KHR_draco_mesh_compression\n' +
+        '2 SKUs read, 2 assets named (2 distinct files, 0 unchanged since the cache): 1 ok, 0 with warnings, 1 with errors',
+    ])
+
+    // The cache was written, with both: the next run asks each server whether its file changed.
+    server.seen.length = 0
+    const again = await checkJson([file, '--allow-local', '--cache', cache])
+    expect(again.report).toMatchObject({ files: 2, unchanged: 2, ok: 1, errors: 1 })
+    expect(server.seen.map((request) => request.status)).toEqual([304, 304])
+    expect(again.report.results[0]!.problems).toEqual([
+      expect.objectContaining({ severity: 'error', code: 'too-deep' }),
+    ])
+  })
+
+  it('one nested 100 deep is read by the validator as any other', async () => {
+    const server = await serve({ '/deep.gltf': { body: nestedGltf(99), type: 'model/gltf+json' } })
+    const { report } = await checkJson([
+      await skuFile([skuWithModel('4003', `${server.url}/deep.gltf`)]),
+      '--allow-local',
+    ])
+    expect(report.results[0]!.problems.map((problem) => problem.code)).not.toContain('too-deep')
+    expect(report.results[0]).toMatchObject({ facts: { format: 'gltf' } })
   })
 })
 

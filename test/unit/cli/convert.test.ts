@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -92,6 +92,49 @@ describe('catalog-desk convert', () => {
     expect(JSON.parse(await readFile(at('exists.json'), 'utf8'))).toEqual({
       skus: [fixture('sku-eyewear-full.json')],
     })
+  })
+
+  it('a symlink planted in OUT’s folder, at the old temporary name or as OUT, changes nothing it points to', async () => {
+    const folder = at('planted')
+    await mkdir(folder)
+    const target = at('not-yours.txt')
+    await writeFile(target, 'keep me')
+    // The name the temporary file once had: predictable, since convert runs in this process.
+    await symlink(target, join(folder, `.bulk.json.${process.pid}.partial`))
+    const run = await runCli(['convert', 'test/fixtures/sku-eyewear-full.json', join(folder, 'bulk.json')])
+    expect(run.code).toBe(0)
+    expect(await readFile(target, 'utf8')).toBe('keep me')
+    expect((await lstat(join(folder, 'bulk.json'))).isSymbolicLink()).toBe(false)
+    expect(JSON.parse(await readFile(join(folder, 'bulk.json'), 'utf8'))).toEqual({
+      skus: [fixture('sku-eyewear-full.json')],
+    })
+
+    // OUT a link to a file that does not exist yet: refused without --force, nothing created there.
+    const nowhere = at('nowhere.json')
+    await symlink(nowhere, join(folder, 'dangling.json'))
+    const refused = await runCli([
+      'convert',
+      'test/fixtures/sku-eyewear-full.json',
+      join(folder, 'dangling.json'),
+    ])
+    expect(refused.code).toBe(2)
+    await expect(lstat(nowhere)).rejects.toThrow(/ENOENT/)
+
+    // OUT a link, with --force: the link is replaced by the file, what it pointed to is untouched.
+    await symlink(target, join(folder, 'linked.json'))
+    const forced = await runCli([
+      'convert',
+      '--force',
+      'test/fixtures/sku-eyewear-full.json',
+      join(folder, 'linked.json'),
+    ])
+    expect(forced.code).toBe(0)
+    expect(await readFile(target, 'utf8')).toBe('keep me')
+    expect((await lstat(join(folder, 'linked.json'))).isSymbolicLink()).toBe(false)
+    // Only what the test planted and what convert wrote: no temporary file left behind.
+    expect((await readdir(folder)).sort()).toEqual(
+      [`.bulk.json.${process.pid}.partial`, 'bulk.json', 'dangling.json', 'linked.json'].sort(),
+    )
   })
 
   it.each([

@@ -228,6 +228,42 @@ describe('catalog-desk push: usage', () => {
     expect(run.stderr).toMatch(message)
   })
 
+  // `--token-env "$CATALOG_TOKEN"` puts the token where the variable's name belongs: whatever
+  // --token-env was given is never printed unless it looks like a variable's name.
+  it.each([
+    [
+      'the value of an exported variable, not a name',
+      'push-test-token-5d1e',
+      { CATALOG_TOKEN: TOKEN },
+      /given the value of the environment variable CATALOG_TOKEN.*write --token-env CATALOG_TOKEN \(without the \$\)/,
+    ],
+    [
+      'the value of an exported variable, shaped like a name',
+      'sk_live_4eC39HqLyjWDarjtT1zdp7dc',
+      { CATALOG_TOKEN: 'sk_live_4eC39HqLyjWDarjtT1zdp7dc\n' },
+      /given the value of the environment variable CATALOG_TOKEN/,
+    ],
+    [
+      'a token that is no variable’s value and not a name',
+      'eyJhbGciOiJIUzI1NiJ9.e30.ZRrHA1JJJW8opsbCGfG_HACGpVUMN_a9IV7pAx_Zmeo',
+      {},
+      /--token-env takes the name of an environment variable.*what it was given is not one, and is not repeated here/,
+    ],
+    [
+      'a token shaped like a name that is set nowhere',
+      'AKIAIOSFODNN7EXAMPLE',
+      {},
+      /The environment variable named by --token-env is not set or empty.*not repeated here/,
+    ],
+  ])('--token-env given %s never prints it; exit 2', async (_case, secret, env, message) => {
+    await inputFile('f.json', skus(1))
+    const run = await push(['f.json', '--base-url', 'http://127.0.0.1:1', '--token-env', secret], { env })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toMatch(message)
+    expect(run.stderr + run.stdout).not.toContain(secret)
+    expect(run.stderr + run.stdout).not.toContain(secret.slice(0, 12))
+  })
+
   it('--help prints the usage; the main usage lists push', async () => {
     const run = await push(['--help'])
     expect(run.code).toBe(0)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appPage } from '#main/app-page.ts'
-import { isExternalLink } from '#main/external-link.ts'
+import { externalLink } from '#main/external-link.ts'
 
 const appUrl = 'app://catalog-desk/index.html'
 
@@ -67,9 +67,9 @@ describe('appPage, dev server', () => {
   })
 })
 
-describe('isExternalLink', () => {
-  it.each(['https://example.com/', 'https://docs.example.com/a?b=c#d'])('accepts %s', (url) => {
-    expect(isExternalLink(url)).toBe(true)
+describe('externalLink', () => {
+  it.each(['https://example.com/', 'https://docs.example.com/a?b=c#d'])('opens %s as it is', (url) => {
+    expect(externalLink(url)).toBe(url)
   })
 
   it.each([
@@ -80,7 +80,7 @@ describe('isExternalLink', () => {
     'ms-msdt:/id',
     'HTTPS',
     '',
-  ])('rejects %s', (url) => {
-    expect(isExternalLink(url)).toBe(false)
+  ])('opens nothing for %s', (url) => {
+    expect(externalLink(url)).toBeUndefined()
   })
 })

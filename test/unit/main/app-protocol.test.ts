@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appFileServer } from '#node/app-files.ts'
-import { APP_PAGE_URL, APP_SCHEME_PRIVILEGES, appProtocolHandler } from '#main/app-protocol.ts'
+import {
+  APP_PAGE_URL,
+  APP_SCHEME_PRIVILEGES,
+  appProtocolHandler,
+  devServerThumbnails,
+} from '#main/app-protocol.ts'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
+import { thumbnailRoute } from '#node/thumbnail-route.ts'
 
 // A built renderer in a temporary folder, with a secret beside it that must never be served.
 let folder: string
@@ -32,6 +38,10 @@ afterAll(async () => {
 
 const request = (url: string, method = 'GET') => new Request(url, { method })
 
+/** Main's thumbnail route as a new user has it: nothing on this computer or the local network. */
+const thumbnails = thumbnailRoute({ policy: CONTENT_SECURITY_POLICY, allowLocalAddresses: () => false })
+const appProtocol = () => appProtocolHandler(rendererDir, thumbnails)
+
 describe('the app protocol', () => {
   it('is a standard, secure scheme that module scripts and workers can load from', () => {
     expect(APP_SCHEME_PRIVILEGES).toEqual({
@@ -44,7 +54,7 @@ describe('the app protocol', () => {
   })
 
   it('serves the page at the address the window loads, with the policy and the type', async () => {
-    const answer = await appProtocolHandler(rendererDir)(request(APP_PAGE_URL))
+    const answer = await appProtocol()(request(APP_PAGE_URL))
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8')
     expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
@@ -53,15 +63,74 @@ describe('the app protocol', () => {
   })
 
   it('serves the build’s scripts as JavaScript, which module loading insists on', async () => {
-    const answer = await appProtocolHandler(rendererDir)(request('app://catalog-desk/assets/index-AbC123.js'))
+    const answer = await appProtocol()(request('app://catalog-desk/assets/index-AbC123.js'))
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(await answer.text()).toBe(SCRIPT)
   })
 
   it('answers other hosts of the scheme with a 404', async () => {
-    const answer = await appProtocolHandler(rendererDir)(request('app://elsewhere/index.html'))
+    const answer = await appProtocol()(request('app://elsewhere/index.html'))
     expect(answer.status).toBe(404)
+  })
+
+  it.each([
+    ['the page', APP_PAGE_URL, 200],
+    ['a script', 'app://catalog-desk/assets/index-AbC123.js', 200],
+    ['a file that is not there', 'app://catalog-desk/assets/missing.js', 404],
+    ['another host', 'app://elsewhere/index.html', 404],
+    [
+      'another host’s thumbnail path',
+      'app://elsewhere/thumbnail?src=https%3A%2F%2Fcdn.example.com%2Fa.png',
+      404,
+    ],
+    ['a thumbnail without a photo address', 'app://catalog-desk/thumbnail', 400],
+    [
+      'a thumbnail on this computer',
+      'app://catalog-desk/thumbnail?src=https%3A%2F%2F127.0.0.1%3A9%2Fa.png',
+      403,
+    ],
+  ])('answers %s with the policy and nosniff (%s: %i)', async (_what, url, status) => {
+    const answer = await appProtocol()(request(url))
+    expect(answer.status).toBe(status)
+    // Any answer may be shown as a document: every one carries the page's policy, and no answer's
+    // bytes are ever taken for another type than the one it says.
+    expect(answer.headers.get('content-security-policy')).toContain(CONTENT_SECURITY_POLICY)
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+  })
+
+  it('routes the thumbnail path of its own host to main’s route, and every other path to the files', async () => {
+    const answer = await appProtocol()(
+      request('app://catalog-desk/thumbnail?src=https%3A%2F%2F10.0.0.1%2Fa.png'),
+    )
+    expect(answer.status).toBe(403)
+    expect(await answer.text()).toBe(
+      'Not loaded: a local address (10.0.0.1). Settings can allow local addresses.',
+    )
+    // Only the exact path: a file named like it is a file (and there is none).
+    expect((await appProtocol()(request('app://catalog-desk/thumbnail/x.png'))).status).toBe(404)
+  })
+})
+
+describe('devServerThumbnails', () => {
+  const DEV = 'http://localhost:5173'
+  const answered: string[] = []
+  const handler = devServerThumbnails(
+    `${DEV}/`,
+    async (asked) => (answered.push(`thumbnails ${asked.url}`), new Response('photo')),
+    async (asked) => (answered.push(`passed on ${asked.url}`), new Response('file')),
+  )
+
+  it('answers the dev server’s thumbnail path itself, and passes every other request on', async () => {
+    await handler(request(`${DEV}/thumbnail?src=x`))
+    await handler(request(`${DEV}/src/main.ts`))
+    // The same path of another origin is not the page's.
+    await handler(request('http://localhost:8080/thumbnail?src=x'))
+    expect(answered).toEqual([
+      `thumbnails ${DEV}/thumbnail?src=x`,
+      `passed on ${DEV}/src/main.ts`,
+      'passed on http://localhost:8080/thumbnail?src=x',
+    ])
   })
 })
 

@@ -43,9 +43,11 @@ describe('the content security policy', () => {
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline')
     expect(directives.get('style-src')).toEqual(["'self'"])
     expect(directives.get('connect-src')).toEqual(["'self'"])
-    // The app's own and inlined pictures, blobs of pictures main fetched through its guard, and
-    // https photos for the list's thumbnails; never plain http (intranet hosts named by a sheet).
-    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:', 'https:'])
+    // The app's own and inlined pictures (the list's thumbnails are a path of the app's origin
+    // that main answers) and blobs of pictures main fetched through its guard; never the network,
+    // https included: an address a sheet names (loopback, the office network) is not the page's
+    // to call.
+    expect(directives.get('img-src')).toEqual(["'self'", 'data:', 'blob:'])
     expect(directives.get('frame-ancestors')).toEqual(["'none'"])
   })
 

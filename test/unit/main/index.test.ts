@@ -9,6 +9,7 @@ import { CONTENT_SECURITY_POLICY, DEV_CONTENT_SECURITY_POLICY } from '#main/cont
 import { ipcChannel, type LocalSettings, type UpdateStatus } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
+import { thumbnailAddress } from '#shared/thumbnail-address.ts'
 import { fakeWebContents } from './fake-web-contents.ts'
 
 // The app's lifecycle, run against a stand-in for Electron's own modules (nothing else is mocked).
@@ -75,6 +76,9 @@ const fake = vi.hoisted(() => {
     handle: vi.fn((_scheme: string, _handler: (request: Request) => Promise<Response>) => {}),
   }
   const ipc = { handle: vi.fn(), removeHandler: vi.fn() }
+  const net = {
+    fetch: vi.fn(async (_request: Request, _options: object) => new Response('from the dev server')),
+  }
   const autoUpdater = { on: vi.fn() }
   const dialog = {
     showErrorBox: vi.fn((_title: string, _content: string) => {}),
@@ -89,6 +93,7 @@ const fake = vi.hoisted(() => {
     shell,
     protocol,
     ipc,
+    net,
     dialog,
     autoUpdater,
     emit(event: string, ...args: unknown[]) {
@@ -110,6 +115,7 @@ vi.mock('electron', () => ({
   session: { defaultSession: fake.defaultSession },
   shell: fake.shell,
   protocol: fake.protocol,
+  net: fake.net,
   ipcMain: fake.ipc,
   dialog: fake.dialog,
   autoUpdater: fake.autoUpdater,
@@ -227,6 +233,14 @@ describe('src/main/index.ts', () => {
     expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
     expect(await answer.text()).toBe(await readFile(rendererFile, 'utf8'))
     expect((await handler(new Request('app://catalog-desk/..%2f..%2fpackage.json'))).status).toBe(404)
+    // The list's thumbnails, with the person's "Allow local addresses" (off for a new user).
+    const thumbnail = await handler(
+      new Request(`app://catalog-desk${thumbnailAddress('https://10.0.0.1/a.png')}`),
+    )
+    expect(thumbnail.status).toBe(403)
+    expect(await thumbnail.text()).toBe(
+      'Not loaded: a local address (10.0.0.1). Settings can allow local addresses.',
+    )
   })
 
   it('development: loads the dev server and sends the dev policy', async () => {
@@ -234,8 +248,17 @@ describe('src/main/index.ts', () => {
     await startApp()
     const window = fake.windows[0]!
     expect(window.loadURL).toHaveBeenCalledExactlyOnceWith(DEV_URL)
-    expect(fake.protocol.handle).not.toHaveBeenCalled()
     expect(headerPolicy()).toBe(DEV_CONTENT_SECURITY_POLICY)
+    // No app: protocol; main answers the dev server's thumbnail path and passes the rest on.
+    expect(fake.protocol.handle).toHaveBeenCalledOnce()
+    const [scheme, handler] = fake.protocol.handle.mock.calls[0]!
+    expect(scheme).toBe('http')
+    const thumbnail = await handler(new Request(`${DEV_URL}${thumbnailAddress('https://10.0.0.1/a.png')}`))
+    expect(thumbnail.status).toBe(403)
+    expect(fake.net.fetch).not.toHaveBeenCalled()
+    const module = new Request(`${DEV_URL}/src/main.ts`)
+    expect(await (await handler(module)).text()).toBe('from the dev server')
+    expect(fake.net.fetch).toHaveBeenCalledExactlyOnceWith(module, { bypassCustomProtocolHandlers: true })
   })
 
   it('starts the embedded sandbox, which the default Sandbox profile reaches without a token', async () => {
@@ -308,6 +331,42 @@ describe('src/main/index.ts', () => {
     expect(fake.shell.openExternal).not.toHaveBeenCalled()
     expect(contents.openWindow('https://example.com/')).toEqual({ action: 'deny' })
     expect(fake.shell.openExternal).toHaveBeenCalledExactlyOnceWith('https://example.com/')
+  })
+
+  it('hands the browser the address it checked: the parsed link, never the string as given', async () => {
+    fake.app.isPackaged = true
+    await startApp()
+    const contents = fakeWebContents()
+    fake.emit('web-contents-created', {}, contents.contents)
+    // What the browser is given, or undefined when nothing is opened.
+    const opened: Array<[string, string | undefined]> = [
+      ['  https://example.com/help  ', 'https://example.com/help'],
+      ['HtTpS://Example.COM/Help', 'https://example.com/Help'],
+      ['https:example.com/help', 'https://example.com/help'],
+      ['https:\\\\example.com\\help', 'https://example.com/help'],
+      ['https:///example.com/help', 'https://example.com/help'],
+      ['https://exa\tmple.com/he\nlp', 'https://example.com/help'],
+      ['https://example.com/a b', 'https://example.com/a%20b'],
+      ['javascript:alert(1)', undefined],
+      [' JavaScript://example.com/%0aalert(1)', undefined],
+      ['http://example.com/', undefined],
+      ['file:///etc/passwd', undefined],
+    ]
+    for (const [given, expected] of opened) {
+      fake.shell.openExternal.mockClear()
+      const asked = ipcListener('catalog-desk:openExternal')(fromAppPage, given)
+      if (expected === undefined) await expect(asked, given).rejects.toThrow()
+      else await asked
+      expect(fake.shell.openExternal.mock.calls, `IPC ${JSON.stringify(given)}`).toEqual(
+        expected === undefined ? [] : [[expected]],
+      )
+
+      fake.shell.openExternal.mockClear()
+      expect(contents.openWindow(given)).toEqual({ action: 'deny' })
+      expect(fake.shell.openExternal.mock.calls, `window.open ${JSON.stringify(given)}`).toEqual(
+        expected === undefined ? [] : [[expected]],
+      )
+    }
   })
 
   it.each([

@@ -1,20 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { MAX_TEXTURE_SIDE, transcodeKtx2 } from '#node/ktx2-transcoder.ts'
-
-/** The KTX2 texture inside the derived fixture (test/fixtures/assets/README.md): React's logo, cyan at its centre. */
-function fixtureTexture(): Uint8Array {
-  const glb = readFileSync(new URL('../../fixtures/assets/ktx2-textured.glb', import.meta.url))
-  const jsonLength = glb.readUInt32LE(12)
-  const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8')) as {
-    images: Array<{ bufferView: number }>
-    bufferViews: Array<{ byteOffset?: number; byteLength: number }>
-  }
-  const binary = glb.subarray(20 + jsonLength + 8)
-  const view = json.bufferViews[json.images[0]!.bufferView]!
-  const start = view.byteOffset ?? 0
-  return new Uint8Array(binary.subarray(start, start + view.byteLength))
-}
+import { MAX_TEXTURE_SIDE } from '#node/ktx2-header.ts'
+import { transcodeKtx2 } from '#node/ktx2-transcoder.ts'
+import { fixtureTexture } from './ktx2-fixture.ts'
 
 describe('KTX2 textures transcoded for the preview', () => {
   it('gives every level as RGBA pixels, and says the colours are sRGB', async () => {
@@ -42,6 +29,32 @@ describe('KTX2 textures transcoded for the preview', () => {
     new DataView(huge.buffer).setUint32(20, 16_384, true)
     await expect(transcodeKtx2(huge)).rejects.toThrow(
       `the KTX2 texture is 16384×512; the preview shows at most ${MAX_TEXTURE_SIDE} pixels a side`,
+    )
+
+    // The header read as it is written, before Basis reads any of it: each figure it gives.
+    const edited = (edit: (header: DataView) => void) => {
+      const bytes = fixtureTexture().slice()
+      edit(new DataView(bytes.buffer))
+      return transcodeKtx2(bytes)
+    }
+    await expect(edited((header) => header.setUint32(40, 40, true))).rejects.toThrow(
+      'the KTX2 texture is damaged (it says 40 levels of a 512×512 texture)',
+    )
+    await expect(edited((header) => header.setUint32(36, 2, true))).rejects.toThrow(
+      'the KTX2 texture is damaged (it says 2 faces)',
+    )
+    // A cube map of 4,096 layers: 512² with its levels is 1.3 MB, times 6 faces and 4,096 layers.
+    await expect(
+      edited((header) => {
+        header.setUint32(32, 4096, true)
+        header.setUint32(36, 6, true)
+      }),
+    ).rejects.toThrow(
+      'the KTX2 texture is 512×512 with 10 levels, 4096 layers, 6 faces, 32768 MB as pixels, over the 96 MB the preview transcodes a texture',
+    )
+    // The first level's data said to inflate to 4 GB (the high half of its 64-bit length).
+    await expect(edited((header) => header.setUint32(80 + 16 + 4, 1, true))).rejects.toThrow(
+      'the KTX2 texture is 512×512 with 10 levels and says its levels inflate to 4096 MB, over the 96 MB the preview transcodes a texture',
     )
   })
 })

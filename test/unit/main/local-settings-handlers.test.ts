@@ -4,7 +4,7 @@ import type { HandlerDeps } from '#main/handlers/types.ts'
 import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { DEFAULT_BUDGETS, type AssetBudgets } from '#shared/asset-checks/budgets.ts'
 import type { LocalSettings } from '#shared/ipc.ts'
-import { pmndrsModel, serveAssets, type AssetServer } from '../asset-checks/asset-files.ts'
+import { nestedGltf, pmndrsModel, serveAssets, type AssetServer } from '../asset-checks/asset-files.ts'
 import { serviceDeps } from './service-deps.ts'
 
 // Settings › Asset budgets through the contract: what main takes (validated by the dispatcher, as
@@ -126,5 +126,35 @@ describe('checkAssets', () => {
         message: expect.stringMatching(/^The model has [\d,]+ triangles, over the recommended 1\.$/),
       }),
     ])
+  })
+
+  it('a .gltf nested 20,000 deep is an error for that model; the thread goes on with the model read beside it', async () => {
+    const { deps, dispatch } = setup()
+    server = await serveAssets({
+      '/deep.gltf': { body: nestedGltf(20_000), type: 'model/gltf+json' },
+      '/suzi.glb': { body: await pmndrsModel('suzi'), type: 'model/gltf-binary' },
+    })
+    await deps.preferences.update({ allowLocalAddresses: true })
+    const refs = ['deep.gltf', 'suzi.glb'].map((name) => ({
+      field: 'arEffect.effectAssets3D.0.url',
+      url: `${server!.url}/${name}`,
+      kind: 'model',
+    }))
+    const [deep, suzi] = (await dispatch('checkAssets', [refs])) as {
+      status: string
+      problems: { severity: string; code: string; message: string }[]
+    }[]
+    expect(deep).toMatchObject({
+      status: 'error',
+      problems: [
+        {
+          severity: 'error',
+          code: 'too-deep',
+          message:
+            'Its JSON nests objects or lists more than 100 levels deep, which no glTF model needs; the glTF-Validator does not read it.',
+        },
+      ],
+    })
+    expect(suzi).toMatchObject({ status: 'ok', problems: [] })
   })
 })

@@ -80,6 +80,9 @@ function logAndUpdateDeps(dir: string, redact: (text: string) => string) {
     buildFeedFile: join(dir, 'no-app-update.yml'),
     dataDir: dir,
     installOnQuit: true,
+    releaseKeys: [],
+    // Main's dialog, answered yes: these tests are about the contract (updates.test.ts asks it).
+    confirmFeedAddress: async () => true,
   })
   return {
     log,

@@ -1,10 +1,14 @@
+import { createHash, generateKeyPairSync } from 'node:crypto'
 import { EventEmitter } from 'node:events'
+import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppLog, type AppLog } from '#node/app-log.ts'
 import { openPreferences, type PreferenceStore } from '#node/preferences.ts'
+import { publicKeyText, signatureLine } from '#node/updates/release-signature.ts'
 import {
   CHECK_INTERVAL_MS,
   createUpdateService,
@@ -15,7 +19,37 @@ import {
 } from '#node/updates/update-service.ts'
 
 // The update service's own rules, over a stand-in updater that answers as told (electron-updater
-// itself is driven against a loopback feed in updates.test.ts).
+// itself is driven against a loopback feed in updates.test.ts). Its downloads are real files, and
+// their signatures are served on loopback, made with a key pair of this test's own.
+
+const releaseKey = generateKeyPairSync('ed25519')
+/** What the stand-in "downloads": a file of its own for each version. */
+const installerOf = (version: string) => `Catalog-Desk-${version}.AppImage`
+const bytesOf = (version: string) => Buffer.from(`the installer of version ${version}`)
+
+/** The feed folder where the signatures are: `<installer>.sig`, for each version the stand-in offers. */
+let signatures: { url: string; server: Server; served: Map<string, string> }
+
+beforeAll(async () => {
+  const served = new Map<string, string>()
+  const server = createServer((request, response) => {
+    const text = served.get(new URL(request.url!, 'http://feed').pathname)
+    if (text === undefined) return response.writeHead(404).end()
+    response.writeHead(200).end(text)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  signatures = { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/feed`, server, served }
+})
+afterAll(() => new Promise((resolve) => signatures.server.close(resolve)))
+
+/** Serves the release key's signature of the stand-in's installer of `version`. */
+function sign(version: string) {
+  const sha512 = createHash('sha512').update(bytesOf(version)).digest('base64')
+  signatures.served.set(
+    `/feed/${installerOf(version)}.sig`,
+    `${signatureLine(releaseKey.privateKey, version, sha512)}\n`,
+  )
+}
 
 class StandInUpdater extends EventEmitter implements Updater {
   autoDownload = true
@@ -43,9 +77,13 @@ class StandInUpdater extends EventEmitter implements Updater {
     }
   }
 
-  finishDownload() {
+  /** Writes the installer where electron-updater would keep it, and says it is downloaded. */
+  async finishDownload(folder: string) {
     this.emit('download-progress', { percent: 42.7 })
-    this.emit('update-downloaded', { version: this.latest })
+    const downloadedFile = join(folder, installerOf(this.latest))
+    await writeFile(downloadedFile, bytesOf(this.latest))
+    this.emit('update-downloaded', { version: this.latest, downloadedFile })
+    return downloadedFile
   }
 }
 
@@ -62,7 +100,10 @@ beforeEach(async () => {
   updater = new StandInUpdater()
   now = 1_800_000_000_000
 })
-afterEach(() => rm(dir, { recursive: true, force: true }))
+afterEach(async () => {
+  signatures.served.clear()
+  await rm(dir, { recursive: true, force: true })
+})
 
 function service(options: Partial<UpdateServiceOptions> = {}) {
   return createUpdateService({
@@ -73,9 +114,25 @@ function service(options: Partial<UpdateServiceOptions> = {}) {
     buildFeedFile: join(dir, 'app-update.yml'),
     dataDir: dir,
     installOnQuit: true,
+    releaseKeys: [publicKeyText(releaseKey.publicKey)],
+    confirmFeedAddress: async () => true,
     now: () => now,
     ...options,
   })
+}
+
+/** A service whose feed is the loopback folder of signatures, with version 2.0.0 found and downloading. */
+async function downloadingFromSignedFeed(options: Partial<UpdateServiceOptions> = {}) {
+  const updates = service(options)
+  await updates.setSettings({ automatic: true, feedAddress: signatures.url })
+  await expect(updates.check('asked')).resolves.toMatchObject({ phase: 'available', version: '2.0.0' })
+  return updates
+}
+
+/** Waits until the download has been verified, or refused. */
+async function settled(updates: ReturnType<typeof service>) {
+  await vi.waitFor(() => expect(['downloaded', 'failed']).toContain(updates.status().phase))
+  return updates.status()
 }
 
 describe('the update service', () => {
@@ -91,10 +148,11 @@ describe('the update service', () => {
       url: 'https://updates.example.com/desk',
       updaterCacheDirName: 'catalog-desk-updater',
     })
+    // The updater never installs at a quit of its own accord: the service does, once the download verified.
     expect(updater).toMatchObject({
       forceDevUpdateConfig: true,
       autoDownload: true,
-      autoInstallOnAppQuit: true,
+      autoInstallOnAppQuit: false,
     })
     expect(updater.listenerCount('update-downloaded')).toBe(1)
   })
@@ -120,17 +178,62 @@ describe('the update service', () => {
     expect(updater.checks).toHaveLength(1)
   })
 
-  it('follows the download, and checks no more once an update is ready', async () => {
-    const updates = service()
-    await updates.setSettings({ automatic: true, feedAddress: 'https://updates.example.com' })
-    await expect(updates.check('asked')).resolves.toMatchObject({ phase: 'available', version: '2.0.0' })
+  it('follows the download, has it ready once its signature verified, and checks no more then', async () => {
+    sign('2.0.0')
+    const updates = await downloadingFromSignedFeed()
     updater.emit('download-progress', { percent: 42.7 })
     expect(updates.status()).toMatchObject({ phase: 'downloading', percent: 42 })
-    updater.emit('update-downloaded', { version: '2.0.0' })
-    expect(updates.status()).toMatchObject({ phase: 'downloaded', version: '2.0.0' })
+    const file = await updater.finishDownload(dir)
+    // Downloaded, and not ready until the signature is checked: nothing can install it meanwhile.
+    expect(updates.status()).toMatchObject({ phase: 'downloading', percent: 100 })
+    expect(() => updates.install()).toThrow('No update is ready to install')
+    await expect(settled(updates)).resolves.toMatchObject({ phase: 'downloaded', version: '2.0.0' })
     expect(updates.status().percent).toBeUndefined()
+    expect(existsSync(file)).toBe(true)
     await updates.check('asked')
     expect(updater.checks).toHaveLength(1)
+  })
+
+  it('a download whose signature does not verify is deleted, and Settings says why', async () => {
+    // The feed's signature is of another installer.
+    const other = createHash('sha512').update('another installer').digest('base64')
+    signatures.served.set(
+      `/feed/${installerOf('2.0.0')}.sig`,
+      `${signatureLine(releaseKey.privateKey, '2.0.0', other)}\n`,
+    )
+    const updates = await downloadingFromSignedFeed()
+    const file = await updater.finishDownload(dir)
+    await expect(settled(updates)).resolves.toMatchObject({
+      phase: 'failed',
+      version: '2.0.0',
+      message:
+        'Version 2.0.0 was downloaded, but its signature does not match it: the file is not the version 2.0.0 the release key signed, so it was thrown away and nothing was installed. Only updates signed with Catalog Desk’s release key are installed.',
+    })
+    expect(existsSync(file)).toBe(false)
+    expect(() => updates.install()).toThrow('No update is ready to install')
+    updates.quit(0)
+    expect(updater.quitAndInstall).not.toHaveBeenCalled()
+  })
+
+  it("the build's own feed: the signature is read from its folder, and one that is not a folder is refused", async () => {
+    sign('2.0.0')
+    await writeFile(join(dir, 'app-update.yml'), `provider: generic\nurl: ${signatures.url}/\n`)
+    const updates = service()
+    await updates.check('asked')
+    await updater.finishDownload(dir)
+    await expect(settled(updates)).resolves.toMatchObject({ phase: 'downloaded', feed: 'build' })
+
+    await writeFile(join(dir, 'app-update.yml'), 'provider: github\nowner: someone\nrepo: desk\n')
+    const github = service()
+    updater = new StandInUpdater()
+    await github.check('asked')
+    await updater.finishDownload(dir)
+    await expect(settled(github)).resolves.toMatchObject({
+      phase: 'failed',
+      message: expect.stringContaining(
+        "its signature (Catalog-Desk-2.0.0.AppImage.sig) cannot be looked for: this build's own feed is not a folder on a web server (a generic feed)",
+      ),
+    })
   })
 
   it('a new feed address forgets what the old feed said; a change of the switch alone does not', async () => {
@@ -191,25 +294,85 @@ describe('the update service', () => {
   })
 
   it('on macOS (no install at quit) a quit during a sync changes nothing and says nothing', async () => {
-    const updates = service({ installOnQuit: false })
-    await updates.setSettings({ automatic: true, feedAddress: 'https://updates.example.com' })
-    await updates.check('asked')
+    sign('2.0.0')
+    const updates = await downloadingFromSignedFeed({ installOnQuit: false })
     expect(updater.autoInstallOnAppQuit).toBe(false)
-    updater.finishDownload()
+    await updater.finishDownload(dir)
+    await settled(updates)
     updates.setActivity({ sync: true, import: false })
     expect(updates.quitting()).toBeUndefined()
     expect(updates.status().message).toBe('Press “Restart to update” to install it.')
     expect(() => updates.install()).toThrow(/under way/)
+    updates.setActivity({ sync: false, import: false })
+    updates.quit(0)
+    expect(updater.quitAndInstall).not.toHaveBeenCalled()
   })
 
-  it('a quit with no sync or import lets the update install, and tells nobody', async () => {
-    const updates = service()
-    await updates.setSettings({ automatic: true, feedAddress: 'https://updates.example.com' })
-    await updates.check('asked')
-    updater.finishDownload()
-    updater.autoInstallOnAppQuit = false
+  it('a quit with no sync or import installs the verified update, tells nobody, and the updater itself never installs at a quit', async () => {
+    sign('2.0.0')
+    const updates = await downloadingFromSignedFeed()
+    await updater.finishDownload(dir)
+    await settled(updates)
+    expect(updater.autoInstallOnAppQuit).toBe(false)
     expect(updates.quitting()).toBeUndefined()
-    expect(updater.autoInstallOnAppQuit).toBe(true)
+    updates.quit(0)
+    expect(updater.quitAndInstall).toHaveBeenCalledExactlyOnceWith(true, false)
+  })
+
+  it('a new feed address is kept only when the question in main is answered yes; none at all is not asked', async () => {
+    const asked: string[] = []
+    let answer: boolean | Error = false
+    const updates = service({
+      confirmFeedAddress: async (address) => {
+        asked.push(address)
+        if (answer instanceof Error) throw answer
+        return answer
+      },
+    })
+    await expect(
+      updates.setSettings({ automatic: false, feedAddress: 'https://elsewhere.example.com' }),
+    ).resolves.toMatchObject({ feed: 'none', settings: { automatic: true, feedAddress: '' } })
+    expect(preferences.current().updates).toMatchObject({ automatic: true, feedAddress: '' })
+    await updates.check('asked')
+    expect(updater.checks).toEqual([])
+
+    // A question that could not be asked is no yes either.
+    answer = new Error('no window')
+    await updates.setSettings({ automatic: true, feedAddress: 'https://elsewhere.example.com' })
+    expect(preferences.current().updates.feedAddress).toBe('')
+
+    answer = true
+    await expect(
+      updates.setSettings({ automatic: true, feedAddress: 'https://updates.example.com' }),
+    ).resolves.toMatchObject({ feed: 'address', settings: { feedAddress: 'https://updates.example.com' } })
+    await updates.setSettings({ automatic: false, feedAddress: 'https://updates.example.com' })
+    await updates.setSettings({ automatic: false, feedAddress: '' })
+    expect(asked).toEqual([
+      'https://elsewhere.example.com',
+      'https://elsewhere.example.com',
+      'https://updates.example.com',
+    ])
+    const written = await readFile(log.file, 'utf8')
+    expect(written).toContain('Update feed https://elsewhere.example.com not confirmed: nothing changed.')
+    expect(written).toContain('The question about the new update feed could not be asked')
+  })
+
+  it('a build with no release key only reports an update, and never downloads it', async () => {
+    const updates = service({ releaseKeys: [] })
+    await updates.setSettings({ automatic: true, feedAddress: 'https://updates.example.com' })
+    await expect(updates.check('asked')).resolves.toMatchObject({
+      phase: 'available',
+      canInstall: false,
+      message:
+        'This build of Catalog Desk has no release key built in to check an update’s signature with, so it does not update itself. Install version 2.0.0 by hand.',
+    })
+    expect(updater.autoDownload).toBe(false)
+  })
+
+  it('a built-in key that is not an Ed25519 public key stops the service from starting', () => {
+    expect(() => service({ releaseKeys: ['not-a-key'] })).toThrow(
+      /^A release key must be an Ed25519 public key's 32 bytes in base64url \(43 characters\): "not-a-key" is not one$/,
+    )
   })
 
   it('an update that cannot be installed here is only reported, never downloaded', async () => {

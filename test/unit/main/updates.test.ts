@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto'
+import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { createServer, request as httpRequest, type RequestOptions, type Server } from 'node:http'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -7,13 +8,17 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createAppLog, type AppLog } from '#node/app-log.ts'
-import { openPreferences, type PreferenceStore } from '#node/preferences.ts'
+import { openPreferences, PREFERENCES_FILE_NAME, type PreferenceStore } from '#node/preferences.ts'
+import { signReleaseFolder } from '#node/updates/release-folder.ts'
+import { publicKeyText, releaseKeyOf } from '#node/updates/release-signature.ts'
 import { CHECK_INTERVAL_MS, type Updater, type UpdateService } from '#node/updates/update-service.ts'
 import type { UpdateStatus } from '#shared/ipc.ts'
 
 // Updates in main (src/main/updates.ts) with electron-updater itself, against a feed served on
-// loopback. Electron is a stand-in: its `app` (events, paths, version), `net.request` (electron-
-// updater's HTTP, here over node:http), `session` and `dialog`.
+// loopback whose installer is signed as the release workflow signs it (release-folder.ts), with a
+// key pair made here and handed to main as the built-in keys are. Electron is a stand-in: its
+// `app` (events, paths, version), `net.request` (electron-updater's HTTP, here over node:http),
+// `session`, `dialog` and `BrowserWindow`.
 const fake = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => unknown
   const listeners = new Map<string, Listener[]>()
@@ -66,10 +71,15 @@ const fake = vi.hoisted(() => {
     setJoin: (real: typeof join) => (join = real),
     /** Set once node:http is imported: electron-updater's requests, made with Node instead of Chromium. */
     request: undefined as unknown as (options: Record<string, unknown>) => unknown,
-    dialog: { showMessageBoxSync: vi.fn((_options: { message: string; detail: string }) => 0) },
+    dialog: {
+      showMessageBoxSync: vi.fn((_options: { message: string; detail: string }) => 0),
+      /** Main's question before a new feed address is used: "Use this feed" (0) unless a test says otherwise. */
+      showMessageBox: vi.fn(async (_options: { message: string; buttons: string[] }) => ({ response: 0 })),
+    },
     emit(event: string, ...args: unknown[]) {
       for (const listener of [...(listeners.get(event) ?? [])]) listener(...args)
     },
+    listenerCount: (event: string) => listeners.get(event)?.length ?? 0,
     reset() {
       listeners.clear()
       nativeListeners.clear()
@@ -87,6 +97,8 @@ const electron = {
   session: { fromPartition: () => ({}) },
   // Electron's own updater, on which electron-updater announces a quit to install.
   autoUpdater: fake.nativeUpdater,
+  // No window has the focus: main's dialog is shown on its own.
+  BrowserWindow: { getFocusedWindow: () => null },
 }
 vi.mock('electron', () => electron)
 fake.setJoin(join)
@@ -114,18 +126,17 @@ interface Feed {
   close(): Promise<void>
 }
 
+/** The release key of these tests: made here, its public half handed to main as the built-in keys are. */
+const releaseKey = generateKeyPairSync('ed25519')
+/** A key this version of the app does not know. */
+const otherKey = generateKeyPairSync('ed25519')
+
 /** A file standing in for the new AppImage: big enough to be sent in steps, so progress shows. */
 const PACKAGE = Buffer.alloc(256 * 1024, 7)
 const PACKAGE_NAME = 'Catalog-Desk-1.1.0.AppImage'
 
-/** electron-builder's generic feed on loopback: latest*.yml (any platform's) and the package, sent slowly. */
-async function serveFeed({
-  version = '1.1.0',
-  status = 200,
-  sha512 = createHash('sha512').update(PACKAGE).digest('base64'),
-} = {}): Promise<Feed> {
-  const requests: string[] = []
-  const yml = [
+function latestYml(version: string, sha512: string): string {
+  return [
     `version: ${version}`,
     'files:',
     `  - url: ${PACKAGE_NAME}`,
@@ -136,11 +147,48 @@ async function serveFeed({
     "releaseDate: '2026-01-15T10:00:00.000Z'",
     '',
   ].join('\n')
+}
+
+/**
+ * Signs the package as the release workflow does (scripts/sign-release.ts over a folder with its
+ * latest-linux.yml), with `key`, for `version`: the signature file's text.
+ */
+async function signature(key: KeyObject, version: string): Promise<string> {
+  const folder = await mkdtemp(join(dir, 'release-'))
+  const sha512 = createHash('sha512').update(PACKAGE).digest('base64')
+  await writeFile(join(folder, PACKAGE_NAME), PACKAGE)
+  await writeFile(join(folder, 'latest-linux.yml'), latestYml(version, sha512))
+  const [signed] = await signReleaseFolder(folder, [key], [releaseKeyOf(publicKeyText(key))])
+  return readFile(signed!.signature, 'utf8')
+}
+
+/**
+ * electron-builder's generic feed on loopback: latest*.yml (any platform's), the package, sent
+ * slowly, and its signature, `<package>.sig`: by the release key for the version offered, unless
+ * `signed` says otherwise.
+ */
+async function serveFeed({
+  version = '1.1.0',
+  status = 200,
+  sha512 = createHash('sha512').update(PACKAGE).digest('base64'),
+  signed = 'by the release key' as
+    'by the release key' | 'by another key' | 'for another version' | 'not at all',
+} = {}): Promise<Feed> {
+  const requests: string[] = []
+  const yml = latestYml(version, sha512)
+  const sig =
+    signed === 'not at all'
+      ? undefined
+      : await signature(
+          signed === 'by another key' ? otherKey.privateKey : releaseKey.privateKey,
+          signed === 'for another version' ? '1.0.5' : version,
+        )
   const server: Server = createServer(async (request, response) => {
     const path = new URL(request.url!, 'http://feed').pathname
     requests.push(path)
     if (status !== 200) return response.writeHead(status).end('no')
     if (/^\/feed\/latest[\w-]*\.yml$/.test(path)) return response.writeHead(200).end(yml)
+    if (path === `/feed/${PACKAGE_NAME}.sig` && sig !== undefined) return response.writeHead(200).end(sig)
     if (path === `/feed/${PACKAGE_NAME}`) {
       response.writeHead(200, {
         'content-length': PACKAGE.length,
@@ -157,7 +205,7 @@ async function serveFeed({
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
-  return {
+  const feed: Feed = {
     url: `http://127.0.0.1:${port}/feed`,
     requests,
     close: () =>
@@ -167,12 +215,16 @@ async function serveFeed({
         server.closeAllConnections()
       }),
   }
+  feeds.push(feed)
+  return feed
 }
 
 let dir = ''
 let preferences: PreferenceStore
 let log: AppLog
 let feed: Feed | undefined
+/** Every feed served by the test, closed after it. */
+let feeds: Feed[] = []
 const originalResourcesPath = Object.getOwnPropertyDescriptor(process, 'resourcesPath')
 
 beforeEach(async () => {
@@ -193,7 +245,8 @@ afterEach(async () => {
   vi.unstubAllEnvs()
   if (originalResourcesPath) Object.defineProperty(process, 'resourcesPath', originalResourcesPath)
   else delete (process as { resourcesPath?: string }).resourcesPath
-  await feed?.close()
+  await Promise.all(feeds.map((served) => served.close()))
+  feeds = []
   feed = undefined
   await rm(dir, { recursive: true, force: true })
 })
@@ -214,6 +267,7 @@ function start(): { service: UpdateService; updater: () => Promise<InstanceType<
     log,
     dataDir: join(dir, 'user-data'),
     loadUpdater: updater as () => Promise<Updater>,
+    releaseKeys: [publicKeyText(releaseKey.publicKey)],
     timers: false,
   })
   return { service, updater }
@@ -235,26 +289,36 @@ async function until(service: UpdateService, done: (status: UpdateStatus) => boo
   throw new Error(`gave up waiting; last status: ${JSON.stringify(seen.at(-1))}`)
 }
 
+/** Where electron-updater keeps the download until it is installed. */
+const downloadedFile = () => join(dir, 'cache', 'catalog-desk-updater', 'pending', PACKAGE_NAME)
+
 /**
- * An installed AppImage that found and downloaded 1.1.0 from the loopback feed, with
- * electron-updater's install steps watched (and kept from running).
+ * An installed AppImage that checks the loopback feed and downloads 1.1.0, with electron-updater's
+ * install watched and kept from running (`quitAndInstall` runs as it is, into that `install`).
  */
-async function downloaded() {
+async function downloading(signed?: NonNullable<Parameters<typeof serveFeed>[0]>['signed']) {
   await asInstalledAppImage()
-  feed = await serveFeed()
+  feed = await serveFeed({ signed })
   const { service, updater } = start()
   await setFeed(service, feed.url)
-  await service.check('asked')
-  await until(service, (status) => status.phase === 'downloaded')
   const electronUpdater = await updater()
   const install = vi.spyOn(electronUpdater, 'install').mockReturnValue(false)
-  const quitAndInstall = vi.spyOn(electronUpdater, 'quitAndInstall').mockImplementation(() => {})
-  return { service, electronUpdater, install, quitAndInstall }
+  const quitAndInstall = vi.spyOn(electronUpdater, 'quitAndInstall')
+  await service.check('asked')
+  const seen = await until(service, (status) => status.phase === 'downloaded' || status.phase === 'failed')
+  return { service, electronUpdater, install, quitAndInstall, seen }
+}
+
+/** As `downloading`, once the signed download is ready to install. */
+async function downloaded() {
+  const ready = await downloading()
+  expect(ready.seen.at(-1)).toMatchObject({ phase: 'downloaded' })
+  return ready
 }
 
 describe.runIf(process.platform === 'linux')('updates with electron-updater and a loopback feed', () => {
   it(
-    'a check finds the newer version, downloads it (its checksum checked) and has it ready to install',
+    'a check finds the newer version, downloads it (its checksum checked), verifies its signature and has it ready to install',
     { timeout: 20_000 },
     async () => {
       await asInstalledAppImage()
@@ -285,13 +349,16 @@ describe.runIf(process.platform === 'linux')('updates with electron-updater and 
 
       expect(feed.requests[0]).toBe('/feed/latest-linux.yml')
       expect(feed.requests).toContain(`/feed/${PACKAGE_NAME}`)
+      // The signature is asked for from the same folder, once the download is there.
+      expect(feed.requests.at(-1)).toBe(`/feed/${PACKAGE_NAME}.sig`)
       // The download is where electron-updater keeps it, byte for byte.
-      const kept = join(dir, 'cache', 'catalog-desk-updater', 'pending', PACKAGE_NAME)
-      expect((await readFile(kept)).equals(PACKAGE)).toBe(true)
+      expect((await readFile(downloadedFile())).equals(PACKAGE)).toBe(true)
       expect(preferences.current().updates.lastCheckAt).toBeGreaterThan(Date.now() - 60_000)
       const written = await readFile(log.file, 'utf8')
       expect(written).toContain(`Checking for updates (asked in Settings) at ${feed.url}.`)
-      expect(written).toContain('Version 1.1.0 was downloaded')
+      expect(written).toContain(
+        `Version 1.1.0 was downloaded and its signature verified (release key ${releaseKeyOf(publicKeyText(releaseKey.publicKey)).id})`,
+      )
     },
   )
 
@@ -316,11 +383,51 @@ describe.runIf(process.platform === 'linux')('updates with electron-updater and 
     },
   )
 
+  it.each([
+    [
+      'by another key',
+      /^it is not signed with a release key this version of Catalog Desk knows \(signed with [0-9a-f]{16}\)$/,
+    ],
+    ['not at all', /^the feed has no signature for it \(Catalog-Desk-1\.1\.0\.AppImage\.sig\)$/],
+    // A genuine signature, of another version: an old release offered again as a new one.
+    [
+      'for another version',
+      /^its signature does not match it: the file is not the version 1\.1\.0 the release key signed$/,
+    ],
+  ] as const)(
+    'a download signed %s is refused: thrown away, said in Settings, installed neither at quit nor by Restart to update',
+    { timeout: 20_000 },
+    async (signed, problem) => {
+      const { service, install, quitAndInstall, seen } = await downloading(signed)
+
+      expect(seen.some((status) => status.phase === 'downloaded')).toBe(false)
+      const refused = seen.at(-1)!
+      expect(refused).toMatchObject({ phase: 'failed', version: '1.1.0' })
+      const [, said] =
+        /^Version 1\.1\.0 was downloaded, but (.*), so it was thrown away and nothing was installed\. Only updates signed with Catalog Desk’s release key are installed\.$/.exec(
+          refused.message!,
+        )!
+      expect(said).toMatch(problem)
+      expect(existsSync(downloadedFile())).toBe(false)
+
+      expect(() => service.install()).toThrow('No update is ready to install: check for updates first.')
+      fake.emit('before-quit', {})
+      fake.emit('quit', {}, 0)
+      expect(quitAndInstall).not.toHaveBeenCalled()
+      expect(install).not.toHaveBeenCalled()
+      // Main's quit listener is the only one: electron-updater never added its own.
+      expect(fake.listenerCount('quit')).toBe(1)
+      expect(await readFile(log.file, 'utf8')).toContain(
+        'The update was refused: Version 1.1.0 was downloaded, but',
+      )
+    },
+  )
+
   it(
     'never installs during a sync: "Restart to update" is refused, and a quit then installs nothing and says why',
     { timeout: 20_000 },
     async () => {
-      const { service, electronUpdater, install, quitAndInstall } = await downloaded()
+      const { service, install, quitAndInstall } = await downloaded()
 
       service.setActivity({ sync: true, import: false })
       expect(service.status().busy).toBe(true)
@@ -332,7 +439,6 @@ describe.runIf(process.platform === 'linux')('updates with electron-updater and 
       fake.emit('before-quit', {})
       fake.emit('quit', {}, 0)
       expect(install).not.toHaveBeenCalled()
-      expect(electronUpdater.autoInstallOnAppQuit).toBe(false)
       expect(fake.dialog.showMessageBoxSync).toHaveBeenCalledOnce()
       expect(fake.dialog.showMessageBoxSync.mock.calls[0]![0]).toMatchObject({
         message: 'Version 1.1.0 was not installed: Catalog Desk closed during a sync run.',
@@ -344,25 +450,41 @@ describe.runIf(process.platform === 'linux')('updates with electron-updater and 
     },
   )
 
+  it('once the sync has ended, "Restart to update" installs', { timeout: 20_000 }, async () => {
+    const { service, install, quitAndInstall } = await downloaded()
+
+    service.setActivity({ sync: true, import: false })
+    service.setActivity({ sync: false, import: false })
+    service.install()
+    expect(quitAndInstall).toHaveBeenCalledExactlyOnceWith(true, true)
+    expect(install).toHaveBeenCalledExactlyOnceWith(true, true)
+    // electron-updater announces the quit it starts: the new version may take the single-instance lock.
+    fake.nativeUpdater.emit('before-quit-for-update')
+    expect(fake.app.releaseSingleInstanceLock).toHaveBeenCalledOnce()
+    // The quit that follows does not install a second time.
+    fake.emit('before-quit', {})
+    fake.emit('quit', {}, 0)
+    expect(install).toHaveBeenCalledOnce()
+  })
+
   it(
-    'once the sync has ended, "Restart to update" installs, and so does a quit',
+    'a quit with no sync or import installs the verified update, silently, once; one with an error code does not',
     { timeout: 20_000 },
     async () => {
-      const { service, install, quitAndInstall } = await downloaded()
+      const { service, install } = await downloaded()
+      // electron-updater never added a quit listener of its own: main's decides.
+      expect(fake.listenerCount('quit')).toBe(1)
 
-      service.setActivity({ sync: true, import: false })
-      service.setActivity({ sync: false, import: false })
-      service.install()
-      expect(quitAndInstall).toHaveBeenCalledExactlyOnceWith(true, true)
-      // electron-updater announces the quit it starts: the new version may take the single-instance lock.
-      fake.nativeUpdater.emit('before-quit-for-update')
-      expect(fake.app.releaseSingleInstanceLock).toHaveBeenCalledOnce()
-
+      fake.emit('quit', {}, 1)
+      expect(install).not.toHaveBeenCalled()
       fake.emit('before-quit', {})
       fake.emit('quit', {}, 0)
-      // electron-updater's own quit listener: a silent install, as on any quit with an update ready.
       expect(install).toHaveBeenCalledExactlyOnceWith(true, false)
       expect(fake.dialog.showMessageBoxSync).not.toHaveBeenCalled()
+      fake.emit('quit', {}, 0)
+      expect(install).toHaveBeenCalledOnce()
+      expect(service.status().phase).toBe('downloaded')
+      expect(await readFile(log.file, 'utf8')).toContain('Installing version 1.1.0 as Catalog Desk quits.')
     },
   )
 
@@ -387,6 +509,47 @@ describe('checks with electron-updater and a loopback feed', () => {
       version: '1.1.0',
     })
     expect(feed.requests.filter((path) => path.endsWith('.yml'))).toHaveLength(1)
+  })
+
+  it("a new feed address is used only once main's dialog says yes: without it, it is neither kept nor asked", async () => {
+    fake.app.version = '1.1.0'
+    const kept = await serveFeed()
+    const offered = await serveFeed()
+    const { service } = start()
+    const ymlRequests = (served: Feed) => served.requests.filter((path) => path.endsWith('.yml'))
+
+    await setFeed(service, kept.url)
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledOnce()
+    expect(fake.dialog.showMessageBox.mock.calls[0]![0]).toMatchObject({
+      message: `Get Catalog Desk's updates from ${kept.url}?`,
+      buttons: ['Use this feed', 'Cancel'],
+    })
+
+    // The page asks for another address (and the switch off); the person answers Cancel.
+    fake.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 })
+    await expect(service.setSettings({ automatic: false, feedAddress: offered.url })).resolves.toMatchObject({
+      feed: 'address',
+      settings: { automatic: true, feedAddress: kept.url },
+    })
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledTimes(2)
+    const onDisk = JSON.parse(await readFile(join(dir, 'user-data', PREFERENCES_FILE_NAME), 'utf8')) as {
+      updates: unknown
+    }
+    expect(onDisk.updates).toMatchObject({ automatic: true, feedAddress: kept.url })
+    await service.check('asked')
+    expect(ymlRequests(kept)).toHaveLength(1)
+    expect(offered.requests).toEqual([])
+    expect(await readFile(log.file, 'utf8')).toContain(
+      `Update feed ${offered.url} not confirmed: nothing changed.`,
+    )
+
+    // The switch alone is not asked about; the address, asked again and confirmed, is the next check's.
+    await service.setSettings({ automatic: false, feedAddress: kept.url })
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledTimes(2)
+    await setFeed(service, offered.url)
+    await service.check('asked')
+    expect(ymlRequests(offered)).toHaveLength(1)
+    expect(ymlRequests(kept)).toHaveLength(1)
   })
 
   it.each([
@@ -433,7 +596,13 @@ describe('checks with electron-updater and a loopback feed', () => {
       `provider: generic\nurl: ${feed.url}\nupdaterCacheDirName: catalog-desk-updater\n`,
     )
     // The wiring's own loader: electron-updater's updater for this platform.
-    const service = startUpdates({ preferences, log, dataDir: join(dir, 'user-data'), timers: false })
+    const service = startUpdates({
+      preferences,
+      log,
+      dataDir: join(dir, 'user-data'),
+      releaseKeys: [publicKeyText(releaseKey.publicKey)],
+      timers: false,
+    })
     expect(service.status()).toMatchObject({ phase: 'idle', feed: 'build' })
     const checked = await service.check('automatic')
     // Not an AppImage nor a .deb: this copy says what it found and downloads nothing.
@@ -455,6 +624,7 @@ describe('checks with electron-updater and a loopback feed', () => {
       log,
       dataDir: join(dir, 'user-data'),
       loadUpdater,
+      releaseKeys: [publicKeyText(releaseKey.publicKey)],
       timers: false,
     })
     await expect(service.check('asked')).resolves.toMatchObject({

@@ -252,11 +252,16 @@ process.stdout.write(JSON.stringify({ imports, assets }))
     expect([...renderers, ...cliOnly].filter((name) => packed.has(name))).toEqual([])
   })
 
-  it('ships three’s Basis transcoder where main’s KTX2 loader reads it, without three', () => {
+  it('ships three’s Basis transcoder where main’s KTX2 transcoder reads it, without three', () => {
     const chunks = join(extracted, 'out/main/chunks')
-    const index = readFileSync(join(extracted, 'out/main/index.js'), 'utf8')
-    // The loader's two `?asset` imports: each a small module giving the copied file's path.
-    const stubs = [...index.matchAll(/import\("\.\/chunks\/(basis_transcoder-[\w-]+\.js)"\)/g)].map(
+    // The transcoder runs on a thread of main's, its worker a chunk of its own beside main's bundle:
+    // its two `?asset` imports, each a small module giving the copied file's path, are made there.
+    const worker = entries
+      .filter((entry) => /^out\/main\/chunks\/ktx2-transcoder-worker-[\w-]+\.js$/.test(entry))
+      .map((entry) => readFileSync(join(extracted, entry), 'utf8'))
+      .find((code) => code.includes('basis_transcoder'))
+    expect(worker).toBeDefined()
+    const stubs = [...worker!.matchAll(/import\("\.\/(basis_transcoder-[\w-]+\.js)"\)/g)].map(
       (match) => match[1]!,
     )
     expect(stubs).toHaveLength(2)
@@ -305,9 +310,9 @@ process.stdout.write(JSON.stringify({ imports, assets }))
       inspectArguments: wire[FuseV1Options.EnableNodeCliInspectArguments],
       asarIntegrity: wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation],
       onlyLoadFromAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
+      fileProtocolPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
       // Left as Electron ships them.
       browserSnapshot: wire[FuseV1Options.LoadBrowserProcessSpecificV8Snapshot],
-      fileProtocolPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
       wasmTrapHandlers: wire[FuseV1Options.WasmTrapHandlers],
     }).toEqual({
       runAsNode: DISABLE,
@@ -316,8 +321,8 @@ process.stdout.write(JSON.stringify({ imports, assets }))
       inspectArguments: DISABLE,
       asarIntegrity: ENABLE,
       onlyLoadFromAsar: ENABLE,
+      fileProtocolPrivileges: DISABLE,
       browserSnapshot: DISABLE,
-      fileProtocolPrivileges: ENABLE,
       wasmTrapHandlers: ENABLE,
     })
   })

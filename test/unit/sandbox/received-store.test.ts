@@ -40,10 +40,13 @@ describe('sandbox store file', () => {
     const text = await readFile(storeFile, 'utf8')
     // What was written first is still there, byte for byte: later requests only added lines.
     expect(text.startsWith(first)).toBe(true)
-    const lines = text
+    const [header, ...lines] = text
       .trimEnd()
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown[]>)
+    // A store starts with its header, written with its first entry.
+    expect(first.split('\n')[0]).toBe('{"format":2}')
+    expect(header).toEqual({ format: 2 })
     expect(lines).toHaveLength(3)
     expect(lines.filter((line) => 'skus' in line).flatMap((line) => line.skus)).toHaveLength(4)
     expect(lines.filter((line) => 'app' in line)).toHaveLength(1)
@@ -104,7 +107,16 @@ describe('sandbox store file', () => {
 
   it.each([
     ['damaged', '{"format":2}\n{"skus":[]}\nnot json\n{"skus":[]}\n', /line 3 is not JSON/],
-    ['not a store', '{"hello": "world"}\n', /line 1 is not a store entry/],
+    [
+      'not a store',
+      '{"hello": "world"}\n',
+      /it is not a sandbox store: its first line is neither the store's header nor a whole entry/,
+    ],
+    [
+      'one line of something else',
+      '{ not json',
+      /it is not a sandbox store: its first line is neither the store's header nor a whole entry/,
+    ],
     [
       'too big',
       '{"format":2}\n' + `{"skus":[${'"x",'.repeat(3000)}"x"]}\n`,
@@ -132,11 +144,60 @@ describe('sandbox store file', () => {
     const storeFile = join(scratch, 'not-a-store.json')
     await writeFile(storeFile, '{"hello": "world"}')
     await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(
-      `The sandbox store ${storeFile} cannot be used: line 1 is not a store entry`,
+      `The sandbox store ${storeFile} cannot be used: it is not a sandbox store: its first line is neither the store's header nor a whole entry`,
     )
     await writeFile(storeFile, '{\n"skus": [')
     await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(/cannot be used: it is not JSON/)
     expect(await readFile(storeFile, 'utf8')).toBe('{\n"skus": [')
+  })
+
+  // One line of something else with no newline once read as a store whose only line was torn by
+  // a crash, and was cut off: only a file that starts with the store's header is a store.
+  it.each([
+    ['one line that is not JSON, without a newline', '{ not json'],
+    ['one line that is not JSON', 'not json at all\n'],
+    ['a torn entry without the header', '{"skus":[{"id":"a"'],
+    ['an entry without its newline and no header', '{"skus":[]}'],
+    ['a blank first line', '\n{"format":2}\n'],
+  ])('%s is not a store: refused by name and left as it is', async (_case, text) => {
+    const storeFile = join(scratch, `headerless-${_case.replace(/\W+/g, '-')}.json`)
+    await writeFile(storeFile, text)
+    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(
+      `The sandbox store ${storeFile} cannot be used: it is not a sandbox store: its first line is neither the store's header nor a whole entry`,
+    )
+    expect(await readFile(storeFile, 'utf8')).toBe(text)
+  })
+
+  it('a store begun before the header was written, starting with a whole entry, is still read', async () => {
+    const sku = { id: 'a', receivedAt: '2026-01-01T00:00:00.000Z', batchId: 'b', sku: { barcode: '1' } }
+    const storeFile = join(scratch, 'begun-without-header.json')
+    const text = `{"skus":[${JSON.stringify(sku)}]}\n{"app":{"id":"p","receivedAt":"2026-01-01T00:00:00.000Z","app":{}}}\n`
+    await writeFile(storeFile, text)
+    const sandbox = await sandboxFor({ storeFile })
+    expect(sandbox.received().skus).toEqual([sku])
+    expect(sandbox.received().apps).toHaveLength(1)
+    expect(await readFile(storeFile, 'utf8')).toBe(text)
+  })
+
+  it('after the header, a torn last line and a last line without its newline are still repaired', async () => {
+    const sku = { id: 'a', receivedAt: '2026-01-01T00:00:00.000Z', batchId: 'b', sku: { barcode: '1' } }
+    const torn = join(scratch, 'torn-after-header.json')
+    await writeFile(torn, `{"format":2}\n{"skus":[${JSON.stringify(sku)}]}\n{"skus":[{"id":"ha`)
+    const first = await sandboxFor({ storeFile: torn })
+    expect(first.received()).toEqual({ skus: [sku], apps: [] })
+    expect(await readFile(torn, 'utf8')).toBe(`{"format":2}\n{"skus":[${JSON.stringify(sku)}]}\n`)
+
+    const unended = join(scratch, 'unended.json')
+    await writeFile(unended, `{"format":2}\n{"skus":[${JSON.stringify(sku)}]}`)
+    const second = await sandboxFor({ storeFile: unended })
+    await postSkus(second)
+    await second.close()
+    expect((await sandboxFor({ storeFile: unended })).received().skus).toHaveLength(3)
+
+    // A header torn before its newline is all the file holds: nothing says what wrote it.
+    const headerOnly = join(scratch, 'header-only.json')
+    await writeFile(headerOnly, '{"format":2}')
+    expect((await sandboxFor({ storeFile: headerOnly })).received()).toEqual({ skus: [], apps: [] })
   })
 
   it('a store that cannot be written answers 500 and keeps nothing', async () => {

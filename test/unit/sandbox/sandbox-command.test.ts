@@ -80,8 +80,13 @@ describe('catalog-desk sandbox', () => {
     session.stop()
     expect(await session.done).toBe(0)
     expect(session.stdout()).toMatch(/Sandbox stopped\.\n$/)
-    const saved = JSON.parse(await readFile(join(scratch, 'received.json'), 'utf8')) as { skus: unknown[] }
-    expect(saved.skus).toHaveLength(2)
+    // JSON Lines: the store's header, then the one batch stored.
+    const [header, ...saved] = (await readFile(join(scratch, 'received.json'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { skus?: unknown[] })
+    expect(header).toEqual({ format: 2 })
+    expect(saved.flatMap((line) => line.skus)).toHaveLength(2)
   })
 
   it('--full-app-response is passed on as emptyNestedObjects false', async () => {

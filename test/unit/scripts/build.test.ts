@@ -17,7 +17,7 @@ describe('npm run build', () => {
     for (const folder of folders.splice(0)) folder.dispose()
   })
 
-  it('emits a minified renderer without source maps, and main’s validator worker as a file of its own', async () => {
+  it('emits a minified renderer without source maps, and main’s validator and KTX2 workers as files of their own', async () => {
     const folder = scratchFolder('build')
     folders.push(folder)
     const root = freshClone(folder.dir)
@@ -79,5 +79,32 @@ describe('npm run build', () => {
     const read = spawnSync(process.execPath, [script], { cwd: root, encoding: 'utf8', timeout: 20_000 })
     expect(read.stderr).toBe('')
     expect(read.stdout.trim()).toBe('["done",[],1552]')
+
+    // So is the KTX2 transcoder's, which reads three's Basis transcoder copied beside it (`?asset`).
+    const transcoders = inMain.filter((path) => /ktx2-transcoder-worker-\w+\.js$/.test(path))
+    const transcoder = transcoders.find((path) => readFileSync(path, 'utf8').includes('basis_transcoder'))
+    expect(transcoder, transcoders.join()).toBeDefined()
+    const transcode = join(folder.dir, 'transcode.mjs')
+    writeFileSync(
+      transcode,
+      `import { readFileSync } from 'node:fs'
+      import { Worker } from 'node:worker_threads'
+      const worker = new Worker(${JSON.stringify(transcoder)})
+      const bytes = new Uint8Array(readFileSync(${JSON.stringify(join(root, 'test/fixtures/assets/uniform-4096.ktx2'))}))
+      worker.on('message', (message) => {
+        if (message.type === 'ready') worker.postMessage({ type: 'transcode', job: 0, bytes }, [bytes.buffer])
+        else {
+          console.log(JSON.stringify([message.type, message.texture.width, message.texture.levels.length]))
+          void worker.terminate()
+        }
+      })`,
+    )
+    const transcoded = spawnSync(process.execPath, [transcode], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 20_000,
+    })
+    expect(transcoded.stderr).toBe('')
+    expect(transcoded.stdout.trim()).toBe('["done",4096,13]')
   }, 60_000)
 })

@@ -76,7 +76,10 @@ export function failureText(error: unknown): string {
   return message.replace(/^Error invoking remote method '[^']*':\s*/, '').replace(/^(\w*Error):\s*/, '')
 }
 
-/** A model's KTX2 texture as pixels, transcoded by main (the transcoder needs what the page's CSP refuses). */
-export function transcodeTexture(bytes: Uint8Array<ArrayBuffer>): Promise<TranscodedTexture> {
-  return window.api.transcodeTexture(bytes)
+/**
+ * A model's KTX2 texture as pixels, transcoded by main (the transcoder needs what the page's CSP
+ * refuses); `load` names the model's load, whose textures main counts against its budget a model.
+ */
+export function transcodeTexture(bytes: Uint8Array<ArrayBuffer>, load: string): Promise<TranscodedTexture> {
+  return window.api.transcodeTexture(bytes, load)
 }

@@ -8,7 +8,7 @@ export function categoryText(row: SkuDraftRecord): string {
   return [row.category, row.subCategory].filter(Boolean).join(' › ')
 }
 
-/** The product photo's address, when it is one a browser may load (http or https). */
+/** The product photo's address, when it is a web address main may fetch for the list (http or https). */
 export function thumbnailUrl(row: SkuDraftRecord): string | undefined {
   const url = row.payload.productImage
   return typeof url === 'string' && /^https?:\/\/\S+$/i.test(url) ? url : undefined

@@ -8,11 +8,11 @@ import {
   UnsignedByteType,
   type Texture,
 } from 'three'
-import type { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js'
+import type { GLTFLoader, GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
 import type { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js'
 import type { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js'
 import type { TranscodedTexture } from '#shared/ipc.ts'
-import { transcodeTexture } from '#renderer/adapters/preview-assets.ts'
+import { failureText, transcodeTexture } from '#renderer/adapters/preview-assets.ts'
 
 /**
  * The decoders compressed models need (Draco meshes, meshopt buffers, KTX2 textures), from three's
@@ -65,23 +65,74 @@ function pixelTexture({ width, height, srgb, levels }: TranscodedTexture): DataT
 }
 
 /**
- * What GLTFLoader asks of a KTX2 loader for a texture inside a model (`parse` of its bytes), done
- * through main. Nothing else of KTX2Loader is used: the model's textures always come as bytes
- * (model-file.ts hands the loader every file a model names).
+ * A model's KTX2 textures, transcoded through main as one preview load: the load's id goes with
+ * each texture, and main adds their costs up against its budget a model (and refuses any one over
+ * its budget a texture: src/node/ktx2-transcoder-thread.ts). GLTFLoader keeps a texture that
+ * failed out of the model without a word, so the first failure is kept here, with the texture's
+ * name, for the caller to say.
  */
-const ktx2ThroughMain = {
-  isKTX2Loader: true,
-  parse(buffer: ArrayBuffer, onLoad: (texture: Texture) => void, onError: (error: unknown) => void) {
-    transcodeTexture(new Uint8Array(buffer)).then((texture) => onLoad(pixelTexture(texture)), onError)
-  },
-} as unknown as KTX2Loader
+export class Ktx2Textures {
+  /** The id main counts this model's textures under. */
+  readonly load = crypto.randomUUID()
+  /** Why a texture was not shown, naming it; the first one, when any. */
+  failure: string | undefined
+
+  /** Each image of the model as a person would know it, by its index. */
+  private readonly names: readonly string[]
+
+  constructor(names: readonly string[]) {
+    this.names = names
+  }
+
+  /** The loader GLTFLoader is given; `plugin` hands each image one of its own instead. */
+  readonly loader = this.loaderFor(undefined)
+
+  /**
+   * What GLTFLoader asks of a KTX2 loader for one image of the model (`parse` of its bytes), done
+   * through main. Nothing else of KTX2Loader is used: the model's textures always come as bytes
+   * (model-file.ts hands the loader every file a model names).
+   */
+  private loaderFor(image: number | undefined): KTX2Loader {
+    const name = image === undefined ? 'of the model' : (this.names[image] ?? `number ${image + 1}`)
+    return {
+      isKTX2Loader: true,
+      parse: (buffer: ArrayBuffer, onLoad: (texture: Texture) => void, onError: (error: unknown) => void) => {
+        transcodeTexture(new Uint8Array(buffer), this.load).then(
+          (texture) => onLoad(pixelTexture(texture)),
+          (error: unknown) => {
+            this.failure ??= `its texture ${name} was not shown (${failureText(error)})`
+            onError(error)
+          },
+        )
+      },
+    } as unknown as KTX2Loader
+  }
+
+  /**
+   * A GLTFLoader plugin that gives each image its own loader above, so a failure names the image:
+   * GLTFLoader hands the one KTX2 loader it is given the bytes alone.
+   */
+  readonly plugin = (parser: GLTFParser) => {
+    const withSources = parser as GLTFParser & {
+      loadImageSource(source: number, loader: unknown): Promise<Texture>
+    }
+    const load = withSources.loadImageSource.bind(parser)
+    withSources.loadImageSource = (source, loader) =>
+      load(source, (loader as { isKTX2Loader?: boolean }).isKTX2Loader ? this.loaderFor(source) : loader)
+    return { name: 'catalog-desk:named-ktx2-textures' }
+  }
+}
 
 /** Gives the loader the decoders a model's extensions call for, loading each the first time. */
-export async function modelDecoders(extensions: readonly string[], loader: GLTFLoader) {
+export async function modelDecoders(
+  extensions: readonly string[],
+  loader: GLTFLoader,
+  textures: Ktx2Textures,
+) {
   const uses = new Set(extensions)
   if (uses.has('KHR_draco_mesh_compression')) loader.setDRACOLoader(await dracoLoader())
   if (uses.has('EXT_meshopt_compression') || uses.has('KHR_meshopt_compression')) {
     loader.setMeshoptDecoder(await meshoptDecoder())
   }
-  if (uses.has('KHR_texture_basisu')) loader.setKTX2Loader(ktx2ThroughMain)
+  if (uses.has('KHR_texture_basisu')) loader.register(textures.plugin).setKTX2Loader(textures.loader)
 }

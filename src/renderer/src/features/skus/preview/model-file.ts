@@ -5,7 +5,7 @@ import { dataUriBytes, readContainer as readGltfContainer } from '#shared/asset-
 import { sniff } from '#shared/asset-checks/picture-sniff.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { DECODED_EXTENSIONS, unshownExtensions } from '#shared/gltf-extensions.ts'
-import { modelDecoders } from './model-decoders.ts'
+import { Ktx2Textures, modelDecoders } from './model-decoders.ts'
 
 /**
  * Turns the bytes of a 3D asset into a three.js object. The page fetches nothing itself (its CSP
@@ -21,7 +21,7 @@ export const MAX_MODEL_FILES = 32
 interface GltfJson {
   buffers?: Array<{ uri?: string; byteLength?: number }>
   bufferViews?: Array<{ buffer: number; byteOffset?: number; byteLength: number }>
-  images?: Array<{ uri?: string; bufferView?: number; mimeType?: string }>
+  images?: Array<{ uri?: string; bufferView?: number; mimeType?: string; name?: string }>
   extensionsUsed?: string[]
   extensionsRequired?: string[]
 }
@@ -211,6 +211,15 @@ function bytesNotFetches(buffers: ReadonlyMap<number, Uint8Array>) {
   }
 }
 
+/** Each image of a model as a person would know it: its name, else its file, else its number. */
+function imageNames(json: GltfJson): string[] {
+  return (json.images ?? []).map((image, index) => {
+    const file = image.uri?.startsWith('data:') ? undefined : image.uri
+    const name = image.name || file
+    return name ? `“${name}”` : `number ${index + 1}`
+  })
+}
+
 /** The model's scene graph, and what it took to show it. */
 export async function parseModel(source: ModelSource): Promise<LoadedModel> {
   const container = readContainer(source.bytes)
@@ -219,19 +228,23 @@ export async function parseModel(source: ModelSource): Promise<LoadedModel> {
   const files = await namedFiles(container.json, source)
   const { json, buffers } = handedOver(container, files)
   const loader = new GLTFLoader().register(bytesNotFetches(buffers))
-  await modelDecoders(json.extensionsUsed ?? [], loader)
+  const textures = new Ktx2Textures(imageNames(container.json))
+  await modelDecoders(json.extensionsUsed ?? [], loader, textures)
+  let scene: Object3D
   try {
-    const gltf = await loader.parseAsync(JSON.stringify(json), '')
-    return {
-      scene: gltf.scene,
-      decoders: decodersOf(json),
-      extensions: [...(json.extensionsUsed ?? [])],
-      files: [...files.keys()].filter((uri) => !uri.startsWith('data:')).length,
-    }
+    scene = (await loader.parseAsync(JSON.stringify(json), '')).scene
   } catch (error) {
     const message = messageOf(error)
     throw new Error(`the model could not be read (${message.replace(/^THREE\.\w+:\s*/, '')})`, {
       cause: error,
     })
+  }
+  // GLTFLoader leaves a texture it could not load out of the model and says nothing.
+  if (textures.failure) throw new Error(textures.failure)
+  return {
+    scene,
+    decoders: decodersOf(json),
+    extensions: [...(json.extensionsUsed ?? [])],
+    files: [...files.keys()].filter((uri) => !uri.startsWith('data:')).length,
   }
 }

@@ -1,0 +1,17 @@
+import { parentPort } from 'node:worker_threads'
+import type { ToWorker } from '#node/ktx2-transcoder-worker.ts'
+
+// The KTX2 transcoder's worker, except that a texture 4,096 pixels wide ends the thread with exit
+// code 3 before the real worker reads it. Its listener is wrapped as it is attached (a port holds
+// its messages until then).
+
+const port = parentPort!
+const on = port.on.bind(port)
+port.on = ((event: 'message', listener: (message: ToWorker) => void) =>
+  on(event, (message: ToWorker) => {
+    const width = new DataView(message.bytes.buffer, message.bytes.byteOffset).getUint32(20, true)
+    if (width === 4096) process.exit(3)
+    listener(message)
+  })) as typeof port.on
+
+await import('#node/ktx2-transcoder-worker.ts')
