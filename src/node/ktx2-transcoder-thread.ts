@@ -1,11 +1,10 @@
-import { Worker } from 'node:worker_threads'
 import { formatBytes } from '#shared/byte-size.ts'
 import { messageOf } from '#shared/error-message.ts'
 import type { TranscodedTexture } from '#shared/ipc.ts'
-import { plural } from '#shared/plural.ts'
 import { MODEL_TEXTURE_BUDGET_BYTES, readKtx2Header } from './ktx2-header.ts'
 import type { FromWorker, ToWorker } from './ktx2-transcoder-worker.ts'
 import { transferable } from './transferable.ts'
+import { createWorkerThread } from './worker-thread.ts'
 
 /**
  * The preview's KTX2 textures, transcoded for main on a thread of its own
@@ -22,7 +21,8 @@ import { transferable } from './transferable.ts'
  *   thread (the only way to stop WebAssembly at work), fails with a message saying so, and the next
  *   texture starts a new thread. So does one that crashes it.
  * - Idle for a while, the thread is ended: the memory WebAssembly grew to for a large texture is
- *   never given back otherwise. Idle or not, it keeps no process alive.
+ *   never given back otherwise. Idle or not, it keeps no process alive. The thread's life, shared
+ *   with the glTF-Validator's, is worker-thread.ts.
  *
  * A model is what the page names a "preview load": it reads each model it shows with an id of its
  * own (a random UUID) and names it with each texture, and its textures' costs are added up under
@@ -65,7 +65,6 @@ const IDLE_MS = 30_000
 const MODELS_COUNTED = 32
 
 interface Job {
-  id: number
   bytes: Uint8Array<ArrayBuffer>
   model: string
   cost: number
@@ -73,26 +72,28 @@ interface Job {
   reject(error: Error): void
 }
 
-interface Running {
-  worker: Worker
-  /** Basis is compiled: a texture's clock runs from then. */
-  ready: boolean
-  stopped: boolean
-}
-
 export function createTextureTranscoder(options: TextureTranscoderOptions = {}): TextureTranscoder {
   const timeoutMs = options.timeoutMs ?? TRANSCODE_TIMEOUT_MS
-  const idleMs = options.idleMs ?? IDLE_MS
   const modelBudget = options.modelBudget ?? MODEL_TEXTURE_BUDGET_BYTES
   /** What each model's textures cost so far, the models counted longest ago first. */
   const spent = new Map<string, number>()
   const queue: Job[] = []
-  let file: Promise<string | URL> | undefined
-  let current: Running | undefined
-  /** The texture on the thread, and its clock once the thread is ready. */
-  let active: { job: Job; timer?: NodeJS.Timeout } | undefined
-  let idle: NodeJS.Timeout | undefined
-  let jobs = 0
+  /** A texture is on the thread (or on its way there). */
+  let busy = false
+  const thread = createWorkerThread<ToWorker, FromWorker>({
+    name: 'KTX2 transcoder',
+    file: () => options.workerFile ?? workerFile(),
+    timeoutMs,
+    idleMs: options.idleMs ?? IDLE_MS,
+    unstarted: (error) =>
+      new Error(`the KTX2 transcoder could not start: ${messageOf(error)}`, { cause: error }),
+    stopped: (why) => new Error(`the KTX2 transcoder stopped (${why})`),
+    words: {
+      failed: (message) => `it failed: ${message}`,
+      exited: (code) => `it ended unexpectedly, exit code ${code}`,
+      overran: (limit) => `the texture took longer than ${limit}, the most one may take`,
+    },
+  })
 
   /** Adds `cost` to the model's textures, or says why not (the model's budget) without adding it. */
   function reserve(model: string, cost: number): void {
@@ -113,117 +114,32 @@ export function createTextureTranscoder(options: TextureTranscoderOptions = {}):
     if (spent.has(job.model)) spent.set(job.model, Math.max(0, left))
   }
 
-  async function thread(): Promise<Running> {
-    file ??= (options.workerFile ? Promise.resolve(options.workerFile) : workerFile()).catch((error) => {
-      file = undefined
-      throw error
-    })
-    const path = await file
-    current ??= spawn(path)
-    return current
-  }
-
-  function spawn(path: string | URL): Running {
-    const worker = new Worker(path, { name: 'KTX2 transcoder' })
-    const self: Running = { worker, ready: false, stopped: false }
-    worker.unref()
-    worker.on('message', (message: FromWorker) => receive(self, message))
-    worker.on('messageerror', () => stop(self, 'a message from it could not be read'))
-    worker.on('error', (error: Error & { code?: string }) =>
-      stop(
-        self,
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'it ran out of memory' : `it failed: ${messageOf(error)}`,
-      ),
-    )
-    // After an 'error' this changes nothing; alone, the worker ended itself.
-    worker.on('exit', (code) => stop(self, `it ended unexpectedly, exit code ${code}`))
-    return self
-  }
-
-  /** Ends the thread; the texture on it fails with `reason`, and the next one starts a new thread. */
-  function stop(self: Running, reason: string): Promise<number> | undefined {
-    if (self.stopped) return undefined
-    self.stopped = true
-    if (current === self) current = undefined
-    if (active) {
-      const { job } = active
-      settle()
-      release(job)
-      job.reject(new Error(`the KTX2 transcoder stopped (${reason})`))
-    }
-    const ended = self.worker.terminate()
-    next()
-    return ended
-  }
-
-  /** Ends the texture on the thread: its clock stopped, the thread free for the next. */
-  function settle(): Job | undefined {
-    if (!active) return undefined
-    const { job, timer } = active
-    clearTimeout(timer)
-    active = undefined
-    return job
-  }
-
-  function receive(self: Running, message: FromWorker) {
-    // A thread already ended may still have spoken: its texture has failed, the next one is elsewhere.
-    if (self.stopped) return
-    if (message.type === 'ready') {
-      self.ready = true
-      if (active) startClock(self)
-      return
-    }
-    if (active?.job.id !== message.job) return
-    const job = settle()!
-    if (message.type === 'done') job.resolve(message.texture)
-    else {
-      release(job)
-      job.reject(new Error(message.message))
-    }
-    next()
-  }
-
-  function startClock(self: Running) {
-    if (!active) return
-    const limit = plural(timeoutMs / 1000, 'second')
-    active.timer = setTimeout(
-      () => stop(self, `the texture took longer than ${limit}, the most one may take`),
-      timeoutMs,
-    )
-    // The worker, busy, keeps the process alive; the clock needs not.
-    active.timer.unref()
-  }
-
-  /** Sends the next texture to the thread, when it is free; idle, the thread is let go after a while. */
+  /**
+   * Sends the next texture to the thread once it is free: one at a time, so a texture's clock
+   * counts its own transcoding, never a wait behind another's.
+   */
   function next() {
-    if (active) return
+    if (busy) return
     const job = queue.shift()
-    if (!job) {
-      current?.worker.unref()
-      clearTimeout(idle)
-      idle = setTimeout(() => {
-        if (current && !active) void stop(current, 'it was idle')
-      }, idleMs)
-      idle.unref()
-      return
-    }
-    clearTimeout(idle)
-    active = { job }
-    void thread().then(
-      (self) => {
-        if (active?.job !== job) return
-        self.worker.ref()
-        if (self.ready) startClock(self)
-        const message: ToWorker = { type: 'transcode', job: job.id, bytes: job.bytes }
-        self.worker.postMessage(message, [job.bytes.buffer])
-      },
-      (error: unknown) => {
-        settle()
+    if (!job) return
+    busy = true
+    void thread
+      .run<TranscodedTexture>({
+        message: (id) => ({ type: 'transcode', job: id, bytes: job.bytes }),
+        transfer: [job.bytes.buffer],
+        receive(message, running) {
+          if (message.type === 'done') running.resolve(message.texture)
+          else running.reject(new Error(message.message))
+        },
+      })
+      .then(job.resolve, (error: Error) => {
         release(job)
-        job.reject(new Error(`the KTX2 transcoder could not start: ${messageOf(error)}`, { cause: error }))
+        job.reject(error)
+      })
+      .finally(() => {
+        busy = false
         next()
-      },
-    )
+      })
   }
 
   return {
@@ -231,14 +147,11 @@ export function createTextureTranscoder(options: TextureTranscoderOptions = {}):
       const { bytes: cost } = readKtx2Header(bytes)
       reserve(model, cost)
       return new Promise<TranscodedTexture>((resolve, reject) => {
-        queue.push({ id: jobs++, bytes: transferable(bytes), model, cost, resolve, reject })
+        queue.push({ bytes: transferable(bytes), model, cost, resolve, reject })
         next()
       })
     },
-    async close() {
-      clearTimeout(idle)
-      if (current) await stop(current, 'it was closed')
-    },
+    close: () => thread.close(),
   }
 }
 

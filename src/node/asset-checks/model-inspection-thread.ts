@@ -1,9 +1,8 @@
-import { Worker } from 'node:worker_threads'
 import type { inspectModel, ModelInspectionOptions } from '#shared/asset-checks/inspect-model.ts'
 import type { AssetOutcome } from '#shared/asset-checks/results.ts'
 import { messageOf } from '#shared/error-message.ts'
-import { plural } from '#shared/plural.ts'
 import { transferable } from '../transferable.ts'
+import { createWorkerThread, type RunningJob } from '../worker-thread.ts'
 import type { FromWorker, ToWorker } from './model-inspection-worker.ts'
 
 /**
@@ -19,7 +18,8 @@ import type { FromWorker, ToWorker } from './model-inspection-worker.ts'
  * caller gives (the guarded fetcher), at the worker's request: the worker fetches nothing.
  *
  * A thread that crashes or hangs is a per-model error, "The glTF-Validator stopped: …", for each model
- * it was reading, never a check that does not end; the next model starts a new one.
+ * it was reading, never a check that does not end; the next model starts a new one (the thread's
+ * life, shared with the KTX2 transcoder's, is worker-thread.ts).
  */
 export interface ModelInspectionThread {
   /**
@@ -47,176 +47,82 @@ export interface ModelInspectionThreadOptions {
  */
 const VALIDATOR_TIMEOUT_MS = 60_000
 
-interface Job {
-  id: number
-  inspection: ModelInspectionOptions
-  resolve(outcome: AssetOutcome): void
-  reject(error: Error): void
-  /** The thread's time on this model, stopped while an external file is being fetched. */
-  clock: Clock
-  /** External files asked for and not answered yet. */
-  loading: number
-  asked: number
-}
-
-interface Running {
-  worker: Worker
-  jobs: Map<number, Job>
-  /** Its modules loaded (the validator's among them): models' clocks run from then. */
-  ready: boolean
-  stopped: boolean
-}
-
 export function createModelInspectionThread(
   options: ModelInspectionThreadOptions = {},
 ): ModelInspectionThread {
   const timeoutMs = options.timeoutMs ?? VALIDATOR_TIMEOUT_MS
-  let file: Promise<string | URL> | undefined
-  let current: Running | undefined
-  let jobs = 0
-
-  async function thread(): Promise<Running> {
-    file ??= (options.workerFile ? Promise.resolve(options.workerFile) : workerFile()).catch((error) => {
-      file = undefined
-      throw error
-    })
-    const path = await file
-    current ??= spawn(path)
-    return current
-  }
-
-  function spawn(path: string | URL): Running {
-    const worker = new Worker(path, { name: 'glTF-Validator' })
-    const self: Running = { worker, jobs: new Map(), ready: false, stopped: false }
-    worker.unref()
-    worker.on('message', (message: FromWorker) => receive(self, message))
-    worker.on('messageerror', () => stop(self, () => 'a message from it could not be read'))
-    worker.on('error', (error: Error & { code?: string }) =>
-      stop(self, () =>
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? 'it ran out of memory'
-          : `it failed (${messageOf(error)})`,
-      ),
-    )
-    // After an 'error' this changes nothing; alone, the worker ended itself (process.exit).
-    worker.on('exit', (code) => stop(self, () => `it ended unexpectedly (exit code ${code})`))
-    return self
-  }
-
-  /** Fails every model the thread was reading, each with `reason(job)`, and ends the thread. */
-  function stop(self: Running, reason: (job: Job) => string): Promise<number> | undefined {
-    if (self.stopped) return undefined
-    self.stopped = true
-    if (current === self) current = undefined
-    for (const job of self.jobs.values()) {
-      job.clock.stop()
-      job.reject(new Error(`The glTF-Validator stopped: ${reason(job)}.`))
-    }
-    self.jobs.clear()
-    return self.worker.terminate()
-  }
-
-  function finish(self: Running, id: number): Job | undefined {
-    const job = self.jobs.get(id)
-    if (!job) return undefined
-    self.jobs.delete(id)
-    job.clock.stop()
-    // Busy, the thread keeps the process alive like any work under way; idle, it does not.
-    if (self.jobs.size === 0) self.worker.unref()
-    return job
-  }
-
-  function receive(self: Running, message: FromWorker) {
-    if (message.type === 'ready') {
-      // Starting the thread is not reading a model, however slow this computer is at it.
-      self.ready = true
-      for (const job of self.jobs.values()) job.clock.resume()
-    } else if (message.type === 'load') {
-      const job = self.jobs.get(message.job)
-      if (job) void relay(self, job, message)
-    } else if (message.type === 'done') {
-      finish(self, message.job)?.resolve(message.outcome)
-    } else {
-      finish(self, message.job)?.reject(new Error(`The model could not be read: ${message.message}`))
-    }
-  }
-
-  /** Fetches an external file the worker asks for, with the caller's loader, and hands it over. */
-  async function relay(self: Running, job: Job, { request, url, maxBytes }: FromWorker & { type: 'load' }) {
-    if (job.loading++ === 0) job.clock.pause()
-    let answer: ToWorker
-    const transfer: ArrayBuffer[] = []
-    try {
-      // The worker counts and limits these itself; main keeps the limits too, being the one that
-      // fetches on the word of a thread that reads hostile data.
-      if (++job.asked > job.inspection.maxExternalFiles)
-        throw new Error(`a model may name at most ${job.inspection.maxExternalFiles} external files.`)
-      const bytes = transferable(
-        await job.inspection.loadExternal(url, Math.min(maxBytes, job.inspection.maxBytes)),
-      )
-      answer = { type: 'loaded', request, bytes }
-      transfer.push(bytes.buffer)
-    } catch (error) {
-      answer = { type: 'load-failed', request, message: messageOf(error) }
-    }
-    // A model the thread no longer reads (it stopped meanwhile) needs no answer.
-    if (self.jobs.get(job.id) !== job) return
-    if (--job.loading === 0) job.clock.resume()
-    self.worker.postMessage(answer, transfer)
-  }
+  // Models go to the thread as they come and interleave there while each waits for a file.
+  const thread = createWorkerThread<ToWorker, FromWorker>({
+    name: 'glTF-Validator',
+    file: () => options.workerFile ?? workerFile(),
+    timeoutMs,
+    unstarted: (error) =>
+      new Error(`The glTF-Validator could not start: ${messageOf(error)}`, { cause: error }),
+    stopped: (why) => new Error(`The glTF-Validator stopped: ${why}.`),
+    words: {
+      failed: (message) => `it failed (${message})`,
+      exited: (code) => `it ended unexpectedly (exit code ${code})`,
+      overran: (limit, overran, job) =>
+        overran === job
+          ? `it took longer than ${limit} over this model`
+          : `another model it was reading took longer than ${limit}`,
+    },
+  })
 
   async function inspect(
     url: string,
     bytes: Uint8Array,
     inspection: ModelInspectionOptions,
   ): Promise<AssetOutcome> {
-    let self: Running
-    try {
-      self = await thread()
-    } catch (error) {
-      throw new Error(`The glTF-Validator could not start: ${messageOf(error)}`, { cause: error })
-    }
-    const id = jobs++
     const sent = transferable(bytes)
-    return new Promise<AssetOutcome>((resolve, reject) => {
-      const limit = plural(timeoutMs / 1000, 'second')
-      const clock = startClock(
-        timeoutMs,
-        () =>
-          stop(self, (other) =>
-            other === job
-              ? `it took longer than ${limit} over this model`
-              : `another model it was reading took longer than ${limit}`,
-          ),
-        self.ready,
-      )
-      const job: Job = { id, inspection, resolve, reject, clock, loading: 0, asked: 0 }
-      self.jobs.set(id, job)
-      self.worker.ref()
-      const message: ToWorker = {
+    /** External files asked for and not answered yet: the thread's time on the model stops meanwhile. */
+    let loading = 0
+    let asked = 0
+
+    /** Fetches an external file the worker asks for, with the caller's loader, and hands it over. */
+    async function relay(
+      job: RunningJob<ToWorker, AssetOutcome>,
+      { request, url, maxBytes }: FromWorker & { type: 'load' },
+    ) {
+      if (loading++ === 0) job.pause()
+      let answer: ToWorker
+      const transfer: ArrayBuffer[] = []
+      try {
+        // The worker counts and limits these itself; main keeps the limits too, being the one that
+        // fetches on the word of a thread that reads hostile data.
+        if (++asked > inspection.maxExternalFiles)
+          throw new Error(`a model may name at most ${inspection.maxExternalFiles} external files.`)
+        const file = transferable(await inspection.loadExternal(url, Math.min(maxBytes, inspection.maxBytes)))
+        answer = { type: 'loaded', request, bytes: file }
+        transfer.push(file.buffer)
+      } catch (error) {
+        answer = { type: 'load-failed', request, message: messageOf(error) }
+      }
+      // A model the thread no longer reads (it stopped meanwhile) needs no answer: these do nothing.
+      if (--loading === 0) job.resume()
+      job.post(answer, transfer)
+    }
+
+    return thread.run<AssetOutcome>({
+      message: (job) => ({
         type: 'inspect',
-        job: id,
+        job,
         url,
         base: inspection.url,
         maxBytes: inspection.maxBytes,
         maxExternalFiles: inspection.maxExternalFiles,
         bytes: sent,
-      }
-      try {
-        self.worker.postMessage(message, [sent.buffer])
-      } catch (error) {
-        finish(self, id)
-        reject(error instanceof Error ? error : new Error(String(error)))
-      }
+      }),
+      transfer: [sent.buffer],
+      receive(message, job) {
+        if (message.type === 'load') void relay(job, message)
+        else if (message.type === 'done') job.resolve(message.outcome)
+        else job.reject(new Error(`The model could not be read: ${message.message}`))
+      },
     })
   }
 
-  return {
-    inspectModel: inspect,
-    async close() {
-      if (current) await stop(current, () => 'it was closed')
-    },
-  }
+  return { inspectModel: inspect, close: () => thread.close() }
 }
 
 /** The one thread main's asset checks share, started on the first model they read. */
@@ -232,41 +138,4 @@ async function workerFile(): Promise<string | URL> {
   if (import.meta.url.endsWith('.ts')) return new URL('./model-inspection-worker.ts', import.meta.url)
   const { default: path } = await import('./model-inspection-worker.ts?modulePath')
   return path
-}
-
-interface Clock {
-  pause(): void
-  resume(): void
-  stop(): void
-}
-
-/**
- * Calls `expire` once `ms` have run, not counting the time between a pause and a resume; started
- * paused unless `running`.
- */
-function startClock(ms: number, expire: () => void, running: boolean): Clock {
-  let left = ms
-  let since = 0
-  let timer: NodeJS.Timeout | undefined
-  const resume = () => {
-    if (timer !== undefined) return
-    since = performance.now()
-    timer = setTimeout(expire, Math.max(0, left))
-    // The worker, busy, keeps the process alive; the clock needs not.
-    timer.unref()
-  }
-  const stop = () => {
-    clearTimeout(timer)
-    timer = undefined
-  }
-  if (running) resume()
-  return {
-    pause() {
-      if (timer === undefined) return
-      stop()
-      left -= performance.now() - since
-    },
-    resume,
-    stop,
-  }
 }

@@ -159,12 +159,3 @@ export async function serveAssets(
       }),
   }
 }
-
-/** A port nothing listens on (taken, then given back). */
-export async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
-}

@@ -7,7 +7,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { imageBytes, readContainer } from '#shared/asset-checks/gltf-container.ts'
 import type { SkuAssetResult } from '#shared/asset-checks/results.ts'
 import {
-  closedPort,
   markedGlb,
   nestedGltf,
   pmndrsModel,
@@ -16,6 +15,7 @@ import {
   type AssetServer,
   type Served,
 } from '../asset-checks/asset-files.ts'
+import { closedPort } from '../loopback-servers.ts'
 import { runCli } from './run-cli.ts'
 
 // check-assets against real files on a loopback web server: the CC0 Draco models of

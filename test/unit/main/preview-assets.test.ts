@@ -1,7 +1,6 @@
 import { lookup } from 'node:dns'
 import { readFileSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GuardedFetchOptions } from '#node/net/guarded-fetch.ts'
@@ -9,6 +8,7 @@ import { formatBytes } from '#shared/byte-size.ts'
 import { isPublicAddress } from '#node/net/local-addresses.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
+import { listenOnLoopback } from '../loopback-servers.ts'
 import { resourcesDir } from './service-deps.ts'
 
 // The loader against the repository's real resources folder and real web servers on loopback.
@@ -45,20 +45,7 @@ interface Seen {
   headers: IncomingHttpHeaders
 }
 
-let servers: Server[] = []
-
-afterEach(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((closed) => {
-          server.closeAllConnections()
-          server.close(() => closed())
-        }),
-    ),
-  )
-  servers = []
-})
+const listen = listenOnLoopback()
 
 /** A server on 127.0.0.1 that records each request and answers with `handle`. */
 async function serve(handle: RequestListener, host = INTERNET) {
@@ -67,10 +54,8 @@ async function serve(handle: RequestListener, host = INTERNET) {
     seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers })
     handle(request, response)
   })
-  servers.push(server)
-  await new Promise<void>((listening) => server.listen(0, host, listening))
-  const { port } = server.address() as AddressInfo
-  return { url: `http://${host}:${port}`, port, seen }
+  const { port, close } = await listen(server, host)
+  return { url: `http://${host}:${port}`, port, seen, close }
 }
 
 const loader = (options: { maxBytes?: number; timeoutMs?: number; allowLocal?: boolean } = {}) =>
@@ -241,7 +226,7 @@ describe('assets from the web', () => {
   it('says there is no connection when nothing listens or the name does not resolve', async () => {
     const server = await serve(() => {})
     const closed = server.url
-    await new Promise<void>((done) => servers.pop()!.close(() => done()))
+    await server.close()
     await expect(loader().load({ source: 'url', url: `${closed}/a.glb` })).rejects.toThrow(
       `Could not load ${closed}/a.glb: no connection, the server refused it (ECONNREFUSED)`,
     )

@@ -1,6 +1,5 @@
-import { createServer, type RequestListener, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { createServer, type RequestListener } from 'node:http'
+import { describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { ThumbnailCache, type ThumbnailAnswer } from '#node/thumbnail-cache.ts'
 import {
@@ -10,6 +9,7 @@ import {
   type ThumbnailRouteOptions,
 } from '#node/thumbnail-route.ts'
 import { thumbnailAddress } from '#shared/thumbnail-address.ts'
+import { closedPort, listenOnLoopback } from '../loopback-servers.ts'
 
 // The route against real web servers on 127.0.0.1. A photo server on this computer is a local
 // address: the tests that need its photos turn "Allow local addresses" on, as a person testing
@@ -22,20 +22,7 @@ const PNG = Buffer.from(
 )
 const PAGE = Buffer.from('<!doctype html><title>Moved</title><p>This photo has moved.</p>')
 
-let servers: Server[] = []
-
-afterEach(async () => {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((closed) => {
-          server.closeAllConnections()
-          server.close(() => closed())
-        }),
-    ),
-  )
-  servers = []
-})
+const listen = listenOnLoopback()
 
 /** A server on 127.0.0.1 that counts connections, records requests and answers with `handle`. */
 async function serve(handle: RequestListener) {
@@ -45,19 +32,8 @@ async function serve(handle: RequestListener) {
     handle(request, response)
   })
   server.on('connection', () => seen.connections++)
-  servers.push(server)
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
+  const { port } = await listen(server)
   return { url: `http://127.0.0.1:${port}`, seen }
-}
-
-/** A port on 127.0.0.1 that nothing listens on any more. */
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((closed) => server.close(() => closed()))
-  return port
 }
 
 /** Serves `files` by path, each as the type given (a server's word, not what the bytes are). */

@@ -1,8 +1,10 @@
 import { lookup } from 'node:dns'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import { guardedFetch, type GuardedFetchOptions } from '#node/net/guarded-fetch.ts'
+import { createServer } from 'node:http'
+import type { Socket } from 'node:net'
+import { describe, expect, it } from 'vitest'
+import { guardedFetch } from '#node/net/guarded-fetch.ts'
+import { listenOnLoopback } from '../loopback-servers.ts'
+import { fetchOptions } from './fetch-options.ts'
 
 // Kept-alive connections and "Allow local addresses", against a real server on 127.0.0.1. Which
 // address a connection reaches is checked when it is made, so a connection made while local
@@ -18,15 +20,7 @@ function nameLookup(hostname: string, options: { all?: boolean }, callback: (...
   else callback(null, '127.0.0.1', 4)
 }
 
-let servers: Server[] = []
-afterEach(async () => {
-  await Promise.all(
-    servers.map(
-      (server) => new Promise<void>((closed) => (server.closeAllConnections(), server.close(() => closed()))),
-    ),
-  )
-  servers = []
-})
+const listen = listenOnLoopback()
 
 /** A server that numbers its connections and records which one each request came on. */
 async function serve() {
@@ -38,9 +32,7 @@ async function serve() {
     response.end('glTF-pretend-model')
   })
   server.on('connection', (socket: Socket) => connections.push(socket))
-  servers.push(server)
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  const { port } = server.address() as AddressInfo
+  const { port } = await listen(server)
   return {
     url: `http://${NAME}:${port}`,
     requests,
@@ -53,16 +45,10 @@ describe('guardedFetch: connections and "Allow local addresses"', () => {
   it('a connection opened while local addresses were allowed is not used once they are not', async () => {
     const server = await serve()
     let allowLocal = true
-    const options: GuardedFetchOptions = {
+    const options = fetchOptions({
       allowLocalAddresses: () => allowLocal,
-      maxBytes: 1024,
-      timeoutMs: 5_000,
-      maxRedirects: 3,
-      mediaTypes: new Set(['model/gltf-binary']),
-      typesByExtension: {},
-      accept: '*/*',
       network: { lookup: nameLookup as unknown as typeof lookup },
-    }
+    })
 
     // Allowed: served, and the connection is kept for the next request.
     await guardedFetch(`${server.url}/first.glb`, options)

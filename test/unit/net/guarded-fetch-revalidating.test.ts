@@ -1,27 +1,15 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
-import {
-  FetchError,
-  guardedFetch,
-  guardedFetchRevalidating,
-  type GuardedFetchOptions,
-} from '#node/net/guarded-fetch.ts'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import { describe, expect, it } from 'vitest'
+import { FetchError, guardedFetch, guardedFetchRevalidating } from '#node/net/guarded-fetch.ts'
+import { listenOnLoopback } from '../loopback-servers.ts'
+import { fetchOptions as options } from './fetch-options.ts'
 
 // What the guarded fetcher gained for the asset checks, against a real server on 127.0.0.1 (local
 // addresses allowed, except where a test is about refusing them): the file's validators, a
 // conditional GET answered 304, every media type taken when asked, and failures a caller can tell
 // apart. What the preview's callers get is unchanged (test/unit/main/preview-assets.test.ts).
 
-let servers: Server[] = []
-afterEach(async () => {
-  await Promise.all(
-    servers.map(
-      (server) => new Promise<void>((closed) => (server.closeAllConnections(), server.close(() => closed()))),
-    ),
-  )
-  servers = []
-})
+const listen = listenOnLoopback()
 
 const BODY = Buffer.from('glTF-pretend-model')
 
@@ -48,21 +36,9 @@ async function serve(): Promise<{ url: string; seen: IncomingHttpHeaders[] }> {
     })
     response.end(BODY)
   })
-  servers.push(server)
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening))
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen }
+  const { port } = await listen(server)
+  return { url: `http://127.0.0.1:${port}`, seen }
 }
-
-const options = (overrides: Partial<GuardedFetchOptions> = {}): GuardedFetchOptions => ({
-  allowLocalAddresses: () => true,
-  maxBytes: 1024,
-  timeoutMs: 5_000,
-  maxRedirects: 3,
-  mediaTypes: new Set(['model/gltf-binary']),
-  typesByExtension: {},
-  accept: '*/*',
-  ...overrides,
-})
 
 describe('guardedFetchRevalidating', () => {
   it('returns the validators, asks conditionally with them, and a 304 is "not modified"', async () => {

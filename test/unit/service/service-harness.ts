@@ -45,14 +45,8 @@ export const appRequest = () => fixture('app-create-request.json')
 export const operationRequests = (sandbox: Sandbox) =>
   sandbox.requests().filter((entry) => entry.endpoint !== null)
 
-/** A loopback port with nothing listening: bound, noted, closed. */
-export async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
+/** A loopback port with nothing listening, as the other unit tests get one. */
+export { closedPort } from '../loopback-servers.ts'
 
 export interface TinyServer {
   url: string
