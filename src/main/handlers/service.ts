@@ -123,7 +123,7 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
       const profile = encoding ? { ...stored, tokenEncoding: encoding } : stored
       const down = unavailable(profile, deps.sandbox)
       if (down) return { ok: false, kind: 'unreachable', message: down, url: '', durationMs: 0 }
-      const outcome = await clientForProfile(profile, deps).bulkUpload([])
+      const outcome = await clientForProfile(profile, deps).send({ operation: 'bulk-upload', argument: [] })
       return {
         ...connectionTestResult(outcome, profileUrl(profile, deps.sandbox)),
         encoding: profile.tokenEncoding,

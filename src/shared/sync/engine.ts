@@ -4,7 +4,7 @@ import { createChangeSignal } from './change-signal.ts'
 import { createConcurrencyController, fixedConcurrency, loadSignOf } from './concurrency.ts'
 import { HeldBatches } from './held-batches.ts'
 import { backToQueue } from './item-updates.ts'
-import { draftKind } from './kinds.ts'
+import { createRequest, draftKind, requestBody } from './kinds.ts'
 import { decideOutcome } from './outcome-decision.ts'
 import {
   ITEM_STATES,
@@ -258,8 +258,11 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   }
 
   async function send(items: OutboxItem[]): Promise<void> {
-    const payloads = items.map((item) => item.payload)
-    const bytes = bodyBytes(definition.requestBody(payloads))
+    const request = createRequest(
+      definition,
+      items.map((item) => item.payload),
+    )
+    const bytes = bodyBytes(requestBody(request))
     const keys = items.map((item) => item.key)
     const signal = halt.signal
     let record: RequestRecord | undefined
@@ -296,7 +299,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         let outcome: Outcome
         const ticket = controller.started()
         try {
-          outcome = await definition.send(transport, payloads)
+          outcome = await transport.send(request)
         } catch (error) {
           outcome = thrownOutcome(error)
         }
