@@ -1,5 +1,5 @@
 import { sendWithResend } from '../service/resend.ts'
-import { AUTOMATICALLY_RESENDABLE, type Outcome } from '../service/outcome.ts'
+import { resendsAutomatically, type Outcome } from '../service/outcome.ts'
 import { createChangeSignal } from './change-signal.ts'
 import { createConcurrencyController, fixedConcurrency, loadSignOf } from './concurrency.ts'
 import { HeldBatches } from './held-batches.ts'
@@ -305,7 +305,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         }
         controller.finished(ticket, loadSignOf(outcome))
         reportConcurrency()
-        if (AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) {
+        if (resendsAutomatically(outcome)) {
           await end(record, outcome, 'not taken; queued again', backToQueue(items))
         }
         return outcome
