@@ -47,6 +47,21 @@ export interface DraftKind {
   readonly keepsAnswer: boolean
   /** Whether every request carries exactly one item (then a request is named by it). */
   readonly onePerRequest: boolean
+  /**
+   * Whether the send gates hold some back before a run (send-gates.ts: what an empty one is, the
+   * identity and required fields, a barcode shared or already created) and the last asset checks
+   * are said with them. They are judged by barcodes, which only SKUs have.
+   */
+  readonly gated: boolean
+  /**
+   * Whether its unknown and failed ones can be settled against a list of what the platform holds
+   * (by barcode: src/renderer/src/db/sync-reconcile.ts, the CLI's --platform-has).
+   */
+  readonly reconciled: boolean
+  /** Whether a run may take a scope the person chose on the list, rather than every ready one. */
+  readonly scoped: boolean
+  /** Whether the person is shown each one (its summary) and asked before a run creates them. */
+  readonly confirmed: boolean
 }
 
 const field = (payload: unknown, name: string): string => (isRecord(payload) ? textOf(payload[name]) : '')
@@ -83,6 +98,10 @@ export const SKU_KIND: DraftKind = {
   createdUpdates: (items) => items.map((item) => ({ key: item.key, state: 'synced' })),
   keepsAnswer: false,
   onePerRequest: false,
+  gated: true,
+  reconciled: true,
+  scoped: true,
+  confirmed: false,
 }
 
 export const APP_KIND: DraftKind = {
@@ -113,9 +132,16 @@ export const APP_KIND: DraftKind = {
   },
   keepsAnswer: true,
   onePerRequest: true,
+  gated: false,
+  reconciled: false,
+  scoped: false,
+  confirmed: true,
 }
 
 export const DRAFT_KINDS: Readonly<Record<SyncKind, DraftKind>> = { skus: SKU_KIND, apps: APP_KIND }
+
+/** The kinds in the order the app shows them (the Sync page's panels). */
+export const SYNC_KINDS = Object.keys(DRAFT_KINDS) as SyncKind[]
 
 export function draftKind(kind: SyncKind): DraftKind {
   return DRAFT_KINDS[kind]
