@@ -1,3 +1,5 @@
+import type { TokenStorage } from '../profile.ts'
+
 /**
  * Where drafts are sent: a service, as the app tells one from another. A profile is only a way
  * to reach a destination (its address, its token, its batch size); what was sent where belongs to
@@ -37,9 +39,6 @@ export interface LocalSandbox {
   problem?: string
 }
 
-/** How a profile is found where its token is kept: a token-store word ('keychain', …) or this kind's own. */
-export type FixedTokenStorage = 'embedded-sandbox'
-
 export interface DestinationKind<P extends DestinationProfile = DestinationProfile> {
   readonly kind: P['kind']
   /**
@@ -58,7 +57,7 @@ export interface DestinationKind<P extends DestinationProfile = DestinationProfi
    * secret) and says where as `tokenStorage`.
    */
   readonly ownToken: boolean
-  readonly tokenStorage?: FixedTokenStorage
+  readonly tokenStorage?: TokenStorage
   /** Offline behaviour: why nothing can be sent to it now, or undefined when it may be tried. */
   unavailable(sandbox: LocalSandbox): string | undefined
   /** The profile as it is stored: its address in one spelling. */
