@@ -5,6 +5,7 @@ import pluginVue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 import layers from './lint/layers.js'
+import tableBranches from './lint/table-branches.js'
 
 // The IPC boundary (docs: architecture, "Typed IPC, one contract"). Only these two files may touch
 // ipcMain/ipcRenderer; everything else goes through the typed contract in src/shared/ipc.ts.
@@ -112,11 +113,12 @@ export default defineConfig(
     rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
   },
 
-  // Which layer may import which (lint/layers.js holds the table).
+  // Which layer may import which (lint/layers.js holds the table), and no branch on what a table
+  // holds (kinds of draft and of destination, operations: lint/table-branches.js).
   {
     files: ['src/**'],
-    plugins: { 'catalog-desk': layers },
-    rules: { 'catalog-desk/layers': 'error' },
+    plugins: { 'catalog-desk': { rules: { ...layers.rules, ...tableBranches.rules } } },
+    rules: { 'catalog-desk/layers': 'error', 'catalog-desk/table-branches': 'error' },
   },
 
   // Last: turns off every rule that is Prettier's business.

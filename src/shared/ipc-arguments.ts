@@ -2,6 +2,7 @@ import { validateBudgets, type AssetBudgets } from './asset-checks/budgets.ts'
 import { z } from './schema/zod.ts'
 import type { Channel } from './ipc-channels.ts'
 import { profileSchema, TOKEN_ENCODINGS } from './profile.ts'
+import { serviceRequestSchema } from './service/operations.ts'
 import { activitySchema, updateSettingsSchema } from './update-feed.ts'
 
 const profileId = z.string().min(1).max(64)
@@ -9,8 +10,6 @@ const profileId = z.string().min(1).max(64)
 const token = z.string().min(1).max(8_192)
 /** The destination a run was started for (src/shared/sync/destination.ts): main sends only there. */
 const runDestination = z.string().min(1).max(2_048)
-/** The most SKUs a profile sends in one request (its batch size is at most 1,000). */
-const MAX_SKUS_A_REQUEST = 1_000
 /** The assets one call checks: a draft names a handful; a bulk check asks in steps of this many. */
 export const MAX_ASSETS_A_CHECK = 500
 /**
@@ -71,14 +70,10 @@ export const invokeArguments = {
   ]),
   // A payload export of a few thousand SKUs fits; a runaway string does not.
   writeClipboard: z.tuple([z.string().max(20_000_000)]),
-  // What the SKUs hold is the service's to judge (a refused one is split out and shown): only the
-  // shape of the call is checked here, a batch of 1 to 1,000 objects.
-  syncBulkUpload: z.tuple([
-    profileId,
-    runDestination,
-    z.array(z.record(z.string(), z.unknown())).min(1).max(MAX_SKUS_A_REQUEST),
-  ]),
-  syncCreateApp: z.tuple([profileId, runDestination, z.record(z.string(), z.unknown())]),
+  // An operation of the table by its key, with that operation's argument (its shape only: what the
+  // items hold is the service's to judge, and a refused one is split out and shown). Main builds the
+  // request from the table: nothing here becomes a method, a path or a header.
+  syncSend: z.tuple([profileId, runDestination, serviceRequestSchema]),
   getUpdateStatus: z.tuple([]),
   checkForUpdates: z.tuple([]),
   // An address main would not ask (http to another computer, a password in it) is refused here.

@@ -45,12 +45,12 @@ export const CHANNELS = [
   /** Puts text on the system clipboard (the renderer has no clipboard permission). */
   'writeClipboard',
   /**
-   * The sync engine's transport: one bulk upload of SKUs with the given profile and its token (read
-   * in main, never sent here), classified and redacted. Never resent by main: the engine decides.
+   * The sync engine's transport, for every operation: one request of the operation named by its key
+   * in the operation table (src/shared/service/operations.ts), built by main from the table with
+   * the given profile and its token (read in main, never sent here), classified and redacted.
+   * Never resent by main: the engine decides.
    */
-  'syncBulkUpload',
-  /** The same for one app creation request. */
-  'syncCreateApp',
+  'syncSend',
   /** Settings › Updates: where updates come from, what the last check found, what is downloading. */
   'getUpdateStatus',
   /** Asks the feed now (the person pressed "Check for updates"); an update found is downloaded. */

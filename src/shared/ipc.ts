@@ -146,8 +146,7 @@ export interface InvokeResults {
   setAllowLocalAddresses: LocalSettings
   setAssetBudgets: LocalSettings
   writeClipboard: void
-  syncBulkUpload: Outcome
-  syncCreateApp: Outcome
+  syncSend: Outcome
   getUpdateStatus: UpdateStatus
   checkForUpdates: UpdateStatus
   setUpdateSettings: UpdateStatus

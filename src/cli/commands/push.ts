@@ -193,8 +193,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(showMapping(input.file.mapping, sheet))
     // A column whose header looks like a typo of a field is not read: said before anything is sent.
     for (const note of input.file.suggestions ?? []) io.stderr.write(`note: ${note}\n`)
-    // The gates and the reconciliation are about SKUs, by their barcodes; an app request is sent as before.
-    const gated = input.kind.kind === 'skus'
+    // The gates and the reconciliation go by barcodes (a kind's `gated`); an app request is sent as before.
+    const gated = input.kind.gated
     if (!gated) {
       for (const option of ['require', 'unresolved', 'platform-has'] as const) {
         if (values[option] !== undefined) {

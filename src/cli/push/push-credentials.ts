@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { normaliseBaseUrl } from '#node/profiles/profile-rules.ts'
 import { createTokenStore, type MissingToken, type TokenStore } from '#node/secrets/token-store.ts'
 import { DEFAULT_SENDING, type Profile, type TokenEncoding } from '#shared/profile.ts'
+import { destinationKindOf, hasOwnAddress } from '#shared/sync/destination.ts'
 import { CliError } from '../io.ts'
 import { readProfilesReadOnly } from './push-profiles.ts'
 
@@ -129,11 +130,9 @@ export async function fromProfile(
       'push',
     )
   }
-  if (profile.kind === 'embedded-sandbox') {
-    throw new CliError(
-      `The ${profile.name} profile is the sandbox inside the app, which has no fixed address: run "catalog-desk sandbox" and push to it with --base-url and --token-env.`,
-      'push',
-    )
+  if (!hasOwnAddress(profile)) {
+    const refusal = destinationKindOf(profile).words.cliRefusal?.(profile.name)
+    throw new CliError(refusal ?? `The ${profile.name} profile has no address the CLI can push to.`, 'push')
   }
   if (tokenEncoding !== undefined && tokenEncoding !== profile.tokenEncoding) {
     // The profile says how its service expects the token; a command line does not overrule it.

@@ -95,14 +95,15 @@ async function readInto(
     store.add(json)
     const label = ownCopy(kind.label(payload, `#${index}`))
     labels.push(label)
-    const barcode = kind === SKU_KIND ? barcodeKey(isRecord(payload) ? payload.barcode : undefined) : ''
+    // The gates go by barcodes (a gated kind's items have one); the others' are never read.
+    const barcode = kind.gated ? barcodeKey(isRecord(payload) ? payload.barcode : undefined) : ''
     barcodes.push(barcode === label ? label : ownCopy(barcode))
     if (item.row !== undefined) rows.push(item.row)
     const error = firstError(item)
     if (error !== undefined) {
       invalid.push({ index, label, message: error })
       errors.add(index)
-    } else if (kind === SKU_KIND) {
+    } else if (kind.gated) {
       const empty = skuGaps(payload)
       if (empty.length > 0) gaps.set(index, empty)
     }

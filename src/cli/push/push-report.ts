@@ -168,7 +168,7 @@ export function pushText(
       `Unknown: the service may or may not have created these. Check them on the platform before sending them again.`,
     )
   }
-  if (json.unknown + json.failed > 0 && input.kind.kind === 'skus') {
+  if (json.unknown + json.failed > 0 && input.kind.reconciled) {
     lines.push(
       `To settle the unknown and failed: --unresolved FILE.csv lists them to look up on the platform, and --platform-has LIST (the barcodes found there) marks those created and sends the others again.`,
     )

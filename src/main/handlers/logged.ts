@@ -1,5 +1,5 @@
 import type { ProfilesState } from '#shared/ipc.ts'
-import { plural } from '#shared/plural.ts'
+import { serviceOperation } from '#shared/service/operations.ts'
 import type { Outcome } from '#shared/service/outcome.ts'
 import type { AppLog } from '#node/app-log.ts'
 import type { Handlers } from './types.ts'
@@ -60,18 +60,10 @@ export function logged(handlers: Handlers, log: AppLog): Handlers {
       else log.warn(`${words}: ${test.message}`)
       return test
     },
-    syncBulkUpload: async (profileId, destination, skus) => {
-      const outcome = await handlers.syncBulkUpload(profileId, destination, skus)
-      logOutcome(
-        log,
-        `Sync: ${plural(skus.length, 'SKU')} sent to ${oneLine(destination)} with [${profileId}]`,
-        outcome,
-      )
-      return outcome
-    },
-    syncCreateApp: async (profileId, destination, request) => {
-      const outcome = await handlers.syncCreateApp(profileId, destination, request)
-      logOutcome(log, `Sync: an app created at ${oneLine(destination)} with [${profileId}]`, outcome)
+    syncSend: async (profileId, destination, request) => {
+      const outcome = await handlers.syncSend(profileId, destination, request)
+      const what = serviceOperation(request.operation).logWords(request.argument)
+      logOutcome(log, `Sync: ${what} ${oneLine(destination)} with [${profileId}]`, outcome)
       return outcome
     },
   }

@@ -4,7 +4,7 @@ import type { Outcome } from '#shared/service/outcome.ts'
 import type { EmbeddedSandbox, Handlers, ServiceDeps } from './types.ts'
 import { tokenAddress } from '#node/profiles/profile-rules.ts'
 import { createServiceClient } from '#node/service/client.ts'
-import { destinationOf } from '#shared/sync/destination.ts'
+import { destinationKindOf, destinationOf } from '#shared/sync/destination.ts'
 
 type ServiceHandlers = Pick<
   Handlers,
@@ -19,14 +19,12 @@ type ServiceHandlers = Pick<
 
 /** Where a profile's requests go: the embedded sandbox's current address, or the profile's own. */
 export function profileUrl(profile: Profile, sandbox: EmbeddedSandbox): string {
-  return profile.kind === 'embedded-sandbox' ? sandbox.url : profile.baseUrl
+  return destinationKindOf(profile).address(profile, sandbox)
 }
 
-/** Why nothing can be sent with this profile now: it is the embedded sandbox, and that could not start. */
+/** Why nothing can be sent with this profile now (the embedded sandbox could not start), if anything. */
 export function unavailable(profile: Profile, sandbox: EmbeddedSandbox): string | undefined {
-  return profile.kind === 'embedded-sandbox' && sandbox.problem !== undefined
-    ? `The embedded sandbox is not running (${sandbox.problem}); Settings says more.`
-    : undefined
+  return destinationKindOf(profile).unavailable(sandbox)
 }
 
 /** The service client for a profile, reading its token only when a request goes out. */
@@ -36,10 +34,10 @@ export function clientForProfile(profile: Profile, deps: ServiceDeps) {
     tokenEncoding: profile.tokenEncoding,
     timeouts: profile.timeouts,
     getToken: async () =>
-      profile.kind === 'embedded-sandbox'
-        ? deps.sandbox.token
-        : // Only a token set for this very address: one left from a former address is never sent.
-          deps.tokens.get(profile.id, tokenAddress(profile)),
+      destinationKindOf(profile).ownToken
+        ? // Only a token set for this very address: one left from a former address is never sent.
+          deps.tokens.get(profile.id, tokenAddress(profile))
+        : deps.sandbox.token,
   })
 }
 
@@ -74,9 +72,9 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
     const builtIn = ['sandbox', 'production', 'staging'].includes(profile.id)
     const url = profileUrl(profile, deps.sandbox)
     const destination = destinationOf(profile, deps.sandbox.url)
-    if (profile.kind === 'embedded-sandbox') {
-      return { ...profile, url, destination, builtIn, hasToken: true, tokenStorage: 'embedded-sandbox' }
-    }
+    const { ownToken, tokenStorage } = destinationKindOf(profile)
+    if (!ownToken)
+      return { ...profile, url, destination, builtIn, hasToken: true, tokenStorage: tokenStorage ?? null }
     const token = await deps.tokens.has(profile.id, tokenAddress(profile))
     return { ...profile, url, destination, builtIn, hasToken: token.isSet, tokenStorage: token.storage }
   }
@@ -109,7 +107,8 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
     },
     setToken: async (id, token) => {
       const profile = await existing(id)
-      if (profile.kind === 'embedded-sandbox') throw new Error('The embedded sandbox needs no token.')
+      const kind = destinationKindOf(profile)
+      if (!kind.ownToken) throw new Error(kind.words.noToken)
       // Bound to the address the profile has now: if it moves, this token is not sent there.
       return deps.tokens.set(id, tokenAddress(profile), token)
     },
@@ -123,7 +122,7 @@ export function createServiceHandlers(deps: ServiceDeps): ServiceHandlers {
       const profile = encoding ? { ...stored, tokenEncoding: encoding } : stored
       const down = unavailable(profile, deps.sandbox)
       if (down) return { ok: false, kind: 'unreachable', message: down, url: '', durationMs: 0 }
-      const outcome = await clientForProfile(profile, deps).bulkUpload([])
+      const outcome = await clientForProfile(profile, deps).send({ operation: 'bulk-upload', argument: [] })
       return {
         ...connectionTestResult(outcome, profileUrl(profile, deps.sandbox)),
         encoding: profile.tokenEncoding,

@@ -2,12 +2,13 @@ import type { Profile } from '#shared/profile.ts'
 import { PROCESSED, type Outcome } from '#shared/service/outcome.ts'
 import type { Handlers, ServiceDeps } from './types.ts'
 import type { ServiceClient } from '#node/service/client.ts'
+import type { OperationCall } from '#shared/service/operations.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { clientForProfile, profileUrl, unavailable } from './service.ts'
 import { destinationAddressName, destinationOf } from '#shared/sync/destination.ts'
 import { messageOf } from '#shared/error-message.ts'
 
-type SyncHandlers = Pick<Handlers, 'syncBulkUpload' | 'syncCreateApp'>
+type SyncHandlers = Pick<Handlers, 'syncSend'>
 
 /**
  * An answer for a request that never left: said as an outcome, not thrown, because the engine
@@ -42,11 +43,7 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   }
 
   /** Sends with the run's profile, unless it is gone or now leads somewhere else than the run's destination. */
-  async function send(
-    profileId: string,
-    runDestination: string,
-    call: (client: ServiceClient) => Promise<Outcome>,
-  ): Promise<Outcome> {
+  async function send(profileId: string, runDestination: string, request: OperationCall): Promise<Outcome> {
     let profile: Profile | undefined
     try {
       profile = await deps.profiles.get(profileId)
@@ -65,13 +62,8 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     if (problem) return notSent(`${problem} Nothing was sent.`)
     const down = unavailable(profile!, deps.sandbox)
     if (down) return notSent(`${down} Nothing was sent.`)
-    return call(clientFor(profile!))
+    return clientFor(profile!).send(request)
   }
 
-  return {
-    syncBulkUpload: (profileId, runDestination, skus) =>
-      send(profileId, runDestination, (client) => client.bulkUpload(skus)),
-    syncCreateApp: (profileId, runDestination, request) =>
-      send(profileId, runDestination, (client) => client.createApp(request)),
-  }
+  return { syncSend: send }
 }

@@ -1,6 +1,6 @@
 import { messageOf } from '#shared/error-message.ts'
 import type { Profile } from '#shared/profile.ts'
-import { normaliseBaseUrl } from '#shared/sync/destination.ts'
+import { hasOwnAddress, normaliseBaseUrl } from '#shared/sync/destination.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { builtInProfile, tokenAddress } from './profile-rules.ts'
 import type { ProfileStore } from './profile-store.ts'
@@ -41,7 +41,7 @@ export async function moveProfileAddress({
   const list = await profiles.list()
   const movable = list.profiles.filter(
     (profile): profile is ServiceProfile =>
-      profile.kind === 'service' && !builtInProfile(profile.id) && old.has(normaliseBaseUrl(profile.baseUrl)),
+      hasOwnAddress(profile) && !builtInProfile(profile.id) && old.has(normaliseBaseUrl(profile.baseUrl)),
   )
   const result: AddressMove = { moved: [], left: [], notices: [] }
   for (const profile of movable) {

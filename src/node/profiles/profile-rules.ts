@@ -1,5 +1,5 @@
 import { BUILT_IN_PROFILES, profileSchema, type Profile } from '#shared/profile.ts'
-import { EMBEDDED_SANDBOX_DESTINATION, normaliseBaseUrl } from '#shared/sync/destination.ts'
+import { destinationKindOf, normaliseBaseUrl } from '#shared/sync/destination.ts'
 
 export const SANDBOX_PROFILE_ID = 'sandbox'
 
@@ -28,7 +28,7 @@ export { normaliseBaseUrl }
 
 /** What a token is bound to: the address it is sent to. */
 export function tokenAddress(profile: Profile): string {
-  return profile.kind === 'service' ? normaliseBaseUrl(profile.baseUrl) : EMBEDDED_SANDBOX_DESTINATION
+  return destinationKindOf(profile).tokenAddress(profile)
 }
 
 /**
@@ -46,26 +46,19 @@ export function checkProfile(input: unknown): { profile: Profile } | { issues: P
   const profile = parsed.data
   const builtIn = builtInProfile(profile.id)
   if (builtIn && builtIn.kind !== profile.kind) {
-    const message =
-      builtIn.kind === 'embedded-sandbox'
-        ? `The ${builtIn.name} profile always uses the sandbox built into Catalog Desk.`
-        : `The ${builtIn.name} profile is built in and always sends to a service address.`
-    return { issues: [{ path: 'kind', message }] }
+    return {
+      issues: [{ path: 'kind', message: destinationKindOf(builtIn).words.builtInKeeps(builtIn.name) }],
+    }
   }
-  if (!builtIn && profile.kind === 'embedded-sandbox') {
+  const kind = destinationKindOf(profile)
+  if (!builtIn && !kind.customProfiles) {
     return {
       issues: [
-        {
-          path: 'kind',
-          message: 'Only the built-in Sandbox profile uses the sandbox built into Catalog Desk.',
-        },
+        { path: 'kind', message: kind.words.notCustom ?? `A profile cannot be of kind ${profile.kind}.` },
       ],
     }
   }
-  return {
-    profile:
-      profile.kind === 'service' ? { ...profile, baseUrl: normaliseBaseUrl(profile.baseUrl) } : profile,
-  }
+  return { profile: kind.normalise(profile) }
 }
 
 export function validateProfile(input: unknown): Profile {

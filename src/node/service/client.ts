@@ -1,4 +1,5 @@
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH, endpointUrl } from '#shared/service/endpoints.ts'
+import { endpointUrl } from '#shared/service/endpoints.ts'
+import { operationPath, serviceOperation, type OperationCall } from '#shared/service/operations.ts'
 import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import type { Timeouts, TokenEncoding } from '#shared/profile.ts'
 import { createAgents, postJson } from './json-post.ts'
@@ -9,7 +10,6 @@ import {
   TOKEN_UNSENDABLE_MESSAGE,
   badAddressMessage,
   unencodableMessage,
-  type Operation,
 } from './outcome-messages.ts'
 import { createRedactor, type Redact } from '../secrets/redaction.ts'
 import { redactOutcome } from './redact-outcome.ts'
@@ -18,7 +18,9 @@ import { showable } from './untrusted-text.ts'
 /**
  * The service client: one request per call, classified into an Outcome. Resending is never done
  * here (see src/shared/service/resend.ts): the bulk endpoint is not idempotent, so only the caller,
- * knowing the outcome, may decide. Plain Node, no Electron: the CLI uses it as it is.
+ * knowing the outcome, may decide. Plain Node, no Electron: the CLI uses it as it is. Every
+ * operation goes through `send`, built from its entry in the operation table
+ * (src/shared/service/operations.ts): method, path and body are the table's, never the caller's.
  */
 
 export interface ServiceClientConfig {
@@ -37,8 +39,8 @@ export interface SendOptions {
 }
 
 export interface ServiceClient {
-  bulkUpload(skus: unknown[], options?: SendOptions): Promise<Outcome>
-  createApp(request: unknown, options?: SendOptions): Promise<Outcome>
+  /** One request of an operation of the table, for its argument (the sync engine's transport as it is). */
+  send(request: OperationCall, options?: SendOptions): Promise<Outcome>
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024
@@ -78,16 +80,20 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
     }
   }
 
-  async function send(operation: Operation, path: string, payload: unknown, options: SendOptions) {
+  async function send({ operation, argument }: OperationCall, options: SendOptions = {}) {
+    const definition = serviceOperation(operation)
     const read = await readToken()
     if ('outcome' in read) return read.outcome
     const redact: Redact = createRedactor(read.token)
 
-    const url = endpointUrl(config.baseUrl, path)
+    const path = operationPath(definition, argument)
+    // A parameter that is not one (checked in main's IPC schema already) is the item's fault, not the address's.
+    if ('problem' in path) return redactOutcome(notSent('rejected', path.problem), redact)
+    const url = endpointUrl(config.baseUrl, path.path)
     if (url === undefined || !isHttpUrl(url)) return notSent('wrong-address', badAddressMessage())
     let body: string
     try {
-      body = JSON.stringify(payload)
+      body = JSON.stringify(definition.body(argument))
     } catch (error) {
       // Rejected, not thrown: the sync engine then splits the batch down to the item that cannot be
       // written and marks it, as it does for an item the service refuses.
@@ -96,6 +102,7 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
     }
 
     const result = await postJson({
+      method: definition.method,
       url,
       body,
       headers: {
@@ -128,8 +135,5 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
     return redactOutcome(outcome, redact)
   }
 
-  return {
-    bulkUpload: (skus, options = {}) => send('bulk-upload', BULK_UPLOAD_PATH, { skus }, options),
-    createApp: (request, options = {}) => send('create-app', CREATE_APP_PATH, request, options),
-  }
+  return { send }
 }

@@ -5,12 +5,13 @@ import type { Timeouts } from '#shared/profile.ts'
 import type { ServiceAnswer } from './outcome-classification.ts'
 
 /**
- * One POST of a JSON body, and nothing more: no retries (resending is the caller's decision,
+ * One request with a JSON body (POST or PUT, as the operation table says), and nothing more: no retries (resending is the caller's decision,
  * never got's), no redirects, a cap on how much of the answer is read. It never throws; it says
  * either what came back or how it failed and whether the body had left.
  */
 
 export interface JsonPost {
+  method: 'POST' | 'PUT'
   url: string
   body: string
   headers: Record<string, string>
@@ -76,9 +77,10 @@ export function postJson(post: JsonPost): Promise<JsonPostResult> {
       })
     }
 
-    let stream: ReturnType<typeof got.stream.post>
+    let stream: ReturnType<typeof got.stream>
     try {
-      stream = got.stream.post(post.url, {
+      stream = got.stream(post.url, {
+        method: post.method,
         body: post.body,
         headers: post.headers,
         timeout: {

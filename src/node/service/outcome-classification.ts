@@ -1,4 +1,5 @@
 import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import { serviceOperation } from '#shared/service/operations.ts'
 import type { Timeouts } from '#shared/profile.ts'
 import { answerMessage, dropMessage, type DropReason, type Operation } from './outcome-messages.ts'
 import { redactStrings, type Redact } from '../secrets/redaction.ts'
@@ -86,7 +87,10 @@ export function classifyAnswer(answer: ServiceAnswer, context: ClassifyContext):
   const { status, bodyText } = answer
   const rawRetryAfter = header(answer.headers, 'retry-after')
   const retryAfterMs = parseRetryAfter(rawRetryAfter, context.nowMs ?? Date.now())
-  const kind = kindOfStatus(status, retryAfterMs)
+  // The operation's own reading of a status, where the table gives one, before the outcome table's row.
+  const kind =
+    (context.operation && serviceOperation(context.operation).statuses[status]) ??
+    kindOfStatus(status, retryAfterMs)
   const errorPage = isErrorPage(header(answer.headers, 'content-type'), bodyText)
   const json = errorPage ? undefined : parseJsonLoosely(bodyText)
 

@@ -1,4 +1,5 @@
 import type { OutcomeKind } from '#shared/service/outcome.ts'
+import { serviceOperation, type OperationKey } from '#shared/service/operations.ts'
 import type { Timeouts } from '#shared/profile.ts'
 import { truncate } from './untrusted-text.ts'
 
@@ -8,16 +9,14 @@ import { truncate } from './untrusted-text.ts'
  * place, so the classification stays about facts.
  */
 
-/** Which operation was sent: decides what "the items" are called. */
-export type Operation = 'bulk-upload' | 'create-app'
+/** Which operation was sent (its key in the operation table): decides what "the items" are called. */
+export type Operation = OperationKey
 
 /** The service's own words are quoted only this long; the full (capped) text is in serviceMessage. */
 const QUOTE_LENGTH = 200
 
 function subjectOf(operation: Operation | undefined): string {
-  if (operation === 'bulk-upload') return 'the SKUs'
-  if (operation === 'create-app') return 'the app'
-  return 'the items'
+  return operation === undefined ? 'the items' : serviceOperation(operation).subject
 }
 
 export function formatWait(ms: number): string {
@@ -114,10 +113,10 @@ function answerConsequence(facts: AnswerFacts): string {
       const listed = count > 0 ? ` It pointed at ${count} ${count === 1 ? 'problem' : 'problems'}.` : ''
       return `Nothing was created.${listed}`
     }
-    case 'too-large':
-      return facts.operation === 'bulk-upload'
-        ? 'Nothing was created: send fewer SKUs in one request.'
-        : 'Nothing was created.'
+    case 'too-large': {
+      const advice = facts.operation && serviceOperation(facts.operation).tooLargeAdvice
+      return advice ? `Nothing was created: ${advice}.` : 'Nothing was created.'
+    }
     case 'retry-later':
       return 'Nothing was created; it can be sent again later.'
     case 'needs-token':

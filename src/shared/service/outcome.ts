@@ -39,7 +39,18 @@ export const PROCESSED: Record<OutcomeKind, Processed> = {
 }
 
 /** Outcomes after which the same request may be sent again without asking anyone. */
-export const AUTOMATICALLY_RESENDABLE: readonly OutcomeKind[] = ['retry-later', 'unreachable']
+const AUTOMATICALLY_RESENDABLE: readonly OutcomeKind[] = ['retry-later', 'unreachable']
+
+/**
+ * The one rule for sending a request again without asking anyone: only when its outcome proves
+ * it was not processed and says the service may take it later (busy, or not reached). The bulk
+ * endpoint is not idempotent, so after anything else (a 500, a 502, a drop after the body left)
+ * only a person may send it again. The resend loop (resend.ts) and the engine, which puts such a
+ * batch back to `queued` before the wait, both ask this; the CLI sends through the engine.
+ */
+export function resendsAutomatically(outcome: Pick<Outcome, 'kind'>): boolean {
+  return AUTOMATICALLY_RESENDABLE.includes(outcome.kind)
+}
 
 export interface ServiceProblem {
   path: string

@@ -1,4 +1,4 @@
-import { AUTOMATICALLY_RESENDABLE, type Outcome } from './outcome.ts'
+import { resendsAutomatically, type Outcome } from './outcome.ts'
 
 /**
  * Sending again without asking anyone, only where the outcome proves the request was not
@@ -84,7 +84,7 @@ export async function sendWithResend(
     const outcome = await send(attempt)
     attempts.push(outcome)
     const done = { outcome, attempts }
-    if (!AUTOMATICALLY_RESENDABLE.includes(outcome.kind)) return done
+    if (!resendsAutomatically(outcome)) return done
     if (attempt >= maxAttempts || deps.signal?.aborted) return done
 
     let delayMs: number

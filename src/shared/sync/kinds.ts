@@ -1,9 +1,10 @@
 import { appCreateResponseSchema } from '../schema/app.ts'
 import type { Outcome } from '../service/outcome.ts'
+import { serviceOperation, type OperationCall, type OperationKey } from '../service/operations.ts'
 import { isRecord } from '../is-record.ts'
 import { plural } from '../plural.ts'
 import { textOf } from '../text-of.ts'
-import type { ItemUpdate, OutboxItem, SyncKind, SyncTransport } from './ports.ts'
+import type { ItemUpdate, OutboxItem, SyncKind } from './ports.ts'
 
 /**
  * What differs between the two kinds of draft that are sent, said once: SKUs go in batches to the
@@ -29,10 +30,13 @@ export interface DraftKind {
    * says; apps one a request, one request at a time (the create endpoint takes one app).
    */
   sending(profile: { batchSize: number; concurrency: number }): { batchSize: number; concurrency: number }
-  /** The request body a batch becomes (what leaves, byte for byte as the transport serialises it). */
-  requestBody(payloads: readonly unknown[]): unknown
-  /** Sends one batch through the transport's operation for this kind. */
-  send(transport: SyncTransport, payloads: readonly unknown[]): Promise<Outcome>
+  /**
+   * The service's operations it is sent with, by what each does, as keys of the operation table
+   * (src/shared/service/operations.ts): `create` makes new ones from a batch (an update joins it).
+   */
+  readonly operations: { readonly create: OperationKey }
+  /** What a batch's payloads are handed to its `create` operation as. */
+  createArgument(payloads: readonly unknown[]): unknown
   /** How a person finds one item in a log, a list or a report; `fallback` when it has no name. */
   label(payload: unknown, fallback: string): string
   /** How a batch is named in the live log: by its items' labels. */
@@ -43,6 +47,21 @@ export interface DraftKind {
   readonly keepsAnswer: boolean
   /** Whether every request carries exactly one item (then a request is named by it). */
   readonly onePerRequest: boolean
+  /**
+   * Whether the send gates hold some back before a run (send-gates.ts: what an empty one is, the
+   * identity and required fields, a barcode shared or already created) and the last asset checks
+   * are said with them. They are judged by barcodes, which only SKUs have.
+   */
+  readonly gated: boolean
+  /**
+   * Whether its unknown and failed ones can be settled against a list of what the platform holds
+   * (by barcode: src/renderer/src/db/sync-reconcile.ts, the CLI's --platform-has).
+   */
+  readonly reconciled: boolean
+  /** Whether a run may take a scope the person chose on the list, rather than every ready one. */
+  readonly scoped: boolean
+  /** Whether the person is shown each one (its summary) and asked before a run creates them. */
+  readonly confirmed: boolean
 }
 
 const field = (payload: unknown, name: string): string => (isRecord(payload) ? textOf(payload[name]) : '')
@@ -67,8 +86,8 @@ export const SKU_KIND: DraftKind = {
     batchSize: Math.max(1, Math.floor(batchSize)),
     concurrency: Math.max(1, Math.floor(concurrency)),
   }),
-  requestBody: (payloads) => ({ skus: payloads }),
-  send: (transport, payloads) => transport.bulkUpload([...payloads]),
+  operations: { create: 'bulk-upload' },
+  createArgument: (payloads) => [...payloads],
   label: (payload, fallback) =>
     (field(payload, 'barcode') || field(payload, 'productName') || fallback).slice(0, LABEL_LENGTH),
   batchName(items) {
@@ -79,6 +98,10 @@ export const SKU_KIND: DraftKind = {
   createdUpdates: (items) => items.map((item) => ({ key: item.key, state: 'synced' })),
   keepsAnswer: false,
   onePerRequest: false,
+  gated: true,
+  reconciled: true,
+  scoped: true,
+  confirmed: false,
 }
 
 export const APP_KIND: DraftKind = {
@@ -90,8 +113,8 @@ export const APP_KIND: DraftKind = {
   draftNoun: 'app draft',
   queuedOn: 'queued to be created on',
   sending: () => ({ batchSize: 1, concurrency: 1 }),
-  requestBody: (payloads) => payloads[0],
-  send: (transport, payloads) => transport.createApp(payloads[0]),
+  operations: { create: 'create-app' },
+  createArgument: (payloads) => payloads[0],
   label: (payload, _fallback) => (field(payload, 'name') || UNTITLED_APP).slice(0, LABEL_LENGTH),
   batchName: (items) => `App "${items[0]?.label ?? ''}"`,
   /**
@@ -109,10 +132,27 @@ export const APP_KIND: DraftKind = {
   },
   keepsAnswer: true,
   onePerRequest: true,
+  gated: false,
+  reconciled: false,
+  scoped: false,
+  confirmed: true,
 }
 
 export const DRAFT_KINDS: Readonly<Record<SyncKind, DraftKind>> = { skus: SKU_KIND, apps: APP_KIND }
 
+/** The kinds in the order the app shows them (the Sync page's panels). */
+export const SYNC_KINDS = Object.keys(DRAFT_KINDS) as SyncKind[]
+
 export function draftKind(kind: SyncKind): DraftKind {
   return DRAFT_KINDS[kind]
+}
+
+/** The request that creates a batch of the kind: its operation and argument. */
+export function createRequest(definition: DraftKind, payloads: readonly unknown[]): OperationCall {
+  return { operation: definition.operations.create, argument: definition.createArgument(payloads) }
+}
+
+/** The body a request becomes, as the operation table builds it (what leaves, byte for byte). */
+export function requestBody({ operation, argument }: OperationCall): unknown {
+  return serviceOperation(operation).body(argument)
 }

@@ -1,4 +1,5 @@
 import type { Outcome } from '../service/outcome.ts'
+import type { OperationCall } from '../service/operations.ts'
 
 /**
  * What the sync engine needs from the world, and nothing more: an outbox it reads items from and
@@ -126,10 +127,11 @@ export interface SyncOutbox {
 /**
  * One request, one outcome; never resends by itself (the engine decides, see service/resend.ts).
  * A request once started is never aborted: a cancel or pause lets it finish, so its outcome is known.
+ * Every operation goes the same way: its key in the operation table and its argument
+ * (src/shared/service/operations.ts); the kind of draft says which operation (kinds.ts).
  */
 export interface SyncTransport {
-  bulkUpload(skus: unknown[]): Promise<Outcome>
-  createApp(request: unknown): Promise<Outcome>
+  send(request: OperationCall): Promise<Outcome>
 }
 
 export interface SyncClock {

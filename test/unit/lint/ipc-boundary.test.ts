@@ -1,26 +1,10 @@
-import { fileURLToPath } from 'node:url'
-import { ESLint } from 'eslint'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { lintMessages, projectEslint } from './lint-messages.ts'
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-syntax'])
 
-let eslint: ESLint
-
-beforeAll(() => {
-  eslint = new ESLint({ cwd: repoRoot })
-})
-
 /** The boundary rules' messages for `code` linted as if it were the file at `filePath`. */
-async function boundaryMessages(code: string, filePath: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath })
-  expect(result, `${filePath} was not linted`).toBeDefined()
-  const fatal = result!.messages.filter((message) => message.fatal)
-  expect(fatal, 'the snippet does not parse').toEqual([])
-  return result!.messages
-    .filter((message) => message.ruleId && BOUNDARY_RULES.has(message.ruleId))
-    .map((message) => message.message)
-}
+const boundaryMessages = (code: string, filePath: string) => lintMessages(code, filePath, BOUNDARY_RULES)
 
 const USES_IPC_MAIN = `import { ipcMain } from 'electron'\nipcMain.handle('x', () => 1)\n`
 const USES_IPC_RENDERER = `import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('x', ipcRenderer)\n`
@@ -87,7 +71,7 @@ describe('the IPC boundary lint rule', () => {
   })
 
   it('passes on the real wiring files', async () => {
-    const results = await eslint.lintFiles(['src/main/ipc.ts', 'src/preload/index.ts'])
+    const results = await projectEslint().lintFiles(['src/main/ipc.ts', 'src/preload/index.ts'])
     expect(results).toHaveLength(2)
     expect(results.flatMap((result) => result.messages)).toEqual([])
   })

@@ -1,29 +1,9 @@
-import { fileURLToPath } from 'node:url'
-import { ESLint } from 'eslint'
-import { beforeAll, describe, expect, it } from 'vitest'
-
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
-
-let eslint: ESLint
-
-beforeAll(() => {
-  eslint = new ESLint({ cwd: repoRoot })
-})
+import { describe, expect, it } from 'vitest'
+import { lintMessages } from './lint-messages.ts'
 
 /** The layer rules' messages (and the Electron rule's) for `code` linted as the file at `filePath`. */
-async function layerMessages(code: string, filePath: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath })
-  expect(result, `${filePath} was not linted`).toBeDefined()
-  expect(
-    result!.messages.filter((message) => message.fatal),
-    'the snippet does not parse',
-  ).toEqual([])
-  return result!.messages
-    .filter(
-      (message) => message.ruleId === 'catalog-desk/layers' || message.ruleId === 'no-restricted-imports',
-    )
-    .map((message) => message.message)
-}
+const layerMessages = (code: string, filePath: string) =>
+  lintMessages(code, filePath, new Set(['catalog-desk/layers', 'no-restricted-imports']))
 
 describe('the layer rule', () => {
   it.each([

@@ -128,7 +128,11 @@ describe("what the handlers write to main's log", () => {
     await dispatch('reportActivity', [{ sync: true, import: false }])
     // The embedded sandbox of these tests listens nowhere: the request cannot connect.
     await dispatch('activateProfile', ['sandbox'])
-    await dispatch('syncBulkUpload', ['sandbox', 'embedded-sandbox', [{ barcode: '1' }, { barcode: '2' }]])
+    await dispatch('syncSend', [
+      'sandbox',
+      'embedded-sandbox',
+      { operation: 'bulk-upload', argument: [{ barcode: '1' }, { barcode: '2' }] },
+    ])
     await dispatch('reportActivity', [{ sync: false, import: false }])
     const written = await readFile(deps.log.file, 'utf8')
     expect(written).toContain('Active profile: "Staging" [staging] at https://api.pixelbinz0.de.')

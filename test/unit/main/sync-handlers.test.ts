@@ -50,7 +50,11 @@ const skus = (...barcodes: string[]) => barcodes.map((barcode) => ({ ...structur
 describe('sync transport channels', () => {
   it('sends a batch with the embedded sandbox profile and returns the classified outcome', async () => {
     const { dispatch } = setup()
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', SANDBOX, skus('111', '222')])
+    const outcome = await dispatch('syncSend', [
+      'sandbox',
+      SANDBOX,
+      { operation: 'bulk-upload', argument: skus('111', '222') },
+    ])
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).toEqual([
       '111',
@@ -60,7 +64,9 @@ describe('sync transport channels', () => {
 
   it('the Sandbox profile’s destination is the embedded sandbox, not its port of the day', async () => {
     const { dispatch } = setup()
-    expect(await dispatch('syncBulkUpload', ['sandbox', sandbox.url, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['sandbox', sandbox.url, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(/Nothing was sent\.$/),
@@ -72,12 +78,16 @@ describe('sync transport channels', () => {
     const { dispatch, deps } = setup()
     await dispatch('saveProfile', [local(sandbox.url)])
     await deps.tokens.set('local', sandbox.url, 'sandbox')
-    expect(await dispatch('syncBulkUpload', ['local', sandbox.url, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', sandbox.url, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'wrong-address',
     })
     // Pointed elsewhere, a run started for the embedded sandbox is refused, and named so.
     await dispatch('saveProfile', [local(service.url)])
-    expect(await dispatch('syncBulkUpload', ['local', SANDBOX, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'wrong-address',
       message: expect.stringMatching(
         /^This run was started for the embedded sandbox; the profile now points at/,
@@ -85,7 +95,9 @@ describe('sync transport channels', () => {
     })
     await dispatch('saveProfile', [local(sandbox.url)])
     await deps.tokens.set('local', sandbox.url, 'sandbox')
-    expect(await dispatch('syncBulkUpload', ['local', SANDBOX, skus('1')])).toMatchObject({ kind: 'created' })
+    expect(
+      await dispatch('syncSend', ['local', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({ kind: 'created' })
     expect(sandbox.received().skus).toHaveLength(1)
   })
 
@@ -93,18 +105,26 @@ describe('sync transport channels', () => {
     const { dispatch, deps } = setup()
     await dispatch('saveProfile', [local(service.url)])
     // No token: nothing is sent, the run is told a token is needed.
-    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'needs-token',
     })
     expect(service.requests()).toHaveLength(0)
 
     await deps.tokens.set('local', service.url, 'wrong-secret-token')
-    const refused = await dispatch('syncBulkUpload', ['local', service.url, skus('1')])
+    const refused = await dispatch('syncSend', [
+      'local',
+      service.url,
+      { operation: 'bulk-upload', argument: skus('1') },
+    ])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
     await deps.tokens.set('local', service.url, 'service')
-    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'created',
     })
     expect(service.received().skus).toHaveLength(1)
@@ -116,13 +136,17 @@ describe('sync transport channels', () => {
     await dispatch('saveProfile', [local('http://127.0.0.1:9')])
     await dispatch('setToken', ['local', 'service'])
     const first = 'http://127.0.0.1:9'
-    expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', first, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'unreachable',
     })
     // The profile now points at another address: a run started for the old one sends nothing there.
     await dispatch('saveProfile', [local(service.url)])
     await dispatch('setToken', ['local', 'service'])
-    expect(await dispatch('syncBulkUpload', ['local', first, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', first, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(/started for http:\/\/127\.0\.0\.1:9; the profile now points at/),
@@ -131,7 +155,9 @@ describe('sync transport channels', () => {
     // The same address with a trailing slash is the same destination: a run started for it is sent,
     // with the same client and token.
     await dispatch('saveProfile', [local(`${service.url}/`)])
-    expect(await dispatch('syncBulkUpload', ['local', service.url, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'created',
     })
     expect(service.received().skus).toHaveLength(1)
@@ -140,7 +166,11 @@ describe('sync transport channels', () => {
   it('reports a server error after processing as failed, without resending', async () => {
     const { dispatch } = setup()
     sandbox.addFaults([{ kind: 'server-error', stage: 'after' }])
-    const outcome = await dispatch('syncBulkUpload', ['sandbox', SANDBOX, skus('1')])
+    const outcome = await dispatch('syncSend', [
+      'sandbox',
+      SANDBOX,
+      { operation: 'bulk-upload', argument: skus('1') },
+    ])
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(sandbox.requests().filter((r) => r.endpoint === 'skus')).toHaveLength(1)
     expect(sandbox.received().skus).toHaveLength(1)
@@ -148,7 +178,11 @@ describe('sync transport channels', () => {
 
   it('creates an app and returns the service’s answer', async () => {
     const { dispatch } = setup()
-    const outcome = (await dispatch('syncCreateApp', ['sandbox', SANDBOX, structuredClone(appRequest)])) as {
+    const outcome = (await dispatch('syncSend', [
+      'sandbox',
+      SANDBOX,
+      { operation: 'create-app', argument: structuredClone(appRequest) },
+    ])) as {
       kind: string
       body: { app: { _id: string } }
     }
@@ -158,29 +192,74 @@ describe('sync transport channels', () => {
 
   it('validates the arguments before anything is sent', async () => {
     const { dispatch } = setup()
-    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, 'not a list'])).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['', SANDBOX, skus('1')])).rejects.toThrow(/argument 1/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, []])).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, ['not an object']])).rejects.toThrow(
-      /argument 3/,
-    )
     await expect(
-      dispatch('syncBulkUpload', ['sandbox', SANDBOX, Array.from({ length: 1_001 }, () => ({}))]),
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: 'not a list' }]),
     ).rejects.toThrow(/argument 3/)
-    await expect(dispatch('syncBulkUpload', ['sandbox', '', skus('1')])).rejects.toThrow(/argument 2/)
+    await expect(
+      dispatch('syncSend', ['', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).rejects.toThrow(/argument 1/)
+    await expect(
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: [] }]),
+    ).rejects.toThrow(/argument 3/)
+    await expect(
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: ['not an object'] }]),
+    ).rejects.toThrow(/argument 3/)
+    await expect(
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: Array.from({ length: 1_001 }, () => ({})) },
+      ]),
+    ).rejects.toThrow(/argument 3/)
+    await expect(
+      dispatch('syncSend', ['sandbox', '', { operation: 'bulk-upload', argument: skus('1') }]),
+    ).rejects.toThrow(/argument 2/)
     // An extra argument is refused: the tuple has exactly three places.
-    await expect(dispatch('syncBulkUpload', ['sandbox', SANDBOX, 'r1', skus('1')])).rejects.toThrow(
-      /invalid arguments/,
-    )
-    await expect(dispatch('syncCreateApp', ['sandbox', SANDBOX, ['not', 'an', 'object']])).rejects.toThrow(
-      /argument 3/,
-    )
+    await expect(
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }, 'r1']),
+    ).rejects.toThrow(/invalid arguments/)
+    await expect(
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'create-app', argument: ['not', 'an', 'object'] },
+      ]),
+    ).rejects.toThrow(/argument 3/)
+    expect(sandbox.requests()).toHaveLength(0)
+  })
+
+  it('sends only the operations of the table, built by main: the page names one, never a path or a method', async () => {
+    const { dispatch } = setup()
+    // An operation the table does not hold, or a request that carries anything but a key and an argument.
+    await expect(
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'delete-everything', argument: skus('1') }]),
+    ).rejects.toThrow(/argument 3/)
+    for (const extra of [
+      { path: '/service/platform/misc/v1.0/apps' },
+      { method: 'DELETE' },
+      { url: 'http://127.0.0.1:1/' },
+      { headers: { authorization: 'Bearer x' } },
+    ]) {
+      await expect(
+        dispatch('syncSend', [
+          'sandbox',
+          SANDBOX,
+          { operation: 'bulk-upload', argument: skus('1'), ...extra },
+        ]),
+      ).rejects.toThrow(/argument 3/)
+    }
+    // One operation's argument is not taken for another's.
+    await expect(
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'create-app', argument: skus('1') }]),
+    ).rejects.toThrow(/argument 3/)
     expect(sandbox.requests()).toHaveLength(0)
   })
 
   it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
     const { dispatch } = setup()
-    expect(await dispatch('syncBulkUpload', ['nope', SANDBOX, skus('1')])).toMatchObject({
+    expect(
+      await dispatch('syncSend', ['nope', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+    ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
       message: expect.stringMatching(

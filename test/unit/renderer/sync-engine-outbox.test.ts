@@ -62,11 +62,11 @@ async function seed(n: number) {
 function recording(answer: (call: number) => Promise<Outcome>) {
   const sent: string[][] = []
   const transport: SyncTransport = {
-    bulkUpload: async (skus) => {
-      sent.push(skus.map((sku) => (sku as { barcode: string }).barcode))
+    send: async ({ operation, argument }) => {
+      if (operation !== 'bulk-upload') return created()
+      sent.push((argument as { barcode: string }[]).map((sku) => sku.barcode))
       return answer(sent.length)
     },
-    createApp: async () => created(),
   }
   return { sent, transport }
 }

@@ -29,7 +29,7 @@ Object.assign(globalThis, {
     addEventListener: () => {},
     api: {
       listProfiles: async () => ({ profiles: [sandbox], activeId: 'sandbox' }),
-      syncBulkUpload: (_profile: string, destination: string, skus: Sku[]) => {
+      syncSend: (_profile: string, destination: string, { argument: skus }: { argument: Sku[] }) => {
         destinations.push(destination)
         sent.push(skus.map((sku) => String(sku.barcode)))
         return new Promise<Outcome>((resolve) => answers.push(resolve))

@@ -40,8 +40,9 @@ describe('npm run build', () => {
     const renderer = inRenderer.filter((path) => !isDecoder(path))
     const decoders = inRenderer.filter(isDecoder)
     const size = (paths: string[]) => paths.reduce((sum, path) => sum + statSync(path).size, 0)
-    // 3.4 MB unminified, about 1.5 MB minified: the budget leaves room to grow, not to unminify.
-    expect(size(renderer)).toBeLessThan(2_000_000)
+    // 2.0 MB minified in November 2026, when unminified it was 3.4 MB at 1.5 MB minified: the
+    // budget leaves room to grow, not to unminify.
+    expect(size(renderer)).toBeLessThan(2_600_000)
     expect(decoders.length).toBeGreaterThan(0)
     expect(size(decoders)).toBeLessThan(1_000_000)
     // Whitespace is 18% of the unminified renderer and 4% of the minified one (three.js keeps its

@@ -9,7 +9,10 @@ const FIVE_MB = 5 * 1024 * 1024
 describe('the service client against a server of our own', () => {
   it('sends one POST of {skus} as JSON, with the bearer token, to the bulk path under the base URL', async () => {
     const server = await tinyServer((_, response) => response.writeHead(201).end())
-    await clientFor(`${server.url}/prefix/`, { userAgent: 'catalog-desk/9.9 (test)' }).bulkUpload(skus())
+    await clientFor(`${server.url}/prefix/`, { userAgent: 'catalog-desk/9.9 (test)' }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(server.requests).toHaveLength(1)
     const [request] = server.requests
     expect(request).toMatchObject({ method: 'POST', url: `/prefix${BULK_UPLOAD_PATH}` })
@@ -24,7 +27,10 @@ describe('the service client against a server of our own', () => {
 
   it('sends the token base64-encoded when the profile says so', async () => {
     const server = await tinyServer((_, response) => response.writeHead(201).end())
-    await clientFor(server.url, { tokenEncoding: 'base64' }).bulkUpload(skus())
+    await clientFor(server.url, { tokenEncoding: 'base64' }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TOKEN_BASE64}`)
   })
 
@@ -49,7 +55,7 @@ describe('the service client against a server of our own', () => {
       response.on('error', () => {})
       write()
     })
-    const outcome = await clientFor(server.url).bulkUpload(skus())
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(outcome.body).toBeUndefined()
     expect(outcome.message).toBe(
@@ -63,7 +69,10 @@ describe('the service client against a server of our own', () => {
         .writeHead(201, { 'content-type': 'application/json' })
         .end(JSON.stringify({ pad: 'x'.repeat(500) })),
     )
-    const outcome = await clientFor(server.url, { maxResponseBytes: 100 }).bulkUpload(skus())
+    const outcome = await clientFor(server.url, { maxResponseBytes: 100 }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome.kind).toBe('created')
     expect(outcome.body).toBeUndefined()
     expect(outcome.message).toMatch(/larger than 1 KiB/)
@@ -75,7 +84,10 @@ describe('the service client against a server of our own', () => {
         .writeHead(400, { 'content-type': 'application/json' })
         .end(JSON.stringify({ message: 'x'.repeat(2_000) })),
     )
-    const outcome = await clientFor(server.url, { maxResponseBytes: 1_000 }).bulkUpload(skus())
+    const outcome = await clientFor(server.url, { maxResponseBytes: 1_000 }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'rejected', status: 400 })
     expect(outcome.serviceMessage).toBeUndefined()
   })
@@ -85,7 +97,7 @@ describe('the service client against a server of our own', () => {
     const server = await tinyServer((_, response) =>
       response.writeHead(307, { location: `${elsewhere.url}${BULK_UPLOAD_PATH}` }).end(),
     )
-    const outcome = await clientFor(server.url).bulkUpload(skus())
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'wrong-address', processed: 'no', status: 307 })
     expect(outcome.message).toContain(`HTTP 307 to ${elsewhere.url}${BULK_UPLOAD_PATH}`)
     expect(elsewhere.requests).toEqual([])
@@ -97,7 +109,7 @@ describe('the service client against a server of our own', () => {
       response.write('{"app": {"_id": "')
       setTimeout(() => response.socket?.destroy(), 20)
     })
-    const outcome = await clientFor(server.url).createApp({})
+    const outcome = await clientFor(server.url).send({ operation: 'create-app', argument: {} })
     expect(outcome).toMatchObject({ kind: 'created', status: 201 })
     expect(outcome.body).toBeUndefined()
     expect(outcome.message).toMatch(/could not be read/)
@@ -107,14 +119,14 @@ describe('the service client against a server of our own', () => {
     const server = await tinyServer((_, response) =>
       response.writeHead(201, { 'content-type': 'application/json' }).end('OK, created'),
     )
-    const outcome = await clientFor(server.url).bulkUpload(skus())
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome.kind).toBe('created')
     expect(outcome.body).toBeUndefined()
   })
 
   it('a payload that cannot be written as JSON is rejected before anything is sent', async () => {
     const server = await tinyServer((_, response) => response.writeHead(201).end())
-    const outcome = await clientFor(server.url).bulkUpload([{ count: 1n }])
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: [{ count: 1n }] })
     expect(outcome).toMatchObject({ kind: 'rejected', processed: 'no' })
     expect(outcome.status).toBeUndefined()
     expect(server.requests).toEqual([])

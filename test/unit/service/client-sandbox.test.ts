@@ -16,7 +16,7 @@ describe('the service client against the sandbox', () => {
   it('201: created, and the sandbox received the SKUs as sent', async () => {
     const sandbox = await sandboxFor()
     const sent = skus()
-    const outcome = await clientFor(sandbox.url).bulkUpload(sent)
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: sent })
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(outcome.message).toBe('The service accepted the request (HTTP 201).')
     expect(outcome.body).toEqual({ message: 'Created', count: 2 })
@@ -27,7 +27,7 @@ describe('the service client against the sandbox', () => {
 
   it('creates an app and returns what the service answered', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url).createApp(appRequest())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'create-app', argument: appRequest() })
     expect(outcome).toMatchObject({ kind: 'created', status: 201 })
     const app = (outcome.body as { app: { _id: string } }).app
     expect(app._id).toBe(sandbox.received().apps[0]!.id)
@@ -38,7 +38,7 @@ describe('the service client against the sandbox', () => {
     const sandbox = await sandboxFor()
     const sent = skus()
     sent[1]!.isActive = 'yes'
-    const outcome = await clientFor(sandbox.url).bulkUpload(sent)
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: sent })
     expect(outcome).toMatchObject({
       kind: 'rejected',
       processed: 'no',
@@ -52,7 +52,7 @@ describe('the service client against the sandbox', () => {
 
   it('413: too-large when the batch exceeds what the service takes', async () => {
     const sandbox = await sandboxFor({ maxBatch: 1 })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'too-large', processed: 'no', status: 413 })
     expect(outcome.serviceMessage).toMatch(/at most 1/)
     expect(sandbox.received().skus).toEqual([])
@@ -60,20 +60,23 @@ describe('the service client against the sandbox', () => {
 
   it('429: retry-later, with the wait the service asked for', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'rate-limit', retryAfterSeconds: 2 }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'retry-later', processed: 'no', status: 429, retryAfterMs: 2_000 })
     expect(sandbox.received().skus).toEqual([])
   })
 
   it('503 with Retry-After: retry-later', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'unavailable', retryAfterSeconds: 1 }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'retry-later', status: 503, retryAfterMs: 1_000 })
   })
 
   it('connection refused: unreachable', async () => {
     const port = await closedPort()
-    const outcome = await clientFor(`http://127.0.0.1:${port}`).bulkUpload(skus())
+    const outcome = await clientFor(`http://127.0.0.1:${port}`).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'unreachable', processed: 'no' })
     expect(outcome.status).toBeUndefined()
     expect(outcome.message).toBe(
@@ -83,7 +86,10 @@ describe('the service client against the sandbox', () => {
 
   it('TLS to a port that speaks plain HTTP: unreachable, and no request reached the service', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url.replace('http:', 'https:')).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url.replace('http:', 'https:')).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'unreachable', processed: 'no' })
     expect(outcome.message).toMatch(/secure connection to 127\.0\.0\.1:\d+ failed/)
     expect(operationRequests(sandbox)).toEqual([])
@@ -95,7 +101,7 @@ describe('the service client against the sandbox', () => {
     // before processing" from "dropped after" (the next test): from the client's side the service
     // may have acted, so the only honest outcome is unknown, and the person checks.
     const sandbox = await sandboxFor({ faults: [{ kind: 'reset', stage: 'before' }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
     expect(outcome.message).toBe(
       'The connection dropped after the request was sent (reset). The service may or may not have created the SKUs: check before sending again.',
@@ -105,14 +111,17 @@ describe('the service client against the sandbox', () => {
 
   it('reset after processing: unknown, while the sandbox did store the SKUs', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'reset', stage: 'after' }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
     expect(sandbox.received().skus).toHaveLength(2)
   })
 
   it('401 for a wrong token: needs-token', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url, { getToken: async () => 'not-the-token' }).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url, { getToken: async () => 'not-the-token' }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'needs-token', processed: 'no', status: 401 })
     expect(outcome.message).toMatch(/Set a valid token for this profile\.$/)
     expect(sandbox.received().skus).toEqual([])
@@ -120,14 +129,17 @@ describe('the service client against the sandbox', () => {
 
   it('404 for a base URL with a wrong path prefix: wrong-address', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(`${sandbox.url}/api/`).bulkUpload(skus())
+    const outcome = await clientFor(`${sandbox.url}/api/`).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'wrong-address', processed: 'no', status: 404 })
     expect(outcome.message).toMatch(/base URL and the API version/)
   })
 
   it('500: failed (the service may have done part of the work)', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'server-error' }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(outcome.serviceMessage).toBe('Internal server error (sandbox fault)')
   })
@@ -139,14 +151,14 @@ describe('the service client against the sandbox', () => {
     ['html-error', { kind: 'html-error' } as const, 502],
   ])('%s: unknown', async (_, rule, status) => {
     const sandbox = await sandboxFor({ faults: [rule] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe', status })
     expect(outcome.message).toMatch(/may or may not have created the SKUs: check before sending again\.$/)
   })
 
   it('an HTML error page is named, never quoted', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'html-error' }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome.message).toMatch(/^The service answered with an error page \(HTTP 502\)\./)
     expect(outcome.message).not.toMatch(/<|Bad Gateway|upstream/)
     expect(outcome.serviceMessage).toBeUndefined()
@@ -155,7 +167,7 @@ describe('the service client against the sandbox', () => {
   it('an answer slower than the response timeout (stored first): unknown, while the sandbox stored the SKUs', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'slow-response', stage: 'after', delayMs: 5_000 }] })
     const started = performance.now()
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(performance.now() - started).toBeLessThan(4_000)
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
     expect(outcome.message).toMatch(
@@ -167,16 +179,22 @@ describe('the service client against the sandbox', () => {
   it('an answer slower than the response timeout (not yet stored): unknown all the same', async () => {
     // Same client view as above; here the sandbox gives up when the client leaves, storing nothing.
     const sandbox = await sandboxFor({ faults: [{ kind: 'slow-response', stage: 'before', delayMs: 5_000 }] })
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome.kind).toBe('unknown')
     expect(sandbox.received().skus).toEqual([])
   })
 
   it('a base64 token is accepted by a sandbox that expects base64, and a raw one is not', async () => {
     const sandbox = await sandboxFor({ tokenEncoding: 'base64' })
-    const base64 = await clientFor(sandbox.url, { tokenEncoding: 'base64' }).bulkUpload(skus())
+    const base64 = await clientFor(sandbox.url, { tokenEncoding: 'base64' }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(base64.kind).toBe('created')
-    const raw = await clientFor(sandbox.url, { tokenEncoding: 'raw' }).bulkUpload(skus())
+    const raw = await clientFor(sandbox.url, { tokenEncoding: 'raw' }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(raw).toMatchObject({ kind: 'needs-token', status: 401 })
   })
 
@@ -185,7 +203,10 @@ describe('the service client against the sandbox', () => {
     ['an empty token', async () => ''],
   ])('%s: needs-token, and no request at all', async (_, getToken) => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url, { getToken }).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url, { getToken }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'needs-token', processed: 'no', durationMs: 0 })
     expect(outcome.status).toBeUndefined()
     expect(outcome.message).toMatch(/Set a token for this profile/)
@@ -194,7 +215,10 @@ describe('the service client against the sandbox', () => {
 
   it('a raw token a header cannot carry: needs-token, and no request', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url, { getToken: async () => `${TOKEN}\n` }).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url, { getToken: async () => `${TOKEN}\n` }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'needs-token', processed: 'no' })
     expect(sandbox.requests()).toEqual([])
   })
@@ -204,7 +228,10 @@ describe('the service client against the sandbox', () => {
     const getToken = async () => {
       throw new Error('The name org.freedesktop.secrets was not provided')
     }
-    const outcome = await clientFor(sandbox.url, { getToken }).bulkUpload(skus())
+    const outcome = await clientFor(sandbox.url, { getToken }).send({
+      operation: 'bulk-upload',
+      argument: skus(),
+    })
     expect(outcome).toMatchObject({ kind: 'needs-token', processed: 'no' })
     expect(outcome.message).toMatch(/could not be read/)
     expect(sandbox.requests()).toEqual([])
@@ -214,7 +241,10 @@ describe('the service client against the sandbox', () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'slow-response', stage: 'after', delayMs: 5_000 }] })
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 200)
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus(), { signal: controller.signal })
+    const outcome = await clientFor(sandbox.url).send(
+      { operation: 'bulk-upload', argument: skus() },
+      { signal: controller.signal },
+    )
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
     expect(outcome.message).toMatch(/^Sending was cancelled after the request was sent\./)
     expect(sandbox.received().skus).toHaveLength(2)
@@ -222,14 +252,17 @@ describe('the service client against the sandbox', () => {
 
   it('cancelled before it started: unreachable, and no request', async () => {
     const sandbox = await sandboxFor()
-    const outcome = await clientFor(sandbox.url).bulkUpload(skus(), { signal: AbortSignal.abort() })
+    const outcome = await clientFor(sandbox.url).send(
+      { operation: 'bulk-upload', argument: skus() },
+      { signal: AbortSignal.abort() },
+    )
     expect(outcome).toMatchObject({ kind: 'unreachable', processed: 'no' })
     expect(outcome.message).toMatch(/^Sending was cancelled before the request was completely sent\./)
     expect(sandbox.requests()).toEqual([])
   })
 
   it('a base URL that is not an address: wrong-address, and no request', async () => {
-    const outcome = await clientFor('not a url').bulkUpload(skus())
+    const outcome = await clientFor('not a url').send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome).toMatchObject({ kind: 'wrong-address', processed: 'no' })
     expect(outcome.status).toBeUndefined()
   })

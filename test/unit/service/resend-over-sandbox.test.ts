@@ -34,7 +34,11 @@ describe('sendWithResend over the client and the sandbox', () => {
     const sandbox = await sandboxFor({ faults: [{ ...rule, times: null }] })
     const client = clientFor(sandbox.url)
     const { deps, waits } = fakeWaiting()
-    const result = await sendWithResend(() => client.bulkUpload(skus()), {}, deps)
+    const result = await sendWithResend(
+      () => client.send({ operation: 'bulk-upload', argument: skus() }),
+      {},
+      deps,
+    )
     expect(result.outcome.kind).toBe(kind)
     expect(result.attempts).toHaveLength(1)
     expect(waits).toEqual([])
@@ -49,7 +53,11 @@ describe('sendWithResend over the client and the sandbox', () => {
     const client = clientFor(sandbox.url)
     const { deps, waits } = fakeWaiting()
     const sent = skus()
-    const result = await sendWithResend(() => client.bulkUpload(sent), {}, deps)
+    const result = await sendWithResend(
+      () => client.send({ operation: 'bulk-upload', argument: sent }),
+      {},
+      deps,
+    )
     expect(result.outcome).toMatchObject({ kind: 'created', status: 201 })
     expect(result.attempts.map((o) => o.kind)).toEqual(['retry-later', 'retry-later', 'created'])
     expect(waits).toEqual([wait, wait])
@@ -60,7 +68,11 @@ describe('sendWithResend over the client and the sandbox', () => {
   it('a rate limit asking for longer than the cap is returned, not waited for', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'rate-limit', retryAfterSeconds: 600 }] })
     const { deps, waits } = fakeWaiting()
-    const result = await sendWithResend(() => clientFor(sandbox.url).bulkUpload(skus()), {}, deps)
+    const result = await sendWithResend(
+      () => clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: skus() }),
+      {},
+      deps,
+    )
     expect(result.outcome).toMatchObject({ kind: 'retry-later', retryAfterMs: 600_000 })
     expect(waits).toEqual([])
     expect(operationRequests(sandbox)).toHaveLength(1)
@@ -69,7 +81,7 @@ describe('sendWithResend over the client and the sandbox', () => {
   it('connection refused: tried maxAttempts times with backoff, then returned as unreachable', async () => {
     const client = clientFor(`http://127.0.0.1:${await closedPort()}`)
     const { deps, waits } = fakeWaiting()
-    const send = vi.fn(() => client.bulkUpload(skus()))
+    const send = vi.fn(() => client.send({ operation: 'bulk-upload', argument: skus() }))
     const result = await sendWithResend(send, { maxAttempts: 4 }, deps)
     expect(send).toHaveBeenCalledTimes(4)
     expect(result.outcome.kind).toBe('unreachable')
@@ -82,7 +94,11 @@ describe('sendWithResend over the client and the sandbox', () => {
     const sent = skus()
     sent[0]!.isActive = 'no'
     const { deps } = fakeWaiting()
-    const result = await sendWithResend(() => clientFor(sandbox.url).bulkUpload(sent), {}, deps)
+    const result = await sendWithResend(
+      () => clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: sent }),
+      {},
+      deps,
+    )
     expect(result.outcome.kind).toBe('rejected')
     expect(operationRequests(sandbox)).toHaveLength(1)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
+import { PROCESSED, resendsAutomatically, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import { DEFAULT_RESEND_POLICY, sendWithResend, sleep, type ResendDeps } from '#shared/service/resend.ts'
 
 function outcomeOf(kind: OutcomeKind, extra: Partial<Outcome> = {}): Outcome {
@@ -161,5 +161,21 @@ describe('sleep', () => {
 
   it('does not start when the signal has fired', async () => {
     await expect(sleep(10_000, AbortSignal.abort())).resolves.toBeUndefined()
+  })
+})
+
+describe('the one resend rule', () => {
+  const ALL = Object.keys(PROCESSED) as OutcomeKind[]
+
+  it('sends again without asking only what provably was not processed and may be taken later', () => {
+    expect(ALL.filter((kind) => resendsAutomatically({ kind }))).toEqual(['retry-later', 'unreachable'])
+    for (const kind of ALL.filter((kind) => resendsAutomatically({ kind })))
+      expect(PROCESSED[kind]).toBe('no')
+  })
+
+  it.each(ALL)('the resend loop sends after %s again exactly when the rule says', async (kind) => {
+    const send = scripted(outcomeOf(kind), outcomeOf('created'))
+    await sendWithResend(send, {}, fakeDeps().deps)
+    expect(send).toHaveBeenCalledTimes(resendsAutomatically({ kind }) ? 2 : 1)
   })
 })

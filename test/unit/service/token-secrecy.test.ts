@@ -50,14 +50,20 @@ describe('the token never appears in an outcome', () => {
   for (const encoding of ENCODINGS) {
     it.each(STATUSES)(`a JSON echo of HTTP %i (${encoding} token)`, async (status) => {
       const server = await tinyServer(echo(status))
-      const outcome = await clientFor(server.url, { tokenEncoding: encoding }).bulkUpload(skus())
+      const outcome = await clientFor(server.url, { tokenEncoding: encoding }).send({
+        operation: 'bulk-upload',
+        argument: skus(),
+      })
       expect(outcome.status).toBe(status)
       expectNoToken(outcome)
     })
 
     it.each([400, 401, 502])(`an HTML page echoing HTTP %i (${encoding} token)`, async (status) => {
       const server = await tinyServer(echo(status, true))
-      const outcome = await clientFor(server.url, { tokenEncoding: encoding }).bulkUpload(skus())
+      const outcome = await clientFor(server.url, { tokenEncoding: encoding }).send({
+        operation: 'bulk-upload',
+        argument: skus(),
+      })
       expect(outcome.message).toContain(`error page (HTTP ${status})`)
       expectNoToken(outcome)
     })
@@ -65,7 +71,7 @@ describe('the token never appears in an outcome', () => {
 
   it('the echoed message is kept, with the token removed', async () => {
     const server = await tinyServer(echo(400))
-    const outcome = await clientFor(server.url).bulkUpload(skus())
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome.serviceMessage).toBe(
       'Request with authorization Bearer [token removed] ([token removed]) refused',
     )
@@ -76,7 +82,7 @@ describe('the token never appears in an outcome', () => {
 
   it('a success body that echoes the token keeps its shape without it', async () => {
     const server = await tinyServer(echo(201))
-    const outcome = await clientFor(server.url).bulkUpload(skus())
+    const outcome = await clientFor(server.url).send({ operation: 'bulk-upload', argument: skus() })
     expect(outcome.body).toMatchObject({
       '[token removed]': { nested: ['Bearer [token removed]', '[token removed]'] },
     })
@@ -87,14 +93,17 @@ describe('the token never appears in an outcome', () => {
       getToken: async () => {
         throw new Error(`cannot unlock item holding ${TOKEN}`)
       },
-    }).bulkUpload(skus())
+    }).send({ operation: 'bulk-upload', argument: skus() })
     expectNoToken(outcome)
   })
 
   it('a request that cannot be written as JSON, with the token in the error', async () => {
     const circular: Record<string, unknown> = { note: TOKEN }
     circular.self = circular
-    const outcome = await clientFor('http://127.0.0.1:9').createApp(circular)
+    const outcome = await clientFor('http://127.0.0.1:9').send({
+      operation: 'create-app',
+      argument: circular,
+    })
     expect(outcome.kind).toBe('rejected')
     expectNoToken(outcome)
   })
@@ -104,7 +113,7 @@ describe('the token never appears in an outcome', () => {
     const silent = await tinyServer(() => {})
     const client = (url: string) => clientFor(url, { timeouts: { ...TEST_TIMEOUTS, responseMs: 300 } })
     for (const url of [reset.url, silent.url, 'http://127.0.0.1:9']) {
-      const outcome = await client(url).bulkUpload(skus())
+      const outcome = await client(url).send({ operation: 'bulk-upload', argument: skus() })
       expect(['unknown', 'unreachable']).toContain(outcome.kind)
       expectNoToken(outcome)
     }

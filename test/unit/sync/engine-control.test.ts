@@ -260,12 +260,11 @@ describe('crash recovery', () => {
       outbox,
       settings: { batchSize: 8 },
       transport: {
-        bulkUpload: async () => {
+        send: async () => {
           calls += 1
           if (calls === 1) return outcome('rejected', { status: 400 })
           return new Promise<Outcome>(() => {}) // never answers: the crash happens while this is out
         },
-        createApp: async () => outcome('created'),
       },
     })
     void first.run.start()

@@ -46,14 +46,16 @@ export function scriptedTransport(answer: (call: Call, index: number) => Outcome
     }
   }
   const transport: SyncTransport = {
-    bulkUpload: (skus) =>
-      handle({
-        operation: 'bulk',
-        payloads: skus,
-        barcodes: skus.map((sku) => (sku as FakeSku).barcode),
-      }),
-    createApp: (request) =>
-      handle({ operation: 'app', payloads: [request], barcodes: [(request as { name: string }).name] }),
+    send: ({ operation, argument }) => {
+      if (operation === 'create-app')
+        return handle({
+          operation: 'app',
+          payloads: [argument],
+          barcodes: [(argument as { name: string }).name],
+        })
+      const skus = argument as FakeSku[]
+      return handle({ operation: 'bulk', payloads: skus, barcodes: skus.map((sku) => sku.barcode) })
+    },
   }
   return {
     transport,

@@ -244,9 +244,9 @@ export const useSyncStore = defineStore('sync', () => {
   const target = computed(() => profiles.active)
   /** The pre-flight a new run of the kind follows: of the scope's drafts when one is chosen. */
   function preflightOf(kind: SyncKind): Preflight | undefined {
-    if (kind === 'apps') return preflights.value.apps
-    const summary = scope.value ? scopePreflight.value : preflights.value.skus
-    const held = heldBack.value
+    const definition = draftKind(kind)
+    const summary = definition.scoped && scope.value ? scopePreflight.value : preflights.value[kind]
+    const held = definition.gated ? heldBack.value : undefined
     // What the gates hold back is not ready: "Ready to send" is what a run sends.
     return summary && held ? { ...summary, ready: summary.ready - (held.holds.size - held.failed) } : summary
   }
@@ -255,7 +255,7 @@ export const useSyncStore = defineStore('sync', () => {
   function toSend(kind: SyncKind): number {
     const summary = preflightOf(kind)
     if (!summary) return 0
-    const failedHeld = kind === 'skus' ? (heldBack.value?.failed ?? 0) : 0
+    const failedHeld = draftKind(kind).gated ? (heldBack.value?.failed ?? 0) : 0
     return summary.ready + (includeFailed.value[kind] ? summary.failed - failedHeld : 0)
   }
 
@@ -310,7 +310,7 @@ export const useSyncStore = defineStore('sync', () => {
     const profile = target.value
     if (!profile || busy.value || sending.value || engine) return undefined
     const definition = draftKind(kind)
-    const chosen = kind === 'skus' && !ids ? scope.value : undefined
+    const chosen = definition.scoped && !ids ? scope.value : undefined
     if (chosen) ids = chosen.ids
     error.value = ''
     busy.value = true
@@ -318,7 +318,7 @@ export const useSyncStore = defineStore('sync', () => {
     try {
       preparing.value = { kind, queued: 0, read: 0, total: 0 }
       // The gates are read again as the run starts: what was edited since the page looked counts.
-      const held = kind === 'skus' ? await readHeldBack(profile, ids) : undefined
+      const held = definition.gated ? await readHeldBack(profile, ids) : undefined
       if (held?.holds.size)
         addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held, profile.name)}.`)
       // No run is stored when nothing is eligible: a click with nothing ready leaves no history.

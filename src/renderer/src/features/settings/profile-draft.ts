@@ -1,5 +1,6 @@
 import { profileSchema, type Profile, type ProfileView } from '#shared/profile.ts'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
+import { destinationKindOf } from '#shared/sync/destination.ts'
 
 /** The stored part of a profile view: what the form edits and sends back. */
 export function profileOf(view: ProfileView): Profile {
@@ -13,9 +14,8 @@ export function profileOf(view: ProfileView): Profile {
     timeouts: { ...timeouts },
     requiredFields: [...requiredFields],
   }
-  return view.kind === 'embedded-sandbox'
-    ? { ...common, kind: 'embedded-sandbox' }
-    : { ...common, kind: 'service', baseUrl: view.baseUrl }
+  // The fields its kind of destination adds (a service's address), and nothing else of the view.
+  return { ...common, kind: view.kind, ...destinationKindOf(view).ownFields(view) } as Profile
 }
 
 export function newProfile(): Profile {

@@ -60,10 +60,6 @@ function fixFirst(counts: { invalid: number; refused: number; held: number }): s
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
-/** Said before a sync to the embedded sandbox, so a first sync there is not taken for the real one. */
-export const SANDBOX_NOTE =
-  'Sandbox: a service on this computer that behaves like the platform; nothing reaches the real platform.'
-
 export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
   skus: {
     heading: 'SKUs to send',
