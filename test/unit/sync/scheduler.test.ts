@@ -9,7 +9,16 @@ import { createMemoryOutbox, deferred, skuItems, until } from './engine-harness.
 /** A scheduler over a memory outbox whose `send` records each batch and settles when told. */
 function schedulerWith({ items = 7, batchSize = 3, limit = 1 } = {}) {
   const outbox = createMemoryOutbox(skuItems(items))
-  const changed = createChangeSignal()
+  const signal = createChangeSignal()
+  /** How many times a slot has waited for a change: a slot waiting has taken no work. */
+  let waits = 0
+  const changed = {
+    next: () => {
+      waits += 1
+      return signal.next()
+    },
+    notify: () => signal.notify(),
+  }
   const lifecycle = createRunLifecycle({ changed, log: () => {}, onStatus: () => {} })
   const sent: string[][] = []
   let inFlight = 0
@@ -44,6 +53,9 @@ function schedulerWith({ items = 7, batchSize = 3, limit = 1 } = {}) {
     get most() {
       return most
     },
+    get waits() {
+      return waits
+    },
   }
 }
 
@@ -77,7 +89,8 @@ describe('the scheduler', () => {
     const setup = schedulerWith()
     setup.lifecycle.pause('requested', 'paused')
     const done = setup.scheduler.runSlots(2)
-    await new Promise((resolve) => setTimeout(resolve, 10))
+    // Both slots looked, found the run holding requests, and wait for a change.
+    await until(() => setup.waits >= 2, 'both slots waiting')
     expect(setup.sent).toEqual([])
     setup.lifecycle.cancel()
     await done
