@@ -125,7 +125,7 @@ export function seededDraft(
     status: i % 6 === 0 ? 'PUBLISHED' : 'DRAFT',
     updatedAt: now - i * 61_000,
     ...withStanding(
-      {},
+      { sync: {}, payload: undefined },
       EMBEDDED_SANDBOX_DESTINATION,
       sent.includes(i) ? { state: 'synced', run: 'seeded', position: i, at: now } : undefined,
     ),

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import got from 'got'
-import { openJournalOutbox } from '#cli/push/journal-outbox.ts'
+import { openJournal } from '#cli/push/journal-outbox.ts'
 import { createServiceClient } from '#node/service/client.ts'
 import { DEFAULT_TIMEOUTS, PROFILE_LIMITS } from '#shared/profile.ts'
 import { BULK_UPLOAD_PATH } from '#shared/service/endpoints.ts'
@@ -157,13 +157,20 @@ async function engineRun(
   gc?: () => void,
   sending: Sending = ONE_AT_A_TIME,
 ): Promise<{ ms: number; peakHeap: number; limits: number[]; refused: number }> {
-  const journal = join(dir, `journal-${count}-${Date.now()}.jsonl`)
-  const outbox = await openJournalOutbox({
-    path: journal,
-    fingerprint: `bench-${count}`,
-    baseUrl: url,
-    kind: 'skus',
-    items: { total: count, at: (index) => ({ payload: skuAt(index), label: `BENCH-${index}` }) },
+  const path = join(dir, `journal-${count}-${Date.now()}.jsonl`)
+  const journal = await openJournal({ path, baseUrl: url, kind: 'skus' })
+  // A push's creations: every SKU new there, keyed by barcode. Its fingerprint is the input's
+  // (computed as the file is read, not by the run): the index stands in for it here.
+  const items = Array.from({ length: count }, (_, index) => ({
+    key: skuAt(index).barcode,
+    index,
+    label: `BENCH-${index}`,
+  }))
+  const outbox = journal.outbox({
+    action: 'create',
+    items,
+    send: (item) => skuAt(item.index),
+    stands: (item) => ({ payload: skuAt(item.index), fingerprint: String(item.index) }),
   })
   const transport = createServiceClient({
     baseUrl: url,
@@ -199,8 +206,8 @@ async function engineRun(
   const ms = performance.now() - started
   clearInterval(sampler)
   peakHeap = Math.max(peakHeap, heap())
-  await outbox.close()
-  await rm(journal, { force: true })
+  await journal.close()
+  await rm(path, { force: true })
   if (summary.counts.synced !== count)
     throw new Error(`The engine synced ${summary.counts.synced} of ${count}`)
   return { ms, peakHeap, limits, refused }

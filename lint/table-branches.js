@@ -26,7 +26,7 @@ export const TABLES = [
   {
     what: 'operation',
     file: 'src/shared/service/operations.ts',
-    names: ['bulk-upload', 'create-app'],
+    names: ['bulk-upload', 'create-app', 'update-sku'],
     instead: "its entry's fields (serviceOperation(key))",
   },
 ]

@@ -12,8 +12,9 @@ import { CliError } from './io.ts'
 
 /**
  * `--fault SPEC`, a rule in one word for the command line: `KIND[:PART]...`, where a PART is
- * `before` or `after` (the stage) or one of `endpoint=skus|apps`, `times=N|forever`, `delay=MS`,
- * `retry-after=SECONDS`, `rate=FRACTION`. For example `slow-response:after:delay=5000:times=3`.
+ * `before` or `after` (the stage) or one of `endpoint=skus|apps|sku-update`, `times=N|forever`,
+ * `delay=MS`, `retry-after=SECONDS`, `rate=FRACTION`. For example
+ * `slow-response:after:delay=5000:times=3`.
  */
 export function parseFaultSpec(spec: string): FaultRule {
   const fail = (why: string) => new CliError(`Bad --fault "${spec}": ${why}`, 'sandbox')
@@ -46,7 +47,8 @@ export function parseFaultSpec(spec: string): FaultRule {
         break
       case 'endpoint':
         if (!(SANDBOX_ENDPOINTS as string[]).includes(value)) {
-          throw fail(`endpoint is ${SANDBOX_ENDPOINTS.join(' or ')}, not "${value}"`)
+          const endpoints = `${SANDBOX_ENDPOINTS.slice(0, -1).join(', ')} or ${SANDBOX_ENDPOINTS.at(-1)}`
+          throw fail(`endpoint is ${endpoints}, not "${value}"`)
         }
         set('endpoint', value, 'endpoint')
         break

@@ -44,7 +44,8 @@ Commands:
   convert IN OUT [--force] Turn SKUs from JSON, CSV or XLSX into a bulk upload request, CSV or XLSX
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
   sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
-  push FILE [options]      Send SKUs (in batches) or an app creation request to the service
+  push FILE [options]      Send SKUs (new ones created, changed ones updated) or an app creation
+                           request to the service
   check-assets FILE [...]  Check the models and pictures SKUs name: reachable, valid, within budgets
 
 Options:
@@ -133,26 +134,34 @@ Options:
 `
 
 export const SANDBOX_USAGE = `Usage: catalog-desk sandbox [--port N] [--token T] [--token-encoding raw|base64|either]
-                            [--max-batch N] [--store FILE] [--full-app-response] [--fault SPEC]...
-                            [--fault-seed N] [--capacity SPEC] [--reject-barcode BARCODE]...
+                            [--max-batch N] [--no-ids] [--store FILE] [--full-app-response]
+                            [--fault SPEC]... [--fault-seed N] [--capacity SPEC]
+                            [--reject-barcode BARCODE]...
 
 Runs a stand-in for the service on 127.0.0.1 until Ctrl-C: the bulk SKU upload and the app
-creation of the contract, checked with the same rules as "validate". A batch with any invalid SKU
-is rejected whole (400) and nothing of it is stored. Requests need "Authorization: Bearer TOKEN".
-What it received and every request it answered can be read at /__sandbox/ (no token; the
-endpoints are printed at start).
+creation of the contract, and the SKU update of the platform's docs (PUT .../skus/{skuId}, a
+partial update: only the fields sent change), checked with the same rules as "validate". A batch
+with any invalid SKU is rejected whole (400) and nothing of it is stored; so is an update that
+would leave its SKU invalid. The bulk upload answers 201 {message, count, skus: [{_id, barcode}]},
+each SKU's id in the request's order (the live service's answer is not documented; this is the
+sandbox's choice). Requests need "Authorization: Bearer TOKEN". What it received (each SKU as it
+now stands, with its updates) and every request it answered can be read at /__sandbox/ (no token;
+the endpoints are printed at start).
 
 Options:
   --port N              Port on 127.0.0.1 (default 4010; 0 picks a free one, printed at start)
   --token T             The token requests must carry (default "sandbox-token")
   --token-encoding E    How the token follows "Bearer ": raw (default), base64 or either
   --max-batch N         More SKUs than this in one request answers 413 (default 200)
+  --no-ids              Answer bulk uploads {message, count} alone, without the SKUs' ids, as a
+                        service that gives no ids would (POST /__sandbox/settings
+                        {"answerIds": true|false} changes it while it runs)
   --store FILE          Keep what was received in FILE (JSON), loaded again at the next start
   --full-app-response   Return a created app's nested objects as sent; by default features,
                         skinConcerns, report_titles, overallSkinScore, advance, loadingScreen,
                         instructionScreen and customCode come back empty, as in the contract
   --fault SPEC          Inject a fault; repeat for several, used in order. SPEC is
-                        KIND[:before|:after][:endpoint=skus|apps][:times=N|forever]
+                        KIND[:before|:after][:endpoint=skus|apps|sku-update][:times=N|forever]
                             [:delay=MS][:retry-after=SECONDS][:rate=FRACTION]
                         KIND: latency, rate-limit (429), server-error (500), bad-gateway (502),
                         unavailable (503), gateway-timeout (504), reset (no answer),
@@ -180,30 +189,41 @@ file that cannot be read.
 export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token-env NAME | --profile NAME [--base-url URL])
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
-                         [--require FIELDS] [--unresolved PATH] [--platform-has LIST]
+                         [--require FIELDS] [--unresolved PATH] [--platform-has LIST] [--no-updates]
                          [--mapping FILE] [--decimal-comma] [--show-mapping]
 
-Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX) in batches
-to the bulk upload, or an app creation request (one app; its _id is printed with the fields the
-service did not return as sent). SKUs that do not meet the contract are not sent; they are listed
-on standard error and make the exit status 1.
+Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX), or an app
+creation request (one app; its _id is printed with the fields the service did not return as sent).
+SKUs that do not meet the contract are not sent; they are listed on standard error and make the
+exit status 1.
 
-The service only creates: a SKU sent twice is there twice. So before anything is sent, SKUs pass
-the same gates as the app's Sync page, and those that fail one are "held" back: not sent, listed on
-standard error with their item ([N], counting from 0; a sheet's row too) and why, "held" in
---report, counted in --json, exit status 1:
+SKUs are matched by barcode with what push sent to the same address before, whatever file they
+came from (the journal, below): one never created there is created, in batches, by the bulk
+upload; one created there and changed since is updated (PUT .../v2.0/skus/{skuId}, one a request,
+only the fields that changed: a list whole, a changed category with its arEffect; a field emptied
+in FILE stays on the platform, which is said); one unchanged since is not sent. An update needs the
+platform's id of the SKU: the bulk upload's answer gives it when it carries ids, else a
+--platform-has list with an id column does ("the platform's id of this SKU is unknown" says so). A
+404 to an update with the service's message means the SKU is not on the platform any more: it is
+refused, not created again. --no-updates creates only. An app is never updated (the service has
+no update for apps): one changed since it was created is held, saying so.
+
+The bulk upload only creates: a SKU created twice is there twice. So before anything is sent, SKUs
+pass the same gates as the app's Sync page, and those that fail one are "held" back: not sent,
+listed on standard error with their item ([N], counting from 0; a sheet's row too) and why, "held"
+in --report, counted in --json, exit status 1:
   - empty: nothing filled in beyond what a new draft starts with;
   - no product name or no barcode (always required);
   - a required field left empty: the --profile's required fields (Settings), else ${DEFAULT_REQUIRED_FIELDS.join(', ')};
     --require overrides either;
-  - a barcode that another SKU of FILE to be sent carries too (none of them goes: keep one);
-  - a barcode the journal already sent to this address (synced, or unknown or failed: it may be
-    there), or that --platform-has lists.
-What the journal sent keeps its state: the gates judge only what it never sent, so running again
-with another --require sends what it lets through now and never reopens the rest.
-What push cannot know: what other journals, other input files or the app created at that address.
-The service has no read endpoint, so only this journal (and a list you give with --platform-has)
-says what is there: one journal per catalogue and address, and check the platform when unsure.
+  - a barcode that another SKU of FILE carries too (none of them goes: keep one; if one of them is
+    what the journal sent there, it is that SKU and only the others are held);
+  - a barcode --platform-has lists that the journal never created there.
+Updates pass the same gates. What the journal left in doubt keeps its state: the gates judge only
+what is sent now, so running again with another --require never reopens the rest.
+What push cannot know: what other journals or the app created at that address.
+The service has no read endpoint, so only the journal (and a list you give with --platform-has)
+says what is there: keep one journal a destination, and check the platform when unsure.
 
 Only what provably did not reach the service is sent again by itself (429, 503 with Retry-After,
 no connection), a few times with waits. A batch the service refuses (400/422, 413) is split until
@@ -212,15 +232,20 @@ A 500 marks the batch "failed"; a 502, 504, 503 without Retry-After, timeout or 
 marks it "unknown" (the service may have created it: check before sending again). The command ends
 early when the service refuses the token, cannot be reached, stays busy, or when several requests in
 a row may or may not have been processed (failing: check the platform first, what they sent may be
-there); a wrong address (404, 405, other 4xx) stops it.
+there); a wrong address (404, 405, other 4xx; three updates in a row that find nothing) stops it.
 
-Every request is recorded in a journal (JSON lines). A request's start is flushed to disk before
-the request leaves; its end is written at once and flushed with the next line, or when the command
-ends. Running the same command again resumes: what was synced, rejected, failed or unknown is not
-sent again (unless --platform-has says so: that decision is recorded in the journal too), and what
-was being sent when the command died becomes "unknown". A journal made for other input or another
---base-url is refused. Ctrl-C stops sending new requests; those in flight
-finish and are recorded.
+Every request is recorded in the journal of its address (JSON lines), with the SKUs it makes stand
+there. A request's start is flushed to disk before the request leaves; its end is written at once
+and flushed with the next line, or when the command ends. Running again resumes: a creation that
+was synced, rejected (and not changed since), failed or unknown is not sent again (unless
+--platform-has says so: that decision is recorded in the journal too), and one that was being sent
+when the command died becomes "unknown". An update whose outcome is unknown or failed is sent again
+by the next push, whole: an update is idempotent (sent twice, it leaves the SKU as once). A journal
+of another address is refused. Ctrl-C stops sending new requests; those in flight finish and are
+recorded. A journal an earlier catalog-desk kept (FILE.push-journal.jsonl beside FILE, or the one
+--journal names) is carried over by barcode when FILE is the file it was written for, unchanged:
+nothing it created is created again; with FILE changed since it is refused (exit 2), saying how to
+carry it over.
 
 Options:
   --base-url URL       The service's address: https://host (http:// only for 127.0.0.1 or localhost).
@@ -241,32 +266,46 @@ Options:
   --concurrency N      The most requests at once, ${concurrency.min} to ${concurrency.max} (default ${DEFAULT_SENDING.concurrency}, or the profile's):
                        the push starts with 1 and raises it while the service keeps up
   --timeout SECONDS    Longest a request may take, ${timeoutSeconds.min} to ${timeoutSeconds.total} (default ${DEFAULT_SENDING.timeouts.totalMs / 1_000}, or the profile's)
-  --journal PATH       The journal (default FILE.push-journal.jsonl beside FILE)
-  --report PATH        Write a JSON list with one entry per item: {index, barcode, state, message}
-                       (state: synced, rejected, failed, unknown, queued, invalid or held)
+  --journal PATH       The journal (default: push-journals/HOST_PORT.skus.jsonl, or .apps.jsonl, in
+                       the app's data folder, or CATALOG_DESK_DATA_DIR: one a destination, whatever
+                       FILE; its path is printed at the start)
+  --report PATH        Write a JSON list with one entry per item: {index, barcode, state, action,
+                       message?, notFound?} (state: synced, rejected, failed, unknown, queued,
+                       invalid, held or not-updated; action: create, update or none)
   --json               Print one JSON object at the end instead of the text summary:
-                       {total, synced, rejected, failed, unknown, invalid, held, queued?, status,
-                        reason?, message?, app?: {_id, droppedFields: [{path, change}]},
-                        platformList?: {file, markedCreated, sentAgain, keptBack, unmatched}}
+                       {total, synced, rejected, failed, unknown, invalid, held, queued?,
+                        created: {synced, rejected, failed, unknown, queued?},
+                        updated: {synced, rejected, notFound, failed, unknown, queued?},
+                        unchanged, notUpdated, status, reason?, message?,
+                        app?: {_id, droppedFields: [{path, change}]},
+                        platformList?: {file, markedCreated, sentAgain, keptBack, unmatched,
+                                        idsSet}}
+                       (the first counts are of every item, both actions together; unchanged are
+                       in synced, notUpdated are not)
                        (reason, when status is paused: needs-token, offline, busy or failing)
   --require FIELDS     The fields a SKU needs to be sent besides its product name and barcode,
                        comma-separated, from:
 ${wrapped(REQUIRABLE_FIELDS, 23, 100)};
                        or "none". Default: the --profile's, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}
-  --unresolved PATH    At the end, write the SKUs the journal leaves unknown or failed, to look up
-                       on the platform: CSV or XLSX by PATH's extension, one row a SKU (index, a
-                       sheet's row, barcode, product name, state, message, request id, time sent;
-                       cells escaped so a spreadsheet runs no formula). Written even when nothing
-                       is sent, and with the header alone when nothing is left
+  --unresolved PATH    At the end, write the SKUs whose creation the journal leaves unknown or
+                       failed, to look up on the platform: CSV or XLSX by PATH's extension, one row
+                       a SKU (index, a sheet's row, barcode, product name, state, message, request
+                       id, time sent; cells escaped so a spreadsheet runs no formula). Written even
+                       when nothing is sent, and with the header alone when nothing is left
   --platform-has LIST  The barcodes you found on the platform: a CSV, XLSX or text file of one
-                       column, or with a column headed barcode (kept as text: leading zeros stay).
-                       Before anything is sent, the journal's unknown and failed SKUs whose
-                       barcode is listed become synced ("Marked as created: on the platform's
-                       list LIST", recorded in the journal), and the others are sent again in this
-                       run (a SKU the gates now hold stays as it was). SKUs never sent whose
-                       barcode is listed are held. It says what it decided: N marked created,
-                       K sent again, M barcodes on the list that matched no unknown or failed SKU.
+                       column, or with a column headed barcode (kept as text: leading zeros stay),
+                       and optionally a column of their ids (_id, id, skuId, "SKU id" or "platform
+                       id"; a barcode listed with two ids is refused). Before anything is sent, the
+                       journal's unknown and failed creations whose barcode is listed become synced
+                       ("Marked as created: on the platform's list LIST", recorded in the journal),
+                       and the others are sent again in this run (a SKU the gates now hold stays as
+                       it was); the ids listed are recorded for the SKUs created there, so they can
+                       be updated. SKUs never created there whose barcode is listed are held. It
+                       says what it decided: N marked created, K sent again, M barcodes on the list
+                       that matched no unknown or failed SKU, I platform ids recorded.
                        A list that cannot be read stops the command (exit 2), nothing changed
+  --no-updates         Create only: SKUs changed since they were sent there are left as they are
+                       ("not-updated", counted in --json, exit status not 1 for them)
 ${SHEET_OPTIONS_USAGE}  -h, --help           Show this help
 
 Settling unknown and failed SKUs (the platform cannot be asked, so you look):
@@ -277,9 +316,11 @@ Settling unknown and failed SKUs (the platform cannot be asked, so you look):
 
 Progress and the log go to standard error.
 
-Exit status: 0 every item synced, 1 anything not synced (invalid, held, rejected, failed, unknown or
-not sent) or a --report or --unresolved file not written, 2 bad usage, FILE or the --platform-has
-list cannot be read, or a journal that belongs to other input.
+Exit status: 0 every item synced (or left as it is by --no-updates), 1 anything not synced (invalid,
+held, rejected, not on the platform any more, failed, unknown or not sent) or a --report or
+--unresolved file not written, 2 bad usage, FILE or the --platform-has list cannot be read, or a
+journal that cannot be used (another address's, another push's, not a journal, or an earlier
+version's for FILE as it was).
 `
 
 const { modelBytes, triangles, drawCalls, textureSize, pictureBytes, pictureSize } = DEFAULT_BUDGETS

@@ -1,3 +1,4 @@
+import { payloadFingerprint } from './payload-fingerprint.ts'
 import { ITEM_STATES, type ItemState } from './sync/ports.ts'
 
 /**
@@ -14,7 +15,8 @@ export const LIVE_STATES = ['queued', 'sending'] as const satisfies readonly Ite
 
 /**
  * A draft at one destination, kept on the draft: its state, and the run item that set it (the run's
- * record of what was sent, the exact payload included, and what came of it).
+ * record of what was sent, the exact payload included, and what came of it). For a SKU created
+ * there, also what the platform knows it by and what stands there now, and its latest update.
  */
 export interface DestinationStanding {
   state: ItemState
@@ -23,7 +25,11 @@ export interface DestinationStanding {
   position: number
   /** When it took this state (ms since the epoch). */
   at: number
-  /** For an app the service created: its `_id` there. */
+  /**
+   * Its id on that service: an app's `_id` from the creation's answer; a SKU's from the bulk
+   * upload's answer when it carried ids (src/shared/sync/platform-ids.ts) or from a platform list
+   * the person imported. What an update is sent to; without it a SKU cannot be updated.
+   */
   remoteId?: string
   /** For an app: when the service's answer came. */
   remoteCreatedAt?: number
@@ -32,7 +38,64 @@ export interface DestinationStanding {
    * size-limited (absent when it was too large to keep).
    */
   response?: unknown
+  /**
+   * For a SKU created there: the fingerprint (payload-fingerprint.ts) of the payload that stands
+   * there now, as far as the app knows (what created it, then each update it applied): a draft
+   * whose payload has another is "changed since sent there". `UNRECORDED` when a version that kept
+   * no payload sent it and the draft was edited since; absent for what has no updates (an app).
+   */
+  sent?: string
+  /**
+   * The item whose kept payload (`sent` of its record) is what stands there: what an update's
+   * changes are counted from. Absent: the standing's own item (the creation).
+   */
+  base?: ItemKey
+  /** The latest update sent there, from the moment it is queued. */
+  update?: UpdateStanding
 }
+
+/** A run's item by its key: its run and its place in it. */
+export interface ItemKey {
+  run: string
+  position: number
+}
+
+/**
+ * A SKU's latest update at a destination where it was created: the update run's item and where it
+ * stands. Its creation's standing is left as it is: a refused or unknown update never makes a
+ * created SKU look uncreated, so it is never offered for creation again.
+ */
+export interface UpdateStanding extends ItemKey {
+  state: ItemState
+  at: number
+  /** The fingerprint of the draft as this update took it: a refusal holds back only that content. */
+  sent: string
+  /** Why it is rejected, failed or unknown. */
+  message?: string
+  /**
+   * The service said the SKU is not there (a 404 with its message): the person chooses to create
+   * it again or to forget that it was created there.
+   */
+  gone?: true
+  /**
+   * An update before it may or may not have been applied (its outcome unknown, or a 500): what
+   * stands there is not known field by field, so this one sends the whole SKU.
+   */
+  afterDoubt?: true
+}
+
+/** Whether the next update of a SKU whose latest update is `update` knows what stands there. */
+export function doubtsWhatStands(update: UpdateStanding | undefined): boolean {
+  if (update === undefined) return false
+  return (
+    update.state === 'unknown' ||
+    update.state === 'failed' ||
+    (update.afterDoubt === true && update.state !== 'synced')
+  )
+}
+
+/** `DestinationStanding.sent` for what an earlier version sent without keeping it, edited since. */
+export const UNRECORDED = 'unrecorded'
 
 /** A draft's standings by destination; a destination it was never sent to is absent. */
 export type DraftSync = Readonly<Record<string, DestinationStanding>>
@@ -48,9 +111,14 @@ function isLiveState(state: ItemState): state is LiveState {
   return (LIVE_STATES as readonly ItemState[]).includes(state)
 }
 
+/** Whether a run holds the draft at this destination: its creation or its update is queued or being sent. */
+function isLiveStanding(standing: DestinationStanding): boolean {
+  return isLiveState(standing.state) || (standing.update !== undefined && isLiveState(standing.update.state))
+}
+
 /** The destination a run holds the draft for (queued or being sent there), if one does. */
 export function liveDestination(sync: DraftSync | undefined): string | undefined {
-  return Object.entries(sync ?? {}).find(([, standing]) => isLiveState(standing.state))?.[0]
+  return Object.entries(sync ?? {}).find(([, standing]) => isLiveStanding(standing))?.[0]
 }
 
 /** Whether a run holds the draft at some destination (it is then not edited, deleted or queued again). */
@@ -71,8 +139,16 @@ const ANY_DESTINATION = '*'
 /** Between a destination and a state in a tag: a character no address holds. */
 const SEPARATOR = '\u0000'
 
+/**
+ * What a tag of the `standing` index says about a draft at a destination: the state of its item
+ * there, or, for a SKU created there, `changed` (its payload differs from what stands there, and
+ * no run holds it nor a refusal of this very content), `no-id` (the platform's id of it is
+ * unknown) and `gone` (an update found it no longer there).
+ */
+export type StandingTagState = ItemState | 'changed' | 'no-id' | 'gone'
+
 /** The index tag of drafts in `state` at `destination`. */
-export function standingTag(destination: string, state: ItemState): string {
+export function standingTag(destination: string, state: StandingTagState): string {
   return `${destination}${SEPARATOR}${state}`
 }
 
@@ -92,14 +168,38 @@ export function liveTags(): string[] {
 }
 
 /**
- * What the drafts' multi-entry `standing` index holds for a draft: one tag a destination it was
- * sent to (the list filters and the pre-flight counts read these), and one for a live state anywhere.
+ * Whether a draft with this payload is "changed since sent" to where it stands: created there,
+ * with a payload other than what stands there, not held by a run, and not the very content an
+ * update of it was refused for (an edit offers it again, as after a refused creation).
  */
-export function standingTags(sync: DraftSync | undefined): string[] {
+export function isChangedSince(standing: DestinationStanding, fingerprint: () => string): boolean {
+  if (standing.state !== 'synced' || standing.sent === undefined) return false
+  const { update } = standing
+  if (update && (isLiveState(update.state) || update.gone)) return false
+  const now = fingerprint()
+  if (now === standing.sent) return false
+  return !(update?.state === 'rejected' && update.sent === now)
+}
+
+/**
+ * What the drafts' multi-entry `standing` index holds for a draft: one tag a destination it was
+ * sent to (the list filters and the pre-flight counts read these), one for a live state anywhere,
+ * and for a SKU created there whether it changed since, whether its id is unknown and whether an
+ * update found it gone. `payload` is the draft's now (its fingerprint is taken only when needed).
+ */
+export function standingTags(sync: DraftSync | undefined, payload: unknown): string[] {
   const tags: string[] = []
+  let fingerprint: string | undefined
+  const now = () => (fingerprint ??= payloadFingerprint(payload))
   for (const [destination, standing] of Object.entries(sync ?? {})) {
     tags.push(standingTag(destination, standing.state))
     if (isLiveState(standing.state)) tags.push(liveTag(standing.state))
+    const { update } = standing
+    if (update && isLiveState(update.state)) tags.push(liveTag(update.state))
+    if (standing.state !== 'synced' || standing.sent === undefined) continue
+    if (isChangedSince(standing, now)) tags.push(standingTag(destination, 'changed'))
+    if (standing.remoteId === undefined) tags.push(standingTag(destination, 'no-id'))
+    if (update?.gone) tags.push(standingTag(destination, 'gone'))
   }
   return tags
 }
@@ -109,13 +209,13 @@ export function standingTags(sync: DraftSync | undefined): string[] {
  * back to `draft` there (never sent, or a refusal cleared).
  */
 export function withStanding(
-  sync: DraftSync | undefined,
+  draft: { sync: DraftSync | undefined; payload: unknown },
   destination: string,
   next: DestinationStanding | undefined,
 ): { sync: DraftSync; standing: string[] } {
-  const { [destination]: _previous, ...others } = sync ?? {}
+  const { [destination]: _previous, ...others } = draft.sync ?? {}
   const updated: DraftSync = next ? { ...others, [destination]: next } : others
-  return { sync: updated, standing: standingTags(updated) }
+  return { sync: updated, standing: standingTags(updated, draft.payload) }
 }
 
 /** Whether two drafts' standings are the same: no run took, sent or decided anything between them. */
@@ -125,7 +225,12 @@ export function sameStandings(a: DraftSync | undefined, b: DraftSync | undefined
   return left.every(([destination, standing]) => {
     const other = b?.[destination]
     return (
-      other?.run === standing.run && other.position === standing.position && other.state === standing.state
+      other?.run === standing.run &&
+      other.position === standing.position &&
+      other.state === standing.state &&
+      other.update?.run === standing.update?.run &&
+      other.update?.position === standing.update?.position &&
+      other.update?.state === standing.update?.state
     )
   })
 }

@@ -205,7 +205,7 @@ test.describe('Asset checks in the list', () => {
     await expect(warning).toContainText(
       '2 drafts to send failed their last asset check (a file missing, broken or over a budget). A run sends them all the same',
     )
-    await expect(page.getByRole('button', { name: 'Sync 4 drafts to Sandbox' })).toBeEnabled()
+    await expect(page.getByRole('button', { name: 'Create 4 new on Sandbox' })).toBeEnabled()
     await screenshot(page, 'asset-checks-preflight')
     expect(await axe(page)).toEqual([])
     await warning.getByRole('button', { name: 'Show drafts with asset errors' }).click()

@@ -153,13 +153,13 @@ for (const width of [1440, 1024]) {
     }
     await look('list', 'list')
 
-    // 6. Sync: "Sync 2 drafts to Sandbox", both end synced, and the Sandbox has them.
+    // 6. Sync: "Create 2 new on Sandbox", both end synced, and the Sandbox has them.
     await page.getByRole('link', { name: 'Sync' }).click()
     await expect(
       page.getByText('Sandbox: a service on this computer that behaves like the platform'),
     ).toBeVisible()
     await look('sync-start')
-    await page.getByRole('button', { name: 'Sync 2 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 2 new on Sandbox' }).click()
     const run = page.getByRole('region', { name: /^Finished/ })
     await expect(run.getByText('2 of 2 SKUs done')).toBeVisible()
     await expect(page.getByRole('list', { name: 'SKUs by state' }).getByRole('listitem').first()).toHaveText(

@@ -15,7 +15,7 @@ test.describe('Sync: adaptive concurrency', () => {
     await openSync(page)
     await expect(page.locator('.sync-start__target').first()).toContainText('2 a request, up to 3 at a time.')
 
-    await page.getByRole('button', { name: 'Sync 22 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 22 new on Sandbox' }).click()
     const inUse = progress(page).getByTestId('sync-concurrency')
     await expect(inUse).toHaveText('1 at a time (up to 3)')
     await expect(inUse).toHaveText('2 at a time (up to 3)')

@@ -30,7 +30,7 @@ test.describe('Deciding about batches', () => {
       { kind: 'reset', stage: 'after', endpoint: 'skus' },
     ])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 27 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 27 new on Sandbox' }).click()
     await expect(
       progress(page).getByRole('heading', { name: 'Paused: the service keeps failing' }),
     ).toBeVisible({ timeout: 20_000 })
@@ -118,7 +118,7 @@ test.describe('Deciding about batches', () => {
       { kind: 'reset', stage: 'after', endpoint: 'skus' },
     ])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
     const before = { synced: 6, failed: 6, unknown: 6, draft: 2 }
     expect(await syncStates(page)).toEqual(before)

@@ -78,7 +78,7 @@ test.describe('Sync to several destinations', () => {
       // The restarted window asks for the photos too: answered like the first one's.
       await context.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
       await openSync(page)
-      await page.getByRole('button', { name: 'Sync 5 drafts to Sandbox' }).click()
+      await page.getByRole('button', { name: 'Create 5 new on Sandbox' }).click()
       await runFinishes(page, 5)
       expect(receivedBarcodes(sandbox).sort()).toEqual(barcodes)
 
@@ -97,19 +97,19 @@ test.describe('Sync to several destinations', () => {
       await expect(rows(next).locator('.sku-cell--sync .sync-state')).toHaveText(Array(5).fill('Not sent'))
       await expect(rows(next).locator('.sku-sync-elsewhere')).toHaveText(Array(5).fill('Sandbox: synced'))
       await openSync(next)
-      await expect(next.getByRole('button', { name: 'Sync 5 drafts to Second' })).toBeEnabled()
+      await expect(next.getByRole('button', { name: 'Create 5 new on Second' })).toBeEnabled()
       const promotions = next.getByRole('list', { name: 'Promotions' })
       await expect(promotions).toContainText('5 drafts synced on Sandbox are not sent to Second.')
       await expect(promotions.getByRole('button', { name: 'Send them to Second…' })).toBeVisible()
       expect(await axe(next)).toEqual([])
       await screenshot(next, 'destinations-sync-second')
 
-      await next.getByRole('button', { name: 'Sync 5 drafts to Second' }).click()
+      await next.getByRole('button', { name: 'Create 5 new on Second' }).click()
       await runFinishes(next, 5)
       // Each once on Second; nothing sent to the Sandbox again.
       expect(receivedBarcodes(second).sort()).toEqual(barcodes)
       expect(receivedBarcodes(sandbox).sort()).toEqual(barcodes)
-      await expect(next.getByRole('button', { name: 'Nothing to sync to Second' })).toBeDisabled()
+      await expect(next.getByRole('button', { name: 'Nothing new to create on Second' })).toBeDisabled()
       await expect(next.getByRole('list', { name: 'Promotions' })).toHaveCount(0)
       const secondDestination = await destinationOf(next, second.url)
       for (const draft of await storedDrafts(next)) {
@@ -119,7 +119,7 @@ test.describe('Sync to several destinations', () => {
 
       // The editor: synced here, synced on the Sandbox, both runs in its history.
       await next.goto(`/#/skus/${seeded[0]!.id}`)
-      await expect(next.getByText('Synced: this SKU was created on Second.')).toBeVisible()
+      await expect(next.getByText('Created on Second; unchanged since.')).toBeVisible()
       await expect(next.locator('.sent-banner__others')).toContainText('Sandbox: synced')
       const runs = next.locator('details.sent-banner__history')
       await runs.getByText('History (2 runs)').click()
@@ -136,7 +136,7 @@ test.describe('Sync to several destinations', () => {
       // Back on the Sandbox: its state survived both the restart and the other run.
       await activate(next, 'sandbox')
       await openSync(next)
-      await expect(next.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeDisabled()
+      await expect(next.getByRole('button', { name: 'Nothing new to create on Sandbox' })).toBeDisabled()
       await expect(tile(next, 'Already synced here')).toContainText('5')
       await expect(next.getByRole('list', { name: 'Promotions' })).toHaveCount(0)
       expect(receivedBarcodes(sandbox)).toHaveLength(5)
@@ -161,7 +161,7 @@ test.describe('Sync to several destinations', () => {
         .getByRole('region', { name: 'Selected drafts' })
         .getByRole('button', { name: 'Sync…' })
         .click()
-      await page.getByRole('button', { name: 'Sync 4 drafts to Sandbox' }).click()
+      await page.getByRole('button', { name: 'Create 4 new on Sandbox' }).click()
       await runFinishes(page, 4)
       expect(receivedBarcodes(sandbox).sort()).toEqual(sent.map((d) => d.barcode).sort())
 
@@ -169,7 +169,7 @@ test.describe('Sync to several destinations', () => {
       const edited = sent[1]!
       const newName = `${edited.productName} v2`
       await page.goto(`/#/skus/${edited.id}`)
-      await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toBeVisible()
+      await expect(page.getByText('Created on Sandbox; unchanged since.')).toBeVisible()
       await page.getByLabel('Product name').fill(newName)
       await page.getByLabel('Position X').fill('0.05')
       await expect(page.locator('.save-state')).toHaveText('All changes saved')
@@ -180,7 +180,7 @@ test.describe('Sync to several destinations', () => {
       await expect(offer).toHaveCount(1)
       await expect(offer).toContainText('4 drafts synced on Sandbox are not sent to Second.')
       // Every ready draft would be six; the promotion is the four.
-      await expect(page.getByRole('button', { name: 'Sync 6 drafts to Second' })).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Create 6 new on Second' })).toBeVisible()
 
       // "Show in the list": exactly those four, with the two filters that say why.
       await offer.getByRole('button', { name: 'Show in the list' }).click()
@@ -216,7 +216,7 @@ test.describe('Sync to several destinations', () => {
       expect(await axe(page)).toEqual([])
       await screenshot(page, 'destinations-promotion-diff')
 
-      await page.getByRole('button', { name: 'Sync 4 drafts to Second' }).click()
+      await page.getByRole('button', { name: 'Create 4 new on Second' }).click()
       await runFinishes(page, 4)
       // Second got the four as they are now; the Sandbox nothing more.
       expect(receivedBarcodes(second).sort()).toEqual(sent.map((d) => d.barcode).sort())
@@ -235,7 +235,7 @@ test.describe('Sync to several destinations', () => {
       expect(got.productName).toBe(newName)
       expect(got.arEffect.transform.position.x).toBe(0.05)
       // The scope is spent: the two never sent anywhere are what is left.
-      await expect(page.getByRole('button', { name: 'Sync 2 drafts to Second' })).toBeVisible()
+      await expect(page.getByRole('button', { name: 'Create 2 new on Second' })).toBeVisible()
     } finally {
       await second.close()
     }
@@ -257,13 +257,13 @@ test.describe('Sync to several destinations', () => {
     await expect(tile(page, 'Ready to send')).toContainText('2')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'destinations-selection')
-    await page.getByRole('button', { name: 'Sync 2 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 2 new on Sandbox' }).click()
     await runFinishes(page, 2)
 
     expect(receivedBarcodes(sandbox).sort()).toEqual(chosen.map((d) => d.barcode).sort())
     // The scope is spent: the rest are offered again.
     await expect(page.getByRole('group', { name: /^Only/ })).toHaveCount(0)
-    await expect(page.getByRole('button', { name: 'Sync 3 drafts to Sandbox' })).toBeEnabled()
+    await expect(page.getByRole('button', { name: 'Create 3 new on Sandbox' })).toBeEnabled()
     await expect(tile(page, 'Already synced here')).toContainText('2')
     const states = Object.fromEntries((await storedDrafts(page)).map((draft) => [draft.id, stateOf(draft)]))
     for (const draft of seeded) expect(states[draft.id]).toBe(chosen.includes(draft) ? 'synced' : 'draft')
@@ -278,12 +278,12 @@ test.describe('Sync to several destinations', () => {
       await page.getByRole('checkbox', { name: `Select ${draft.productName}` }).click()
     await page.getByRole('region', { name: 'Selected drafts' }).getByRole('button', { name: 'Sync…' }).click()
     await expect(page.getByRole('group', { name: /^Only 2 drafts selected in the list/ })).toBeVisible()
-    await expect(page.getByRole('button', { name: 'Sync 2 drafts to Sandbox' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Create 2 new on Sandbox' })).toBeVisible()
 
     await page.getByRole('link', { name: 'SKUs' }).click()
     await expect(page.getByRole('grid', { name: 'SKU drafts' })).toBeVisible()
     await openSync(page)
-    await expect(page.getByRole('button', { name: 'Sync 5 drafts to Sandbox' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Create 5 new on Sandbox' })).toBeVisible()
     await expect(page.getByRole('group', { name: /^Only/ })).toHaveCount(0)
   })
 
@@ -304,12 +304,12 @@ test.describe('Sync to several destinations', () => {
     await expect(tile(page, 'With errors')).toContainText('1')
     await expect(skusToSend(page)).toContainText('1 draft with errors is left out until fixed')
     await screenshot(page, 'destinations-filter')
-    await page.getByRole('button', { name: 'Sync 3 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 3 new on Sandbox' }).click()
     await runFinishes(page, 3)
 
     const expected = matching.filter((draft) => seededValid(draft.index)).map((draft) => draft.barcode)
     expect(receivedBarcodes(sandbox).sort()).toEqual(expected.sort())
     // The rest: 20 drafts, 2 invalid, 3 synced.
-    await expect(page.getByRole('button', { name: 'Sync 15 drafts to Sandbox' })).toBeEnabled()
+    await expect(page.getByRole('button', { name: 'Create 15 new on Sandbox' })).toBeEnabled()
   })
 })

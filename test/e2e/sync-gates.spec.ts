@@ -74,7 +74,7 @@ test.describe('Gates before sending', () => {
     await openSync(page)
 
     const start = page.getByRole('region', { name: 'SKUs to send' })
-    await expect(start.getByRole('button', { name: 'Sync 4 drafts to Sandbox' })).toBeVisible()
+    await expect(start.getByRole('button', { name: 'Create 4 new on Sandbox' })).toBeVisible()
     const held = start.locator('.sync-start__held')
     await expect(held).toContainText('1 draft empty (nothing filled in)')
     await expect(held).toContainText('2 drafts without a product name or barcode')
@@ -109,9 +109,9 @@ test.describe('Gates before sending', () => {
     await page.getByRole('button', { name: 'Save changes' }).click()
     await expect(page.getByRole('button', { name: 'Save changes' })).toBeDisabled()
     await openSync(page)
-    await expect(start.getByRole('button', { name: 'Sync 5 drafts to Sandbox' })).toBeVisible()
+    await expect(start.getByRole('button', { name: 'Create 5 new on Sandbox' })).toBeVisible()
 
-    await start.getByRole('button', { name: 'Sync 5 drafts to Sandbox' }).click()
+    await start.getByRole('button', { name: 'Create 5 new on Sandbox' }).click()
     await expect(page.getByRole('log')).toContainText(
       '5 drafts held back: 1 empty (nothing filled in), 2 without a product name or barcode, 2 sharing a barcode with another SKU to be sent.',
     )
@@ -129,14 +129,14 @@ test.describe('Gates before sending', () => {
     await expect(page.locator('.sync-start__held')).toContainText(
       '1 draft with a barcode already created on Sandbox',
     )
-    await expect(start.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeVisible()
+    await expect(start.getByRole('button', { name: 'Nothing new to create on Sandbox' })).toBeVisible()
     await openEditor(again!)
     await expect(summary).toContainText(
       `Not sent: Barcode ${seeded[0]!.barcode} was already created on Sandbox by draft “${seeded[0]!.productName}”: sending it would create a second copy`,
     )
     await expect(summary).not.toContainText('Ready to send')
     await page.getByRole('link', { name: `“${seeded[0]!.productName}”` }).click()
-    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toBeVisible()
+    await expect(page.getByText('Created on Sandbox; unchanged since.')).toBeVisible()
     // Created there, it is not "Ready to send" there either.
     await expect(summary).not.toContainText('Ready to send')
   })

@@ -4,13 +4,13 @@ import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { putDrafts, storedDrafts } from './harness/stored-drafts.ts'
+import { putDrafts, standingOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
 // Reconciliation without a read endpoint (issue #15): the service cannot say what it holds, so the
 // person exports the undecided drafts, checks them on the platform, and brings back the list of
-// barcodes the platform has.
+// barcodes the platform has; a list with the platform's ids gives SKUs created there theirs (issue #34).
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Check the platform' })
 
@@ -24,7 +24,7 @@ async function download(page: Page, button: Locator): Promise<{ name: string; by
 /** Gives the panel a file through the system's file chooser, as a person picks one. */
 async function importList(page: Page, name: string, content: string | Buffer) {
   const choosing = page.waitForEvent('filechooser')
-  await panel(page).getByText('Import a list of barcodes…').click()
+  await panel(page).getByText('Import a list from the platform…').click()
   await (await choosing).setFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(content) })
 }
 
@@ -42,7 +42,7 @@ test('the undecided drafts export to check, and the platform’s list marks them
     { kind: 'reset', stage: 'after', endpoint: 'skus' },
   ])
   await openSync(page)
-  await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+  await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
   await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
   expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
   // The tiles count every draft: the failed ones with the unknown ones (2 + 6 + 12 = 20).
@@ -94,7 +94,7 @@ test('the undecided drafts export to check, and the platform’s list marks them
   // A file that is not a list of barcodes is refused by name, and nothing changes.
   await importList(page, 'prices.csv', 'name,price\nAviator,10\n')
   await expect(panel(page).getByRole('alert')).toContainText(
-    '“prices.csv” is not a list of barcodes: It has 2 columns and none is headed "barcode"',
+    '“prices.csv” was refused: It has 2 columns and none is headed "barcode"',
   )
   await expect(panel(page).getByRole('alert')).toContainText('Nothing was changed.')
   await expect(page.getByRole('dialog')).toHaveCount(0)
@@ -139,7 +139,7 @@ test('the undecided drafts export to check, and the platform’s list marks them
   // Escape closes it: nothing changes until the person confirms, and focus is back where it was.
   await page.keyboard.press('Escape')
   await expect(dialog).toHaveCount(0)
-  await expect(panel(page).getByLabel('Import a list of barcodes…')).toBeFocused()
+  await expect(panel(page).getByLabel('Import a list from the platform…')).toBeFocused()
   expect(await syncStates(page)).toEqual({ synced: 6, failed: 6, unknown: 6, draft: 2 })
 
   await importList(page, 'platform-barcodes.txt', list)
@@ -193,17 +193,7 @@ test('a list whose barcodes lost their leading zeros matches none: nothing is se
   await page.goto('/#/skus')
   await expect(page.getByText('No SKU drafts yet')).toBeVisible()
   const barcodes = Array.from({ length: 12 }, (_, i) => `00${4_000_000_000_001 + i}`)
-  await putDrafts(
-    page,
-    barcodes.map((barcode, i) => ({
-      ...newSkuPayload(),
-      productName: `Round ${i + 1}`,
-      barcode,
-      brand: 'Northwind Optics',
-      category: 'eyewear',
-      subCategory: 'sunglasses',
-    })),
-  )
+  await putRounds(page, barcodes)
   await page.reload()
   await setSending(page, 'sandbox', { batchSize: 6 })
   sandbox.addFaults([
@@ -211,7 +201,7 @@ test('a list whose barcodes lost their leading zeros matches none: nothing is se
     { kind: 'reset', stage: 'after', endpoint: 'skus' },
   ])
   await openSync(page)
-  await page.getByRole('button', { name: 'Sync 12 drafts to Sandbox' }).click()
+  await page.getByRole('button', { name: 'Create 12 new on Sandbox' }).click()
   await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
   expect(await syncStates(page)).toEqual({ failed: 6, unknown: 6 })
 
@@ -245,7 +235,86 @@ test('a list whose barcodes lost their leading zeros matches none: nothing is se
   // Cancel: nothing sent, nothing decided, and focus back on the way to import a corrected list.
   await dialog.getByRole('button', { name: 'Cancel' }).click()
   await expect(dialog).toHaveCount(0)
-  await expect(panel(page).getByLabel('Import a list of barcodes…')).toBeFocused()
+  await expect(panel(page).getByLabel('Import a list from the platform…')).toBeFocused()
   expect(await syncStates(page)).toEqual({ failed: 6, unknown: 6 })
   expect(receivedBarcodes(sandbox)).toHaveLength(6)
 })
+
+test('SKUs created by answers that named no id get their platform ids from a list, and the panel says so', async ({
+  page,
+  sandbox,
+}) => {
+  await page.goto('/#/skus')
+  await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+  const barcodes = ['8901000000011', '8901000000028', '8901000000035']
+  await putRounds(page, barcodes)
+  await page.reload()
+  // A service whose bulk answer names no ids: the app cannot know what to update.
+  sandbox.changeSettings({ answerIds: false })
+  await openSync(page)
+  await page.getByRole('button', { name: 'Create 3 new on Sandbox' }).click()
+  await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+  expect(await syncStates(page)).toEqual({ synced: 3 })
+  expect((await storedDrafts(page)).map((draft) => standingOf(draft)?.remoteId)).toEqual([
+    undefined,
+    undefined,
+    undefined,
+  ])
+  await expect(panel(page)).toContainText(
+    '3 SKUs created on Sandbox have no platform id: they cannot be updated until you import a list from the platform with their ids.',
+  )
+  // Nothing is undecided: only the way to import the list is offered.
+  await expect(panel(page).getByRole('button', { name: 'Export as CSV' })).toHaveCount(0)
+  expect(await axe(page)).toEqual([])
+
+  // The platform's list: each SKU's barcode and the id the platform gave it.
+  const platform = sandbox
+    .received()
+    .skus.map((entry) => [(entry.sku as { barcode: string }).barcode, entry._id!])
+  expect(platform).toHaveLength(3)
+  await importList(
+    page,
+    'platform-ids.csv',
+    `barcode,_id\n${platform.map((row) => row.join(',')).join('\n')}\n`,
+  )
+  const dialog = page.getByRole('dialog', { name: 'The platform’s list platform-ids.csv' })
+  await expect(dialog).toContainText('3 barcodes on the list, 3 with a platform id (column “_id”)')
+  await expect(dialog).toContainText(
+    '3 SKUs get their platform id from the list: they can be updated from then on.',
+  )
+  await expect(dialog.getByRole('group', { name: 'Barcodes given their platform id' })).toContainText(
+    barcodes.join(', '),
+  )
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'sync-reconcile-ids')
+  // From the keyboard: focus starts on Cancel, the next stop is the confirmation.
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Record 3 platform ids' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(dialog).toHaveCount(0)
+
+  await expect(panel(page).getByRole('status')).toContainText(
+    '3 SKUs on Sandbox got their platform id from the list: they can be updated.',
+  )
+  await expect(panel(page)).not.toContainText('have no platform id')
+  const ids = new Map(platform.map(([barcode, id]) => [barcode, id]))
+  for (const draft of await storedDrafts(page))
+    expect(standingOf(draft)?.remoteId).toBe(ids.get(draft.barcode))
+  expect(await axe(page)).toEqual([])
+})
+
+/** Sunglasses drafts "Round 1"… with these barcodes, stored as the app stores them. */
+async function putRounds(page: Page, barcodes: readonly string[]): Promise<void> {
+  await putDrafts(
+    page,
+    barcodes.map((barcode, i) => ({
+      ...newSkuPayload(),
+      productName: `Round ${i + 1}`,
+      barcode,
+      brand: 'Northwind Optics',
+      category: 'eyewear',
+      subCategory: 'sunglasses',
+    })),
+  )
+}

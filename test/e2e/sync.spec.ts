@@ -25,7 +25,7 @@ test.describe('Sync', () => {
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-preflight')
 
-    await page.getByRole('button', { name: 'Sync 26 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 26 new on Sandbox' }).click()
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
     await expect(legend(page, 'Synced')).toContainText('26')
     await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '26')
@@ -47,24 +47,28 @@ test.describe('Sync', () => {
     await run.getByText('8 SKUs').first().click()
     await expect(run.locator('.sync-batches__skus').first()).toContainText(seeded[1]!.barcode)
     // Nothing left: the button says so.
-    await expect(page.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeDisabled()
+    await expect(page.getByRole('button', { name: 'Nothing new to create on Sandbox' })).toBeDisabled()
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-finished')
 
-    // A synced draft says so; edited, it is still not sent there again. Duplicated, it is a new draft.
+    // A synced draft says so; edited, it is offered as an update, never created again. Duplicated, it
+    // is a new draft.
     await page.goto(`/#/skus/${seeded[1]!.id}`)
-    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toBeVisible()
+    await expect(page.getByText('Created on Sandbox; unchanged since.')).toBeVisible()
     await page.getByLabel('Product name').fill(`${seeded[1]!.productName} v2`)
     await expect(page.locator('.save-state')).toHaveText('All changes saved')
+    await expect(
+      page.getByText('Changed since it was created on Sandbox: Update sends the changed fields.'),
+    ).toBeVisible()
     expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
     await screenshot(page, 'sync-synced-draft')
     await page.getByRole('button', { name: 'Duplicate as a new draft' }).click()
     await expect(page.getByLabel('Product name')).toHaveValue(`${seeded[1]!.productName} v2 (copy)`)
     await expect(page.getByLabel('Product name')).toBeEnabled()
-    await expect(page.getByText('Synced: this SKU was created on Sandbox.')).toHaveCount(0)
+    await expect(page.locator('.sent-banner')).toHaveCount(0)
     // Its barcode is already created there: the copy is held back, not sent as a second one.
-    await page.getByRole('link', { name: 'Sync' }).click()
-    await expect(page.getByRole('button', { name: 'Nothing to sync to Sandbox' })).toBeVisible()
+    await page.getByRole('link', { name: 'Sync', exact: true }).click()
+    await expect(page.getByRole('button', { name: 'Nothing new to create on Sandbox' })).toBeVisible()
     await expect(page.locator('.sync-start__held')).toContainText(
       '1 draft with a barcode already created on Sandbox',
     )
@@ -83,7 +87,7 @@ test.describe('Sync', () => {
       { kind: 'reset', stage: 'after', endpoint: 'skus' },
     ])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
     await expect(legend(page, 'Synced')).toContainText('6')
     await expect(legend(page, 'Failed')).toContainText('6')
@@ -139,7 +143,7 @@ test.describe('Sync', () => {
       baseUrl: sandbox.url,
     })
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 5 drafts to Local service' }).click()
+    await page.getByRole('button', { name: 'Create 5 new on Local service' }).click()
     await expect(
       progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
     ).toBeVisible()
@@ -182,7 +186,7 @@ test.describe('Sync', () => {
     }
     await addActiveProfile(page, local)
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 5 drafts to Local service' }).click()
+    await page.getByRole('button', { name: 'Create 5 new on Local service' }).click()
     await expect(
       progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
     ).toBeVisible()
@@ -222,7 +226,7 @@ test.describe('Sync', () => {
     await setSending(page, 'sandbox', { batchSize: 4 })
     sandbox.addFaults([{ kind: 'latency', delayMs: 600, times: null }])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 54 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 54 new on Sandbox' }).click()
     await expect(progress(page).getByRole('heading', { name: 'Sending to Sandbox' })).toBeVisible()
     // A few batches in, with one in flight, the window goes.
     await expect
@@ -291,7 +295,7 @@ test.describe('Sync', () => {
     await setSending(page, 'sandbox', { batchSize: 3 })
     sandbox.addFaults([{ kind: 'latency', delayMs: 500, times: null }])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
     const count = (status: number | 'pending') => sandbox.requests().filter((r) => r.status === status).length
     await expect.poll(() => count(201), { intervals: [50] }).toBeGreaterThanOrEqual(1)
     await expect.poll(() => count('pending'), { intervals: [50] }).toBe(1)
@@ -308,7 +312,7 @@ test.describe('Sync', () => {
     await expect(history(page).locator('details.sync-run').first()).toContainText(
       `${18 - stored} back to draft`,
     )
-    await expect(page.getByRole('button', { name: `Sync ${18 - stored} drafts to Sandbox` })).toBeEnabled()
+    await expect(page.getByRole('button', { name: `Create ${18 - stored} new on Sandbox` })).toBeEnabled()
   })
 
   test('going offline pauses the run; it goes on by itself when the connection is back', async ({
@@ -321,7 +325,7 @@ test.describe('Sync', () => {
     await setSending(page, 'sandbox', { batchSize: 3 })
     sandbox.addFaults([{ kind: 'latency', delayMs: 250, times: null }])
     await openSync(page)
-    await page.getByRole('button', { name: 'Sync 18 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
     await expect.poll(() => sandbox.requests().length).toBeGreaterThanOrEqual(1)
     await context.setOffline(true)
     await expect(progress(page).getByRole('heading', { name: 'Paused: offline' })).toBeVisible()

@@ -176,7 +176,7 @@ test.describe('Updates in Settings', () => {
     // The service takes its time to answer: the run is under way for a few seconds.
     sandbox.addFaults([{ kind: 'latency', delayMs: 4_000, endpoint: 'skus' }])
     await page.getByRole('link', { name: 'Sync', exact: true }).click()
-    await page.getByRole('button', { name: 'Sync 3 drafts to Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 3 new on Sandbox' }).click()
     await page.getByRole('link', { name: 'Settings', exact: true }).click()
 
     const restart = panel.getByRole('button', { name: 'Restart to update' })

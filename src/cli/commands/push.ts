@@ -1,4 +1,4 @@
-import { access, constants } from 'node:fs/promises'
+import { access, constants, mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { createServiceClient } from '#node/service/client.ts'
 import {
@@ -13,24 +13,39 @@ import { plural } from '#shared/plural.ts'
 import { sleep } from '#shared/service/resend.ts'
 import { createSyncRun, RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
 import { ACCEPTED_LINE_END } from '#shared/sync/run-log.ts'
-import type { RunStatus } from '#shared/sync/run.ts'
+import type { SkuUpdateArgument } from '#shared/service/operations.ts'
+import type { RunStatus, SyncRun } from '#shared/sync/run.ts'
 import {
   DEFAULT_REQUIRED_FIELDS,
   gateFieldTitle,
   HOLD_HEADINGS,
   HOLD_REASONS,
   type Hold,
-  type HoldReason,
   type RequirableField,
 } from '#shared/sync/send-gates.ts'
+import { skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import { parseCommandArgs } from '../args.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo, type Output } from '../io.ts'
 import { PUSH_USAGE } from '../usage.ts'
 import { JournalBusyError, lockPathOf } from '../push/journal-lock.ts'
-import { JournalMismatchError, openJournalOutbox, type JournalOutbox } from '../push/journal-outbox.ts'
+import { legacyAdoption, readLegacyJournal } from '../push/journal-legacy.ts'
+import {
+  JournalMismatchError,
+  openJournal,
+  type Journal,
+  type JournalAction,
+  type RunItem,
+} from '../push/journal-outbox.ts'
+import { defaultJournalPath } from '../push/journal-path.ts'
 import { readPlatformList } from '../push/platform-list.ts'
-import { fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
-import { judgeSend, parseRequire, type PlatformList } from '../push/push-gates.ts'
+import { appDataDir, fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
+import {
+  judgePush,
+  parseRequire,
+  type PlatformList,
+  type PushHoldReason,
+  type PushJudgement,
+} from '../push/push-gates.ts'
 import { readPushInput, type PushInput } from '../push/push-input.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import {
@@ -45,22 +60,18 @@ import { progressPrinter } from '../push/push-progress.ts'
 import { unresolvedFormat, writeUnresolved, type UnresolvedFormat } from '../push/unresolved.ts'
 
 /**
- * `catalog-desk push FILE`: sends SKUs (in batches) or an app creation request to the service
- * through the same sync engine as the app, with a journal file as its outbox so that a re-run
- * resumes where the last one stopped. SKUs pass the app's gates first (push-gates.ts), and a list
- * of the platform's barcodes settles what was left unknown or failed. Exit 0 when everything was
- * synced, 1 otherwise, 2 when nothing could be tried (bad usage, unreadable input or list, a
- * journal of other input).
+ * `catalog-desk push FILE`: sends SKUs or an app creation request to the service through the same
+ * sync engine as the app, with the destination's journal as its outbox (journal-outbox.ts): SKUs
+ * are matched by barcode with what was sent there before, whatever file they came from, so what is
+ * new is created (in batches), what changed since is updated (one a request, only the changed
+ * fields), and what is unchanged is not sent. SKUs pass the app's gates first (push-gates.ts), and
+ * a list of the platform's barcodes (and ids) settles what was left unknown or failed. Exit 0 when
+ * everything is synced, 1 otherwise, 2 when nothing could be tried (bad usage, unreadable input or
+ * list, a journal that cannot be used).
  */
 
 /** How many items a list on standard error names before it says how many more there are. */
 const LISTED_ON_STDERR = 50
-
-/** The app's headings, but a push's required fields may come from --require or the default, not a profile. */
-const HEADINGS: Readonly<Record<HoldReason, string>> = {
-  ...HOLD_HEADINGS,
-  required: 'missing a field this push requires',
-}
 
 function wholeNumber(
   option: string,
@@ -124,6 +135,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     require: { type: 'string' },
     unresolved: { type: 'string' },
     'platform-has': { type: 'string' },
+    'no-updates': { type: 'boolean' },
     ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
@@ -219,12 +231,17 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
         ? undefined
         : await readPlatformList(values['platform-has'], io.cwd)
 
-    const journalPath = resolve(io.cwd, values.journal ?? `${file}.push-journal.jsonl`)
+    const kind = input.kind.kind
+    const journalPath =
+      values.journal === undefined
+        ? defaultJournalPath(appDataDir(env), baseUrl, kind)
+        : resolve(io.cwd, values.journal)
     const reportPath = values.report === undefined ? undefined : resolve(io.cwd, values.report)
     const clashes: Array<[string, string]> = [
       [resolve(io.cwd, file), 'the input file'],
       [journalPath, 'the journal'],
       [lockPathOf(journalPath), 'the journal’s lock'],
+      [legacyJournalPath(io.cwd, file), 'where an earlier catalog-desk kept the journal of FILE'],
     ]
     if (reportPath !== undefined) await checkOutputPath('report', reportPath, clashes)
     if (unresolved !== undefined) {
@@ -236,45 +253,41 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
           : [[resolve(io.cwd, values['platform-has']), 'the platform’s list'] as [string, string]]),
       ])
     }
-    let outbox: JournalOutbox
-    try {
-      outbox = await openJournalOutbox({
-        path: journalPath,
-        fingerprint: input.fingerprint,
-        baseUrl,
-        kind: input.kind.kind,
-        items: input.items,
-      })
-    } catch (error) {
-      if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
-        throw new CliError(error.message, 'push')
-      }
-      throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
-    }
-    if (outbox.resumed) io.stderr.write(`Resuming from the journal ${journalPath}.\n`)
+    const journal = await openPushJournal(io.stderr, {
+      input,
+      file,
+      baseUrl,
+      path: journalPath,
+      named: values.journal !== undefined,
+      cwd: io.cwd,
+    })
 
-    let held: ReadonlyMap<number, Hold> = new Map()
+    let judgement: PushJudgement
     let platformList: PlatformListJson | undefined
     try {
       // What a dead process left sending is unknown before anything is judged (the engine would say
       // so only once it starts): a gate or a list must see it as what it is.
-      const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
-      if (recovered > 0) {
+      const recovered = await journal.recoverInterrupted(RECOVERED_MESSAGE)
+      if (recovered.create > 0) {
         io.stderr.write(
-          `${plural(recovered, input.kind.noun)} left sending by an earlier run marked unknown: check them on the platform.\n`,
+          `${plural(recovered.create, input.kind.noun)} left sending by an earlier run marked unknown: check them on the platform.\n`,
         )
       }
-      if (gated) {
-        ;({ held, platformList } = await applyGates(io.stderr, {
-          input,
-          outbox,
-          required,
-          baseUrl,
-          platform,
-        }))
+      if (recovered.update > 0) {
+        io.stderr.write(
+          `${plural(recovered.update, 'update')} left sending by an earlier run: sent again in this push (an update is idempotent).\n`,
+        )
       }
+      ;({ judgement, platformList } = await judge(io.stderr, {
+        input,
+        journal,
+        required,
+        baseUrl,
+        platform,
+        noUpdates: values['no-updates'] === true,
+      }))
     } catch (error) {
-      await outbox.close()
+      await journal.close()
       if (error instanceof CliError) throw error
       throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
     }
@@ -285,44 +298,110 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       timeouts,
       getToken: credentials.getToken,
     })
-    const progress = progressPrinter(io.stderr, input.kind, () => Date.now())
-    /** A pause has nobody to resume it here: the command ends, and a re-run resumes from the journal. */
-    let pausedWith: RunStatus | undefined
-    const run = createSyncRun(
-      { outbox, transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
-      // `concurrency` is the most at once: the engine finds how many the service keeps up with.
-      {
-        runId: input.fingerprint.slice(0, 16),
-        kind: input.kind.kind,
-        batchSize,
-        concurrency,
-        adaptive: true,
-      },
-      {
-        onProgress: progress.counts,
-        onLog: (line) => {
-          if (!line.endsWith(ACCEPTED_LINE_END)) io.stderr.write(`${line}\n`)
-        },
-        onStatus: (status) => {
-          if (status.state === 'paused' && status.reason !== 'requested') {
-            pausedWith = status
-            run.cancel()
+    // What stands there once an item is synced, created or updated: the SKU as FILE has it.
+    const stands = (item: RunItem) => ({
+      payload: input.payloadOf(item.index),
+      fingerprint: input.fingerprintOf(item.index),
+    })
+    const items = {
+      create: runItems(input, judgement, 'create'),
+      update: runItems(input, judgement, 'update'),
+    }
+    const runs = {
+      create: journal.outbox({
+        action: 'create',
+        items: items.create,
+        send: (item) => input.payloadOf(item.index),
+        stands,
+      }),
+      update: journal.outbox({
+        action: 'update',
+        items: items.update,
+        send(item) {
+          const current = input.payloadOf(item.index) as Record<string, unknown>
+          // An update whose outcome nobody knows is sent whole: there is nothing sure to diff against.
+          const base = judgement.resent.has(item.index) ? undefined : journal.standingPayload(item.key)
+          const argument: SkuUpdateArgument = {
+            skuId: journal.record(item.key)!.id!,
+            fields: skuUpdatePlan(base, current).fields,
           }
+          return argument
         },
-      },
-    )
-    const stopListening = onInterrupt(io.signal, () => run.cancel())
-    let summary
-    try {
-      summary = await run.start()
-    } finally {
-      stopListening()
-      progress.done()
-      await outbox.close()
+        stands,
+      }),
     }
 
-    const finalStatus = pausedWith ?? summary.status
-    const entries = reportEntries(input, outbox, held)
+    /** The run going now, which Ctrl-C cancels; and whether it came, so no further run starts. */
+    let current: SyncRun | undefined
+    let interrupted = false
+    let finalStatus: RunStatus = { state: 'finished', cancelled: false }
+    const stopListening = onInterrupt(io.signal, () => {
+      interrupted = true
+      current?.cancel()
+    })
+    try {
+      // Creations first, then updates: each through the same engine, one run after the other. A run
+      // that ends early (paused, stopped, cancelled) ends the push: a re-run sends the rest.
+      for (const action of ['create', 'update'] as const) {
+        if (items[action].length === 0) continue
+        if (interrupted) {
+          finalStatus = { state: 'finished', cancelled: true }
+          break
+        }
+        const progress = progressPrinter(
+          io.stderr,
+          input.kind,
+          () => Date.now(),
+          action === 'create' ? 'Progress' : 'Updates',
+        )
+        /** A pause has nobody to resume it here: the command ends, and a re-run resumes from the journal. */
+        let pausedWith: RunStatus | undefined
+        const run = createSyncRun(
+          { outbox: runs[action], transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
+          // `concurrency` is the most at once: the engine finds how many the service keeps up with.
+          {
+            runId: `${input.fingerprint.slice(0, 16)}-${action}`,
+            kind,
+            action,
+            batchSize,
+            concurrency,
+            adaptive: true,
+          },
+          {
+            onProgress: progress.counts,
+            onLog: (line) => {
+              if (!line.endsWith(ACCEPTED_LINE_END)) io.stderr.write(`${line}\n`)
+            },
+            onStatus: (status) => {
+              if (status.state === 'paused' && status.reason !== 'requested') {
+                pausedWith = status
+                run.cancel()
+              }
+            },
+          },
+        )
+        current = run
+        if (interrupted) run.cancel()
+        try {
+          const summary = await run.start()
+          finalStatus = pausedWith ?? summary.status
+        } finally {
+          progress.done()
+        }
+        if (finalStatus.state !== 'finished' || finalStatus.cancelled) break
+      }
+    } finally {
+      stopListening()
+      await journal.close()
+    }
+
+    const entries = reportEntries({
+      input,
+      judgement,
+      journal,
+      runs,
+      markedMessage: platform === undefined ? undefined : markedMessage(platform),
+    })
     // Automation reads these files: one that was asked for and not written is not a success.
     let written = true
     if (reportPath !== undefined) {
@@ -338,7 +417,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     if (unresolved !== undefined) {
       // Written whatever this run sent (nothing, perhaps): it is the list to check on the platform.
       try {
-        const count = await writeUnresolved(unresolved.path, unresolved.format, input, outbox)
+        const count = await writeUnresolved(unresolved.path, unresolved.format, input, journal, entries)
         io.stderr.write(
           `${plural(count, input.kind.noun)} left unknown or failed, listed in ${values.unresolved}.\n`,
         )
@@ -349,64 +428,151 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
         )
       }
     }
-    const dropped = appDroppedFields(input, outbox)
-    const json = pushJson(input, summary, finalStatus, outbox, dropped, {
-      held: held.size,
-      ...(platformList ? { platformList } : {}),
-    })
+    const dropped = appDroppedFields(input, journal)
+    const app = input.kind.keepsAnswer ? journal.record(input.keyOf(0)) : undefined
+    const json = pushJson(
+      input,
+      entries,
+      finalStatus,
+      app?.stands === undefined ? undefined : { ...(app.id === undefined ? {} : { id: app.id }), dropped },
+      platformList,
+    )
     io.stdout.write(
       values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
     )
-    return json.synced === json.total && written ? EXIT_OK : EXIT_INVALID
+    // Changes left out by --no-updates were asked for: they do not fail the push.
+    return json.synced + json.notUpdated === json.total && written ? EXIT_OK : EXIT_INVALID
   } finally {
     input.close()
   }
 }
 
+/** The items a run of the push sends, in input order. */
+function runItems(input: PushInput, judgement: PushJudgement, action: JournalAction): RunItem[] {
+  const items: RunItem[] = []
+  judgement.plans.forEach((plan, index) => {
+    if (plan === action) items.push({ key: input.keyOf(index), index, label: input.labelOf(index) })
+  })
+  return items
+}
+
+/** Where earlier versions kept the journal of FILE by default (journal-legacy.ts). */
+const legacyJournalPath = (cwd: string, file: string) => `${resolve(cwd, file)}.push-journal.jsonl`
+
+const markedMessage = (platform: PlatformList) =>
+  `Marked as created: on the platform's list ${platform.source}`
+
 /**
- * Judges the SKUs before the run (push-gates.ts): with a platform list, records its decision in
- * the journal (before anything it sends again leaves), then keeps the held SKUs out of the run and
- * says on standard error what was held and what the list decided.
+ * The destination's journal, opened; a journal of the earlier format is carried over when it was
+ * written for this input as it is (journal-legacy.ts): the one `--journal` names, or without it
+ * the one an earlier version kept beside FILE. What cannot be used stops the command (exit 2).
  */
-async function applyGates(
+async function openPushJournal(
+  out: Output,
+  options: { input: PushInput; file: string; baseUrl: string; path: string; named: boolean; cwd: string },
+): Promise<Journal> {
+  const { input, file, baseUrl, path } = options
+  const kind = input.kind.kind
+  let journal: Journal
+  try {
+    if (!options.named) await mkdir(dirname(path), { recursive: true })
+    journal = await openJournal({
+      path,
+      baseUrl,
+      kind,
+      adoptLegacy: (legacy) => legacyAdoption(path, legacy, input, RECOVERED_MESSAGE),
+    })
+  } catch (error) {
+    if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
+      throw new CliError(error.message, 'push')
+    }
+    throw new CliError(`Cannot use the journal ${path}: ${(error as Error).message}`)
+  }
+  try {
+    if (!options.named) {
+      const besideFile = legacyJournalPath(options.cwd, file)
+      const legacy = readLegacyJournal(besideFile, { baseUrl, kind })
+      if (legacy && !journal.adopted(legacy.header.fingerprint)) {
+        const adoption = legacyAdoption(besideFile, legacy, input, RECOVERED_MESSAGE)
+        await journal.adopt(adoption)
+        out.write(
+          `The journal an earlier catalog-desk kept beside ${file} is carried over (${plural(adoption.records.length, input.kind.noun)} it sent, by ${input.kind.gated ? 'barcode' : 'name'}); ${besideFile} is left as it was.\n`,
+        )
+      }
+    }
+  } catch (error) {
+    await journal.close()
+    if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
+      throw new CliError(error.message, 'push')
+    }
+    throw new CliError(`Cannot use the journal ${path}: ${(error as Error).message}`)
+  }
+  out.write(
+    journal.resumed
+      ? `Journal of ${baseUrl}: ${path} (${plural(journal.size, input.kind.noun)} sent there before).\n`
+      : `Journal of ${baseUrl}: ${path} (new).\n`,
+  )
+  return journal
+}
+
+/** Headings of the reasons push holds an item back. */
+const HEADINGS: Readonly<Record<PushHoldReason, string>> = {
+  ...HOLD_HEADINGS,
+  required: 'missing a field this push requires',
+  'no-id': "changed, with the platform's id unknown",
+  'no-update': 'changed, and the service cannot update them',
+}
+const HOLD_ORDER: readonly PushHoldReason[] = [...HOLD_REASONS, 'no-id', 'no-update']
+
+/**
+ * Judges the items before the run (push-gates.ts): with a platform list, records its decision and
+ * the ids it gives in the journal (before anything it sends again leaves), then says on standard
+ * error what is held back, what the list decided, and what the updates leave on the platform.
+ */
+async function judge(
   out: Output,
   context: {
     input: PushInput
-    outbox: JournalOutbox
+    journal: Journal
     required: readonly RequirableField[]
     baseUrl: string
     platform: PlatformList | undefined
+    noUpdates: boolean
   },
-): Promise<{ held: ReadonlyMap<number, Hold>; platformList?: PlatformListJson }> {
-  const { input, outbox, required, baseUrl, platform } = context
-  const judgement = judgeSend({
+): Promise<{ judgement: PushJudgement; platformList?: PlatformListJson }> {
+  const { input, journal, required, baseUrl, platform, noUpdates } = context
+  const judgement = judgePush({
     input,
+    journal,
     required,
     address: baseUrl,
-    stateOf: (index) => outbox.detail(index)?.state,
+    noUpdates,
     ...(platform ? { platform } : {}),
   })
   let platformList: PlatformListJson | undefined
   if (platform) {
-    const { created, resend, keptBack, unmatched } = judgement
+    const { created, resend, keptBack, unmatched, ids } = judgement
     if (created.length + resend.length > 0) {
-      await outbox.decide({
+      await journal.decide({
         at: Date.now(),
         source: platform.source,
-        message: `Marked as created: on the platform's list ${platform.source}`,
-        created: created.map(String),
-        resend: resend.map(String),
+        message: markedMessage(platform),
+        created,
+        resend,
       })
     }
+    await journal.setIds(platform.source, ids)
     platformList = {
       file: platform.source,
       markedCreated: created.length,
       sentAgain: resend.length,
       keptBack: keptBack.size,
       unmatched: unmatched.length,
+      idsSet: ids.size,
     }
+    const idWords = platform.ids ? `, ${plural(ids.size, 'platform id')} recorded` : ''
     out.write(
-      `The platform's list ${platform.source} (${plural(platform.barcodes.size, 'barcode')}): ${created.length} marked created, ${resend.length} sent again, ${plural(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU.\n`,
+      `The platform's list ${platform.source} (${plural(platform.barcodes.size, 'barcode')}): ${created.length} marked created, ${resend.length} sent again, ${plural(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU${idWords}.\n`,
     )
     if (keptBack.size > 0) {
       listOnStderr(
@@ -418,10 +584,9 @@ async function applyGates(
       )
     }
   }
-  const { held } = judgement
-  outbox.withhold(held.keys())
+  const { held, resent, kept, plans } = judgement
   if (held.size > 0) {
-    const counts = HOLD_REASONS.flatMap((reason) => {
+    const counts = HOLD_ORDER.flatMap((reason) => {
       const count = [...held.values()].filter((hold) => hold.reason === reason).length
       return count > 0 ? [`${count} ${HEADINGS[reason]}`] : []
     })
@@ -435,11 +600,29 @@ async function applyGates(
       heldLines(input, held),
     )
   }
-  return platformList ? { held, platformList } : { held }
+  if (resent.size > 0) {
+    out.write(
+      `${plural(resent.size, 'update')} whose outcome an earlier push left unknown or failed ${resent.size === 1 ? 'is' : 'are'} sent again, whole: an update is idempotent (sent twice, it leaves the SKU as once).\n`,
+    )
+  }
+  if (kept.size > 0) {
+    listOnStderr(
+      out,
+      `${plural(kept.size, input.kind.noun)} ${kept.size === 1 ? 'leaves' : 'leave'} fields empty that the platform keeps (an update changes the fields it sends and cannot remove one):`,
+      [...kept].map(([index, paths]) => `[${index}] ${input.labelOf(index)}: ${paths.join(', ')}`),
+    )
+  }
+  const notUpdated = plans.filter((plan) => plan === 'not-updated').length
+  if (notUpdated > 0) {
+    out.write(
+      `${plural(notUpdated, input.kind.noun)} changed since sent there ${notUpdated === 1 ? 'is' : 'are'} not updated (--no-updates).\n`,
+    )
+  }
+  return platformList ? { judgement, platformList } : { judgement }
 }
 
 /** One line an item held back: where it is, how it is named, and why. */
-function heldLines(input: PushInput, holds: ReadonlyMap<number, Hold>): string[] {
+function heldLines(input: PushInput, holds: ReadonlyMap<number, Pick<Hold, 'message'>>): string[] {
   return [...holds]
     .sort(([a], [b]) => a - b)
     .map(([index, hold]) => {

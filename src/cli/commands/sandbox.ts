@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { CONTROL_ENDPOINTS, CONTROL_PREFIX } from '#node/sandbox/control.ts'
 import type { CapacityModel, FaultRule, SandboxTokenEncoding } from '#node/sandbox/options.ts'
 import { DEFAULT_MAX_BATCH, startSandbox, type Sandbox } from '#node/sandbox/server.ts'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from '#shared/service/endpoints.ts'
 import { parseCommandArgs } from '../args.ts'
 import { describeCapacity } from '#node/sandbox/capacity.ts'
 import { parseCapacitySpec } from '../capacity-spec.ts'
@@ -63,11 +63,15 @@ function banner(
     `Sandbox listening on ${sandbox.url}`,
     `Token: ${token}, accepted ${ENCODING_WORDS[details.encoding]} after "Authorization: Bearer "`,
     `Largest batch: ${details.maxBatch} SKUs`,
+    sandbox.settings().answerIds
+      ? "Bulk uploads are answered with each SKU's _id and barcode (--no-ids: without them)"
+      : 'Bulk uploads are answered without ids: {message, count} (--no-ids)',
     `Received SKUs and apps: ${details.store ? `kept in ${details.store}` : 'kept in memory'}`,
     '',
     'Operations:',
     `  POST ${sandbox.url}${BULK_UPLOAD_PATH}`,
     `  POST ${sandbox.url}${CREATE_APP_PATH}`,
+    `  PUT  ${sandbox.url}${SKU_UPDATE_PATH}`,
     '',
     'Control (this computer only, no token):',
     ...CONTROL_ENDPOINTS.map(([method, name, what]) => {
@@ -99,6 +103,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
     token: { type: 'string' },
     'token-encoding': { type: 'string' },
     'max-batch': { type: 'string' },
+    'no-ids': { type: 'boolean' },
     store: { type: 'string' },
     'full-app-response': { type: 'boolean' },
     fault: { type: 'string', multiple: true },
@@ -142,6 +147,7 @@ export async function sandboxCommand(args: string[], io: CliIo): Promise<number>
       token,
       tokenEncoding: encoding,
       maxBatch,
+      answerIds: !values['no-ids'],
       emptyNestedObjects: !values['full-app-response'],
       faults,
       rejectBarcodes,

@@ -1,18 +1,17 @@
-import {
-  appendFileSync,
-  closeSync,
-  fdatasyncSync,
-  fstatSync,
-  ftruncateSync,
-  openSync,
-  truncateSync,
-  writeSync,
-} from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { lockJournal } from './journal-lock.ts'
 import {
-  ITEM_STATES,
+  JournalMismatchError,
+  openJournalAppender,
+  readJournalLines,
+  repairJournal,
+  type JournalAppender,
+  type JournalWrite,
+} from './journal-file.ts'
+import { writeJsonLinesAtomic } from '#node/atomic-json.ts'
+import { DRAFT_KINDS } from '#shared/sync/kinds.ts'
+import {
   noItems,
+  OutboxConflictError,
   type ItemState,
   type ItemUpdate,
   type OutboxItem,
@@ -21,384 +20,507 @@ import {
   type SyncOutbox,
 } from '#shared/sync/ports.ts'
 
+export { JournalMismatchError, type JournalWrite } from './journal-file.ts'
+
 /**
- * The CLI's outbox: a journal file of JSON lines, appended at every request's start and end, so a
- * re-run of the same command resumes where the last one stopped: what was synced or may have been
- * processed (unknown) is never sent again, and what was `sending` when the process died becomes
- * `unknown`.
+ * The CLI's record of what it sent to one destination (a service address), and the outbox the
+ * engine sends from: SKUs are matched across runs by their barcode (an app by its name), whatever
+ * file they come from, so an edited copy of a catalogue sent before creates only what is new and
+ * updates only what changed since.
  *
- * A request's `begin` line is flushed to disk (fdatasync) before the request leaves: no crash of
- * the process or the machine can lose the mark that makes a resend impossible. Its `end` line is
- * written (in the OS's hands, so a crash of the process cannot lose it) and flushed with the next
- * line that is, or on close: one flush a request instead of two, the benchmark's largest cost. A
- * machine that loses power in between can only make that last request's items `unknown`, which
- * asks the person to look, and never sends anything twice.
+ * Per key (a barcode), it records:
+ * - what stands there: the payload last created or updated there (the whole SKU as the input had
+ *   it, written in the journal once, and found again by its line's offset) and its fingerprint,
+ *   so a run says "unchanged" without reading any payload, and diffs only what changed;
+ * - the platform's id of it: from the bulk answer, or a platform list with ids;
+ * - the last creation or update while it is not synced: sending, unknown, failed, rejected (with
+ *   the fingerprint of what was sent, so an unchanged refused SKU is not sent again), or queued
+ *   again by a person's decision.
  *
- * Items are not stored in the journal, only their states, keyed by their index in the input. The
- * header holds a fingerprint of the input and the service address, and a journal made for other
- * input or another service is refused: its indexes would name other SKUs, or its "synced" would
- * mean synced somewhere else. The fingerprint is of the input alone, not of the options the
- * command was run with: items held back by push's gates (`withhold`) are not written at all, so a
- * re-run with other gates (`--require`) judges again only what this journal never sent, and
- * everything it did send keeps its state. The header (the first line) is checked before anything
- * in the file is changed: a file that is not this push's journal (`--journal notes.txt`) is
- * refused as it is, never repaired or appended to; only an empty or missing file becomes a new
- * journal. States are kept as one byte an item, so memory stays flat at 100,000 SKUs; only
- * messages and app answers take more, for the few items that have them (and the request of each
- * item in flight, or left unknown or failed).
+ * A request's `begin` line carries the payloads it makes stand there and is flushed to disk before
+ * the request leaves (journal-file.ts): what was `sending` when the process died becomes `unknown`
+ * on the next open, never queued, so nothing that may have been created is created twice. An
+ * update whose outcome is unknown is sent again by the next run (a PUT is idempotent: sent twice,
+ * it leaves the SKU as once); a creation is not, and waits for a person (`--platform-has`).
  *
  * The lines, one JSON object each:
- * - `header` (the first line): format, fingerprint, address, kind, number of items;
- * - `begin` {request}: the request's items are `sending`;
- * - `end` {request, updates}: its outcome, one update an item (synced, rejected, failed, unknown,
- *   or queued again when provably not processed);
- * - `recover` {message, keys}: items left `sending` by a process that died became `unknown`;
+ * - `header` (the first line): format 2, the address, the kind;
+ * - `begin` {action, request, payloads, fingerprints}: the request's keys are `sending`; each
+ *   payload (in `request.keys` order) is what stands there once its key is synced;
+ * - `end` {request, updates}: its outcome, one update a key (synced with the platform's id when
+ *   the answer carried one, rejected (`gone`: an update's SKU not on the platform any more),
+ *   failed, unknown, or queued again when provably not processed);
+ * - `recover` {message, keys}: keys left `sending` by a process that died became `unknown`;
  * - `decide` {at, source, message, created, resend}: a person's decision about unknown or failed
- *   items (`push --platform-has`): `created` are synced with `message`, `resend` are queued to be
- *   sent again. Added after the others, in the same format 1: a journal without one reads as it
- *   always did, and a version that does not know the line skips it, which leaves those items
- *   unknown or failed there: nothing is sent twice by it.
+ *   creations (`push --platform-has`): `created` stand there as sent, `resend` are to be created;
+ * - `ids` {at, source, ids}: the platform's ids a person gave (a platform list with ids);
+ * - `adopt` {at, source, fingerprint, records, payloads}: what a journal of the earlier format
+ *   (one a file, keyed by item numbers) said, carried over by barcode (journal-legacy.ts).
+ *
+ * Memory: one small record a key (two short strings and a few numbers) and none of the payloads,
+ * which stay on disk until an update reads the one it diffs against.
  */
 
-export const JOURNAL_FORMAT = 1
+export const JOURNAL_FORMAT = 2
+
+export type JournalAction = 'create' | 'update'
 
 export interface JournalHeader {
   type: 'header'
   format: number
-  fingerprint: string
   baseUrl: string
   kind: SyncKind
-  total: number
 }
 
-type JournalLine =
-  | JournalHeader
-  | { type: 'begin'; request: RequestRecord }
-  | { type: 'end'; request: RequestRecord; updates: ItemUpdate[] }
-  | { type: 'recover'; message: string; keys: string[] }
-  | JournalDecision
+/** Where a payload is written: the line's offset in the file and its place in the line's `payloads`. */
+export interface PayloadRef {
+  line: number
+  at: number
+}
+
+/** A creation or an update that is not synced (yet). */
+export interface Attempt {
+  action: JournalAction
+  state: ItemState
+  /** The fingerprint of what it sent (what would stand there). */
+  fingerprint?: string
+  /** Where what it sent is written: an unknown creation a person marks created stands there as sent. */
+  ref?: PayloadRef
+  message?: string
+  /** For an unknown or failed one: the request that left it so, and when it left. */
+  requestId?: string
+  sentAt?: number
+  /** An update's SKU is not on the platform any more (a 404 with the service's message). */
+  gone?: true
+}
+
+export interface JournalRecord {
+  /** Created there: the fingerprint of what stands there, and where it is written (one object: there may be 100,000). */
+  stands?: PayloadRef & { fingerprint: string }
+  /** The platform's id of it. */
+  id?: string
+  /** For an app: the service's answer to its creation (to compare with what was sent). */
+  response?: unknown
+  /** The last creation or update while it is not synced. */
+  last?: Attempt
+}
 
 /**
- * A person's decision about unknown or failed items, recorded before anything it causes is sent:
- * a re-run knows that `created` are on the platform and that `resend` went back to the queue.
+ * A person's decision about unknown or failed creations, recorded before anything it causes is
+ * sent: `created` stand there as they were sent, `resend` are to be created again.
  */
 export interface JournalDecision {
   type: 'decide'
-  /** When it was made (ms since the epoch). */
   at: number
   /** What it was based on, as the person named it (the platform's list: its file name). */
   source: string
-  /** What the items marked created say from now on. */
   message: string
   created: string[]
   resend: string[]
 }
 
-/** What the outbox sends: an item at an index, or undefined for an index that is not sent (invalid). */
-export interface JournalItems {
-  total: number
-  at(index: number): { payload: unknown; label: string } | undefined
-}
-
-export interface ItemDetail {
-  state: ItemState
+/** A record carried over from a journal of the earlier format, with its payload beside it. */
+export interface AdoptedRecord {
+  key: string
+  state: 'synced' | 'unknown' | 'failed' | 'rejected'
+  fingerprint: string
   message?: string
-  remoteId?: string
-  response?: unknown
-  /** For an unknown or failed item: the request that left it so, and when it left. */
   requestId?: string
   sentAt?: number
+  id?: string
+  response?: unknown
 }
 
-export interface JournalOutbox extends SyncOutbox {
-  /** The item's state (undefined for an index not sent) and what was recorded with it. */
-  detail(index: number): ItemDetail | undefined
-  /** Whether the journal existed and held states when it was opened (a resumed run). */
+export interface JournalAdoption {
+  type: 'adopt'
+  at: number
+  /** The earlier journal's path. */
+  source: string
+  /** The fingerprint of the input it was written for: adopted once. */
+  fingerprint: string
+  records: AdoptedRecord[]
+  /** Each record's payload (null for a refused one: only its fingerprint matters). */
+  payloads: unknown[]
+}
+
+type BeginLine = {
+  type: 'begin'
+  action: JournalAction
+  request: RequestRecord
+  payloads: unknown[]
+  fingerprints: string[]
+}
+
+type JournalLine =
+  | JournalHeader
+  | BeginLine
+  | { type: 'end'; request: RequestRecord; updates: ItemUpdate[] }
+  | { type: 'recover'; message: string; keys: string[] }
+  | JournalDecision
+  | { type: 'ids'; at: number; source: string; ids: Record<string, string> }
+  | JournalAdoption
+
+/** A journal of the earlier format, read whole (its lines are small: states, no payloads). */
+export interface LegacyLines {
+  header: { fingerprint: string; baseUrl: string; kind: SyncKind; total: number }
+  lines: unknown[]
+}
+
+/** One item a run sends: its key in the journal, its index in the input, how a person knows it. */
+export interface RunItem {
+  key: string
+  index: number
+  label: string
+}
+
+/** What a run sends, for the journal's outbox: its items, in input order, and what each becomes. */
+export interface RunSource {
+  action: JournalAction
+  items: readonly RunItem[]
+  /** What the engine sends for the item: its payload (a creation) or its update's argument. */
+  send(item: RunItem): unknown
+  /** What stands there once the item is synced, and its fingerprint. */
+  stands(item: RunItem): { payload: unknown; fingerprint: string }
+}
+
+export interface RunOutbox extends SyncOutbox {
+  /** The state of a run item in this run (queued until it is sent). */
+  stateOf(key: string): ItemState | undefined
+}
+
+export interface Journal {
+  readonly path: string
+  /** Whether the journal held anything when it was opened. */
   readonly resumed: boolean
-  /**
-   * Records a decision about unknown or failed items (flushed before it returns): `created` become
-   * synced with its message, `resend` queued. Throws, writing nothing, for an item in another state.
-   */
+  /** How many keys it has a record of. */
+  readonly size: number
+  record(key: string): Readonly<JournalRecord> | undefined
+  records(): IterableIterator<[string, Readonly<JournalRecord>]>
+  /** The payload that stands there for `key`, read from the journal; undefined when none is known. */
+  standingPayload(key: string): unknown
+  /** A payload the journal holds, read from the disk. */
+  payloadAt(ref: PayloadRef): unknown
+  /** Whether a journal of the earlier format, written for input with this fingerprint, was carried over. */
+  adopted(fingerprint: string): boolean
+  /** Keys left `sending` by a process that died become `unknown`; returns them by action. */
+  recoverInterrupted(message: string): Promise<Record<JournalAction, number>>
+  /** Records a decision (flushed before it returns). Throws, writing nothing, for a key that is not an unknown or failed creation. */
   decide(decision: Omit<JournalDecision, 'type'>): Promise<void>
-  /**
-   * Keeps queued items out of this run (held back by push's gates): they are neither sent nor
-   * counted, as items that are not sent at all. Nothing is written: the hold is this run's
-   * judgement, and a re-run judges them again. Throws for an item that is not queued.
-   */
-  withhold(indexes: Iterable<number>): void
+  /** Records the platform's ids a person gave (flushed before it returns). */
+  setIds(source: string, ids: ReadonlyMap<string, string>): Promise<void>
+  /** Carries over a journal of the earlier format (flushed before it returns). */
+  adopt(adoption: Omit<JournalAdoption, 'type'>): Promise<void>
+  /** The outbox one run sends from. */
+  outbox(source: RunSource): RunOutbox
   close(): Promise<void>
 }
 
-/** The journal belongs to other input or another service; the message says which and what to do. */
-export class JournalMismatchError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'JournalMismatchError'
-  }
-}
-
-/** An item's state as one byte: its place in ITEM_STATES. */
-const STATE_CODES: readonly ItemState[] = ITEM_STATES
-const CODE = Object.fromEntries(STATE_CODES.map((state, code) => [state, code])) as Record<ItemState, number>
-const NOT_SENT = 255
-
 export interface JournalOptions {
   path: string
-  fingerprint: string
   baseUrl: string
   kind: SyncKind
-  items: JournalItems
   /**
-   * Writes bytes to the journal and returns how many it wrote, as `fs.writeSync` (the default);
-   * tests pass one that writes less, as a nearly full disk does.
+   * What to do when the file is a journal of the earlier format (one a file): return the adoption
+   * of what it says, which replaces the file (atomically) as the first lines of a journal of this
+   * format, or throw JournalMismatchError to refuse it, untouched. Without it, such a file is refused.
    */
+  adoptLegacy?: (legacy: LegacyLines) => Omit<JournalAdoption, 'type'>
   write?: JournalWrite
 }
 
-export type JournalWrite = (fd: number, buffer: Uint8Array, offset: number, length: number) => number
-
-const writeBytes: JournalWrite = (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length)
-
-/** Opens the journal for this push, holding its lock until `close()` (see journal-lock.ts). */
-export async function openJournalOutbox(options: JournalOptions): Promise<JournalOutbox> {
+/** Opens the destination's journal, holding its lock until `close()` (see journal-lock.ts). */
+export async function openJournal(options: JournalOptions): Promise<Journal> {
   const unlock = lockJournal(options.path)
   try {
-    return await openLocked(options, unlock)
+    const header: JournalHeader = {
+      type: 'header',
+      format: JOURNAL_FORMAT,
+      baseUrl: options.baseUrl,
+      kind: options.kind,
+    }
+    let replayed = replay(options, header)
+    if (replayed.legacy) {
+      // Refused untouched (adoptLegacy throws), or replaced whole, atomically: the file is the
+      // earlier journal or the new one, never a mix of the two.
+      const adoption = options.adoptLegacy!(replayed.legacy)
+      await writeJsonLinesAtomic(options.path, [header, { type: 'adopt', ...adoption }])
+      replayed = replay(options, header)
+    }
+    return journalOf(options, header, replayed, unlock)
   } catch (error) {
     unlock()
     throw error
   }
 }
 
-async function openLocked(options: JournalOptions, unlock: () => void): Promise<JournalOutbox> {
-  const { items, path } = options
-  const details = new Map<number, Omit<ItemDetail, 'state'>>()
-  /**
-   * The request each `sending` item left with, until its outcome: an item left unknown or failed
-   * keeps it (to be looked up on the platform). Only items in flight (or left sending by a crash)
-   * are here, so memory stays flat.
-   */
-  const inFlight = new Map<number, Pick<RequestRecord, 'id' | 'startedAt'>>()
-  const states = new Uint8Array(items.total)
-  for (let index = 0; index < items.total; index++) {
-    states[index] = items.at(index) === undefined ? NOT_SENT : CODE.queued
-  }
-  const header: JournalHeader = {
-    type: 'header',
-    format: JOURNAL_FORMAT,
-    fingerprint: options.fingerprint,
-    baseUrl: options.baseUrl,
-    kind: options.kind,
-    total: items.total,
-  }
+interface Replayed {
+  book: RecordBook
+  existed: boolean
+  legacy?: LegacyLines
+}
 
-  // Throws, leaving the file as it is, unless its first line is this push's header.
-  const read = await readJournal(path, header)
+/** Reads the file into a record book, cutting a torn last line off; a legacy journal is read as it is. */
+function replay(options: JournalOptions, header: JournalHeader): Replayed {
+  const { path } = options
+  const book = new RecordBook(path)
+  let legacy: LegacyLines | undefined
+  const read = readJournalLines(path, (value, offset, number) => {
+    if (number === 0) {
+      if (checkHeader(value, header, path) === 'legacy') {
+        if (!options.adoptLegacy) {
+          throw new JournalMismatchError(
+            `${path} is a journal of an earlier catalog-desk, bound to the file it was written for; this push cannot read it. Name another --journal.`,
+          )
+        }
+        legacy = { header: value as LegacyLines['header'], lines: [] }
+      }
+      return
+    }
+    if (legacy) legacy.lines.push(value)
+    else book.apply(value as JournalLine, offset)
+  })
+  if (legacy) return { book, existed: true, legacy }
   // A torn last line goes before anything is appended: glued to the next line, it would turn that
   // line (a flushed `begin`, say) into one more torn line, and the item it marks could be sent again.
-  if (read?.repair) repairInPlace(path, read)
-  const existing = read?.lines
-  const resumed = existing !== undefined && existing.length > 1
-  if (existing) for (const line of existing.slice(1)) replay(line)
+  if (read.existed) repairJournal(path, read)
+  return { book, existed: read.existed }
+}
 
-  function indexOf(key: string): number {
-    const index = Number(key)
-    if (!Number.isInteger(index) || index < 0 || index >= items.total || states[index] === NOT_SENT) {
-      throw new Error(`The journal names an item ${key} that this input does not send`)
+function checkHeader(value: unknown, expected: JournalHeader, path: string): 'current' | 'legacy' {
+  const found = typeof value === 'object' && value !== null ? (value as Partial<JournalHeader>) : undefined
+  if (found?.type !== 'header' || (found.format !== JOURNAL_FORMAT && found.format !== 1)) {
+    throw new JournalMismatchError(`${path} is not a push journal of this version; name another --journal.`)
+  }
+  if (found.baseUrl !== expected.baseUrl) {
+    throw new JournalMismatchError(
+      `${path} is the journal of a push to ${found.baseUrl}, not ${expected.baseUrl}: what it calls synced is synced there. Name another --journal.`,
+    )
+  }
+  if (found.kind !== expected.kind) {
+    const what = (kind: unknown) =>
+      typeof kind === 'string' && Object.hasOwn(DRAFT_KINDS, kind)
+        ? `${DRAFT_KINDS[kind as SyncKind].noun}s`
+        : String(kind)
+    throw new JournalMismatchError(
+      `${path} is a journal of ${what(found.kind)} sent to ${found.baseUrl}, and this push sends ${what(expected.kind)}. Name another --journal.`,
+    )
+  }
+  return found.format === 1 ? 'legacy' : 'current'
+}
+
+const standing = (fingerprint: string, { line, at }: PayloadRef) => ({ fingerprint, line, at })
+
+/** The records by key, as the journal's lines make them: the same code replays a file and records a run. */
+class RecordBook {
+  readonly records = new Map<string, JournalRecord>()
+  readonly adopted = new Set<string>()
+  /** What each key in flight recorded before its `begin`: a key provably not sent goes back to it. */
+  private readonly beforeBegin = new Map<string, Attempt | undefined>()
+
+  private readonly path: string
+
+  constructor(path: string) {
+    this.path = path
+  }
+
+  private record(key: string): JournalRecord {
+    let found = this.records.get(key)
+    if (!found) {
+      // Every field from the start, and none ever deleted: one shape for all records, a few words
+      // each (an object that loses a field becomes a dictionary, ten times the size at 100,000).
+      found = { stands: undefined, id: undefined, response: undefined, last: undefined }
+      this.records.set(key, found)
     }
-    return index
+    return found
   }
 
-  function begin(request: RequestRecord, indexes: readonly number[]): void {
-    for (const index of indexes) {
-      states[index] = CODE.sending
-      inFlight.set(index, { id: request.id, startedAt: request.startedAt })
-    }
-  }
-
-  function apply(update: ItemUpdate, request?: Pick<RequestRecord, 'id' | 'startedAt'>): void {
-    const index = indexOf(update.key)
-    states[index] = CODE[update.state]
-    const sent = request ?? inFlight.get(index)
-    inFlight.delete(index)
-    const detail: Omit<ItemDetail, 'state'> = {}
-    if (update.message !== undefined) detail.message = update.message
-    if (update.remoteId !== undefined) detail.remoteId = update.remoteId
-    if (update.response !== undefined) detail.response = update.response
-    if (sent && (update.state === 'unknown' || update.state === 'failed')) {
-      detail.requestId = sent.id
-      detail.sentAt = sent.startedAt
-    }
-    if (Object.keys(detail).length > 0) details.set(index, detail)
-    else details.delete(index)
-  }
-
-  function applyDecision(line: JournalDecision): void {
-    for (const key of line.created) apply({ key, state: 'synced', message: line.message })
-    for (const key of line.resend) apply({ key, state: 'queued' })
-  }
-
-  function replay(line: JournalLine): void {
+  apply(line: JournalLine, offset: number): void {
     switch (line.type) {
       case 'begin':
-        begin(line.request, line.request.keys.map(indexOf))
+        line.request.keys.forEach((key, at) => {
+          const found = this.record(key)
+          this.beforeBegin.set(key, found.last)
+          found.last = {
+            action: line.action,
+            state: 'sending',
+            fingerprint: line.fingerprints[at]!,
+            ref: { line: offset, at },
+            requestId: line.request.id,
+            sentAt: line.request.startedAt,
+          }
+        })
         break
       case 'end':
-        for (const update of line.updates) apply(update, line.request)
+        for (const update of line.updates) this.ended(update)
         break
       case 'recover':
-        for (const key of line.keys) apply({ key, state: 'unknown', message: line.message })
+        for (const key of line.keys) {
+          const last = this.records.get(key)?.last
+          if (last?.state !== 'sending') continue
+          last.state = 'unknown'
+          last.message = line.message
+          this.beforeBegin.delete(key)
+        }
         break
       case 'decide':
-        applyDecision(line)
+        for (const key of line.created) {
+          const found = this.record(key)
+          const last = found.last
+          if (last?.ref && last.fingerprint !== undefined) found.stands = standing(last.fingerprint, last.ref)
+          found.last = undefined
+        }
+        for (const key of line.resend) this.record(key).last = { action: 'create', state: 'queued' }
+        break
+      case 'ids':
+        for (const [key, id] of Object.entries(line.ids)) {
+          const found = this.record(key)
+          found.id = id
+          // A new id for a SKU the old one no longer found: it is updated at the new one.
+          if (found.last?.gone) found.last = undefined
+        }
+        break
+      case 'adopt':
+        this.adopted.add(line.fingerprint)
+        line.records.forEach((adopted, at) => {
+          // What this journal says wins: it is newer than any journal carried over.
+          if (this.records.has(adopted.key)) return
+          const found = this.record(adopted.key)
+          if (adopted.id !== undefined) found.id = adopted.id
+          if (adopted.response !== undefined) found.response = adopted.response
+          const ref = { line: offset, at }
+          if (adopted.state === 'synced') {
+            found.stands = standing(adopted.fingerprint, ref)
+            return
+          }
+          const last: Attempt = { action: 'create', state: adopted.state, fingerprint: adopted.fingerprint }
+          if (adopted.state !== 'rejected') last.ref = ref
+          if (adopted.message !== undefined) last.message = adopted.message
+          if (adopted.requestId !== undefined) last.requestId = adopted.requestId
+          if (adopted.sentAt !== undefined) last.sentAt = adopted.sentAt
+          found.last = last
+        })
         break
     }
   }
 
-  const write = options.write ?? writeBytes
-  const fd = openSync(path, 'a')
+  private ended(update: ItemUpdate): void {
+    const found = this.records.get(update.key)
+    const last = found?.last
+    if (!found || last?.state !== 'sending') {
+      throw new JournalMismatchError(
+        `${this.path} is damaged: it ends a request for ${update.key}, which was not being sent.`,
+      )
+    }
+    const before = this.beforeBegin.get(update.key)
+    this.beforeBegin.delete(update.key)
+    switch (update.state) {
+      case 'queued':
+        // Provably not processed: as it was before it was sent.
+        found.last = before
+        if (found.stands === undefined && found.last === undefined && found.id === undefined)
+          this.records.delete(update.key)
+        return
+      case 'synced':
+        found.stands = standing(last.fingerprint!, last.ref!)
+        if (update.remoteId !== undefined) found.id = update.remoteId
+        if (update.response !== undefined) found.response = update.response
+        found.last = undefined
+        return
+      default: {
+        const next: Attempt = { ...last, state: update.state }
+        if (update.message !== undefined) next.message = update.message
+        else delete next.message
+        if (update.gone) next.gone = true
+        found.last = next
+      }
+    }
+  }
+}
+
+function journalOf(
+  options: JournalOptions,
+  header: JournalHeader,
+  replayed: Replayed,
+  unlock: () => void,
+): Journal {
+  const { path } = options
+  const { book } = replayed
+  const { records } = book
+  const appender: JournalAppender = openJournalAppender(path, options.write)
+  if (!replayed.existed) {
+    try {
+      appender.append(header)
+    } catch (error) {
+      appender.close()
+      throw error
+    }
+  }
   let closed = false
-  /** The file's length: where the line being written starts, and where a torn one is cut back to. */
-  let size: number
-  try {
-    size = fstatSync(fd).size
-  } catch (error) {
-    closeSync(fd)
-    throw error
+
+  /** Appends a line and records it; a line that cannot be written records nothing. */
+  function write(line: JournalLine, flush = true): void {
+    const offset = appender.append(line, { flush })
+    book.apply(line, offset)
   }
-  /** Set when a torn line could not be cut off: nothing more may be appended after it. */
-  let broken: Error | undefined
-  /**
-   * Synchronous on purpose: a line is whole in the file before anything else runs, so lines of
-   * concurrent requests never interleave, and a write and a flush cost tens of microseconds here
-   * against a thread-pool round trip each with the promise API (a third of the engine's time in
-   * the benchmark).
-   *
-   * A write may take fewer bytes than it was given (a nearly full disk): the rest is written until
-   * the line is whole, and a line that cannot be completed throws (so a `begin` that is not whole
-   * on disk never lets its request leave) and is cut off again, so no later line is glued to it.
-   */
-  async function append(line: JournalLine, { flush = true } = {}): Promise<void> {
-    if (broken) throw broken
-    const bytes = Buffer.from(JSON.stringify(line) + '\n')
-    let written = 0
-    try {
-      while (written < bytes.length) {
-        const wrote = write(fd, bytes, written, bytes.length - written)
-        if (!Number.isInteger(wrote) || wrote <= 0) {
-          throw new Error(
-            `the journal ${path} took ${written} of a line's ${bytes.length} bytes and no more (is the disk full?)`,
-          )
-        }
-        written += wrote
-      }
-    } catch (error) {
-      if (written > 0) {
-        try {
-          ftruncateSync(fd, size)
-        } catch (cutError) {
-          broken = new Error(
-            `the journal ${path} ends in a line that could not be written whole nor cut off (${(cutError as Error).message}); nothing more is sent`,
-          )
-        }
-      }
-      throw error
-    }
-    size += bytes.length
-    if (flush) fdatasyncSync(fd)
-  }
-  if (!existing) {
-    try {
-      await append(header)
-    } catch (error) {
-      closeSync(fd)
-      throw error
-    }
+
+  function payloadAt(ref: PayloadRef): unknown {
+    const line = appender.lineAt(ref.line) as { payloads?: unknown[] }
+    return line.payloads?.[ref.at] ?? undefined
   }
 
   return {
-    resumed,
+    path,
+    resumed: records.size > 0,
+    get size() {
+      return records.size
+    },
+    record: (key) => records.get(key),
+    records: () => records.entries(),
+    standingPayload(key) {
+      const stands = records.get(key)?.stands
+      return stands ? payloadAt(stands) : undefined
+    },
+    payloadAt,
+    adopted: (fingerprint) => book.adopted.has(fingerprint),
 
-    async queuedAfter(after, limit) {
-      const found: OutboxItem[] = []
-      const from = Math.max(0, Math.floor(after) + 1)
-      for (let index = from; index < items.total && found.length < limit; index++) {
-        if (states[index] !== CODE.queued) continue
-        const item = items.at(index)!
-        found.push({ key: String(index), position: index, payload: item.payload, label: item.label })
+    async recoverInterrupted(message) {
+      const found: Record<JournalAction, number> = { create: 0, update: 0 }
+      const keys: string[] = []
+      for (const [key, record] of records) {
+        if (record.last?.state !== 'sending') continue
+        keys.push(key)
+        found[record.last.action] += 1
       }
+      if (keys.length > 0) write({ type: 'recover', message, keys })
       return found
-    },
-
-    async beginRequest(request) {
-      const indexes = request.keys.map(indexOf)
-      const busy = indexes.find((index) => states[index] !== CODE.queued)
-      if (busy !== undefined) throw new Error(`Item ${busy} is not queued: it cannot be sent again`)
-      // Marked first, so no other request can take them while the line is written.
-      begin(request, indexes)
-      try {
-        await append({ type: 'begin', request })
-      } catch (error) {
-        for (const index of indexes) {
-          states[index] = CODE.queued
-          inFlight.delete(index)
-        }
-        throw error
-      }
-    },
-
-    async endRequest(request, updates) {
-      await append({ type: 'end', request, updates: [...updates] }, { flush: false })
-      for (const update of updates) apply(update, request)
     },
 
     async decide(decision) {
       for (const key of [...decision.created, ...decision.resend]) {
-        const state = STATE_CODES[states[indexOf(key)]!]
-        if (state !== 'unknown' && state !== 'failed') {
-          throw new Error(`Item ${key} is ${state}, not unknown or failed: it is not decided again`)
+        const last = records.get(key)?.last
+        if (last?.action !== 'create' || (last.state !== 'unknown' && last.state !== 'failed')) {
+          throw new Error(`${key} is not an unknown or failed creation: it is not decided again`)
         }
       }
-      const line: JournalDecision = { type: 'decide', ...decision }
-      await append(line)
-      applyDecision(line)
+      write({ type: 'decide', ...decision })
     },
 
-    withhold(indexes) {
-      const held = [...indexes]
-      const busy = held.find((index) => states[index] !== CODE.queued)
-      if (busy !== undefined) throw new Error(`Item ${busy} is not queued: it cannot be held back`)
-      for (const index of held) states[index] = NOT_SENT
+    async setIds(source, ids) {
+      if (ids.size === 0) return
+      write({ type: 'ids', at: Date.now(), source, ids: Object.fromEntries(ids) })
     },
 
-    async recoverInterrupted(message) {
-      const keys: string[] = []
-      for (let index = 0; index < items.total; index++)
-        if (states[index] === CODE.sending) keys.push(String(index))
-      if (keys.length === 0) return 0
-      await append({ type: 'recover', message, keys })
-      for (const key of keys) apply({ key, state: 'unknown', message })
-      return keys.length
+    async adopt(adoption) {
+      write({ type: 'adopt', ...adoption })
     },
 
-    async counts() {
-      const counts = noItems()
-      for (const code of states) if (code !== NOT_SENT) counts[STATE_CODES[code]!] += 1
-      return counts
-    },
-
-    detail(index) {
-      const code = states[index]
-      if (code === undefined || code === NOT_SENT) return undefined
-      return { state: STATE_CODES[code]!, ...details.get(index) }
-    },
+    outbox: (source) => runOutbox(source, { records, write }),
 
     async close() {
       if (closed) return
       closed = true
       try {
-        fdatasyncSync(fd)
-        closeSync(fd)
+        appender.close()
       } finally {
         unlock()
       }
@@ -406,89 +528,98 @@ async function openLocked(options: JournalOptions, unlock: () => void): Promise<
   }
 }
 
-interface JournalRead {
-  lines: JournalLine[]
-  /** What the file should hold before anything is appended: its text without a torn last line. */
-  keep: string
-  /** Whether the file differs from `keep` (a torn last line, or a whole one missing its newline). */
-  repair: boolean
-  text: string
-}
-
-/** Cuts a torn line off, or ends a whole last line; in place, so no crash can lose what was kept. */
-function repairInPlace(path: string, { keep, text }: JournalRead): void {
-  if (keep.length < text.length) truncateSync(path, Buffer.byteLength(keep))
-  else appendFileSync(path, keep.slice(text.length))
-}
+/** A run item's state as one byte: items of a run can be many. */
+const STATES: readonly ItemState[] = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown']
+const CODE = Object.fromEntries(STATES.map((state, code) => [state, code])) as Record<ItemState, number>
 
 /**
- * The journal's lines, or undefined when there is none (no file, or an empty one). Its first line
- * must be `expected`'s header, checked before anything else: a file that is not this push's journal
- * is refused (JournalMismatchError) and nothing is cut off it. Every line is appended whole with
- * its newline, so only the last one can be torn (a crash mid-write): a torn line is left out (a
- * `begin` that never reached the disk was never sent), anything torn before it is damage.
+ * The outbox of one run: its items (in input order, by their index), their states in this run,
+ * and the journal's lines for their requests. A key in flight is `sending` in the journal too, so
+ * a run that dies leaves it unknown there.
  */
-async function readJournal(path: string, expected: JournalHeader): Promise<JournalRead | undefined> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ENOENT') return undefined
-    throw error
-  }
-  if (text.length === 0) return undefined
-  const newline = text.indexOf('\n')
-  let first: unknown
-  try {
-    first = JSON.parse(newline === -1 ? text : text.slice(0, newline))
-  } catch {
-    throw new JournalMismatchError(
-      newline === -1
-        ? `${path} is not a push journal: it holds no whole journal line (a journal starts with a header line), and it is left as it is. Name another --journal (an empty or missing file becomes a new one).`
-        : `${path} is not a push journal: its first line is not a journal header, and it is left as it is. Name another --journal (an empty or missing file becomes a new one).`,
-    )
-  }
-  checkHeader(first, expected, path)
-  const raw = text.split('\n')
-  const tail = raw.pop()!
-  const lines: JournalLine[] = []
-  raw.forEach((line, at) => {
-    if (line.trim() === '') return
-    try {
-      lines.push(JSON.parse(line) as JournalLine)
-    } catch (error) {
-      throw new JournalMismatchError(`${path} is damaged at line ${at + 1}: ${(error as Error).message}`)
-    }
-  })
-  let keep = text.slice(0, text.length - tail.length)
-  if (tail.trim() !== '') {
-    try {
-      lines.push(JSON.parse(tail) as JournalLine)
-      keep += `${tail}\n`
-    } catch {
-      // Torn: left out.
-    }
-  }
-  return { lines, keep, repair: keep !== text, text }
-}
+function runOutbox(
+  source: RunSource,
+  journal: { records: ReadonlyMap<string, JournalRecord>; write(line: JournalLine, flush?: boolean): void },
+): RunOutbox {
+  const { items } = source
+  const states = new Uint8Array(items.length)
+  const at = new Map<string, number>()
+  items.forEach((item, position) => at.set(item.key, position))
 
-function checkHeader(value: unknown, expected: JournalHeader, path: string): void {
-  const found = typeof value === 'object' && value !== null ? (value as Partial<JournalHeader>) : undefined
-  if (found?.type !== 'header' || found.format !== JOURNAL_FORMAT) {
-    throw new JournalMismatchError(`${path} is not a push journal of this version; name another --journal.`)
+  function positionOf(key: string): number {
+    const position = at.get(key)
+    if (position === undefined) throw new OutboxConflictError(`${key} is not an item of this run`)
+    return position
   }
-  if (
-    found.fingerprint !== expected.fingerprint ||
-    found.total !== expected.total ||
-    found.kind !== expected.kind
-  ) {
-    throw new JournalMismatchError(
-      `${path} is the journal of other input (the file changed since, or it is another file): its item numbers would name other items. Name another --journal, or delete it if that push is over.`,
-    )
+
+  /** The first item whose index is above `after`. */
+  function firstAfter(after: number): number {
+    let low = 0
+    let high = items.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (items[middle]!.index <= after) low = middle + 1
+      else high = middle
+    }
+    return low
   }
-  if (found.baseUrl !== expected.baseUrl) {
-    throw new JournalMismatchError(
-      `${path} is the journal of a push to ${found.baseUrl}, not ${expected.baseUrl}: what it calls synced is synced there. Name another --journal.`,
-    )
+
+  return {
+    async queuedAfter(after, limit) {
+      const found: OutboxItem[] = []
+      for (let position = firstAfter(after); position < items.length && found.length < limit; position++) {
+        if (states[position] !== CODE.queued) continue
+        const item = items[position]!
+        found.push({ key: item.key, position: item.index, payload: source.send(item), label: item.label })
+      }
+      return found
+    },
+
+    async beginRequest(request) {
+      const positions = request.keys.map(positionOf)
+      const busy = positions.find((position) => states[position] !== CODE.queued)
+      if (busy !== undefined) {
+        throw new OutboxConflictError(`${items[busy]!.key} is not queued: it cannot be sent again`)
+      }
+      const standing = positions.map((position) => source.stands(items[position]!))
+      // Marked first, so no other request can take them while the line is written.
+      for (const position of positions) states[position] = CODE.sending
+      try {
+        journal.write({
+          type: 'begin',
+          action: source.action,
+          request,
+          payloads: standing.map((stands) => stands.payload),
+          fingerprints: standing.map((stands) => stands.fingerprint),
+        })
+      } catch (error) {
+        for (const position of positions) states[position] = CODE.queued
+        throw error
+      }
+    },
+
+    async endRequest(request, updates) {
+      journal.write({ type: 'end', request, updates: [...updates] }, false)
+      for (const update of updates) states[positionOf(update.key)] = CODE[update.state]
+    },
+
+    async recoverInterrupted(message) {
+      const keys = items.filter((_, position) => states[position] === CODE.sending).map((item) => item.key)
+      if (keys.length === 0) return 0
+      journal.write({ type: 'recover', message, keys })
+      for (const key of keys) states[positionOf(key)] = CODE.unknown
+      return keys.length
+    },
+
+    async counts() {
+      const counts = noItems()
+      for (const code of states) counts[STATES[code]!] += 1
+      return counts
+    },
+
+    stateOf(key) {
+      const position = at.get(key)
+      return position === undefined ? undefined : STATES[states[position]!]
+    },
   }
 }

@@ -1,13 +1,13 @@
 import { isRecord } from '#shared/is-record.ts'
-import type { ItemState } from '#shared/sync/ports.ts'
+import type { JournalRecord, Journal, PayloadRef } from './journal-outbox.ts'
+import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import {
   barcodeHolds,
-  heldThere,
   holdForGaps,
   REQUIRABLE_FIELDS,
   type CreatedThere,
   type Hold,
-  type HolderState,
+  type HoldReason,
   type RequirableField,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
@@ -16,15 +16,24 @@ import { CliError } from '../io.ts'
 import type { PushInput } from './push-input.ts'
 
 /**
- * What `push` may send of a SKU input, judged before anything leaves: the app's gates
- * (src/shared/sync/send-gates.ts) over the input's items and what the journal says was sent to the
- * address, and, with `--platform-has`, the decision a list of the platform's barcodes leads to.
+ * What `push` does with each item of its input, judged before anything leaves, from what the
+ * destination's journal (journal-outbox.ts) says of its key (a SKU's barcode):
  *
- * Only items the journal has never sent (and unknown or failed ones a list sends again) are
- * judged: what the journal sent keeps its state whatever the gates say now, so a re-run with
- * another `--require` never reopens what was decided. The address's side is only what this
- * journal (and the list) knows: the service has no read endpoint, so SKUs other journals, other
- * inputs or the app created there are out of sight.
+ * - never created there: created, if it passes the app's gates (src/shared/sync/send-gates.ts);
+ * - created there, and its payload is what stands there (same `payloadFingerprint`): unchanged,
+ *   nothing sent;
+ * - created there and changed since: updated with the fields that changed (`skuUpdatePlan`), if it
+ *   passes the same gates and the platform's id of it is known; left as it is with `--no-updates`;
+ * - an earlier update's outcome unknown or failed: sent again, whole (a PUT is idempotent);
+ * - an earlier creation's outcome unknown or failed: left as it is (it may be there), unless a
+ *   platform list (`--platform-has`) settles it: listed, it is marked created; not listed, it is
+ *   created again;
+ * - refused earlier (or not on the platform any more) and unchanged since: left as it is, and said.
+ *
+ * What is left as it is keeps its state whatever the gates say now, so a re-run with another
+ * `--require` never reopens what was decided. The destination's side is only what this journal
+ * (and the list) knows: the service has no read endpoint, so SKUs other journals or the app
+ * created there are out of sight.
  */
 
 /** `--require FIELDS`: names from REQUIRABLE_FIELDS (any case), comma-separated, or `none`. */
@@ -56,70 +65,112 @@ export function parseRequire(value: string): RequirableField[] {
   return REQUIRABLE_FIELDS.filter((field) => fields.includes(field))
 }
 
-/** The barcodes a person says the platform holds, and the file they came from (named in messages). */
+/** The barcodes a person says the platform holds (and, from a list with ids, their ids), and the file they came from. */
 export interface PlatformList {
   source: string
   barcodes: ReadonlySet<string>
+  ids?: ReadonlyMap<string, string>
 }
+
+/** Why push holds an item back: the app's gates, and what only updates have. */
+export type PushHoldReason = HoldReason | 'no-id' | 'no-update'
+
+export interface PushHold {
+  reason: PushHoldReason
+  message: string
+}
+
+/**
+ * What the push does with an item: `create` or `update` it in this push; leave it `unchanged`
+ * (what stands there), `not-updated` (changed, `--no-updates`), `standing` (an earlier outcome,
+ * reported as it is), `marked` (an unknown creation the platform's list marks created, unchanged
+ * since), or `held` back (`held` says why).
+ */
+export type ItemPlan = 'create' | 'update' | 'unchanged' | 'not-updated' | 'standing' | 'marked' | 'held'
 
 export interface GateContext {
   input: PushInput
+  journal: Pick<Journal, 'record' | 'records' | 'payloadAt'>
   /** The fields required besides the identity fields. */
   required: readonly string[]
-  /** The item's state in the journal; undefined for an item that is not sent (invalid). */
-  stateOf(index: number): ItemState | undefined
   /** The service's address, as a reason names it. */
   address: string
   platform?: PlatformList
+  /** `--no-updates`: create only. */
+  noUpdates: boolean
 }
 
-export interface GateJudgement {
-  /** Queued items held back from this run, with why. */
-  held: Map<number, Hold>
-  /** Unknown or failed items not on the platform's list that the gates keep from going out again: they stay as they are. */
+export interface PushJudgement {
+  /** Each item's plan, by index; undefined for an invalid one. */
+  plans: Array<ItemPlan | undefined>
+  /** Items held back from this push, with why. */
+  held: Map<number, PushHold>
+  /** Updates sent whole: the earlier update's outcome is unknown or failed. */
+  resent: Set<number>
+  /** Per item updated (or unchanged but for them), fields emptied in the input: an update cannot remove them. */
+  kept: Map<number, string[]>
+  /** Unknown or failed creations not on the platform's list that the gates keep from going out again. */
   keptBack: Map<number, Hold>
-  /** Unknown or failed items whose barcode is on the platform's list: to be marked created. */
-  created: number[]
-  /** Unknown or failed items not on the list, to be sent again in this run. */
-  resend: number[]
-  /** Barcodes on the list that name no unknown or failed item (already synced, or not of this input). */
+  /** Keys of unknown or failed creations on the platform's list: to be marked created. */
+  created: string[]
+  /** Keys of unknown or failed creations not on the list, created again in this push. */
+  resend: string[]
+  /** The platform's ids the list gives for keys created there, to be recorded. */
+  ids: Map<string, string>
+  /** Barcodes on the list that name no unknown or failed creation. */
   unmatched: string[]
 }
 
-/** States after which the address has the item's barcode, or may have it. */
-const MAY_HOLD: readonly ItemState[] = ['synced', 'unknown', 'failed', 'sending']
+const isUnresolvedCreation = (record: JournalRecord | undefined): boolean =>
+  record?.stands === undefined &&
+  record?.last?.action === 'create' &&
+  (record.last.state === 'unknown' || record.last.state === 'failed')
 
-export function judgeSend({ input, required, stateOf, address, platform }: GateContext): GateJudgement {
-  const barcodeOf = (index: number) => input.barcodeOf(index)
-  const created: number[] = []
+export function judgePush(context: GateContext): PushJudgement {
+  const { input, journal, required, address, platform, noUpdates } = context
+  const { total } = input.items
+  const canUpdate = input.kind.operations.update !== undefined
+  const listIds = platform?.ids ?? new Map<string, string>()
+
+  // The journal's unknown or failed creations the list names, whatever the input holds: the list
+  // says they are there.
+  const created = new Set<string>()
+  if (platform) {
+    for (const [key, record] of journal.records())
+      if (isUnresolvedCreation(record) && platform.barcodes.has(key)) created.add(key)
+  }
+
+  const plans: Array<ItemPlan | undefined> = new Array<ItemPlan | undefined>(total)
   const resendCandidates = new Set<number>()
-  const candidates: number[] = []
-  /** Per barcode, the item of the journal that (maybe) created it there; a synced one wins. */
-  const holders = new Map<string, { index: number; state: ItemState }>()
-  const found = new Set<string>()
-
-  for (let index = 0; index < input.items.total; index++) {
-    let state = stateOf(index)
-    if (state === undefined || state === 'rejected') continue
-    const barcode = barcodeOf(index)
-    if (platform && (state === 'unknown' || state === 'failed')) {
-      if (barcode !== '' && platform.barcodes.has(barcode)) {
-        created.push(index)
-        found.add(barcode)
-        state = 'synced'
-      } else {
+  const resent = new Set<number>()
+  /** A SKU changed since what stands there: updated, unless the kind has no update or the push creates only. */
+  const changed = (): ItemPlan => (!canUpdate ? 'held' : noUpdates ? 'not-updated' : 'update')
+  for (let index = 0; index < total; index++) {
+    if (input.items.at(index) === undefined) continue
+    const key = input.keyOf(index)
+    const fingerprint = input.fingerprintOf(index)
+    const record = key === '' ? undefined : journal.record(key)
+    const last = record?.last
+    const stands = created.has(key) ? last!.fingerprint : record?.stands?.fingerprint
+    let plan: ItemPlan
+    if (stands === undefined) {
+      if (last === undefined || last.state === 'queued') plan = 'create'
+      else if (last.state === 'rejected') plan = fingerprint === last.fingerprint ? 'standing' : 'create'
+      else if (platform && last.action === 'create') {
         resendCandidates.add(index)
-        candidates.push(index)
-        continue
-      }
-    }
-    if (state === 'queued') {
-      candidates.push(index)
-      continue
-    }
-    if (barcode === '' || !MAY_HOLD.includes(state)) continue
-    const holder = holders.get(barcode)
-    if (!holder || (holder.state !== 'synced' && state === 'synced')) holders.set(barcode, { index, state })
+        plan = 'create'
+      } else plan = 'standing'
+    } else if (created.has(key)) {
+      plan = fingerprint === stands ? 'marked' : changed()
+    } else if (last?.action === 'update' && (last.state === 'unknown' || last.state === 'failed')) {
+      plan = noUpdates ? 'standing' : 'update'
+      if (!noUpdates) resent.add(index)
+    } else if (last?.gone && !(listIds.has(key) && listIds.get(key) !== record?.id)) {
+      plan = 'standing'
+    } else if (last?.state === 'rejected' && !last.gone && fingerprint === last.fingerprint) {
+      plan = 'standing'
+    } else plan = fingerprint === stands ? 'unchanged' : changed()
+    plans[index] = plan
   }
 
   const nameOf = (index: number) => {
@@ -127,48 +178,123 @@ export function judgeSend({ input, required, stateOf, address, platform }: GateC
     const name = isRecord(payload) ? textOf(payload.productName).trim() : ''
     return `${input.placeOf(index)} ${name ? `“${name}”` : '(no product name)'}`
   }
-  const createdThere = new Map<string, CreatedThere>()
-  const where = { on: `at ${address}`, to: address }
-  for (const [barcode, { index, state }] of holders) {
-    // A journal's `sending` is a request the command did not see end: its outcome is unknown.
-    const holder = state === 'sending' ? 'unknown' : (state as HolderState)
-    createdThere.set(barcode, heldThere(holder, where, nameOf(index)))
-  }
-  if (platform) {
-    for (const barcode of platform.barcodes) {
-      if (!createdThere.has(barcode))
-        createdThere.set(barcode, { by: `on the platform's list ${platform.source}` })
-    }
+
+  const held = new Map<number, PushHold>()
+  const idOf = (key: string) => listIds.get(key) ?? journal.record(key)?.id
+  if (!canUpdate) {
+    // An app: what was created there cannot be changed through the service.
+    plans.forEach((plan, index) => {
+      if (plan !== 'held') return
+      const id = idOf(input.keyOf(index))
+      held.set(index, {
+        reason: 'no-update',
+        message: `Changed since it was created at ${address}${id === undefined ? '' : ` (id ${id})`}, and the service has no update for ${input.kind.noun}s: the changes are not sent. Make them on the platform, or give it another name to create a new one.`,
+      })
+    })
   }
 
-  // As the app does: a SKU held for its own fields takes no part in the barcode checks.
-  const holds = new Map<number, Hold>()
-  const passing: number[] = []
-  const sharing = new Map<string, number>()
-  for (const index of candidates) {
-    const hold = holdForGaps(input.gapsOf(index), required, 'this push')
-    if (hold) holds.set(index, hold)
-    else {
-      passing.push(index)
-      const barcode = barcodeOf(index)
-      if (barcode !== '') sharing.set(barcode, (sharing.get(barcode) ?? 0) + 1)
-    }
-  }
-  // Only a SKU whose barcode another shares, or the address has, can be held for it: only those
-  // are named (which reads their product names from the disk), not every SKU of the input.
-  const questionable: SendCandidate<number>[] = passing
-    .filter((index) => (sharing.get(barcodeOf(index)) ?? 0) > 1 || createdThere.has(barcodeOf(index)))
-    .map((index) => ({ key: index, barcode: barcodeOf(index), label: nameOf(index) }))
-  for (const [index, hold] of barcodeHolds(questionable, createdThere)) holds.set(index, hold)
-
-  const held = new Map<number, Hold>()
+  // The gates: only what would be sent is judged, as the app does; a SKU held for its own fields
+  // takes no part in the barcode checks.
   const keptBack = new Map<number, Hold>()
-  for (const [index, hold] of holds) (resendCandidates.has(index) ? keptBack : held).set(index, hold)
+  if (input.kind.gated) {
+    const own = new Map<number, Hold>()
+    const byBarcode = new Map<string, number[]>()
+    plans.forEach((plan, index) => {
+      if (plan === undefined || plan === 'held') return
+      if (plan === 'create' || plan === 'update') {
+        const hold = holdForGaps(input.gapsOf(index), required, 'this push')
+        if (hold) {
+          own.set(index, hold)
+          return
+        }
+      }
+      const barcode = input.barcodeOf(index)
+      if (barcode === '') return
+      const same = byBarcode.get(barcode)
+      if (same) same.push(index)
+      else byBarcode.set(barcode, [index])
+    })
+    // Of the items that share a barcode, the first whose payload is what the journal knows of it
+    // (what stands there, or what was last sent) is that SKU, and keeps its plan; the others are
+    // held for sharing it. Where none is, which is right is for a person to say: none goes.
+    const shared = new Set<number>()
+    const known = new Set<number>()
+    for (const [barcode, indexes] of byBarcode) {
+      if (indexes.length < 2) continue
+      for (const index of indexes) shared.add(index)
+      const record = journal.record(barcode)
+      const fingerprints = [record?.stands?.fingerprint, record?.last?.fingerprint]
+      const one = indexes.find((index) => fingerprints.includes(input.fingerprintOf(index)))
+      if (one !== undefined) known.add(one)
+    }
+    // The list's barcodes this journal never created there: someone else did.
+    const createdThere = new Map<string, CreatedThere>()
+    for (const barcode of platform?.barcodes ?? []) {
+      if (journal.record(barcode)?.stands === undefined && !created.has(barcode))
+        createdThere.set(barcode, { by: `on the platform's list ${platform!.source}` })
+    }
+    // Only a SKU whose barcode another item shares, or the list has, can be held for it: only those
+    // are named (which reads their product names from the disk), not every SKU of the input.
+    const questionable: SendCandidate<number>[] = []
+    plans.forEach((plan, index) => {
+      if (plan === undefined || plan === 'held' || own.has(index)) return
+      const barcode = input.barcodeOf(index)
+      if (shared.has(index) || (plan === 'create' && createdThere.has(barcode)))
+        questionable.push({ key: index, barcode, label: nameOf(index) })
+    })
+    const barcodes = barcodeHolds(questionable, createdThere)
+    for (const [index, hold] of [...own, ...barcodes]) {
+      if (known.has(index) && !own.has(index)) continue
+      if (resendCandidates.has(index) && (known.has(index) || !shared.has(index))) {
+        // The journal's own unknown or failed creation: it stays as it was.
+        keptBack.set(index, hold)
+        plans[index] = 'standing'
+      } else {
+        held.set(index, hold)
+        plans[index] = 'held'
+      }
+    }
+  }
+
+  // What an update sends, judged now: one without the platform's id cannot go, one whose only
+  // changes are emptied fields has nothing to send (a partial update cannot remove them).
+  const kept = new Map<number, string[]>()
+  plans.forEach((plan, index) => {
+    if (plan !== 'update') return
+    const key = input.keyOf(index)
+    if (idOf(key) === undefined) {
+      plans[index] = 'held'
+      held.set(index, {
+        reason: 'no-id',
+        message: `Changed since it was created at ${address}, but the platform's id of this SKU is unknown, so it cannot be updated: give it with --platform-has LIST, a list with a barcode column and an id column (_id, id or skuId)`,
+      })
+      return
+    }
+    const current = input.payloadOf(index)
+    if (!isRecord(current) || resent.has(index)) return
+    const record = journal.record(key)!
+    const ref: PayloadRef | undefined = created.has(key) ? record.last?.ref : record.stands
+    const update = skuUpdatePlan(ref ? journal.payloadAt(ref) : undefined, current)
+    if (update.kept.length > 0) kept.set(index, update.kept)
+    if (!hasUpdate(update)) plans[index] = 'unchanged'
+  })
+
+  const ids = new Map<string, string>()
+  for (const [key, id] of listIds) {
+    const record = journal.record(key)
+    if ((record?.stands !== undefined || created.has(key)) && record?.id !== id) ids.set(key, id)
+  }
+  const resend: string[] = []
+  for (const index of resendCandidates) if (plans[index] === 'create') resend.push(input.keyOf(index))
   return {
+    plans,
     held,
+    resent: new Set([...resent].filter((index) => plans[index] === 'update')),
+    kept,
     keptBack,
-    created,
-    resend: [...resendCandidates].filter((index) => !holds.has(index)),
-    unmatched: platform ? [...platform.barcodes].filter((barcode) => !found.has(barcode)) : [],
+    created: [...created],
+    resend,
+    ids,
+    unmatched: platform ? [...platform.barcodes].filter((barcode) => !created.has(barcode)) : [],
   }
 }

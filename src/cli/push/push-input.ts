@@ -1,37 +1,47 @@
 import { createHash, type Hash } from 'node:crypto'
 import { isRecord } from '#shared/is-record.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import { barcodeKey, skuGaps } from '#shared/sync/send-gates.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
 import { checkInput, firstError, type CheckedFile } from '../check-input.ts'
 import { CliError } from '../io.ts'
 import { reportWriter } from '../report-writer.ts'
 import type { SheetOptions } from '../sheet-options.ts'
-import type { JournalItems } from './journal-outbox.ts'
 import { PayloadStore } from './payload-store.ts'
 
 /**
  * What `push` sends, read by the same pipeline as `validate`, in one pass as the file streams:
  * every item keeps its index in the file, invalid ones are not sent (they are reported with their
- * first error), and a fingerprint of the content ties a journal to this input. Valid SKUs may still
- * be held back by the gates (push-gates.ts); that depends on the options and the journal, so it is
- * judged once the journal is open, never here: the items and the fingerprint stay those of the
- * file alone.
+ * first error). What becomes of the valid ones (created, updated, unchanged, held back by the
+ * gates) depends on the options and the destination's journal, so it is judged once the journal
+ * is open (push-gates.ts), never here.
  *
- * Kept in memory for each item is only what the gates and the reports ask of every item: its
- * label, its barcode, its row, the gate fields it leaves empty (when any) and, for an invalid one,
- * its first error. The items themselves wait on disk (payload-store.ts) until they are sent.
+ * Kept in memory for each item is only what the gates, the journal and the reports ask of every
+ * item: its label, its key in the journal (a SKU's barcode, an app's name), the fingerprint of its
+ * payload (`payloadFingerprint`: what says "unchanged since sent there"), its row, the gate fields
+ * it leaves empty (when any) and, for an invalid one, its first error. The items themselves wait
+ * on disk (payload-store.ts) until they are sent. The input's own fingerprint is how a journal of
+ * the earlier format (bound to one file's content) is recognised (journal-legacy.ts).
  */
 export interface PushInput {
   kind: DraftKind
   /** What `validate` would say of the file as a whole (its mapping, its columns that look like typos). */
   file: CheckedFile
-  items: JournalItems
+  items: InputItems
   /** The items not sent because they do not meet the contract. */
   invalid: { index: number; label: string; message: string }[]
+  /** Of the whole input, as earlier versions bound a journal to it. */
   fingerprint: string
   labelOf(index: number): string
   /** The SKU's barcode as the gates compare it ('' for none, and for an app). */
   barcodeOf(index: number): string
+  /**
+   * What the journal knows the item by at the destination ('' for none): a SKU's barcode, an app's
+   * name (its label: an app has no other key a person would recognise).
+   */
+  keyOf(index: number): string
+  /** `payloadFingerprint` of the item's payload. */
+  fingerprintOf(index: number): string
   /** The gate fields the SKU leaves empty (`skuGaps`), read once. */
   gapsOf(index: number): readonly string[]
   /** The item as read, valid or not (undefined past the end), from the disk. */
@@ -45,6 +55,12 @@ export interface PushInput {
   placeOf(index: number): string
   /** Removes the items kept on disk. */
   close(): void
+}
+
+/** The items of an input by index: an invalid one is undefined (it is not sent). */
+export interface InputItems {
+  total: number
+  at(index: number): { payload: unknown; label: string } | undefined
 }
 
 /**
@@ -80,6 +96,7 @@ async function readInto(
   const labels: string[] = []
   const barcodes: string[] = []
   const rows: number[] = []
+  const fingerprints: string[] = []
   const gaps = new Map<number, readonly string[]>()
   const invalid: PushInput['invalid'] = []
   const errors = new Set<number>()
@@ -93,6 +110,7 @@ async function readInto(
     const json = JSON.stringify(payload) ?? 'null'
     hash.update('\n').update(json)
     store.add(json)
+    fingerprints.push(payloadFingerprint(payload))
     const label = ownCopy(kind.label(payload, `#${index}`))
     labels.push(label)
     // The gates go by barcodes (a gated kind's items have one); the others' are never read.
@@ -137,6 +155,8 @@ async function readInto(
     fingerprint: hash!.digest('hex'),
     labelOf: (index) => labels[index] ?? `#${index}`,
     barcodeOf: (index) => barcodes[index] ?? '',
+    keyOf: (index) => (kind.gated ? (barcodes[index] ?? '') : (labels[index] ?? '')),
+    fingerprintOf: (index) => fingerprints[index] ?? '',
     gapsOf: (index) => gaps.get(index) ?? NO_GAPS,
     payloadOf: (index) => store.at(index),
     rowOf: (index) => rows[index],

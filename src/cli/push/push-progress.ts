@@ -2,8 +2,11 @@ import type { DraftKind } from '#shared/sync/kinds.ts'
 import type { RunCounts } from '#shared/sync/run.ts'
 import type { Output } from '../io.ts'
 
-/** Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded. */
-export function progressPrinter(out: Output, kind: DraftKind, now: () => number) {
+/**
+ * Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded;
+ * `title` says which run of the push it is ("Progress" of the creations, "Updates").
+ */
+export function progressPrinter(out: Output, kind: DraftKind, now: () => number, title = 'Progress') {
   let last = 0
   let latest: RunCounts | undefined
   let printed: RunCounts | undefined
@@ -11,7 +14,7 @@ export function progressPrinter(out: Output, kind: DraftKind, now: () => number)
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
     const done = total - counts.queued - counts.sending
     out.write(
-      `Progress: ${done} of ${total} ${kind.noun}s done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
+      `${title}: ${done} of ${total} ${kind.noun}s done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
     )
     printed = counts
   }

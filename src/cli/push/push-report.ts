@@ -1,9 +1,10 @@
 import { writeFile } from 'node:fs/promises'
 import { plural } from '#shared/plural.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
-import type { RunStatus, RunSummary } from '#shared/sync/run.ts'
-import type { Hold } from '#shared/sync/send-gates.ts'
-import type { JournalOutbox } from './journal-outbox.ts'
+import type { ItemState } from '#shared/sync/ports.ts'
+import type { RunStatus } from '#shared/sync/run.ts'
+import type { Journal, JournalAction, RunOutbox } from './journal-outbox.ts'
+import type { PushJudgement } from './push-gates.ts'
 import type { PushInput } from './push-input.ts'
 
 /** What `push` says at the end: the text summary, the `--json` object and the `--report` file. */
@@ -12,22 +13,55 @@ export interface ReportEntry {
   index: number
   /** The SKU's barcode, or the app's name. */
   barcode: string
-  state: string
+  /**
+   * Where the item stands: synced (on the platform as the input has it: created or updated, now or
+   * before), rejected, failed, unknown, queued (not sent yet), invalid, held, or not-updated
+   * (changed since it was sent there, left as it is by --no-updates).
+   */
+  state: ReportState
+  /** What push did or tried last for it: create, update, or none (unchanged since sent there, or not sent). */
+  action: 'create' | 'update' | 'none'
   message?: string
+  /** A refused update: the SKU is not on the platform any more (404 with the service's message). */
+  notFound?: true
+}
+
+export type ReportState = Exclude<ItemState, 'sending'> | 'invalid' | 'held' | 'not-updated'
+
+/** Items of one action by where they stand. */
+export interface ActionCounts {
+  synced: number
+  rejected: number
+  failed: number
+  unknown: number
+  /** Not sent because the push ended early; a re-run sends them. */
+  queued?: number
 }
 
 export interface PushJson {
   total: number
+  /** On the platform as FILE has them: created or updated (now or before), or unchanged since sent there. */
   synced: number
   rejected: number
   failed: number
   unknown: number
   /** Not sent because they do not meet the contract. */
   invalid: number
-  /** Not sent because push's gates held them back (empty, no name or barcode, a required field, a barcode). */
+  /**
+   * Not sent because push held them back: its gates (empty, no name or barcode, a required field, a
+   * barcode), or an update it cannot send (the platform's id unknown; an app, which has no update).
+   */
   held: number
   /** Not sent because the run ended early (cancelled, paused, stopped); a re-run sends them. */
   queued?: number
+  /** Items by their creation's state: created now, or whose creation an earlier push left unknown, failed or refused. */
+  created: ActionCounts
+  /** Items by their update's state: updated now (only what changed was sent), or refused earlier and unchanged since. */
+  updated: ActionCounts & { notFound: number }
+  /** Created there earlier and unchanged since: nothing sent (counted in synced). */
+  unchanged: number
+  /** Changed since they were sent there, left as they are by --no-updates (not in synced; exit 0 allows them). */
+  notUpdated: number
   status: 'finished' | 'cancelled' | 'paused' | 'stopped'
   reason?: string
   message?: string
@@ -46,40 +80,85 @@ export interface PlatformListJson {
   keptBack: number
   /** Barcodes on the list that matched no unknown or failed SKU. */
   unmatched: number
+  /** The platform's ids the list gave for SKUs created there (new or changed ids). */
+  idsSet: number
 }
 
-/** The fields the service did not return as sent, for a synced app (computed once, for --json and the text). */
-export function appDroppedFields(input: PushInput, outbox: JournalOutbox): DroppedField[] {
-  const detail = outbox.detail(0)
-  if (!input.kind.keepsAnswer || detail?.state !== 'synced' || detail.response === undefined) return []
-  return droppedFields(input.items.at(0)?.payload, detail.response)
+/** What the report is made from: the input, what push judged, the journal and the runs' outboxes. */
+export interface PushOutcome {
+  input: PushInput
+  judgement: PushJudgement
+  journal: Pick<Journal, 'record'>
+  runs: Record<JournalAction, Pick<RunOutbox, 'stateOf'>>
+  /** The message SKUs marked created by the platform's list carry. */
+  markedMessage?: string
 }
 
-export function reportEntries(
-  input: PushInput,
-  outbox: JournalOutbox,
-  held: ReadonlyMap<number, Hold>,
-): ReportEntry[] {
+export const NOT_FOUND_WORDS = 'Not on the platform any more'
+export const RESENT_WORDS =
+  "Sent again, whole: an earlier push left this update's outcome unknown, and an update is idempotent (sent twice, it leaves the SKU as once)"
+
+export function reportEntries({
+  input,
+  judgement,
+  journal,
+  runs,
+  markedMessage,
+}: PushOutcome): ReportEntry[] {
   const entries: ReportEntry[] = []
   const invalid = new Map(input.invalid.map((item) => [item.index, item.message]))
   for (let index = 0; index < input.items.total; index++) {
     const barcode = input.labelOf(index)
     const problem = invalid.get(index)
     if (problem !== undefined) {
-      entries.push({ index, barcode, state: 'invalid', message: problem })
+      entries.push({ index, barcode, state: 'invalid', action: 'none', message: problem })
       continue
     }
-    const hold = held.get(index)
-    if (hold !== undefined) {
-      entries.push({ index, barcode, state: 'held', message: hold.message })
-      continue
+    const key = input.keyOf(index)
+    const plan = judgement.plans[index]
+    const last = journal.record(key)?.last
+    const entry: ReportEntry = { index, barcode, state: 'queued', action: 'none' }
+    switch (plan) {
+      case 'held':
+        entry.state = 'held'
+        entry.message = judgement.held.get(index)?.message ?? ''
+        break
+      case 'unchanged':
+        entry.state = 'synced'
+        break
+      case 'marked':
+        Object.assign(entry, { state: 'synced', action: 'create' })
+        if (markedMessage !== undefined) entry.message = markedMessage
+        break
+      case 'not-updated':
+        entry.state = 'not-updated'
+        entry.message = 'Changed since it was sent there; not updated (--no-updates)'
+        break
+      case 'create':
+      case 'update': {
+        const state = runs[plan].stateOf(key) ?? 'queued'
+        Object.assign(entry, { state: state === 'sending' ? 'queued' : state, action: plan })
+        if (state !== 'synced' && state !== 'queued') describeAttempt(entry, last)
+        else if (state === 'synced' && judgement.resent.has(index)) entry.message = RESENT_WORDS
+        break
+      }
+      case 'standing':
+        entry.state =
+          last?.state === 'sending' || last === undefined ? 'unknown' : (last.state as ReportState)
+        entry.action = last?.action ?? 'create'
+        describeAttempt(entry, last)
+        break
     }
-    const detail = outbox.detail(index)
-    const entry: ReportEntry = { index, barcode, state: detail?.state ?? 'queued' }
-    if (detail?.message) entry.message = detail.message
     entries.push(entry)
   }
   return entries
+}
+
+function describeAttempt(entry: ReportEntry, last: { message?: string; gone?: true } | undefined): void {
+  if (last?.gone) {
+    entry.notFound = true
+    entry.message = `${NOT_FOUND_WORDS}: ${last.message ?? ''}`.trimEnd()
+  } else if (last?.message !== undefined) entry.message = last.message
 }
 
 export async function writeReport(path: string, entries: readonly ReportEntry[]): Promise<void> {
@@ -100,38 +179,65 @@ function statusWords(status: RunStatus): Pick<PushJson, 'status' | 'reason' | 'm
   }
 }
 
+const noCounts = (): ActionCounts => ({ synced: 0, rejected: 0, failed: 0, unknown: 0 })
+
 export function pushJson(
   input: PushInput,
-  summary: RunSummary,
+  entries: readonly ReportEntry[],
   finalStatus: RunStatus,
-  outbox: JournalOutbox,
-  dropped: readonly DroppedField[],
-  gates: { held: number; platformList?: PlatformListJson },
+  app: { id?: string; dropped: readonly DroppedField[] } | undefined,
+  platformList?: PlatformListJson,
 ): PushJson {
-  const { counts } = summary
+  const created = noCounts()
+  const updated = { ...noCounts(), notFound: 0 }
+  let unchanged = 0
+  let notUpdated = 0
+  let invalid = 0
+  let held = 0
+  for (const entry of entries) {
+    if (entry.state === 'invalid') invalid += 1
+    else if (entry.state === 'held') held += 1
+    else if (entry.state === 'not-updated') notUpdated += 1
+    else if (entry.action === 'none') unchanged += 1
+    else {
+      const counts = entry.action === 'create' ? created : updated
+      if (entry.notFound) updated.notFound += 1
+      else if (entry.state === 'queued') counts.queued = (counts.queued ?? 0) + 1
+      else counts[entry.state] += 1
+    }
+  }
+  const sum = (state: keyof ActionCounts) => (created[state] ?? 0) + (updated[state] ?? 0)
   const json: PushJson = {
     total: input.items.total,
-    synced: counts.synced,
-    rejected: counts.rejected,
-    failed: counts.failed,
-    unknown: counts.unknown,
-    invalid: input.invalid.length,
-    held: gates.held,
+    synced: sum('synced') + unchanged,
+    rejected: sum('rejected') + updated.notFound,
+    failed: sum('failed'),
+    unknown: sum('unknown'),
+    invalid,
+    held,
+    created,
+    updated,
+    unchanged,
+    notUpdated,
     ...statusWords(finalStatus),
   }
-  if (gates.platformList) json.platformList = gates.platformList
-  const notSent = counts.queued + counts.sending
-  if (notSent > 0) json.queued = notSent
-  if (input.kind.keepsAnswer) {
-    const detail = outbox.detail(0)
-    if (detail?.state === 'synced') {
-      json.app = {
-        _id: detail.remoteId ?? null,
-        droppedFields: dropped.map(({ path, change }) => ({ path, change })),
-      }
+  const queued = sum('queued')
+  if (queued > 0) json.queued = queued
+  if (platformList) json.platformList = platformList
+  if (app) {
+    json.app = {
+      _id: app.id ?? null,
+      droppedFields: app.dropped.map(({ path, change }) => ({ path, change })),
     }
   }
   return json
+}
+
+/** The fields the service did not return as sent, for an app created there (computed once, for --json and the text). */
+export function appDroppedFields(input: PushInput, journal: Pick<Journal, 'record'>): DroppedField[] {
+  const record = journal.record(input.keyOf(0))
+  if (!input.kind.keepsAnswer || record?.stands === undefined || record.response === undefined) return []
+  return droppedFields(input.items.at(0)?.payload, record.response)
 }
 
 const LISTED = 20
@@ -154,21 +260,41 @@ export function pushText(
   if (json.invalid > 0) parts.push(`${json.invalid} not valid (not sent)`)
   if (json.held > 0) parts.push(`${json.held} held back (not sent)`)
   if (json.queued) parts.push(`${json.queued} not sent yet`)
+  if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
   lines.push(`${plural(json.total, noun)}: ${parts.join(', ')}.`)
-  for (const state of ['invalid', 'held', 'rejected', 'failed', 'unknown']) {
+  const { created, updated } = json
+  const anyUpdate =
+    updated.synced + updated.rejected + updated.notFound + updated.failed + updated.unknown > 0
+  if (anyUpdate || json.unchanged > 0 || json.notUpdated > 0) {
+    lines.push(
+      `Created ${created.synced}, updated ${updated.synced} (only the changed fields sent), unchanged since sent there ${json.unchanged} (not sent again).`,
+    )
+  }
+  for (const state of ['invalid', 'held', 'rejected', 'failed', 'unknown'] as const) {
     const found = entries.filter((entry) => entry.state === state)
     for (const entry of found.slice(0, LISTED)) {
-      lines.push(`  ${state}: [${entry.index}] ${entry.barcode}: ${entry.message ?? ''}`.trimEnd())
+      const what = entry.action === 'update' ? `${state} update` : state
+      lines.push(`  ${what}: [${entry.index}] ${entry.barcode}: ${entry.message ?? ''}`.trimEnd())
     }
     if (found.length > LISTED)
       lines.push(`  … and ${found.length - LISTED} more ${state} (--report lists them all)`)
   }
-  if (json.unknown > 0) {
+  if (updated.notFound > 0) {
+    lines.push(
+      `${NOT_FOUND_WORDS}: the service found no SKU under the id kept for ${updated.notFound === 1 ? 'it' : 'them'} (deleted there, or not the platform's id). Push does not create ${updated.notFound === 1 ? 'it' : 'them'} again by itself; if one is on the platform under another id, give that id with --platform-has LIST (barcode and id columns).`,
+    )
+  }
+  if (created.unknown > 0) {
     lines.push(
       `Unknown: the service may or may not have created these. Check them on the platform before sending them again.`,
     )
   }
-  if (json.unknown + json.failed > 0 && input.kind.reconciled) {
+  if (updated.unknown + updated.failed > 0) {
+    lines.push(
+      `An update whose outcome is unknown or failed is sent again by the next push, whole: an update is idempotent (sent twice, it leaves the SKU as once).`,
+    )
+  }
+  if (created.unknown + created.failed > 0 && input.kind.reconciled) {
     lines.push(
       `To settle the unknown and failed: --unresolved FILE.csv lists them to look up on the platform, and --platform-has LIST (the barcodes found there) marks those created and sends the others again.`,
     )
@@ -182,7 +308,7 @@ export function pushText(
     }
   }
   const again =
-    'Run the same command again to resume: what was synced or may have been sent is not sent again.'
+    'Run the same command again to resume: what was created, or may have been, is not created again.'
   if (json.status === 'cancelled') lines.push(`Interrupted. ${again}`)
   if (json.status === 'stopped') lines.push(`Stopped: ${json.message ?? ''} Nothing more was sent.`)
   if (json.status === 'paused') {

@@ -4,11 +4,13 @@ import { isRecord } from '#shared/is-record.ts'
 import { toCsv } from '#shared/sheet/csv.ts'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { textOf } from '#shared/text-of.ts'
-import type { JournalOutbox } from './journal-outbox.ts'
+import type { Journal } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
+import type { ReportEntry } from './push-report.ts'
 
 /**
- * `push --unresolved PATH`: the SKUs the journal leaves unknown or failed, as a sheet a person
+ * `push --unresolved PATH`: the SKUs of the input whose creation the journal leaves unknown or
+ * failed (an update left so is sent again by the next push by itself), as a sheet a person
  * checks against the platform (the service cannot be asked). Written with the app's sheet writers,
  * so cells a spreadsheet would run as formulas are escaped and XLSX keeps barcodes as text. Its
  * barcode column is what `--platform-has` reads, so the rows found on the platform can be passed
@@ -22,10 +24,11 @@ export function unresolvedFormat(path: string): UnresolvedFormat | undefined {
   return extension === '.csv' ? 'csv' : extension === '.xlsx' ? 'xlsx' : undefined
 }
 
-/** The rows: one an unknown or failed item, in input order, with what the journal kept of its request. */
+/** The rows: one an unknown or failed creation, in input order, with what the journal kept of its request. */
 export function unresolvedSheet(
   input: PushInput,
-  outbox: JournalOutbox,
+  journal: Pick<Journal, 'record'>,
+  entries: readonly ReportEntry[],
 ): { headers: string[]; rows: string[][] } {
   const sheet = input.rowOf(0) !== undefined
   const headers = [
@@ -39,9 +42,9 @@ export function unresolvedSheet(
     'time sent',
   ]
   const rows: string[][] = []
-  for (let index = 0; index < input.items.total; index++) {
-    const detail = outbox.detail(index)
-    if (detail?.state !== 'unknown' && detail?.state !== 'failed') continue
+  for (const { index, state, action } of entries) {
+    if ((state !== 'unknown' && state !== 'failed') || action !== 'create') continue
+    const detail = { ...journal.record(input.keyOf(index))?.last, state }
     const payload = input.payloadOf(index)
     const field = (name: string) => (isRecord(payload) ? textOf(payload[name]) : '')
     rows.push([
@@ -63,9 +66,10 @@ export async function writeUnresolved(
   path: string,
   format: UnresolvedFormat,
   input: PushInput,
-  outbox: JournalOutbox,
+  journal: Pick<Journal, 'record'>,
+  entries: readonly ReportEntry[],
 ): Promise<number> {
-  const { headers, rows } = unresolvedSheet(input, outbox)
+  const { headers, rows } = unresolvedSheet(input, journal, entries)
   const bytes =
     format === 'csv' ? toCsv(headers, rows) : await writeXlsx([headers, ...rows], { sheet: 'Unresolved' })
   await writeFile(path, bytes)

@@ -11,11 +11,15 @@ import { isRecord } from '#shared/is-record.ts'
  * POST skus/bulk-upload with a parsed body. The contract does not say whether one invalid item
  * fails the batch; the sandbox rejects the whole batch and stores nothing, the reading under which
  * a client never has to guess which items were created. Warnings (missing fields) never reject.
+ * The 201 (not documented for the live service) is `{message, count, skus: [{_id, barcode}]}`,
+ * each SKU's platform id with its barcode as sent (absent when it had none), in the request's
+ * order; with `answerIds` false, `{message, count}` alone.
  */
 export async function bulkUpload(
   body: unknown,
   settings: {
     maxBatch: number
+    answerIds: boolean
     store: ReceivedStore
     now: () => Date
     rejectedBarcodes?: ReadonlySet<string>
@@ -59,6 +63,12 @@ export async function bulkUpload(
   }
   const refused = refusedBarcodes(skus, settings.rejectedBarcodes)
   if (refused) return { reply: refused, stored: false, skuCount }
-  await settings.store.addSkus(skus, settings.now().toISOString())
-  return { reply: jsonReply(201, { message: 'Created', count: skuCount }), stored: true, skuCount }
+  const created = await settings.store.addSkus(skus, settings.now().toISOString())
+  const answer = { message: 'Created', count: skuCount }
+  const ids = created.map(({ _id, sku }) => ({ _id, barcode: isRecord(sku) ? sku.barcode : undefined }))
+  return {
+    reply: jsonReply(201, settings.answerIds ? { ...answer, skus: ids } : answer),
+    stored: true,
+    skuCount,
+  }
 }

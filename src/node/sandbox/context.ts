@@ -6,11 +6,13 @@ import type { RequestLog } from './request-log.ts'
 
 /** The options with their defaults applied. */
 export interface SandboxSettings {
-  token: string
-  tokenEncoding: SandboxTokenEncoding
-  maxBatch: number
-  maxBodyBytes: number
-  emptyNestedObjects: boolean
+  readonly token: string
+  readonly tokenEncoding: SandboxTokenEncoding
+  readonly maxBatch: number
+  readonly maxBodyBytes: number
+  readonly emptyNestedObjects: boolean
+  /** Changes while it runs (`/__sandbox/settings`): see `SandboxOptions.answerIds`. */
+  answerIds: boolean
 }
 
 /** What the request handlers share: one per running sandbox. */

@@ -3,6 +3,7 @@ import type { SandboxContext } from './context.ts'
 import { CapacityModelError, parseCapacityModel } from './capacity.ts'
 import { FaultRuleError, parseFaultRules } from './faults.ts'
 import { parseBarcodes } from './rejected-barcodes.ts'
+import { changeSettings, runtimeSettingsOf, SettingsChangeError } from './runtime-settings.ts'
 import { errorReply, invalidReply, jsonReply, send, type Reply } from './reply.ts'
 import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from './request-body.ts'
 
@@ -16,7 +17,11 @@ import { BodyTooLargeError, isJsonContentType, parseJsonBody, readBody } from '.
 export const CONTROL_PREFIX = '/__sandbox/'
 
 export const CONTROL_ENDPOINTS = [
-  ['GET', 'received', 'what was stored: {skus, apps}, and {dropped} once the oldest were let go'],
+  [
+    'GET',
+    'received',
+    'what was stored: {skus, apps}, each SKU as it now stands with its updates, and {dropped} once the oldest were let go',
+  ],
   ['DELETE', 'received', 'forget what was stored'],
   ['GET', 'requests', 'every operation request and what happened to it: {requests}'],
   ['GET', 'faults', 'the active fault rules: {faults}'],
@@ -28,6 +33,8 @@ export const CONTROL_ENDPOINTS = [
   ['GET', 'capacity', 'the capacity model: {capacity}, null when off'],
   ['POST', 'capacity', 'set the capacity model: {latencyMs, slots, retryAfterSeconds?}'],
   ['DELETE', 'capacity', 'turn the capacity model off'],
+  ['GET', 'settings', 'the settings that change while it runs: {settings: {answerIds}}'],
+  ['POST', 'settings', 'change them: {"answerIds": false} answers bulk uploads without ids'],
 ] as const
 
 const RULES_LIMIT = 1024 * 1024
@@ -95,6 +102,18 @@ async function setCapacity(request: IncomingMessage, context: SandboxContext): P
   return jsonReply(200, { capacity: context.capacity.model })
 }
 
+async function setSettings(request: IncomingMessage, context: SandboxContext): Promise<Reply> {
+  const read = await readControlJson(request, 'settings')
+  if ('reply' in read) return read.reply
+  try {
+    changeSettings(context.settings, read.value)
+  } catch (error) {
+    if (error instanceof SettingsChangeError) return invalidReply('The settings are invalid', error.problems)
+    throw error
+  }
+  return jsonReply(200, { settings: runtimeSettingsOf(context.settings) })
+}
+
 async function route(request: IncomingMessage, name: string, context: SandboxContext): Promise<Reply> {
   const method = request.method ?? ''
   const allowed = CONTROL_ENDPOINTS.filter(([, endpoint]) => endpoint === name).map(([verb]) => verb)
@@ -133,6 +152,10 @@ async function route(request: IncomingMessage, name: string, context: SandboxCon
     case 'DELETE capacity':
       context.capacity.set(undefined)
       return NO_CONTENT
+    case 'GET settings':
+      return jsonReply(200, { settings: runtimeSettingsOf(context.settings) })
+    case 'POST settings':
+      return setSettings(request, context)
     default:
       return errorReply(404, `No control endpoint ${CONTROL_PREFIX}${name}`)
   }

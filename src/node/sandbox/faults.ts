@@ -16,7 +16,7 @@ const KINDS: Record<FaultKind, true> = {
   'slow-response': true,
 }
 export const FAULT_KINDS = Object.keys(KINDS) as FaultKind[]
-export const SANDBOX_ENDPOINTS: readonly SandboxEndpoint[] = ['skus', 'apps']
+export const SANDBOX_ENDPOINTS: readonly SandboxEndpoint[] = ['skus', 'apps', 'sku-update']
 
 const DEFAULT_DELAY_MS: Partial<Record<FaultKind, number>> = { latency: 1_000, 'slow-response': 30_000 }
 /** Longer waits would only outlast every client timeout and the sandbox's own request timeout. */

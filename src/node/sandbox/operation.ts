@@ -8,6 +8,7 @@ import { delayOf, describeFault, faultReply, stageOf } from './faults.ts'
 import type { FaultRule, SandboxEndpoint } from './options.ts'
 import type { Processed } from './processed.ts'
 import type { RequestLogEntry } from './request-log.ts'
+import { updateSku } from './sku-update.ts'
 import {
   BodyTooLargeError,
   declaresTooLarge,
@@ -16,6 +17,12 @@ import {
   readBody,
 } from './request-body.ts'
 import { errorReply, invalidReply, resetConnection, send, type Reply } from './reply.ts'
+
+/** An operation request's target: the operation its path names and, for an update, the SKU's id. */
+export type OperationTarget = { endpoint: 'skus' | 'apps' } | { endpoint: 'sku-update'; skuId: string }
+
+/** The one method each operation answers. */
+const METHODS: Record<SandboxEndpoint, 'POST' | 'PUT'> = { skus: 'POST', apps: 'POST', 'sku-update': 'PUT' }
 
 const rejected = (reply: Reply): Processed => ({ reply, stored: false, skuCount: null })
 
@@ -30,7 +37,7 @@ function tooLarge(limit: number): Processed {
  */
 async function processRequest(
   request: IncomingMessage,
-  endpoint: SandboxEndpoint,
+  target: OperationTarget,
   context: SandboxContext,
 ): Promise<Processed> {
   const { settings } = context
@@ -55,19 +62,24 @@ async function processRequest(
   if (!parsed.ok) {
     return rejected(invalidReply('The body is not valid JSON', [{ path: '', message: parsed.message }]))
   }
-  if (endpoint === 'skus') {
-    return bulkUpload(parsed.value, {
-      maxBatch: settings.maxBatch,
-      store: context.store,
-      now: context.now,
-      rejectedBarcodes: context.rejectedBarcodes,
-    })
+  switch (target.endpoint) {
+    case 'skus':
+      return bulkUpload(parsed.value, {
+        maxBatch: settings.maxBatch,
+        answerIds: settings.answerIds,
+        store: context.store,
+        now: context.now,
+        rejectedBarcodes: context.rejectedBarcodes,
+      })
+    case 'apps':
+      return createApp(parsed.value, {
+        emptyNestedObjects: settings.emptyNestedObjects,
+        store: context.store,
+        now: context.now,
+      })
+    case 'sku-update':
+      return updateSku(target.skuId, parsed.value, { store: context.store, now: context.now })
   }
-  return createApp(parsed.value, {
-    emptyNestedObjects: settings.emptyNestedObjects,
-    store: context.store,
-    now: context.now,
-  })
 }
 
 /** Reads what the client sends and throws it away: answering mid-upload makes some clients see a reset. */
@@ -105,10 +117,11 @@ function isClientGone(error: unknown): boolean {
 export async function handleOperation(
   request: IncomingMessage,
   response: ServerResponse,
-  endpoint: SandboxEndpoint,
+  target: OperationTarget,
   context: SandboxContext,
   signal: AbortSignal,
 ): Promise<void> {
+  const { endpoint } = target
   const entry = context.log.open({
     at: context.now().toISOString(),
     method: request.method ?? '',
@@ -119,8 +132,9 @@ export async function handleOperation(
     skuCount: null,
     fault: null,
   })
-  if (request.method !== 'POST') {
-    answer(response, entry, errorReply(405, `Use POST for this operation`, { allow: 'POST' }))
+  const method = METHODS[endpoint]
+  if (request.method !== method) {
+    answer(response, entry, errorReply(405, `Use ${method} for this operation`, { allow: method }))
     return
   }
   const rule = context.faults.take(endpoint)
@@ -149,7 +163,7 @@ export async function handleOperation(
     let processed: Processed
     try {
       if (slot) await sleep(slot.latencyMs, undefined, { signal })
-      processed = await processRequest(request, endpoint, context)
+      processed = await processRequest(request, target, context)
     } finally {
       slot?.release()
     }

@@ -4,8 +4,8 @@
  * real sockets. No Electron here: the CLI and the tests run it in plain Node.
  */
 
-/** Which operation a rule applies to. */
-export type SandboxEndpoint = 'skus' | 'apps'
+/** Which operation a rule applies to: the bulk upload, the app creation, a SKU's update. */
+export type SandboxEndpoint = 'skus' | 'apps' | 'sku-update'
 
 export type FaultKind =
   /** Wait `delayMs` (default 1 s), then behave normally. */
@@ -29,7 +29,7 @@ export type FaultKind =
 
 export interface FaultRule {
   kind: FaultKind
-  /** Which operation; both when absent. */
+  /** Which operation; every one when absent. */
   endpoint?: SandboxEndpoint
   /**
    * 'before': the fault happens instead of processing (nothing is stored). 'after': the request is
@@ -79,6 +79,13 @@ export interface SandboxOptions {
   tokenEncoding?: SandboxTokenEncoding
   /** More SKUs than this in one bulk request answers 413. Default 200. */
   maxBatch?: number
+  /**
+   * The bulk upload's 201 names the platform id of each SKU it created, in the request's order:
+   * `{message, count, skus: [{_id, barcode}]}` (true, the default), or is `{message, count}`
+   * alone (false), for trying a client against a service that gives no ids. The live service's
+   * answer is not documented: both are the sandbox's choice. Also `/__sandbox/settings`.
+   */
+  answerIds?: boolean
   /**
    * The contract's sample response returns these nested objects of a created app empty: features,
    * skinConcerns, report_titles, overallSkinScore, ui_config.advance, loadingScreen,

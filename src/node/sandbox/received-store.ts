@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { appendFile, mkdir, readFile, rename, stat, truncate } from 'node:fs/promises'
 import { dirname } from 'node:path'
@@ -7,15 +7,45 @@ import { formatBytes } from '#shared/byte-size.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { writeJsonLinesAtomic } from '../atomic-json.ts'
 import type { CreatedApp } from './app-response.ts'
+import { mergeSku } from './sku-merge.ts'
 
-/** One SKU of an accepted bulk upload, exactly as it was sent. */
-export interface ReceivedSku {
-  /** Assigned by the sandbox (the contract shows no SKU identifier). */
+/** One SKU of an accepted bulk upload as the store file keeps it: exactly as it was sent. */
+export interface StoredSku {
+  /** The entry's own id in the store, older than `_id`; only `_id` is the platform's id of the SKU. */
   id: string
+  /**
+   * The platform's id of the SKU, given out in the bulk upload's answer and the address of its
+   * updates: 24 lower-case hex characters, as a MongoDB ObjectId. Absent for SKUs stored by
+   * versions before the sandbox gave ids out: no client knows an id for them, so they cannot be
+   * updated.
+   */
+  _id?: string
   receivedAt: string
   /** Shared by the SKUs of one request, so a batch can be told apart from the next. */
   batchId: string
   sku: unknown
+}
+
+/** A SKU this version stored, with the id its bulk upload answered with. */
+export type CreatedSku = StoredSku & { _id: string }
+
+/** One accepted update (`PUT …/skus/{skuId}`): its body, exactly as it was sent. */
+export interface ReceivedUpdate {
+  receivedAt: string
+  body: Record<string, unknown>
+}
+
+/** An update as the store file keeps it: one line each, naming the SKU it changed. */
+interface StoredUpdate extends ReceivedUpdate {
+  _id: string
+}
+
+/**
+ * A SKU as `/__sandbox/received` lists it: `sku` as it now stands (what was created with every
+ * accepted update merged in, in order), and the updates that made it so, oldest first.
+ */
+export interface ReceivedSku extends StoredSku {
+  updates: ReceivedUpdate[]
 }
 
 /** One created app: the request as sent and the `app` the sandbox answered with. */
@@ -44,6 +74,9 @@ export interface Received {
 /** 256 MB: tens of thousands of full SKUs, and well under what Node can read back as one string. */
 export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024
 
+/** What an accepted request adds: a batch of SKUs, an app, or one SKU's update. */
+type Content = { skus: StoredSku[] } | { app: ReceivedApp } | { update: StoredUpdate }
+
 /**
  * One line of the store file (JSON Lines). The first is the header, written with the first entry
  * through a temporary file (so it is never torn): a file that does not start with it is not a
@@ -51,11 +84,19 @@ export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024
  * size of what it sent, not of everything stored so far; the file is rewritten only when it is
  * emptied or its oldest entries are dropped.
  */
-type Line =
-  { format: 2; dropped?: { skus: number; apps: number } } | { skus: ReceivedSku[] } | { app: ReceivedApp }
+type Line = { format: 2; dropped?: { skus: number; apps: number } } | Content
 
 /** A line in memory: what it holds and how many bytes it takes in the file. */
-type Entry = { bytes: number; skus: ReceivedSku[] } | { bytes: number; app: ReceivedApp }
+type Entry = Content & { bytes: number }
+
+/** A SKU with a platform id, as it now stands: what the updates are merged into, and checked against. */
+interface SkuState {
+  current: unknown
+  updates: ReceivedUpdate[]
+}
+
+/** What an update came to: no SKU has that id, the check refused it, or the SKU as it now stands. */
+export type UpdateResult<Refusal> = { notFound: true } | { refused: Refusal } | { sku: unknown }
 
 const HEADER_FORMAT = 2
 
@@ -88,8 +129,10 @@ export class ReceivedStore {
   #dropped: { skus: number; apps: number }
   /** The file's size (the header line included): what the limit bounds, and where an append starts. */
   #bytes: number
+  /** The SKUs with a platform id, by that id: what an update finds and merges into. */
+  #skus: Map<string, SkuState>
   /** Writes run one after the other, in the order the requests were accepted. */
-  #writing: Promise<void> = Promise.resolve()
+  #writing: Promise<unknown> = Promise.resolve()
   /** Something the person should know about the file (it was set aside), said once at start. */
   readonly notice: string | undefined
 
@@ -104,6 +147,7 @@ export class ReceivedStore {
     this.#entries = loaded.entries
     this.#dropped = loaded.dropped
     this.#bytes = loaded.bytes
+    this.#skus = skuStates(loaded.entries)
     this.notice = notice
   }
 
@@ -149,7 +193,14 @@ export class ReceivedStore {
 
   snapshot(): Received {
     const received: Received = structuredClone({
-      skus: this.#entries.flatMap((entry) => ('skus' in entry ? entry.skus : [])),
+      skus: this.#entries.flatMap((entry) =>
+        'skus' in entry
+          ? entry.skus.map((stored): ReceivedSku => {
+              const state = stored._id === undefined ? undefined : this.#skus.get(stored._id)
+              return { ...stored, sku: state ? state.current : stored.sku, updates: state?.updates ?? [] }
+            })
+          : [],
+      ),
       apps: this.#entries.flatMap((entry) => ('app' in entry ? [entry.app] : [])),
     })
     const { skus, apps } = this.#dropped
@@ -163,21 +214,66 @@ export class ReceivedStore {
     return received
   }
 
-  /** Stores one accepted batch, all of it or (if the file cannot be written) none of it. */
-  addSkus(skus: unknown[], receivedAt: string): Promise<ReceivedSku[]> {
+  /**
+   * Stores one accepted batch, all of it or (if the file cannot be written) none of it, giving each
+   * SKU its platform id. Ids are drawn in the write queue, so one is never that of a SKU stored
+   * before, and from 96 random bits, so one of a SKU dropped or cleared away does not come back.
+   */
+  addSkus(skus: unknown[], receivedAt: string): Promise<CreatedSku[]> {
     const batchId = randomUUID()
-    const added = skus.map((sku) => ({ id: randomUUID(), receivedAt, batchId, sku: structuredClone(sku) }))
-    return this.#append({ skus: added }).then(() => added)
+    const copies = skus.map((sku) => structuredClone(sku))
+    return this.#queue(async () => {
+      const ids = new Set<string>()
+      const added = copies.map((sku): CreatedSku => {
+        let _id = newSkuId()
+        while (this.#skus.has(_id) || ids.has(_id)) _id = newSkuId()
+        ids.add(_id)
+        return { id: randomUUID(), _id, receivedAt, batchId, sku }
+      })
+      await this.#write({ skus: added })
+      return added
+    })
   }
 
   addApp(app: ReceivedApp): Promise<void> {
-    return this.#append({ app })
+    return this.#queue(() => this.#write({ app }))
+  }
+
+  /** Whether a SKU has this platform id (a Map: an id such as `constructor` finds nothing inherited). */
+  hasSku(skuId: string): boolean {
+    return this.#skus.has(skuId)
+  }
+
+  /**
+   * Applies a partial update to the SKU whose platform id is `skuId` (see `mergeSku`), in the write
+   * queue, so each update merges into what the one before it made. `check` sees the SKU as it
+   * stands and as the update would leave it; what it returns refuses the update and nothing is
+   * stored. The update is kept as a line of its own, so the file keeps what was created as it was
+   * sent and each update as it was sent.
+   */
+  updateSku<Refusal>(
+    skuId: string,
+    body: Record<string, unknown>,
+    receivedAt: string,
+    check: (current: unknown, merged: Record<string, unknown>) => Refusal | undefined,
+  ): Promise<UpdateResult<Refusal>> {
+    const copy = structuredClone(body)
+    return this.#queue(async (): Promise<UpdateResult<Refusal>> => {
+      const state = this.#skus.get(skuId)
+      if (!state) return { notFound: true }
+      const merged = mergeSku(state.current, copy)
+      const refusal = check(state.current, merged)
+      if (refusal !== undefined) return { refused: refusal }
+      await this.#write({ update: { _id: skuId, receivedAt, body: copy } })
+      return { sku: structuredClone(merged) }
+    })
   }
 
   clear(): Promise<void> {
     return this.#queue(async () => {
       this.#entries = []
       this.#dropped = { skus: 0, apps: 0 }
+      this.#skus = new Map()
       await this.#rewrite()
     })
   }
@@ -187,54 +283,58 @@ export class ReceivedStore {
     await this.#writing.catch(() => undefined)
   }
 
-  #queue(write: () => Promise<void>): Promise<void> {
-    const next = this.#writing.catch(() => undefined).then(write)
+  #queue<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#writing.catch(() => undefined).then(work)
     this.#writing = next
     return next
   }
 
-  /** Adds the line in memory and on disk; on a failed write, neither keeps it. */
-  #append(line: { skus: ReceivedSku[] } | { app: ReceivedApp }): Promise<void> {
-    const text = lineOf(line)
-    const entry: Entry = { bytes: Buffer.byteLength(text), ...line }
-    return this.#queue(async () => {
-      const file = this.#file
-      // An empty store is begun whole, header and entry (#rewrite); a full one lets its oldest go.
-      if (this.#bytes === 0 || this.#bytes + entry.bytes > this.#maxBytes) {
-        const before = { entries: this.#entries, dropped: this.#dropped }
-        this.#entries = [...this.#entries, entry]
-        this.#dropped = { ...this.#dropped }
-        this.#dropOldest(entry.bytes)
-        try {
-          await this.#rewrite()
-        } catch (error) {
-          // The file still holds what it held: so does memory.
-          this.#entries = before.entries
-          this.#dropped = before.dropped
-          throw error
-        }
-        return
-      }
-      const before = this.#bytes
-      this.#entries.push(entry)
-      this.#bytes += entry.bytes
-      if (file === undefined) return
+  /** Adds the line in memory and on disk; on a failed write, neither keeps it. Runs in the queue. */
+  async #write(content: Content): Promise<void> {
+    const text = lineOf(content)
+    const entry: Entry = { bytes: Buffer.byteLength(text), ...content }
+    const file = this.#file
+    // An empty store is begun whole, header and entry (#rewrite); a full one lets its oldest go.
+    if (this.#bytes === 0 || this.#bytes + entry.bytes > this.#maxBytes) {
+      const before = { entries: this.#entries, dropped: this.#dropped }
+      this.#entries = [...this.#entries, entry]
+      this.#dropped = { ...this.#dropped }
+      this.#dropOldest(entry.bytes)
       try {
+        await this.#rewrite()
+      } catch (error) {
+        // The file still holds what it held: so does memory.
+        this.#entries = before.entries
+        this.#dropped = before.dropped
+        throw error
+      } finally {
+        // Seldom (a drop or a first entry), so the states are worked out again from what stays.
+        this.#skus = skuStates(this.#entries)
+      }
+      return
+    }
+    const before = this.#bytes
+    this.#entries.push(entry)
+    this.#bytes += entry.bytes
+    try {
+      if (file !== undefined) {
         await mkdir(dirname(file), { recursive: true })
         await appendFile(file, text)
-      } catch (error) {
-        this.#entries.pop()
-        this.#bytes = before
-        // A line cut off half-way would damage the file for every later line: cut it back.
-        await truncate(file, before).catch(() => undefined)
-        throw error
       }
-    })
+    } catch (error) {
+      this.#entries.pop()
+      this.#bytes = before
+      // A line cut off half-way would damage the file for every later line: cut it back.
+      if (file !== undefined) await truncate(file, before).catch(() => undefined)
+      throw error
+    }
+    applyEntry(this.#skus, entry)
   }
 
   /**
    * Lets the oldest entries go until the store fits in half the limit, so the file is rewritten
-   * once in a while, not on every request near the limit. The newest entry always stays.
+   * once in a while, not on every request near the limit. The newest entry always stays, unless it
+   * is an update of a SKU let go: a SKU's updates go with it, as they would change nothing shown.
    */
   #dropOldest(newest: number): void {
     let bytes = this.#bytes + newest
@@ -242,8 +342,16 @@ export class ReceivedStore {
     while (this.#entries.length > 1 && bytes > target) {
       const oldest = this.#entries.shift()!
       bytes -= oldest.bytes
-      if ('skus' in oldest) this.#dropped.skus += oldest.skus.length
-      else this.#dropped.apps += 1
+      if ('app' in oldest) this.#dropped.apps += 1
+      if (!('skus' in oldest)) continue
+      this.#dropped.skus += oldest.skus.length
+      const gone = new Set(oldest.skus.flatMap((stored) => (stored._id === undefined ? [] : [stored._id])))
+      if (gone.size === 0) continue
+      this.#entries = this.#entries.filter((entry) => {
+        const orphan = 'update' in entry && gone.has(entry.update._id)
+        if (orphan) bytes -= entry.bytes
+        return !orphan
+      })
     }
   }
 
@@ -252,13 +360,45 @@ export class ReceivedStore {
     const header = headerOf(this.#dropped)
     const bytes = this.#entries.reduce((sum, entry) => sum + entry.bytes, Buffer.byteLength(lineOf(header)))
     if (this.#file !== undefined) {
-      await writeJsonLinesAtomic(this.#file, [
-        header,
-        ...this.#entries.map((entry) => ('skus' in entry ? { skus: entry.skus } : { app: entry.app })),
-      ])
+      await writeJsonLinesAtomic(this.#file, [header, ...this.#entries.map(contentOf)])
     }
     this.#bytes = bytes
   }
+}
+
+/** A new platform id of a SKU: 12 random bytes as 24 lower-case hex characters, an ObjectId's look. */
+function newSkuId(): string {
+  return randomBytes(12).toString('hex')
+}
+
+/** An entry without its size: the line it is in the file. */
+function contentOf(entry: Entry): Content {
+  if ('skus' in entry) return { skus: entry.skus }
+  if ('app' in entry) return { app: entry.app }
+  return { update: entry.update }
+}
+
+/** Brings the SKUs' states up to date with one entry: a batch adds its SKUs, an update merges in. */
+function applyEntry(states: Map<string, SkuState>, entry: Entry): void {
+  if ('skus' in entry) {
+    for (const stored of entry.skus) {
+      if (stored._id !== undefined) states.set(stored._id, { current: stored.sku, updates: [] })
+    }
+  } else if ('update' in entry) {
+    const { _id, receivedAt, body } = entry.update
+    // An update of a SKU the store no longer has (a file edited by hand) changes nothing.
+    const state = states.get(_id)
+    if (!state) return
+    state.current = mergeSku(state.current, body)
+    state.updates.push({ receivedAt, body })
+  }
+}
+
+/** Every SKU with a platform id as it now stands: its creation with its updates merged in order. */
+function skuStates(entries: readonly Entry[]): Map<string, SkuState> {
+  const states = new Map<string, SkuState>()
+  for (const entry of entries) applyEntry(states, entry)
+  return states
 }
 
 /** One line of the file, as written. */
@@ -285,13 +425,30 @@ function droppedInHeader(line: unknown): { skus: number; apps: number } | undefi
     : { skus: 0, apps: 0 }
 }
 
-/** The entry a parsed line holds, or undefined when it holds none. */
-function entryOf(line: unknown, bytes: number): Entry | undefined {
-  const record = line as Partial<Record<'skus' | 'app', unknown>> | null
+/**
+ * The entry a parsed line holds, or undefined when it holds none. `legacy`: the first line of a
+ * store begun before the header was written, which can only be a batch or an app (those versions
+ * had no updates).
+ */
+function entryOf(line: unknown, bytes: number, legacy = false): Entry | undefined {
+  const record = line as Partial<Record<'skus' | 'app' | 'update', unknown>> | null
   if (typeof record !== 'object' || record === null) return undefined
-  if (Array.isArray(record.skus)) return { bytes, skus: record.skus as ReceivedSku[] }
+  if (Array.isArray(record.skus)) return { bytes, skus: record.skus as StoredSku[] }
   if (typeof record.app === 'object' && record.app !== null) return { bytes, app: record.app as ReceivedApp }
+  if (!legacy && isStoredUpdate(record.update)) return { bytes, update: record.update }
   return undefined
+}
+
+function isStoredUpdate(value: unknown): value is StoredUpdate {
+  const update = value as Partial<Record<keyof StoredUpdate, unknown>> | null | undefined
+  return (
+    typeof update === 'object' &&
+    update !== null &&
+    typeof update._id === 'string' &&
+    typeof update.body === 'object' &&
+    update.body !== null &&
+    !Array.isArray(update.body)
+  )
 }
 
 function parsedOrUndefined(text: string): unknown {
@@ -339,7 +496,7 @@ async function load(
       }
       // Stores begun before the header was written with the first entry start with that entry,
       // whole and ended by its newline; anything else is not a store and is never repaired.
-      const entry = offset <= size ? entryOf(first, offset - start) : undefined
+      const entry = offset <= size ? entryOf(first, offset - start, true) : undefined
       if (!entry) {
         throw new UnusableStore(
           "it is not a sandbox store: its first line is neither the store's header nor a whole entry",
@@ -378,8 +535,8 @@ async function loadFormatOne(
   }
   if (!Array.isArray(parsed.skus) || !Array.isArray(parsed.apps))
     throw new UnusableStore('it is not a sandbox store: it needs "skus" and "apps" lists')
-  const batches = new Map<string, ReceivedSku[]>()
-  for (const sku of parsed.skus as ReceivedSku[]) {
+  const batches = new Map<string, StoredSku[]>()
+  for (const sku of parsed.skus as StoredSku[]) {
     const batch = batches.get(sku.batchId)
     if (batch) batch.push(sku)
     else batches.set(sku.batchId, [sku])

@@ -1,25 +1,21 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from '#shared/service/endpoints.ts'
 import type { SandboxContext, SandboxSettings } from './context.ts'
 import { CapacityGate } from './capacity.ts'
 import { CONTROL_PREFIX, handleControl } from './control.ts'
 import { FaultBook, seededRandom, type ActiveFault } from './faults.ts'
-import { handleOperation } from './operation.ts'
-import type {
-  CapacityModel,
-  FaultRule,
-  SandboxEndpoint,
-  SandboxOptions,
-  SandboxTokenEncoding,
-} from './options.ts'
+import { handleOperation, type OperationTarget } from './operation.ts'
+import type { CapacityModel, FaultRule, SandboxOptions, SandboxTokenEncoding } from './options.ts'
 import { ReceivedStore, type Received } from './received-store.ts'
+import { changeSettings, runtimeSettingsOf, type SandboxRuntimeSettings } from './runtime-settings.ts'
 import { RequestLog, type RequestLogEntry } from './request-log.ts'
 import { errorReply, send } from './reply.ts'
 import { parseBarcodes } from './rejected-barcodes.ts'
 
 export type { CapacityModel, FaultRule, SandboxOptions } from './options.ts'
-export type { Received, ReceivedApp, ReceivedSku } from './received-store.ts'
+export type { Received, ReceivedApp, ReceivedSku, ReceivedUpdate } from './received-store.ts'
+export type { SandboxRuntimeSettings } from './runtime-settings.ts'
 export type { RequestLogEntry } from './request-log.ts'
 
 /** A running sandbox. */
@@ -50,16 +46,32 @@ export interface Sandbox {
   setCapacity(model: CapacityModel | undefined): void
   /** The capacity model in force; undefined when off. */
   capacity(): CapacityModel | undefined
+  /** The settings that can change while it runs (see `SandboxOptions.answerIds`). */
+  settings(): SandboxRuntimeSettings
+  /** Changes those given; throws on an invalid change. */
+  changeSettings(change: Partial<SandboxRuntimeSettings>): void
 }
 
 export const DEFAULT_MAX_BATCH = 200
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024
 
 // A Map, so a request target such as `toString` cannot find an inherited property.
-const OPERATIONS = new Map<string, SandboxEndpoint>([
-  [BULK_UPLOAD_PATH, 'skus'],
-  [CREATE_APP_PATH, 'apps'],
+const OPERATIONS = new Map<string, OperationTarget>([
+  [BULK_UPLOAD_PATH, { endpoint: 'skus' }],
+  [CREATE_APP_PATH, { endpoint: 'apps' }],
 ])
+
+/** `…/skus/`: what a SKU's update address starts with; its id is the one segment after it. */
+const SKU_UPDATE_PREFIX = SKU_UPDATE_PATH.slice(0, SKU_UPDATE_PATH.indexOf('{skuId}'))
+
+/** The operation a path names, or undefined. The bulk upload's path is its own, not an update's. */
+function operationAt(path: string): OperationTarget | undefined {
+  const exact = OPERATIONS.get(path)
+  if (exact) return exact
+  if (!path.startsWith(SKU_UPDATE_PREFIX)) return undefined
+  const skuId = path.slice(SKU_UPDATE_PREFIX.length)
+  return skuId === '' || skuId.includes('/') ? undefined : { endpoint: 'sku-update', skuId }
+}
 
 const TOKEN_ENCODINGS: readonly SandboxTokenEncoding[] = ['raw', 'base64', 'either']
 
@@ -83,6 +95,7 @@ function settingsOf(options: SandboxOptions): SandboxSettings {
     maxBatch: positiveInteger(options.maxBatch, DEFAULT_MAX_BATCH, 'maxBatch'),
     maxBodyBytes: positiveInteger(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
     emptyNestedObjects: options.emptyNestedObjects ?? true,
+    answerIds: options.answerIds ?? true,
   }
 }
 
@@ -129,11 +142,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const inFlight = new Set<Promise<void>>()
   const server = createServer((request, response) => {
     const path = pathOf(request)
-    const endpoint = OPERATIONS.get(path)
+    const target = operationAt(path)
     const done = !addressedToLoopback(request.headers.host, boundPort)
       ? misdirected(response)
-      : endpoint
-        ? handleOperation(request, response, endpoint, context, abandonSignal(response))
+      : target
+        ? handleOperation(request, response, target, context, abandonSignal(response))
         : path.startsWith(CONTROL_PREFIX)
           ? handleControl(request, response, path, context)
           : notFound(request, response, path, context)
@@ -180,6 +193,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     rejectedBarcodes: () => [...rejectedBarcodes],
     setCapacity: (model) => context.capacity.set(model),
     capacity: () => context.capacity.model,
+    settings: () => runtimeSettingsOf(context.settings),
+    changeSettings: (change) => changeSettings(context.settings, change),
   }
 }
 

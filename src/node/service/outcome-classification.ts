@@ -88,11 +88,15 @@ export function classifyAnswer(answer: ServiceAnswer, context: ClassifyContext):
   const rawRetryAfter = header(answer.headers, 'retry-after')
   const retryAfterMs = parseRetryAfter(rawRetryAfter, context.nowMs ?? Date.now())
   // The operation's own reading of a status, where the table gives one, before the outcome table's row.
-  const kind =
-    (context.operation && serviceOperation(context.operation).statuses[status]) ??
-    kindOfStatus(status, retryAfterMs)
   const errorPage = isErrorPage(header(answer.headers, 'content-type'), bodyText)
   const json = errorPage ? undefined : parseJsonLoosely(bodyText)
+  const own = context.operation && serviceOperation(context.operation).statuses[status]
+  // "Not there" is the service's word only with its JSON `{message}`: a proxy or a wrong base URL
+  // answers a bare 404 too, and that stays a wrong address.
+  const kind =
+    own === 'not-found' && readServiceError(json, redact).serviceMessage === undefined
+      ? kindOfStatus(status, retryAfterMs)
+      : (own ?? kindOfStatus(status, retryAfterMs))
 
   const result = outcome(kind, { status, message: '', durationMs: context.durationMs })
   if (kind === 'created') {

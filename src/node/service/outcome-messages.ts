@@ -36,8 +36,18 @@ export function formatBytes(bytes: number): string {
   return `${Math.ceil(bytes / 1024)} KiB`
 }
 
+/** What the operation does, in a sentence's words: "created" (the default), "updated". */
+function doneOf(operation: Operation | undefined): string {
+  return operation === undefined ? 'created' : serviceOperation(operation).done
+}
+
+/** "Nothing was created." or, for an update, "Nothing was updated." */
+function nothingDone(operation: Operation | undefined): string {
+  return `Nothing was ${doneOf(operation)}`
+}
+
 function maybeCreated(operation: Operation | undefined): string {
-  return `The service may or may not have created ${subjectOf(operation)}: check before sending again.`
+  return `The service may or may not have ${doneOf(operation)} ${subjectOf(operation)}: check before sending again.`
 }
 
 /** The facts about an HTTP answer that its message is made of. */
@@ -75,6 +85,8 @@ function answerLead(facts: AnswerFacts): string {
       return wait
         ? `The service asked to slow down (${http}) and to send again in ${wait}.`
         : `The service asked to slow down (${http}) without saying for how long.`
+    case 'not-found':
+      return `The service says ${subjectOf(facts.operation)} is not there (${http}).`
     case 'needs-token':
       return status === 403
         ? `The service refused the token (${http}): it does not allow this operation.`
@@ -111,20 +123,22 @@ function answerConsequence(facts: AnswerFacts): string {
     case 'rejected': {
       const count = facts.problemCount ?? 0
       const listed = count > 0 ? ` It pointed at ${count} ${count === 1 ? 'problem' : 'problems'}.` : ''
-      return `Nothing was created.${listed}`
+      return `${nothingDone(facts.operation)}.${listed}`
     }
     case 'too-large': {
       const advice = facts.operation && serviceOperation(facts.operation).tooLargeAdvice
-      return advice ? `Nothing was created: ${advice}.` : 'Nothing was created.'
+      return advice ? `${nothingDone(facts.operation)}: ${advice}.` : `${nothingDone(facts.operation)}.`
     }
     case 'retry-later':
-      return 'Nothing was created; it can be sent again later.'
+      return `${nothingDone(facts.operation)}; it can be sent again later.`
     case 'needs-token':
-      return 'Nothing was created. Set a valid token for this profile.'
+      return `${nothingDone(facts.operation)}. Set a valid token for this profile.`
     case 'wrong-address':
-      return "Nothing was created. Check the profile's base URL and the API version."
+      return `${nothingDone(facts.operation)}. Check the profile's base URL and the API version.`
+    case 'not-found':
+      return `${nothingDone(facts.operation)}: it was deleted there, or the id kept for it is not the platform's.`
     case 'failed':
-      return `It may have created some of ${subjectOf(facts.operation)}: check before sending again.`
+      return `It may have ${doneOf(facts.operation)} some of ${subjectOf(facts.operation)}: check before sending again.`
     default:
       return maybeCreated(facts.operation)
   }

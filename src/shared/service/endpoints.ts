@@ -1,6 +1,8 @@
-/** The contract's two operations; the version is part of the path. */
+/** The contract's two operations and the update its public docs add; the version is part of the path. */
 export const BULK_UPLOAD_PATH = '/service/platform/misc/v2.0/skus/bulk-upload'
 export const CREATE_APP_PATH = '/service/platform/misc/v1.0/apps'
+/** A SKU's partial update; `{skuId}` is the platform's id of the SKU (see operations.ts). */
+export const SKU_UPDATE_PATH = '/service/platform/misc/v2.0/skus/{skuId}'
 
 /**
  * An operation's address under a profile's base URL (which may carry a path prefix). Built with

@@ -1,7 +1,7 @@
 import { plural } from '../plural.ts'
 import { z } from '../schema/zod.ts'
 import type { OutcomeKind } from './outcome.ts'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from './endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from './endpoints.ts'
 
 /**
  * The service's operations, as values: what each one is called, how it is sent (method, path,
@@ -9,7 +9,7 @@ import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from './endpoints.ts'
  * this table alone (src/node/service/client.ts): the page names an operation by its key and hands
  * its argument over one channel (`syncSend`), main checks the argument against `argument` and
  * builds the request from the entry, so nothing from the page becomes a method, a path or a
- * header. A new operation (the SKU update, say: `PUT …/v2.0/skus/{skuId}`) is one more entry here.
+ * header. A new operation is one more entry here.
  */
 
 /** What may appear in a path parameter: letters, digits, `-` and `_`, so no value can add a segment. */
@@ -36,11 +36,13 @@ export interface ServiceOperation<Argument> {
   logWords(argument: Argument): string
   /** What the items are called in an outcome's words: "the SKUs", "the app". */
   readonly subject: string
+  /** What the operation does to them, in an outcome's words: "created", "updated". */
+  readonly done: string
   /** What to do about a 413 beyond "nothing was created", when there is something to say. */
   readonly tooLargeAdvice?: string
   /**
    * What an answer means where it differs from the outcome table's row for its status (the
-   * update's 404, an unknown SKU, will be a refusal of that SKU rather than a wrong address).
+   * update's 404 with a JSON message: that SKU is not on the platform, rather than a wrong address).
    */
   readonly statuses: Readonly<Partial<Record<number, OutcomeKind>>>
 }
@@ -54,6 +56,10 @@ export const MAX_SKUS_A_REQUEST = 1_000
 
 const jsonObject = z.record(z.string(), z.unknown())
 
+/** A SKU's update as the page hands it: the platform's id of the SKU and the fields to change. */
+export const skuUpdateArgument = z.strictObject({ skuId: PATH_PARAMETER, fields: jsonObject })
+export type SkuUpdateArgument = z.output<typeof skuUpdateArgument>
+
 export const SERVICE_OPERATIONS = {
   /** SKUs created in a batch (the connection test sends an empty one, from main only). */
   'bulk-upload': operation({
@@ -65,6 +71,7 @@ export const SERVICE_OPERATIONS = {
     body: (skus) => ({ skus }),
     logWords: (skus) => `${plural(skus.length, 'SKU')} sent to`,
     subject: 'the SKUs',
+    done: 'created',
     tooLargeAdvice: 'send fewer SKUs in one request',
     statuses: {},
   }),
@@ -78,7 +85,24 @@ export const SERVICE_OPERATIONS = {
     body: (request) => request,
     logWords: () => 'an app created at',
     subject: 'the app',
+    done: 'created',
     statuses: {},
+  }),
+  /**
+   * One SKU's partial update (the live service's public docs: "only the provided fields are
+   * modified"): the fields that changed since what stands there, under the platform's id of it.
+   */
+  'update-sku': operation({
+    method: 'PUT',
+    path: SKU_UPDATE_PATH,
+    params: { skuId: PATH_PARAMETER },
+    argument: skuUpdateArgument,
+    pathParams: ({ skuId }) => ({ skuId }),
+    body: ({ fields }) => fields,
+    logWords: () => 'a SKU updated at',
+    subject: 'the SKU',
+    done: 'updated',
+    statuses: { 404: 'not-found' },
   }),
 } as const
 

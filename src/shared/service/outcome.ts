@@ -18,6 +18,12 @@ export type OutcomeKind =
   | 'needs-token'
   /** 404 / 405 / other 4xx: not processed; the base URL or the API version is wrong. */
   | 'wrong-address'
+  /**
+   * 404 to an operation on one thing the path names (a SKU's update), with the service's JSON
+   * `{message}`: the address is right and that thing is not there. Not processed. Without a JSON
+   * message a 404 is a wrong address as ever (a proxy or a wrong base URL answers the same).
+   */
+  | 'not-found'
   /** 500: the service failed and may have done part of the work. Only the user may resend. */
   | 'failed'
   /** 502 / 504 / 503 without Retry-After, a timeout or a reset after the body was sent. */
@@ -34,6 +40,7 @@ export const PROCESSED: Record<OutcomeKind, Processed> = {
   unreachable: 'no',
   'needs-token': 'no',
   'wrong-address': 'no',
+  'not-found': 'no',
   failed: 'maybe',
   unknown: 'maybe',
 }

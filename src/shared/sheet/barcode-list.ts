@@ -1,8 +1,10 @@
+import { PATH_PARAMETER } from '../service/operations.ts'
 import { matchColumns } from './columns.ts'
 import { parseCsvText, type ParsedSheet } from './csv.ts'
 import { decodeText } from './decode.ts'
 import { SheetFileError } from './errors.ts'
 import { unescapeFormula } from './formula.ts'
+import { wordsOf } from './header-words.ts'
 import { readXlsx } from './xlsx.ts'
 
 /**
@@ -14,12 +16,20 @@ import { readXlsx } from './xlsx.ts'
  *
  * Barcodes are text: leading zeros stay, surrounding spaces go, and a cell escaped against formula
  * injection on export (`'=…`) loses its escape. Blank cells are skipped and repeats counted once.
+ *
+ * A sheet whose barcode column is named may also carry the platform's id of each SKU, in a column
+ * headed `_id`, `id`, `skuId`, "SKU id" or "platform id" (`ID_HEADINGS`): read as text the same
+ * way, a blank id cell gives that barcode none. An id that could not travel in the update's path
+ * (`PATH_PARAMETER`), or a barcode listed with two ids, refuses the whole list by its row or its
+ * barcode: the same id twice is the same SKU.
  */
 export interface BarcodeList {
   /** Each barcode once, in the order first met. */
   barcodes: string[]
   /** The heading of the column read; absent for a plain list without one. */
   column?: string
+  /** From a sheet with an id column: its heading, and the platform's id of each barcode that has one. */
+  ids?: { column: string; byBarcode: ReadonlyMap<string, string> }
 }
 
 /**
@@ -34,19 +44,30 @@ export class BarcodeListError extends Error {
 const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i
 /** A barcode is a code, not prose: longer than this, the file is not a list of them. */
 const MAX_BARCODE_CHARS = 128
+/**
+ * The headings of a column of the platform's ids, as words (`wordsOf`: `_id` and `ID` read "id",
+ * `skuId` and "SKU id" read "sku id"), the first found in this order when a sheet has several.
+ */
+const ID_HEADINGS = ['id', 'sku id', 'platform id', 'platform sku id']
+/** An id longer than this is cut in a message: the row is named, the cell need not be shown whole. */
+const SHOWN_ID_CHARS = 40
 
 /** Reads a barcode list from a file's bytes; throws `BarcodeListError` saying what is wrong. */
 export async function readBarcodeList(bytes: Uint8Array): Promise<BarcodeList> {
   const sheet = await readSheet(bytes)
   const { index, heading, withHeader } = barcodeColumn(sheet)
+  const idAt = heading === undefined ? undefined : idColumn(sheet, index)
   // The header row is row 1 of the file, as a spreadsheet numbers it.
-  const cells: Array<{ text: string; row: number }> = sheet.rows.map((cells, i) => ({
+  const cells: Array<{ text: string; idText: string; row: number }> = sheet.rows.map((cells, i) => ({
     text: cells[index] ?? '',
+    idText: idAt === undefined ? '' : (cells[idAt.index] ?? ''),
     row: i + 2,
   }))
-  if (withHeader) cells.unshift({ text: sheet.headers[index] ?? '', row: 1 })
+  if (withHeader) cells.unshift({ text: sheet.headers[index] ?? '', idText: '', row: 1 })
   const seen = new Set<string>()
-  for (const { text, row } of cells) {
+  /** Per barcode, its id and the row that gave it first. */
+  const ids = new Map<string, { id: string; row: number }>()
+  for (const { text, idText, row } of cells) {
     const barcode = unescapeFormula(text.trim())
     if (barcode === '') continue
     if (SHORTENED_NUMBER.test(barcode))
@@ -58,8 +79,46 @@ export async function readBarcodeList(bytes: Uint8Array): Promise<BarcodeList> {
         `Row ${row} holds ${barcode.length} characters of text, not a barcode. Is it a list of barcodes?`,
       )
     seen.add(barcode)
+    if (idAt === undefined) continue
+    const id = listedId(idText, row, idAt.heading)
+    if (id === undefined) continue
+    const first = ids.get(barcode)
+    if (first === undefined) ids.set(barcode, { id, row })
+    else if (first.id !== id)
+      throw new BarcodeListError(
+        `Barcode ${barcode} is listed with two ids: ${first.id} and ${id} (rows ${first.row} and ${row}). The platform keeps one SKU a barcode: keep the row of the right one.`,
+      )
   }
-  return heading === undefined ? { barcodes: [...seen] } : { barcodes: [...seen], column: heading }
+  const list: BarcodeList = { barcodes: [...seen] }
+  if (heading !== undefined) list.column = heading
+  if (idAt !== undefined)
+    list.ids = {
+      column: idAt.heading,
+      byBarcode: new Map([...ids].map(([barcode, { id }]) => [barcode, id])),
+    }
+  return list
+}
+
+/** The column of the platform's ids beside a named barcode column, if the sheet has one. */
+function idColumn(sheet: ParsedSheet, barcodeAt: number): { index: number; heading: string } | undefined {
+  const words = sheet.headers.map(wordsOf)
+  for (const heading of ID_HEADINGS) {
+    const index = words.findIndex((found, i) => i !== barcodeAt && found === heading)
+    if (index >= 0) return { index, heading: sheet.headers[index]!.trim() }
+  }
+  return undefined
+}
+
+/** A row's id cell as text (blank: none), or why it cannot be the platform's id of a SKU. */
+function listedId(cell: string, row: number, column: string): string | undefined {
+  const id = unescapeFormula(cell.trim())
+  if (id === '') return undefined
+  if (PATH_PARAMETER.safeParse(id).success) return id
+  const shown = id.length > SHOWN_ID_CHARS ? `${id.slice(0, SHOWN_ID_CHARS)}…` : id
+  const why = SHORTENED_NUMBER.test(id)
+    ? 'a number a spreadsheet shortened, its digits lost: format the column as text and paste the ids again'
+    : 'an id goes into the address of its update, so it holds letters, digits, "-" and "_" only, at most 128'
+  throw new BarcodeListError(`Row ${row} holds the id "${shown}" in the column "${column}": ${why}.`)
 }
 
 async function readSheet(bytes: Uint8Array): Promise<ParsedSheet> {

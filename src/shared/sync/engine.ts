@@ -1,6 +1,6 @@
 import { createChangeSignal } from './change-signal.ts'
 import { createConcurrencyController, fixedConcurrency } from './concurrency.ts'
-import { draftKind } from './kinds.ts'
+import { draftKind, runSending } from './kinds.ts'
 import { ITEM_STATES, noItems } from './ports.ts'
 import { plural } from '../plural.ts'
 import { createRequestAttempt, type ItemCounts } from './request-attempt.ts'
@@ -48,7 +48,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
   const { outbox, transport, clock } = ports
   const definition = draftKind(settings.kind)
   const { noun } = definition
-  const { batchSize, concurrency } = definition.sending(settings)
+  const { batchSize, concurrency } = runSending(definition, settings.action ?? 'create', settings)
   const controller = settings.adaptive
     ? createConcurrencyController(
         { ...(settings.adaptive === true ? {} : settings.adaptive), max: concurrency },
@@ -167,7 +167,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       final.state === 'finished'
         ? final.cancelled
           ? `Cancelled: ${plural(queued, noun)} not sent.`
-          : `Done: ${synced} synced, ${rejected} rejected, ${failed} failed, ${unknown} unknown.`
+          : `Done: ${synced} ${settings.action === 'update' ? 'updated' : 'synced'}, ${rejected} rejected, ${failed} failed, ${unknown} unknown.`
         : final.state === 'stopped'
           ? `Stopped: ${final.message}`
           : `Stopped while offline: ${plural(queued, noun)} not sent.`,

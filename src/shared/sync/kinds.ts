@@ -4,7 +4,8 @@ import { serviceOperation, type OperationCall, type OperationKey } from '../serv
 import { isRecord } from '../is-record.ts'
 import { plural } from '../plural.ts'
 import { textOf } from '../text-of.ts'
-import type { ItemUpdate, OutboxItem, SyncKind } from './ports.ts'
+import { platformIdsOf } from './platform-ids.ts'
+import type { ItemUpdate, OutboxItem, RunAction, SyncKind } from './ports.ts'
 
 /**
  * What differs between the two kinds of draft that are sent, said once: SKUs go in batches to the
@@ -32,9 +33,12 @@ export interface DraftKind {
   sending(profile: { batchSize: number; concurrency: number }): { batchSize: number; concurrency: number }
   /**
    * The service's operations it is sent with, by what each does, as keys of the operation table
-   * (src/shared/service/operations.ts): `create` makes new ones from a batch (an update joins it).
+   * (src/shared/service/operations.ts): `create` makes new ones from a batch; `update`, when the
+   * service has one, changes one that was created (its argument is the item's payload, which the
+   * outbox builds from what changed). A kind without `update` keeps its edits after a creation
+   * to itself, and says so.
    */
-  readonly operations: { readonly create: OperationKey }
+  readonly operations: { readonly create: OperationKey; readonly update?: OperationKey }
   /** What a batch's payloads are handed to its `create` operation as. */
   createArgument(payloads: readonly unknown[]): unknown
   /** How a person finds one item in a log, a list or a report; `fallback` when it has no name. */
@@ -86,7 +90,7 @@ export const SKU_KIND: DraftKind = {
     batchSize: Math.max(1, Math.floor(batchSize)),
     concurrency: Math.max(1, Math.floor(concurrency)),
   }),
-  operations: { create: 'bulk-upload' },
+  operations: { create: 'bulk-upload', update: 'update-sku' },
   createArgument: (payloads) => [...payloads],
   label: (payload, fallback) =>
     (field(payload, 'barcode') || field(payload, 'productName') || fallback).slice(0, LABEL_LENGTH),
@@ -95,7 +99,19 @@ export const SKU_KIND: DraftKind = {
     if (items.length === 1) return `SKU ${first}`
     return `${plural(items.length, 'SKU')} (${first} … ${items.at(-1)?.label ?? ''})`
   },
-  createdUpdates: (items) => items.map((item) => ({ key: item.key, state: 'synced' })),
+  /** Synced, with the platform's id of each where the answer carried ids (platform-ids.ts). */
+  createdUpdates(items, outcome) {
+    const ids = platformIdsOf(
+      outcome.body,
+      items.map((item) => field(item.payload, 'barcode')),
+    )
+    return items.map((item, i) => {
+      const remoteId = ids[i]
+      return remoteId === undefined
+        ? { key: item.key, state: 'synced' }
+        : { key: item.key, state: 'synced', remoteId }
+    })
+  },
   keepsAnswer: false,
   onePerRequest: false,
   gated: true,
@@ -150,6 +166,32 @@ export function draftKind(kind: SyncKind): DraftKind {
 /** The request that creates a batch of the kind: its operation and argument. */
 export function createRequest(definition: DraftKind, payloads: readonly unknown[]): OperationCall {
   return { operation: definition.operations.create, argument: definition.createArgument(payloads) }
+}
+
+/**
+ * The request a run's batch becomes: a creation of the batch, or the update of its one item (whose
+ * payload is the update operation's argument).
+ */
+export function runRequest(
+  definition: DraftKind,
+  action: RunAction,
+  payloads: readonly unknown[],
+): OperationCall {
+  if (action === 'create') return createRequest(definition, payloads)
+  const operation = definition.operations.update
+  if (operation === undefined) throw new Error(`${definition.Noun}s have no update operation.`)
+  return { operation, argument: payloads[0] }
+}
+
+/** How many items a request of the run carries and how many are out at once. */
+export function runSending(
+  definition: DraftKind,
+  action: RunAction,
+  profile: { batchSize: number; concurrency: number },
+): { batchSize: number; concurrency: number } {
+  const sending = definition.sending(profile)
+  // An update names one item in its path: one a request, as many at once as the kind sends.
+  return action === 'update' ? { ...sending, batchSize: 1 } : sending
 }
 
 /** The body a request becomes, as the operation table builds it (what leaves, byte for byte). */

@@ -1,7 +1,7 @@
 import type { Outcome } from '../service/outcome.ts'
 import { backToQueue, rejectionMessage, settled } from './item-updates.ts'
 import type { DraftKind } from './kinds.ts'
-import type { ItemUpdate, OutboxItem } from './ports.ts'
+import type { ItemUpdate, OutboxItem, RunAction } from './ports.ts'
 import { ACCEPTED_LINE_END } from './run-log.ts'
 import type { PauseReason } from './run.ts'
 import { halves, splitRejected } from './split.ts'
@@ -25,12 +25,16 @@ export interface Decision {
   pauseMessage?: string
   /** The run ends after this: the address or the API version is wrong. */
   stop?: boolean
+  /** What the stop says, when not the outcome's own message. */
+  stopMessage?: string
   /** The run ends paused: offline, and no way to learn when the network is back. */
   end?: boolean
 }
 
 export interface DecisionContext {
   kind: DraftKind
+  /** What the run does: creations, or updates of what was created. */
+  action: RunAction
   /** The run was paused, cancelled or stopped while this request was out. */
   haltedMeanwhile: boolean
   /** The run can wait for the network to come back (the app can; the CLI cannot). */
@@ -43,10 +47,27 @@ export function decideOutcome(items: OutboxItem[], outcome: Outcome, context: De
   switch (outcome.kind) {
     case 'created':
       return {
-        write: { action: 'synced', updates: kind.createdUpdates(items, outcome) },
+        write: {
+          action: context.action === 'update' ? 'updated' : 'synced',
+          updates:
+            context.action === 'update'
+              ? items.map((item) => ({ key: item.key, state: 'synced' }))
+              : kind.createdUpdates(items, outcome),
+        },
         hold: [],
         log: `${name}${ACCEPTED_LINE_END}`,
       }
+    case 'not-found': {
+      const message = outcome.message
+      return {
+        write: {
+          action: 'not on the platform',
+          updates: items.map((item) => ({ key: item.key, state: 'rejected', message, gone: true })),
+        },
+        hold: [],
+        log: `${name}: not on the platform any more: ${message}`,
+      }
+    }
     case 'rejected':
     case 'too-large': {
       if (items.length === 1) {

@@ -10,6 +10,13 @@ import type { OperationCall } from '../service/operations.ts'
 /** What a run sends: SKUs in batches to the bulk endpoint, or app creation requests one by one. */
 export type SyncKind = 'skus' | 'apps'
 
+/**
+ * What a run does with its drafts: `create` them (a kind's `create` operation, in batches), or
+ * `update` what was created (its `update` operation, one a request: each item's payload is that
+ * operation's argument, built by the outbox from what changed).
+ */
+export type RunAction = 'create' | 'update'
+
 /** Where an item of a run stands. `queued` is also where an item goes back when it provably was not processed. */
 export const ITEM_STATES = ['queued', 'sending', 'synced', 'rejected', 'failed', 'unknown'] as const
 export type ItemState = (typeof ITEM_STATES)[number]
@@ -66,10 +73,12 @@ export interface ItemUpdate {
   state: Exclude<ItemState, 'sending'>
   /** Why an item is rejected, failed or unknown (the service's message when it gave one). */
   message?: string
-  /** For an app: the `_id` the service returned. */
+  /** The id the service gave what it created: an app's `_id`, a SKU's when the bulk answer carried ids. */
   remoteId?: string
   /** For an app: the service's answer (untrusted, size-limited), to compare with what was sent. */
   response?: unknown
+  /** An update's SKU is not on the service (a 404 with its message): rejected, and said so. */
+  gone?: true
 }
 
 /** One item a person's decision moved: from the state its request left it in to the one they chose. */

@@ -4,8 +4,8 @@ import { resendsAutomatically, type Outcome } from '../service/outcome.ts'
 import { sendWithResend } from '../service/resend.ts'
 import { loadSignOf, type ConcurrencyController } from './concurrency.ts'
 import type { HeldBatches } from './held-batches.ts'
-import { backToQueue } from './item-updates.ts'
-import { createRequest, requestBody, type DraftKind } from './kinds.ts'
+import { backToQueue, settled } from './item-updates.ts'
+import { requestBody, runRequest, type DraftKind } from './kinds.ts'
 import { decideOutcome } from './outcome-decision.ts'
 import type {
   ItemState,
@@ -72,7 +72,7 @@ export interface ItemCounts {
 }
 
 export interface AttemptDeps {
-  settings: Pick<RunSettings, 'runId' | 'resend' | 'pauseAfterDoubtful'>
+  settings: Pick<RunSettings, 'runId' | 'action' | 'resend' | 'pauseAfterDoubtful'>
   definition: DraftKind
   outbox: SyncOutbox
   transport: SyncTransport
@@ -96,6 +96,9 @@ export interface AttemptDeps {
   onRequest: NonNullable<RunEvents['onRequest']>
 }
 
+/** Updates in a row whose SKU the service says is not there before the run stops (a wrong address). */
+export const NOT_FOUND_STOPS = 3
+
 export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxItem[]): Promise<void> } {
   const { definition, outbox, transport, clock, controller, lifecycle, counts } = deps
 
@@ -113,8 +116,10 @@ export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxIte
   }
 
   async function send(items: OutboxItem[]): Promise<void> {
-    const request = createRequest(
+    const action = deps.settings.action ?? 'create'
+    const request = runRequest(
       definition,
+      action,
       items.map((item) => item.payload),
     )
     const bytes = bodyBytes(requestBody(request))
@@ -186,9 +191,19 @@ export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxIte
     const { outcome } = result
     const decision = decideOutcome(items, outcome, {
       kind: definition,
+      action,
       haltedMeanwhile: signal.aborted,
       canWaitForNetwork: deps.canWaitForNetwork,
     })
+    // "Not there" once or twice is about those SKUs; three in a row is more likely a base URL
+    // that reaches some other service: the third stops the run as a wrong address.
+    lifecycle.notFoundInARow = outcome.kind === 'not-found' ? lifecycle.notFoundInARow + 1 : 0
+    if (lifecycle.notFoundInARow >= NOT_FOUND_STOPS) {
+      const message = `${outcome.message} ${NOT_FOUND_STOPS} requests in a row found nothing at this address: check the profile's base URL before sending again.`
+      decision.write = { action: 'stopped: wrong address', updates: settled(items, 'failed', message) }
+      decision.stop = true
+      decision.stopMessage = message
+    }
     if (outcome.processed === 'maybe') lifecycle.doubtfulInARow += 1
     else if (outcome.processed === 'yes' || outcome.kind === 'rejected') lifecycle.doubtfulInARow = 0
     // Only while there is more to send: a run whose last request was doubtful simply ends.
@@ -211,7 +226,8 @@ export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxIte
     } finally {
       if (halting) lifecycle.haltsBeingWritten -= 1
     }
-    if (decision.stop) lifecycle.endWith({ state: 'stopped', message: outcome.message })
+    if (decision.stop)
+      lifecycle.endWith({ state: 'stopped', message: decision.stopMessage ?? outcome.message })
     else if (decision.end) {
       lifecycle.pause('offline', outcome.message)
       lifecycle.endWith({ state: 'paused', reason: 'offline', message: outcome.message })

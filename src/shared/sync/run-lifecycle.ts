@@ -21,6 +21,8 @@ export interface RunLifecycle {
   haltsBeingWritten: number
   /** Requests in a row that ended failed or unknown; a success, a refusal or a resume resets it. */
   doubtfulInARow: number
+  /** Updates in a row whose SKU the service said is not there; any other outcome resets it. */
+  notFoundInARow: number
   /** Cancelled or ending: no slot takes more work. */
   isOver(): boolean
   isPaused(): boolean
@@ -89,6 +91,7 @@ export function createRunLifecycle({ changed, log, onStatus, waitUntilOnline }: 
     },
     haltsBeingWritten: 0,
     doubtfulInARow: 0,
+    notFoundInARow: 0,
     isOver: () => cancelled || ending !== undefined,
     isPaused: () => status.state === 'paused',
     holdsRequests: () => status.state === 'paused' || lifecycle.haltsBeingWritten > 0,

@@ -4,6 +4,7 @@ import type {
   Decided,
   ItemState,
   RequestRecord,
+  RunAction,
   SyncClock,
   SyncKind,
   SyncOutbox,
@@ -15,6 +16,8 @@ import type {
 export interface RunSettings {
   runId: string
   kind: SyncKind
+  /** Creations (the default) or updates of what was created (one a request). */
+  action?: RunAction
   /** SKUs a request (forced to 1 for apps). */
   batchSize: number
   /**

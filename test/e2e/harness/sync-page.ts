@@ -6,7 +6,8 @@ import { stateOf, storedDrafts } from './stored-drafts.ts'
 /** The Sync page as the sync specs read it: how they get there and the regions they look at. */
 
 export async function openSync(page: Page): Promise<void> {
-  await page.getByRole('link', { name: 'Sync' }).click()
+  // Exact: the editor's banner may offer "Open Sync" too.
+  await page.getByRole('link', { name: 'Sync', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Sync', level: 1 })).toBeVisible()
 }
 

@@ -258,8 +258,10 @@ describe('the packed and installed CLI', () => {
 
     it('pushes with a token from the environment', async () => {
       const file = skusFile('env-token.json', ['8901000000028', '8901000000035'])
+      // The journal goes to the app's data folder unless --journal names one: this run's, not yours.
       const pushed = await cli(['push', file, '--base-url', url, '--token-env', 'SANDBOX_TOKEN'], {
         SANDBOX_TOKEN: token,
+        CATALOG_DESK_DATA_DIR: join(scratch.dir, 'env-token-data'),
       })
       expect(pushed.code, pushed.stderr).toBe(0)
       expect(pushed.stdout).toBe('2 SKUs: 2 synced, 0 rejected, 0 failed, 0 unknown.\n')

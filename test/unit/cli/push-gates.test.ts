@@ -102,7 +102,13 @@ describe('push: the gates', () => {
       'held',
       'synced',
     ])
-    expect(report[2]).toEqual({ index: 2, barcode: 'Q-0', state: 'held', message: 'No product name' })
+    expect(report[2]).toEqual({
+      index: 2,
+      barcode: 'Q-0',
+      state: 'held',
+      action: 'none',
+      message: 'No product name',
+    })
     expect(report[6]!.message).toMatch(/^Barcode SHARED-1 is also on 1 other SKU to be sent \(item 4/)
 
     // The text summary counts them too.
@@ -271,7 +277,7 @@ describe('push: --require and the profile’s required fields', () => {
 })
 
 describe('push: barcodes the journal sent to that address', () => {
-  it('an item whose barcode a synced item of the journal carries is held on a re-run, the row named', async () => {
+  it('a second item with the barcode of a SKU created there is held on a re-run, the row named; the first is that SKU, unchanged', async () => {
     const sandbox = await sandboxFor()
     const [sent, twin] = skus(2)
     // The twin lacks a category, so the first run holds it for that and sends the other.
@@ -281,15 +287,17 @@ describe('push: barcodes the journal sent to that address', () => {
     expect(first.code).toBe(1)
     expect(barcodesIn(sandbox)).toEqual(['G-0'])
 
-    // Without the category gate it would be sent now: the journal says G-0 is there already.
+    // Without the category gate it would be an update of G-0 now: the file holds two G-0s, and
+    // the first is the one the journal sent (its payload stands there), so the other is held.
     const rerun = await push([...base, '--require', 'none'])
     expect(rerun.code).toBe(1)
-    const message = `Barcode G-0 was already created at ${sandbox.url} by item 0 “Aviator Classic Gold 58”: sending it would create a second copy`
+    const message =
+      'Barcode G-0 is also on 1 other SKU to be sent (item 0 “Aviator Classic Gold 58”): keep one'
     expect(rerun.stderr).toContain(`[1] G-0: ${message}`)
-    expect(rerun.stderr).toContain('1 with a barcode already created there')
+    expect(rerun.stderr).toContain('1 sharing a barcode with another SKU to be sent')
     expect(await readReport('r.json')).toEqual([
-      { index: 0, barcode: 'G-0', state: 'synced' },
-      { index: 1, barcode: 'G-0', state: 'held', message },
+      { index: 0, barcode: 'G-0', state: 'synced', action: 'none' },
+      { index: 1, barcode: 'G-0', state: 'held', action: 'none', message },
     ])
     expect(barcodesIn(sandbox)).toEqual(['G-0'])
   })
@@ -303,7 +311,7 @@ describe('push: barcodes the journal sent to that address', () => {
     const rerun = await push([...base, '--require', 'none'])
     expect(JSON.parse(rerun.stdout)).toMatchObject({ unknown: 1, held: 1 })
     expect(rerun.stderr).toContain(
-      `[1] G-0: Barcode G-0 was already sent to ${sandbox.url} by item 0 “Aviator Classic Gold 58”, which may have created it (outcome unknown): sending it would create a second copy`,
+      '[1] G-0: Barcode G-0 is also on 1 other SKU to be sent (item 0 “Aviator Classic Gold 58”): keep one',
     )
     expect(barcodesIn(sandbox)).toEqual(['G-0'])
   })

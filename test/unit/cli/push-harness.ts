@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { main, type CliIo } from '#cli/main.ts'
+import { defaultJournalPath } from '#cli/push/journal-path.ts'
 import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 
@@ -14,7 +15,9 @@ export interface PushRun {
 
 /**
  * `catalog-desk push` in-process against real sandboxes on loopback, in a fresh folder per test:
- * the sandboxes started by a test are closed and the folder removed after it.
+ * the sandboxes started by a test are closed and the folder removed after it. The app's data
+ * folder, where push keeps a destination's journal unless --journal names one, is `app-data` in
+ * that folder (CATALOG_DESK_DATA_DIR), never the person's own.
  */
 export function pushHarness({ token, barcodePrefix }: { token: string; barcodePrefix: string }) {
   let dir = ''
@@ -31,6 +34,12 @@ export function pushHarness({ token, barcodePrefix }: { token: string; barcodePr
   return {
     /** This test's folder: the command's working directory. */
     dir: () => dir,
+
+    /** The app's data folder the command is given. */
+    dataDir: () => join(dir, 'app-data'),
+
+    /** Where push keeps the journal of SKUs sent to `url` when --journal names none. */
+    journalOf: (url: string) => defaultJournalPath(join(dir, 'app-data'), url, 'skus'),
 
     async sandboxFor(options: Partial<SandboxOptions> = {}): Promise<Sandbox> {
       const sandbox = await startSandbox({ token, ...options })
@@ -51,7 +60,7 @@ export function pushHarness({ token, barcodePrefix }: { token: string; barcodePr
         stdout: { write: (text: string) => (run.stdout += text) },
         stderr: { write: (text: string) => (run.stderr += text) },
         cwd: dir,
-        env: options.env ?? { PUSH_TOKEN: token },
+        env: options.env ?? { PUSH_TOKEN: token, CATALOG_DESK_DATA_DIR: join(dir, 'app-data') },
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.tokens ? { tokens: options.tokens } : {}),
       })

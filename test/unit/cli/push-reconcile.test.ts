@@ -17,8 +17,8 @@ const { sandboxFor, push, skus } = harness
 
 const path = (name: string) => join(harness.dir(), name)
 
-const journalLines = async (name: string) =>
-  (await readFile(path(name), 'utf8'))
+const journalLines = async (file: string) =>
+  (await readFile(file, 'utf8'))
     .trimEnd()
     .split('\n')
     .map((line) => JSON.parse(line) as { type: string } & Record<string, unknown>)
@@ -118,12 +118,12 @@ describe('push: reconciling unknown and failed SKUs with the platform', () => {
     expect(report[2]!.message).toBe("Marked as created: on the platform's list platform.txt")
 
     // The decision is in the journal, before the requests it caused.
-    const lines = await journalLines('skus.json.push-journal.jsonl')
+    const lines = await journalLines(harness.journalOf(sandbox.url))
     const decide = lines.findIndex((line) => line.type === 'decide')
     expect(lines[decide]).toMatchObject({
       source: 'platform.txt',
-      created: ['2', '3'],
-      resend: ['4', '5'],
+      created: ['R-2', 'R-3'],
+      resend: ['R-4', 'R-5'],
       message: "Marked as created: on the platform's list platform.txt",
     })
     expect(lines.slice(decide + 1).map((line) => line.type)).toEqual(['begin', 'end'])
@@ -214,14 +214,14 @@ describe('push: reconciling unknown and failed SKUs with the platform', () => {
     await writeFile(path('skus.json'), JSON.stringify(skus(2)))
     const base = ['skus.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
     await push(base)
-    const journal = await readFile(path('skus.json.push-journal.jsonl'), 'utf8')
+    const journal = await readFile(harness.journalOf(sandbox.url), 'utf8')
     const requests = sandbox.requests().length
     const name = content === undefined ? 'missing.txt' : 'list.txt'
     if (content !== undefined) await writeFile(path(name), content)
     const run = await push([...base, '--platform-has', name])
     expect(run.code).toBe(2)
     expect(run.stderr).toMatch(message)
-    expect(await readFile(path('skus.json.push-journal.jsonl'), 'utf8')).toBe(journal)
+    expect(await readFile(harness.journalOf(sandbox.url), 'utf8')).toBe(journal)
     expect(sandbox.requests()).toHaveLength(requests)
   })
 

@@ -42,6 +42,10 @@ describe('catalog-desk push', () => {
       unknown: 0,
       invalid: 0,
       held: 0,
+      created: { synced: 7, rejected: 0, failed: 0, unknown: 0 },
+      updated: { synced: 0, rejected: 0, notFound: 0, failed: 0, unknown: 0 },
+      unchanged: 0,
+      notUpdated: 0,
       status: 'finished',
     })
     expect(barcodesIn(sandbox)).toEqual(skus(7).map((sku) => sku.barcode))
@@ -53,13 +57,13 @@ describe('catalog-desk push', () => {
     ).toEqual([3, 3, 1])
     const report = JSON.parse(await readFile(join(harness.dir(), 'report.json'), 'utf8')) as unknown[]
     expect(report).toHaveLength(7)
-    expect(report[0]).toEqual({ index: 0, barcode: 'PUSH-0', state: 'synced' })
+    expect(report[0]).toEqual({ index: 0, barcode: 'PUSH-0', state: 'synced', action: 'create' })
     expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done/)
   })
 
   it.each([
     ['the input file', (file: string) => file, 'is the input file'],
-    ['the journal', (file: string) => `${file}.push-journal.jsonl`, 'is the journal'],
+    ['the journal', (_file: string, url: string) => harness.journalOf(url), 'is the journal'],
     [
       'a folder that is not there',
       () => 'missing/report.json',
@@ -75,7 +79,7 @@ describe('catalog-desk push', () => {
       '--token-env',
       'PUSH_TOKEN',
       '--report',
-      report(file),
+      report(file, sandbox.url),
     ])
     expect(run.code).toBe(2)
     expect(run.stderr).toContain(says)
@@ -281,9 +285,11 @@ describe('catalog-desk push: usage', () => {
     expect(run.stdout).toMatch(/a name several profiles share is\s+refused, give the id/)
     // The gates, what push cannot know, and how to settle what is left unknown or failed.
     expect(run.stdout).toMatch(/those that fail one are "held" back: not sent/)
-    expect(run.stdout).toMatch(
-      /What push cannot know: what other journals, other input files or the app created/,
-    )
+    expect(run.stdout).toMatch(/What push cannot know: what other journals or the app created/)
+    // Matching by barcode, updates, and how to give the platform's ids.
+    expect(run.stdout).toMatch(/SKUs are matched by barcode with what push sent to the same address before/)
+    expect(run.stdout).toMatch(/--no-updates\s+Create only/)
+    expect(run.stdout).toMatch(/updated: \{synced, rejected, notFound, failed, unknown, queued\?\}/)
     expect(run.stdout).toMatch(/The service has no read endpoint/)
     expect(run.stdout).toMatch(/--require FIELDS .*\n.*\n\s+category, subCategory, brand/)
     expect(run.stdout).toMatch(/--unresolved check\.csv .*\n.*\n.*\n.*--platform-has found\.txt/)

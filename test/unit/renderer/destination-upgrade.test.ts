@@ -167,7 +167,7 @@ async function upgraded(): Promise<CatalogDatabase> {
 describe('the upgrade from version 4: sync state per destination', () => {
   it('gives every run its destination: the embedded sandbox whatever its port, a service its address', async () => {
     const db = await upgraded()
-    expect(db.verno).toBe(8)
+    expect(db.verno).toBe(9)
     const runs = Object.fromEntries((await db.syncRuns.toArray()).map((run) => [run.id, run]))
     expect(runs[OLD_SANDBOX]).toMatchObject({ destination: SANDBOX, url: 'http://127.0.0.1:53123' })
     expect(runs[OPEN_SANDBOX]).toMatchObject({ destination: SANDBOX, url: 'http://127.0.0.1:41999' })
@@ -191,8 +191,9 @@ describe('the upgrade from version 4: sync state per destination', () => {
 
     expect(drafts['s-draft']).toMatchObject({ sync: {}, standing: [] })
     expect(drafts['s-returned']).toMatchObject({ sync: {}, standing: [] })
+    // Version 9 adds what stands there, by fingerprint (what was sent, or the draft if unedited since).
     expect(drafts['s-synced']!.sync).toEqual({
-      [SANDBOX]: { state: 'synced', run: OLD_SANDBOX, position: 0, at: 150 },
+      [SANDBOX]: { state: 'synced', run: OLD_SANDBOX, position: 0, at: 150, sent: expect.any(String) },
     })
     expect(drafts['s-unknown']!.sync).toEqual({
       [SANDBOX]: { state: 'unknown', run: OLD_SANDBOX, position: 1, at: 150 },
@@ -202,7 +203,7 @@ describe('the upgrade from version 4: sync state per destination', () => {
     })
     // In two runs: the later one (to Staging) set its state, whatever order the items are read in.
     expect(drafts['s-two-runs']!.sync).toEqual({
-      [STAGING]: { state: 'synced', run: STAGING_RUN, position: 1, at: 250 },
+      [STAGING]: { state: 'synced', run: STAGING_RUN, position: 1, at: 250, sent: expect.any(String) },
     })
     expect(drafts['s-queued']!.sync).toEqual({
       [SANDBOX]: { state: 'queued', run: OPEN_SANDBOX, position: 0, at: 350 },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { UndecidedDraft } from '#renderer/db/sync-reconcile.ts'
-import { doubtWords, listDoubt, resendRisk } from '#renderer/features/sync/reconcile-words.ts'
+import { actionWords, doubtWords, listDoubt, resendRisk } from '#renderer/features/sync/reconcile-words.ts'
+import { idsOutcome, replacedWords, withoutIdsWords } from '#renderer/words/platform-ids.ts'
 
 // What the reconcile dialog says of a list of the platform's barcodes before anyone sends again on
 // its word: the tryout's list had lost the drafts' leading zeros, matched none, and still offered
@@ -75,6 +76,41 @@ describe('the reconcile dialog’s doubts about a list', () => {
     )
     expect(resendRisk(undecided.slice(0, 1), 'Production')).toBe(
       'It failed with a server error: the service may have created it. Sent to Production once more, it would be created a second time if it is there after all (a list that is incomplete or written differently): a duplicate.',
+    )
+  })
+})
+
+describe('what the Sync page says of the platform’s ids', () => {
+  it('says why SKUs without an id cannot be updated, and how to give them one', () => {
+    expect(withoutIdsWords(12, 'Production')).toBe(
+      '12 SKUs created on Production have no platform id: they cannot be updated until you import a list from the platform with their ids.',
+    )
+    expect(withoutIdsWords(1, 'Production')).toBe(
+      '1 SKU created on Production has no platform id: it cannot be updated until you import a list from the platform with its id.',
+    )
+  })
+
+  it('names the drafts whose kept id the list replaced, a few, and counts the rest', () => {
+    const replaced = Array.from({ length: 7 }, (_, i) => ({
+      barcode: `b${i}`,
+      was: `old-${i}`,
+      now: `p-${i}`,
+    }))
+    expect(replacedWords(replaced)).toBe(
+      'b0 (kept old-0, the list has p-0), b1 (kept old-1, the list has p-1), b2 (kept old-2, the list has p-2), ' +
+        'b3 (kept old-3, the list has p-3), b4 (kept old-4, the list has p-4) and 2 more',
+    )
+    expect(idsOutcome({ ids: 0, replaced: [] }, 'Sandbox')).toBe('')
+    expect(idsOutcome({ ids: 1, replaced: [] }, 'Sandbox')).toBe(
+      '1 SKU on Sandbox got its platform id from the list: it can be updated.',
+    )
+  })
+
+  it('words the confirming button from its actions', () => {
+    expect(actionWords(['mark 6 as created'])).toBe('Mark 6 as created')
+    expect(actionWords(['mark 6 as created', 'send 6 again'])).toBe('Mark 6 as created and send 6 again')
+    expect(actionWords(['mark 6 as created', 'record 3 platform ids', 'send 2 again'])).toBe(
+      'Mark 6 as created, record 3 platform ids and send 2 again',
     )
   })
 })

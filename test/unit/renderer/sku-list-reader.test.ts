@@ -56,9 +56,14 @@ beforeAll(async () => {
     let sync = draft.sync
     for (const [every, destination, state] of STANDINGS) {
       if (i % every === 0)
-        sync = withStanding(sync, destination, { state, run: 'r', position: i, at: 0 }).sync
+        sync = withStanding({ sync, payload: draft.payload }, destination, {
+          state,
+          run: 'r',
+          position: i,
+          at: 0,
+        }).sync
     }
-    await db.skuDrafts.put({ ...draft, ...withStanding(sync, '-', undefined) })
+    await db.skuDrafts.put({ ...draft, ...withStanding({ sync, payload: draft.payload }, '-', undefined) })
   }
   all = await db.skuDrafts.toArray()
   reader = new SkuListReader(db)

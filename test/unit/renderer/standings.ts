@@ -10,7 +10,7 @@ export const DEST = 'http://127.0.0.1:9'
  * the way the tests set `syncState` before destinations): the run and position name no item
  * unless given.
  */
-export async function setStanding<T extends { id: string; sync: DraftSync }>(
+export async function setStanding<T extends { id: string; sync: DraftSync; payload: unknown }>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   table: Table<T, string, any>,
   id: string,
@@ -22,12 +22,12 @@ export async function setStanding<T extends { id: string; sync: DraftSync }>(
   if (!draft) throw new Error(`No draft ${id}`)
   await table.put({
     ...draft,
-    ...withStanding(draft.sync, destination, { state, run: 'by-hand', position: 0, at: 0, ...standing }),
+    ...withStanding(draft, destination, { state, run: 'by-hand', position: 0, at: 0, ...standing }),
   })
 }
 
 /** Takes a draft back to `draft` at `destination` by hand (no standing there), as another window might. */
-export async function clearStanding<T extends { id: string; sync: DraftSync }>(
+export async function clearStanding<T extends { id: string; sync: DraftSync; payload: unknown }>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   table: Table<T, string, any>,
   id: string,
@@ -35,5 +35,5 @@ export async function clearStanding<T extends { id: string; sync: DraftSync }>(
 ): Promise<void> {
   const draft = await table.get(id)
   if (!draft) throw new Error(`No draft ${id}`)
-  await table.put({ ...draft, ...withStanding(draft.sync, destination, undefined) })
+  await table.put({ ...draft, ...withStanding(draft, destination, undefined) })
 }

@@ -242,7 +242,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
     expect((await db.syncItems.get([run.id, 0]))?.remoteId).toBe('app-3')
   })
 
-  it('a SKU run writes states only, whatever its updates carry', async () => {
+  it("a SKU run keeps the platform's id and what stands there, never an app's answer", async () => {
     const skus = new SkuDraftRepository(db)
     const sku = await skus.create({ ...structuredClone(full), barcode: 's1' } as Sku)
     const { run } = await runs.enqueue('skus', { target })
@@ -252,7 +252,7 @@ describe('the outbox writes what the service said onto the app draft', () => {
     await outbox.endRequest(sent, [{ key: sku.id, state: 'synced', remoteId: 'x', response: { a: 1 } }])
     const stored = (await db.skuDrafts.get(sku.id))!
     expect(stateAt(stored.sync, DEST)).toBe('synced')
-    expect(stored.sync[DEST]).not.toHaveProperty('remoteId')
+    expect(stored.sync[DEST]).toMatchObject({ remoteId: 'x', sent: expect.any(String) })
     expect(stored.sync[DEST]).not.toHaveProperty('remoteCreatedAt')
     expect(stored.sync[DEST]).not.toHaveProperty('response')
     expect(stored).not.toHaveProperty('remoteId')

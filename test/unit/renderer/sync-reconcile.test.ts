@@ -16,13 +16,15 @@ import {
 } from '#renderer/db/sync-reconcile.ts'
 import { SyncRunRepository, type RunTarget } from '#renderer/db/sync-runs.ts'
 import type { SyncRunRecord } from '#renderer/db/sync-records.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import type { Sku } from '#shared/schema/sku.ts'
+import { readBarcodeList } from '#shared/sheet/barcode-list.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import type { ItemUpdate } from '#shared/sync/ports.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt, standingTag, withStanding } from '#shared/sync-state.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
-import { DEST } from './standings.ts'
+import { clearStanding, DEST } from './standings.ts'
 
 // Reconciliation without a read endpoint: the drafts undecided at a destination, read for export,
 // and decided by a list of the barcodes the platform has.
@@ -180,7 +182,14 @@ describe('deciding by a list', () => {
       chunk: 2,
       onProgress: (done, total) => progress.push([done, total]),
     })
-    expect(result).toEqual({ created: 3, released: [ids.b4, ids.b6, ids.b7], withErrors: 0, movedOn: 0 })
+    expect(result).toEqual({
+      created: 3,
+      released: [ids.b4, ids.b6, ids.b7],
+      withErrors: 0,
+      movedOn: 0,
+      ids: 0,
+      replaced: [],
+    })
     expect(progress).toEqual([
       [2, 6],
       [4, 6],
@@ -228,7 +237,7 @@ describe('deciding by a list', () => {
     const { ids, run, requests } = await seed()
     const plan = planReconcile(await reconcile.undecided(DEST), ['b2', 'b3', 'b4'])
     const result = await reconcile.decide(DEST, { created: plan.listed, resend: [], source: 'list.txt' })
-    expect(result).toEqual({ created: 3, released: [], withErrors: 0, movedOn: 0 })
+    expect(result).toEqual({ created: 3, released: [], withErrors: 0, movedOn: 0, ids: 0, replaced: [] })
     expect(await stateOf(ids.b5!)).toBe('failed')
     const stored = await db.syncRequests.bulkGet(requests)
     expect(stored[1]?.resolution?.choice).toBe('created')
@@ -273,6 +282,126 @@ describe('deciding by a list', () => {
     await reconcile.decide(DEST, { created: plan.listed, resend: plan.rest, source: 'l.csv' })
     expect(await stateOf(ids.b0!, OTHER)).toBe('unknown')
     expect(await stateOf(ids.b0!, DEST)).toBe('synced')
+  })
+})
+
+/**
+ * As a creation whose bulk answer gave no id stands: synced, what was sent kept as what stands
+ * there, the platform's id unknown (or `remoteId`, one an earlier list gave).
+ */
+async function createdWithoutId(id: string, remoteId?: string) {
+  const draft = (await db.skuDrafts.get(id))!
+  const standing = draft.sync[DEST]!
+  expect(standing.state).toBe('synced')
+  const next = { ...standing, sent: payloadFingerprint(draft.payload), ...(remoteId ? { remoteId } : {}) }
+  await db.skuDrafts.put({ ...draft, ...withStanding(draft, DEST, next) })
+}
+
+/** A list file read as the panel reads it, and what it would do at DEST. */
+async function planOf(text: string) {
+  const list = await readBarcodeList(new TextEncoder().encode(text))
+  const undecided = await reconcile.undecided(DEST)
+  const ids = list.ids && {
+    byBarcode: list.ids.byBarcode,
+    created: await reconcile.created(DEST, list.ids.byBarcode.keys()),
+  }
+  return planReconcile(undecided, list.barcodes, ids)
+}
+
+const noIdTagged = async (id: string) => (await drafts.get(id))!.standing.includes(standingTag(DEST, 'no-id'))
+
+describe('a list with the platform’s ids', () => {
+  it('gives ids to the drafts created there, synced or undecided, and they leave the no-id index', async () => {
+    const { ids, run } = await seed()
+    // b0 b1 were created with answers that named no id; b1 keeps one an older list gave.
+    await createdWithoutId(ids.b0!)
+    await createdWithoutId(ids.b1!, 'old-1')
+    expect(await reconcile.withoutIds(DEST)).toBe(1)
+    expect(await noIdTagged(ids.b0!)).toBe(true)
+
+    // b3 is listed without an id; b8 was never sent; zz is another catalogue's.
+    const plan = await planOf('barcode,_id\nb0,p-0\nb1,p-1\nb2,p-2\nb3,\nb8,p-8\nzz,p-z\n')
+    expect(plan.listed.map((draft) => [draft.barcode, draft.remoteId])).toEqual([
+      ['b2', 'p-2'],
+      ['b3', undefined],
+    ])
+    expect(plan.ids).toEqual([
+      { draft: { id: ids.b0, barcode: 'b0', productName: 'Frame b0' }, remoteId: 'p-0' },
+      { draft: { id: ids.b1, barcode: 'b1', productName: 'Frame b1', remoteId: 'old-1' }, remoteId: 'p-1' },
+    ])
+    expect(plan.unmatched).toEqual(['b8', 'zz'])
+
+    const progress: Array<[number, number]> = []
+    const result = await reconcile.decide(DEST, {
+      created: plan.listed,
+      resend: [],
+      ids: plan.ids,
+      source: 'platform.csv',
+      now: 9_000,
+      chunk: 3,
+      onProgress: (done, total) => progress.push([done, total]),
+    })
+    // The list wins over the id b1 kept, and says so.
+    expect(result).toEqual({
+      created: 2,
+      released: [],
+      withErrors: 0,
+      movedOn: 0,
+      ids: 3,
+      replaced: [{ id: ids.b1, barcode: 'b1', was: 'old-1', now: 'p-1' }],
+    })
+    expect(progress).toEqual([
+      [3, 4],
+      [4, 4],
+    ])
+
+    // Synced ones keep their standing, now with the id.
+    const b0 = (await drafts.get(ids.b0!))!.sync[DEST]!
+    expect(b0).toMatchObject({ state: 'synced', run: run.id, position: 0, remoteId: 'p-0' })
+    expect((await drafts.get(ids.b1!))!.sync[DEST]!.remoteId).toBe('p-1')
+    // b2 is marked created with its id, and what was sent stands there: it can be updated.
+    const b2 = (await drafts.get(ids.b2!))!
+    expect(b2.sync[DEST]).toMatchObject({
+      state: 'synced',
+      remoteId: 'p-2',
+      sent: payloadFingerprint(b2.payload),
+    })
+    for (const barcode of ['b0', 'b1', 'b2']) expect(await noIdTagged(ids[barcode]!)).toBe(false)
+    // b3 is created too, with no id: it is what the index now counts.
+    expect(await stateOf(ids.b3!)).toBe('synced')
+    expect((await drafts.get(ids.b3!))!.sync[DEST]!.remoteId).toBeUndefined()
+    expect(await noIdTagged(ids.b3!)).toBe(true)
+    expect(await reconcile.withoutIds(DEST)).toBe(1)
+    // Never sent, never given anything.
+    expect((await drafts.get(ids.b8!))!.sync).toEqual({})
+  })
+
+  it('compares a synced draft’s own barcode, and leaves one no longer created there', async () => {
+    const { ids } = await seed()
+    await createdWithoutId(ids.b0!)
+    await createdWithoutId(ids.b1!)
+    const plan = await planOf('Barcode;SKU id\n b0 ;p-0\nb1;p-1\n')
+    expect(plan.ids.map(({ draft }) => draft.barcode)).toEqual(['b0', 'b1'])
+    // Meanwhile b1 is forgotten there (as "forget that it was created" does).
+    await clearStanding(db.skuDrafts, ids.b1!, DEST)
+    const result = await reconcile.decide(DEST, { created: [], resend: [], ids: plan.ids, source: 'l.csv' })
+    expect(result).toMatchObject({ ids: 1, movedOn: 1, replaced: [] })
+    expect((await drafts.get(ids.b1!))!.sync).toEqual({})
+  })
+
+  it('does nothing for a list without ids that it did not do before', async () => {
+    const { ids } = await seed()
+    await createdWithoutId(ids.b0!)
+    const withoutIds = await reconcile.withoutIds(DEST)
+    const plan = await planOf('barcode,name\nb0,x\nb2,y\n')
+    expect(plan).toMatchObject({ ids: [], idsKnown: 0, unmatched: ['b0'] })
+    expect(plan.listed.map((draft) => [draft.barcode, draft.remoteId])).toEqual([['b2', undefined]])
+    const result = await reconcile.decide(DEST, { created: plan.listed, resend: [], source: 'l.csv' })
+    expect(result).toMatchObject({ created: 1, ids: 0, replaced: [] })
+    expect((await drafts.get(ids.b0!))!.sync[DEST]!.remoteId).toBeUndefined()
+    // b2, created now, has no id either: one more that cannot be updated yet.
+    expect(await reconcile.withoutIds(DEST)).toBe(withoutIds + 1)
+    expect(await noIdTagged(ids.b2!)).toBe(true)
   })
 })
 

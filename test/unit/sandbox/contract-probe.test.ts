@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { BULK_UPLOAD_PATH, CREATE_APP_PATH } from '#shared/service/endpoints.ts'
+import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from '#shared/service/endpoints.ts'
 import { fixture, REPO_ROOT } from '../shared/contract-fixtures.ts'
 
 /**
@@ -116,11 +116,36 @@ describe.skipIf(!CURL)('contract probe: curl against catalog-desk sandbox', () =
   it('201 for the bulk upload fixture, and /__sandbox/received lists what was stored', async () => {
     const result = await postTo(skusUrl(), '@test/fixtures/bulk-upload-request.json')
     expect(result.status).toBe(201)
-    expect(result.json()).toEqual({ message: 'Created', count: 2 })
+    const sent = fixture('bulk-upload-request.json').skus as { barcode: string }[]
+    expect(result.json()).toEqual({
+      message: 'Created',
+      count: 2,
+      skus: sent.map((sku) => ({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), barcode: sku.barcode })),
+    })
     const { skus } = await received()
     expect(skus.map((entry) => (entry as { sku: unknown }).sku)).toEqual(
       fixture('bulk-upload-request.json').skus,
     )
+  })
+
+  it('PUT …/skus/{id} with the _id the 201 gave changes only the fields sent; an unknown id is 404 {message}', async () => {
+    const created = await postTo(skusUrl(), '@test/fixtures/bulk-upload-request.json')
+    const id = (created.json() as { skus: { _id: string }[] }).skus[1]!._id
+    const url = sandbox!.url + SKU_UPDATE_PATH.replace('{skuId}', id)
+    const put = (address: string, data: string) =>
+      curl(['-X', 'PUT', ...bearer(), ...jsonType, '--data-binary', data, address])
+    const updated = await put(url, '{"brand": "Probe Optics"}')
+    expect(updated.status).toBe(200)
+    const sent = (fixture('bulk-upload-request.json') as { skus: Record<string, unknown>[] }).skus[1]!
+    expect(updated.json()).toEqual({ message: 'Updated', sku: { ...sent, brand: 'Probe Optics', _id: id } })
+    const { skus } = (await received()) as { skus: { sku: unknown; updates: unknown[] }[] }
+    expect(skus[1]).toMatchObject({
+      sku: { brand: 'Probe Optics' },
+      updates: [{ body: { brand: 'Probe Optics' } }],
+    })
+    const missing = await put(url.replace(id, 'f'.repeat(24)), '{"brand": "Nobody"}')
+    expect(missing.status).toBe(404)
+    expect(missing.json()).toEqual({ message: `SKU ${'f'.repeat(24)} not found` })
   })
 
   it('201 for the app creation fixture: {app} in the contract’s response shape', async () => {

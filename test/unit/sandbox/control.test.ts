@@ -114,6 +114,44 @@ describe('sandbox control endpoints (no token)', () => {
     expect(sandbox.faults()).toEqual([])
   })
 
+  it('GET settings shows answerIds; POST settings changes it while the sandbox runs, for the next bulk upload', async () => {
+    const sandbox = await sandboxFor()
+    expect(await (await control(sandbox, 'settings')).json()).toEqual({ settings: { answerIds: true } })
+    const changed = await control(sandbox, 'settings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ answerIds: false }),
+    })
+    expect(changed.status).toBe(200)
+    expect(await changed.json()).toEqual({ settings: { answerIds: false } })
+    expect(sandbox.settings()).toEqual({ answerIds: false })
+    expect(await (await postSkus(sandbox)).json()).toEqual({ message: 'Created', count: 2 })
+
+    sandbox.changeSettings({ answerIds: true })
+    expect(await (await postSkus(sandbox)).json()).toMatchObject({ skus: [{ _id: expect.any(String) }, {}] })
+  })
+
+  it.each([
+    [{ answerIds: 'no' }, 'answerIds'],
+    [{ answerIDs: false }, ''],
+  ])('POST settings refuses %j with 400 naming the field, and changes nothing', async (change, path) => {
+    const sandbox = await sandboxFor({ answerIds: false })
+    const response = await control(sandbox, 'settings', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(change),
+    })
+    expect(response.status).toBe(400)
+    const body = (await response.json()) as { message: string; errors: { path: string; message: string }[] }
+    expect(body.message).toBe('The settings are invalid')
+    expect(body.errors).toEqual([{ path, message: expect.any(String) }])
+    if (path === '') expect(body.errors[0]!.message).toContain('answerIDs')
+    expect(sandbox.settings()).toEqual({ answerIds: false })
+    const form = await control(sandbox, 'settings', { method: 'POST', body: '{"answerIds":true}' })
+    expect(form.status).toBe(415)
+    expect(sandbox.settings()).toEqual({ answerIds: false })
+  })
+
   it('unknown control endpoints are 404, wrong methods 405', async () => {
     const sandbox = await sandboxFor()
     expect((await control(sandbox, 'secrets')).status).toBe(404)

@@ -5,18 +5,63 @@ import { bulkRequest, JSON_HEADERS, post, postSkus, sandboxFor, TOKEN } from './
 const base64 = (text: string) => Buffer.from(text).toString('base64')
 const withAuth = (value: string) => ({ ...JSON_HEADERS, authorization: value })
 
+const PLATFORM_ID = /^[0-9a-f]{24}$/
+
 describe('sandbox bulk upload', () => {
-  it('answers 201 {message, count} and stores each SKU with an id and a time', async () => {
+  it('answers 201 {message, count, skus: [{_id, barcode}]} in the request’s order and stores each SKU with its id', async () => {
     const sandbox = await sandboxFor()
     const request = bulkRequest()
     const response = await postSkus(sandbox, request)
     expect(response.status).toBe(201)
-    expect(await response.json()).toEqual({ message: 'Created', count: 2 })
+    const body = (await response.json()) as { skus: { _id: string; barcode: string }[] }
+    expect(body).toEqual({
+      message: 'Created',
+      count: 2,
+      skus: request.skus.map((sku) => ({ _id: expect.stringMatching(PLATFORM_ID), barcode: sku.barcode })),
+    })
     const { skus } = sandbox.received()
     expect(skus.map((entry) => entry.sku)).toEqual(request.skus)
+    expect(skus.map((entry) => entry._id)).toEqual(body.skus.map((sku) => sku._id))
+    expect(skus.map((entry) => entry.updates)).toEqual([[], []])
     expect(new Set(skus.map((entry) => entry.id)).size).toBe(2)
     expect(skus[0]!.batchId).toBe(skus[1]!.batchId)
     expect(Date.parse(skus[0]!.receivedAt)).not.toBeNaN()
+  })
+
+  it('gives every SKU an id of its own, across requests, even for the same SKUs sent again', async () => {
+    const sandbox = await sandboxFor()
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const response = await postSkus(sandbox)
+        return ((await response.json()) as { skus: { _id: string }[] }).skus.map((sku) => sku._id)
+      }),
+    )
+    const ids = answers.flat()
+    expect(ids).toHaveLength(10)
+    expect(new Set(ids).size).toBe(10)
+    // Each id is a path parameter the client can send as it is.
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{1,128}$/)
+  })
+
+  it('a SKU without a barcode is answered with its _id alone', async () => {
+    const sandbox = await sandboxFor()
+    const response = await postSkus(sandbox, { skus: [{ productName: 'Only a name' }] })
+    expect(await response.json()).toEqual({
+      message: 'Created',
+      count: 1,
+      skus: [{ _id: expect.stringMatching(PLATFORM_ID) }],
+    })
+  })
+
+  it('answerIds false: the 201 is {message, count} alone, and the SKUs are still stored with their ids', async () => {
+    const sandbox = await sandboxFor({ answerIds: false })
+    const response = await postSkus(sandbox)
+    expect(response.status).toBe(201)
+    expect(await response.json()).toEqual({ message: 'Created', count: 2 })
+    expect(sandbox.received().skus.map((entry) => entry._id)).toEqual([
+      expect.stringMatching(PLATFORM_ID),
+      expect.stringMatching(PLATFORM_ID),
+    ])
   })
 
   it('keeps fields the contract does not name', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox } from '#node/sandbox/server.ts'
-import { postApp, postSkus, sandboxFor, TOKEN } from './sandbox-client.ts'
+import { createSkus, postApp, postSkus, putSku, sandboxFor, TOKEN } from './sandbox-client.ts'
 
 let scratch = ''
 beforeAll(async () => {
@@ -99,7 +99,7 @@ describe('sandbox store file', () => {
     const sku = { id: 'a', receivedAt: '2026-01-01T00:00:00.000Z', batchId: 'b', sku: { barcode: '1' } }
     await writeFile(storeFile, JSON.stringify({ format: 1, skus: [sku], apps: [] }, null, 2) + '\n')
     const sandbox = await sandboxFor({ storeFile })
-    expect(sandbox.received()).toEqual({ skus: [sku], apps: [] })
+    expect(sandbox.received()).toEqual({ skus: [{ ...sku, updates: [] }], apps: [] })
     await postSkus(sandbox)
     await sandbox.close()
     expect((await sandboxFor({ storeFile })).received().skus).toHaveLength(3)
@@ -174,7 +174,7 @@ describe('sandbox store file', () => {
     const text = `{"skus":[${JSON.stringify(sku)}]}\n{"app":{"id":"p","receivedAt":"2026-01-01T00:00:00.000Z","app":{}}}\n`
     await writeFile(storeFile, text)
     const sandbox = await sandboxFor({ storeFile })
-    expect(sandbox.received().skus).toEqual([sku])
+    expect(sandbox.received().skus).toEqual([{ ...sku, updates: [] }])
     expect(sandbox.received().apps).toHaveLength(1)
     expect(await readFile(storeFile, 'utf8')).toBe(text)
   })
@@ -184,7 +184,7 @@ describe('sandbox store file', () => {
     const torn = join(scratch, 'torn-after-header.json')
     await writeFile(torn, `{"format":2}\n{"skus":[${JSON.stringify(sku)}]}\n{"skus":[{"id":"ha`)
     const first = await sandboxFor({ storeFile: torn })
-    expect(first.received()).toEqual({ skus: [sku], apps: [] })
+    expect(first.received()).toEqual({ skus: [{ ...sku, updates: [] }], apps: [] })
     expect(await readFile(torn, 'utf8')).toBe(`{"format":2}\n{"skus":[${JSON.stringify(sku)}]}\n`)
 
     const unended = join(scratch, 'unended.json')
@@ -210,5 +210,100 @@ describe('sandbox store file', () => {
     expect(await response.json()).toEqual({ message: expect.stringMatching(/^The sandbox failed/) })
     expect(sandbox.received().skus).toEqual([])
     expect(sandbox.requests()).toMatchObject([{ status: 500, stored: false }])
+  })
+})
+
+describe('sandbox store file: platform ids and updates', () => {
+  it('ids stay unique across a restart, and a SKU created before it can be updated after it', async () => {
+    const storeFile = join(scratch, 'ids-restart.json')
+    const first = await sandboxFor({ storeFile })
+    const before = await createSkus(first)
+    expect((await putSku(first, before[0]!, { brand: 'Before the restart' })).status).toBe(200)
+    const kept = first.received()
+    await first.close()
+
+    const second = await sandboxFor({ storeFile })
+    expect(second.received()).toEqual(kept)
+    const after = await createSkus(second)
+    expect(new Set([...before, ...after]).size).toBe(4)
+    const updated = await putSku(second, before[0]!, { productName: 'After the restart' })
+    expect(updated.status).toBe(200)
+    expect(second.received().skus[0]).toMatchObject({
+      _id: before[0],
+      sku: { brand: 'Before the restart', productName: 'After the restart' },
+      updates: [{ body: { brand: 'Before the restart' } }, { body: { productName: 'After the restart' } }],
+    })
+  })
+
+  it('an update is one more line; what was created stays in the file as it was sent', async () => {
+    const storeFile = join(scratch, 'update-lines.json')
+    const sandbox = await sandboxFor({ storeFile })
+    const [id] = await createSkus(sandbox)
+    const created = await readFile(storeFile, 'utf8')
+    const body = { arEffect: { transform: { position: { y: 0.03 } } } }
+    expect((await putSku(sandbox, id!, body)).status).toBe(200)
+    await sandbox.close()
+    const text = await readFile(storeFile, 'utf8')
+    expect(text.startsWith(created)).toBe(true)
+    expect(JSON.parse(text.slice(created.length))).toEqual({
+      update: { _id: id, receivedAt: expect.any(String), body },
+    })
+  })
+
+  it('a store written before ids were given out loads; its SKUs have no _id and cannot be updated', async () => {
+    const sku = {
+      id: '0d4f3c9e-5b8a-4c1e-9f2a-7e6d5c4b3a21',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      batchId: 'b',
+    }
+    const storeFile = join(scratch, 'before-ids.json')
+    const text = `{"format":2}\n{"skus":[${JSON.stringify({ ...sku, sku: { barcode: '1', brand: 'Old' } })}]}\n`
+    await writeFile(storeFile, text)
+    const sandbox = await sandboxFor({ storeFile })
+    expect(sandbox.notice).toBeUndefined()
+    expect(sandbox.received().skus).toEqual([{ ...sku, sku: { barcode: '1', brand: 'Old' }, updates: [] }])
+    // Its entry's own id was never the platform's id.
+    const refused = await putSku(sandbox, sku.id, { brand: 'New' })
+    expect(refused.status).toBe(404)
+    expect(await refused.json()).toEqual({ message: `SKU ${sku.id} not found` })
+    // New SKUs in the same store get ids and can be updated.
+    const [id] = await createSkus(sandbox)
+    expect((await putSku(sandbox, id!, { brand: 'New' })).status).toBe(200)
+    await sandbox.close()
+    expect((await readFile(storeFile, 'utf8')).startsWith(text)).toBe(true)
+  })
+
+  it('a headerless file starting with an update is not a store: refused by name and left as it is', async () => {
+    const storeFile = join(scratch, 'headerless-update.json')
+    const text =
+      '{"update":{"_id":"aaaaaaaaaaaaaaaaaaaaaaaa","receivedAt":"2026-01-01T00:00:00.000Z","body":{}}}\n'
+    await writeFile(storeFile, text)
+    await expect(startSandbox({ token: TOKEN, storeFile })).rejects.toThrow(
+      /its first line is neither the store's header nor a whole entry/,
+    )
+    expect(await readFile(storeFile, 'utf8')).toBe(text)
+  })
+
+  it('a SKU dropped to keep the store within its size takes its updates along, and is then not found', async () => {
+    const storeFile = join(scratch, 'bounded-updates.json')
+    const maxStoreBytes = 16 * 1024
+    const sandbox = await sandboxFor({ storeFile, maxStoreBytes })
+    const small = (n: number) => ({ skus: [{ barcode: `890100000${n}`, brand: 'Small' }] })
+    const [oldest] = await createSkus(sandbox, small(0))
+    let n = 1
+    // Its update comes late, in the newer half the store keeps when it lets the oldest go.
+    while ((await stat(storeFile)).size < maxStoreBytes * 0.7) await createSkus(sandbox, small(n++))
+    const [beforeTheUpdate] = await createSkus(sandbox, small(n++))
+    expect((await putSku(sandbox, oldest!, { brand: 'Updated late' })).status).toBe(200)
+    while (sandbox.received().skus.some((entry) => entry._id === oldest))
+      await createSkus(sandbox, small(n++))
+
+    expect(sandbox.received().skus.map((entry) => entry._id)).toContain(beforeTheUpdate)
+    expect((await putSku(sandbox, oldest!, { brand: 'Too late' })).status).toBe(404)
+    await sandbox.close()
+    expect(await readFile(storeFile, 'utf8')).not.toContain(oldest!)
+    expect((await stat(storeFile)).size).toBeLessThanOrEqual(maxStoreBytes)
+    const reopened = await sandboxFor({ storeFile, maxStoreBytes })
+    expect(reopened.received()).toEqual(sandbox.received())
   })
 })

@@ -107,6 +107,31 @@ describe('catalog-desk sandbox', () => {
     expect(await session.done).toBe(0)
   })
 
+  it("--no-ids answers bulk uploads {message, count} alone; without it, with each SKU's _id", async () => {
+    const send = (url: string) =>
+      fetch(url + BULK_UPLOAD_PATH, {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-token', 'content-type': 'application/json' },
+        body: JSON.stringify(bulkRequest()),
+      }).then((response) => response.json())
+    const plain = startCommand(['sandbox', '--port', '0', '--no-ids'])
+    const withIds = startCommand(['sandbox', '--port', '0'])
+    const [plainUrl, idsUrl] = await Promise.all([listeningUrl(plain), listeningUrl(withIds)])
+    expect(plain.stdout()).toContain('Bulk uploads are answered without ids: {message, count} (--no-ids)\n')
+    expect(withIds.stdout()).toContain("Bulk uploads are answered with each SKU's _id and barcode")
+    expect(withIds.stdout()).toMatch(
+      / {2}PUT {2}http:\/\/127\.0\.0\.1:\d+\/service\/platform\/misc\/v2\.0\/skus\/\{skuId\}\n/,
+    )
+    expect(await send(plainUrl)).toEqual({ message: 'Created', count: 2 })
+    expect(await send(idsUrl)).toMatchObject({
+      count: 2,
+      skus: [{ _id: expect.any(String) }, { _id: expect.any(String) }],
+    })
+    plain.stop()
+    withIds.stop()
+    expect(await Promise.all([plain.done, withIds.done])).toEqual([0, 0])
+  })
+
   it('a port in use is exit 2 with a hint', async () => {
     const other = await sandboxFor()
     const session = startCommand(['sandbox', '--port', String(other.port)])
@@ -149,6 +174,8 @@ describe('catalog-desk sandbox', () => {
     expect(await help.done).toBe(0)
     expect(help.stdout()).toMatch(/^Usage: catalog-desk sandbox \[--port N\]/)
     expect(help.stdout()).toContain('slow-response:after:delay=5000:times=3')
+    expect(help.stdout()).toContain('--no-ids')
+    expect(help.stdout()).toContain('endpoint=skus|apps|sku-update')
     const usage = startCommand(['--help'])
     await usage.done
     expect(usage.stdout()).toContain('sandbox [options]')
@@ -166,6 +193,7 @@ describe('--fault SPEC', () => {
     ],
     ['reset:before:endpoint=skus', { kind: 'reset', stage: 'before', endpoint: 'skus' }],
     ['html-error:times=forever:endpoint=apps', { kind: 'html-error', times: null, endpoint: 'apps' }],
+    ['server-error:endpoint=sku-update', { kind: 'server-error', endpoint: 'sku-update' }],
     ['latency:stage=before:delay=0', { kind: 'latency', stage: 'before', delayMs: 0 }],
   ])('%s', (spec, rule) => {
     expect(parseFaultSpec(spec)).toEqual(rule)
@@ -190,7 +218,7 @@ describe('--fault SPEC', () => {
     ['reset:sideways', '"sideways" is neither before, after nor KEY=VALUE'],
     ['reset::after', 'an empty part'],
     ['reset:before:after', 'the stage is given twice'],
-    ['reset:endpoint=orders', 'endpoint is skus or apps, not "orders"'],
+    ['reset:endpoint=orders', 'endpoint is skus, apps or sku-update, not "orders"'],
     ['reset:times=0', 'times: '],
     ['reset:times=two', 'times must be a whole number, not "two"'],
     ['latency:delay=-5', 'delay must be a whole number, not "-5"'],

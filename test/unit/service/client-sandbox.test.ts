@@ -19,7 +19,7 @@ describe('the service client against the sandbox', () => {
     const outcome = await clientFor(sandbox.url).send({ operation: 'bulk-upload', argument: sent })
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(outcome.message).toBe('The service accepted the request (HTTP 201).')
-    expect(outcome.body).toEqual({ message: 'Created', count: 2 })
+    expect(outcome.body).toMatchObject({ message: 'Created', count: 2 })
     expect(outcome.durationMs).toBeGreaterThanOrEqual(0)
     expect(sandbox.received().skus.map((entry) => entry.sku)).toEqual(sent)
     expect(operationRequests(sandbox)).toMatchObject([{ path: BULK_UPLOAD_PATH, status: 201, stored: true }])

@@ -548,3 +548,22 @@ describe('classifyFailure: a drop is decided by whether the body had left', () =
     expect(outcome.message).toContain('[token removed]')
   })
 })
+
+describe("an update's 404 (issue #34)", () => {
+  const update: ClassifyContext = { ...context, operation: 'update-sku' }
+
+  it('is "not there" only with the service\'s JSON message, and says nothing was updated', () => {
+    const outcome = classifyAnswer(answer(404, { message: 'SKU 65a1 not found' }), update)
+    expect(outcome.kind).toBe('not-found')
+    expect(outcome.processed).toBe('no')
+    expect(outcome.message).toMatch(/says the SKU is not there \(HTTP 404\)/)
+    expect(outcome.message).toMatch(/Nothing was updated/)
+    expect(outcome.message).toContain('SKU 65a1 not found')
+  })
+
+  it('is a wrong address without one (a proxy, a wrong base URL), or for an operation without the rule', () => {
+    expect(classifyAnswer(answer(404), update).kind).toBe('wrong-address')
+    expect(classifyAnswer(answer(404, { error: 'no' }), update).kind).toBe('wrong-address')
+    expect(classifyAnswer(answer(404, { message: 'no such route' }), context).kind).toBe('wrong-address')
+  })
+})

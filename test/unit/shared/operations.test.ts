@@ -22,7 +22,8 @@ const update: ServiceOperation<{ skuId: string; changes: Record<string, unknown>
   body: ({ changes }) => changes,
   logWords: () => 'a SKU updated at',
   subject: 'the SKU',
-  statuses: { 404: 'rejected' },
+  done: 'updated',
+  statuses: { 404: 'not-found' },
 }
 
 describe('the operation table', () => {

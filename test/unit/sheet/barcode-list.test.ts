@@ -86,3 +86,58 @@ describe('a list of barcodes from the platform', () => {
     await expect(readBarcodeList(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1]))).rejects.toThrow(/\.xls/)
   })
 })
+
+describe('a list from the platform with its ids (issue #34)', () => {
+  const idsOf = async (text: string) => {
+    const list = await read(text)
+    return list.ids && { column: list.ids.column, byBarcode: Object.fromEntries(list.ids.byBarcode) }
+  }
+
+  it('reads the id column beside the barcodes, under the headings an export would give it', async () => {
+    expect(await read('barcode,_id,name\n0012,a1,X\n0013,,Y\n0012,a1,X again\n')).toEqual({
+      barcodes: ['0012', '0013'],
+      column: 'barcode',
+      // A blank id gives that barcode none; the same id twice is the same SKU.
+      ids: { column: '_id', byBarcode: new Map([['0012', 'a1']]) },
+    })
+    // An id escaped against formulas on export ('-7) reads as it was.
+    for (const heading of ['id', 'ID', 'skuId', 'SKU id', 'sku_id', 'Platform ID', 'platform SKU id'])
+      expect(await idsOf(`EAN;${heading}\n 0042 ; '-7 \n`)).toEqual({
+        column: heading,
+        byBarcode: { '0042': '-7' },
+      })
+    // `_id` is preferred to a "platform id" column beside it.
+    expect((await idsOf('platform id,barcode,_id\np,1,q\n'))?.column).toBe('_id')
+  })
+
+  it('finds no ids where no column is headed so: the app’s own export, a plain list', async () => {
+    const exported =
+      'barcode,product name,run,time sent,request id,state,message\n0012,F,r,t,req-1,unknown,m\n'
+    expect((await read(exported)).ids).toBeUndefined()
+    expect((await read('0012\n0013\n')).ids).toBeUndefined()
+    expect((await read('id\n0012\n')).ids).toBeUndefined()
+  })
+
+  it('refuses a barcode listed with two ids, naming it, its ids and their rows', async () => {
+    await expect(read('barcode,skuId\n8901000000042,a1\n0013,b\n 8901000000042 ,a2\n')).rejects.toThrow(
+      new BarcodeListError(
+        'Barcode 8901000000042 is listed with two ids: a1 and a2 (rows 2 and 4). The platform keeps one SKU a barcode: keep the row of the right one.',
+      ),
+    )
+  })
+
+  it.each([
+    [
+      'a slash, which would add a segment to the address',
+      'a/1',
+      'Row 3 holds the id "a/1" in the column "id"',
+    ],
+    ['a space', 'a 1', 'Row 3 holds the id "a 1"'],
+    ['a number a spreadsheet shortened', '1.2345E+15', 'a number a spreadsheet shortened'],
+    ['prose', 'x'.repeat(300), `"${'x'.repeat(40)}…"`],
+  ])('refuses an id with %s, naming its row', async (_what, id, message) => {
+    const reading = read(`barcode,id\n0012,ok-1\n0013,${id}\n`)
+    await expect(reading).rejects.toBeInstanceOf(BarcodeListError)
+    await expect(read(`barcode,id\n0012,ok-1\n0013,${id}\n`)).rejects.toThrow(message)
+  })
+})

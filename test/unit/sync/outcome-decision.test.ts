@@ -103,6 +103,24 @@ const TABLE: Row[] = [
     hold: [],
     stop: true,
   },
+  {
+    kind: 'created',
+    batch: 1,
+    context: { action: 'update' },
+    when: ' (an update)',
+    action: 'updated',
+    states: ['synced'],
+    hold: [],
+  },
+  {
+    kind: 'not-found',
+    batch: 1,
+    context: { action: 'update' },
+    when: ' (an update)',
+    action: 'not on the platform',
+    states: ['rejected'],
+    hold: [],
+  },
   { kind: 'failed', batch: 2, action: 'failed', states: ['failed', 'failed'], hold: [] },
   { kind: 'unknown', batch: 2, action: 'unknown', states: ['unknown', 'unknown'], hold: [] },
 ]
@@ -114,6 +132,7 @@ describe('decideOutcome: the outcome table', () => {
     const batch = items(row.batch)
     const decision = decideOutcome(batch, outcome(row.kind), {
       kind: SKU_KIND,
+      action: 'create',
       haltedMeanwhile: false,
       canWaitForNetwork: true,
       ...row.context,
@@ -143,7 +162,7 @@ describe('decideOutcome: the outcome table', () => {
         serviceMessage: 'Validation failed',
         problems: [{ path: 'skus.0.barcode', message: 'is already taken' }],
       }),
-      { kind: SKU_KIND, haltedMeanwhile: false, canWaitForNetwork: true },
+      { kind: SKU_KIND, action: 'create', haltedMeanwhile: false, canWaitForNetwork: true },
     )
     expect(decision.write?.updates).toEqual([
       { key: 'k0', state: 'rejected', message: 'Validation failed (barcode: is already taken)' },
@@ -155,7 +174,7 @@ describe('decideOutcome: the outcome table', () => {
     const decision = decideOutcome(
       items(5),
       outcome('rejected', { problems: [{ path: 'skus.3.name', message: 'required' }] }),
-      { kind: SKU_KIND, haltedMeanwhile: false, canWaitForNetwork: true },
+      { kind: SKU_KIND, action: 'create', haltedMeanwhile: false, canWaitForNetwork: true },
     )
     expect(decision.hold.map((held) => held.map((item) => item.key))).toEqual([
       ['k0', 'k1', 'k2', 'k4'],
@@ -170,10 +189,35 @@ describe('decideOutcome: the outcome table', () => {
   ])('a created %s is synced and named in the log', (kind, log, update) => {
     const decision = decideOutcome(items(1), outcome('created', { body: { app: { _id: 'a1' } } }), {
       kind: draftKind(kind),
+      action: 'create',
       haltedMeanwhile: false,
       canWaitForNetwork: true,
     })
     expect(decision.log).toBe(log)
     expect(decision.write?.updates[0]).toMatchObject(update)
+  })
+})
+
+describe("an update's outcome", () => {
+  it('marks a SKU the service says is not there as gone, in its words', () => {
+    const decision = decideOutcome(items(1), outcome('not-found', { message: 'The SKU is not there.' }), {
+      kind: SKU_KIND,
+      action: 'update',
+      haltedMeanwhile: false,
+      canWaitForNetwork: true,
+    })
+    expect(decision.write?.updates).toEqual([
+      { key: 'k0', state: 'rejected', message: 'The SKU is not there.', gone: true },
+    ])
+    expect(decision.log).toBe('SKU 890100000000: not on the platform any more: The SKU is not there.')
+  })
+
+  it("never reads ids from an update's answer: what it updated keeps the id it was sent to", () => {
+    const decision = decideOutcome(
+      items(1),
+      outcome('created', { body: { skus: [{ _id: 'other', barcode: '890100000000' }] } }),
+      { kind: SKU_KIND, action: 'update', haltedMeanwhile: false, canWaitForNetwork: true },
+    )
+    expect(decision.write?.updates).toEqual([{ key: 'k0', state: 'synced' }])
   })
 })

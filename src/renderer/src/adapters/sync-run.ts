@@ -27,6 +27,7 @@ export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun
     {
       runId: run.id,
       kind: run.kind,
+      action: run.action ?? 'create',
       batchSize: run.batchSize,
       concurrency: run.concurrency,
       adaptive: true,

@@ -11,6 +11,7 @@ import { searchTerms } from '#shared/search-terms.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
 import { upgradeToUndoHistory } from './undo-history-upgrade.ts'
+import { upgradeToUpdates } from './updates-upgrade.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 
@@ -100,5 +101,8 @@ export class CatalogDatabase extends Dexie {
     // by an increasing number, the order actions are undone in; `batch` is unique. The upgrade
     // names the one batch the table held, so the undo a person had is still there.
     this.version(8).stores({ skuActions: '++seq, &batch' }).upgrade(upgradeToUndoHistory)
+    // v9: SKU updates. No new index: a SKU created somewhere gains tags in `standing` (changed
+    // since sent there, no platform id, gone) and its standing what stands there (`sent`).
+    this.version(9).stores({}).upgrade(upgradeToUpdates)
   }
 }

@@ -83,7 +83,7 @@ export async function upgradeToDestinations(tx: Transaction): Promise<void> {
             ...(response !== undefined ? { response } : {}),
           }
         }
-        Object.assign(draft, withStanding({}, destination ?? '', standing))
+        Object.assign(draft, withStanding({ sync: {}, payload: undefined }, destination ?? '', standing))
       })
   }
 }

@@ -91,17 +91,21 @@ export function saveDraftPayload<R extends DraftRow>(
       payload,
       updatedAt: now,
       ...columns(payload),
-      ...withoutRefusals(current.sync),
+      ...withoutRefusals(current.sync, payload),
     }
     await drafts.put(next)
     return next
   })
 }
 
-/** A draft's sync columns with its refusals cleared: edited, it may be sent again where it was refused. */
-export function withoutRefusals(sync: DraftSync): { sync: DraftSync; standing: string[] } {
+/**
+ * A draft's sync columns with its refusals cleared, for its new `payload`: edited, it may be sent
+ * again where it was refused (a refused creation is forgotten; a refused update holds back only
+ * the content it refused, see `isChangedSince`), and it may be "changed since sent" where it was created.
+ */
+export function withoutRefusals(sync: DraftSync, payload: unknown): { sync: DraftSync; standing: string[] } {
   const kept = Object.fromEntries(
     Object.entries(sync).filter(([, standing]) => standing.state !== 'rejected'),
   )
-  return { sync: kept, standing: standingTags(kept) }
+  return { sync: kept, standing: standingTags(kept, payload) }
 }

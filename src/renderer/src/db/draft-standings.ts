@@ -1,12 +1,21 @@
 import type { Table } from 'dexie'
-import type { ItemState, ItemUpdate } from '#shared/sync/ports.ts'
-import { withStanding, type DestinationStanding, type SyncState } from '#shared/sync-state.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { draftKind } from '#shared/sync/kinds.ts'
+import type { ItemState, ItemUpdate, RunAction, SyncKind } from '#shared/sync/ports.ts'
+import {
+  withStanding,
+  type DestinationStanding,
+  type SyncState,
+  type UpdateStanding,
+} from '#shared/sync-state.ts'
 import type { DraftRow } from './draft-kinds.ts'
 
-/** A run as far as the drafts' standings go: its id and where it sends. */
+/** A run as far as the drafts' standings go: its id, where it sends, and whether it updates. */
 export interface StandingRun {
   id: string
   destination: string
+  /** An update run moves the drafts' `update` standing there; a creation (absent) the standing itself. */
+  action?: RunAction | undefined
 }
 
 /** A draft's next state at the run's destination, with its item's place in the run. */
@@ -15,12 +24,45 @@ export interface StandingChange {
   position: number
   /** For a created app: what the service said (`createdFields`). */
   created?: CreatedFields
+  /**
+   * For a SKU created: what now stands there (the fingerprint of what was sent) and the platform's
+   * id of it when the answer gave one.
+   */
+  stands?: Pick<DestinationStanding, 'sent' | 'remoteId'>
+  /** For an update: why it is rejected, failed or unknown, and whether the SKU is gone. */
+  message?: string
+  gone?: true
+}
+
+/**
+ * What a creation leaves on the standing of a kind that has updates (a SKU): what now stands
+ * there (the fingerprint of what its item sent, the base of its updates) and the platform's id
+ * when one is known. Undefined for a kind without updates, or an item that kept no payload. The
+ * outbox (an answer), "Mark as created" and a platform list all record a creation this one way.
+ */
+export function createdStanding(
+  kind: SyncKind,
+  sent: unknown,
+  remoteId?: string,
+): StandingChange['stands'] | undefined {
+  if (draftKind(kind).operations.update === undefined || sent === undefined) return undefined
+  return remoteId === undefined
+    ? { sent: payloadFingerprint(sent) }
+    : { sent: payloadFingerprint(sent), remoteId }
+}
+
+/** The record an item of `run` moves at the run's destination: the standing, or its update. */
+function heldBy(
+  standing: DestinationStanding | undefined,
+  run: StandingRun,
+): DestinationStanding | UpdateStanding | undefined {
+  return run.action === 'update' ? standing?.update : standing
 }
 
 /**
  * Whether the draft's standing at the run's destination is the run's item at `position`, in one
  * of `states`: whether the draft is still in that item's hands, and not moved on (to a later run,
- * back to editing).
+ * back to editing). For an update run, its `update` standing there.
  */
 export function standsFor(
   draft: Pick<DraftRow, 'sync'> | undefined,
@@ -28,13 +70,37 @@ export function standsFor(
   position: number,
   states: readonly SyncState[],
 ): boolean {
-  const standing = draft?.sync[run.destination]
+  const held = heldBy(draft?.sync[run.destination], run)
   return (
-    standing !== undefined &&
-    standing.run === run.id &&
-    standing.position === position &&
-    states.includes(standing.state)
+    held !== undefined && held.run === run.id && held.position === position && states.includes(held.state)
   )
+}
+
+/**
+ * A SKU's standing once an update item of `run` takes `change`: back to no update (`draft`), or the
+ * update in its new state; an applied one makes what it sent what stands there, and its item the
+ * base of the next update's changes.
+ */
+function updatedStanding(
+  standing: DestinationStanding,
+  run: StandingRun,
+  change: StandingChange,
+  at: number,
+): DestinationStanding {
+  const { update: previous, ...rest } = standing
+  if (change.state === 'draft' || previous === undefined) return rest
+  const update: UpdateStanding = {
+    run: run.id,
+    position: change.position,
+    state: change.state,
+    at,
+    sent: previous.sent,
+    ...(change.message !== undefined ? { message: change.message } : {}),
+    ...(change.gone ? { gone: true as const } : {}),
+    ...(previous.afterDoubt ? { afterDoubt: true as const } : {}),
+  }
+  if (change.state !== 'synced') return { ...rest, update }
+  return { ...rest, update, sent: previous.sent, base: { run: run.id, position: change.position } }
 }
 
 /**
@@ -58,12 +124,22 @@ export async function moveStandings(
   drafts.forEach((draft, i) => {
     const change = changes.get(ids[i]!)!
     if (!draft || !standsFor(draft, run, change.position, from)) return
-    if (draft.sync[run.destination]!.state === change.state) return
+    const standing = draft.sync[run.destination]!
+    if (heldBy(standing, run)!.state === change.state) return
     const next: DestinationStanding | undefined =
-      change.state === 'draft'
-        ? undefined
-        : { state: change.state, run: run.id, position: change.position, at: now, ...change.created }
-    changed.push({ ...draft, ...withStanding(draft.sync, run.destination, next) })
+      run.action === 'update'
+        ? updatedStanding(standing, run, change, now)
+        : change.state === 'draft'
+          ? undefined
+          : {
+              state: change.state,
+              run: run.id,
+              position: change.position,
+              at: now,
+              ...change.created,
+              ...change.stands,
+            }
+    changed.push({ ...draft, ...withStanding(draft, run.destination, next) })
   })
   await table.bulkPut(changed)
   return changed.map((draft) => draft.id)

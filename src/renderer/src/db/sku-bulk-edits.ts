@@ -108,7 +108,7 @@ export class SkuBulkEdits {
                 payload,
                 updatedAt: now,
                 ...draftColumns(payload),
-                ...withoutRefusals(record.sync),
+                ...withoutRefusals(record.sync, payload),
               })
               undo.push({ batch, id: record.id, before: record, writtenAt: now })
             }

@@ -1,4 +1,7 @@
 import type { SyncState } from '#shared/sync-state.ts'
+
+/** What the list's Sync filter chooses: a state at the destination, or changed since created there. */
+export type SyncFilterState = SyncState | 'changed'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import type { AssetStatus } from '#shared/asset-checks/results.ts'
 import type { Validity } from '#shared/validation/problem.ts'
@@ -35,8 +38,11 @@ export interface ListFilters {
   subCategory?: string
   status?: string
   validity?: Validity
-  /** The state at the query's destination (`draft`: never sent there). */
-  syncState?: SyncState
+  /**
+   * The state at the query's destination (`draft`: never sent there), or `changed`: created there
+   * and edited since (what "Update" sends, and those waiting for a platform id).
+   */
+  syncState?: SyncFilterState
   /** Created on this destination (with `syncState: 'draft'`, what a promotion to the active one takes). */
   syncedAt?: string
   /** Held back by the gates before sending there, for this reason or (`any`) for any. */

@@ -226,7 +226,7 @@ export class SkuUndoLog {
         // Sync changes a draft's standings without an edit: what was queued or sent since stays as
         // it is. Compared with the standings the action wrote: an edit by the action itself cleared
         // the draft's refusals (`withoutRefusals`), which is no sending since.
-        const written = entry.before && withoutRefusals(entry.before.sync).sync
+        const written = entry.before && withoutRefusals(entry.before.sync, entry.before.payload).sync
         if (current && !sameStandings(current.sync, written)) result.keptSent++
         else if (!untouched) result.keptEdited++
         else if (entry.before) restore.push(entry.before)

@@ -10,10 +10,18 @@ import {
   type SyncKind,
   type SyncOutbox,
 } from '#shared/sync/ports.ts'
-import { withStanding } from '#shared/sync-state.ts'
+import type { SkuUpdateArgument } from '#shared/service/operations.ts'
+import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
+import { doubtsWhatStands, UNRECORDED, type DestinationStanding } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import { createdFields, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
+import {
+  createdFields,
+  createdStanding,
+  moveStandings,
+  standsFor,
+  type StandingChange,
+} from './draft-standings.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 
 /** Why an item whose draft is gone failed: it was never sent. */
@@ -43,8 +51,48 @@ export async function itemsOfKeys(
   return keys.map((key) => byKey.get(key))
 }
 
+/** An update item whose draft has no platform id there any more: nothing was sent. */
+export const NO_PLATFORM_ID_MESSAGE =
+  "The platform's id of this SKU is unknown, so it cannot be updated; nothing was sent. Import a list from the platform with its id (Sync › Check the platform)."
+/** An update item whose changes came to nothing to send (only fields removed, which stay there). */
+export const NOTHING_TO_UPDATE_MESSAGE =
+  'Nothing to send: the fields it changed were removed in the draft, and a partial update leaves them on the platform as they are.'
+
 /** What the outbox needs of its run. */
-export type OutboxRun = Pick<SyncRunRecord, 'id' | 'kind' | 'destination'>
+export type OutboxRun = Pick<SyncRunRecord, 'id' | 'kind' | 'destination' | 'action'>
+
+/** The item whose kept payload stands at a destination: the creation's, or the last applied update's. */
+export function baseItemKey(standing: DestinationStanding): [string, number] {
+  const base = standing.base ?? { run: standing.run, position: standing.position }
+  return [base.run, base.position]
+}
+
+/**
+ * The payload that stands where a SKU was created, as far as the app knows, to count an update's
+ * changes from; undefined when nothing says (sent by a version that kept no payload, or after an
+ * update whose outcome nobody knows, which may or may not have changed any field: the next update
+ * then sends the whole SKU).
+ */
+export async function standsThere(db: CatalogDatabase, standing: DestinationStanding): Promise<unknown> {
+  if (standing.sent === UNRECORDED) return undefined
+  if (doubtsWhatStands(standing.update)) return undefined
+  return (await db.syncItems.get(baseItemKey(standing)))?.sent
+}
+
+/**
+ * The update a draft's payload makes at a destination where it was created: the platform's id and
+ * the changed fields, counted from the payload that stands there (its base item's `sent`), or the
+ * whole SKU when nothing was kept to count from. Undefined without an id.
+ */
+export async function updateArgumentOf(
+  db: CatalogDatabase,
+  standing: DestinationStanding,
+  payload: Record<string, unknown>,
+): Promise<{ argument: SkuUpdateArgument; nothing: boolean } | undefined> {
+  if (standing.remoteId === undefined) return undefined
+  const plan = skuUpdatePlan(await standsThere(db, standing), payload)
+  return { argument: { skuId: standing.remoteId, fields: plan.fields }, nothing: !hasUpdate(plan) }
+}
 
 /**
  * The outbox of one run, in IndexedDB: the engine's `SyncOutbox` port. Items live in `syncItems`
@@ -64,6 +112,8 @@ export class DexieSyncOutbox implements SyncOutbox {
   private readonly drafts: Table<DraftRow, string>
   /** Whether a created item keeps the service's id and answer on its draft (an app does). */
   private readonly keepsAnswer: boolean
+  /** An update run: items carry an update's argument, and move the drafts' `update` standing. */
+  private readonly updates: boolean
 
   constructor(db: CatalogDatabase, run: OutboxRun) {
     this.db = db
@@ -73,6 +123,18 @@ export class DexieSyncOutbox implements SyncOutbox {
     const stored = storedKind(run.kind)
     this.drafts = stored.table(db)
     this.keepsAnswer = stored.definition.keepsAnswer
+    this.updates = run.action === 'update'
+  }
+
+  /** What an update item sends for its draft now, or why it sends nothing. */
+  private async updateOf(draft: DraftRow): Promise<{ argument?: SkuUpdateArgument; message?: string }> {
+    const found = await updateArgumentOf(
+      this.db,
+      draft.sync[this.run.destination]!,
+      draft.payload as Record<string, unknown>,
+    )
+    if (!found) return { message: NO_PLATFORM_ID_MESSAGE }
+    return found.nothing ? { message: NOTHING_TO_UPDATE_MESSAGE } : { argument: found.argument }
   }
 
   /**
@@ -92,14 +154,30 @@ export class DexieSyncOutbox implements SyncOutbox {
         cursor = items.at(-1)!.position
         const drafts = await this.drafts.bulkGet(items.map((item) => item.key))
         const gone: SyncItemRecord[] = []
-        items.forEach((item, i) => {
+        const settledHere = new Map<string, StandingChange>()
+        for (const [i, item] of items.entries()) {
           const draft = drafts[i]
-          if (draft && standsFor(draft, this.run, item.position, ['queued']))
-            found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
-          else
+          if (!draft || !standsFor(draft, this.run, item.position, ['queued'])) {
             gone.push({ ...item, state: 'failed', message: draft ? DRAFT_LEFT_MESSAGE : DRAFT_GONE_MESSAGE })
-        })
+            continue
+          }
+          if (!this.updates) {
+            found.push({ key: item.key, position: item.position, payload: draft.payload, label: item.label })
+            continue
+          }
+          // An update's payload is its argument, counted now from what stands there.
+          const { argument, message } = await this.updateOf(draft)
+          if (argument) {
+            found.push({ key: item.key, position: item.position, payload: argument, label: item.label })
+            continue
+          }
+          // Nothing to send: no id (failed), or nothing a partial update can say (as if applied).
+          const state = message === NOTHING_TO_UPDATE_MESSAGE ? 'synced' : 'failed'
+          gone.push({ ...item, state, message: message! })
+          settledHere.set(item.key, { state, position: item.position, message: message! })
+        }
         await this.db.syncItems.bulkPut(gone)
+        await moveStandings(this.drafts, this.run, settledHere, ['queued'])
         if (items.length < wanted) break
       }
       return found
@@ -130,18 +208,19 @@ export class DexieSyncOutbox implements SyncOutbox {
         const { message: _previous, ...rest } = item
         return { ...rest, state: 'sending' as const, requestId: request.id, sent: draft!.payload }
       })
+      if (this.updates)
+        for (const [i, item] of sending.entries()) {
+          const { argument } = await this.updateOf(drafts[i]!)
+          if (!argument) throw new OutboxConflictError(`Item ${item.key} has no update to send`)
+          item.update = argument
+        }
       await this.db.syncItems.bulkPut(sending)
-      const at = request.startedAt
-      await this.drafts.bulkPut(
-        drafts.map((draft, i) => ({
-          ...draft!,
-          ...withStanding(draft!.sync, this.run.destination, {
-            state: 'sending',
-            run: this.runId,
-            position: sending[i]!.position,
-            at,
-          }),
-        })),
+      await moveStandings(
+        this.drafts,
+        this.run,
+        new Map(sending.map((item) => [item.key, { state: 'sending', position: item.position }])),
+        ['queued'],
+        request.startedAt,
       )
       await this.db.syncRequests.put({ ...plain(request), labels: items.map((item) => item!.label) })
     })
@@ -174,11 +253,17 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (update.response !== undefined) record.response = plain(update.response)
         next.push(record)
         const created = this.keepsAnswer ? createdFields(update, answeredAt) : undefined
-        changes.set(update.key, {
-          state: update.state,
-          position: item.position,
-          ...(created ? { created } : {}),
-        })
+        const change: StandingChange = { state: update.state, position: item.position }
+        if (created) change.created = created
+        if (this.updates) {
+          if (update.message !== undefined) change.message = update.message
+          if (update.gone) change.gone = true
+        } else if (update.state === 'synced') {
+          // What it created is what stands there now: the base of its updates, by fingerprint.
+          const stands = createdStanding(this.kind, item.sent, update.remoteId)
+          if (stands) change.stands = stands
+        }
+        changes.set(update.key, change)
       })
       await this.db.syncItems.bulkPut(next)
       await moveStandings(this.drafts, this.run, changes, ['queued', 'sending'], answeredAt)
@@ -186,15 +271,35 @@ export class DexieSyncOutbox implements SyncOutbox {
     })
   }
 
+  /**
+   * A creation left sending is unknown: the bulk endpoint is not idempotent. An update left sending
+   * is queued again, once, while its draft still stands for it (no newer update has left): a PUT
+   * sent twice does what it does once. Left sending a second time, it is unknown too.
+   */
   async recoverInterrupted(message: string): Promise<number> {
     return this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
       const sending = await itemsInState(this.db, this.runId, 'sending').toArray()
-      const unknown = sending.map((item) => ({ ...item, state: 'unknown' as const, message }))
-      await this.db.syncItems.bulkPut(unknown)
+      const drafts = this.updates ? await this.drafts.bulkGet(sending.map((item) => item.key)) : []
+      const again = (item: SyncItemRecord, i: number) =>
+        this.updates && !item.requeuedAfterCrash && standsFor(drafts[i], this.run, item.position, ['sending'])
+      const recovered: SyncItemRecord[] = sending.map((item, i) =>
+        again(item, i)
+          ? { ...item, state: 'queued', requeuedAfterCrash: true }
+          : { ...item, state: 'unknown', message },
+      )
+      const unknown = recovered.filter((item) => item.state === 'unknown')
+      await this.db.syncItems.bulkPut(recovered)
       await moveStandings(
         this.drafts,
         this.run,
-        new Map(unknown.map((item) => [item.key, { state: 'unknown', position: item.position }])),
+        new Map(
+          recovered.map((item) => [
+            item.key,
+            item.state === 'unknown'
+              ? { state: 'unknown', position: item.position, message }
+              : { state: 'queued', position: item.position },
+          ]),
+        ),
         ['queued', 'sending'],
       )
       const open = await this.db.syncRequests
@@ -212,7 +317,9 @@ export class DexieSyncOutbox implements SyncOutbox {
             processed: 'maybe',
             message,
             durationMs: now - request.startedAt,
-            action: 'interrupted: the app closed before the answer came; you decide',
+            action: this.updates
+              ? 'interrupted: the app closed before the answer came; an update is sent again once'
+              : 'interrupted: the app closed before the answer came; you decide',
           },
         })),
       )

@@ -1,13 +1,20 @@
+import type { Table } from 'dexie'
 import { toCsv } from '#shared/sheet/csv.ts'
 import { MEDIA_TYPES } from '#shared/sheet/export.ts'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { textOf } from '#shared/text-of.ts'
 import { isRecord } from '#shared/is-record.ts'
-import { standingTag } from '#shared/sync-state.ts'
+import { standingTag, withStanding } from '#shared/sync-state.ts'
 import { barcodeKey } from '#shared/sync/send-gates.ts'
 import type { CatalogDatabase } from './database.ts'
-import { storedKind } from './draft-kinds.ts'
-import { moveStandings, standsFor, type StandingChange, type StandingRun } from './draft-standings.ts'
+import { storedKind, type DraftRow } from './draft-kinds.ts'
+import {
+  createdStanding,
+  moveStandings,
+  standsFor,
+  type StandingChange,
+  type StandingRun,
+} from './draft-standings.ts'
 import { ENQUEUE_CHUNK } from './sync-runs.ts'
 import { itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
@@ -19,6 +26,14 @@ import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-re
  * against the platform, and the decisions a list of barcodes the platform has leads to, written as
  * `SyncRunRepository.resolve` writes one batch's decision (items and standings in one transaction),
  * a chunk at a time. Only SKUs: they are what a barcode names.
+ *
+ * A list with an id column (src/shared/sheet/barcode-list.ts) also gives the platform's id of the
+ * SKUs created there (issue #34): what an update is sent to, which no bulk answer may have said.
+ * Every draft created at the destination with a listed barcode gets it on its standing there, in
+ * whatever state: an undecided one as the list marks it created, a synced one as it is (its own
+ * barcode compared, as the drafts' list shows it). Where the list's id differs from the one the
+ * draft keeps, the list wins: it is what the platform shows now, and the dialog and the outcome
+ * name each such draft.
  */
 
 /** The states a person decides about: the service may or may not have created the draft. */
@@ -46,29 +61,75 @@ export interface UndecidedDraft {
   message: string
 }
 
-/** What a list of barcodes the platform has would do to the undecided drafts. */
+/** An undecided draft the list marks created, with the platform's id of it when the list gives one. */
+export interface ListedDraft extends UndecidedDraft {
+  remoteId?: string
+}
+
+/** A SKU draft synced at the destination (created there), as a list of the platform's ids finds it. */
+export interface CreatedDraft {
+  /** The draft's id. */
+  id: string
+  /** The draft's own barcode. */
+  barcode: string
+  productName: string
+  /** The platform's id the draft keeps there, if one is known. */
+  remoteId?: string
+}
+
+/** A created draft and the id the list gives it, other than the one it keeps (if any). */
+export interface ListedId {
+  draft: CreatedDraft
+  remoteId: string
+}
+
+/** What a list of the platform's barcodes (and ids) would do to the drafts sent to a destination. */
 export interface ReconcilePlan {
-  /** Undecided drafts whose barcode is on the list: created, to be marked so. */
-  listed: UndecidedDraft[]
+  /** Undecided drafts whose barcode is on the list: created, to be marked so (with their id, when listed). */
+  listed: ListedDraft[]
   /** The others: not on the platform as far as the list goes (sent again, or left undecided). */
   rest: UndecidedDraft[]
-  /** Barcodes on the list that name no undecided draft (already synced, or another catalogue's). */
+  /** Drafts created there that the list gives an id other than the one they keep (none, or another). */
+  ids: ListedId[]
+  /** Drafts created there that keep the very id the list gives: nothing to do. */
+  idsKnown: number
+  /**
+   * Barcodes on the list that name no undecided draft (already synced, or another catalogue's);
+   * for a list with ids, none created there either.
+   */
   unmatched: string[]
 }
 
+/** The ids a list gives, and the created drafts its barcodes name (`SyncReconciler.created`). */
+export interface PlanIds {
+  byBarcode: ReadonlyMap<string, string>
+  created: readonly CreatedDraft[]
+}
+
 /**
- * How the undecided drafts of a plan are decided. `created` and `resend` name drafts by id; a
- * draft in neither stays as it is (undecided).
+ * How the drafts of a plan are decided. `created` and `resend` name undecided drafts by id; a
+ * draft in neither stays as it is (undecided). `ids` are written on drafts that are still created there.
  */
 export interface ReconcileDecision {
-  created: readonly UndecidedDraft[]
+  created: readonly ListedDraft[]
   resend: readonly UndecidedDraft[]
+  ids?: readonly ListedId[]
   /** The list's file name, kept in the items' message ("on the platform's list …"). */
   source: string
   now?: number
   chunk?: number
-  /** After each chunk: drafts decided so far, and how many there are. */
+  /** After each chunk: drafts decided (or given an id) so far, and how many there are. */
   onProgress?(done: number, total: number): void
+}
+
+/** A draft whose kept id the list's replaced. */
+export interface ReplacedId {
+  /** The draft's id. */
+  id: string
+  barcode: string
+  /** The id it kept, and the list's. */
+  was: string
+  now: string
 }
 
 export interface Reconciled {
@@ -80,6 +141,10 @@ export interface Reconciled {
   withErrors: number
   /** Drafts that moved on since the plan was made (decided in the history, taken by a run, …): left. */
   movedOn: number
+  /** Drafts created there that got the platform's id from the list (none kept, or another). */
+  ids: number
+  /** Of those, the ones that kept another id: the list's replaced it. */
+  replaced: ReplacedId[]
 }
 
 /** The message a draft marked created from a list gets on its item. */
@@ -91,20 +156,33 @@ export function listedMessage(source: string): string {
  * Splits the undecided drafts by a list of the barcodes the platform has. A barcode matches the
  * barcode that was sent, compared as the gates before sending compare (`barcodeKey`). Two drafts sent with one barcode are both
  * marked when it is listed: sending either again would put that barcode on the platform twice.
+ * With `ids` (a list with an id column), each listed draft takes its barcode's id, and each
+ * created draft whose own barcode has one gets it unless it keeps that very id.
  */
 export function planReconcile(
   undecided: readonly UndecidedDraft[],
   barcodes: readonly string[],
+  ids?: PlanIds,
 ): ReconcilePlan {
   const listed = new Set(barcodes.map(barcodeKey))
+  const idOf = new Map([...(ids?.byBarcode ?? [])].map(([barcode, id]) => [barcodeKey(barcode), id]))
   const found = new Set<string>()
-  const plan: ReconcilePlan = { listed: [], rest: [], unmatched: [] }
+  const plan: ReconcilePlan = { listed: [], rest: [], ids: [], idsKnown: 0, unmatched: [] }
   for (const draft of undecided) {
     const barcode = barcodeKey(draft.barcode)
     if (barcode !== '' && listed.has(barcode)) {
-      plan.listed.push(draft)
+      const remoteId = idOf.get(barcode)
+      plan.listed.push(remoteId === undefined ? draft : { ...draft, remoteId })
       found.add(barcode)
     } else plan.rest.push(draft)
+  }
+  for (const draft of ids?.created ?? []) {
+    const barcode = barcodeKey(draft.barcode)
+    const remoteId = idOf.get(barcode)
+    if (barcode === '' || remoteId === undefined) continue
+    found.add(barcode)
+    if (draft.remoteId === remoteId) plan.idsKnown++
+    else plan.ids.push({ draft, remoteId })
   }
   plan.unmatched = [...listed].filter((barcode) => !found.has(barcode))
   return plan
@@ -121,7 +199,7 @@ export const UNDECIDED_COLUMNS = [
   'message',
 ] as const
 
-/** Reading and deciding the SKU drafts undecided at a destination. */
+/** Reading and deciding the SKU drafts undecided at a destination, and giving created ones their ids. */
 export class SyncReconciler {
   private readonly db: CatalogDatabase
 
@@ -184,6 +262,54 @@ export class SyncReconciler {
   }
 
   /**
+   * How many SKU drafts created at `destination` have no platform id there, on the `standing`
+   * index: they cannot be updated until a list gives them one.
+   */
+  withoutIds(destination: string): Promise<number> {
+    return this.db.skuDrafts.where('standing').equals(standingTag(destination, 'no-id')).count()
+  }
+
+  /**
+   * The SKU drafts created at `destination` (synced there, whatever became of their updates) whose
+   * own barcode, read as `barcodeKey` reads it, is one of `barcodes`, with the id each keeps there.
+   * The drafts created there and the barcodes of all drafts are read from their indexes, and only
+   * the drafts found are read whole, a chunk a transaction.
+   */
+  async created(
+    destination: string,
+    barcodes: Iterable<string>,
+    chunk = ENQUEUE_CHUNK,
+  ): Promise<CreatedDraft[]> {
+    const wanted = new Set([...barcodes].map(barcodeKey))
+    wanted.delete('')
+    const table = this.db.skuDrafts
+    if (wanted.size === 0) return []
+    const there = new Set(
+      await table.where('standing').equals(standingTag(destination, 'synced')).primaryKeys(),
+    )
+    if (there.size === 0) return []
+    // Every draft's barcode from the index (a barcode is matched without the spaces around it,
+    // which an index range cannot do), and only the drafts created there.
+    const ids: string[] = []
+    await table.orderBy('barcode').eachKey((barcode, cursor) => {
+      const id = String(cursor.primaryKey)
+      if (there.has(id) && wanted.has(barcodeKey(barcode))) ids.push(id)
+    })
+    const found: CreatedDraft[] = []
+    for (let start = 0; start < ids.length; start += chunk) {
+      const drafts = await table.bulkGet(ids.slice(start, start + chunk))
+      for (const draft of drafts) {
+        const standing = draft?.sync[destination]
+        if (!draft || standing?.state !== 'synced') continue
+        const one: CreatedDraft = { id: draft.id, barcode: draft.barcode, productName: draft.productName }
+        if (standing.remoteId !== undefined) one.remoteId = standing.remoteId
+        found.push(one)
+      }
+    }
+    return found
+  }
+
+  /**
    * Writes a person's decision about undecided drafts: `created` become synced at the destination
    * (their items too, saying which list), `resend` go back to draft there, the way a cancelled run
    * returns its queued drafts, so a new run can take them (their items stay in the history as
@@ -191,33 +317,41 @@ export class SyncReconciler {
    * longer undecided as planned is left as it is. A request none of whose items waits for a
    * decision any more is marked decided (sent again if any of its drafts is), so the history no
    * longer shows it as waiting.
+   *
+   * A draft marked created keeps what was sent as what stands there (`sent`, the fingerprint of its
+   * item's payload, as a creation's answer records it), so an edit since makes it "changed since
+   * sent there", and takes its listed id; `ids` go on drafts still created there, in the same
+   * chunks. A draft that keeps another id takes the list's, and is named in `replaced`.
    */
   async decide(destination: string, decision: ReconcileDecision): Promise<Reconciled> {
     const { source, now = Date.now(), chunk = ENQUEUE_CHUNK, onProgress } = decision
     // The SKU drafts as the standings' code reads and writes them.
     const table = storedKind('skus').table(this.db)
-    const all = [
+    const all: Array<MoveStep | IdStep> = [
       ...decision.created.map((draft) => ({ draft, next: 'synced' as const })),
       ...decision.resend.map((draft) => ({ draft, next: 'draft' as const })),
+      ...(decision.ids ?? []).map((named) => ({ named, next: 'id' as const })),
     ]
-    const result: Reconciled = { created: 0, released: [], withErrors: 0, movedOn: 0 }
+    const result = nothingReconciled()
     for (let start = 0; start < all.length; start += chunk) {
       const slice = all.slice(start, start + chunk)
+      const moving = slice.filter((step): step is MoveStep => step.next !== 'id')
+      const naming = slice.filter((step): step is IdStep => step.next === 'id')
       // Counted apart and added once the chunk committed: a chunk that fails counts for nothing.
       const done = await this.db.transaction(
         'rw',
         [table, this.db.syncItems, this.db.syncRequests],
         async () => {
-          const counts: Reconciled = { created: 0, released: [], withErrors: 0, movedOn: 0 }
-          const drafts = await table.bulkGet(slice.map(({ draft }) => draft.id))
+          const counts = nothingReconciled()
+          const drafts = await table.bulkGet(moving.map(({ draft }) => draft.id))
           const items = await this.db.syncItems.bulkGet(
-            slice.map(({ draft }) => [draft.run.id, draft.position] as [string, number]),
+            moving.map(({ draft }) => [draft.run.id, draft.position] as [string, number]),
           )
           const created: SyncItemRecord[] = []
           /** Per run: each draft's next standing there. */
           const moves = new Map<string, Map<string, StandingChange>>()
           const touched = new Set<string>()
-          slice.forEach(({ draft, next }, i) => {
+          moving.forEach(({ draft, next }, i) => {
             const item = items[i]
             const run: StandingRun = { id: draft.run.id, destination }
             if (
@@ -234,25 +368,35 @@ export class SyncReconciler {
               created.push({ ...rest, state: 'synced', message: listedMessage(source) })
             }
             const changes = moves.get(run.id) ?? new Map<string, StandingChange>()
-            changes.set(draft.id, { state: next, position: item.position })
+            changes.set(draft.id, {
+              state: next,
+              position: item.position,
+              ...createdThere(next, item, draft),
+            })
             moves.set(run.id, changes)
             if (item.requestId) touched.add(item.requestId)
             if (next === 'draft' && drafts[i]!.validity === 'invalid') counts.withErrors++
           })
           await this.db.syncItems.bulkPut(created)
           for (const [runId, changes] of moves) {
-            const moved = await moveStandings(
-              table,
-              { id: runId, destination },
-              changes,
-              [...UNDECIDED_STATES],
-              now,
+            const moved = new Set(
+              await moveStandings(table, { id: runId, destination }, changes, [...UNDECIDED_STATES], now),
             )
-            for (const id of moved) {
-              if (changes.get(id)!.state === 'synced') counts.created++
-              else counts.released.push(id)
+            for (const [id, change] of changes) {
+              if (!moved.has(id)) continue
+              if (change.state !== 'synced') counts.released.push(id)
+              else {
+                counts.created++
+                if (change.stands?.remoteId !== undefined) counts.ids++
+              }
             }
           }
+          await this.giveIds(
+            table,
+            destination,
+            naming.map(({ named }) => named),
+            counts,
+          )
           await this.markDecided(destination, [...touched], now)
           return counts
         },
@@ -261,9 +405,41 @@ export class SyncReconciler {
       result.released.push(...done.released)
       result.withErrors += done.withErrors
       result.movedOn += done.movedOn
+      result.ids += done.ids
+      result.replaced.push(...done.replaced)
       onProgress?.(Math.min(all.length, start + slice.length), all.length)
     }
     return result
+  }
+
+  /**
+   * Gives drafts created at `destination` the list's ids (in the caller's transaction). A draft no
+   * longer created there (sent back to editing, forgotten there) is counted as moved on; one that
+   * keeps the listed id is left as it is; one that keeps another takes the list's, and is named.
+   */
+  private async giveIds(
+    table: Table<DraftRow, string>,
+    destination: string,
+    named: readonly ListedId[],
+    counts: Reconciled,
+  ): Promise<void> {
+    if (named.length === 0) return
+    const drafts = await table.bulkGet(named.map(({ draft }) => draft.id))
+    const written: DraftRow[] = []
+    drafts.forEach((draft, i) => {
+      const { remoteId, draft: listed } = named[i]!
+      const standing = draft?.sync[destination]
+      if (!draft || standing?.state !== 'synced') {
+        counts.movedOn++
+        return
+      }
+      if (standing.remoteId === remoteId) return
+      counts.ids++
+      if (standing.remoteId !== undefined)
+        counts.replaced.push({ id: draft.id, barcode: listed.barcode, was: standing.remoteId, now: remoteId })
+      written.push({ ...draft, ...withStanding(draft, destination, { ...standing, remoteId }) })
+    })
+    await table.bulkPut(written)
   }
 
   /** Marks decided the requests none of whose items waits for a decision any more (in the caller's transaction). */
@@ -288,6 +464,29 @@ export class SyncReconciler {
       await this.db.syncRequests.update(request.id, { resolution: { choice, at: now } })
     }
   }
+}
+
+/** A step of a decision: an undecided draft marked created or returned to draft, or a created one given its id. */
+type MoveStep = { draft: ListedDraft; next: 'synced' | 'draft' }
+type IdStep = { named: ListedId; next: 'id' }
+
+/**
+ * What an undecided draft marked created stands for there, as a creation's answer would have it
+ * recorded: the fingerprint of what its item sent, and the listed id (src/renderer/src/db/sync-outbox.ts).
+ */
+function createdThere(
+  next: MoveStep['next'],
+  item: SyncItemRecord,
+  draft: ListedDraft,
+): Pick<StandingChange, 'stands'> {
+  if (next !== 'synced') return {}
+  const stands = createdStanding('skus', item.sent, draft.remoteId)
+  if (stands) return { stands }
+  return draft.remoteId === undefined ? {} : { stands: { remoteId: draft.remoteId } }
+}
+
+function nothingReconciled(): Reconciled {
+  return { created: 0, released: [], withErrors: 0, movedOn: 0, ids: 0, replaced: [] }
 }
 
 function undecidedDraft(

@@ -1,4 +1,5 @@
-import type { ItemState, RequestRecord, SyncKind } from '#shared/sync/ports.ts'
+import type { SkuUpdateArgument } from '#shared/service/operations.ts'
+import type { ItemState, RequestRecord, RunAction, SyncKind } from '#shared/sync/ports.ts'
 import type { PauseReason } from '#shared/sync/run.ts'
 
 /**
@@ -12,8 +13,14 @@ export type SyncRunState = 'open' | 'finished' | 'cancelled' | 'stopped'
 /** One sync run: what was sent where, and how it ended. */
 export interface SyncRunRecord {
   id: string
-  /** `skus` today; `apps` (one app a request) when app drafts sync. */
+  /** `skus` or `apps` (one app a request). */
   kind: SyncKind
+  /**
+   * What it does with its drafts: creates them (absent: every run before updates was one), or
+   * updates SKUs created there, one a request. An update run's items move the drafts' `update`
+   * standing there, never their creation's (src/shared/sync-state.ts).
+   */
+  action?: RunAction
   /**
    * The profile the run sends with: fixed when it starts. A resume goes to the same place or not
    * at all: the store compares `url` with the profile's address first (features/sync/run-target.ts).
@@ -60,9 +67,18 @@ export interface SyncItemRecord {
   response?: unknown
   /**
    * Exactly what was sent, written as its request began (a queued draft cannot change, so it is
-   * the draft's payload then): what a later version of the draft is compared with.
+   * the draft's payload then): what a later version of the draft is compared with. For an update,
+   * the whole draft as it was then (what stands on the platform once it is applied); what the
+   * request carried is `update`.
    */
   sent?: unknown
+  /** For an update: the request's argument, the platform's id and the fields sent (the body). */
+  update?: SkuUpdateArgument
+  /**
+   * For an update left sending by a crash: it was queued again once (a PUT sent twice does what it
+   * does once); left sending a second time, it is unknown.
+   */
+  requeuedAfterCrash?: true
 }
 
 /** A request of a run, as the engine recorded it before it left and again with its outcome. */

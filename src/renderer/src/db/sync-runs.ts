@@ -1,4 +1,4 @@
-import { Dexie } from 'dexie'
+import { Dexie, type Table } from 'dexie'
 import {
   ITEM_STATES,
   type Decided,
@@ -6,12 +6,26 @@ import {
   type OutboxItem,
   type SyncKind,
 } from '#shared/sync/ports.ts'
-import { destinationTags, isLive, liveTag, liveTags, standingTag, withStanding } from '#shared/sync-state.ts'
+import { holdForGaps, type Hold } from '#shared/sync/send-gates.ts'
+import { skuUpdatePlan, type SkuUpdatePlan } from '#shared/sync/sku-update.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import {
+  destinationTags,
+  doubtsWhatStands,
+  isChangedSince,
+  isLive,
+  liveTag,
+  liveTags,
+  standingTag,
+  withStanding,
+  type DestinationStanding,
+} from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
+import { chunks } from './chunks.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
-import { moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
-import { countItems, itemsInState, itemsOfKeys } from './sync-outbox.ts'
+import { createdStanding, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
+import { countItems, itemsInState, itemsOfKeys, standsThere } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 
 /**
@@ -77,9 +91,9 @@ export interface Enqueued {
 }
 
 /**
- * Whether a draft may join a new run to `destination`: valid, held by no run, and never sent there
- * (or, when asked, sent there with a server error). A draft created there is never sent there
- * again by a run: the service only creates, so that would be a second copy.
+ * Whether a draft may join a new creation run to `destination`: valid, held by no run, and never
+ * sent there (or, when asked, sent there with a server error). A draft created there is never
+ * created there again (a second copy); its changes go by update (`enqueueUpdates`).
  */
 export function eligible(
   draft: Pick<DraftRow, 'validity' | 'sync'>,
@@ -89,6 +103,37 @@ export function eligible(
   if (draft.validity === 'invalid' || isLive(draft.sync)) return false
   const state = draft.sync[destination]?.state
   return state === undefined || (includeFailed && state === 'failed')
+}
+
+/**
+ * Adds an item of `run` for each of `queued`, in order from `position`, and writes each draft's
+ * standing at the run's destination as `standing` gives it for the item's position; in the
+ * caller's transaction. Returns the position after the last.
+ */
+async function addItems(
+  db: CatalogDatabase,
+  drafts: Table<DraftRow, string>,
+  run: SyncRunRecord,
+  queued: readonly DraftRow[],
+  position: number,
+  standing: (draft: DraftRow, position: number) => DestinationStanding,
+): Promise<number> {
+  const definition = storedKind(run.kind).definition
+  const items: SyncItemRecord[] = queued.map((draft, i) => ({
+    run: run.id,
+    position: position + i,
+    key: draft.id,
+    label: definition.label(draft.payload, draft.id),
+    state: 'queued',
+  }))
+  await db.syncItems.bulkAdd(items)
+  await drafts.bulkPut(
+    queued.map((draft, i) => ({
+      ...draft,
+      ...withStanding(draft, run.destination, standing(draft, items[i]!.position)),
+    })),
+  )
+  return position + items.length
 }
 
 /** Whether the draft's standing at the run's destination is still this item, in the item's state. */
@@ -102,6 +147,44 @@ function backTo(
   items: readonly Pick<SyncItemRecord, 'key' | 'position'>[],
 ): Map<string, StandingChange> {
   return new Map(items.map((item) => [item.key, { state, position: item.position }]))
+}
+
+/** The updates a destination is offered: SKUs created there and changed since, by what can be done. */
+export interface UpdatesPreflight {
+  /** Changed since sent there, with the platform's id known: what "Update" sends. */
+  ready: number
+  /** Changed since sent there, but the platform's id of them is unknown: not sent until it is. */
+  noId: number
+  /** Changed, with an id, held back by the gates (errors, no name or barcode, a required field). */
+  held: number
+  /** Created there with no platform id known, changed or not (what a platform list would give ids to). */
+  withoutId: number
+  /** Updates that found the SKU no longer there: the person chooses to create it again or forget it. */
+  gone: number
+}
+
+/** One update as the pre-flight shows it: the draft, the platform's id, and what it would send. */
+export interface UpdatePreview {
+  id: string
+  label: string
+  remoteId: string
+  plan: SkuUpdatePlan
+}
+
+/** Why a changed draft with an id is not updated now: its errors, or the gates' hold on its fields. */
+function updateHold(
+  draft: Pick<DraftRow, 'validity'> & { gaps?: readonly string[] },
+  gate: UpdateGate,
+): Hold | undefined {
+  if (draft.validity === 'invalid') return { reason: 'required', message: 'It has errors' }
+  return holdForGaps(draft.gaps ?? [], gate.required, gate.requiredBy)
+}
+
+/** The gates an update passes besides validity: the identity fields and the profile's required ones. */
+export interface UpdateGate {
+  required: readonly string[]
+  /** Who requires them, as a hold's words name it (the profile's name). */
+  requiredBy: string
 }
 
 /** What a person decides about a batch whose outcome is not known (or that failed with a 500). */
@@ -215,25 +298,12 @@ export class SyncRunRepository {
         )
         if (queued.length === 0) return
         if (position === 0) await this.db.syncRuns.add(run)
-        const items: SyncItemRecord[] = queued.map((draft) => ({
-          run: run.id,
-          position: position++,
-          key: draft.id,
-          label: definition.label(draft.payload, draft.id),
+        position = await addItems(this.db, drafts, run, queued, position, (_draft, at) => ({
           state: 'queued',
+          run: run.id,
+          position: at,
+          at: now,
         }))
-        await this.db.syncItems.bulkAdd(items)
-        await drafts.bulkPut(
-          queued.map((draft, i) => ({
-            ...draft,
-            ...withStanding(draft.sync, destination, {
-              state: 'queued',
-              run: run.id,
-              position: items[i]!.position,
-              at: now,
-            }),
-          })),
-        )
         // With each chunk: a window closed midway leaves a run that says what it holds.
         await this.db.syncRuns.update(run.id, { total: position })
       })
@@ -269,6 +339,179 @@ export class SyncRunRepository {
     }
     run.total = position
     return { run, queued: position }
+  }
+
+  /**
+   * The ids of SKUs changed since sent to `destination` (of `ids` only, when given: a chosen scope),
+   * and of those created there without a platform id, from the index.
+   */
+  private async updatable(
+    destination: string,
+    ids?: readonly string[],
+  ): Promise<{ changed: string[]; noId: Set<string> }> {
+    const table = storedKind('skus').table(this.db)
+    const [changed, noId] = await Promise.all([
+      table.where('standing').equals(standingTag(destination, 'changed')).primaryKeys(),
+      table.where('standing').equals(standingTag(destination, 'no-id')).primaryKeys(),
+    ])
+    const only = ids && new Set(ids)
+    return { changed: only ? changed.filter((id) => only.has(id)) : changed, noId: new Set(noId) }
+  }
+
+  /**
+   * What "Update" would do at `destination`: counted on the `standing` index (changed, no id,
+   * gone); only the changed drafts with an id are read, for the gates (there are few: a draft is
+   * changed only once edited after it was sent). With `ids`, the changed ones are of those only;
+   * `withoutId` and `gone` still count the whole destination.
+   */
+  async updatesPreflight(
+    destination: string,
+    gate: UpdateGate,
+    ids?: readonly string[],
+  ): Promise<UpdatesPreflight> {
+    const table = storedKind('skus').table(this.db)
+    const { changed, noId } = await this.updatable(destination, ids)
+    const withId = changed.filter((id) => !noId.has(id))
+    let held = 0
+    for (const chunk of chunks(withId))
+      for (const draft of await this.db.skuDrafts.bulkGet(chunk)) if (draft && updateHold(draft, gate)) held++
+    const gone = await table.where('standing').equals(standingTag(destination, 'gone')).count()
+    return {
+      ready: withId.length - held,
+      noId: changed.length - withId.length,
+      held,
+      withoutId: noId.size,
+      gone,
+    }
+  }
+
+  /** The first `limit` updates "Update" would send, each with its field diff, for the pre-flight. */
+  async updatePreviews(
+    destination: string,
+    gate: UpdateGate,
+    limit = 50,
+    ids?: readonly string[],
+  ): Promise<UpdatePreview[]> {
+    const { changed, noId } = await this.updatable(destination, ids)
+    const previews: UpdatePreview[] = []
+    for (const chunk of chunks(changed.filter((id) => !noId.has(id)))) {
+      for (const draft of await this.db.skuDrafts.bulkGet(chunk)) {
+        const standing = draft?.sync[destination]
+        if (!draft || !standing?.remoteId || updateHold(draft, gate)) continue
+        const kept = await standsThere(this.db, standing)
+        previews.push({
+          id: draft.id,
+          label: storedKind('skus').definition.label(draft.payload, draft.id),
+          remoteId: standing.remoteId,
+          plan: skuUpdatePlan(kept, draft.payload),
+        })
+        if (previews.length >= limit) return previews
+      }
+    }
+    return previews
+  }
+
+  /**
+   * Prepares an update run to `target`'s destination: every SKU created there and changed since,
+   * with a platform id and passing the gates (of `ids` only those), becomes an item, its draft's
+   * `update` standing there `queued` (its creation's standing stays as it is). One a request; the
+   * outbox counts each one's changed fields as it is read. No run is stored when none is due.
+   */
+  async enqueueUpdates({
+    target,
+    gate,
+    id = crypto.randomUUID(),
+    ids,
+    now = Date.now(),
+    onProgress,
+    chunk = ENQUEUE_CHUNK,
+  }: Omit<EnqueueOptions, 'includeFailed' | 'heldBack'> & { gate: UpdateGate }): Promise<Enqueued> {
+    await this.db.open()
+    const { definition, table } = storedKind('skus')
+    const drafts = table(this.db)
+    const { destination } = target
+    const run: SyncRunRecord = {
+      id,
+      kind: 'skus',
+      action: 'update',
+      profileId: target.id,
+      profileName: target.name,
+      url: target.url,
+      destination,
+      ...definition.sending(target),
+      batchSize: 1,
+      createdAt: now,
+      updatedAt: now,
+      state: 'open',
+      total: 0,
+    }
+    const { changed, noId } = await this.updatable(destination)
+    const only = ids && new Set(ids)
+    const wanted = changed.filter((key) => !noId.has(key) && (!only || only.has(key)))
+    let position = 0
+    for (let start = 0; start < wanted.length; start += chunk) {
+      const keys = wanted.slice(start, start + chunk)
+      await this.db.transaction('rw', drafts, this.db.syncItems, this.db.syncRuns, async () => {
+        // Read inside the transaction: judged as it is now.
+        const found = await drafts.bulkGet(keys)
+        const due = found.filter((draft): draft is DraftRow => {
+          const standing = draft?.sync[destination]
+          return (
+            draft !== undefined &&
+            standing?.remoteId !== undefined &&
+            !isLive(draft.sync) &&
+            isChangedSince(standing, () => payloadFingerprint(draft.payload)) &&
+            !updateHold(draft, gate)
+          )
+        })
+        if (due.length === 0) return
+        if (position === 0) await this.db.syncRuns.add(run)
+        // The creation's standing stays as it is: the update is beside it.
+        position = await addItems(this.db, drafts, run, due, position, (draft, at) => {
+          const standing = draft.sync[destination]!
+          return {
+            ...standing,
+            update: {
+              run: run.id,
+              position: at,
+              state: 'queued',
+              at: now,
+              sent: payloadFingerprint(draft.payload),
+              // After an update nobody knows the outcome of, this one sends the whole SKU.
+              ...(doubtsWhatStands(standing.update) ? { afterDoubt: true as const } : {}),
+            },
+          }
+        })
+        await this.db.syncRuns.update(run.id, { total: position })
+      })
+      onProgress?.(position, Math.min(start + chunk, wanted.length), wanted.length)
+    }
+    run.total = position
+    return { run, queued: position }
+  }
+
+  /**
+   * A SKU an update found no longer on the platform at `destination`: forgotten there (as never
+   * created: offered for creation again), whether to create it again now or later. False when no
+   * update found it gone there (any more).
+   */
+  async forgetCreated(draftId: string, destination: string): Promise<boolean> {
+    const table = storedKind('skus').table(this.db)
+    return this.db.transaction('rw', table, async () => {
+      const draft = await table.get(draftId)
+      if (!draft?.sync[destination]?.update?.gone || isLive(draft.sync)) return false
+      await table.put({ ...draft, ...withStanding(draft, destination, undefined) })
+      return true
+    })
+  }
+
+  /** Drafts an update found gone at `destination`, by the index. */
+  goneAt(destination: string): Promise<string[]> {
+    return storedKind('skus')
+      .table(this.db)
+      .where('standing')
+      .equals(standingTag(destination, 'gone'))
+      .primaryKeys()
   }
 
   get(id: string): Promise<SyncRunRecord | undefined> {
@@ -368,7 +611,14 @@ export class SyncRunRepository {
           return record
         })
         await this.db.syncItems.bulkPut(changed)
-        await moveStandings(drafts, run, backTo(next, changed), ['unknown', 'failed'], now)
+        const moves = backTo(next, changed)
+        // Marked created: what it sent stands there, as if the answer had said so (no id is known).
+        if (choice === 'created')
+          for (const item of changed) {
+            const stands = createdStanding(run.kind, item.sent)
+            if (stands) moves.get(item.key)!.stands = stands
+          }
+        await moveStandings(drafts, run, moves, ['unknown', 'failed'], now)
         await this.db.syncRequests.update(request.id, { resolution: { choice, at: now } })
         if (choice === 'resend' && changed.length > 0) {
           await this.db.syncRuns.update(run.id, { state: 'open', updatedAt: now })
@@ -426,7 +676,7 @@ export class SyncRunRepository {
     return this.db.transaction('rw', table, async () => {
       const draft = await table.get(draftId)
       if (draft?.sync[destination]?.state !== 'rejected') return false
-      await table.put({ ...draft, ...withStanding(draft.sync, destination, undefined) })
+      await table.put({ ...draft, ...withStanding(draft, destination, undefined) })
       return true
     })
   }
@@ -457,10 +707,14 @@ export class SyncRunRepository {
       .count()
   }
 
-  /** The batches of a run a person still has to decide about (unknown or failed, not yet resolved). */
+  /**
+   * The batches of a run a person still has to decide about (unknown or failed, not yet resolved).
+   * None for an update run: an update whose outcome is unknown leaves its SKU changed since sent,
+   * so the next "Update" sends it again (a PUT sent twice does what it does once).
+   */
   async undecided(runId: string): Promise<SyncRequestRecord[]> {
     const run = await this.db.syncRuns.get(runId)
-    if (!run) return []
+    if (!run || run.action === 'update') return []
     const waiting = new Set<string>()
     for (const state of ['unknown', 'failed'] as const) {
       const items = await itemsInState(this.db, runId, state).toArray()

@@ -6,6 +6,7 @@ import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './draft-kinds.ts'
 import type { SyncItemRecord } from './sync-records.ts'
 import type { Preflight } from './sync-runs.ts'
+import { baseItemKey } from './sync-outbox.ts'
 
 /** A draft whose payload differs from what was sent to a destination. */
 export interface ChangedDraft {
@@ -88,11 +89,9 @@ export class SyncSelectionReader {
       const drafts = (await table(this.db).bulkGet(chunk)).filter(
         (draft): draft is DraftRow => draft?.sync[destination] !== undefined,
       )
+      // What stands there: the creation's payload, or the last applied update's.
       const items = await this.db.syncItems.bulkGet(
-        drafts.map((draft) => {
-          const standing = draft.sync[destination]!
-          return [standing.run, standing.position] as [string, number]
-        }),
+        drafts.map((draft) => baseItemKey(draft.sync[destination]!)),
       )
       drafts.forEach((draft, i) => {
         const sent = items[i]?.sent
@@ -108,9 +107,12 @@ export class SyncSelectionReader {
     return comparison
   }
 
-  /** The item that set a draft's standing at `destination`: what was sent there, and what came of it. */
+  /**
+   * The item whose payload stands at `destination` for a draft: what was sent there (the creation,
+   * or the last update applied), and what came of it.
+   */
   async itemAt(draft: Pick<DraftRow, 'sync'>, destination: string): Promise<SyncItemRecord | undefined> {
     const standing = draft.sync[destination]
-    return standing ? this.db.syncItems.get([standing.run, standing.position]) : undefined
+    return standing ? this.db.syncItems.get(baseItemKey(standing)) : undefined
   }
 }

@@ -1,10 +1,11 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
-import { readBarcodeList } from '#shared/sheet/barcode-list.ts'
+import { computed, ref, shallowRef, watch } from 'vue'
+import { readBarcodeList, type BarcodeList } from '#shared/sheet/barcode-list.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { download } from '../adapters/download.ts'
 import { syncReconcile } from '../db/index.ts'
 import { planReconcile, undecidedFile, type ReconcilePlan } from '../db/sync-reconcile.ts'
+import { idsOutcome } from '../words/platform-ids.ts'
 import { count, counted, drafts } from '../words/counting.ts'
 import { useProfilesStore } from './profiles.ts'
 import { useSyncStore } from './sync.ts'
@@ -20,6 +21,8 @@ export interface ReconcilePreview {
   undecided: number
   /** Distinct barcodes on the list. */
   listed: number
+  /** For a list with ids: the heading of their column, and how many barcodes have one. */
+  ids?: { column: string; listed: number }
   plan: ReconcilePlan
 }
 
@@ -29,8 +32,10 @@ export type RestChoice = 'resend' | 'leave'
 /**
  * Reconciliation without a read endpoint, on the Sync page (issue #15): the SKU drafts undecided
  * at the active profile's destination exported to check on the platform, and a list of barcodes the
- * platform has turned into decisions, shown first and confirmed once. The decisions are written by
- * `SyncReconciler`; a new run of the drafts to send again is the sync store's, like any run.
+ * platform has turned into decisions, shown first and confirmed once. A list with ids also gives
+ * the SKUs created there their platform id (issue #34), which is what they are updated by. The
+ * decisions are written by `SyncReconciler`; a new run of the drafts to send again is the sync
+ * store's, like any run.
  */
 export const useReconcileStore = defineStore('reconcile', () => {
   const profiles = useProfilesStore()
@@ -50,6 +55,25 @@ export const useReconcileStore = defineStore('reconcile', () => {
     return { unknown: summary?.unknown ?? 0, failed: summary?.failed ?? 0 }
   })
   const total = computed(() => undecided.value.unknown + undecided.value.failed)
+  /**
+   * SKU drafts created at the active destination whose platform id is unknown, counted on the
+   * `standing` index: they cannot be updated until a list gives them one. Counted again whenever
+   * the sync store reads its pre-flights (after a run, a decision, a change of profile).
+   */
+  const withoutIds = ref(0)
+  let counting = 0
+  async function countWithoutIds() {
+    const destination = profiles.active?.destination
+    const asked = ++counting
+    const found = destination === undefined ? 0 : await syncReconcile.withoutIds(destination).catch(() => 0)
+    // A later count (another profile, a newer refresh) has the last word.
+    if (asked === counting) withoutIds.value = found
+  }
+  watch(
+    () => [sync.preflights, profiles.active?.destination],
+    () => void countWithoutIds(),
+    { immediate: true },
+  )
 
   function begin(what: string) {
     working.value = what
@@ -74,8 +98,9 @@ export const useReconcileStore = defineStore('reconcile', () => {
   }
 
   /**
-   * Reads a list of barcodes the platform has and works out what it would do. Nothing is written:
-   * a file that cannot be read says why, by name.
+   * Reads a list of barcodes the platform has (and ids, when it has a column of them) and works
+   * out what it would do. Nothing is written: a file that cannot be read, or that lists a barcode
+   * with two ids, says why, by name.
    */
   async function readList(file: File) {
     const active = profiles.active
@@ -83,23 +108,27 @@ export const useReconcileStore = defineStore('reconcile', () => {
     begin(`Reading ${file.name}…`)
     preview.value = undefined
     try {
-      let barcodes: string[]
+      let list: BarcodeList
       try {
-        ;({ barcodes } = await readBarcodeList(new Uint8Array(await file.arrayBuffer())))
+        list = await readBarcodeList(new Uint8Array(await file.arrayBuffer()))
       } catch (failure) {
-        error.value = `“${file.name}” is not a list of barcodes: ${messageOf(failure)} Nothing was changed.`
+        error.value = `“${file.name}” was refused: ${messageOf(failure)} Nothing was changed.`
         return
       }
-      working.value = `Comparing ${counted(barcodes.length, 'barcode')} with the undecided drafts…`
+      const { barcodes, ids } = list
+      working.value = `Comparing ${counted(barcodes.length, 'barcode')} with the drafts sent to ${active.name}…`
       const found = await syncReconcile.undecided(active.destination)
-      preview.value = {
+      const created = ids ? await syncReconcile.created(active.destination, ids.byBarcode.keys()) : []
+      const shown: ReconcilePreview = {
         file: file.name,
         destination: active.destination,
         place: active.name,
         undecided: found.length,
         listed: barcodes.length,
-        plan: planReconcile(found, barcodes),
+        plan: planReconcile(found, barcodes, ids && { byBarcode: ids.byBarcode, created }),
       }
+      if (ids) shown.ids = { column: ids.column, listed: ids.byBarcode.size }
+      preview.value = shown
     } catch (failure) {
       error.value = `“${file.name}” could not be compared: ${messageOf(failure)} Nothing was changed.`
     } finally {
@@ -129,7 +158,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
       return
     }
     const resend = rest === 'resend' ? shown.plan.rest : []
-    const all = shown.plan.listed.length + resend.length
+    const all = shown.plan.listed.length + resend.length + shown.plan.ids.length
     begin(`Recording: 0 of ${drafts(all)}…`)
     progress.value = { done: 0, total: all }
     preview.value = undefined
@@ -137,6 +166,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
       const result = await syncReconcile.decide(shown.destination, {
         created: shown.plan.listed,
         resend,
+        ids: shown.plan.ids,
         source: shown.file,
         onProgress: (done, of) => {
           working.value = `Recording: ${count(done)} of ${drafts(of)}…`
@@ -144,7 +174,12 @@ export const useReconcileStore = defineStore('reconcile', () => {
         },
       })
       progress.value = undefined
-      const lines = [`${drafts(result.created)} marked as created: on the platform's list ${shown.file}.`]
+      const lines: string[] = []
+      // A list that only gave ids marked nothing: it says what it did instead.
+      if (shown.plan.listed.length > 0 || shown.plan.ids.length === 0)
+        lines.push(`${drafts(result.created)} marked as created: on the platform's list ${shown.file}.`)
+      const named = idsOutcome(result, shown.place)
+      if (named) lines.push(named)
       if (result.movedOn > 0)
         lines.push(
           `${drafts(result.movedOn)} had been decided or taken by a run meanwhile and were left as they are.`,
@@ -184,6 +219,7 @@ export const useReconcileStore = defineStore('reconcile', () => {
   return {
     undecided,
     total,
+    withoutIds,
     preview,
     working,
     progress,

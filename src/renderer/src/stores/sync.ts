@@ -3,11 +3,21 @@ import { computed, ref, shallowRef, watch } from 'vue'
 import { draftKind } from '#shared/sync/kinds.ts'
 import { noItems, type SyncKind } from '#shared/sync/ports.ts'
 import type { RunCounts, RunStatus, RunSummary, SyncRun } from '#shared/sync/run.ts'
-import { db, sendGates, syncRuns, syncSelection } from '../db/index.ts'
+import { db, sendGates, skuDrafts, syncRuns, syncSelection } from '../db/index.ts'
 import { countByReason, type DraftGate, type GateTarget, type HeldBack } from '../db/sku-send-gates.ts'
 import { holdHeading, HOLD_REASONS, type Hold } from '#shared/sync/send-gates.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from '../db/sync-records.ts'
-import { eligible, type Preflight, type Resolution, type RunTarget } from '../db/sync-runs.ts'
+import type { RunAction } from '#shared/sync/ports.ts'
+import {
+  eligible,
+  type Enqueued,
+  type Preflight,
+  type Resolution,
+  type RunTarget,
+  type UpdateGate,
+  type UpdatePreview,
+  type UpdatesPreflight,
+} from '../db/sync-runs.ts'
 import { appDrafts } from '../db/app-drafts.ts'
 import type { AppDraftRecord } from '../db/records.ts'
 import type { SentComparison } from '../db/sync-selection.ts'
@@ -82,7 +92,13 @@ export const useSyncStore = defineStore('sync', () => {
   /** Per kind: whether a new run takes the drafts whose last sending failed too (the pre-flight's choice). */
   const includeFailed = ref<Record<SyncKind, boolean>>({ skus: false, apps: false })
   /** The run being queued, of which kind, and how far. */
-  const preparing = shallowRef<{ kind: SyncKind; queued: number; read: number; total: number }>()
+  const preparing = shallowRef<{
+    kind: SyncKind
+    action: RunAction
+    queued: number
+    read: number
+    total: number
+  }>()
   const live = shallowRef<LiveRun>()
   /** Bumped when a request of the live run ended, so its batch list reads again. */
   const requestsRevision = ref(0)
@@ -135,6 +151,15 @@ export const useSyncStore = defineStore('sync', () => {
   const comparison = shallowRef<SentComparison>()
   /** Per other destination, the SKUs synced there and not sent to the active one. */
   const promotions = shallowRef<Promotion[]>([])
+  /**
+   * The updates on offer at the active destination: SKUs created there and changed since, by what
+   * can be done with them (of the scope's drafts, when one is chosen).
+   */
+  const updates = shallowRef<UpdatesPreflight>()
+  /** The first updates "Update" would send, each with what it changes, for the pre-flight. */
+  const updatePreviews = shallowRef<UpdatePreview[]>([])
+  /** SKUs an update found no longer on the platform at the active destination (the first few). */
+  const gone = shallowRef<GoneSku[]>([])
 
   /** Reads the pre-flights, the promotions on offer, the history and the open runs again. */
   async function refresh() {
@@ -154,6 +179,41 @@ export const useSyncStore = defineStore('sync', () => {
           })
         : undefined
     promotions.value = active ? await promotionsTo(active) : []
+    await refreshUpdates(active, chosen?.ids)
+  }
+
+  /** Reads the updates on offer at `active`'s destination, their previews and the SKUs found gone. */
+  async function refreshUpdates(active: ProfileView | undefined, ids: readonly string[] | undefined) {
+    if (!active) {
+      updates.value = undefined
+      updatePreviews.value = []
+      gone.value = []
+      return
+    }
+    const gate = updateGate(active)
+    const found = await syncRuns.updatesPreflight(active.destination, gate, ids)
+    updates.value = found
+    updatePreviews.value = found.ready
+      ? await syncRuns.updatePreviews(active.destination, gate, UPDATE_PREVIEWS, ids)
+      : []
+    gone.value = found.gone ? await goneSkus(active.destination) : []
+  }
+
+  /** The SKUs found gone at `destination`, the first `GONE_SHOWN`, with their names. */
+  async function goneSkus(destination: string): Promise<GoneSku[]> {
+    const ids = (await syncRuns.goneAt(destination)).slice(0, GONE_SHOWN)
+    const records = await Promise.all(ids.map((id) => skuDrafts.get(id)))
+    return records.flatMap((record) =>
+      record
+        ? [
+            {
+              id: record.id,
+              label: draftKind('skus').label(record.payload, record.id),
+              message: record.sync[destination]?.update?.message,
+            },
+          ]
+        : [],
+    )
   }
 
   /** The SKUs a run of `ids` (or of every ready draft) to `profile` would hold back, and why. */
@@ -300,48 +360,103 @@ export const useSyncStore = defineStore('sync', () => {
   /**
    * Queues the eligible drafts of a kind for the active profile (of `ids` those that are eligible:
    * the app editor's "Create on …" gives one, a chosen scope gives its SKUs; the failed ones too
-   * when the pre-flight chose so) and sends them. Resolves once the run is queued, with its id (undefined when nothing was queued or
-   * it could not start); the run then goes on in the background like any run, and `live` follows it.
+   * when the pre-flight chose so) and sends them. Resolves once the run is queued, with its id
+   * (undefined when nothing was queued or it could not start); the run then goes on in the
+   * background like any run, and `live` follows it.
    */
-  async function start(
+  function start(
     kind: SyncKind,
     { ids }: { ids?: readonly string[] | undefined } = {},
   ): Promise<string | undefined> {
-    const profile = target.value
-    if (!profile || busy.value || sending.value || engine) return undefined
     const definition = draftKind(kind)
     const chosen = definition.scoped && !ids ? scope.value : undefined
-    if (chosen) ids = chosen.ids
+    const wanted = chosen ? chosen.ids : ids
+    return prepareAndLaunch(kind, 'create', {
+      async queue(profile, id, onProgress) {
+        // The gates are read again as the run starts: what was edited since the page looked counts.
+        const held = definition.gated ? await readHeldBack(profile, wanted) : undefined
+        if (held?.holds.size)
+          addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held, profile.name)}.`)
+        return syncRuns.enqueue(kind, {
+          target: runTarget(profile),
+          id,
+          ids: wanted,
+          includeFailed: includeFailed.value[kind],
+          heldBack: held && new Set(held.holds.keys()),
+          onProgress,
+        })
+      },
+      nothing: () => `Nothing to ${definition.verb}: no ${definition.draftNoun} is ready.`,
+      queued: (n, profile) => `${logCount(kind, n)} ${definition.queuedOn} ${profile.name}.`,
+      onQueued() {
+        // The scope is spent: the next run starts from every ready draft again.
+        if (chosen && scope.value === chosen) {
+          scope.value = undefined
+          comparison.value = undefined
+        }
+      },
+    })
+  }
+
+  /**
+   * Queues an update of every SKU created at the active profile's destination and changed since,
+   * with a platform id there and passing the gates (of the scope's drafts, when one is chosen), and
+   * sends them, one SKU a request, each with only the fields that changed. Resolves as `start`.
+   */
+  function startUpdates(): Promise<string | undefined> {
+    const noun = draftKind('skus').noun
+    return prepareAndLaunch('skus', 'update', {
+      queue: (profile, id, onProgress) =>
+        syncRuns.enqueueUpdates({
+          target: runTarget(profile),
+          gate: updateGate(profile),
+          id,
+          ids: scope.value?.ids,
+          onProgress,
+        }),
+      nothing: (profile) => `Nothing to update on ${profile.name}: no SKU created there has changed since.`,
+      queued: (n, profile) => `${counted(n, noun)} queued to be updated on ${profile.name}.`,
+    })
+  }
+
+  /**
+   * What `start` and `startUpdates` share: a run prepared a chunk at a time with its progress shown
+   * (`queue` stores it under the id it is given), then sent in the background; no run is stored
+   * when nothing is due, so a click with nothing ready leaves no history.
+   */
+  async function prepareAndLaunch(
+    kind: SyncKind,
+    action: RunAction,
+    steps: {
+      queue(
+        profile: ProfileView,
+        id: string,
+        onProgress: (queued: number, read: number, total: number) => void,
+      ): Promise<Enqueued>
+      nothing(profile: ProfileView): string
+      queued(n: number, profile: ProfileView): string
+      onQueued?(): void
+    },
+  ): Promise<string | undefined> {
+    const profile = target.value
+    if (!profile || busy.value || sending.value || engine) return undefined
     error.value = ''
     busy.value = true
-    preparingRun = crypto.randomUUID()
+    const id = crypto.randomUUID()
+    preparingRun = id
     try {
-      preparing.value = { kind, queued: 0, read: 0, total: 0 }
-      // The gates are read again as the run starts: what was edited since the page looked counts.
-      const held = definition.gated ? await readHeldBack(profile, ids) : undefined
-      if (held?.holds.size)
-        addLog(`${logCount(kind, held.holds.size)} held back: ${heldBackWords(held, profile.name)}.`)
-      // No run is stored when nothing is eligible: a click with nothing ready leaves no history.
-      const { run, queued } = await syncRuns.enqueue(kind, {
-        target: runTarget(profile),
-        id: preparingRun,
-        ids,
-        includeFailed: includeFailed.value[kind],
-        heldBack: held && new Set(held.holds.keys()),
-        onProgress: (done, read, total) => (preparing.value = { kind, queued: done, read, total }),
+      preparing.value = { kind, action, queued: 0, read: 0, total: 0 }
+      const { run, queued } = await steps.queue(profile, id, (done, read, total) => {
+        preparing.value = { kind, action, queued: done, read, total }
       })
       preparing.value = undefined
       if (queued === 0) {
-        addLog(`Nothing to ${definition.verb}: no ${definition.draftNoun} is ready.`)
+        addLog(steps.nothing(profile))
         await refresh()
         return undefined
       }
-      addLog(`${logCount(kind, queued)} ${definition.queuedOn} ${profile.name}.`)
-      // The scope is spent: the next run starts from every ready draft again.
-      if (chosen && scope.value === chosen) {
-        scope.value = undefined
-        comparison.value = undefined
-      }
+      addLog(steps.queued(queued, profile))
+      steps.onQueued?.()
       busy.value = false
       preparingRun = undefined
       void launch(run)
@@ -354,6 +469,28 @@ export const useSyncStore = defineStore('sync', () => {
       preparing.value = undefined
       busy.value = false
     }
+  }
+
+  /**
+   * A SKU an update found gone from the active destination: forgotten there (as never created, so
+   * offered for creation again); with `createAgain`, chosen as the next run's scope too, so the
+   * Sync page offers to create exactly it. False when no update found it gone there (any more).
+   */
+  async function forgetCreated(draftId: string, { createAgain = false } = {}): Promise<boolean> {
+    await profiles.load()
+    const active = profiles.active
+    if (!active) return false
+    const record = await skuDrafts.get(draftId)
+    const forgotten = await syncRuns.forgetCreated(draftId, active.destination)
+    if (!forgotten) {
+      await refresh()
+      return false
+    }
+    const label = record ? draftKind('skus').label(record.payload, record.id) : draftId
+    addLog(`${label}: forgotten as created on ${active.name}; it is offered for creation there again.`)
+    if (createAgain) await choose({ ids: [draftId], description: 'to create again' })
+    else await refresh()
+    return true
   }
 
   /**
@@ -431,7 +568,7 @@ export const useSyncStore = defineStore('sync', () => {
     const { status } = summary
     if (status.state === 'finished' && status.cancelled) {
       const returned = await syncRuns.releaseQueued(run.id)
-      if (returned > 0) addLog(`${logCount(run.kind, returned)} not sent went back to draft.`)
+      if (returned > 0) addLog(notSentLine(run, returned))
       patch({ counts: { ...(await syncRuns.counts(run.id)), queued: 0 } })
     } else if (status.state === 'finished') {
       // The store's counts, not the engine's: the outbox may have failed an item the engine counted queued.
@@ -449,7 +586,7 @@ export const useSyncStore = defineStore('sync', () => {
       // Nothing more can go out with this run: what it had not sent goes back to draft, editable
       // and ready for a new run once the address or the records are put right.
       const returned = await syncRuns.releaseQueued(run.id)
-      if (returned > 0) addLog(`${logCount(run.kind, returned)} not sent went back to draft.`)
+      if (returned > 0) addLog(notSentLine(run, returned))
       await syncRuns.setState(run.id, 'stopped', { lastMessage: status.message })
       patch({ counts: await syncRuns.counts(run.id) })
     } else if (status.state === 'paused') {
@@ -500,7 +637,7 @@ export const useSyncStore = defineStore('sync', () => {
     if (engine || busy.value || runId === preparingRun) return
     const run = await syncRuns.get(runId)
     const returned = await syncRuns.releaseQueued(runId)
-    addLog(`Run cancelled: ${logCount(run?.kind ?? 'skus', returned)} not sent went back to draft.`)
+    addLog(`Run cancelled: ${run ? notSentLine(run, returned) : `${logCount('skus', returned)} not sent.`}`)
     await refresh()
   }
 
@@ -566,16 +703,26 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  /** A run's undecided batches and its first `shown` requests (for apps, with their items). */
-  async function batchesOf(runId: string, kind: SyncKind, shown: number): Promise<RunBatches> {
+  /**
+   * A run's undecided batches and its first `shown` requests; for a kind that keeps the service's
+   * answer (apps) and for an update run (one SKU a request, the body its item's `update`), with each
+   * request's item.
+   */
+  async function batchesOf(
+    runId: string,
+    kind: SyncKind,
+    shown: number,
+    action: RunAction = 'create',
+  ): Promise<RunBatches> {
     const [waiting, requests, total] = await Promise.all([
       syncRuns.undecided(runId),
       syncRuns.requests(runId, 0, shown),
       syncRuns.requestCount(runId),
     ])
     const undecided = waiting.filter((request) => !request.resolution && !deciding.value.has(request.id))
-    // A kind that keeps the service's answer shows each request's created id: read its items.
-    if (!draftKind(kind).keepsAnswer) return { undecided, requests, total }
+    // A kind that keeps the service's answer shows each request's created id, and an update run
+    // each request's body: read their items.
+    if (!draftKind(kind).keepsAnswer && action !== 'update') return { undecided, requests, total }
     const found = await Promise.all(requests.map((request) => syncRuns.itemsOf(request)))
     return {
       undecided,
@@ -585,7 +732,10 @@ export const useSyncStore = defineStore('sync', () => {
     }
   }
 
-  /** The run item that set a draft's standing at `destination`: what was sent there, and what came of it. */
+  /**
+   * The run item whose kept payload is what stands at `destination` now (the creation's, or the
+   * latest update applied there), and what came of it: what the editor compares the draft with.
+   */
   function sentTo(draft: { sync: DraftSync }, destination: string): Promise<SyncItemRecord | undefined> {
     return syncSelection.itemAt(draft, destination)
   }
@@ -635,6 +785,11 @@ export const useSyncStore = defineStore('sync', () => {
     init,
     refresh,
     start,
+    startUpdates,
+    forgetCreated,
+    updates,
+    updatePreviews,
+    gone,
     pause,
     resume,
     cancel,
@@ -699,6 +854,33 @@ function heldBackWords(held: HeldBack, place: string): string {
   return HOLD_REASONS.filter((reason) => counts[reason] > 0)
     .map((reason) => `${counts[reason]} ${holdHeading(reason, place)}`)
     .join(', ')
+}
+
+/** How many updates the pre-flight shows with their changes, and how many SKUs found gone it names. */
+const UPDATE_PREVIEWS = 50
+const GONE_SHOWN = 20
+
+/** A SKU an update found no longer on the platform, as the Sync page names it. */
+export interface GoneSku {
+  id: string
+  label: string
+  /** Why: the outcome's words, with what the service said. */
+  message: string | undefined
+}
+
+/**
+ * The log's line for the queued items a run that ended did not send: a creation's go back to
+ * draft; an update's drafts were never anything but created and changed, and are offered again.
+ */
+function notSentLine(run: SyncRunRecord, n: number): string {
+  return run.action === 'update'
+    ? `${counted(n, draftKind(run.kind).noun)} not updated: still changed, Update offers ${n === 1 ? 'it' : 'them'} again.`
+    : `${logCount(run.kind, n)} not sent went back to draft.`
+}
+
+/** The gates an update passes: what the profile requires, named by the profile. */
+function updateGate(profile: ProfileView): UpdateGate {
+  return { required: profile.requiredFields, requiredBy: profile.name }
 }
 
 /** Where the gates judge a send to, and what its profile requires. */

@@ -88,3 +88,9 @@ export function resendRisk(rest: readonly UndecidedDraft[], place: string): stri
     `differently) would be created a second time: up to ${count(rest.length)} duplicates.`
   )
 }
+
+/** A confirming button's words from its actions: "Mark 6 as created, record 3 platform ids and send 2 again". */
+export function actionWords(parts: readonly string[]): string {
+  const text = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '')
+  return text.charAt(0).toUpperCase() + text.slice(1)
+}

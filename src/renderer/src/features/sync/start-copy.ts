@@ -1,6 +1,6 @@
 import type { Preflight } from '#renderer/db/sync-runs.ts'
 import type { CountTile } from '#renderer/ui/CountTiles.vue'
-import { drafts } from '#renderer/words/counting.ts'
+import { count, drafts } from '#renderer/words/counting.ts'
 import { ERRORS_FILTER } from '#renderer/words/validity.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import { apps } from './sync-format.ts'
@@ -30,7 +30,10 @@ export interface StartCopy {
   tiles(found: Preflight, held: number): CountTile[]
   /** Where the drafts with errors are fixed, and what follows the link inside the brackets. */
   fixLink: NoteLink & { after: string }
-  /** Those already created at the destination (named `target`): never sent there again. */
+  /**
+   * Those already created at the destination (named `target`): never created there again (a kind
+   * the service can update is updated once changed; one it cannot keeps its edits to itself).
+   */
   synced(n: number, target: string): string
   unknown(n: number): string
   /** A note on the failed drafts, where they wait for a decision instead of being offered again. */
@@ -78,12 +81,13 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     ],
     fixLink: { to: '/skus', text: 'SKU list', after: `, filter “${ERRORS_FILTER}”` },
     synced: (n, target) =>
-      `${drafts(n)} already synced to ${target} ${isAre(n)} not sent there again (other destinations still can have ${itThem(n)}).`,
+      `${drafts(n)} already created on ${target} ${isAre(n)} not created there again: an edit made since is sent as an update. Other destinations still can have ${itThem(n)}.`,
     unknown: (n) =>
       `${drafts(n)} may or may not have been created: decide about ${itThem(n)} in the history below before anything is sent again.`,
     resendFailed: (n) =>
       `Also send the ${drafts(n)} whose last sending failed (a server error). The service may have created some of them already: sending again can make duplicates.`,
-    button: (n, target) => (n === 0 ? `Nothing to sync to ${target}` : `Sync ${drafts(n)} to ${target}`),
+    button: (n, target) =>
+      n === 0 ? `Nothing new to create on ${target}` : `Create ${count(n)} new on ${target}`,
   },
   apps: {
     heading: 'Apps to create',
@@ -97,7 +101,7 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
     ],
     fixLink: { to: '/apps', text: 'App drafts', after: '' },
     synced: (n, target) =>
-      `${apps(n)} already created on ${target} ${isAre(n)} not sent there again: duplicate one to create a new app from it.`,
+      `${apps(n)} already created on ${target} ${isAre(n)} not sent there again, and changes made since stay in the app: the platform has no update for apps. Duplicate one to create a new app from it.`,
     unknown: (n) => `${apps(n)} may or may not have been created: decide in the history below.`,
     failed: (n) =>
       `${apps(n)} failed with a server error (the service may have created ${itThem(n)}): decide in the history below.`,

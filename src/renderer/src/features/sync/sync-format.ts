@@ -1,5 +1,5 @@
 import { draftKind } from '#shared/sync/kinds.ts'
-import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
+import type { ItemState, RunAction, SyncKind } from '#shared/sync/ports.ts'
 import type { PauseReason, RunStatus } from '#shared/sync/run.ts'
 import type { SyncRunState } from '#renderer/db/sync-records.ts'
 import { counted } from '#renderer/words/counting.ts'
@@ -29,11 +29,17 @@ export const PAUSE_TITLES: Record<PauseReason, string> = {
   failing: 'Paused: the service keeps failing',
 }
 
-export function statusTitle(status: RunStatus, offline: boolean, target: string): string {
+/** The live run's title; an update run says it sends updates ("Sending updates to Production"). */
+export function statusTitle(
+  status: RunStatus,
+  offline: boolean,
+  target: string,
+  action: RunAction = 'create',
+): string {
   if (offline) return PAUSE_TITLES.offline
   switch (status.state) {
     case 'running':
-      return `Sending to ${target}`
+      return action === 'update' ? `Sending updates to ${target}` : `Sending to ${target}`
     case 'paused':
       return PAUSE_TITLES[status.reason]
     case 'finished':
