@@ -71,6 +71,9 @@ test.describe('Sync to several destinations', () => {
     pageProblems,
     sandbox,
   }) => {
+    // Two syncs, a restart and two editors, each waited for: 20 s on a quiet 2-core machine, twice
+    // that when it is busy. Every step waits for an event; this only bounds the whole.
+    test.setTimeout(90_000)
     const second = await startSandbox({ port: 0, token: SECOND_TOKEN })
     try {
       const seeded = await seedForSync(page, pageProblems, 5)

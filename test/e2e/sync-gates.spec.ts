@@ -29,8 +29,9 @@ test.describe('Gates before sending', () => {
     pageProblems,
     sandbox,
   }) => {
-    // Five editors, the list and two Sync pages, each waited for: long on a busy 2-core machine.
-    test.setTimeout(60_000)
+    // Five editors, the list and two Sync pages, each waited for: 40 s on a quiet 2-core machine,
+    // twice that when it is busy. Every step waits for an event; this only bounds the whole.
+    test.setTimeout(120_000)
     const seeded = await seedForSync(page, pageProblems, 4)
     // A person's hands: "New SKU" and nothing typed; then drafts a sheet left half-filled.
     await page.getByRole('button', { name: 'New SKU' }).click()
