@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { isRecord } from '#shared/is-record.ts'
 import { nestsDeeperThan } from '#shared/json-depth.ts'
 import { JsonItemReader, JsonReadError, type JsonRoot } from '#shared/json-items.ts'
+import { KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { streamCsv } from '#shared/sheet/csv.ts'
 import { looksBinary, notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
@@ -12,6 +13,7 @@ import { SheetFileError } from '#shared/sheet/errors.ts'
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
 import { parentIndexFor, SheetConverter } from '#shared/sheet/rows.ts'
+import { ShopIds } from '#shared/sheet/shop-id.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
@@ -53,6 +55,8 @@ export type CheckedItem =
       row: number
       errors: SheetProblem[]
       warnings: SheetProblem[]
+      /** The shop's own id of the row (shop-id.ts), when the sheet has one. */
+      shopId?: string
     }
 
 /** Called with each item as it is checked, and the kind of file it is in (known by then). */
@@ -75,6 +79,8 @@ export interface CheckedFile {
   mapping?: MappingFile & { format: string }
   /** For a sheet: its columns whose header looks like a typo of a field, said (`push` prints them). */
   suggestions?: string[]
+  /** For a sheet: the column read as the shop's own id of each row (shop-id.ts), if any. */
+  shopIdColumn?: string
 }
 
 /** Whether anything was an error: an item, or the file itself. */
@@ -339,8 +345,24 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
     headers.forEach((header, column) => {
       if (header.trim() === '') headerless.add(column)
     })
-    return { headers, layout, mapping, matches, converter: new SheetConverter(headers, mapping, parents) }
+    // A column read into a field is not the shop's id; one kept as an extra field (keep:…) still is.
+    const fills = (column: number) => {
+      const path = mapping.columns[column]
+      return path != null && !path.startsWith(KEEP_COLUMN_PREFIX)
+    }
+    const shopIds = new ShopIds(headers, layout, fills)
+    return {
+      headers,
+      layout,
+      mapping,
+      matches,
+      shopIds,
+      converter: new SheetConverter(headers, mapping, parents),
+    }
   }
+
+  /** Data rows handed to the converter so far: a result's row, less this, is its place in the stretch. */
+  let rowsTaken = 0
 
   const take = (rows: string[][]) => {
     for (const column of headerless) {
@@ -349,10 +371,14 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
         headerless.delete(column)
       }
     }
+    // Every row, in file order: a Shopify variant row may take its Handle from the row above.
+    const shopIds = rows.map((cells) => read!.shopIds.next(cells))
+    const first = rowsTaken + 1
+    rowsTaken += rows.length
     const results = read!.converter.convert(rows)
     conversions.add(results)
     for (const result of results) {
-      const item = sheetItem(tally.items, result)
+      const item = sheetItem(tally.items, result, shopIds[result.row - first])
       tally.count(item)
       onItem(item, kind)
     }
@@ -387,7 +413,7 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
     readerNotes = done.notes
   }
 
-  const { headers, layout, mapping, matches, converter } = read!
+  const { headers, layout, mapping, matches, converter, shopIds } = read!
   const suggestions = suggestionNotes(matches, mapping)
   const notes = [
     ...readerNotes,
@@ -403,15 +429,17 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
     ...tally.file(kind, tally.items === 0, [], notes),
     mapping: mappingFileOf(headers, mapping),
     suggestions,
+    ...(shopIds.column === undefined ? {} : { shopIdColumn: shopIds.column }),
   }
 }
 
-function sheetItem(index: number, result: RowResult): CheckedItem {
+function sheetItem(index: number, result: RowResult, shopId: string | undefined): CheckedItem {
   return {
     index,
     payload: result.sku,
     row: result.row,
     errors: result.errors,
     warnings: result.warnings,
+    ...(shopId === undefined ? {} : { shopId }),
   }
 }

@@ -14,6 +14,14 @@ export interface SheetSummary {
   invalid: number
   errors: SheetProblem[]
   warnings: SheetProblem[]
+  /** The verdict of its SKUs: verdict-report.ts. */
+  sendable: number
+  heldBack: number
+  holds: { row: number; reason: string; message: string }[]
+  distinct: number
+  repeated: { rows: number[] }[]
+  sharedBarcodes: { barcode: string; rows: number[] }[]
+  repeatedShopIds: { shopId: string; rows: number[] }[]
   /** What the reader and the column matching want the user to know (ignored columns, extra cells). */
   notes: string[]
 }

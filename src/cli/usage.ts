@@ -40,7 +40,8 @@ Checks SKUs and skin-analysis app configurations against the service contract, o
 
 Commands:
   validate FILE [--json]   Check a JSON file of SKUs, a bulk upload request or an app creation
-                           request, or a CSV or XLSX sheet of SKUs
+                           request, or a CSV or XLSX sheet of SKUs, and say which SKUs a push
+                           would send and which it would hold back, and why
   convert IN OUT [--force] Turn SKUs from JSON, CSV or XLSX into a bulk upload request, CSV or XLSX
   schema [--out DIR]       Print or write the JSON Schemas of the contract's documents
   sandbox [options]        Run a stand-in for the service on this computer, with faults on demand
@@ -52,11 +53,13 @@ Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
   -v, --version            Show the version
 
-Exit status: 0 success, 1 the document is invalid (check-assets: an asset has an error), 2 bad usage
-or a file that cannot be read.
+Exit status: 0 success, 1 the document is invalid or, for validate, a SKU would be held back
+(check-assets: an asset has an error; push: an item not synced), 2 bad usage or a file that cannot
+be read.
 `
 
-export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]
+export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME]
+                             [--journal PATH] [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Checks FILE against the service contract. FILE is JSON holding one SKU, a list of SKUs, a bulk
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
@@ -65,10 +68,14 @@ cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions 
 CSV and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB
 and ${MAX_XLSX_UNPACKED_BYTES / 1024 / 1024} MB unpacked.
 
-JSON: each problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
+JSON: a problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
 the item's position, counting from 0.
-Sheets: each problem is printed as 'row N, column "Header": message', N counting data rows from 1
-(the first row under the header). Headers are matched to fields by their words: the contract path
+Sheets: a problem is printed as 'row N, column "Header": message', N counting data rows from 1
+(the first row under the header).
+The same problem in several rows is one line, with the rows ('column "EAN": Barcode … (warning):
+rows 1, 3, 4 … and 14 more'), errors first, then the most rows, as the app's import groups them;
+--all prints every problem on a line of its own, and every row of a list.
+Headers are matched to fields by their words: the contract path
 (arEffect.envSettings.intensity), the title ("Intensity") or a usual word ("EAN", "Vendor"), case,
 punctuation, a shop's prefix ("Variant Barcode", "Google Shopping / Gender"), a unit ("Frame Width
 (mm)", frame_width-mm) and a locale (name-en_US) aside. EAN, GTIN, UPC, ISBN and Barcode columns
@@ -89,20 +96,55 @@ of Catalog Desk (every column a contract path) or the mapping says otherwise.
 A value of the wrong kind is an error. A missing field is a warning, since the contract marks no
 field as required.
 
+Then the verdict, the one push and the app's Sync page give: "24 SKUs valid; 0 sendable; 24 held
+back: no barcode (24)", each reason with its rows. A valid SKU is held back, as push would hold it,
+when it is empty; has no product name or no barcode; leaves a required field empty (--require, else
+the --profile's required fields, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}); shares its barcode with another SKU of FILE;
+or, with --profile or --journal only, has a barcode that push's journal of that destination may
+have created already (a creation whose outcome is unknown or failed). Also named, with their rows:
+rows repeated whole ("the file's 368 SKU rows hold 23 distinct SKUs", then "rows 24, 47 repeat row
+1"), barcodes on more than one SKU, and shop ids on more than one row (a sheet's own product id:
+WooCommerce's ID, else its SKU; Shopify's Variant ID, else its Handle with the variant's options;
+a column headed Variant ID, ID, Product ID, else SKU): those hold nothing back. "push --dry-run"
+says the same of a push to one destination, with what it would create, update or leave unchanged.
+
 Options:
   --json       Print one JSON object instead. For JSON files:
-               {kind, items, valid, invalid, errors: [{index, path, message}], warnings: [...]}
+               {kind, items, valid, invalid, sendable, heldBack,
+                errors: [{index, path, message}], warnings: [...],
+                holds: [{index, reason, message}], distinct, repeated: [{indexes}],
+                sharedBarcodes: [{barcode, indexes}], repeatedShopIds: []}
                (index is null for a problem with the document itself); for sheets:
-               {kind: "csv"|"xlsx", items, valid, invalid,
-                errors: [{row, column, value, message}], warnings: [...], notes: [...]}
-               (row is null for a problem with the file itself)
+               {kind: "csv"|"xlsx", items, valid, invalid, sendable, heldBack,
+                errors: [{row, column, value, message}], warnings: [...],
+                holds: [{row, reason, message}], distinct, repeated: [{rows}],
+                sharedBarcodes: [{barcode, rows}], repeatedShopIds: [{shopId, rows}],
+                notes: [...]}
+               (row is null for a problem with the file itself). reason: empty, identity,
+               required, check-digit, duplicate or created. An app creation request has no
+               verdict: its object stops at invalid, errors and warnings
+  --all        Print every problem, and every row of a reason or a repeat, on a line of its own
+  --require FIELDS
+               The fields a SKU needs besides its product name and barcode, as push takes them:
+               comma-separated, from:
+${wrapped(REQUIRABLE_FIELDS, 15, 100)};
+               or "none". Default: the --profile's, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}
+  --profile NAME
+               Judge as a push with this profile of the app would (its id or name): its required
+               fields, and its destination's journal (where push keeps it). Only read: no token,
+               no lock, nothing written
+  --journal PATH
+               Hold back the SKUs whose barcode this push journal (of SKUs) may have created at
+               its destination; read only
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
-Exit status: 0 valid (warnings allowed), 1 invalid, 2 bad usage or FILE cannot be read or parsed
-(the reason goes to standard error, and --json prints nothing).
+Exit status: 0 every SKU valid and sendable (warnings allowed), 1 a SKU invalid or held back (or
+the document itself invalid), 2 bad usage, or FILE, the profiles or the journal cannot be read or
+parsed (the reason goes to standard error, and --json prints nothing).
 `
 
-export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force] [--mapping FILE] [--decimal-comma] [--show-mapping]
+export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force] [--all] [--require FIELDS | --profile NAME]
+                           [--journal PATH] [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Reads SKUs from IN (JSON, CSV or XLSX, as "validate" reads them), checks them the same way and
 writes the valid ones to OUT by its extension: .json, a bulk upload request ({"skus": [...]});
@@ -110,12 +152,16 @@ writes the valid ones to OUT by its extension: .json, a bulk upload request ({"s
 cells that start with = + - @ get a leading ' so spreadsheets do not run them as formulas; the
 importer removes it again.
 
-Problems are printed as by "validate". Invalid SKUs are left out of OUT, and the last line says
-how many. OUT is written as SKUs are read and appears only once whole; it is not overwritten
-unless --force is given. An .xlsx OUT holds at most ${MAX_XLSX_SKUS.toLocaleString('en-US')} SKUs (it is built whole in memory).
+Problems are printed as by "validate", and so is its verdict: how many of the SKUs a push would
+send, how many it would hold back and why, and the rows that repeat. Every valid SKU is written,
+held back or not; invalid SKUs are left out of OUT, and the last line says how many. OUT is written
+as SKUs are read and appears only once whole; it is not overwritten unless --force is given. An
+.xlsx OUT holds at most ${MAX_XLSX_SKUS.toLocaleString('en-US')} SKUs (it is built whole in memory).
 
 Options:
   --force      Overwrite OUT if it exists
+  --all, --require FIELDS, --profile NAME, --journal PATH
+               As for "validate": every problem on a line; what the verdict requires and knows
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
 Exit status: 0 every SKU valid and written, 1 some SKU invalid (the valid ones are written),
@@ -190,7 +236,7 @@ export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
                          [--require FIELDS] [--unresolved PATH] [--platform-has LIST] [--no-updates]
-                         [--mapping FILE] [--decimal-comma] [--show-mapping]
+                         [--dry-run] [--mapping FILE] [--decimal-comma] [--show-mapping]
 
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX), or an app
 creation request (one app; its _id is printed with the fields the service did not return as sent).
@@ -306,6 +352,17 @@ ${wrapped(REQUIRABLE_FIELDS, 23, 100)};
                        A list that cannot be read stops the command (exit 2), nothing changed
   --no-updates         Create only: SKUs changed since they were sent there are left as they are
                        ("not-updated", counted in --json, exit status not 1 for them)
+  --dry-run            Judge everything as above, against the journal, and stop: say what would be
+                       created, updated and left unchanged, and what held back and why, with the
+                       verdict "validate" gives ("24 SKUs valid; 0 sendable; 24 held back: no
+                       barcode (24)"). Nothing is sent, no token is read (--token-env and --profile
+                       are optional; the address is needed), and nothing is written: the journal is
+                       read without its lock, and neither created nor changed; --report and
+                       --unresolved are refused. --json prints {dryRun: true, total, valid,
+                       invalid, sendable, heldBack, create, update, unchanged, marked, notUpdated,
+                       standing, holds: [{index, row?, reason, message}], platformList?}
+                       (standing: left as an earlier push left them, unknown, failed or refused).
+                       Exit status 0 when every item would be sent or is unchanged, else 1
 ${SHEET_OPTIONS_USAGE}  -h, --help           Show this help
 
 Settling unknown and failed SKUs (the platform cannot be asked, so you look):

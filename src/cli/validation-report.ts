@@ -16,6 +16,14 @@ export interface ValidationSummary {
   invalid: number
   errors: LocatedProblem[]
   warnings: LocatedProblem[]
+  /** The verdict of a file of SKUs (not of an app): verdict-report.ts. */
+  sendable?: number
+  heldBack?: number
+  holds?: { index: number; reason: string; message: string }[]
+  distinct?: number
+  repeated?: { indexes: number[] }[]
+  sharedBarcodes?: { barcode: string; indexes: number[] }[]
+  repeatedShopIds?: { shopId: string; indexes: number[] }[]
 }
 
 /** The warning of a file that holds no SKUs: an empty list passes every check, which is rarely what was meant. */

@@ -47,7 +47,7 @@ function canonicalJson(value: unknown, cells: boolean): string | undefined {
  * cyrb53 (a public-domain 53-bit string hash on Math.imul, fast in every engine): two payloads that
  * differ collide about once in 10^15.
  */
-function hash53(text: string): string {
+export function hash53(text: string): string {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
   for (let i = 0; i < text.length; i++) {

@@ -95,6 +95,13 @@ const profileFields = {
     .transform((fields): readonly RequirableField[] =>
       REQUIRABLE_FIELDS.filter((field) => fields.includes(field)),
     ),
+  /**
+   * Whether a SKU whose barcode is a GTIN with a wrong check digit (or a letter where a digit
+   * belongs) is held back from a sync with this profile, rather than only warned about. Off by
+   * default, and for a profile saved before this setting existed: a shop's numbering may be its
+   * own, and the person decides.
+   */
+  holdBadCheckDigits: z.boolean().default(false),
 }
 
 export const profileSchema = z.discriminatedUnion('kind', [
@@ -103,7 +110,7 @@ export const profileSchema = z.discriminatedUnion('kind', [
   z.object({ ...profileFields, kind: z.literal('service'), baseUrl: serviceUrlSchema }),
 ])
 export type Profile = z.infer<typeof profileSchema>
-/** A profile as it may be given to be saved: settings added since (`requiredFields`) may be absent. */
+/** A profile as it may be given to be saved: settings added since (`requiredFields`, `holdBadCheckDigits`) may be absent. */
 export type ProfileInput = z.input<typeof profileSchema>
 
 /** Where a profile's token is kept, as the renderer may learn it (never the token itself). */
@@ -129,6 +136,7 @@ export const DEFAULT_SENDING = {
   tokenEncoding: 'raw',
   timeouts: DEFAULT_TIMEOUTS,
   requiredFields: DEFAULT_REQUIRED_FIELDS,
+  holdBadCheckDigits: false,
 } as const
 
 export const BUILT_IN_PROFILES: readonly Profile[] = [

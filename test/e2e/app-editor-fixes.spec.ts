@@ -80,7 +80,7 @@ test.describe('App editor', () => {
     await expect(acne.getByRole('option')).toHaveText(['On', 'Off', 'Not set'])
 
     await acne.selectOption({ label: 'Not set' })
-    // Absent from the request, so the field says it is missing (" · missing" after its label).
+    // Absent from the request, so the field says it is not filled (" · not filled" after its label).
     await expect(acne).toHaveValue('unset')
     await expect(acne.locator('xpath=..')).toHaveClass(/field--warning/)
     expect(

@@ -497,7 +497,7 @@ test.describe('App drafts list', () => {
     // Newest edit first, with status, checks, sync state and the created app (none yet).
     await expect(rows.nth(1)).toContainText('Northwind Skin Check')
     await expect(rows.nth(1)).toContainText('enabled')
-    await expect(rows.nth(1)).toContainText('1 missing')
+    await expect(rows.nth(1)).toContainText('1 not filled')
     await expect(rows.nth(1)).toContainText('Not sent')
     await expect(rows.nth(2)).toContainText('Glow Check')
     await expect(rows.nth(2)).toContainText('Ready')

@@ -82,7 +82,7 @@ test.describe('numbers typed into the editor', () => {
     await expect(intensityField(page)).toHaveValue('abc')
 
     await intensityField(page).fill('')
-    await expect(page.getByText('Intensity is missing')).toBeAttached()
+    await expect(page.getByText('Intensity is not filled (optional)')).toBeAttached()
     await saved(page)
     expect(await storedIntensity(page)).toEqual({ present: false, value: undefined })
   })
@@ -192,7 +192,7 @@ test.describe('setting a number on many drafts', () => {
     for (const [name, count] of Object.entries(countsOf(storedBefore))) {
       expect(storedCounts[name], name).toBeLessThanOrEqual(count)
     }
-    // Once the list has re-read the edited drafts (their badges change: "Environment is missing" went).
+    // Once the list has re-read the edited drafts (their badges change: the Environment, not filled, went).
     await expect.poll(async () => Object.values(await badges(page, names))).not.toEqual(Object.values(before))
     const shown = await badges(page, names)
     for (const name of names)

@@ -62,7 +62,9 @@ test.describe('Creating apps from the Sync page', () => {
 })
 
 test.describe("The import's dry run", () => {
-  test('counts and marks the rows in the list’s words: Ready, Missing fields, Errors', async ({ page }) => {
+  test('counts and marks the rows as the Sync page will: ready to send, held back, errors; a field nothing requires “not filled”', async ({
+    page,
+  }) => {
     await page.goto('/#/import')
     await page.getByLabel('Choose a file').setInputFiles({
       name: 'words.csv',
@@ -78,10 +80,10 @@ test.describe("The import's dry run", () => {
     })
     await page.getByRole('button', { name: 'Check the rows' }).click()
     const counts = page.locator('.import-counts')
-    await expect(counts).toHaveText(/^Rows3Ready0Missing fields2Errors1$/)
+    await expect(counts).toHaveText(/^Rows3Ready to send2Held back from sending0Errors1$/)
     await expect(counts).not.toContainText(/Valid|Invalid|With warnings/)
     const checks = page.locator('.import-preview tbody tr td:last-child')
-    await expect(checks).toHaveText([/^\d+ missing$/, '1 error', /^\d+ missing$/])
+    await expect(checks).toHaveText([/^\d+ not filled$/, '1 error', /^\d+ not filled$/])
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-dry-run-words')
   })

@@ -86,11 +86,12 @@ test.describe('SKU drafts', () => {
     await expect(image).toHaveAttribute('aria-invalid', 'false')
     await expect(page.getByText(/must be a web address/)).toHaveCount(0)
 
-    // A new draft lacks the product's own fields: warnings, listed, never errors.
-    await page.getByText('What is missing').click()
-    await expect(page.getByText('Brand is missing')).toBeVisible()
+    // A new draft lacks the product's own fields: warnings, listed, never errors; those nothing
+    // requires are "not filled (optional)".
+    await page.getByText('Which fields are not filled (optional)').click()
+    await expect(page.getByText('Brand is not filled (optional)')).toBeVisible()
     await page.getByLabel('Brand').fill('Northwind Optics')
-    await expect(page.getByText('Brand is missing')).toHaveCount(0)
+    await expect(page.getByText('Brand is not filled (optional)')).toHaveCount(0)
     await saved(page)
     const [draft] = await storedDrafts(page)
     expect(draft?.validity).toBe('warnings')

@@ -31,7 +31,7 @@ test.describe('SKU editor controls', () => {
     await active.selectOption({ label: 'On' })
     await expect(active).toHaveValue('on')
     await active.selectOption({ label: 'Not set' })
-    await expect(page.getByText('Active is missing')).toBeAttached()
+    await expect(page.getByText('Active is not filled (optional)')).toBeAttached()
 
     const positionY = page.getByLabel('Position Y')
     await positionY.press('ArrowUp')

@@ -1,17 +1,21 @@
 import type { Page } from '@playwright/test'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import { gtinCheckDigit } from '#shared/values/gtin.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { putDrafts } from './harness/stored-drafts.ts'
 
 // Issue #17: "The list shows '1 error' on a row without saying which." A row's problems are read
 // from the row itself, by mouse (the badge is a button) and by keyboard (I on the row).
 
+/** An EAN-13 from its first 12 digits: a right check digit, so no warning of its own. */
+const ean13 = (digits: string) => `${digits}${gtinCheckDigit(digits)}`
+
 /** A sound SKU, but for what `change` does to it. */
 function sku(productName: string, change: (payload: Record<string, unknown>) => void = () => {}) {
   const payload: Record<string, unknown> = {
     ...newSkuPayload(),
     productName,
-    barcode: `89010000${String(productName.length).padStart(5, '0')}`,
+    barcode: ean13(`89010000${String(productName.length).padStart(4, '0')}`),
     brand: 'Northwind Optics',
     category: 'eyewear',
     subCategory: 'sunglasses',
@@ -63,7 +67,7 @@ async function tabUntilInGrid(page: Page): Promise<void> {
 }
 
 test.describe('Problems in the SKU list', () => {
-  test('a click on a row’s badge says which errors and missing fields it has', async ({ page }) => {
+  test('a click on a row’s badge says which errors and fields not filled it has', async ({ page }) => {
     await openList(page)
     const broken = row(page, 'Broken Aviator')
     const badge = broken.getByRole('button', { name: '2 errors' })
@@ -113,10 +117,10 @@ test.describe('Problems in the SKU list', () => {
     await badge.click()
     await expect(dialog).toBeHidden()
     await expect(badge).toHaveAttribute('aria-expanded', 'false')
-    const missing = row(page, 'Half Cat Eye').getByRole('button', { name: '2 missing' })
-    await missing.click()
+    const unfilled = row(page, 'Half Cat Eye').getByRole('button', { name: '2 not filled' })
+    await unfilled.click()
     const half = problems(page, 'Half Cat Eye')
-    await expect(half).toContainText('2 missing fields.')
+    await expect(half).toContainText('2 fields not filled.')
     await expect(half.getByRole('listitem')).toHaveText([/^Sub-category.*Product$/, /^Brand.*Product$/])
     await page.getByRole('heading', { name: 'SKU drafts' }).click()
     await expect(half).toBeHidden()
@@ -138,7 +142,7 @@ test.describe('Problems in the SKU list', () => {
     const half = problems(page, 'Half Cat Eye')
     await expect(half).toBeFocused()
     await expect(half).toHaveAccessibleDescription(
-      /^2 missing fields\. Missing fields Sub-category ?, in Product Brand ?, in Product$/,
+      /^2 fields not filled\. Fields not filled Sub-category ?, in Product Brand ?, in Product$/,
     )
     // The list's shortcuts pause while it is open: N makes no new draft.
     await page.keyboard.press('n')
@@ -169,7 +173,7 @@ test.describe('Problems in the SKU list', () => {
     // A sound draft says so.
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('i')
-    await expect(problems(page, 'Ready Round')).toContainText('No errors or missing fields.')
+    await expect(problems(page, 'Ready Round')).toContainText('No errors or fields not filled.')
     await page.keyboard.press('Escape')
 
     // "Open the draft" goes to the editor, which shows the same problem at its field.

@@ -8,6 +8,8 @@ import { reportWriter } from '../report-writer.ts'
 import { skuOutput } from '../sku-output.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { CONVERT_USAGE } from '../usage.ts'
+import { VERDICT_ARGS, verdictOptions } from '../verdict-options.ts'
+import { VerdictReport } from '../verdict-report.ts'
 
 const OUTPUTS: Record<string, 'json' | 'csv' | 'xlsx'> = { '.json': 'json', '.csv': 'csv', '.xlsx': 'xlsx' }
 
@@ -15,11 +17,15 @@ const OUTPUTS: Record<string, 'json' | 'csv' | 'xlsx'> = { '.json': 'json', '.cs
  * `catalog-desk convert IN OUT [--force]`: reads SKUs from JSON, CSV or XLSX through the same
  * pipeline as `validate` and writes the valid ones as a bulk upload request (.json), a CSV or an
  * XLSX, by OUT's extension, as they are checked (sku-output.ts). Invalid SKUs are reported and left
- * out, never written half-right; OUT appears only once whole (output-file.ts).
+ * out, never written half-right; OUT appears only once whole (output-file.ts). Every valid SKU is
+ * written, whatever a push would hold back; the verdict after the report says what it would
+ * (verdict-report.ts), as `validate` does with the same options.
  */
 export async function convertCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('convert', args, {
     force: { type: 'boolean' },
+    all: { type: 'boolean' },
+    ...VERDICT_ARGS,
     ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
@@ -38,9 +44,11 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     throw new CliError('IN and OUT are the same file; write to another file.', 'convert')
 
   const options = await sheetOptions(values, io.cwd)
+  const verdict = new VerdictReport(await verdictOptions('convert', values, io))
   const path = resolve(io.cwd, output)
   if (!values.force) await OutputFile.refuseExisting(path, output)
-  const report = reportWriter(false)
+  const all = values.all === true
+  const report = reportWriter(false, { all })
   const file = new OutputFile(path, output)
   const skus = skuOutput(format, file, output)
   try {
@@ -49,6 +57,7 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
       if (kind === 'app-request')
         throw new CliError(`${input} holds an app creation request; convert works on SKUs.`)
       report.add(item, kind)
+      verdict.add(item, kind)
       if (item.errors.length > 0) return
       skus.add(item.payload as Sku)
       written++
@@ -57,6 +66,7 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     file.commit(values.force === true)
     io.stdout.write(showMapping(checked.mapping, options))
     report.write(io.stdout, checked)
+    io.stdout.write(verdict.text(checked, all))
     const leftOut = checked.invalid
     io.stdout.write(
       `wrote ${output}: ${written} ${written === 1 ? 'SKU' : 'SKUs'}${leftOut > 0 ? ` (${leftOut} invalid left out)` : ''}\n`,

@@ -34,11 +34,13 @@ import {
   openJournal,
   type Journal,
   type JournalAction,
+  type JournalRecord,
   type RunItem,
 } from '../push/journal-outbox.ts'
 import { defaultJournalPath } from '../push/journal-path.ts'
 import { readPlatformList } from '../push/platform-list.ts'
-import { appDataDir, fromProfile, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
+import { appDataDir, fromProfile, noToken, tokenFromEnv, type Credentials } from '../push/push-credentials.ts'
+import { dryRunJson, dryRunText } from '../push/push-dry-run.ts'
 import {
   judgePush,
   parseRequire,
@@ -67,7 +69,9 @@ import { unresolvedFormat, writeUnresolved, type UnresolvedFormat } from '../pus
  * fields), and what is unchanged is not sent. SKUs pass the app's gates first (push-gates.ts), and
  * a list of the platform's barcodes (and ids) settles what was left unknown or failed. Exit 0 when
  * everything is synced, 1 otherwise, 2 when nothing could be tried (bad usage, unreadable input or
- * list, a journal that cannot be used).
+ * list, a journal that cannot be used). `--dry-run` judges the same way and stops there: it says
+ * what would be sent and held (push-dry-run.ts), sends nothing, reads no token and writes nothing
+ * (the journal is read without its lock: journal-outbox.ts).
  */
 
 /** How many items a list on standard error names before it says how many more there are. */
@@ -136,6 +140,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     unresolved: { type: 'string' },
     'platform-has': { type: 'string' },
     'no-updates': { type: 'boolean' },
+    'dry-run': { type: 'boolean' },
     ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
@@ -146,7 +151,18 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const [file, ...extra] = positionals
   if (file === undefined) throw new CliError('Missing FILE: name the JSON, CSV or XLSX file to send.', 'push')
   if (extra.length > 0) throw new CliError(`push sends one FILE; also given: ${extra.join(' ')}`, 'push')
-  if ((values['token-env'] === undefined) === (values.profile === undefined)) {
+  const dryRun = values['dry-run'] === true
+  if (dryRun) {
+    if (values['token-env'] !== undefined && values.profile !== undefined)
+      throw new CliError('Give at most one of --token-env NAME or --profile NAME.', 'push')
+    for (const option of ['report', 'unresolved'] as const) {
+      if (values[option] !== undefined)
+        throw new CliError(
+          `--${option} writes a file, and --dry-run writes nothing: leave out one of them.`,
+          'push',
+        )
+    }
+  } else if ((values['token-env'] === undefined) === (values.profile === undefined)) {
     throw new CliError('Give the token with exactly one of --token-env NAME or --profile NAME.', 'push')
   }
   const env = io.env ?? process.env
@@ -165,13 +181,17 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     }
     unresolved = { path: resolve(io.cwd, values.unresolved), format }
   }
+  // A dry run sends nothing, so it reads no token: only the profile's address and settings.
   const credentials: Credentials =
-    values['token-env'] !== undefined
-      ? tokenFromEnv(values['token-env'], env, encoding)
-      : await fromProfile(values.profile!, env, {
+    values.profile !== undefined
+      ? await fromProfile(values.profile, env, {
           tokenEncoding: encoding,
+          withoutToken: dryRun,
           ...(io.tokens ? { tokens: io.tokens } : {}),
         })
+      : dryRun
+        ? { tokenEncoding: encoding ?? DEFAULT_SENDING.tokenEncoding, getToken: noToken }
+        : tokenFromEnv(values['token-env']!, env, encoding)
   const given = values['base-url']?.trim().replace(/\/+$/, '')
   const problem = given === undefined ? undefined : serviceUrlProblem(given)
   if (problem) throw new CliError(`--base-url "${given}": ${problem}.`, 'push')
@@ -260,6 +280,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       path: journalPath,
       named: values.journal !== undefined,
       cwd: io.cwd,
+      dryRun,
     })
 
     let judgement: PushJudgement
@@ -270,7 +291,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       const recovered = await journal.recoverInterrupted(RECOVERED_MESSAGE)
       if (recovered.create > 0) {
         io.stderr.write(
-          `${plural(recovered.create, input.kind.noun)} left sending by an earlier run marked unknown: check them on the platform.\n`,
+          `${plural(recovered.create, input.kind.noun)} left sending by an earlier run ${dryRun ? 'would be marked' : 'marked'} unknown: check them on the platform.\n`,
         )
       }
       if (recovered.update > 0) {
@@ -282,14 +303,26 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
         input,
         journal,
         required,
+        holdBadCheckDigits: profile?.holdBadCheckDigits === true,
         baseUrl,
         platform,
         noUpdates: values['no-updates'] === true,
+        dryRun,
       }))
     } catch (error) {
       await journal.close()
       if (error instanceof CliError) throw error
       throw new CliError(`Cannot use the journal ${journalPath}: ${(error as Error).message}`)
+    }
+    if (dryRun) {
+      try {
+        const standing = (index: number) => standingWords(journal.record(input.keyOf(index))?.last)
+        const { json, groups } = dryRunJson(input, judgement, HEADINGS, standing, platformList)
+        io.stdout.write(values.json ? JSON.stringify(json, null, 2) + '\n' : dryRunText(input, json, groups))
+        return json.sendable === json.total ? EXIT_OK : EXIT_INVALID
+      } finally {
+        await journal.close()
+      }
     }
 
     const transport = createServiceClient({
@@ -469,18 +502,28 @@ const markedMessage = (platform: PlatformList) =>
  */
 async function openPushJournal(
   out: Output,
-  options: { input: PushInput; file: string; baseUrl: string; path: string; named: boolean; cwd: string },
+  options: {
+    input: PushInput
+    file: string
+    baseUrl: string
+    path: string
+    named: boolean
+    cwd: string
+    /** Read the journal, and create, lock or write nothing. */
+    dryRun: boolean
+  },
 ): Promise<Journal> {
-  const { input, file, baseUrl, path } = options
+  const { input, file, baseUrl, path, dryRun } = options
   const kind = input.kind.kind
   let journal: Journal
   try {
-    if (!options.named) await mkdir(dirname(path), { recursive: true })
+    if (!options.named && !dryRun) await mkdir(dirname(path), { recursive: true })
     journal = await openJournal({
       path,
       baseUrl,
       kind,
       adoptLegacy: (legacy) => legacyAdoption(path, legacy, input, RECOVERED_MESSAGE),
+      dryRun,
     })
   } catch (error) {
     if (error instanceof JournalMismatchError || error instanceof JournalBusyError) {
@@ -496,7 +539,7 @@ async function openPushJournal(
         const adoption = legacyAdoption(besideFile, legacy, input, RECOVERED_MESSAGE)
         await journal.adopt(adoption)
         out.write(
-          `The journal an earlier catalog-desk kept beside ${file} is carried over (${plural(adoption.records.length, input.kind.noun)} it sent, by ${input.kind.gated ? 'barcode' : 'name'}); ${besideFile} is left as it was.\n`,
+          `The journal an earlier catalog-desk kept beside ${file} ${dryRun ? 'would be' : 'is'} carried over (${plural(adoption.records.length, input.kind.noun)} it sent, by ${input.kind.gated ? 'barcode' : 'name'}); ${besideFile} is left as it was.\n`,
         )
       }
     }
@@ -507,12 +550,21 @@ async function openPushJournal(
     }
     throw new CliError(`Cannot use the journal ${path}: ${(error as Error).message}`)
   }
+  const read = dryRun ? '; read, not written: a dry run' : ''
   out.write(
     journal.resumed
-      ? `Journal of ${baseUrl}: ${path} (${plural(journal.size, input.kind.noun)} sent there before).\n`
-      : `Journal of ${baseUrl}: ${path} (new).\n`,
+      ? `Journal of ${baseUrl}: ${path} (${plural(journal.size, input.kind.noun)} sent there before${read}).\n`
+      : `Journal of ${baseUrl}: ${path} (${dryRun ? 'none yet; a dry run creates none' : 'new'}).\n`,
   )
   return journal
+}
+
+/** Why a dry run says an item is left as it stands: what an earlier push left of it. */
+function standingWords(last: JournalRecord['last']): string {
+  const what = last?.action === 'update' ? 'An update' : 'A creation'
+  const state = last?.state === 'sending' || last === undefined ? 'unknown' : last.state
+  const why = last?.message ? `: ${last.message}` : ''
+  return `${what} an earlier push sent is ${state}${why}; it is left as it is`
 }
 
 /** Headings of the reasons push holds an item back. */
@@ -535,16 +587,22 @@ async function judge(
     input: PushInput
     journal: Journal
     required: readonly RequirableField[]
+    /** The profile's choice: a wrong GTIN check digit holds a SKU back. */
+    holdBadCheckDigits: boolean
     baseUrl: string
     platform: PlatformList | undefined
     noUpdates: boolean
+    /** A dry run: what it lists in part, its --json lists whole (--report is not written). */
+    dryRun: boolean
   },
 ): Promise<{ judgement: PushJudgement; platformList?: PlatformListJson }> {
-  const { input, journal, required, baseUrl, platform, noUpdates } = context
+  const { input, journal, required, holdBadCheckDigits, baseUrl, platform, noUpdates, dryRun } = context
+  const more = dryRun ? '(--json lists them all)' : undefined
   const judgement = judgePush({
     input,
     journal,
     required,
+    holdBadCheckDigits,
     address: baseUrl,
     noUpdates,
     ...(platform ? { platform } : {}),
@@ -598,6 +656,7 @@ async function judge(
       out,
       `${held.size} of ${plural(input.items.total, input.kind.noun)} are held back and not sent (${requires}): ${counts.join('; ')}.`,
       heldLines(input, held),
+      more,
     )
   }
   if (resent.size > 0) {

@@ -4,14 +4,22 @@ import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { reportWriter } from '../report-writer.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { VALIDATE_USAGE } from '../usage.ts'
+import { VERDICT_ARGS, verdictOptions } from '../verdict-options.ts'
+import { VerdictReport } from '../verdict-report.ts'
 
 /**
- * `catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]`: checks a JSON file of SKUs or an app request, or a CSV or
- * XLSX sheet of SKUs, against the contract.
+ * `catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME] [--journal PATH]
+ * [--mapping FILE] [--decimal-comma] [--show-mapping]`: checks a JSON file of SKUs or an app
+ * request, or a CSV or XLSX sheet of SKUs, against the contract, then gives the one verdict of its
+ * SKUs (verdict-report.ts): how many are valid, how many a push would send and how many it would
+ * hold back, and why, with the rows that repeat others, the barcodes several SKUs share and the
+ * shop ids several rows carry. Exit 0 only when every SKU would be sent.
  */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('validate', args, {
     json: { type: 'boolean' },
+    all: { type: 'boolean' },
+    ...VERDICT_ARGS,
     ...SHEET_ARGS,
     help: { type: 'boolean', short: 'h' },
   })
@@ -26,15 +34,27 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
   const options = await sheetOptions(values, io.cwd)
-  const report = reportWriter(values.json === true)
+  const verdict = new VerdictReport(await verdictOptions('validate', values, io))
+  const all = values.all === true
+  const report = reportWriter(values.json === true, { all })
   try {
-    const checked = await checkInput(file, io.cwd, options, report.add)
-    if (values.json) report.write(io.stdout, checked, options.showMapping ? checked.mapping : undefined)
-    else {
+    const checked = await checkInput(file, io.cwd, options, (item, kind) => {
+      report.add(item, kind)
+      verdict.add(item, kind)
+    })
+    const json = verdict.json()
+    if (values.json) {
+      report.write(io.stdout, checked, {
+        ...(options.showMapping && checked.mapping ? { mapping: checked.mapping } : {}),
+        ...(json ? { verdict: json } : {}),
+      })
+    } else {
       io.stdout.write(showMapping(checked.mapping, options))
       report.write(io.stdout, checked)
+      io.stdout.write(verdict.text(checked, all))
     }
-    return hasErrors(checked) ? EXIT_INVALID : EXIT_OK
+    const heldBack = verdict.finish()?.heldBack ?? 0
+    return hasErrors(checked) || heldBack > 0 ? EXIT_INVALID : EXIT_OK
   } finally {
     report.close()
   }

@@ -189,23 +189,6 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
   let broken: Error | undefined
   const kept = new Map<number, unknown>()
 
-  function readLine(offset: number): unknown {
-    const parts: Buffer[] = []
-    const chunk = Buffer.allocUnsafe(64 * 1024)
-    for (let position = offset; position < size;) {
-      const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position)
-      if (read === 0) break
-      const newline = chunk.subarray(0, read).indexOf(NEWLINE)
-      if (newline !== -1) {
-        parts.push(Buffer.from(chunk.subarray(0, newline)))
-        break
-      }
-      parts.push(Buffer.from(chunk.subarray(0, read)))
-      position += read
-    }
-    return JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown
-  }
-
   return {
     get size() {
       return size
@@ -251,7 +234,7 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
 
     lineAt(offset) {
       if (kept.has(offset)) return kept.get(offset)
-      const line = readLine(offset)
+      const line = readLineAt(fd, size, offset)
       if (kept.size >= LINES_KEPT) kept.delete(kept.keys().next().value!)
       kept.set(offset, line)
       return line
@@ -263,6 +246,70 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
       } finally {
         closeSync(fd)
       }
+    },
+  }
+}
+
+/** The line of the file open as `fd` (of `size` bytes) that starts at `offset`, parsed. */
+function readLineAt(fd: number, size: number, offset: number): unknown {
+  const parts: Buffer[] = []
+  const chunk = Buffer.allocUnsafe(64 * 1024)
+  for (let position = offset; position < size;) {
+    const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - position), position)
+    if (read === 0) break
+    const newline = chunk.subarray(0, read).indexOf(NEWLINE)
+    if (newline !== -1) {
+      parts.push(Buffer.from(chunk.subarray(0, newline)))
+      break
+    }
+    parts.push(Buffer.from(chunk.subarray(0, read)))
+    position += read
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown
+}
+
+/**
+ * A journal's file as a dry run sees it (`push --dry-run`): read, never written, created or
+ * locked. What the run would append (a recovery, a decision, a carried-over journal) is kept in
+ * memory at the offsets it would have in the file, and read back from there; the rest from the
+ * file. `replaced`: the run would replace the file (an earlier format's, carried over), so none of
+ * it is read.
+ */
+export function openJournalReadOnly(path: string, { replaced = false } = {}): JournalAppender {
+  let fd: number | undefined
+  let fileSize = 0
+  if (!replaced) {
+    try {
+      fd = openSync(path, 'r')
+      fileSize = fstatSync(fd).size
+    } catch (error) {
+      if (fd !== undefined) closeSync(fd)
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      fd = undefined
+    }
+  }
+  const appended = new Map<number, string>()
+  let size = fileSize
+  return {
+    get size() {
+      return size
+    },
+    append(line) {
+      const text = JSON.stringify(line)
+      const offset = size
+      appended.set(offset, text)
+      size += Buffer.byteLength(text) + 1
+      return offset
+    },
+    lineAt(offset) {
+      const text = appended.get(offset)
+      if (text !== undefined) return JSON.parse(text) as unknown
+      if (fd === undefined || offset >= fileSize) throw new Error(`${path} has no line at ${offset}`)
+      return readLineAt(fd, fileSize, offset)
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd)
+      fd = undefined
     },
   }
 }

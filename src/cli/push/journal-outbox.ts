@@ -2,6 +2,7 @@ import { lockJournal } from './journal-lock.ts'
 import {
   JournalMismatchError,
   openJournalAppender,
+  openJournalReadOnly,
   readJournalLines,
   repairJournal,
   type JournalAppender,
@@ -226,11 +227,17 @@ export interface JournalOptions {
    */
   adoptLegacy?: (legacy: LegacyLines) => Omit<JournalAdoption, 'type'>
   write?: JournalWrite
+  /**
+   * A dry run's journal (`push --dry-run`): the file is read, never locked, repaired, created or
+   * written; what the run records (a recovery, a decision, a carried-over journal) is kept in
+   * memory (journal-file.ts, `openJournalReadOnly`), so it judges exactly as a push would.
+   */
+  dryRun?: boolean
 }
 
 /** Opens the destination's journal, holding its lock until `close()` (see journal-lock.ts). */
 export async function openJournal(options: JournalOptions): Promise<Journal> {
-  const unlock = lockJournal(options.path)
+  const unlock = options.dryRun ? () => {} : lockJournal(options.path)
   try {
     const header: JournalHeader = {
       type: 'header',
@@ -243,8 +250,13 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
       // Refused untouched (adoptLegacy throws), or replaced whole, atomically: the file is the
       // earlier journal or the new one, never a mix of the two.
       const adoption = options.adoptLegacy!(replayed.legacy)
-      await writeJsonLinesAtomic(options.path, [header, { type: 'adopt', ...adoption }])
-      replayed = replay(options, header)
+      if (options.dryRun) {
+        // The file as the adoption would replace it, in memory: its header and the adoption.
+        replayed = { book: new RecordBook(options.path), existed: false, replaced: true, adoption }
+      } else {
+        await writeJsonLinesAtomic(options.path, [header, { type: 'adopt', ...adoption }])
+        replayed = replay(options, header)
+      }
     }
     return journalOf(options, header, replayed, unlock)
   } catch (error) {
@@ -253,10 +265,35 @@ export async function openJournal(options: JournalOptions): Promise<Journal> {
   }
 }
 
+/**
+ * The header of the journal at `path` (the address it is of, its kind), read without anything
+ * else; undefined when there is no such file or it is empty. A file whose first line is no
+ * journal header is refused (JournalMismatchError), as `openJournal` refuses it.
+ */
+export function readJournalHeader(path: string): Pick<JournalHeader, 'baseUrl' | 'kind'> | undefined {
+  let header: Partial<JournalHeader> | undefined
+  const stop = new Error('header read')
+  try {
+    readJournalLines(path, (value) => {
+      header = typeof value === 'object' && value !== null ? (value as Partial<JournalHeader>) : {}
+      throw stop
+    })
+  } catch (error) {
+    if (error !== stop) throw error
+  }
+  if (header === undefined) return undefined
+  if (header.type !== 'header' || typeof header.baseUrl !== 'string' || typeof header.kind !== 'string')
+    throw new JournalMismatchError(`${path} is not a push journal; name another --journal.`)
+  return { baseUrl: header.baseUrl, kind: header.kind }
+}
+
 interface Replayed {
   book: RecordBook
   existed: boolean
   legacy?: LegacyLines
+  /** A dry run's: the file would be replaced by the carried-over `adoption`. */
+  replaced?: true
+  adoption?: Omit<JournalAdoption, 'type'>
 }
 
 /** Reads the file into a record book, cutting a torn last line off; a legacy journal is read as it is. */
@@ -282,7 +319,7 @@ function replay(options: JournalOptions, header: JournalHeader): Replayed {
   if (legacy) return { book, existed: true, legacy }
   // A torn last line goes before anything is appended: glued to the next line, it would turn that
   // line (a flushed `begin`, say) into one more torn line, and the item it marks could be sent again.
-  if (read.existed) repairJournal(path, read)
+  if (read.existed && !options.dryRun) repairJournal(path, read)
   return { book, existed: read.existed }
 }
 
@@ -446,7 +483,9 @@ function journalOf(
   const { path } = options
   const { book } = replayed
   const { records } = book
-  const appender: JournalAppender = openJournalAppender(path, options.write)
+  const appender: JournalAppender = options.dryRun
+    ? openJournalReadOnly(path, { replaced: replayed.replaced === true })
+    : openJournalAppender(path, options.write)
   if (!replayed.existed) {
     try {
       appender.append(header)
@@ -462,6 +501,7 @@ function journalOf(
     const offset = appender.append(line, { flush })
     book.apply(line, offset)
   }
+  if (replayed.adoption) write({ type: 'adopt', ...replayed.adoption })
 
   function payloadAt(ref: PayloadRef): unknown {
     const line = appender.lineAt(ref.line) as { payloads?: unknown[] }

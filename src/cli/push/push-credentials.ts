@@ -26,6 +26,9 @@ export interface Credentials {
 /** What an environment variable's name may be, as shells take it. */
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
+/** A dry run's token: none, since nothing is sent (`push --dry-run` reads no keychain or variable). */
+export const noToken = async (): Promise<string | undefined> => undefined
+
 export function tokenFromEnv(
   name: string,
   env: Record<string, string | undefined>,
@@ -102,13 +105,19 @@ export interface ProfileOptions {
   tokens?: Pick<TokenStore, 'lookup' | 'availability'>
   /** --token-encoding, when given: it must agree with the profile's. */
   tokenEncoding?: TokenEncoding
+  /** A dry run's: the profile's address and settings, and no token (nothing is sent). */
+  withoutToken?: boolean
 }
 
-export async function fromProfile(
+/**
+ * The app's profile `name` names (its id, or a name no other profile has), read only, as
+ * `push --profile` and `validate --profile` see it; `command` is whose usage an error points at.
+ */
+export async function findProfile(
   name: string,
   env: Record<string, string | undefined>,
-  { tokens = createTokenStore(), tokenEncoding }: ProfileOptions = {},
-): Promise<Credentials> {
+  command = 'push',
+): Promise<Profile> {
   const dir = appDataDir(env)
   const { file, profiles, dropped } = await readProfilesReadOnly(dir)
   const wanted = name.trim().toLowerCase()
@@ -119,7 +128,7 @@ export async function fromProfile(
   if (!profile && named.length > 1) {
     throw new CliError(
       `${named.length} profiles are named "${name}" (ids ${named.map((p) => p.id).join(', ')}): name one by its id, --profile takes an id as well as a name.`,
-      'push',
+      command,
     )
   }
   if (!profile) {
@@ -127,9 +136,18 @@ export async function fromProfile(
       dropped.length > 0 ? ` (${file} also holds entries that cannot be used: ${dropped.join('; ')})` : ''
     throw new CliError(
       `There is no profile "${name}" in ${dir}; the profiles are ${profiles.map((p) => p.id).join(', ')}${unusable}.`,
-      'push',
+      command,
     )
   }
+  return profile
+}
+
+export async function fromProfile(
+  name: string,
+  env: Record<string, string | undefined>,
+  { tokens, tokenEncoding, withoutToken = false }: ProfileOptions = {},
+): Promise<Credentials> {
+  const profile = await findProfile(name, env)
   if (!hasOwnAddress(profile)) {
     const refusal = destinationKindOf(profile).words.cliRefusal?.(profile.name)
     throw new CliError(refusal ?? `The ${profile.name} profile has no address the CLI can push to.`, 'push')
@@ -142,9 +160,11 @@ export async function fromProfile(
     )
   }
   const baseUrl = normaliseBaseUrl(profile.baseUrl)
+  if (withoutToken) return { baseUrl, tokenEncoding: profile.tokenEncoding, getToken: noToken, profile }
   // Asked for this address: a token left from the profile's former address is not handed out.
-  const found = await tokens.lookup(profile.id, baseUrl)
-  if (!found.found) throw new CliError(await missingTokenMessage(profile, found.missing, tokens), 'push')
+  const keychain = tokens ?? createTokenStore()
+  const found = await keychain.lookup(profile.id, baseUrl)
+  if (!found.found) throw new CliError(await missingTokenMessage(profile, found.missing, keychain), 'push')
   const { token } = found
   return { baseUrl, tokenEncoding: profile.tokenEncoding, getToken: async () => token, profile }
 }

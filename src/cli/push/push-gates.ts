@@ -36,8 +36,11 @@ import type { PushInput } from './push-input.ts'
  * created there are out of sight.
  */
 
-/** `--require FIELDS`: names from REQUIRABLE_FIELDS (any case), comma-separated, or `none`. */
-export function parseRequire(value: string): RequirableField[] {
+/**
+ * `--require FIELDS`: names from REQUIRABLE_FIELDS (any case), comma-separated, or `none`;
+ * `command` is whose usage an error points at (`push`, `validate`, `convert`).
+ */
+export function parseRequire(value: string, command = 'push'): RequirableField[] {
   const names = value
     .split(',')
     .map((name) => name.trim())
@@ -45,7 +48,7 @@ export function parseRequire(value: string): RequirableField[] {
   const known = `${REQUIRABLE_FIELDS.join(', ')}`
   if (names.length === 1 && names[0]!.toLowerCase() === 'none') return []
   if (names.length === 0) {
-    throw new CliError(`--require needs field names (${known}) or "none".`, 'push')
+    throw new CliError(`--require needs field names (${known}) or "none".`, command)
   }
   const fields: RequirableField[] = []
   for (const name of names) {
@@ -54,10 +57,10 @@ export function parseRequire(value: string): RequirableField[] {
       const why =
         name.toLowerCase() === 'none'
           ? '"none" stands alone (it requires nothing beyond a product name and a barcode)'
-          : `"${name}" is not a field push can require`
+          : `"${name}" is not a field ${command} can require`
       throw new CliError(
         `--require: ${why}. The fields are ${known}; or "none". A product name and a barcode are always required.`,
-        'push',
+        command,
       )
     }
     fields.push(field)
@@ -93,6 +96,8 @@ export interface GateContext {
   journal: Pick<Journal, 'record' | 'records' | 'payloadAt'>
   /** The fields required besides the identity fields. */
   required: readonly string[]
+  /** Whether a barcode whose GTIN check digit is wrong holds its SKU back (a profile's choice). */
+  holdBadCheckDigits?: boolean
   /** The service's address, as a reason names it. */
   address: string
   platform?: PlatformList
@@ -127,7 +132,7 @@ const isUnresolvedCreation = (record: JournalRecord | undefined): boolean =>
   (record.last.state === 'unknown' || record.last.state === 'failed')
 
 export function judgePush(context: GateContext): PushJudgement {
-  const { input, journal, required, address, platform, noUpdates } = context
+  const { input, journal, required, holdBadCheckDigits = false, address, platform, noUpdates } = context
   const { total } = input.items
   const canUpdate = input.kind.operations.update !== undefined
   const listIds = platform?.ids ?? new Map<string, string>()
@@ -202,7 +207,7 @@ export function judgePush(context: GateContext): PushJudgement {
     plans.forEach((plan, index) => {
       if (plan === undefined || plan === 'held') return
       if (plan === 'create' || plan === 'update') {
-        const hold = holdForGaps(input.gapsOf(index), required, 'this push')
+        const hold = holdForGaps(input.gapsOf(index), required, 'this push', { holdBadCheckDigits })
         if (hold) {
           own.set(index, hold)
           return

@@ -1,19 +1,33 @@
 import type { CellProblem } from './types.ts'
 
 /**
- * A file's problems grouped by what is wrong and where: "Barcode is missing" on 295 rows is one
- * group to act on, not 295 lines to page through. A group is a severity, a column and the
- * message with the cell's own text taken out ("Intensity must be a number, not the text "…""),
- * so the same mistake in many rows is one group; errors come first, then the biggest groups.
+ * A file's problems grouped by what is wrong and where: "Brand is not filled (optional)" on 295
+ * rows is one group to act on, not 295 lines to page through. A group is a severity, a column and
+ * the message with the cell's own text taken out ("Intensity must be a number, not the text
+ * "…""), so the same mistake in many rows is one group; errors come first, then the rows the send
+ * gates hold back, then the warnings, each the biggest groups first.
  */
+
+/**
+ * How much a problem keeps a row from being sent: an error (the contract refuses it), a hold (the
+ * send gates keep it back: "held back from sending: Category is empty; Sandbox requires it"), or
+ * a warning, which sends all the same.
+ */
+export type Severity = 'error' | 'held' | 'warning'
+
+/** The severities in the order they are shown. */
+export const SEVERITIES: readonly Severity[] = ['error', 'held', 'warning']
+
 export interface ProblemGroup {
   /** Stable within a file: severity, column and kind. */
   key: string
-  severity: 'error' | 'warning'
+  severity: Severity
   /** The column's header as written in the file ('' for a problem of the whole row). */
   column: string
   /** The message of the first problem of the group, as an example. */
   message: string
+  /** What its problems are, said once, where their messages differ by more than a cell's text. */
+  kind?: string
   count: number
   /** The first rows with it (at most {@link ROWS_KEPT}); `count` says how many there are. */
   rows: number[]
@@ -27,18 +41,24 @@ export function problemKind(message: string): string {
   return message.replace(/"[^"]*"|“[^”]*”/g, '"…"')
 }
 
+/**
+ * A problem as grouped. One whose message names other rows or a barcode ("Barcode 4006… is also on
+ * 2 other SKUs to be sent (row 3, row 4)") says its `kind` itself: a hold's reason.
+ */
+export type GroupedProblem = CellProblem & { kind?: string }
+
 export function groupKey(
-  severity: ProblemGroup['severity'],
-  problem: Pick<CellProblem, 'column' | 'message'>,
+  severity: Severity,
+  problem: Pick<GroupedProblem, 'column' | 'message' | 'kind'>,
 ): string {
-  return `${severity}\u0000${problem.column}\u0000${problemKind(problem.message)}`
+  return `${severity}\u0000${problem.column}\u0000${problem.kind ?? problemKind(problem.message)}`
 }
 
 /** Adds problems a stretch of rows at a time; memory is one entry per group. */
 export class ProblemGrouper {
   private readonly groups = new Map<string, ProblemGroup>()
 
-  add(severity: ProblemGroup['severity'], problems: readonly CellProblem[]) {
+  add(severity: Severity, problems: readonly GroupedProblem[]) {
     for (const problem of problems) {
       const key = groupKey(severity, problem)
       const group = this.groups.get(key)
@@ -48,6 +68,7 @@ export class ProblemGrouper {
           severity,
           column: problem.column,
           message: problem.message,
+          ...(problem.kind !== undefined && { kind: problem.kind }),
           count: 1,
           rows: [problem.row],
         })
@@ -58,11 +79,11 @@ export class ProblemGrouper {
     }
   }
 
-  /** Errors first, then the groups of most rows, then the file's order. */
+  /** Errors first, then holds, then warnings; within each, the groups of most rows, then the file's order. */
   get list(): ProblemGroup[] {
     return [...this.groups.values()].sort(
       (a, b) =>
-        (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1) ||
+        SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
         b.count - a.count ||
         a.rows[0]! - b.rows[0]!,
     )

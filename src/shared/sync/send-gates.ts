@@ -3,6 +3,7 @@ import { plural } from '../plural.ts'
 import { findField } from '../schema/catalogue.ts'
 import { newSkuPayload } from '../schema/sku-template.ts'
 import { skuCatalogue } from '../validation/validate.ts'
+import { gtinFinding } from '../values/gtin.ts'
 
 /**
  * The gates a SKU passes before it is sent: what the contract leaves open (it shows no required
@@ -12,6 +13,8 @@ import { skuCatalogue } from '../validation/validate.ts'
  * - no product name or no barcode: the platform shows a product by its name, and its barcode is
  *   the only key a person (or this app) has to tell whether it was created already;
  * - a field the profile requires (Settings), `category` by default;
+ * - a barcode whose GTIN check digit is wrong (or with a letter where a digit belongs), only when
+ *   the profile holds those back (off by default: validation warns of it either way);
  * - a barcode that more than one SKU of the send carries, or that another draft already has
  *   (or may have) created at that destination: the bulk endpoint only creates, so either would
  *   be a second copy.
@@ -49,6 +52,18 @@ export const DEFAULT_REQUIRED_FIELDS: readonly RequirableField[] = ['category']
 
 /** The `gaps` entry of a draft that holds nothing a person filled in. */
 export const EMPTY_GAP = 'empty'
+
+/**
+ * The `gaps` entry of a draft whose barcode reads as a GTIN with something wrong
+ * (src/shared/values/gtin.ts): a wrong check digit, a letter where a digit belongs.
+ */
+export const CHECK_DIGIT_GAP = 'check-digit'
+
+/** What a profile holds back beyond the fields it requires. */
+export interface HoldRules {
+  /** Barcodes whose check digit is wrong (`Profile.holdBadCheckDigits`); off by default. */
+  holdBadCheckDigits?: boolean
+}
 
 /** How a field is named in a reason: its catalogue title ("Product name", "3D effect assets"). */
 export function gateFieldTitle(field: GateField): string {
@@ -101,21 +116,30 @@ export function isEmptySku(payload: unknown): boolean {
   return !typed(payload, TEMPLATE)
 }
 
+/** What is wrong with the SKU's barcode read as a GTIN, if it is one (none for other text). */
+function barcodeFinding(payload: unknown) {
+  const barcode = valueAt(payload, 'barcode')
+  return typeof barcode === 'string' ? gtinFinding(barcode) : undefined
+}
+
 /**
- * The gate fields a SKU leaves empty, and `empty` when it holds nothing at all: kept on each
- * stored draft (a multi-entry index), so the pre-flight finds the drafts a profile holds back
- * without reading their payloads. Defaults never fill an identity field: the template has none.
+ * The gate fields a SKU leaves empty, `empty` when it holds nothing at all, and `check-digit`
+ * when its barcode is a GTIN with something wrong: kept on each stored draft (a multi-entry
+ * index), so the pre-flight finds the drafts a profile holds back without reading their payloads.
+ * Defaults never fill an identity field: the template has none. A complete SKU with a right (or
+ * no GTIN) barcode has no entry, which keeps imports of complete rows from paying for the index.
  */
 export function skuGaps(payload: unknown): string[] {
   const gaps: string[] = [...IDENTITY_FIELDS, ...REQUIRABLE_FIELDS].filter(
     (field) => !filled(valueAt(payload, field)),
   )
   if (isEmptySku(payload)) gaps.unshift(EMPTY_GAP)
+  if (barcodeFinding(payload)) gaps.push(CHECK_DIGIT_GAP)
   return gaps
 }
 
 /** Why a SKU is held back, from the most basic reason to the least. */
-export const HOLD_REASONS = ['empty', 'identity', 'required', 'duplicate', 'created'] as const
+export const HOLD_REASONS = ['empty', 'identity', 'required', 'check-digit', 'duplicate', 'created'] as const
 export type HoldReason = (typeof HOLD_REASONS)[number]
 
 /** One SKU held back and why, in words that name the fields or the other SKUs concerned. */
@@ -133,6 +157,7 @@ export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   empty: 'empty (nothing filled in)',
   identity: 'without a product name or barcode',
   required: 'missing a field this profile requires',
+  'check-digit': 'whose barcode’s check digit is wrong',
   duplicate: 'sharing a barcode with another SKU to be sent',
   created: 'with a barcode already created there',
 }
@@ -152,12 +177,13 @@ export function holdHeading(reason: HoldReason, place: string): string {
  * fields always), or undefined when its own fields let it through. Only the first reason is given:
  * an empty draft is "empty", not also "no barcode". `requiredBy` says who requires the fields, as
  * the reason names it: the profile's name in the app ("Brand is empty; Sandbox requires it"),
- * "this push" in the CLI.
+ * "this push" in the CLI. A wrong check digit holds it back only when `rules` say so.
  */
 export function holdForGaps(
   gaps: readonly string[],
   required: readonly string[],
   requiredBy: string,
+  rules: HoldRules = {},
 ): Hold | undefined {
   if (gaps.includes(EMPTY_GAP)) {
     return { reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }
@@ -176,7 +202,18 @@ export function holdForGaps(
       message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
     }
   }
+  if (rules.holdBadCheckDigits && gaps.includes(CHECK_DIGIT_GAP)) {
+    return {
+      reason: 'check-digit',
+      message: checkDigitMessage('The barcode’s check digit is wrong', requiredBy),
+    }
+  }
   return undefined
+}
+
+/** A check-digit hold's words: what is wrong, and who holds such SKUs back. */
+function checkDigitMessage(wrong: string, heldBy: string): string {
+  return `${wrong}; ${heldBy} holds such SKUs back`
 }
 
 /**
@@ -188,8 +225,12 @@ export function holdOf(
   payload: unknown,
   required: readonly string[],
   requiredBy = 'this push',
+  rules: HoldRules = {},
 ): Hold | undefined {
-  return holdForGaps(skuGaps(payload), required, requiredBy)
+  const hold = holdForGaps(skuGaps(payload), required, requiredBy, rules)
+  if (hold?.reason !== 'check-digit') return hold
+  // The payload is at hand: say which digit (or letter) is wrong, as validation does.
+  return { ...hold, message: checkDigitMessage(barcodeFinding(payload)!.message, requiredBy) }
 }
 
 function listed(words: readonly string[]): string {

@@ -3,6 +3,7 @@ import { skuSchema } from '../schema/sku.ts'
 import { appCreateRequestSchema } from '../schema/app.ts'
 import { buildCatalogue, findField, type FieldNode } from '../schema/catalogue.ts'
 import { readNumberText } from '../values/number-text.ts'
+import { gtinFinding } from '../values/gtin.ts'
 import { describeIssue, fieldName } from './messages.ts'
 import { formatPath, type Problem, type ValidationResult } from './problem.ts'
 import { isRecord } from '../is-record.ts'
@@ -48,6 +49,9 @@ const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i
  * - an object holding none of its fields (a row whose columns all went unrecognised, an app's
  *   answer, some other JSON) is not a SKU: it would be created empty;
  * - a barcode a spreadsheet shortened to exponent notation names no product any more.
+ * And a warning: a barcode that reads as a GTIN with a wrong check digit, or a letter where a
+ * digit belongs (src/shared/values/gtin.ts). The contract takes any text; a profile may hold such
+ * SKUs back (send-gates.ts).
  */
 export function validateSku(value: unknown): ValidationResult {
   const result = validateWith(skuSchema, skuCatalogue, value)
@@ -65,11 +69,24 @@ export function validateSku(value: unknown): ValidationResult {
       message: `Barcode "${value.barcode}" was shortened to a number by a spreadsheet, and its digits are lost: format the column as text and type the barcode again`,
     })
   }
+  const finding = typeof value.barcode === 'string' ? gtinFinding(value.barcode) : undefined
+  if (finding) result.warnings.push({ path: 'barcode', message: finding.message })
   return result
 }
 
 export function validateAppRequest(value: unknown): ValidationResult {
   return validateWith(appCreateRequestSchema, appCatalogue, value)
+}
+
+const MISSING = ' is missing'
+
+/**
+ * Whether a warning says that a field the contract lists is missing ("Brand is missing"), rather
+ * than something worth a look in a value that is there (a barcode's check digit): screens that
+ * list missing fields count the others apart.
+ */
+export function isMissingField(problem: Problem): boolean {
+  return problem.message.endsWith(MISSING)
 }
 
 /**
@@ -84,7 +101,7 @@ function missingFields(root: FieldNode, value: unknown): Problem[] {
       for (const child of node.children) {
         const childPath = path ? `${path}.${child.key}` : child.key
         if (current[child.key] === undefined) {
-          if (child.meta.expected) out.push({ path: childPath, message: `${child.meta.title} is missing` })
+          if (child.meta.expected) out.push({ path: childPath, message: `${child.meta.title}${MISSING}` })
         } else {
           visit(child, current[child.key], childPath)
         }

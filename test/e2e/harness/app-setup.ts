@@ -32,8 +32,8 @@ interface Idb {
   }>
 }
 
-/** The "App name" input (it says " · missing" while empty). */
-export const appNameBox = (page: Page) => page.getByRole('textbox', { name: /^App name( · missing)?$/ })
+/** The "App name" input (it says " · not filled" while empty). */
+export const appNameBox = (page: Page) => page.getByRole('textbox', { name: /^App name( · not filled)?$/ })
 
 /** Creates an app draft from the list with this name, waits until it is saved, and returns its id. */
 export async function namedApp(page: Page, name: string): Promise<string> {

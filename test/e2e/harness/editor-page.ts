@@ -13,7 +13,7 @@ export const saved = (page: Page) =>
   expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** A control's name in either editor: a field the draft lacks says " · missing" after its label. */
-export const labelled = (name: string) => new RegExp(`^${escaped(name)}( · missing)?$`)
+/** A control's name in either editor: a field the draft lacks says " · not filled" after its label. */
+export const labelled = (name: string) => new RegExp(`^${escaped(name)}( · not filled)?$`)
 /** A yes/no field: one select of On, Off and Not set (a select is a combobox). */
 export const flag = (page: Page, name: string) => page.getByRole('combobox', { name: labelled(name) })

@@ -17,6 +17,9 @@ describe('scripts/cli.js', () => {
     expect(result.stdout).toContain(
       '[1] arEffect.envSettings.intensity: Intensity must be a number, not the text "high"\n',
     )
-    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('2 SKUs checked: 1 valid, 1 invalid, 3 warnings')
+    expect(result.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      '2 SKUs checked: 1 valid, 1 invalid, 3 warnings',
+      '1 SKU valid; 1 sendable; 0 held back',
+    ])
   })
 })

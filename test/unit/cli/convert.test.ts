@@ -23,7 +23,7 @@ describe('catalog-desk convert', () => {
     const toCsv = await runCli(['convert', 'test/fixtures/bulk-upload-request.json', at('round.csv')])
     expect(toCsv).toEqual({
       code: 0,
-      stdout: `2 SKUs checked: 2 valid, 0 invalid, 0 warnings\nwrote ${at('round.csv')}: 2 SKUs\n`,
+      stdout: `2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n2 SKUs valid; 2 sendable; 0 held back\nwrote ${at('round.csv')}: 2 SKUs\n`,
       stderr: '',
     })
     const csv = await readFile(at('round.csv'), 'utf8')
@@ -45,8 +45,9 @@ describe('catalog-desk convert', () => {
   it('invalid SKUs are reported, left out and counted; exit 1', async () => {
     const run = await runCli(['convert', 'test/fixtures/invalid/sku-list-mixed.json', at('mixed.json')])
     expect(run.code).toBe(1)
-    expect(lines(run.stdout).slice(-2)).toEqual([
+    expect(lines(run.stdout).slice(-3)).toEqual([
       '2 SKUs checked: 1 valid, 1 invalid, 3 warnings',
+      '1 SKU valid; 1 sendable; 0 held back',
       `wrote ${at('mixed.json')}: 1 SKU (1 invalid left out)`,
     ])
     const written = JSON.parse(await readFile(at('mixed.json'), 'utf8')) as { skus: unknown[] }
@@ -169,7 +170,7 @@ describe('catalog-desk convert', () => {
     const run = await runCli(['convert', '--help'])
     expect(run.code).toBe(0)
     expect(run.stdout.split('\n')[0]).toBe(
-      'Usage: catalog-desk convert IN OUT [--force] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+      'Usage: catalog-desk convert IN OUT [--force] [--all] [--require FIELDS | --profile NAME]',
     )
     expect(run.stdout).toContain('Exit status: 0 every SKU valid and written, 1 some SKU invalid')
     expect((await runCli(['--help'])).stdout).toContain('convert IN OUT [--force]')

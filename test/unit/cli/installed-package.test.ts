@@ -134,7 +134,11 @@ describe('the packed and installed CLI', () => {
 
   it('validates a file, with the exit status of its verdict', async () => {
     const valid = await cli(['validate', join(FIXTURES_DIR, 'bulk-upload-request.json')])
-    expect(valid).toEqual({ code: 0, stdout: '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n', stderr: '' })
+    expect(valid).toEqual({
+      code: 0,
+      stdout: '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n2 SKUs valid; 2 sendable; 0 held back\n',
+      stderr: '',
+    })
 
     const invalid = await cli(['validate', join(FIXTURES_DIR, 'invalid/sku-list-mixed.json')])
     expect(invalid.stderr).toBe('')
@@ -151,7 +155,7 @@ describe('the packed and installed CLI', () => {
     const validate = await cli(['validate', out])
     expect(validate).toEqual({
       code: 0,
-      stdout: '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n',
+      stdout: '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n2 SKUs valid; 2 sendable; 0 held back\n',
       stderr: '',
     })
   })

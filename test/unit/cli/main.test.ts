@@ -17,15 +17,15 @@ describe('catalog-desk', () => {
   it.each([
     [
       ['validate', '--help'],
-      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+      'Usage: catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME]',
     ],
     [
       ['validate', '-h', 'ignored.json'],
-      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+      'Usage: catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME]',
     ],
     [
       ['help', 'validate'],
-      'Usage: catalog-desk validate FILE [--json] [--mapping FILE] [--decimal-comma] [--show-mapping]',
+      'Usage: catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME]',
     ],
     [['schema', '--help'], 'Usage: catalog-desk schema [--out DIR]'],
   ])('%j prints that command’s usage and exits 0', async (argv, first) => {
@@ -36,10 +36,12 @@ describe('catalog-desk', () => {
 
   it('the validate usage documents the exit statuses and the --json shape', async () => {
     const { stdout } = await runCli(['validate', '--help'])
-    expect(stdout).toContain('0 valid (warnings allowed), 1 invalid, 2 bad usage')
     expect(stdout).toContain(
-      '{kind, items, valid, invalid, errors: [{index, path, message}], warnings: [...]}',
+      'Exit status: 0 every SKU valid and sendable (warnings allowed), 1 a SKU invalid or held back',
     )
+    expect(stdout).toContain('{kind, items, valid, invalid, sendable, heldBack,')
+    expect(stdout).toContain('errors: [{index, path, message}], warnings: [...],')
+    expect(stdout).toContain('holds: [{index, reason, message}], distinct, repeated: [{indexes}],')
   })
 
   it('no command prints the usage to stderr and exits 2', async () => {

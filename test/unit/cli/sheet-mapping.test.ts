@@ -34,7 +34,7 @@ async function summaryOf(args: string[]): Promise<SheetSummary & { mapping?: Rec
 
 describe('reading shop exports from the CLI', () => {
   it('says how it read a Shopify export: products and variants, the shop codes it did not take for the barcode', async () => {
-    const run = await runCli(['validate', `${EXPORTS}/shopify-products.csv`])
+    const run = await runCli(['validate', `${EXPORTS}/shopify-products.csv`, '--all'])
     expect(run.code).toBe(1)
     const said = notes(run.stdout)
     expect(said).toContain(
@@ -120,7 +120,7 @@ describe('reading shop exports from the CLI', () => {
   })
 
   it('"1,5" is an error naming its row and column; --decimal-comma reads it as 1.5', async () => {
-    const without = await runCli(['validate', `${EXPORTS}/own-sheet-decimal-comma.csv`])
+    const without = await runCli(['validate', `${EXPORTS}/own-sheet-decimal-comma.csv`, '--all'])
     expect(without.code).toBe(1)
     expect(without.stdout).toContain(
       'row 1, column "Intensity": Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"; if this file writes decimals with a comma, say so and it is read as one',
@@ -165,7 +165,7 @@ describe('a sheet whose headers have typos', () => {
   const noteMapping = (stdout: string) => /save (\{.*\}) as a file/.exec(stdout)![1]!
 
   it('validate names each column and the field it looks like, and how to say so; nothing is read silently', async () => {
-    const run = await runCli(['validate', TYPOS])
+    const run = await runCli(['validate', TYPOS, '--all'])
     expect(
       notes(run.stdout).filter((note) => note.includes('looks like') || note.startsWith('note: to read')),
     ).toEqual(typoNotes)

@@ -245,14 +245,12 @@ describe('a report longer than what is held in memory', () => {
     expect(JSON.stringify(summary).length).toBeGreaterThan(2 * 1024 * 1024)
     expect(summary.notes).toContain('column "Notes" matches no field of the contract and is ignored')
 
-    const text = (await runCli(['validate', at('warned.csv')])).stdout.trimEnd().split('\n')
+    const text = (await runCli(['validate', at('warned.csv'), '--all'])).stdout.trimEnd().split('\n')
     expect(text[0]).toBe('note: column "Notes" matches no field of the contract and is ignored')
     expect(text.filter((line) => line.startsWith('row '))).toHaveLength(
       summary.errors.length + summary.warnings.length,
     )
-    expect(text.at(-1)).toBe(
-      `6000 SKUs checked: 4000 valid, 2000 invalid, ${summary.warnings.length} warnings`,
-    )
+    expect(text).toContain(`6000 SKUs checked: 4000 valid, 2000 invalid, ${summary.warnings.length} warnings`)
   })
 
   it('an app request given to convert leaves no file behind', async () => {

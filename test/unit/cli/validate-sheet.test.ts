@@ -31,8 +31,8 @@ const ROWS = [
 const CSV = ROWS.map((row) => row.join(';')).join('\r\n') + '\r\n'
 
 describe('catalog-desk validate with a sheet', () => {
-  it('a CSV with errors exits 1, each problem as row N, column "Header", notes first', async () => {
-    const run = await runCli(['validate', await scratchFile('skus.csv', CSV)])
+  it('a CSV with errors exits 1, with --all each problem as row N, column "Header", notes first', async () => {
+    const run = await runCli(['validate', await scratchFile('skus.csv', CSV), '--all'])
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('')
     const out = lines(run.stdout)
@@ -42,7 +42,25 @@ describe('catalog-desk validate with a sheet', () => {
       'row 2, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
     )
     expect(out).toContain('row 1: Barcode is missing (warning)')
-    expect(out.at(-1)).toMatch(/^2 SKUs checked: 1 valid, 1 invalid, \d+ warnings$/)
+    expect(out).toContain('row 2: Barcode is missing (warning)')
+    expect(out.slice(-3)).toEqual([
+      expect.stringMatching(/^2 SKUs checked: 1 valid, 1 invalid, \d+ warnings$/),
+      '1 SKU valid; 0 sendable; 1 held back: no barcode (1)',
+      '  no barcode: row 1',
+    ])
+  })
+
+  it('without --all, the same problem of several rows is one line naming its rows, errors first', async () => {
+    const out = lines((await runCli(['validate', await scratchFile('grouped.csv', CSV)])).stdout)
+    const problems = out.filter((line) => !line.startsWith('note:')).slice(0, -3)
+    expect(problems).toEqual([
+      'row 2, column "Intensity": Intensity must be a number, not the text "high"',
+      'row 2, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
+      'Category is missing (warning): rows 1, 2',
+      'Sub-category is missing (warning): rows 1, 2',
+      'Product image is missing (warning): rows 1, 2',
+      'Barcode is missing (warning): rows 1, 2',
+    ])
   })
 
   it('a column without a header is said to be unread when it holds something, and not when empty', async () => {
@@ -92,7 +110,9 @@ describe('catalog-desk validate with a sheet', () => {
   it('a filled-in template is valid: exit 0, the help row skipped', async () => {
     const run = await runCli(['validate', await scratchFile('template.csv', templateCsv())])
     expect(run).toMatchObject({ code: 0, stderr: '' })
-    expect(run.stdout).toBe('1 SKU checked: 1 valid, 0 invalid, 0 warnings\n')
+    expect(run.stdout).toBe(
+      '1 SKU checked: 1 valid, 0 invalid, 0 warnings\n1 SKU valid; 1 sendable; 0 held back\n',
+    )
   })
 
   it('the format is sniffed when the name does not say', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ValidationSummary } from '#cli/validation-report.ts'
-import { fixtureNames } from '../shared/contract-fixtures.ts'
+import { fixture, fixtureNames } from '../shared/contract-fixtures.ts'
 import { runCli } from './run-cli.ts'
 
 let scratch = ''
@@ -24,12 +24,15 @@ const lines = (text: string) => text.trimEnd().split('\n')
 
 describe('catalog-desk validate', () => {
   it.each(fixtureNames().filter((name) => !name.includes('response')))(
-    'a valid file (%s) exits 0 with a summary line only',
+    'a valid file (%s) exits 0 with its counts only: every SKU would be sent',
     async (name) => {
       const run = await runCli(['validate', `test/fixtures/${name}`])
       expect(run).toMatchObject({ code: 0, stderr: '' })
-      expect(lines(run.stdout)).toHaveLength(1)
-      expect(run.stdout).toMatch(/^\d+ (SKU|SKUs|app) checked: \d+ valid, 0 invalid, 0 warnings\n$/)
+      expect(run.stdout).toMatch(
+        /^\d+ (SKU|SKUs|app) checked: \d+ valid, 0 invalid, 0 warnings\n(\d+ SKUs? valid; \d+ sendable; 0 held back\n)?$/,
+      )
+      // The verdict is a SKU's: an app creation request has none.
+      expect(lines(run.stdout)).toHaveLength(name.startsWith('app-') ? 1 : 2)
     },
   )
 
@@ -54,9 +57,11 @@ describe('catalog-desk validate', () => {
 
     const utf16 = join(scratch, 'utf16.json')
     await writeFile(utf16, Buffer.from('\uFEFF{"productName":"Café Noir","barcode":"1"}', 'utf16le'))
-    const read = await runCli(['validate', utf16])
+    const read = await runCli(['validate', utf16, '--require', 'none'])
     expect(read.code).toBe(0)
-    expect(read.stdout).toMatch(/1 SKU checked: 1 valid, 0 invalid, \d+ warnings\n$/)
+    expect(read.stdout).toMatch(
+      /1 SKU checked: 1 valid, 0 invalid, \d+ warnings\n1 SKU valid; 1 sendable; 0 held back\n$/,
+    )
   })
 
   it('a document nested thousands of levels deep is refused plainly, not with a stack overflow', async () => {
@@ -82,10 +87,10 @@ describe('catalog-desk validate', () => {
 
   it('names what it read: SKUs or the app', async () => {
     expect((await runCli(['validate', 'test/fixtures/bulk-upload-request.json'])).stdout).toBe(
-      '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n',
+      '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n2 SKUs valid; 2 sendable; 0 held back\n',
     )
     expect((await runCli(['validate', 'test/fixtures/sku-eyewear-full.json'])).stdout).toBe(
-      '1 SKU checked: 1 valid, 0 invalid, 0 warnings\n',
+      '1 SKU checked: 1 valid, 0 invalid, 0 warnings\n1 SKU valid; 1 sendable; 0 held back\n',
     )
     expect((await runCli(['validate', 'test/fixtures/app-create-request.json'])).stdout).toBe(
       '1 app checked: 1 valid, 0 invalid, 0 warnings\n',
@@ -103,15 +108,19 @@ describe('catalog-desk validate', () => {
       '[1] barcode: Barcode is missing (warning)',
       '[1] arEffect.transform.rotation: Rotation is missing (warning)',
       '2 SKUs checked: 1 valid, 1 invalid, 3 warnings',
+      '1 SKU valid; 1 sendable; 0 held back',
     ])
   })
 
-  it('warnings alone leave the exit status 0', async () => {
-    const file = await scratchFile('no-brand.json', JSON.stringify({ productName: 'Aviator' }))
+  it('warnings alone leave the exit status 0 when nothing holds the SKU back', async () => {
+    const { brand: _brand, ...noBrand } = fixture('sku-eyewear-full.json')
+    const file = await scratchFile('no-brand.json', JSON.stringify(noBrand))
     const run = await runCli(['validate', file])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('brand: Brand is missing (warning)\n')
-    expect(run.stdout).toMatch(/1 SKU checked: 1 valid, 0 invalid, 12 warnings\n$/)
+    expect(run.stdout).toMatch(
+      /1 SKU checked: 1 valid, 0 invalid, 1 warning\n1 SKU valid; 1 sendable; 0 held back\n$/,
+    )
   })
 
   it('detects an app creation request and validates it as one', async () => {
@@ -162,8 +171,29 @@ describe('catalog-desk validate --json', () => {
     const run = await runCli(['validate', '--json', 'test/fixtures/invalid/sku-list-mixed.json'])
     expect(run.code).toBe(1)
     const summary = JSON.parse(run.stdout) as ValidationSummary
-    expect(Object.keys(summary)).toEqual(['kind', 'items', 'valid', 'invalid', 'errors', 'warnings'])
-    expect(summary).toMatchObject({ kind: 'sku-list', items: 2, valid: 1, invalid: 1 })
+    expect(Object.keys(summary)).toEqual([
+      'kind',
+      'items',
+      'valid',
+      'invalid',
+      'sendable',
+      'heldBack',
+      'errors',
+      'warnings',
+      'holds',
+      'distinct',
+      'repeated',
+      'sharedBarcodes',
+      'repeatedShopIds',
+    ])
+    expect(summary).toMatchObject({
+      kind: 'sku-list',
+      items: 2,
+      valid: 1,
+      invalid: 1,
+      sendable: 1,
+      heldBack: 0,
+    })
     expect(summary.errors).toEqual([
       {
         index: 1,
@@ -191,8 +221,15 @@ describe('catalog-desk validate --json', () => {
       items: 2,
       valid: 2,
       invalid: 0,
+      sendable: 2,
+      heldBack: 0,
       errors: [],
       warnings: [],
+      holds: [],
+      distinct: 2,
+      repeated: [],
+      sharedBarcodes: [],
+      repeatedShopIds: [],
     })
   })
 
@@ -244,7 +281,8 @@ describe('a file that cannot be checked exits 2 and names the file', () => {
 
   it('but a byte order mark is not a reason to refuse a file', async () => {
     const run = await runCli(['validate', await scratchFile('bom.json', '\uFEFF{"productName": "Aviator"}')])
-    expect(run.code).toBe(0)
+    expect(run.code).toBe(1) // read, and held back: it has no barcode
+    expect(run.stdout).toContain('1 SKU checked: 1 valid, 0 invalid')
   })
 })
 

@@ -355,6 +355,21 @@ describe('profile store: damaged and newer files', () => {
     expect((await reopen().list()).notice).toBeUndefined()
   })
 
+  it('reads a profile saved before the check-digit setting as not holding bad check digits, and keeps the choice once made', async () => {
+    const { holdBadCheckDigits: _absent, requiredFields: _older, ...saved } = customProfile()
+    await writeFile(
+      join(dir, 'profiles.json'),
+      JSON.stringify({ version: 1, activeId: 'client-eu', profiles: [saved] }),
+    )
+    const read = await store.get('client-eu')
+    expect(read?.holdBadCheckDigits).toBe(false)
+    expect(read).toEqual(customProfile())
+    expect((await store.list()).notice).toBeUndefined()
+    await store.save({ ...read!, holdBadCheckDigits: true })
+    await expect(reopen().get('client-eu')).resolves.toEqual(customProfile({ holdBadCheckDigits: true }))
+    expect(BUILT_IN_PROFILES.every((profile) => profile.holdBadCheckDigits === false)).toBe(true)
+  })
+
   it('activates the sandbox when the stored active profile is gone', async () => {
     await writeFile(
       join(dir, 'profiles.json'),

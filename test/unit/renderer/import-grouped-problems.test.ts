@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ProblemGrouper } from '#shared/sheet/problem-groups.ts'
-import {
-  holdsBack,
-  problemsByGroup,
-  reportOrder,
-  screenOrder,
-} from '#renderer/features/import/grouped-problems.ts'
+import { problemsByGroup, reportOrder } from '#renderer/features/import/grouped-problems.ts'
 import type { ReportedProblem } from '#renderer/features/import/import-protocol.ts'
 
 const problem = (
@@ -16,48 +11,36 @@ const problem = (
   value = '',
 ): ReportedProblem => ({ row, column, value, message, severity })
 
-/** The dry run's report: its kept problems (errors, then warnings) and their groups. */
+/** The dry run's report: its kept problems (errors, then holds, then warnings) and their groups. */
 function report(problems: ReportedProblem[]) {
   const grouper = new ProblemGrouper()
   for (const one of problems) grouper.add(one.severity, [one])
-  const kept = [
-    ...problems.filter((p) => p.severity === 'error'),
-    ...problems.filter((p) => p.severity === 'warning'),
-  ]
+  const kept = (['error', 'held', 'warning'] as const).flatMap((severity) =>
+    problems.filter((p) => p.severity === severity),
+  )
   return { problems: kept, groups: grouper.list }
 }
 
-// A small file: missing images everywhere, two bad intensities, one row without barcode.
+// A small file: images not filled everywhere, two bad intensities, one row without barcode.
 const file = report([
-  problem(1, 'warning', 'Product image', 'Product image is missing'),
-  problem(2, 'warning', 'Product image', 'Product image is missing'),
+  problem(1, 'warning', 'Product image', 'Product image is not filled (optional)'),
+  problem(2, 'warning', 'Product image', 'Product image is not filled (optional)'),
   problem(2, 'error', 'Intensity', 'Intensity must be a number, not the text "high"', 'high'),
-  problem(3, 'warning', 'Product image', 'Product image is missing'),
-  problem(3, 'warning', 'Barcode', 'Barcode is missing'),
-  problem(4, 'warning', 'Product image', 'Product image is missing'),
+  problem(3, 'warning', 'Product image', 'Product image is not filled (optional)'),
+  problem(3, 'held', 'Barcode', 'No barcode'),
+  problem(4, 'warning', 'Product image', 'Product image is not filled (optional)'),
   problem(4, 'error', 'Intensity', 'Intensity must be a number, not the text "n/a"', 'n/a'),
   problem(4, 'error', 'Active', 'Active must be yes or no (true/false, Y/N, 1/0), not the text "x"', 'x'),
 ])
 
 describe('the import’s grouped problems', () => {
-  it('shows errors first, then the warnings that keep drafts from being sent, then the biggest', () => {
-    expect(file.groups.map((group) => group.column)).toEqual([
-      'Intensity',
-      'Active',
-      'Product image',
-      'Barcode',
+  it('shows errors first, then the rows held back from sending, then the warnings, each the biggest first', () => {
+    expect(file.groups.map((group) => [group.severity, group.column])).toEqual([
+      ['error', 'Intensity'],
+      ['error', 'Active'],
+      ['held', 'Barcode'],
+      ['warning', 'Product image'],
     ])
-    expect(screenOrder(file.groups).map((group) => group.column)).toEqual([
-      'Intensity',
-      'Active',
-      'Barcode',
-      'Product image',
-    ])
-    expect(file.groups.filter(holdsBack).map((group) => group.message)).toEqual(['Barcode is missing'])
-    // An error with the same words is an error first.
-    expect(holdsBack({ severity: 'error', message: 'Barcode is missing' })).toBe(false)
-    expect(holdsBack({ severity: 'warning', message: 'Product name is missing' })).toBe(true)
-    expect(holdsBack({ severity: 'warning', message: 'Brand is missing' })).toBe(false)
   })
 
   it('finds each group’s kept problems whatever their cell values', () => {

@@ -144,7 +144,7 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.payload).toEqual(partial)
     expect(found).toMatchObject({ sync: {}, standing: [] })
     expect(found).not.toHaveProperty('syncState')
-    expect(db.verno).toBe(9)
+    expect(db.verno).toBe(10)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -187,7 +187,7 @@ describe('SKU drafts in IndexedDB', () => {
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(upgraded)
-    expect(db.verno).toBe(9)
+    expect(db.verno).toBe(10)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)

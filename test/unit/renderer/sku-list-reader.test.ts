@@ -100,6 +100,7 @@ const query = (q: Partial<ListQuery>): ListQuery => ({
   sort: 'updatedAt',
   direction: 'desc',
   required: [],
+  holdBadCheckDigits: false,
   destination: STAGING,
   ...q,
 })

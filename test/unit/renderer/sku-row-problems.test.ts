@@ -12,7 +12,7 @@ function sku(change: (payload: Record<string, unknown>) => void = () => {}): Rec
   const payload: Record<string, unknown> = {
     ...newSkuPayload(),
     productName: 'Aviator Classic',
-    barcode: '8901000000011',
+    barcode: '8901000000019',
     brand: 'Northwind Optics',
     category: 'eyewear',
     subCategory: 'sunglasses',
@@ -51,7 +51,7 @@ describe('a list row’s problems', () => {
     expect(problemsSummary(problems)).toBe('2 errors')
   })
 
-  it('lists the missing fields by title and section, without repeating “is missing”', () => {
+  it('lists the fields not filled by title and section, without repeating “is missing”', () => {
     const problems = rowProblems(
       sku((payload) => {
         delete payload.brand
@@ -63,18 +63,38 @@ describe('a list row’s problems', () => {
       { path: 'subCategory', field: 'Sub-category', where: 'Product', message: '' },
       { path: 'brand', field: 'Brand', where: 'Product', message: '' },
     ])
-    expect(problemsSummary(problems)).toBe('2 missing fields')
+    expect(problemsSummary(problems)).toBe('2 fields not filled')
   })
 
-  it('says errors and missing fields together, and when there are none', () => {
+  it('says errors and fields not filled together, and when there are none', () => {
     const problems = rowProblems(
       sku((payload) => {
         payload.barcode = 8901000000011
         delete payload.brand
       }),
     )
-    expect(problemsSummary(problems)).toBe('1 error and 1 missing field')
-    expect(problemsSummary(rowProblems(sku()))).toBe('No errors or missing fields')
+    expect(problemsSummary(problems)).toBe('1 error and 1 field not filled')
+    expect(problemsSummary(rowProblems(sku()))).toBe('No errors or fields not filled')
+  })
+
+  it('says a barcode’s wrong check digit as a warning of its own, in the validator’s words', () => {
+    // The PrestaShop sample's EAN-13 (test/fixtures/sheets/exports/real), whose check digit is wrong.
+    const problems = rowProblems(
+      sku((payload) => {
+        payload.barcode = '1234567890123'
+        delete payload.brand
+      }),
+    )
+    expect(problems.missing.map((problem) => problem.path)).toEqual(['brand'])
+    expect(problems.warnings).toEqual([
+      {
+        path: 'barcode',
+        field: 'Barcode',
+        where: 'Product',
+        message: 'The check digit of this EAN-13 should be 8, not 3',
+      },
+    ])
+    expect(problemsSummary(problems)).toMatch(/^1 field .+ and 1 warning$/)
   })
 
   it('names fields inside lists by their position, and the draft itself', () => {

@@ -2,6 +2,8 @@ import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
+import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { countByReason, SkuSendGates, type GateTarget } from '#renderer/db/sku-send-gates.ts'
 import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
@@ -69,7 +71,14 @@ describe('the gates before sending, over the stored drafts', () => {
     expect(held.holds.get(ids.twinA)?.message).toBe(
       'Barcode 200 is also on 1 other SKU to be sent (“Twin B”): keep one',
     )
-    expect(countByReason(held)).toEqual({ empty: 1, identity: 2, required: 1, duplicate: 2, created: 0 })
+    expect(countByReason(held)).toEqual({
+      empty: 1,
+      identity: 2,
+      required: 1,
+      'check-digit': 0,
+      duplicate: 2,
+      created: 0,
+    })
     // A profile that requires nothing more lets the category-less draft through.
     expect((await gates.heldBack({ ...TARGET, required: [] })).holds.has(ids.noCategory)).toBe(false)
   })
@@ -159,5 +168,50 @@ describe('the gates before sending, over the stored drafts', () => {
     expect(await gates.draftGate(TARGET, prefixed.id)).toEqual({ sendable: true })
     expect(await gates.draftGate(TARGET, created.id)).toEqual({ sendable: false })
     expect(await gates.draftGate(TARGET, 'no-such-draft')).toEqual({ sendable: false })
+  })
+
+  it('holds back a barcode whose check digit is wrong only for a profile that says so, in the list too', async () => {
+    // The PrestaShop sample's EAN-13, whose check digit should be 8 (test/fixtures/sheets/exports/real).
+    const wrong = await drafts.create(sku('1234567890123', { productName: 'iPod Nano' }))
+    const lettered = await drafts.create(sku('88O8992787426', { productName: 'Typed O' }))
+    const right = await drafts.create(sku('8808992787426', { productName: 'LG TV' }))
+    const shopCode = await drafts.create(sku('RP-demo_1', { productName: 'Shop code' }))
+    // Only the drafts with a finding enter the index: complete rows stay out of it.
+    expect((await db.skuDrafts.where('gaps').equals('check-digit').primaryKeys()).sort()).toEqual(
+      [wrong.id, lettered.id].sort(),
+    )
+
+    // Off (the default): nothing is held back for it.
+    expect((await gates.heldBack(TARGET)).holds.size).toBe(0)
+    expect(await gates.draftGate(TARGET, wrong.id)).toEqual({ sendable: true })
+
+    const strict: GateTarget = { ...TARGET, holdBadCheckDigits: true }
+    const held = await gates.heldBack(strict)
+    expect([...held.holds.keys()].sort()).toEqual([wrong.id, lettered.id].sort())
+    expect(held.holds.get(wrong.id)).toEqual({
+      reason: 'check-digit',
+      message: 'The barcode’s check digit is wrong; Sandbox holds such SKUs back',
+    })
+    expect(countByReason(held)['check-digit']).toBe(2)
+    expect((await gates.draftGate(strict, wrong.id)).hold?.reason).toBe('check-digit')
+    expect(await gates.draftGate(strict, right.id)).toEqual({ sendable: true })
+    expect(await gates.draftGate(strict, shopCode.id)).toEqual({ sendable: true })
+
+    // The list's "Held back" filter judges as the profile does.
+    const list = new SkuListReader(db)
+    const query = { ...defaultListQuery(), destination: DEST, required: ['category'] }
+    const filter = { heldBack: 'check-digit' as const }
+    expect(await (await list.open({ ...query, filters: filter })).allIds()).toEqual([])
+    const shown = await list.open({ ...query, holdBadCheckDigits: true, filters: filter })
+    expect((await shown.allIds()).sort()).toEqual([wrong.id, lettered.id].sort())
+
+    // Corrected, the draft leaves the index and passes.
+    await saveDraftPayload<SkuDraftRecord>(
+      db,
+      'skus',
+      wrong.id,
+      sku('1234567890128', { productName: 'iPod Nano' }),
+    )
+    expect((await gates.heldBack(strict)).holds.has(wrong.id)).toBe(false)
   })
 })

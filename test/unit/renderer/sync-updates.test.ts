@@ -296,6 +296,21 @@ describe('updates of what was created', () => {
     expect((await runs.preflight('skus', DEST)).synced).toBe(1)
     expect((await runs.preflight('skus', DEST)).ready).toBe(0)
   })
+
+  it('holds back an update to a barcode whose check digit is wrong only when the profile says so', async () => {
+    const [id] = await seed(1)
+    const { transport } = service()
+    await createAll(transport)
+    // The PrestaShop sample's EAN-13, whose check digit should be 8 (test/fixtures/sheets/exports/real).
+    await edit(id!, (sku) => {
+      sku.barcode = '1234567890123'
+    })
+    expect(await runs.updatesPreflight(DEST, gate)).toMatchObject({ ready: 1, held: 0 })
+    const strict: UpdateGate = { ...gate, holdBadCheckDigits: true }
+    expect(await runs.updatesPreflight(DEST, strict)).toMatchObject({ ready: 0, held: 1 })
+    expect(await runs.updatePreviews(DEST, strict)).toEqual([])
+    expect((await runs.enqueueUpdates({ target, gate: strict })).queued).toBe(0)
+  })
 })
 
 describe('after an update nobody knows the outcome of', () => {

@@ -5,6 +5,7 @@ import {
   barcodeKey,
   DEFAULT_REQUIRED_FIELDS,
   HOLD_HEADINGS,
+  holdForGaps,
   holdHeading,
   holdOf,
   isEmptySku,
@@ -62,6 +63,37 @@ describe('the gates before sending', () => {
     expect(
       holdOf({ ...bare, arEffect: { effectAssets3D: [null] } }, ['arEffect.effectAssets3D'])?.reason,
     ).toBe('required')
+  })
+
+  it('holds back a barcode whose check digit is wrong only when asked, after the fields it requires', () => {
+    // The PrestaShop sample's EAN-13 (test/fixtures/sheets/exports/real), whose check digit is wrong.
+    const sku = { ...fixture('sku-eyewear-full.json'), barcode: '1234567890123' }
+    expect(skuGaps(sku)).toContain('check-digit')
+    expect(skuGaps({ ...sku, barcode: '8901234567890' })).not.toContain('check-digit')
+    // Off by default: validation warns of it, and the SKU goes.
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toBeUndefined()
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox', { holdBadCheckDigits: false })).toBeUndefined()
+    // Asked, the payload's own words say which digit.
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox', { holdBadCheckDigits: true })).toEqual({
+      reason: 'check-digit',
+      message: 'The check digit of this EAN-13 should be 8, not 3; Sandbox holds such SKUs back',
+    })
+    expect(
+      holdOf({ ...sku, barcode: '88O8992787426' }, [], 'this push', { holdBadCheckDigits: true })?.message,
+    ).toBe(
+      'In this EAN-13, the 3rd character is the letter O, not the digit 0; this push holds such SKUs back',
+    )
+    // From the stored gaps alone (the app's pre-flight), in general words.
+    expect(holdForGaps(['check-digit'], [], 'Production', { holdBadCheckDigits: true })).toEqual({
+      reason: 'check-digit',
+      message: 'The barcode’s check digit is wrong; Production holds such SKUs back',
+    })
+    // A missing required field is the more basic reason.
+    expect(
+      holdOf({ ...sku, category: '' }, DEFAULT_REQUIRED_FIELDS, 'Sandbox', { holdBadCheckDigits: true })
+        ?.reason,
+    ).toBe('required')
+    expect(holdHeading('check-digit', 'Sandbox')).toBe('whose barcode’s check digit is wrong')
   })
 
   it('holds back every SKU of a send whose barcode another carries, and those created there', () => {

@@ -49,7 +49,8 @@ describe('problem groups', () => {
     const rows = [HEADER]
     for (let i = 1; i <= 30; i++) {
       const image = i > 20 ? 'https://example.com/a.png' : ''
-      rows.push(`Name ${i},,${5000000000000 + i},eyewear,sunglasses,${image},${i === 7 ? 'x' : '1'}`)
+      // Shop codes, not GTINs: no check digit to warn of.
+      rows.push(`Name ${i},,SKU-${5000000000000 + i},eyewear,sunglasses,${image},${i === 7 ? 'x' : '1'}`)
     }
     rows.push(',Acme,,eyewear,sunglasses,https://example.com/a.png,1')
     const groups = groupsOf(rows.join('\n'))

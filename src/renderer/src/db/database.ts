@@ -8,6 +8,7 @@ import type {
 } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { searchTerms } from '#shared/search-terms.ts'
+import { upgradeToCheckDigits } from './check-digit-upgrade.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
 import { upgradeToUndoHistory } from './undo-history-upgrade.ts'
@@ -104,5 +105,8 @@ export class CatalogDatabase extends Dexie {
     // v9: SKU updates. No new index: a SKU created somewhere gains tags in `standing` (changed
     // since sent there, no platform id, gone) and its standing what stands there (`sent`).
     this.version(9).stores({}).upgrade(upgradeToUpdates)
+    // v10: a barcode whose GTIN check digit is wrong is a `gaps` entry (`check-digit`), which a
+    // profile may hold back. No new index: only drafts with such a barcode gain an entry.
+    this.version(10).stores({}).upgrade(upgradeToCheckDigits)
   }
 }

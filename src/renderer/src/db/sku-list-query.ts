@@ -72,10 +72,20 @@ export interface ListQuery {
   destination: string
   /** The active profile's required fields: what the "Held back" filter judges by. */
   required: readonly string[]
+  /** Whether the active profile holds back wrong check digits: the "Held back" filter judges by it too. */
+  holdBadCheckDigits: boolean
 }
 
 export function defaultListQuery(): ListQuery {
-  return { search: '', filters: {}, sort: 'updatedAt', direction: 'desc', destination: '', required: [] }
+  return {
+    search: '',
+    filters: {},
+    sort: 'updatedAt',
+    direction: 'desc',
+    destination: '',
+    required: [],
+    holdBadCheckDigits: false,
+  }
 }
 
 /** Newest edits first; text columns A to Z. */
@@ -101,6 +111,7 @@ export function sameMatches(a: ListQuery, b: ListQuery): boolean {
   if (a.search.trim() !== b.search.trim()) return false
   const atDestination = a.filters.syncState !== undefined || a.filters.heldBack !== undefined
   if (atDestination && a.destination !== b.destination) return false
-  if (a.filters.heldBack !== undefined && a.required.join() !== b.required.join()) return false
+  const sameRules = a.required.join() === b.required.join() && a.holdBadCheckDigits === b.holdBadCheckDigits
+  if (a.filters.heldBack !== undefined && !sameRules) return false
   return FILTER_KEYS.every((key) => a.filters[key] === b.filters[key])
 }

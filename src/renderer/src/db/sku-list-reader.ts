@@ -127,8 +127,13 @@ export class SkuListReader {
 
   /** The drafts a run to the query's destination would hold back, for `reason` or any. */
   private async heldBack(query: ListQuery, reason: HoldReason | 'any'): Promise<string[]> {
-    const { destination, required } = query
-    const held = await new SkuSendGates(this.db).heldBack({ destination, required, place: '' })
+    const { destination, required, holdBadCheckDigits } = query
+    const held = await new SkuSendGates(this.db).heldBack({
+      destination,
+      required,
+      holdBadCheckDigits,
+      place: '',
+    })
     return [...held.holds].flatMap(([id, hold]) => (reason === 'any' || hold.reason === reason ? [id] : []))
   }
 

@@ -2,6 +2,7 @@ import type { IndexableType } from 'dexie'
 import {
   barcodeHolds,
   barcodeKey,
+  CHECK_DIGIT_GAP,
   EMPTY_GAP,
   heldThere,
   holdForGaps,
@@ -10,6 +11,7 @@ import {
   type Hold,
   type HolderState,
   type HoldReason,
+  type HoldRules,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
 import { ITEM_STATES, type ItemState } from '#shared/sync/ports.ts'
@@ -17,7 +19,7 @@ import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync-sta
 import type { CatalogDatabase } from './database.ts'
 
 /** Where SKUs would be sent and what that profile requires of them. */
-export interface GateTarget {
+export interface GateTarget extends HoldRules {
   destination: string
   /** The profile's required fields besides the identity fields (`Profile.requiredFields`). */
   required: readonly string[]
@@ -41,7 +43,7 @@ export interface HeldBack {
 
 /** Per reason, how many are held back. */
 export function countByReason(held: HeldBack): Record<HoldReason, number> {
-  const counts = { empty: 0, identity: 0, required: 0, duplicate: 0, created: 0 }
+  const counts = { empty: 0, identity: 0, required: 0, 'check-digit': 0, duplicate: 0, created: 0 }
   for (const hold of held.holds.values()) counts[hold.reason]++
   return counts
 }
@@ -104,8 +106,8 @@ export class SkuSendGates {
 
   async heldBack(target: GateTarget, { scope, includeFailed = false }: GateOptions = {}): Promise<HeldBack> {
     const table = this.db.skuDrafts
-    const { destination, required } = target
-    const gapKeys = gapKeysOf(required)
+    const { destination } = target
+    const gapKeys = gapKeysOf(target)
     const [standingThere, live, invalid, gapEntries, barcodes] = await Promise.all([
       keyPairs(table.where('standing').anyOf(destinationTags(destination))),
       table.where('standing').anyOf(liveTags()).primaryKeys(),
@@ -160,7 +162,7 @@ export class SkuSendGates {
     const drafts = [draft, ...others.filter((other) => other !== undefined)].sort(
       (a, b) => compare(a.barcode, b.barcode) || compare(a.id, b.id),
     )
-    const gapKeys = new Set(gapKeysOf(target.required))
+    const gapKeys = new Set(gapKeysOf(target))
     const stateThere = new Map<string, ItemState>()
     const gaps = new Map<string, string[]>()
     for (const one of drafts) {
@@ -220,9 +222,14 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The `gaps` entries a profile requiring `required` holds back for. */
-function gapKeysOf(required: readonly string[]): string[] {
-  return [EMPTY_GAP, ...IDENTITY_FIELDS, ...required]
+/** The `gaps` entries a profile holds back for: what it requires, and a wrong check digit when it says so. */
+function gapKeysOf(target: GateTarget): string[] {
+  return [
+    EMPTY_GAP,
+    ...IDENTITY_FIELDS,
+    ...target.required,
+    ...(target.holdBadCheckDigits ? [CHECK_DIGIT_GAP] : []),
+  ]
 }
 
 /** Per barcode more than one draft carries, those drafts: only there can a send repeat one, or meet one sent. */
@@ -258,7 +265,7 @@ function ownHolds(
   const held = new Map<string, Hold>()
   for (const [id, gaps] of facts.gaps) {
     if (!sendable(id)) continue
-    const hold = holdForGaps(gaps, target.required, target.place)
+    const hold = holdForGaps(gaps, target.required, target.place, target)
     if (hold) held.set(id, hold)
   }
   return held

@@ -6,7 +6,7 @@ import {
   type OutboxItem,
   type SyncKind,
 } from '#shared/sync/ports.ts'
-import { holdForGaps, type Hold } from '#shared/sync/send-gates.ts'
+import { holdForGaps, type Hold, type HoldRules } from '#shared/sync/send-gates.ts'
 import { skuUpdatePlan, type SkuUpdatePlan } from '#shared/sync/sku-update.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import {
@@ -177,11 +177,14 @@ function updateHold(
   gate: UpdateGate,
 ): Hold | undefined {
   if (draft.validity === 'invalid') return { reason: 'required', message: 'It has errors' }
-  return holdForGaps(draft.gaps ?? [], gate.required, gate.requiredBy)
+  return holdForGaps(draft.gaps ?? [], gate.required, gate.requiredBy, gate)
 }
 
-/** The gates an update passes besides validity: the identity fields and the profile's required ones. */
-export interface UpdateGate {
+/**
+ * The gates an update passes besides validity: the identity fields, the profile's required ones,
+ * and a right check digit when the profile holds wrong ones back.
+ */
+export interface UpdateGate extends HoldRules {
   required: readonly string[]
   /** Who requires them, as a hold's words name it (the profile's name). */
   requiredBy: string

@@ -91,10 +91,14 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     () => profiles.active,
     (active) => {
       if (!active) return
-      const { destination, requiredFields: required } = active
+      const { destination, requiredFields: required, holdBadCheckDigits } = active
       const current = query.value
-      if (destination !== current.destination || required.join() !== current.required.join())
-        query.value = { ...current, destination, required }
+      if (
+        destination !== current.destination ||
+        required.join() !== current.required.join() ||
+        holdBadCheckDigits !== current.holdBadCheckDigits
+      )
+        query.value = { ...current, destination, required, holdBadCheckDigits }
     },
     { immediate: true },
   )

@@ -880,12 +880,21 @@ function notSentLine(run: SyncRunRecord, n: number): string {
 
 /** The gates an update passes: what the profile requires, named by the profile. */
 function updateGate(profile: ProfileView): UpdateGate {
-  return { required: profile.requiredFields, requiredBy: profile.name }
+  return {
+    required: profile.requiredFields,
+    requiredBy: profile.name,
+    holdBadCheckDigits: profile.holdBadCheckDigits,
+  }
 }
 
 /** Where the gates judge a send to, and what its profile requires. */
 function gateTarget(profile: ProfileView): GateTarget {
-  return { destination: profile.destination, required: profile.requiredFields, place: profile.name }
+  return {
+    destination: profile.destination,
+    required: profile.requiredFields,
+    holdBadCheckDigits: profile.holdBadCheckDigits,
+    place: profile.name,
+  }
 }
 
 /** Where a new run sends, as the profile says when it starts. */

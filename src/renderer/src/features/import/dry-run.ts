@@ -1,14 +1,19 @@
 import { textOf } from '#shared/text-of.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
-import { ProblemGrouper } from '#shared/sheet/problem-groups.ts'
+import { ProblemGrouper, ROWS_KEPT } from '#shared/sheet/problem-groups.ts'
 import { payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
-import type { RowResult } from '#shared/sheet/types.ts'
+import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
+import { VerdictTally, type FileVerdict } from '#shared/sync/file-verdict.ts'
+import { HOLD_REASONS, holdHeading, holdOf, type Hold } from '#shared/sync/send-gates.ts'
+import { gatedFields, gatedMessages, optionalWords } from '#shared/sync/unfilled-fields.ts'
 import {
   PREVIEW_ROWS,
   PROBLEMS_KEPT,
+  REPEATS_KEPT,
   type BarcodeSummary,
+  type DryRunGates,
   type DryRunReport,
   type PreviewRow,
   type ReportedProblem,
@@ -38,12 +43,18 @@ function keep(into: ReportedProblem[], problems: RowResult['errors'], severity: 
 
 /**
  * Adds up a dry run a stretch of rows at a time. What it keeps is bounded: the counts, the first
- * rows for the preview, the first `PROBLEMS_KEPT` errors and as many warnings, and the barcodes (one string a row).
+ * rows for the preview, the first `PROBLEMS_KEPT` errors, holds and warnings, the barcodes (one
+ * string a row) and a few numbers a row for the file's verdict.
+ *
+ * The rows are judged as the Sync page will judge their drafts: the file's verdict
+ * (src/shared/sync/file-verdict.ts, the one `validate` and `push --dry-run` give) by the active
+ * profile's gates. A row held back says so, with the gate's reason, in place of the validator's
+ * warnings about the fields that gate requires; any other field left empty is "not filled
+ * (optional)" (src/shared/sync/unfilled-fields.ts).
  */
 export class DryRunTally {
   private rows = 0
   private valid = 0
-  private withWarnings = 0
   private invalid = 0
   private errorCount = 0
   private warningCount = 0
@@ -59,43 +70,64 @@ export class DryRunTally {
   private readonly fingerprints = new Map<string, RowFingerprint>()
   private readonly reading: ContentReading
   private readonly held: ReadonlySet<string>
+  private readonly gates: DryRunGates
+  private readonly verdict: VerdictTally
+  /** The validator's warnings that a hold says instead: the gated fields "missing". */
+  private readonly gatedWarnings: ReadonlySet<string>
+  /** The column a row's gated field is in, where the row has a warning about it: for its hold. */
+  private readonly gatedColumns = new Map<number, string>()
+  /** Rows with errors that a gate would hold back too, by index: their drafts' editors will say so. */
+  private readonly invalidHolds = new Map<number, Hold>()
+  /** Valid rows with warnings left once the gated ones are taken out, by index. */
+  private readonly warned = new Set<number>()
 
   /**
    * `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly).
    * `held`: the barcodes drafts hold. Only a row that could update a draft (it names one, or its
-   * barcode is held) is fingerprinted: a first import of 100,000 rows fingerprints none.
+   * barcode is held) is fingerprinted for that: a first import of 100,000 rows fingerprints none.
+   * `gates`: the active profile's, which the rows are judged by.
    */
-  constructor(reading: ContentReading, held: ReadonlySet<string>) {
+  constructor(reading: ContentReading, held: ReadonlySet<string>, gates: DryRunGates) {
     this.reading = reading
     this.held = held
+    this.gates = gates
+    const { required, requiredBy, holdBadCheckDigits } = gates
+    this.verdict = new VerdictTally({ required, requiredBy, holdBadCheckDigits })
+    this.gatedWarnings = gatedMessages(gatedFields(gates.required))
   }
 
   add(results: readonly RowResult[]) {
     this.conversions.add(results)
     for (const result of results) {
-      this.rows++
+      const index = this.rows++
       const barcode = textOf(result.sku.barcode)
+      const valid = result.errors.length === 0
       if (result.draft || (barcode && this.held.has(barcode))) {
         const fingerprint = payloadFingerprint(result.sku, this.reading)
-        const valid = result.errors.length === 0
         this.fingerprints.set(
           result.draft ? `draft ${result.draft}` : `barcode ${barcode}`,
           result.draft ? { draft: result.draft, fingerprint, valid } : { barcode, fingerprint, valid },
         )
       }
+      this.verdict.add({ payload: result.sku, row: result.row, valid })
+      const warnings = this.ungated(index, result.warnings)
       this.allBarcodes.add(barcode)
-      if (result.errors.length) this.invalid++
-      else {
+      if (!valid) {
+        this.invalid++
+        const { required, requiredBy, holdBadCheckDigits } = this.gates
+        const hold = holdOf(result.sku, required, requiredBy, { holdBadCheckDigits })
+        if (hold) this.invalidHolds.set(index, hold)
+      } else {
         this.valid++
         this.validBarcodes.add(barcode)
-        if (result.warnings.length) this.withWarnings++
+        if (warnings.length) this.warned.add(index)
       }
       this.errorCount += result.errors.length
-      this.warningCount += result.warnings.length
+      this.warningCount += warnings.length
       this.groups.add('error', result.errors)
-      this.groups.add('warning', result.warnings)
+      this.groups.add('warning', warnings)
       keep(this.errors, result.errors, 'error')
-      keep(this.warnings, result.warnings, 'warning')
+      keep(this.warnings, warnings, 'warning')
       if (this.preview.length < PREVIEW_ROWS) {
         this.preview.push({
           row: result.row,
@@ -104,14 +136,66 @@ export class DryRunTally {
           barcode,
           category: textOf(result.sku.category),
           errors: result.errors.length,
-          warnings: result.warnings.length,
+          warnings: warnings.length,
         })
       }
     }
   }
 
+  /**
+   * A row's warnings but those a hold says instead (a gated field "missing"), the others'
+   * "missing" said as "not filled (optional)". Notes the column of the first gated one.
+   */
+  private ungated(index: number, warnings: readonly CellProblem[]): CellProblem[] {
+    const kept: CellProblem[] = []
+    for (const warning of warnings) {
+      if (this.gatedWarnings.has(warning.message)) {
+        // A file without the column (most often) keeps nothing: no column is the default.
+        if (warning.column && !this.gatedColumns.has(index)) this.gatedColumns.set(index, warning.column)
+      } else kept.push({ ...warning, message: optionalWords(warning.message) })
+    }
+    return kept
+  }
+
+  /**
+   * The holds as problems, in the file's order: each row the verdict holds back, and each row with
+   * errors a gate would hold back too. A barcode shared is said in the barcode's column, its rows
+   * grouped by the reason (each message names the other rows); a field left empty in its column
+   * where the file has one.
+   */
+  private holdProblems(verdict: FileVerdict): ReportedProblem[] {
+    const all = [...this.invalidHolds, ...verdict.holds].sort(([a], [b]) => a - b)
+    const barcodeOf = new Map(
+      verdict.sharedBarcodes.flatMap(({ key, rows }) => rows.map((row) => [row, key])),
+    )
+    return all.map(([index, hold]): ReportedProblem => {
+      const shared = hold.reason === 'duplicate' || hold.reason === 'created'
+      const heading = holdHeading(hold.reason, this.gates.requiredBy)
+      const row = this.verdict.rowOf(index)
+      return {
+        row,
+        column: shared ? this.gates.barcodeColumn : (this.gatedColumns.get(index) ?? ''),
+        value: (shared && barcodeOf.get(row)) || '',
+        message: hold.message,
+        ...(shared && { kind: `${heading.charAt(0).toUpperCase()}${heading.slice(1)}` }),
+        severity: 'held',
+      }
+    })
+  }
+
   /** The report, but for what the drafts say of it (`taken`, read by the worker). */
   report(documentErrors: string[], products?: ProductCounts): Omit<DryRunReport, 'taken'> {
+    const verdict = this.verdict.verdict()
+    const holds = this.holdProblems(verdict)
+    this.groups.add('held', holds)
+    const counts = new Map(HOLD_REASONS.map((reason) => [reason, 0]))
+    for (const hold of verdict.holds.values()) counts.set(hold.reason, counts.get(hold.reason)! + 1)
+    this.preview.forEach((row, index) => {
+      const hold = verdict.holds.get(index)
+      if (hold) row.held = hold.message
+    })
+    let heldWarned = 0
+    for (const index of verdict.holds.keys()) if (this.warned.has(index)) heldWarned++
     return {
       ...(products && { products }),
       conversions: this.conversions.counts,
@@ -120,11 +204,24 @@ export class DryRunTally {
       filled: this.conversions.filled,
       rows: this.rows,
       valid: this.valid,
-      withWarnings: this.withWarnings,
       invalid: this.invalid,
+      sendable: verdict.sendable,
+      heldBack: verdict.heldBack,
+      heldReasons: HOLD_REASONS.flatMap((reason) => {
+        const n = counts.get(reason)!
+        return n ? [{ reason, n }] : []
+      }),
+      judgedBy: this.gates.requiredBy,
+      sendableUnfilled: this.warned.size - heldWarned,
+      repeated: verdict.repeated
+        .slice(0, REPEATS_KEPT)
+        .map((group) => ({ ...group, rows: group.rows.slice(0, ROWS_KEPT) })),
+      repeatedGroups: verdict.repeated.length,
+      distinct: verdict.distinct,
       preview: this.preview,
-      problems: [...this.errors, ...this.warnings],
+      problems: [...this.errors, ...holds.slice(0, PROBLEMS_KEPT), ...this.warnings],
       errorCount: this.errorCount,
+      heldCount: holds.length,
       warningCount: this.warningCount,
       documentErrors,
       barcodes: { valid: this.validBarcodes.summary(), all: this.allBarcodes.summary() },

@@ -1,8 +1,18 @@
 import { errorReportCsv } from '#shared/sheet/report.ts'
 import { MEDIA_TYPES } from '#shared/sheet/export.ts'
 import { download } from '#renderer/adapters/download.ts'
+import { heldBackLine } from '#shared/sync/unfilled-fields.ts'
 import { reportOrder } from './grouped-problems.ts'
-import type { DryRunReport } from './import-protocol.ts'
+import type { DryRunReport, ReportedProblem } from './import-protocol.ts'
+
+/**
+ * A problem's line as the report and the screen's rows say it, with its severity where that is
+ * not an error: the report's message column is all a spreadsheet shows.
+ */
+export function problemLine({ severity, message }: Pick<ReportedProblem, 'severity' | 'message'>): string {
+  if (severity === 'held') return heldBackLine(message)
+  return severity === 'warning' ? `Warning: ${message}` : message
+}
 
 /**
  * Saves the dry run's problems as a CSV the user can open next to the file to fix it: one line a
@@ -12,10 +22,10 @@ export function downloadErrorReport(
   report: Pick<DryRunReport, 'problems' | 'groups'>,
   fileName: string,
 ): void {
-  // Warnings are said to be warnings: the report's message column is all a spreadsheet shows.
-  const rows = reportOrder(report.problems, report.groups).map(({ severity, ...problem }) =>
-    severity === 'warning' ? { ...problem, message: `Warning: ${problem.message}` } : problem,
-  )
+  const rows = reportOrder(report.problems, report.groups).map(({ severity, ...problem }) => ({
+    ...problem,
+    message: problemLine({ severity, message: problem.message }),
+  }))
   const name = `${fileName.replace(/\.[^.]+$/, '')} - problems.csv`
   download(new File([errorReportCsv(rows)], name, { type: MEDIA_TYPES.csv }))
 }

@@ -1,6 +1,7 @@
 import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type {
   Analysis,
+  DryRunGates,
   DryRunReport,
   ImportRequest,
   ImportResponse,
@@ -47,9 +48,10 @@ export class ImportClient {
   dryRun(
     file: File,
     mapping: SheetMapping,
+    gates: DryRunGates,
     onProgress: (progress: ReadProgress) => void,
   ): Promise<DryRunReport> {
-    return this.start({ type: 'dry-run', file, mapping }, (message, resolve) => {
+    return this.start({ type: 'dry-run', file, mapping, gates }, (message, resolve) => {
       if (message.type === 'progress') onProgress(message.progress)
       else if (message.type === 'report') resolve(message.report)
     })

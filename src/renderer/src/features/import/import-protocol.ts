@@ -1,11 +1,13 @@
 import type { DuplicatePolicy, RowFate, RowFingerprint } from '#renderer/db/sku-import-writes.ts'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
-import type { ProblemGroup } from '#shared/sheet/problem-groups.ts'
+import type { GroupedProblem, ProblemGroup, Severity } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
-import type { CellProblem, ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
+import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
+import type { HoldReason } from '#shared/sync/send-gates.ts'
+import type { RepeatedRows } from '#shared/sync/file-verdict.ts'
 
 /**
  * The messages between the import page and its worker. Reading, checking and writing the drafts
@@ -43,9 +45,24 @@ export interface RunOptions {
   drafts: string[]
 }
 
+/**
+ * The send gates a dry run judges the rows by (src/shared/sync/send-gates.ts): the active
+ * profile's, so that it holds back what the Sync page would once the rows are drafts.
+ */
+export interface DryRunGates {
+  /** The profile's required fields besides the identity fields (`Profile.requiredFields`). */
+  required: readonly string[]
+  /** Who requires them, as a reason names it: the profile's name. */
+  requiredBy: string
+  /** Whether a barcode with a wrong check digit holds a row back (`Profile.holdBadCheckDigits`). */
+  holdBadCheckDigits: boolean
+  /** The header of the column the barcode is read from ('barcode' in JSON), to name it in a hold. */
+  barcodeColumn: string
+}
+
 export type ImportRequest =
   | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
-  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping }
+  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping; gates: DryRunGates }
   | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
   /** The page noted the import's batch (`begun`): the worker may write. */
   | { type: 'noted'; job: number }
@@ -76,6 +93,8 @@ export interface PreviewRow {
   category: string
   errors: number
   warnings: number
+  /** Why the send gates would hold the row back, when they would (a valid row only). */
+  held?: string
 }
 
 /** Where a SKU of a chunk came from: its row in the file, and how many errors it has. */
@@ -86,8 +105,8 @@ export interface ChunkRow {
   draft?: string
 }
 
-export interface ReportedProblem extends CellProblem {
-  severity: 'error' | 'warning'
+export interface ReportedProblem extends GroupedProblem {
+  severity: Severity
 }
 
 /** Barcodes of the rows an import would write, each once, and how many the file holds twice or more. */
@@ -107,16 +126,45 @@ export interface TakenCounts {
   unchanged: number
 }
 
+/** Rows the send gates would hold back, how many for each reason, as the Sync page counts drafts. */
+export interface HeldCount {
+  reason: HoldReason
+  n: number
+}
+
 export interface DryRunReport {
   rows: number
   valid: number
-  /** Valid rows that have warnings (counted in `valid` too). */
-  withWarnings: number
   invalid: number
+  /**
+   * The file's verdict (src/shared/sync/file-verdict.ts), by the active profile's gates: valid
+   * rows no gate holds back (`sendable`), and those held back (`heldBack`, by reason in the
+   * gates' order). A row with errors is counted in `invalid`, never here.
+   */
+  sendable: number
+  heldBack: number
+  heldReasons: HeldCount[]
+  /** The profile whose gates judged the rows, by its name (`DryRunGates.requiredBy`). */
+  judgedBy: string
+  /** Of the sendable rows, those that leave fields no gate requires empty ("not filled (optional)"). */
+  sendableUnfilled: number
+  /**
+   * Rows that are the same SKU whole, the first `REPEATS_KEPT` groups (each with at most
+   * `ROWS_KEPT` rows); `repeatedGroups` counts them all, `distinct` the SKUs once each.
+   */
+  repeated: RepeatedRows[]
+  repeatedGroups: number
+  distinct: number
   preview: PreviewRow[]
-  /** The first `PROBLEMS_KEPT` errors, then the first `PROBLEMS_KEPT` warnings, each in file order. */
+  /**
+   * The first `PROBLEMS_KEPT` errors, then as many holds, then as many warnings, each in file
+   * order. A hold is said on every row the gates would hold back by its own fields (one with errors
+   * too, as its editor will say it), and on the valid rows that share a barcode.
+   */
   problems: ReportedProblem[]
   errorCount: number
+  /** Rows said held back from sending: `heldBack` and the rows with errors a gate would hold too. */
+  heldCount: number
   warningCount: number
   /** Problems with the file as a whole (a bulk request whose "skus" is not a list). */
   documentErrors: string[]
@@ -172,6 +220,8 @@ export type WrittenChunk = Extract<ImportResponse, { type: 'written' }>
 
 /** Errors (and, apart, warnings) a dry run keeps to show and report; the counts go on. ~2 MB each. */
 export const PROBLEMS_KEPT = 10_000
+/** Groups of repeated rows a dry run names; `repeatedGroups` counts the rest. */
+export const REPEATS_KEPT = 100
 /** Rows shown in the dry run's preview. */
 export const PREVIEW_ROWS = 20
 /** Data rows shown as samples on the mapping screen. */

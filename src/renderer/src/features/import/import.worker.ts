@@ -11,6 +11,7 @@ import {
   SAMPLE_ROWS,
   type Analysis,
   type ChunkRow,
+  type DryRunGates,
   type ImportRequest,
   type ImportResponse,
   type ReadProgress,
@@ -76,14 +77,20 @@ async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
   }
 }
 
-async function dryRun(job: number, file: File, mapping: SheetMapping, signal: AbortSignal) {
+async function dryRun(
+  job: number,
+  file: File,
+  mapping: SheetMapping,
+  gates: DryRunGates,
+  signal: AbortSignal,
+) {
   const format = await formatOf(file)
   const reading = format === 'json' ? 'exact' : 'cells'
   writes ??= openImportWrites()
   const drafts = writes
   // Only a row that could update a draft is fingerprinted: one naming a draft or with a barcode a
   // draft holds (a first import fingerprints none).
-  const tally = new DryRunTally(reading, new Set(await drafts.heldBarcodes()))
+  const tally = new DryRunTally(reading, new Set(await drafts.heldBarcodes()), gates)
   const report = throttled(job)
   const { documentErrors, products } = await readResults(
     file,
@@ -233,7 +240,8 @@ async function start(request: Exclude<ImportRequest, { type: 'noted' | 'cancel' 
   try {
     if (request.type === 'analyse')
       post({ type: 'analysed', job, analysis: await analyse(request.file, request.saved) })
-    else if (request.type === 'dry-run') await dryRun(job, request.file, request.mapping, stop.signal)
+    else if (request.type === 'dry-run')
+      await dryRun(job, request.file, request.mapping, request.gates, stop.signal)
     else await run(job, request.file, request.mapping, request.options, stop.signal)
   } catch (error) {
     if (stop.signal.aborted) post({ type: 'cancelled', job })

@@ -15,8 +15,10 @@ import type { FieldPath } from '#shared/sheet/types.ts'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
+import { useProfilesStore } from '#renderer/stores/profiles.ts'
+import { DEFAULT_REQUIRED_FIELDS } from '#shared/sync/send-gates.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
-import type { Analysis, DryRunReport, ReadProgress } from './import-protocol.ts'
+import type { Analysis, DryRunGates, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { ImportResultTally, type ImportResult } from './import-result.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -36,6 +38,7 @@ const noProgress = (): ReadProgress => ({ rows: 0, bytes: 0, total: 0 })
  */
 export function useImport(onImported: (outcome: ImportResult) => void) {
   const imports = useSkuImportStore()
+  const profiles = useProfilesStore()
   const client = new ImportClient()
   onBeforeUnmount(() => client.dispose())
 
@@ -182,6 +185,27 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     return JSON.parse(JSON.stringify({ ...settings.value, columns: mapping.value })) as SheetMapping
   }
 
+  /**
+   * The gates the rows are judged by: the active profile's, as the Sync page will judge their
+   * drafts (the same defaults as the editor's when no profile is active).
+   */
+  async function gates(): Promise<DryRunGates> {
+    if (!profiles.active) await profiles.load()
+    const active = profiles.active
+    const barcodeAt = mapping.value.indexOf('barcode')
+    return {
+      required: [...(active?.requiredFields ?? DEFAULT_REQUIRED_FIELDS)],
+      requiredBy: active?.name ?? 'the active profile',
+      holdBadCheckDigits: active?.holdBadCheckDigits ?? false,
+      // A JSON file's problems are named by their path; a sheet's by the column's header.
+      barcodeColumn: isJson.value
+        ? 'barcode'
+        : barcodeAt < 0
+          ? ''
+          : analysis.value?.headers[barcodeAt]?.trim() || `Column ${barcodeAt + 1}`,
+    }
+  }
+
   function save() {
     const headers = analysis.value?.headers ?? []
     saveMapping(headers.map((header, i) => ({ header, path: mapping.value[i] ?? null })))
@@ -194,7 +218,12 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     progress.value = { ...noProgress(), total: file.value.size }
     step.value = 'checking'
     try {
-      report.value = await client.dryRun(file.value, sheetMapping(), (read) => (progress.value = read))
+      report.value = await client.dryRun(
+        file.value,
+        sheetMapping(),
+        await gates(),
+        (read) => (progress.value = read),
+      )
       step.value = 'report'
     } catch (error) {
       step.value = isJson.value ? 'choose' : 'mapping'

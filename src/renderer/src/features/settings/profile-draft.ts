@@ -4,7 +4,8 @@ import { destinationKindOf } from '#shared/sync/destination.ts'
 
 /** The stored part of a profile view: what the form edits and sends back. */
 export function profileOf(view: ProfileView): Profile {
-  const { name, id, tokenEncoding, batchSize, concurrency, timeouts, requiredFields } = view
+  const { name, id, tokenEncoding, batchSize, concurrency, timeouts, requiredFields, holdBadCheckDigits } =
+    view
   const common = {
     id,
     name,
@@ -13,6 +14,7 @@ export function profileOf(view: ProfileView): Profile {
     concurrency,
     timeouts: { ...timeouts },
     requiredFields: [...requiredFields],
+    holdBadCheckDigits,
   }
   // The fields its kind of destination adds (a service's address), and nothing else of the view.
   return { ...common, kind: view.kind, ...destinationKindOf(view).ownFields(view) } as Profile

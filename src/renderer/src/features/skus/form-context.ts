@@ -30,24 +30,31 @@ export function useForm(): FormContext {
 
 /**
  * One control's place in the form: the form, the id its elements are named by, its value and
- * its problems (keyed by its dotted path, `a.b.0`), all following `path`, and what
- * describes the control to a screen reader (`describedBy`: its help, when `hasHelp`, and its
- * errors, shown as `<id>-help` and `<id>-errors`).
+ * its problems (keyed by its dotted path, `a.b.0`: errors, missing-field `warnings`, other
+ * warnings as `notes`), all following `path`, and what describes the control to a screen reader
+ * (`describedBy`: its help, when `hasHelp`, its errors and notes, shown as `<id>-help`,
+ * `<id>-errors` and `<id>-notes`).
  */
 export function useFormField(path: () => readonly PathSegment[], hasHelp: () => boolean = () => false) {
   const form = useForm()
   const dotted = computed(() => path().join('.'))
   const id = computed(() => `field-${path().join('-')}`)
   const errors = computed(() => form.problems.value.errors.get(dotted.value) ?? [])
+  const notes = computed(() => form.problems.value.notes.get(dotted.value) ?? [])
   return {
     form,
     id,
     value: computed(() => form.read(path())),
     errors,
     warnings: computed(() => form.problems.value.warnings.get(dotted.value) ?? []),
+    notes,
     describedBy: computed(
       () =>
-        [hasHelp() && `${id.value}-help`, errors.value.length && `${id.value}-errors`]
+        [
+          hasHelp() && `${id.value}-help`,
+          errors.value.length && `${id.value}-errors`,
+          notes.value.length && `${id.value}-notes`,
+        ]
           .filter(Boolean)
           .join(' ') || undefined,
     ),

@@ -1,0 +1,100 @@
+import { plural } from '#shared/plural.ts'
+import { holdGroups, holdLines, verdictLine, type HoldGroup } from '../verdict-report.ts'
+import type { ItemPlan, PushHoldReason, PushJudgement } from './push-gates.ts'
+import type { PushInput } from './push-input.ts'
+import type { PlatformListJson } from './push-report.ts'
+
+/**
+ * What `push --dry-run` says: what the push would do with each item, judged exactly as a push
+ * judges it (push-gates.ts, against the destination's journal read and never written), with
+ * nothing sent. Its counts line is the one verdict's, as `validate` gives it: SKUs a push would
+ * create, update or leave unchanged are sendable; those it would hold back, or leave as an
+ * earlier push left them (an outcome unknown, failed or refused), are not.
+ */
+
+export interface DryRunJson {
+  dryRun: true
+  total: number
+  valid: number
+  invalid: number
+  sendable: number
+  heldBack: number
+  /** Would be created, updated; are unchanged since sent there (nothing sent); would be marked created by the platform's list. */
+  create: number
+  update: number
+  unchanged: number
+  marked: number
+  /** Changed since sent there, left as they are by --no-updates. */
+  notUpdated: number
+  /** Left as an earlier push left them: a creation whose outcome is unknown or failed, an update refused. */
+  standing: number
+  /** Each item held back or left as it stands, in input order: its index, a sheet's row, why. */
+  holds: { index: number; row?: number; reason: string; message: string }[]
+  platformList?: PlatformListJson
+}
+
+/** How the reasons only a push has are counted. */
+const STANDING = 'standing'
+
+export function dryRunJson(
+  input: PushInput,
+  judgement: PushJudgement,
+  headings: Readonly<Record<PushHoldReason, string>>,
+  standingMessage: (index: number) => string,
+  platformList?: PlatformListJson,
+): { json: DryRunJson; groups: HoldGroup[] } {
+  const count = (plan: ItemPlan) => judgement.plans.filter((planned) => planned === plan).length
+  const holds: DryRunJson['holds'] = []
+  judgement.plans.forEach((plan, index) => {
+    if (plan !== 'held' && plan !== 'standing') return
+    const row = input.rowOf(index)
+    const hold =
+      plan === 'held' ? judgement.held.get(index)! : { reason: STANDING, message: standingMessage(index) }
+    holds.push({ index, ...(row === undefined ? {} : { row }), reason: hold.reason, message: hold.message })
+  })
+  const invalid = input.invalid.length
+  const valid = input.items.total - invalid
+  const json: DryRunJson = {
+    dryRun: true,
+    total: input.items.total,
+    valid,
+    invalid,
+    sendable: valid - holds.length,
+    heldBack: holds.length,
+    create: count('create'),
+    update: count('update'),
+    unchanged: count('unchanged'),
+    marked: count('marked'),
+    notUpdated: count('not-updated'),
+    standing: count('standing'),
+    holds,
+    ...(platformList ? { platformList } : {}),
+  }
+  const groups = holdGroups(
+    holds.map((hold) => [hold.row ?? hold.index, hold] as const),
+    { headings: { ...headings, [STANDING]: 'left as an earlier push left it (unknown, failed or refused)' } },
+  )
+  return { json, groups }
+}
+
+/** The text on standard output: what would be sent, then the verdict's counts and reasons. */
+export function dryRunText(input: PushInput, json: DryRunJson, groups: readonly HoldGroup[]): string {
+  const noun = input.kind.noun
+  const parts = [`${json.create} to create`]
+  if (input.kind.operations.update !== undefined) parts.push(`${json.update} to update`)
+  parts.push(`${json.unchanged} unchanged since sent there (not sent)`)
+  if (json.marked > 0) parts.push(`${json.marked} marked created by the platform's list`)
+  if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
+  if (json.heldBack > 0) parts.push(`${json.heldBack} held back`)
+  if (json.invalid > 0) parts.push(`${json.invalid} not valid`)
+  const sheet = input.rowOf(0) !== undefined
+  const counts = verdictLine(json, groups, noun)
+  return [
+    'Dry run: nothing was sent, and the journal was not written.',
+    `${plural(json.total, noun)}: ${parts.join(', ')}.`,
+    counts,
+    ...holdLines(groups, { sheet, all: false }),
+  ]
+    .join('\n')
+    .concat('\n')
+}

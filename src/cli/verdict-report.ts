@@ -1,0 +1,227 @@
+import { plural } from '#shared/plural.ts'
+import { HOLD_HEADINGS, type Hold, type HoldReason } from '#shared/sync/send-gates.ts'
+import {
+  VerdictTally,
+  type FileVerdict,
+  type RepeatedRows,
+  type VerdictOptions,
+} from '#shared/sync/file-verdict.ts'
+import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
+
+/**
+ * The one verdict (src/shared/sync/file-verdict.ts) as `validate`, `convert` and `push --dry-run`
+ * say it: "24 SKUs valid; 0 sendable; 24 held back: no barcode (24)", then each reason with its
+ * rows, the rows that repeat others, the barcodes several SKUs carry and the shop ids several rows
+ * carry, each with its rows (the first few, unless --all).
+ */
+
+/** Places a line names before "and N more", unless --all. */
+export const PLACES_NAMED = 10
+/** Groups (of repeated rows, of shared barcodes, …) listed before "and N more", unless --all. */
+const GROUPS_LISTED = 20
+
+/**
+ * Where things are, as a person finds them: a sheet's rows ("rows 1, 3 and 4") counted from 1
+ * under the header, a JSON list's items ("items 0, 2") counted from 0 as `[N]` is.
+ */
+export interface Places {
+  sheet: boolean
+  /** Name every place, not the first few. */
+  all: boolean
+}
+
+/** "row 3", "rows 1, 3, 4, … and 14 more"; `total` when more are known than given. */
+export function placeList(numbers: readonly number[], places: Places, total = numbers.length): string {
+  const noun = places.sheet ? 'row' : 'item'
+  const shown = places.all ? numbers : numbers.slice(0, PLACES_NAMED)
+  const more = total - shown.length
+  return `${total === 1 ? noun : `${noun}s`} ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+}
+
+/** SKUs held back for one reason, with where they are. */
+export interface HoldGroup {
+  /** The reason as the counts line says it: "no barcode", "sharing a barcode with another SKU to be sent". */
+  label: string
+  count: number
+  /** Rows of a sheet, or items of a JSON list (from 0), in file order: the first few, unless --all. */
+  places: number[]
+}
+
+/**
+ * Reasons whose words are the same for every SKU they hold ("No barcode", "Category is empty;
+ * Sandbox requires it") are grouped by their words; the others (a barcode, the SKUs sharing it)
+ * by their heading.
+ */
+const SAID_AS_IS: ReadonlySet<string> = new Set<HoldReason>(['empty', 'identity', 'required'])
+
+/**
+ * Holds grouped by reason, the biggest group first; `holds` come in file order, and each group
+ * keeps its first `kept` places (a million rows without a barcode are one count, not a list).
+ */
+export function holdGroups(
+  holds: Iterable<readonly [place: number, hold: Pick<Hold, 'message'> & { reason: string }]>,
+  {
+    headings = HOLD_HEADINGS,
+    kept = PLACES_NAMED,
+  }: { headings?: Readonly<Record<string, string>>; kept?: number } = {},
+): HoldGroup[] {
+  const groups = new Map<string, HoldGroup>()
+  for (const [place, hold] of holds) {
+    const label = SAID_AS_IS.has(hold.reason)
+      ? lowerFirst(hold.message)
+      : (headings[hold.reason] ?? hold.reason)
+    let group = groups.get(label)
+    if (!group) groups.set(label, (group = { label, count: 0, places: [] }))
+    group.count++
+    if (group.places.length < kept) group.places.push(place)
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count)
+}
+
+/** "No barcode" → "no barcode"; "GTIN …" stays as it is. */
+function lowerFirst(text: string): string {
+  return /^\p{Lu}\p{Ll}/u.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text
+}
+
+/** "24 SKUs valid; 0 sendable; 24 held back: no barcode (24)". */
+export function verdictLine(
+  counts: Pick<FileVerdict, 'valid' | 'sendable' | 'heldBack'>,
+  groups: readonly HoldGroup[],
+  noun = 'SKU',
+): string {
+  const reasons = groups.map((group) => `${group.label} (${group.count})`).join('; ')
+  return `${plural(counts.valid, noun)} valid; ${counts.sendable} sendable; ${counts.heldBack} held back${reasons ? `: ${reasons}` : ''}`
+}
+
+/** Each reason's places, a line each, indented under the counts line. */
+export function holdLines(groups: readonly HoldGroup[], places: Places): string[] {
+  return groups.map((group) => `  ${group.label}: ${placeList(group.places, places, group.count)}`)
+}
+
+/** At most GROUPS_LISTED of `lines` (every one with --all), then how many more. */
+function listed(lines: readonly string[], places: Places): string[] {
+  if (places.all || lines.length <= GROUPS_LISTED) return [...lines]
+  return [...lines.slice(0, GROUPS_LISTED), `  … and ${lines.length - GROUPS_LISTED} more (--all lists them)`]
+}
+
+/**
+ * The verdict of the SKUs of a file as `validate` and `convert` read it, item by item as it
+ * streams (an app creation request has no verdict: the gates are a SKU's).
+ */
+export class VerdictReport {
+  private readonly tally: VerdictTally
+  private sheet = false
+  private gated = true
+  private verdict: FileVerdict | undefined
+
+  constructor(options: VerdictOptions) {
+    // A JSON list's items are counted from 1 in the verdict, and said from 0 as [N] is.
+    this.tally = new VerdictTally({
+      ...options,
+      placeOf: (row) => (this.sheet ? `row ${row}` : `item ${row - 1}`),
+    })
+  }
+
+  add(item: CheckedItem, kind: InputKind): void {
+    if (kind === 'app-request') {
+      this.gated = false
+      return
+    }
+    this.sheet = item.row !== undefined
+    this.tally.add({
+      payload: item.payload,
+      row: item.row ?? item.index + 1,
+      valid: item.errors.length === 0,
+      ...(item.row !== undefined && item.shopId !== undefined ? { shopId: item.shopId } : {}),
+    })
+  }
+
+  /** The verdict once every item is added; undefined for an app creation request. */
+  finish(): FileVerdict | undefined {
+    if (!this.gated) return undefined
+    this.verdict ??= this.tally.verdict()
+    return this.verdict
+  }
+
+  /** Where things are, as numbers a person reads: rows of a sheet, items of a list from 0. */
+  private place(row: number): number {
+    return this.sheet ? row : row - 1
+  }
+
+  private places(rows: readonly number[]): number[] {
+    return rows.map((row) => this.place(row))
+  }
+
+  /** The text after the report's summary line: the counts, the reasons and the repeats. */
+  text(file: Pick<CheckedFile, 'shopIdColumn'>, all: boolean): string {
+    const verdict = this.finish()
+    // A file of no SKUs has nothing to judge; its report says it holds none.
+    if (!verdict || verdict.total === 0) return ''
+    const places: Places = { sheet: this.sheet, all }
+    const groups = holdGroups(this.holdsByPlace(verdict), { kept: all ? Infinity : PLACES_NAMED })
+    const lines = [verdictLine(verdict, groups), ...holdLines(groups, places)]
+    if (verdict.repeated.length > 0) {
+      lines.push(
+        this.sheet
+          ? `the file's ${plural(verdict.total, 'SKU row')} hold ${plural(verdict.distinct, 'distinct SKU')}; repeated whole:`
+          : `the list's ${plural(verdict.total, 'SKU')} hold ${plural(verdict.distinct, 'distinct SKU')}; repeated whole:`,
+      )
+      lines.push(
+        ...listed(
+          verdict.repeated.map((group) => {
+            const [first, ...others] = this.places(group.rows)
+            const one = placeList([first!], { ...places, all: true })
+            return `  ${placeList(others, places)} ${others.length === 1 ? 'repeats' : 'repeat'} ${one}`
+          }),
+          places,
+        ),
+      )
+    }
+    if (verdict.sharedBarcodes.length > 0) {
+      lines.push(`barcodes on more than one SKU (a push sends none of them: keep one):`)
+      lines.push(...listed(this.repeatLines(verdict.sharedBarcodes, 'barcode', places), places))
+    }
+    if (verdict.repeatedShopIds.length > 0) {
+      const column = file.shopIdColumn === undefined ? '' : ` (column "${file.shopIdColumn}")`
+      lines.push(`shop ids${column} on more than one row (one product listed twice? nothing is held for it):`)
+      lines.push(...listed(this.repeatLines(verdict.repeatedShopIds, 'shop id', places), places))
+    }
+    return lines.join('\n') + '\n'
+  }
+
+  private repeatLines(groups: readonly RepeatedRows[], what: string, places: Places): string[] {
+    return groups.map((group) => `  ${what} ${group.key} is on ${placeList(this.places(group.rows), places)}`)
+  }
+
+  /** Each hold with where it is, in file order. */
+  private *holdsByPlace(verdict: FileVerdict): Generator<readonly [number, Hold]> {
+    for (const [index, hold] of verdict.holds) yield [this.place(this.tally.rowOf(index)), hold]
+  }
+
+  /**
+   * The members `--json` adds, in order: counts, then the holds and repeats by row (or index).
+   * `holds` is written as it is iterated (report-writer.ts), one held SKU at a time: a file of a
+   * million held rows is never a million objects at once.
+   */
+  json(): Record<string, unknown> | undefined {
+    const verdict = this.finish()
+    if (!verdict) return undefined
+    const at = this.sheet ? 'row' : 'index'
+    const list = this.sheet ? 'rows' : 'indexes'
+    const places = this.holdsByPlace(verdict)
+    const holds = (function* () {
+      for (const [place, hold] of places) yield { [at]: place, reason: hold.reason, message: hold.message }
+    })()
+    const repeats = (groups: readonly RepeatedRows[], key: string) =>
+      groups.map((group) => ({ [key]: group.key, [list]: this.places(group.rows) }))
+    return {
+      sendable: verdict.sendable,
+      heldBack: verdict.heldBack,
+      holds,
+      distinct: verdict.distinct,
+      repeated: verdict.repeated.map((group) => ({ [list]: this.places(group.rows) })),
+      sharedBarcodes: repeats(verdict.sharedBarcodes, 'barcode'),
+      repeatedShopIds: repeats(verdict.repeatedShopIds, 'shopId'),
+    }
+  }
+}

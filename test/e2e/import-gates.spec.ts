@@ -1,0 +1,138 @@
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { openSync } from './harness/sync-page.ts'
+
+// The import's dry run says what the Sync page will say: a row the active profile's gates hold
+// back is "held back from sending" with the gate's reason, never a plain warning; a field nothing
+// requires is "not filled (optional)", never "missing".
+
+const IMAGES = 'https://images.catalog-desk.test'
+
+const sheet = [
+  'Product name,Brand,Barcode,Category,Sub category,Product image',
+  `Aviator Gate,Northwind Optics,4006381333931,eyewear,,${IMAGES}/aviator.png`,
+  `Round Without Category,Northwind Optics,4006381333948,,sunglasses,${IMAGES}/round.png`,
+]
+
+test.describe('Importing with the send gates', () => {
+  test('a row without the Category Sandbox requires is held back in the dry run, and its draft on the Sync page, for the same reason', async ({
+    page,
+    pageProblems,
+  }) => {
+    // The list and the editor ask for the photos: a host the test does not answer.
+    pageProblems.allow(/Failed to load resource/)
+    await page.route(`${IMAGES}/**`, (route) => route.fulfill({ status: 404, body: '' }))
+    await page.goto('/#/skus')
+    await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+    await page.getByRole('link', { name: 'Import' }).click()
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'gates.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(sheet.join('\r\n') + '\r\n'),
+    })
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+
+    // The dry run counts the row as the Sync page will count its draft: held back, not a warning.
+    await expect(page.locator('.import-counts')).toHaveText(
+      /^Rows2Ready to send1Held back from sending1Errors0$/,
+    )
+    const verdict = page.locator('.import-verdict__held')
+    await expect(verdict).toContainText('Held back from sending once imported, as Sandbox holds back drafts:')
+    await expect(verdict).toContainText('1 row missing a field Sandbox requires (set in Settings)')
+    const preview = page.locator('.import-preview tbody tr')
+    await expect(preview.nth(1)).toContainText('Held back')
+    await expect(preview.nth(1)).toContainText('Category is empty; Sandbox requires it')
+    // A field nothing requires is optional, and says so: the row is ready to send all the same.
+    await expect(preview.nth(0).locator('.badge')).toHaveText('1 not filled')
+    const held = page.getByRole('button', {
+      name: /^Held back from sending Category\s?: Category is empty; Sandbox requires it\s?, on 1 row$/,
+    })
+    await expect(held).toBeVisible()
+    await expect(
+      page.getByRole('heading', { name: /^Problems: 0 errors, 1 held back from sending,/ }),
+    ).toHaveText('Problems: 0 errors, 1 held back from sending, 1 warning')
+    await expect(page.locator('.import-page')).not.toContainText('Category is missing')
+    await expect(page.locator('.import-page')).not.toContainText(/\bis missing\b/)
+    await expect(
+      page.getByRole('button', {
+        name: /^Warning Sub category\s?: Sub-category is not filled \(optional\)\s?, on 1 row$/,
+      }),
+    ).toBeVisible()
+    await held.click()
+    await expect(page.locator('.import-problems tbody tr')).toHaveText([
+      /^2\s*\(empty\)\s*Held back from sending: Category is empty; Sandbox requires it$/,
+    ])
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-gates-dry-run')
+
+    // Imported, the Sync page holds the same draft back for the same reason.
+    await page.getByRole('button', { name: 'Import 2 valid rows' }).click()
+    await expect(page.getByRole('heading', { name: '2 drafts imported' })).toBeVisible({ timeout: 15_000 })
+    await openSync(page)
+    const start = page.getByRole('region', { name: 'SKUs to send' })
+    await expect(start.getByRole('button', { name: 'Create 1 new on Sandbox' })).toBeVisible()
+    const onSync = start.locator('.sync-start__held')
+    await expect(onSync).toContainText('1 draft missing a field Sandbox requires (set in Settings)')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-gates-sync')
+
+    // Its editor names the reason; the complete draft is ready, its optional fields not filled.
+    await onSync.getByRole('button', { name: 'Show it: 1 draft missing a field Sandbox requires' }).click()
+    const grid = page.getByRole('grid', { name: 'SKU drafts' })
+    await expect(grid.getByRole('row').filter({ hasText: 'Round Without Category' })).toHaveCount(1)
+    await expect(grid.getByRole('row').filter({ hasText: 'Aviator Gate' })).toHaveCount(0)
+    await grid.getByRole('link', { name: 'Round Without Category' }).click()
+    const summary = page.locator('.summary')
+    await expect(summary).toContainText('Not sent: Category is empty; Sandbox requires it')
+    await expect(summary).not.toContainText('Ready to send')
+    // The category is said by the hold alone: nothing else of this draft is left empty.
+    await expect(summary).not.toContainText('not filled')
+    expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
+    await screenshot(page, 'import-gates-editor-held')
+    await page.getByRole('link', { name: '← All SKUs' }).click()
+    await page.getByLabel('Held back', { exact: true }).selectOption({ label: 'All' })
+    await grid.getByRole('link', { name: 'Aviator Gate' }).click()
+    await expect(summary).toContainText('1 field not filled (optional)')
+    await expect(summary).toContainText('Ready to send')
+    await page.getByText('Which fields are not filled (optional)').click()
+    await expect(page.getByText('Sub-category is not filled (optional)')).toBeVisible()
+    expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
+    await screenshot(page, 'import-gates-editor-ready')
+  })
+
+  test('rows repeated whole are named, with the distinct SKUs, and rows sharing a barcode are held back', async ({
+    page,
+  }) => {
+    await page.goto('/#/import')
+    const [, aviator, round] = sheet
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'repeated.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from([sheet[0], aviator, round, aviator, aviator].join('\r\n') + '\r\n'),
+    })
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.locator('.import-counts')).toHaveText(
+      /^Rows4Ready to send0Held back from sending4Errors0$/,
+    )
+    const verdict = page.locator('.import-verdict')
+    await expect(verdict).toContainText(
+      '3 rows sharing a barcode with another SKU to be sent (“Skip them” below imports only the first of each; “Keep both” imports them all, held back)',
+    )
+    await expect(verdict).toContainText('1 row missing a field Sandbox requires')
+    await expect(verdict).toContainText(
+      'The 4 rows hold 2 distinct SKUs: some repeat others whole, rows 1, 3 and 4.',
+    )
+    // One group for the barcode, whose rows each name the others.
+    const shared = page.getByRole('button', {
+      name: /^Held back from sending Barcode\s?: Sharing a barcode with another SKU to be sent\s?, on 3 rows$/,
+    })
+    await shared.click()
+    await expect(page.locator('.import-problems tbody tr')).toHaveText([
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 3, row 4\): keep one$/,
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 1, row 4\): keep one$/,
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 1, row 3\): keep one$/,
+    ])
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-gates-repeated')
+  })
+})

@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest'
+import { DryRunTally } from '#renderer/features/import/dry-run.ts'
+import { problemLine } from '#renderer/features/import/error-report.ts'
+import { reportOrder } from '#renderer/features/import/grouped-problems.ts'
+import type { DryRunGates } from '#renderer/features/import/import-protocol.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { convertSheet } from '#shared/sheet/rows.ts'
+import { fileVerdict } from '#shared/sync/file-verdict.ts'
+
+/**
+ * The import's dry run judges a file's rows as the Sync page will judge their drafts: by the file's
+ * verdict under the active profile's gates (here the Sandbox's, which requires Category), saying
+ * "held back from sending" with the gate's reason, and "not filled (optional)" only for fields no
+ * gate requires.
+ */
+
+const SANDBOX: DryRunGates = {
+  required: ['category'],
+  requiredBy: 'Sandbox',
+  holdBadCheckDigits: false,
+  barcodeColumn: 'Barcode',
+}
+
+/** The whole CSV through the dry run, as the worker adds it up. */
+function dryRun(csv: string, gates = SANDBOX) {
+  const results = convertSheet(parseCsvText(csv))
+  const tally = new DryRunTally('cells', new Set(), gates)
+  // Two stretches, as the worker hands them on: the verdict spans them.
+  tally.add(results.slice(0, 2))
+  tally.add(results.slice(2))
+  return { results, report: tally.report([]) }
+}
+
+const HEADER = 'Product name,Barcode,Brand,Category,Sub-category,Product image,Intensity'
+const IMAGE = 'https://images.example.com/a.png'
+
+describe('the import’s dry run, by the send gates', () => {
+  it('holds back a row without the Category its profile requires, in the gate’s words, not as a warning', () => {
+    const { report } = dryRun(
+      [
+        HEADER,
+        `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+        `Round,4006381333948,Northwind,,sunglasses,${IMAGE},0.5`,
+      ].join('\n'),
+    )
+    expect(report).toMatchObject({ rows: 2, valid: 2, invalid: 0, sendable: 1, heldBack: 1 })
+    expect(report.heldReasons).toEqual([{ reason: 'required', n: 1 }])
+    expect(report.judgedBy).toBe('Sandbox')
+    const held = report.problems.filter((problem) => problem.severity === 'held')
+    expect(held).toEqual([
+      {
+        row: 2,
+        column: 'Category',
+        value: '',
+        message: 'Category is empty; Sandbox requires it',
+        severity: 'held',
+      },
+    ])
+    expect(problemLine(held[0]!)).toBe('Held back from sending: Category is empty; Sandbox requires it')
+    // The validator's "Category is missing" is said by the hold, never as a plain warning.
+    expect(report.problems.map((problem) => problem.message)).not.toContain('Category is missing')
+    expect(report.groups.map((group) => [group.severity, group.message, group.count])).toContainEqual([
+      'held',
+      'Category is empty; Sandbox requires it',
+      1,
+    ])
+    expect(report.heldCount).toBe(1)
+    expect(report.preview.map((row) => row.held)).toEqual([
+      undefined,
+      'Category is empty; Sandbox requires it',
+    ])
+  })
+
+  it('says “not filled (optional)” for a field no gate requires, and counts those rows as ready to send', () => {
+    const { report } = dryRun(
+      [
+        HEADER,
+        `Aviator,4006381333931,,eyewear,,${IMAGE},0.5`,
+        `Round,4006381333948,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+      ].join('\n'),
+    )
+    expect(report).toMatchObject({ sendable: 2, heldBack: 0, heldCount: 0, sendableUnfilled: 1 })
+    const warnings = report.problems.filter((problem) => problem.severity === 'warning')
+    expect(warnings.map((problem) => problem.message)).toEqual([
+      'Sub-category is not filled (optional)',
+      'Brand is not filled (optional)',
+    ])
+    expect(report.problems.some((problem) => problem.message.includes('missing'))).toBe(false)
+    expect(report.preview.map((row) => row.warnings)).toEqual([2, 0])
+  })
+
+  it('a profile that requires the Brand holds its row back instead', () => {
+    const { report } = dryRun([HEADER, `Aviator,4006381333931,,eyewear,sunglasses,${IMAGE},0.5`].join('\n'), {
+      ...SANDBOX,
+      required: ['category', 'brand'],
+      requiredBy: 'Production',
+    })
+    expect(report).toMatchObject({ sendable: 0, heldBack: 1, warningCount: 0 })
+    expect(report.problems.map((problem) => problem.message)).toEqual([
+      'Brand is empty; Production requires it',
+    ])
+  })
+
+  it('holds back the rows sharing a barcode, naming each other, and counts the file as the verdict the CLI gives does', () => {
+    const csv = [
+      HEADER,
+      `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+      `Aviator copy,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+      `Round,4006381333948,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+      `Oval,,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+      `Broken,4006381333955,Northwind,,sunglasses,${IMAGE},high`,
+    ].join('\n')
+    const { results, report } = dryRun(csv)
+    const verdict = fileVerdict(
+      results.map((result) => ({ payload: result.sku, row: result.row, valid: result.errors.length === 0 })),
+      { required: ['category'], requiredBy: 'Sandbox' },
+    )
+    expect({ sendable: report.sendable, heldBack: report.heldBack, invalid: report.invalid }).toEqual({
+      sendable: verdict.sendable,
+      heldBack: verdict.heldBack,
+      invalid: verdict.total - verdict.valid,
+    })
+    expect(report).toMatchObject({ rows: 5, sendable: 1, heldBack: 3, invalid: 1 })
+    expect(report.heldReasons).toEqual([
+      { reason: 'identity', n: 1 },
+      { reason: 'duplicate', n: 2 },
+    ])
+    const held = report.problems.filter((problem) => problem.severity === 'held')
+    expect(held.map((problem) => [problem.row, problem.column, problem.value, problem.message])).toEqual([
+      [
+        1,
+        'Barcode',
+        '4006381333931',
+        'Barcode 4006381333931 is also on 1 other SKU to be sent (row 2): keep one',
+      ],
+      [
+        2,
+        'Barcode',
+        '4006381333931',
+        'Barcode 4006381333931 is also on 1 other SKU to be sent (row 1): keep one',
+      ],
+      [4, 'Barcode', '', 'No barcode'],
+      // A row with errors is counted with the errors, but says the hold its draft’s editor will say.
+      [5, 'Category', '', 'Category is empty; Sandbox requires it'],
+    ])
+    expect(report.heldCount).toBe(4)
+    // The two rows sharing a barcode are one group, whose messages each name the other row.
+    expect(
+      report.groups.filter((group) => group.severity === 'held').map((group) => [group.kind, group.rows]),
+    ).toEqual([
+      ['Sharing a barcode with another SKU to be sent', [1, 2]],
+      [undefined, [4]],
+      [undefined, [5]],
+    ])
+  })
+
+  it('names the rows repeated whole, and how many distinct SKUs the file holds', () => {
+    const row = `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`
+    const other = `Round,4006381333948,Northwind,eyewear,sunglasses,${IMAGE},0.5`
+    const { report } = dryRun([HEADER, row, other, row, other, row].join('\n'))
+    expect(report.distinct).toBe(2)
+    expect(report.repeatedGroups).toBe(2)
+    expect(report.repeated).toEqual([
+      { key: '4006381333931', rows: [1, 3, 5] },
+      { key: '4006381333948', rows: [2, 4] },
+    ])
+  })
+
+  it('orders the screen and the report: errors, then the rows held back, then the warnings', () => {
+    const { report } = dryRun(
+      [
+        HEADER,
+        `Aviator,4006381333931,,eyewear,sunglasses,${IMAGE},0.5`,
+        `Round,4006381333948,Northwind,,sunglasses,${IMAGE},high`,
+        `Oval,4006381333962,Northwind,,sunglasses,${IMAGE},0.5`,
+      ].join('\n'),
+    )
+    expect(report.groups.map((group) => group.severity)).toEqual(['error', 'held', 'warning'])
+    expect(
+      reportOrder(report.problems, report.groups).map((problem) => [problem.row, problemLine(problem)]),
+    ).toEqual([
+      [2, 'Intensity must be a number, not the text "high"'],
+      [2, 'Held back from sending: Category is empty; Sandbox requires it'],
+      [3, 'Held back from sending: Category is empty; Sandbox requires it'],
+      [1, 'Warning: Brand is not filled (optional)'],
+    ])
+  })
+})
+
+describe('a real shop export, judged as validate and push --dry-run judge it', () => {
+  it('holds every SKU of the WooCommerce sample back for its missing barcode, as the CLI does', async () => {
+    const { readFile } = await import('node:fs/promises')
+    // WooCommerce's own sample (test/fixtures/sheets/exports/real/SOURCES.md): 25 rows, of which the
+    // variable Hoodie (row 2) is the parent of rows 20 and 25, so 24 SKUs; it has no barcode column
+    // (ID and SKU are the shop's own codes), so none can be sent. test/unit/cli/verdict.test.ts
+    // asserts the same figures for `validate` and `push --dry-run`.
+    const csv = await readFile(
+      new URL('../../fixtures/sheets/exports/real/woocommerce-sample-products.csv', import.meta.url),
+      'utf8',
+    )
+    const results = convertSheet(parseCsvText(csv))
+    const tally = new DryRunTally('cells', new Set(), SANDBOX)
+    tally.add(results)
+    const report = tally.report([])
+    expect(report).toMatchObject({ sendable: 0, heldBack: 24 })
+    expect(report.heldReasons).toEqual([{ reason: 'identity', n: 24 }])
+  })
+})

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { fileVerdict, type VerdictItem } from '#shared/sync/file-verdict.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+const sku = (extra: Record<string, unknown> = {}) => ({ ...structuredClone(full), ...extra })
+const item = (row: number, payload: unknown, extra: Partial<VerdictItem> = {}): VerdictItem => ({
+  payload,
+  row,
+  valid: true,
+  ...extra,
+})
+const options = { required: ['category'], requiredBy: 'this file' }
+
+describe('one verdict for a file (fileVerdict)', () => {
+  it('counts valid, sendable and held back with the gates’ reasons', () => {
+    const verdict = fileVerdict(
+      [
+        item(2, sku({ barcode: '111' })),
+        item(3, sku({ barcode: '' })),
+        item(4, sku({ barcode: '333', category: undefined })),
+        item(5, sku({ barcode: '444' }), { valid: false }),
+      ],
+      options,
+    )
+    expect(verdict).toMatchObject({ total: 4, valid: 3, sendable: 1, heldBack: 2 })
+    expect(verdict.holds.get(1)).toMatchObject({ reason: 'identity', message: 'No barcode' })
+    expect(verdict.holds.get(2)).toMatchObject({ reason: 'required' })
+    expect(verdict.holds.has(3)).toBe(false)
+  })
+
+  it('holds every SKU of a shared barcode, names repeated rows and counts the distinct SKUs', () => {
+    const one = sku({ barcode: '111' })
+    const verdict = fileVerdict(
+      [item(2, one), item(3, structuredClone(one)), item(4, sku({ barcode: '111', brand: 'Other' }))],
+      options,
+    )
+    expect(verdict.sendable).toBe(0)
+    expect([...verdict.holds.values()].map((hold) => hold.reason)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ])
+    expect(verdict.repeated).toEqual([{ key: '111', rows: [2, 3] }])
+    expect(verdict.distinct).toBe(2)
+  })
+
+  it('names shop ids carried by more than one row, and holds nothing for them alone', () => {
+    const verdict = fileVerdict(
+      [item(2, sku({ barcode: '1' }), { shopId: '42' }), item(3, sku({ barcode: '2' }), { shopId: ' 42' })],
+      options,
+    )
+    expect(verdict.repeatedShopIds).toEqual([{ key: '42', rows: [2, 3] }])
+    expect(verdict.sendable).toBe(2)
+  })
+
+  it('holds a barcode the destination already has, when its records are known', () => {
+    const verdict = fileVerdict([item(2, sku({ barcode: '111' }))], {
+      ...options,
+      createdThere: new Map([['111', { by: 'created on Production by row 9' }]]),
+    })
+    expect(verdict.holds.get(0)).toMatchObject({ reason: 'created' })
+  })
+})
