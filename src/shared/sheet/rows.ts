@@ -2,7 +2,7 @@ import { parsePath, getAt, setAt, type PathSegment } from '../json-path.ts'
 import { EFFECT_ASSETS_2D_SLOTS, type Sku } from '../schema/sku.ts'
 import { validateDocument, type DocumentKind } from '../validation/document.ts'
 import type { Problem } from '../validation/problem.ts'
-import { validateSku } from '../validation/validate.ts'
+import { missingMessage, missingTitle, skuCatalogue, validateSku } from '../validation/validate.ts'
 import { findField } from '../schema/catalogue.ts'
 import { fillMissingDefaults } from '../schema/sku-template.ts'
 import { isRecord } from '../is-record.ts'
@@ -16,7 +16,6 @@ import {
   PLATFORM_LENGTH_UNIT,
 } from '../values/measure.ts'
 import { suggestedSpelling } from '../values/spelling.ts'
-import { skuCatalogue } from '../validation/validate.ts'
 import {
   columnTarget,
   describeColumn,
@@ -421,8 +420,8 @@ function splitCategoryPath(sku: Record<string, unknown>, conversions: RowConvers
  * sheet, where each position is its own column, say which ("Asset ID of 3D asset 2 is missing").
  */
 function positioned(problem: Problem): string {
-  if (!/\.\d+\./.test(problem.path) || !problem.message.endsWith(' is missing')) return problem.message
-  return `${describeColumn(problem.path)} is missing`
+  if (!/\.\d+\./.test(problem.path) || missingTitle(problem.message) === undefined) return problem.message
+  return missingMessage(describeColumn(problem.path))
 }
 
 /**

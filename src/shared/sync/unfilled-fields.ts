@@ -1,5 +1,5 @@
 import { findField } from '../schema/catalogue.ts'
-import { skuCatalogue } from '../validation/validate.ts'
+import { missingMessage, missingTitle, skuCatalogue } from '../validation/validate.ts'
 import { IDENTITY_FIELDS, REQUIRABLE_FIELDS, type GateField } from './send-gates.ts'
 
 /**
@@ -25,14 +25,10 @@ export function heldBackLine(reason: string): string {
   return `Held back from sending: ${reason}`
 }
 
-/** The end of the validator's warning for a field a SKU lacks (validate.ts `missingFields`). */
-const MISSING = ' is missing'
-
 /** "Brand is not filled (optional)" for the validator's "Brand is missing"; any other message as it is. */
 export function optionalWords(message: string): string {
-  return message.endsWith(MISSING)
-    ? `${message.slice(0, -MISSING.length)} is ${NOT_FILLED_OPTIONAL}`
-    : message
+  const title = missingTitle(message)
+  return title === undefined ? message : `${title} is ${NOT_FILLED_OPTIONAL}`
 }
 
 /**
@@ -61,7 +57,7 @@ export function gatedMessages(gated: readonly string[]): Set<string> {
   for (const field of gated) {
     const steps = field.split('.')
     for (let depth = 1; depth <= steps.length; depth++) {
-      messages.add(`${findField(skuCatalogue, steps.slice(0, depth)).node.meta.title}${MISSING}`)
+      messages.add(missingMessage(findField(skuCatalogue, steps.slice(0, depth)).node.meta.title))
     }
   }
   return messages

@@ -80,13 +80,23 @@ export function validateAppRequest(value: unknown): ValidationResult {
 
 const MISSING = ' is missing'
 
+/** The validator's warning for a field the contract lists that a SKU lacks: "Brand is missing". */
+export function missingMessage(title: string): string {
+  return `${title}${MISSING}`
+}
+
+/** The field named by such a warning ("Brand" of "Brand is missing"); undefined for any other message. */
+export function missingTitle(message: string): string | undefined {
+  return message.endsWith(MISSING) ? message.slice(0, -MISSING.length) : undefined
+}
+
 /**
  * Whether a warning says that a field the contract lists is missing ("Brand is missing"), rather
  * than something worth a look in a value that is there (a barcode's check digit): screens that
  * list missing fields count the others apart.
  */
 export function isMissingField(problem: Problem): boolean {
-  return problem.message.endsWith(MISSING)
+  return missingTitle(problem.message) !== undefined
 }
 
 /**
@@ -101,7 +111,7 @@ function missingFields(root: FieldNode, value: unknown): Problem[] {
       for (const child of node.children) {
         const childPath = path ? `${path}.${child.key}` : child.key
         if (current[child.key] === undefined) {
-          if (child.meta.expected) out.push({ path: childPath, message: `${child.meta.title}${MISSING}` })
+          if (child.meta.expected) out.push({ path: childPath, message: missingMessage(child.meta.title) })
         } else {
           visit(child, current[child.key], childPath)
         }
