@@ -34,11 +34,6 @@ const { db, skuDrafts } = await import('#renderer/db/index.ts')
 const { useReconcileStore } = await import('#renderer/stores/reconcile.ts')
 const { useSyncStore } = await import('#renderer/stores/sync.ts')
 
-async function until(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(check()).toBe(true)
-}
-
 const csv = (name: string, text: string) => new File([text], name, { type: 'text/csv' })
 
 /** Three SKUs created on the sandbox by answers that named no id (b2 keeps one), and b3 never sent. */
@@ -62,7 +57,8 @@ const stored = () => db.skuDrafts.orderBy('id').toArray()
 async function opened() {
   const store = useReconcileStore()
   await useSyncStore().init()
-  await until(() => store.withoutIds === 2)
+  // The count follows the sync store's refresh, which it watches.
+  await expect.poll(() => store.withoutIds, { timeout: 10_000 }).toBe(2)
   return store
 }
 
@@ -106,7 +102,7 @@ describe('the platform’s ids from a list, on the Sync page', () => {
       'p-2',
     ])
     expect(await db.skuDrafts.where('standing').equals(standingTag(DEST, 'no-id')).count()).toBe(0)
-    await until(() => store.withoutIds === 0)
+    await expect.poll(() => store.withoutIds, { timeout: 10_000 }).toBe(0)
   })
 
   it('refuses a list that gives a barcode two ids, naming it, and changes nothing', async () => {
