@@ -13,7 +13,9 @@ export default defineConfig({
   workers: process.env.CI ? 1 : 2,
   reporter: 'list',
   timeout: 30_000,
-  expect: { timeout: 5_000 },
+  // How long an assertion waits for what it waits for (a page, a save, a sync's end): a ceiling,
+  // never a pause. On a busy two-core machine a lazily loaded page has taken more than 5 s to show.
+  expect: { timeout: 10_000 },
   use: {
     headless: true,
     trace: 'retain-on-failure',

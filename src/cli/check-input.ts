@@ -8,19 +8,31 @@ import { JsonItemReader, JsonReadError, type JsonRoot } from '#shared/json-items
 import { KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { streamCsv } from '#shared/sheet/csv.ts'
-import { looksBinary, notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
+import { decodeText, looksBinary, notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
+import {
+  isSkuShaped,
+  jsonHeaders,
+  jsonTable,
+  MAX_PRODUCT_LIST_BYTES,
+  productListOf,
+  spreadListOf,
+  withGuessedColumns,
+  type ProductList,
+} from '#shared/sheet/json-table.ts'
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
-import { productLayout } from '#shared/sheet/products.ts'
+import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
+import { combinationsAlone, streamPrestashopPair } from '#shared/sheet/prestashop-pair.ts'
 import { parentIndexFor, SheetConverter } from '#shared/sheet/rows.ts'
 import { ShopIds } from '#shared/sheet/shop-id.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
+import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { openInputFile, type InputFile } from './input-file.ts'
 import { CliError } from './io.ts'
-import { columnNotes, conversionNotes, productsNote, suggestionNotes } from './sheet-notes.ts'
+import { columnNotes, conversionNotes, productsNote, skippedNotes, suggestionNotes } from './sheet-notes.ts'
 import type { SheetOptions } from './sheet-options.ts'
 import type { LocatedProblem } from './validation-report.ts'
 import type { SheetProblem } from './sheet-report.ts'
@@ -33,10 +45,12 @@ import type { SheetProblem } from './sheet-report.ts'
  *
  * CSV streams a megabyte at a time (a WooCommerce export twice: its parents first), JSON a quarter
  * of one (json-items.ts), except a JSON file of at most 4 MB, parsed whole; an XLSX workbook is
- * read whole, up to a size (input-file.ts), then checked a stretch of rows at a time.
+ * read whole, up to a size (input-file.ts), then checked a stretch of rows at a time. An XML feed
+ * streams as a CSV does, read twice (xml-feed.ts: its elements first, which make the header).
  */
 
-export type InputKind = DocumentKind | 'csv' | 'xlsx'
+/** `json-products`: a JSON product list that is not SKUs, read as a table through a mapping (json-table.ts). */
+export type InputKind = DocumentKind | 'csv' | 'xlsx' | 'xml' | 'json-products'
 
 /** One item of the file, checked: a SKU (or the one app) with its problems, in file order. */
 export type CheckedItem =
@@ -138,14 +152,20 @@ export async function checkInput(
   read: ReadOptions = {},
 ): Promise<CheckedFile> {
   const input = await openInputFile(file, cwd)
+  const combinations =
+    options.combinations === undefined ? undefined : await pairOf(input, options.combinations, cwd)
   try {
     return input.format === 'json'
-      ? await checkJson(input, resolve(cwd, file), onItem, read.validate !== false)
-      : await checkSheet(input, options, onItem)
+      ? await checkJson(input, resolve(cwd, file), onItem, read.validate !== false, options)
+      : await checkSheet(input, options, onItem, combinations)
   } catch (error) {
     if (error instanceof SheetFileError) {
       const message =
-        error.code === 'not-utf8' && input.format === 'json' ? notUtf8Message('json') : error.message
+        error.code === 'not-utf8' && input.format === 'json'
+          ? notUtf8Message('json')
+          : error.code === 'needs-products'
+            ? combinationsAlone(`(validate products_import.csv --combinations ${file})`)
+            : error.message
       throw new CliError(`Cannot read ${file}: ${message}`)
     }
     if (error instanceof JsonReadError) {
@@ -170,7 +190,16 @@ async function checkJson(
   path: string,
   onItem: OnItem,
   validate: boolean,
+  options: SheetOptions,
 ): Promise<CheckedFile> {
+  const products = (list: ProductList) => checkProductList(input, list, options, onItem)
+  // A mapping maps columns: SKUs have none, and one given for them is said, never silently ignored.
+  const skus = () => {
+    if (options.mapping)
+      throw new CliError(
+        `${input.name} holds SKUs, which are read as they are: --mapping is for sheets and JSON product lists; leave it out.`,
+      )
+  }
   const reader = new JsonItemReader()
   const tally = new Tally()
   const check = (
@@ -190,6 +219,9 @@ async function checkJson(
   }
   const whole = input.blob.size <= WHOLE_JSON_BYTES ? parsedWhole(path) : undefined
   if (whole) {
+    const list = productListOf(whole.root.shape === 'whole' ? whole.root.document : whole.items)
+    if (list && whole.root.shape !== 'wrapped') return products(list)
+    skus()
     const kind = whole.root.shape === 'list' ? 'sku-list' : 'bulk-request'
     for (const payload of whole.items)
       check(payload, tally.items, validate ? validateSku(payload) : UNCHECKED, kind)
@@ -197,12 +229,21 @@ async function checkJson(
     for await (const chunk of jsonText(input, path)) {
       const items = reader.push(chunk.text, chunk.last)
       if (items.length === 0) continue
+      // A list's first items tell SKUs from a product list, which is read whole, up to a size.
+      if (tally.items === 0 && reader.root?.shape === 'list' && !isSkuShaped(items)) {
+        const list = productListOf(items) && productListOf(wholeProductList(input, path))
+        if (list) return products(list)
+      }
+      if (tally.items === 0) skus()
       const kind = reader.root?.shape === 'list' ? 'sku-list' : 'bulk-request'
       for (const payload of items)
         check(payload, tally.items, validate ? validateSku(payload) : UNCHECKED, kind)
     }
   }
   const root = whole ? whole.root : reader.root!
+  const list = root.shape === 'whole' ? productListOf(root.document) : undefined
+  if (list) return products(list)
+  if (tally.items === 0) skus()
   let kind: DocumentKind = root.shape === 'list' ? 'sku-list' : 'bulk-request'
   const fileErrors: LocatedProblem[] = []
   if (root.shape === 'whole') {
@@ -325,11 +366,112 @@ function wholeCharacters(bytes: Uint8Array, end: number): number {
   return end
 }
 
+/** A JSON file read whole, once its first items showed it is a product list, not SKUs. */
+function wholeProductList(input: InputFile, path: string): unknown {
+  if (input.blob.size > MAX_PRODUCT_LIST_BYTES) {
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
+    throw new CliError(
+      `Cannot read ${input.name}: it is a list of products that are not SKUs (${mb(input.blob.size)}), and such a list is read whole, up to ${mb(MAX_PRODUCT_LIST_BYTES)}. Split it, or convert it to SKUs first.`,
+    )
+  }
+  let document: unknown
+  try {
+    document = JSON.parse(decodeText(readFileSync(path), 'json'))
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new JsonReadError('syntax', error.message)
+    throw error
+  }
+  if (nestsDeeperThan(document)) throw new JsonReadError('too-deep', 'it nests objects or lists too deeply')
+  return document
+}
+
+/**
+ * A JSON product list (json-table.ts) read as a sheet whose headers are its JSON paths, through the
+ * mapping file given, by the same converter as a sheet's rows: the defaults, conversions and notes
+ * a sheet gets. Without a mapping it is refused, with the paths found as a mapping to start from:
+ * its keys are not the contract's, and nothing is passed on under them.
+ */
+async function checkProductList(
+  input: InputFile,
+  list: ProductList,
+  options: SheetOptions,
+  onItem: OnItem,
+): Promise<CheckedFile> {
+  const kind = 'json-products'
+  const headers = jsonHeaders(list.products)
+  if (!options.mapping) {
+    const { mapping } = applyMappingFile(headers, { columns: withGuessedColumns(headers) })
+    const where = list.at
+      ? `"${list.at}" holds ${list.products.length}`
+      : `it is a list of ${list.products.length}`
+    throw new CliError(
+      `${input.name} needs a mapping: ${where} products whose fields are not the contract's, so it is read as a table whose columns are their JSON paths, mapped by a mapping file (--mapping FILE). The paths found, mapped as they would be without one (a field, an option "option:NAME" of each element of a list that spreads into one SKU per element, or null), as a mapping to save, edit and pass with --mapping:\n${JSON.stringify(mappingFileOf(headers, mapping), null, 2)}`,
+    )
+  }
+  const { mapping, matches } = applyMappingFile(headers, {
+    ...options.mapping,
+    columns: withGuessedColumns(headers, options.mapping.columns),
+  })
+  if (options.decimalComma) mapping.decimalComma = true
+  const spread = spreadListOf(headers, mapping.columns)
+  if ('error' in spread) throw new CliError(`The mapping cannot be used on ${input.name}: ${spread.error}.`)
+  const table = jsonTable(list, headers, spread.list)
+  const converter = new SheetConverter(headers, mapping)
+  const tally = new Tally()
+  const conversions = new ConversionTally()
+  for (let at = 0; at < table.sources.length; at += XLSX_ROWS) {
+    const results = converter.convertSources(table.sources.slice(at, at + XLSX_ROWS))
+    conversions.add(results)
+    for (const result of results) {
+      const place = table.places[result.row - 1]!
+      const item = sheetItem(tally.items, result, undefined, place)
+      tally.count(item)
+      onItem(item, kind)
+    }
+  }
+  const suggestions = suggestionNotes(matches, mapping)
+  const notes = [
+    productsNote(table.counts),
+    ...(spread.list
+      ? [
+          `each element of "${spread.list}" is a SKU of its product, named by the product's name and its options`,
+        ]
+      : []),
+    ...columnNotes(matches, mapping, new Set()),
+    ...suggestions,
+    ...Object.keys(options.mapping.columns)
+      .filter((header) => !headers.includes(header))
+      .map((header) => `the mapping names the path "${header}", which this file does not have`),
+    ...conversionNotes(conversions),
+  ]
+  return {
+    ...tally.file(kind, tally.items === 0, [], notes),
+    mapping: mappingFileOf(headers, mapping),
+    suggestions,
+  }
+}
+
 /** Rows of an XLSX (already in memory) checked at a time. */
 const XLSX_ROWS = 500
 
-async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnItem): Promise<CheckedFile> {
-  const kind = input.format === 'xlsx' ? 'xlsx' : 'csv'
+/** PrestaShop's combinations file (`--combinations`), read with `input`, its products file: both CSV. */
+async function pairOf(input: InputFile, name: string, cwd: string): Promise<InputFile> {
+  const combinations = await openInputFile(name, cwd)
+  for (const file of [input, combinations])
+    if (file.format !== 'csv')
+      throw new CliError(
+        `Cannot read ${file.name} with --combinations: PrestaShop's products and combinations files are CSV, and this is ${file.format.toUpperCase()}.`,
+      )
+  return combinations
+}
+
+async function checkSheet(
+  input: InputFile,
+  options: SheetOptions,
+  onItem: OnItem,
+  combinations?: InputFile,
+): Promise<CheckedFile> {
+  const kind = input.format === 'xlsx' || input.format === 'xml' ? input.format : 'csv'
   const tally = new Tally()
   const conversions = new ConversionTally()
   /** Columns without a header that hold something: said, since their cells are not read. */
@@ -340,7 +482,7 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
   /** How the rows under these headers are read: the format's layout, the mapping, the converter. */
   function prepare(headers: string[], parents: ReturnType<typeof parentIndexFor>) {
     const layout = productLayout(headers)
-    const { mapping, matches } = applyMappingFile(headers, options.mapping, { structural: layout.structural })
+    const { mapping, matches } = applyMappingFile(headers, options.mapping, matchOptionsOf(layout))
     if (options.decimalComma) mapping.decimalComma = true
     headers.forEach((header, column) => {
       if (header.trim() === '') headerless.add(column)
@@ -393,8 +535,19 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
     for (let at = 0; at < sheet.rows.length; at += XLSX_ROWS) take(sheet.rows.slice(at, at + XLSX_ROWS))
     readerNotes = sheet.notes
   } else {
+    // PrestaShop's products file with its combinations file: read as one sheet (prestashop-pair.ts).
+    const files =
+      combinations &&
+      ([
+        { name: input.name, input: input.blob },
+        { name: combinations.name, input: combinations.blob },
+      ] as const)
     const stream = (handlers: Parameters<typeof streamCsv>[1]) =>
-      streamCsv(input.blob, handlers, { chunkBytes: CHUNK_BYTES })
+      files
+        ? streamPrestashopPair(files, handlers, { chunkBytes: CHUNK_BYTES })
+        : (input.format === 'xml' ? streamXmlFeed : streamCsv)(input.blob, handlers, {
+            chunkBytes: CHUNK_BYTES,
+          })
     // WooCommerce names a variation's parent anywhere in the file: a first pass finds the parents.
     let parents: ReturnType<typeof parentIndexFor>
     let done = await stream({
@@ -417,7 +570,9 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
   const suggestions = suggestionNotes(matches, mapping)
   const notes = [
     ...readerNotes,
-    ...(layout.format === 'plain' ? [] : [productsNote(converter.productCounts)]),
+    ...(layout.format === 'plain'
+      ? []
+      : [productsNote(converter.productCounts), ...skippedNotes(converter.productCounts)]),
     ...columnNotes(matches, mapping, filled),
     ...suggestions,
     ...Object.keys(options.mapping?.columns ?? {})
@@ -433,13 +588,16 @@ async function checkSheet(input: InputFile, options: SheetOptions, onItem: OnIte
   }
 }
 
-function sheetItem(index: number, result: RowResult, shopId: string | undefined): CheckedItem {
+/** `item`: where a JSON product list's row is in the file (`[2].product_colors[1]`), said with each problem. */
+function sheetItem(index: number, result: RowResult, shopId: string | undefined, item?: string): CheckedItem {
+  const placed = (problems: SheetProblem[]) =>
+    item === undefined ? problems : problems.map((p) => ({ ...p, item }))
   return {
     index,
     payload: result.sku,
     row: result.row,
-    errors: result.errors,
-    warnings: result.warnings,
+    errors: placed(result.errors),
+    warnings: placed(result.warnings),
     ...(shopId === undefined ? {} : { shopId }),
   }
 }

@@ -10,7 +10,7 @@ import { CliError } from './io.ts'
  * (`fs.openAsBlob`: the app's CSV reader takes the same Blob it takes in the page).
  */
 
-export type InputFormat = 'json' | 'csv' | 'xlsx'
+export type InputFormat = 'json' | 'csv' | 'xlsx' | 'xml'
 
 export interface InputFile {
   /** As the person typed it, for messages. */
@@ -46,6 +46,7 @@ const BY_EXTENSION: Record<string, InputFormat> = {
   '.tsv': 'csv',
   '.xlsx': 'xlsx',
   '.xls': 'xlsx',
+  '.xml': 'xml',
 }
 
 const SNIFF_BYTES = 64 * 1024
@@ -76,7 +77,10 @@ export async function openInputFile(name: string, cwd: string): Promise<InputFil
   return { name, format, blob }
 }
 
-/** The format by the first bytes: a ZIP (or old OLE) workbook, JSON (after any BOM and spaces), or CSV. */
+/**
+ * The format by the first bytes: a ZIP (or old OLE) workbook; after any BOM and spaces, JSON, an
+ * XML feed (`<?xml`, `<rss`, `<feed`), or else CSV.
+ */
 async function sniff(blob: Blob): Promise<InputFormat> {
   for (let at = 0; at < blob.size; at += SNIFF_BYTES) {
     const bytes = new Uint8Array(await blob.slice(at, at + SNIFF_BYTES).arrayBuffer())
@@ -87,7 +91,11 @@ async function sniff(blob: Blob): Promise<InputFormat> {
       if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3
     }
     while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++
-    if (i < bytes.length) return bytes[i] === 0x7b || bytes[i] === 0x5b ? 'json' : 'csv'
+    if (i < bytes.length) {
+      if (bytes[i] === 0x7b || bytes[i] === 0x5b) return 'json'
+      const start = new TextDecoder().decode(bytes.subarray(i, i + 5))
+      return /^<(\?xml|rss|feed)/.test(start) ? 'xml' : 'csv'
+    }
   }
   return 'csv'
 }

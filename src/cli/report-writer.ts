@@ -41,7 +41,8 @@ export function reportWriter(json: boolean, { all = true }: { all?: boolean } = 
   return json ? jsonReport() : all ? textReport() : groupedReport()
 }
 
-const isSheet = (kind: InputKind): kind is 'csv' | 'xlsx' => kind === 'csv' || kind === 'xlsx'
+const isSheet = (kind: InputKind): kind is 'csv' | 'xlsx' | 'xml' | 'json-products' =>
+  kind === 'csv' || kind === 'xlsx' || kind === 'xml' || kind === 'json-products'
 
 /** The warning of a file that holds no SKUs, as a problem of its kind. */
 function noSkus(kind: InputKind): LocatedProblem | SheetProblem {

@@ -1,21 +1,28 @@
+import { isAppColumn } from '#shared/sheet/app-columns.ts'
 import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { MAPPING_FILE_FORMAT, type SheetMapping } from '#shared/sheet/mapping.ts'
-import { FORMAT_NAMES, type ProductCounts } from '#shared/sheet/products.ts'
+import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { ConversionTally } from '#shared/sheet/conversion-tally.ts'
-import { conversionText, productCountsText } from '#shared/sheet/reading-words.ts'
+import { conversionText, readAsText, skippedText } from '#shared/sheet/reading-words.ts'
 import type { ColumnMatch } from '#shared/sheet/types.ts'
 import { plural } from '#shared/plural.ts'
 
 /**
  * What the CLI says about how it read a sheet, before the problems: the format and its products,
  * which column it took where two could fill one field and why, the shop codes it did not take for
- * the barcode, the columns kept or ignored (and the field an ignored one's header looks like a typo
- * of), and the cells it read differently from how they were written. The app's import says the
- * same on its mapping screen and dry run.
+ * the barcode, the columns its format reads itself and why, the columns kept or ignored (and the
+ * field an ignored one's header looks like a typo of), and the cells it read differently from how
+ * they were written. The app's import says the same on its mapping screen and dry run.
  */
 
 export function productsNote(products: ProductCounts): string {
-  return `read as a ${FORMAT_NAMES[products.format]}: ${productCountsText(products)}`
+  return `read as ${readAsText(products)}`
+}
+
+/** The products the format skipped (no physical product), when it skipped any. */
+export function skippedNotes(products: ProductCounts): string[] {
+  const skipped = skippedText(products)
+  return skipped ? [skipped] : []
 }
 
 /** `filled`: the columns without a header that hold something in some row. */
@@ -24,7 +31,7 @@ export function columnNotes(
   mapping: SheetMapping,
   filled: ReadonlySet<number>,
 ): string[] {
-  const notes: string[] = []
+  const notes = structuralNotes(matches, mapping)
   const header = (column: number) => `"${matches[column]?.header ?? ''}"`
   // Said by suggestionNotes.
   const typos = new Set(typoColumns(matches, mapping).map((match) => match.column))
@@ -56,6 +63,32 @@ export function columnNotes(
       }
     }
   }
+  return notes
+}
+
+/**
+ * The columns the file's format reads itself, not as fields, by what it does with them, as the
+ * app's mapping screen says beside each and its dry run lists them: WooCommerce's Type and
+ * Parent, "Weight (lbs)" (the shipping package's, not the product's); Catalog Desk's own columns.
+ */
+function structuralNotes(matches: readonly ColumnMatch[], mapping: SheetMapping): string[] {
+  const byReason = new Map<string, string[]>()
+  const app: string[] = []
+  for (const match of matches) {
+    if (!match.structural || (mapping.columns[match.column] ?? null) !== null) continue
+    const header = `"${match.header}"`
+    if (isAppColumn(match.header)) app.push(header)
+    else byReason.set(match.why ?? '', [...(byReason.get(match.why ?? '') ?? []), header])
+  }
+  const listed = (headers: string[]) =>
+    headers.length === 1
+      ? `column ${headers[0]} is`
+      : `columns ${headers.slice(0, -1).join(', ')} and ${headers.at(-1)} are`
+  const notes = [...byReason].map(([why, headers]) => {
+    const fields = headers.length === 1 ? 'a field' : 'fields'
+    return `${listed(headers)} read by the file's format, not as ${fields}${why ? `. ${why}` : ''}`
+  })
+  if (app.length) notes.push(`${listed(app)} Catalog Desk's own, not read back`)
   return notes
 }
 

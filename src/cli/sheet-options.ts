@@ -14,6 +14,8 @@ export interface SheetOptions {
   decimalComma?: boolean
   /** Print the mapping used. */
   showMapping?: boolean
+  /** PrestaShop's combinations file, read with the products file as its variants (prestashop-pair.ts). */
+  combinations?: string
 }
 
 /** The options as `parseArgs` declares them, for each command's table. */
@@ -21,28 +23,37 @@ export const SHEET_ARGS = {
   mapping: { type: 'string' },
   'decimal-comma': { type: 'boolean' },
   'show-mapping': { type: 'boolean' },
+  combinations: { type: 'string' },
 } as const
 
 /** The usage lines of these options, for each command's help. */
 export const SHEET_OPTIONS_USAGE = `  --mapping FILE  Read sheets with the mapping FILE (saved by the app's import, or printed by
                   --show-mapping): which column fills which field by header ("SKU Code":
                   "barcode" makes a shop's code the barcode; null drops a column; "keep:price"
-                  keeps one as an extra field), fixed values for every row, defaults, decimals.
-                  Headers it does not name are matched as without it.
+                  keeps one as an extra field; "option:Shade" makes one a variant's option),
+                  fixed values for every row, defaults, decimals. Headers it does not name are
+                  matched as without it. A JSON product list's columns are its JSON paths
+                  ("product_colors[].colour_name"); it is read only with a mapping.
   --decimal-comma The sheet writes decimals with a comma: "1,5" is 1.5 (and "1.5" an error).
                   Without it "1,5" is an error naming its row and column, never 15.
   --show-mapping  Print the mapping used (a mapping file, to save and edit) before the report;
                   with --json, as "mapping" in the JSON.
+  --combinations FILE  PrestaShop's combinations file, read with the products file given (the
+                  two are told apart by their headers): each combination is a SKU with its
+                  product's name, brand, category and picture, its own EAN13, UPC and
+                  reference, and its attributes as options; a product with combinations is no
+                  SKU itself. The combinations file alone is refused.
 `
 
 export async function sheetOptions(
-  values: { mapping?: string; 'decimal-comma'?: boolean; 'show-mapping'?: boolean },
+  values: { mapping?: string; 'decimal-comma'?: boolean; 'show-mapping'?: boolean; combinations?: string },
   cwd: string,
 ): Promise<SheetOptions> {
   const options: SheetOptions = {}
   if (values.mapping !== undefined) options.mapping = await readMappingFile(values.mapping, cwd)
   if (values['decimal-comma']) options.decimalComma = true
   if (values['show-mapping']) options.showMapping = true
+  if (values.combinations !== undefined) options.combinations = values.combinations
   return options
 }
 
@@ -61,7 +72,7 @@ async function readMappingFile(file: string, cwd: string): Promise<MappingFile> 
   }
 }
 
-/** The mapping used, as a mapping file, when asked (nothing for JSON input, which has no columns). */
+/** The mapping used, as a mapping file, when asked (nothing for JSON of SKUs, which has no columns). */
 export function showMapping(mapping: MappingFile | undefined, options: SheetOptions): string {
   if (!options.showMapping || !mapping) return ''
   return `mapping used (save it as a file to edit and pass with --mapping):\n${JSON.stringify(mapping, null, 2)}\n`

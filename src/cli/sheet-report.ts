@@ -4,11 +4,13 @@ export interface SheetProblem {
   column: string
   value: string
   message: string
+  /** In a JSON product list: where the row is in the file (`[2].product_colors[1]`). */
+  item?: string
 }
 
-/** The `--json` output of `validate` for a CSV or XLSX file, as its usage text documents it. */
+/** The `--json` output of `validate` for a CSV, XLSX or XML feed, as its usage text documents it. */
 export interface SheetSummary {
-  kind: 'csv' | 'xlsx'
+  kind: 'csv' | 'xlsx' | 'xml' | 'json-products'
   items: number
   valid: number
   invalid: number
@@ -34,6 +36,7 @@ export interface SheetSummary {
 export function sheetProblemLine(problem: SheetProblem, warning: boolean): string {
   const where = [
     problem.row === null ? '' : `row ${problem.row}`,
+    problem.item ? `at ${problem.item}` : '',
     problem.column ? `column "${problem.column}"` : '',
   ]
     .filter(Boolean)

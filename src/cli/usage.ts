@@ -10,6 +10,7 @@ import {
   MODEL_DEADLINE_MS,
 } from '#node/asset-checks/asset-fetch.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
+import { MAX_PRODUCT_LIST_BYTES } from '#shared/sheet/json-table.ts'
 import { MAX_XLSX_UNPACKED_BYTES } from '#shared/sheet/limits.ts'
 import { MAX_XLSX_BYTES } from './input-file.ts'
 import { SHEET_OPTIONS_USAGE } from './sheet-options.ts'
@@ -49,6 +50,9 @@ Commands:
                            request to the service
   check-assets FILE [...]  Check the models and pictures SKUs name: reachable, valid, within budgets
 
+PrestaShop's products file and its combinations file are read together, each combination a SKU:
+  catalog-desk validate products_import.csv --combinations combinations_import.csv
+
 Options:
   -h, --help               Show this help; "catalog-desk <command> --help" shows a command's
   -v, --version            Show the version
@@ -64,12 +68,21 @@ export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--all
 Checks FILE against the service contract. FILE is JSON holding one SKU, a list of SKUs, a bulk
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
 FILE may also be a sheet of SKUs, one a row: CSV (.csv, .tsv; comma, semicolon, tab or | between
-cells; UTF-8) or XLSX (.xlsx, the first sheet). Without one of these extensions the content decides.
-CSV and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB
+cells; UTF-8), XLSX (.xlsx, the first sheet) or a Google Merchant Center feed in XML (.xml, RSS 2.0
+or Atom; each item a row, its elements the columns). Without one of these extensions the content
+decides. CSV, XML feeds and JSON are read as they stream, whatever their size; an XLSX is read whole, up to ${MAX_XLSX_BYTES / 1024 / 1024} MB
 and ${MAX_XLSX_UNPACKED_BYTES / 1024 / 1024} MB unpacked.
 
 JSON: a problem is printed as "path: message". When FILE holds a list, "[N]" before the path is
 the item's position, counting from 0.
+A JSON product list that is not SKUs (a list of objects whose keys are not the contract's, or an
+object holding one such list, {"products": [...]}) is read as a sheet whose headers are its JSON
+paths (name, price.amount; a list of plain values is one cell, joined by ", "; a list of objects in
+each product gives product_colors[].colour_name), mapped by --mapping FILE: without one it is
+refused, with the paths found as a mapping to start from. The list whose fields the mapping makes
+variant options ("option:Shade") spreads: one SKU per element, with its product's fields, named
+"Product – Shade". Its problems name the row, its place ("at [0].product_colors[2]") and the path.
+It is read whole, up to ${MAX_PRODUCT_LIST_BYTES / 1024 / 1024} MB. --mapping with a file of SKUs is refused.
 Sheets: a problem is printed as 'row N, column "Header": message', N counting data rows from 1
 (the first row under the header).
 The same problem in several rows is one line, with the rows ('column "EAN": Barcode … (warning):
@@ -115,12 +128,13 @@ Options:
                 holds: [{index, reason, message}], distinct, repeated: [{indexes}],
                 sharedBarcodes: [{barcode, indexes}], repeatedShopIds: []}
                (index is null for a problem with the document itself); for sheets:
-               {kind: "csv"|"xlsx", items, valid, invalid, sendable, heldBack,
+               {kind: "csv"|"xlsx"|"xml"|"json-products", items, valid, invalid, sendable, heldBack,
                 errors: [{row, column, value, message}], warnings: [...],
                 holds: [{row, reason, message}], distinct, repeated: [{rows}],
                 sharedBarcodes: [{barcode, rows}], repeatedShopIds: [{shopId, rows}],
                 notes: [...]}
-               (row is null for a problem with the file itself). reason: empty, identity,
+               (row is null for a problem with the file itself; a JSON product list's problems
+               add item, the row's place: "[0].product_colors[2]"). reason: empty, identity,
                required, check-digit, duplicate or created. An app creation request has no
                verdict: its object stops at invalid, errors and warnings
   --all        Print every problem, and every row of a reason or a repeat, on a line of its own

@@ -4,7 +4,7 @@ import type { Locator, Page } from '@playwright/test'
 import pixelmatch from 'pixelmatch'
 import { PNG } from 'pngjs'
 import { getAt } from '#shared/json-path.ts'
-import { flag, labelled } from './harness/editor-page.ts'
+import { flag, labelled, saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 
 /** A PNG of one colour, so a picture in the preview can be recognised by its pixels. */
@@ -77,8 +77,6 @@ async function newApp(page: Page) {
 
 /** The open group's controls (problems also show, collapsed, in the summary above the tabs). */
 const panel = (page: Page) => page.getByRole('tabpanel')
-const saved = (page: Page) =>
-  expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
 const tab = (page: Page, name: string) => page.getByRole('tab', { name: new RegExp(`^${name}`) })
 const textbox = (page: Page, name: string) => page.getByRole('textbox', { name: labelled(name) })
 /** A text input with suggestions (an open list of values) is a combobox. */

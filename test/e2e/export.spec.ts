@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test'
 import { IMAGE_HOST, seedDrafts } from '../../bench/seed-drafts.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
 
@@ -14,7 +15,7 @@ async function createDraft(page: Page, name: string, brand: string) {
   await page.getByLabel('Product name').fill(name)
   await page.getByLabel('Brand').fill(brand)
   await page.getByLabel('Position Y').fill('-2.5')
-  await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+  await saved(page)
 }
 
 /** Export… with a file format and, for a spreadsheet, its header style and added columns. */

@@ -313,6 +313,9 @@ test.describe('Importing real spreadsheets', () => {
     )
     await expect(fact(reading, /^Read by the file’s format:/)).toContainText('Option1 Name, Option1 Value')
     await expect(fact(reading, /^Dropped columns:/)).toContainText('Variant Grams')
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product name:/ })).toHaveText(
+      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), rows 1, 2, 3, 6, 7',
+    )
     await expect(page.locator('.import-counts')).toContainText('Rows6')
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-exports-shopify-dry-run')
@@ -324,10 +327,44 @@ test.describe('Importing real spreadsheets', () => {
     await page.getByRole('button', { name: /^Import 6/ }).click()
     await expect(page.getByRole('heading', { name: '6 drafts imported' })).toBeVisible()
     const gold = (await storedDrafts(page)).find((draft) => draft.payload.barcode === '840012345016')!
+    // A variant is named by its product and its options.
     expect(gold.payload).toMatchObject({
-      productName: 'Aviator Classic Sunglasses',
+      productName: 'Aviator Classic Sunglasses – Gold',
       options: { Color: 'Gold' },
     })
+  })
+
+  test('a WooCommerce export in Portuguese: read as the English one, its headers shown as written; what is no physical product skipped', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    await chooseFile(page, 'real/woocommerce-sample-products.pt_BR.csv')
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await expect(
+      page.getByText(/^Read as a WooCommerce product export: .* Its headers are in Portuguese/),
+    ).toBeVisible()
+    await expect(field(page, 'Nome')).toHaveValue('productName')
+    await expect(row(page, 'Nome')).toContainText('“Nome” is “Name” in English')
+    await expect(field(page, 'Imagens')).toHaveValue('productImage')
+    await expect(row(page, 'Peso (lbs)')).toContainText(
+      'The shipping package’s size or weight, not the product’s',
+    )
+    await expect(row(page, 'Ascendente')).toContainText('Read by the file’s format')
+    await screenshot(page, 'import-exports-woocommerce-pt-mapping')
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading).toContainText(
+      'Read as a WooCommerce product export (Portuguese headers): 19 products, 2 variants.',
+    )
+    await expect(reading).toContainText(
+      '4 products skipped: 2 downloadable or virtual (not a physical product), 1 grouped (a set of other products), 1 external (sold on another site).',
+    )
+    await expect(fact(reading, /^Read by the file’s format:/)).toContainText('Tipo, Peso (lbs)')
+    await expect(page.locator('.import-counts')).toContainText('Rows20')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-woocommerce-pt-dry-run')
   })
 
   test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({

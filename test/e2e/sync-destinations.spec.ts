@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { IMAGE_HOST } from '../../bench/seed-drafts.ts'
 import { DEFAULT_SENDING } from '#shared/profile.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
+import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync, seededValid } from './harness/sync-setup.ts'
@@ -175,7 +176,7 @@ test.describe('Sync to several destinations', () => {
       await expect(page.getByText('Created on Sandbox; unchanged since.')).toBeVisible()
       await page.getByLabel('Product name').fill(newName)
       await page.getByLabel('Position X').fill('0.05')
-      await expect(page.locator('.save-state')).toHaveText('All changes saved')
+      await saved(page)
 
       await addSecondProfile(page, second)
       await openSync(page)

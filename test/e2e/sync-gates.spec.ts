@@ -1,4 +1,5 @@
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
+import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { putDrafts, stateOf, storedDrafts } from './harness/stored-drafts.ts'
 import { seedForSync } from './harness/sync-setup.ts'
@@ -51,7 +52,7 @@ test.describe('Gates before sending', () => {
     /** Opens a draft's editor and waits until it has read the draft. */
     const openEditor = async (id: string) => {
       await page.goto(`/#/skus/${id}`)
-      await expect(page.locator('.save-state')).toHaveText('All changes saved', { timeout: 15_000 })
+      await saved(page)
     }
     await openEditor(seeded[0]!.id)
     await expect(summary).toContainText('Ready to send')

@@ -296,7 +296,7 @@ test.describe('Updates of SKUs created on a destination', () => {
     await expect(created).not.toContainText(stays)
 
     await appNameBox(page).fill('Northwind Skin Check v2')
-    await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+    await saved(page)
     await expect(created).toContainText(`${stays} (1 field changed since).`)
     expect(await axe(page, { exclude: '.editor__preview' })).toEqual([])
     await screenshot(page, 'updates-app-edited')

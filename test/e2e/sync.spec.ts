@@ -1,4 +1,5 @@
 import { DEFAULT_SENDING } from '#shared/profile.ts'
+import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
 import { decide } from './harness/decisions.ts'
@@ -56,7 +57,7 @@ test.describe('Sync', () => {
     await page.goto(`/#/skus/${seeded[1]!.id}`)
     await expect(page.getByText('Created on Sandbox; unchanged since.')).toBeVisible()
     await page.getByLabel('Product name').fill(`${seeded[1]!.productName} v2`)
-    await expect(page.locator('.save-state')).toHaveText('All changes saved')
+    await saved(page)
     await expect(
       page.getByText('Changed since it was created on Sandbox: Update sends the changed fields.'),
     ).toBeVisible()

@@ -30,6 +30,14 @@ export const KEEP_COLUMN_PREFIX = 'keep:'
 /** Target of a column that holds the unit of a measure's cells (`unit:meta.frameWidth`), as PIMs export. */
 export const UNIT_COLUMN_PREFIX = 'unit:'
 
+/**
+ * Target of a column whose cell is one of the variant's options, by its name (`option:Shade`): kept
+ * on the SKU under `options`, and naming a variant that takes its product's name ("Lippie Pencil –
+ * BFF"). In a JSON product list, the list whose fields are options is the one that spreads into
+ * one SKU per element (json-table.ts).
+ */
+export const OPTION_COLUMN_PREFIX = 'option:'
+
 /** 3D asset positions in the template: enough to show that the list grows by position. */
 export const TEMPLATE_ASSETS_3D = 2
 
@@ -94,6 +102,8 @@ export function describeColumn(path: FieldPath): string {
   if (path.startsWith(KEEP_COLUMN_PREFIX)) return `${path.slice(KEEP_COLUMN_PREFIX.length)} (kept as is)`
   if (path.startsWith(UNIT_COLUMN_PREFIX))
     return `Unit of ${describeColumn(path.slice(UNIT_COLUMN_PREFIX.length))}`
+  if (path.startsWith(OPTION_COLUMN_PREFIX))
+    return `Variant option “${path.slice(OPTION_COLUMN_PREFIX.length)}”`
   const segments = parsePath(path)
   const { node, exact } = findField(skuCatalogue, segments)
   if (!exact || segments.length === 0) return path
@@ -333,6 +343,12 @@ export interface MatchOptions {
   saved?: Readonly<Record<string, FieldPath | null>>
   /** Columns a file format reads itself (WooCommerce's Type and Parent), with what it does with them. */
   structural?: ReadonlyMap<number, string>
+  /**
+   * Each column's header as the format reads it, when it is not as written: a WooCommerce export
+   * in the shop's language read in English ("Nome" as "Name", products.ts). Matched by it; the
+   * match keeps the header as written.
+   */
+  readAs?: readonly string[]
 }
 
 /**
@@ -353,9 +369,11 @@ export interface MatchOptions {
  * A path `json:PATH` means the cells hold JSON for PATH (see {@link JSON_COLUMN_PREFIX}).
  */
 export function matchColumns(headers: readonly string[], options: MatchOptions = {}): ColumnMatch[] {
-  const { saved, structural } = options
+  const { saved, structural, readAs } = options
+  /** The header as matched: as the format reads it, else as written. */
+  const matched = (column: number) => readAs?.[column] ?? headers[column] ?? ''
   const matches: ColumnMatch[] = headers.map((header, column) => {
-    const words = headerWords(header)
+    const words = headerWords(matched(column))
     const base: ColumnMatch = {
       column,
       header,
@@ -374,7 +392,14 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
       const identifier = autoMatch(header, words).identifier
       return { ...base, path: saved[header] ?? null, by: 'saved', ...(identifier && { identifier }) }
     }
-    return { ...base, ...autoMatch(header, words) }
+    const auto = autoMatch(header, words)
+    // Said with the header as written, and what it was read as: "“Nome” is “Name” in English".
+    const translated = matched(column) !== header && auto.path !== null && auto.why
+    return {
+      ...base,
+      ...auto,
+      ...(translated && { why: `“${header.trim()}” is “${matched(column)}” in English; ${auto.why}` }),
+    }
   })
   const contested = new Map<string, ColumnMatch[]>()
   for (const match of matches) {
@@ -406,7 +431,7 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
   for (const match of matches) {
     if (match.path !== null || match.by !== 'none' || match.identifier || match.structural) continue
     if (match.couldFill !== undefined || match.header.trim() === '') continue
-    const suggestion = suggestionFor(headerWords(match.header))
+    const suggestion = suggestionFor(headerWords(matched(match.column)))
     if (suggestion === undefined || filled.has(suggestion)) continue
     filled.add(suggestion)
     match.suggestion = suggestion

@@ -56,6 +56,11 @@ export interface CellOptions {
    * draft comes back as invalid as it went out.
    */
   asExported?: boolean
+  /**
+   * The header says how the cell joins a list (PrestaShop's "Image URLs (x;y;z...)"): the product
+   * image is the list's first address, the category its most specific entry.
+   */
+  list?: ',' | ';'
 }
 
 export type CellConverter = (text: string) => Converted
@@ -72,7 +77,9 @@ export function cellConverter(path: FieldPath, options: CellOptions = {}): CellC
   if (path === 'barcode') return barcodeCell
   if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
-  if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options))
+  if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options), options.list)
+  if (path === 'category' && options.list)
+    return categoryListCell(leafCell(target.node.meta, name, options), options.list)
   return leafCell(target.node.meta, name, options)
 }
 
@@ -141,16 +148,47 @@ function withCommaHint(error: string, text: string, decimalComma: boolean): stri
     : error
 }
 
-/** WooCommerce and feeds join a product's images in one cell: the first is its picture. */
-function imageCell(convert: CellConverter): CellConverter {
+/**
+ * WooCommerce and feeds join a product's images in one cell: the first is its picture. A header
+ * that names the list's separator (PrestaShop's "(x;y;z...)") is taken at its word.
+ */
+function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
   return (text) => {
-    const urls = text.split(/,\s*(?=https?:\/\/)/i)
+    const urls = list
+      ? text.split(list).filter((url) => url.trim() !== '')
+      : text.split(/,\s*(?=https?:\/\/)/i)
     if (urls.length < 2) return convert(text)
     const first = urls[0]!.trim()
     const converted = convert(first)
     return 'error' in converted
       ? converted
       : { ...converted, conversion: { kind: 'first-image', from: text, to: first } }
+  }
+}
+
+/**
+ * The names shops give the root of their category tree (PrestaShop's "Home", in the languages of
+ * its installer), which every product sits under and which says nothing of what it is.
+ */
+const ROOT_CATEGORIES = new Set(['root', 'home', 'accueil', 'inicio', 'startseite', 'início', 'home page'])
+
+/**
+ * A list of the categories a product is in (PrestaShop's "Categories (x,y,z...)", "Home, Women,
+ * Dresses"): the category is its most specific, the last entry that is not the shop's root; a
+ * list of the root alone keeps it.
+ */
+function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverter {
+  return (text) => {
+    const entries = text
+      .split(list)
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+    if (entries.length < 2) return convert(text)
+    const chosen = entries.filter((entry) => !ROOT_CATEGORIES.has(entry.toLowerCase())).at(-1) ?? entries[0]!
+    const converted = convert(chosen)
+    return 'error' in converted
+      ? converted
+      : { ...converted, conversion: { kind: 'category-list', from: text, to: String(converted.value) } }
   }
 }
 

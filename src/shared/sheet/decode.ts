@@ -81,10 +81,11 @@ export async function* textChunks(
   }
 }
 
-/** How to make a file UTF-8, by what it is: a spreadsheet app saves CSV; JSON is re-encoded. */
+/** How to make a file UTF-8, by what it is: a spreadsheet app saves CSV; JSON and XML are re-encoded. */
 const UTF8_ADVICE = {
   csv: 'Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.',
   json: 'Re-encode it as UTF-8 (most editors offer it under "Save with encoding").',
+  xml: 'Have the feed written as UTF-8, or re-encode it as UTF-8.',
 }
 
 type TextKind = keyof typeof UTF8_ADVICE

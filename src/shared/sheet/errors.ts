@@ -12,6 +12,14 @@ export type SheetFileErrorCode =
   | 'not-xlsx'
   | 'old-xls'
   | 'aborted'
+  /** PrestaShop's combinations file without the products file it names (prestashop.ts). */
+  | 'needs-products'
+  /** Two files given together that are not PrestaShop's products and combinations files. */
+  | 'not-a-pair'
+  /** An XML feed: not well-formed, a DOCTYPE, or XML that is no product feed (xml-feed.ts). */
+  | 'not-xml'
+  | 'xml-doctype'
+  | 'not-a-feed'
 
 export class SheetFileError extends Error {
   readonly code: SheetFileErrorCode

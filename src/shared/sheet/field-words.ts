@@ -28,6 +28,7 @@ words(
   'image',
   'images',
   'image url',
+  'image urls',
   'image src',
   'image link',
   'main image',
@@ -37,6 +38,8 @@ words(
   'photo url',
   'picture',
   'product image url',
+  // Magento's main picture of a product (its small and thumbnail images are other sizes of it).
+  'base image',
   'img',
   'thumbnail',
 )

@@ -19,6 +19,12 @@ export interface HeaderWords {
    * `name-en_US` reads as "name"; two locales of one field contest it as any two columns do.
    */
   locale?: string
+  /**
+   * How a cell of this column joins a list, when the header says so: PrestaShop's
+   * "Categories (x,y,z...)" joins with commas, its 1.6 dialect's "Image URLs (x;y;z...)" with
+   * semicolons.
+   */
+  list?: ',' | ';'
 }
 
 /** Prefixes shops put before a field's own words; the field is the rest. */
@@ -43,9 +49,19 @@ export function wordsOf(text: string): string {
   )
 }
 
-/** "Active (Y/N)": the header says how the cells answer, which the field's kind knows already. */
+/**
+ * "Active (Y/N)", PrestaShop's "Default (0 = No, 1 = Yes)": the header says how the cells answer,
+ * which the field's kind knows already.
+ */
 const ANSWER_HINT =
-  /\s*[([]?\s*(?:y\s*\/\s*n|yes\s*\/\s*no|true\s*\/\s*false|1\s*\/\s*0|0\s*\/\s*1)\s*[)\]]?\s*$/i
+  /\s*[([]?\s*(?:y\s*\/\s*n|yes\s*\/\s*no|true\s*\/\s*false|1\s*\/\s*0|0\s*\/\s*1|0\s*=\s*no\s*[,;]\s*1\s*=\s*yes)\s*[)\]]?\s*$/i
+
+/** PrestaShop's hint of a list cell, "(x,y,z...)" or "(x;y;z...)": the cell joins its items so. */
+const LIST_HINT = /\s*\(\s*x\s*([,;])\s*y\s*\1\s*z\s*\.*\s*\)\s*$/i
+/** PrestaShop's hint of a cell's structure, "Feature(Name:Value:Position)": the words before it name the column. */
+const STRUCTURE_HINT = /\s*\(\s*\w+(?:\s*:\s*\w+)+\s*\)\s*$/
+/** PrestaShop marks required columns with `*` and codes with `#` ("Name *", "Reference #"). */
+const MARKS = /(?:\s*[*#])+\s*$/
 
 /**
  * Shopify's metafield columns, "Grupo de edad (product.metafields.shopify.age-group)": the label is
@@ -55,7 +71,10 @@ const METAFIELD = /\(\s*product\.metafields\.[\w-]+\.([\w-]+)\s*\)\s*$/
 
 export function headerWords(header: string): HeaderWords {
   const metafield = METAFIELD.exec(header)
-  let text = (metafield ? metafield[1]! : header).trim().replace(ANSWER_HINT, '')
+  let text = (metafield ? metafield[1]! : header).trim().replace(MARKS, '').replace(ANSWER_HINT, '')
+  const listed = LIST_HINT.exec(text)
+  if (listed) text = text.slice(0, listed.index)
+  else text = text.replace(STRUCTURE_HINT, '')
   let locale: string | undefined
   const localised = LOCALE.exec(text)
   if (localised) {
@@ -83,5 +102,19 @@ export function headerWords(header: string): HeaderWords {
       break
     }
   }
-  return { words, unprefixed, ...(unit && { unit }), ...(locale && { locale }) }
+  return {
+    words,
+    unprefixed,
+    ...(unit && { unit }),
+    ...(locale && { locale }),
+    ...(listed && { list: listed[1] as ',' | ';' }),
+  }
+}
+
+/**
+ * A header as written, but for what a spreadsheet or a translator varies without meaning to:
+ * spaces (the no-break one before "?" in French "En stock ?"), curly or straight apostrophes.
+ */
+export function plainHeader(text: string): string {
+  return text.normalize('NFC').replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim()
 }

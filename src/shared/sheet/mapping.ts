@@ -7,6 +7,7 @@ import {
   JSON_COLUMN_PREFIX,
   KEEP_COLUMN_PREFIX,
   matchColumns,
+  OPTION_COLUMN_PREFIX,
   UNIT_COLUMN_PREFIX,
   type MatchOptions,
 } from './columns.ts'
@@ -21,7 +22,10 @@ import type { ColumnMapping, ColumnMatch, FieldPath } from './types.ts'
  * once, by whoever knows the file, and used by everyone after).
  */
 export interface SheetMapping {
-  /** The field each column fills, by position: a path, `keep:KEY`, `json:PATH`, `unit:PATH`, or null (ignored). */
+  /**
+   * The field each column fills, by position: a path, `keep:KEY`, `json:PATH`, `unit:PATH`,
+   * `option:NAME` (the variant's option NAME), or null (ignored).
+   */
   columns: ColumnMapping
   /** Text put in a field on every row, read as a cell of that field would be (Status = DRAFT). */
   constants: Record<FieldPath, string>
@@ -141,6 +145,10 @@ function targetProblem(path: FieldPath): string | undefined {
   if (path.startsWith(JSON_COLUMN_PREFIX))
     return path.length > JSON_COLUMN_PREFIX.length ? undefined : 'a JSON column names its field: "json:PATH"'
   if (path.startsWith(KEEP_COLUMN_PREFIX)) return keepKeyProblem(path.slice(KEEP_COLUMN_PREFIX.length))
+  if (path.startsWith(OPTION_COLUMN_PREFIX))
+    return path.slice(OPTION_COLUMN_PREFIX.length).trim()
+      ? undefined
+      : 'a variant option column names its option: "option:Shade"'
   if (path.startsWith(UNIT_COLUMN_PREFIX))
     return isMeasure(path.slice(UNIT_COLUMN_PREFIX.length))
       ? undefined

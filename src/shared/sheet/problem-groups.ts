@@ -36,9 +36,14 @@ export interface ProblemGroup {
 /** Rows kept for each group: enough to find and show them, bounded over a million-row file. */
 export const ROWS_KEPT = 1_000
 
-/** The message without what it quotes of the cell: one kind of mistake whatever the value. */
+/**
+ * The message without what it quotes of the cell, nor the digits a check reads from it ("The check
+ * digit of this EAN-13 should be 8, not 3", values/gtin.ts): one kind of mistake whatever the value.
+ */
 export function problemKind(message: string): string {
-  return message.replace(/"[^"]*"|“[^”]*”/g, '"…"')
+  return message
+    .replace(/"[^"]*"|“[^”]*”/g, '"…"')
+    .replace(/\bshould be \d+, not \d+\b/g, 'should be …, not …')
 }
 
 /**

@@ -1,5 +1,8 @@
 import { APP_COLUMN_READING, isAppColumn } from './app-columns.ts'
 import { wordsOf } from './header-words.ts'
+import { wooCommerceInEnglish } from './woocommerce-language.ts'
+import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
+import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -10,26 +13,44 @@ import { wordsOf } from './header-words.ts'
  *   variant's picture is its Variant Image, else the product's first image.
  * - **WooCommerce**: `variation` rows name their `Parent` (`id:123`, or the parent's SKU),
  *   anywhere in the file; a `variable` parent is a product, not a SKU, unless no variation names
- *   it. Finding parents takes a first pass over the file ({@link ParentIndex}).
- * - **Google Merchant Center**: every row is a complete item; rows sharing `item_group_id` are
- *   the variants of one product.
+ *   it. Finding parents takes a first pass over the file ({@link ParentIndex}). Its headers may be
+ *   in the shop's language ("Nome", "Ascendente"): read as the English ones (woocommerce-language.ts).
+ *   Downloadable, virtual, grouped and external products are no physical product: skipped, counted.
+ * - **Google Merchant Center** (its tab-separated feed, or its XML feed read by xml-feed.ts):
+ *   every row is a complete item; rows sharing `item_group_id` are the variants of one product.
+ * - **PrestaShop** (prestashop.ts): its products file; read with its combinations file
+ *   (prestashop-pair.ts), each combination is a variant of the product its `Product ID` names.
+ * - **Magento 2** (magento.ts): a configurable product's children, simple rows of their own, are its
+ *   variants; store views' rows (translations) and products that are no physical one are skipped.
  *
  * A variant is given the product's cells where its own are empty, and its options (colour, size)
  * by name. Any other sheet is one SKU a row.
  */
 
-export type ProductFormat = 'shopify' | 'woocommerce' | 'merchant-center' | 'plain'
+export type ProductFormat =
+  'shopify' | 'woocommerce' | 'merchant-center' | 'prestashop' | 'magento' | 'json' | 'plain'
 
 export const FORMAT_NAMES: Record<ProductFormat, string> = {
   shopify: 'Shopify product export',
   woocommerce: 'WooCommerce product export',
   'merchant-center': 'Google Merchant Center feed',
+  prestashop: 'PrestaShop product import',
+  magento: 'Magento product export',
+  // Read by json-table.ts, whose rows are made whole (never by a sheet's headers).
+  json: 'JSON product list',
   plain: 'sheet',
 }
 
 /** Where a format keeps what it reads itself, by column position. */
 export interface ProductLayout {
   format: ProductFormat
+  /**
+   * A WooCommerce export written in the shop's language: the language ("Portuguese"), and each
+   * column's header as the English one it translates (else as written), which the format and the
+   * column matcher read; the person keeps seeing the header as written.
+   */
+  language?: string
+  readAs?: string[]
   /** Columns the format reads itself, with what it does with them; the column matcher leaves them alone. */
   structural: Map<number, string>
   /** Shopify: Handle, Title, Image Src, Variant Image; the option pairs. */
@@ -53,6 +74,10 @@ export interface ProductLayout {
   group?: number
   /** Merchant Center's variant attributes, named by their column: `color`, `size`. */
   attributes?: { name: string; column: number }[]
+  /** PrestaShop (prestashop.ts): its products file, read with its combinations or alone. */
+  prestashop?: PrestashopColumns
+  /** Magento 2 (magento.ts): its product export. */
+  magento?: MagentoColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -60,6 +85,12 @@ export interface SourceRow {
   row: number
   cells: string[]
   options?: Record<string, string>
+  /**
+   * The row's name is its product's, not a name of the variant's own (Shopify's variants, a
+   * PrestaShop combination, a shade in a JSON product's list): the SKU is named by the product's
+   * name with the variant's options ("Classic Tee – Red / M").
+   */
+  nameFromProduct?: true
 }
 
 export interface ProductCounts {
@@ -72,15 +103,41 @@ export interface ProductCounts {
   imageRows: number
   /** Variations whose parent is not in the file: each read as a product of its own. */
   orphans: number
+  /** The language of the headers, when not English (a WooCommerce export in the shop's language). */
+  language?: string
+  /** Products that are no physical product, and Magento's store views' rows, skipped (no SKU), by why; none: absent. */
+  skipped?: Partial<Record<SkipReason, number>>
 }
 
+/**
+ * Why a product is skipped: downloadable or virtual (nothing to try on), grouped (a set of other
+ * products, each in the file), a bundle (Magento's: other products sold together, each in the
+ * file), external (sold on another site); a store view's row (Magento's translation of a product).
+ */
+export type SkipReason = 'not-physical' | 'grouped' | 'bundle' | 'external' | 'store-view'
+
 export function productLayout(headers: readonly string[]): ProductLayout {
-  const layout = formatLayout(headers)
+  // A WooCommerce export in the shop's language, read in English; some of its headers may be the
+  // same words in both ("Type" and "Parent" in French).
+  const english = wooCommerceInEnglish(headers)
+  const translated = english && formatLayout(english.headers)
+  const layout =
+    translated?.format === 'woocommerce'
+      ? { ...translated, language: english!.language, readAs: english!.headers }
+      : formatLayout(headers)
   // Catalog Desk's own columns (the draft, its sync state, its problems) are never a field.
   headers.forEach((header, index) => {
     if (isAppColumn(header)) layout.structural.set(index, APP_COLUMN_READING)
   })
   return layout
+}
+
+/** What the column matcher takes from a layout: the columns the format reads itself, the headers as it reads them. */
+export function matchOptionsOf(layout: ProductLayout): {
+  structural: ReadonlyMap<number, string>
+  readAs?: readonly string[]
+} {
+  return { structural: layout.structural, ...(layout.readAs && { readAs: layout.readAs }) }
 }
 
 function formatLayout(headers: readonly string[]): ProductLayout {
@@ -185,16 +242,41 @@ function formatLayout(headers: readonly string[]): ProductLayout {
     return { ...plain, format: 'woocommerce', structural, options, own, type, parent, id, sku, published }
   }
 
+  // A feed without variants has no item_group_id, but google_product_category is Google's alone.
   const group = at('item group id')
-  if (group !== undefined) {
+  const googleCategory = at('google product category')
+  if (group !== undefined || googleCategory !== undefined) {
     const attributes = ['color', 'size'].flatMap((name) => {
       const column = at(name)
       return column === undefined ? [] : [{ name, column }]
     })
-    const structural = new Map<number, string>([[group, 'Groups the variants of one product']])
+    const structural = new Map<number, string>()
+    if (group !== undefined) structural.set(group, 'Groups the variants of one product')
     for (const attribute of attributes) structural.set(attribute.column, 'A variant’s attribute (its option)')
+    // Google's product taxonomy (178, or "Apparel & Accessories > … > Sunglasses") is not the
+    // platform's category; the shop's own product_type is.
+    if (googleCategory !== undefined)
+      structural.set(googleCategory, 'The taxonomy of Google Shopping, not the platform’s category')
     return { ...plain, format: 'merchant-center', structural, group, attributes }
   }
+  const magento = magentoColumns(headers)
+  if (magento)
+    return {
+      ...plain,
+      format: 'magento',
+      structural: new Map(magento.structural),
+      own: new Set(magento.own),
+      magento,
+    }
+  const prestashop = prestashopColumns(headers)
+  if (prestashop)
+    return {
+      ...plain,
+      format: 'prestashop',
+      structural: new Map(prestashop.structural),
+      own: new Set(prestashop.own),
+      prestashop,
+    }
   return plain
 }
 
@@ -208,17 +290,29 @@ export class ParentIndex {
   private readonly named = new Set<string>()
 
   readonly layout: ProductLayout
+  /** PrestaShop's products, when its combinations are read with them. */
+  readonly prestashop: PrestashopProducts | undefined
+  /** Magento's configurable products and their children. */
+  readonly magento: MagentoProducts | undefined
 
   constructor(layout: ProductLayout) {
     this.layout = layout
+    this.prestashop = layout.prestashop && new PrestashopProducts(layout.prestashop)
+    this.magento = layout.magento && new MagentoProducts(layout.magento)
   }
 
   get needed(): boolean {
-    return this.layout.format === 'woocommerce'
+    return (
+      this.layout.format === 'woocommerce' ||
+      this.prestashop?.needed === true ||
+      this.magento?.needed === true
+    )
   }
 
   add(cells: readonly string[]) {
     const { layout } = this
+    if (this.prestashop) return this.prestashop.add(cells)
+    if (this.magento) return this.magento.add(cells)
     const type = cell(cells, layout.type).toLowerCase()
     if (type.includes('variation')) {
       const parent = cell(cells, layout.parent)
@@ -255,9 +349,12 @@ function parentKey(reference: string): string {
 export class ProductReader {
   private readonly layout: ProductLayout
   private readonly parents: ParentIndex | undefined
-  private shopifyProduct: { handle: string; cells: string[]; skus: number } | undefined
+  private shopifyProduct:
+    { handle: string; cells: string[]; skus: number; firstIsVariant: boolean } | undefined
   private readonly groups = new Map<string, number>()
   private readonly counts: ProductCounts
+  /** Magento's rows told apart: by the first pass's index, else (no configurable products) alone. */
+  private readonly magentoRows: MagentoProducts | undefined
 
   /** Columns a variant never takes from its product: its own, and whichever the barcode is read from. */
   private readonly own: ReadonlySet<number>
@@ -267,12 +364,27 @@ export class ProductReader {
     this.layout = layout
     this.parents = parents
     this.own = new Set([...layout.own, ...ownColumns])
-    this.counts = { format: layout.format, products: 0, variants: 0, imageRows: 0, orphans: 0 }
+    this.magentoRows = parents?.magento ?? (layout.magento && new MagentoProducts(layout.magento))
+    this.counts = {
+      format: layout.format,
+      products: 0,
+      variants: 0,
+      imageRows: 0,
+      orphans: 0,
+      ...(layout.language && { language: layout.language }),
+    }
   }
 
   /** Counts so far; final once every row has been read. */
   get summary(): ProductCounts {
-    return { ...this.counts }
+    const { skipped } = this.counts
+    return { ...this.counts, ...(skipped && { skipped: { ...skipped } }) }
+  }
+
+  private skip(reason: SkipReason): undefined {
+    const skipped = (this.counts.skipped ??= {})
+    skipped[reason] = (skipped[reason] ?? 0) + 1
+    return undefined
   }
 
   read(row: number, cells: string[]): SourceRow | undefined {
@@ -283,6 +395,10 @@ export class ProductReader {
         return this.woocommerce(row, cells)
       case 'merchant-center':
         return this.merchantCenter(row, cells)
+      case 'prestashop':
+        return this.prestashop(row, cells)
+      case 'magento':
+        return this.magento(row, cells)
       default:
         this.counts.products++
         return { row, cells }
@@ -299,9 +415,16 @@ export class ProductReader {
       (handle === this.shopifyProduct.handle || handle === '') &&
       cell(cells, layout.title) === ''
     if (!continues) {
-      this.shopifyProduct = { handle, cells: [...cells], skus: 1 }
+      const productOnly = declaresOptionsOnly(layout, cells)
+      this.shopifyProduct = {
+        handle,
+        cells: [...cells],
+        skus: productOnly ? 0 : 1,
+        firstIsVariant: !productOnly,
+      }
       this.counts.products++
-      return this.withImage({ row, cells, ...optionsOf(layout, cells, cells) }, cells)
+      if (productOnly) return undefined
+      return this.withImage(shopifyVariant({ row, cells, ...optionsOf(layout, cells, cells) }), cells)
     }
     const product = this.shopifyProduct!
     const variantCells = [...layout.own].filter((index) => !layout.images?.has(index))
@@ -310,11 +433,14 @@ export class ProductReader {
       return undefined
     }
     // The product's first row was its first variant; it counts as one now that there are two.
-    if (product.skus === 1) this.counts.variants++
+    if (product.skus === 1 && product.firstIsVariant) this.counts.variants++
     product.skus++
     this.counts.variants++
     const merged = inherit(cells, product.cells, this.own)
-    return this.withImage({ row, cells: merged, ...optionsOf(layout, cells, product.cells) }, product.cells)
+    return this.withImage(
+      shopifyVariant({ row, cells: merged, ...optionsOf(layout, cells, product.cells) }),
+      product.cells,
+    )
   }
 
   /** A variant's picture is its own Variant Image, else the product's first image (Shopify). */
@@ -332,6 +458,8 @@ export class ProductReader {
     const { layout } = this
     const cells = wooPublished(layout, given)
     const type = cell(cells, layout.type).toLowerCase()
+    const skip = wooSkipped(type)
+    if (skip) return this.skip(skip)
     if (type.includes('variable') && this.parents?.isNamed(cells)) {
       this.counts.products++
       return undefined
@@ -355,6 +483,45 @@ export class ProductReader {
     }
   }
 
+  /** A PrestaShop combination is its product's cells with its own, named by its product and options. */
+  private prestashop(row: number, cells: string[]): SourceRow | undefined {
+    const read = this.parents?.prestashop?.read(cells) ?? { kind: 'product' }
+    if (read.kind !== 'combination') {
+      this.counts.products++
+      return read.kind === 'parent' ? undefined : { row, cells }
+    }
+    const { product, options } = read
+    if (!product) {
+      this.counts.orphans++
+      this.counts.products++
+    } else this.counts.variants++
+    return {
+      row,
+      cells: product ? inherit(cells, product, this.own) : cells,
+      ...(options && { options }),
+      nameFromProduct: true,
+    }
+  }
+
+  /**
+   * A Magento configurable product's child is its product's cells with its own, its options from
+   * the product's list; named by the product's name only when it has no name of its own.
+   */
+  private magento(row: number, cells: string[]): SourceRow | undefined {
+    const read = this.magentoRows!.read(cells)
+    if (read.kind === 'skip') return this.skip(read.reason)
+    this.counts.products += read.kind === 'child' ? 0 : 1
+    if (read.kind === 'parent') return undefined
+    if (read.kind === 'product') return { row, cells: read.cells }
+    this.counts.variants++
+    return {
+      row,
+      cells: inherit(read.cells, read.product, this.own),
+      ...(read.options && { options: read.options }),
+      ...(!read.named && { nameFromProduct: true as const }),
+    }
+  }
+
   private merchantCenter(row: number, cells: string[]): SourceRow {
     const { layout } = this
     const group = cell(cells, layout.group)
@@ -375,6 +542,40 @@ export class ProductReader {
     }
     return { row, cells, ...(Object.keys(options).length && { options }) }
   }
+}
+
+/**
+ * A Shopify product row that names its options ("Color", "Size") but gives none of their values
+ * and none of a variant's own cells (SKU, barcode, price): the product, its variants in the rows
+ * below (Shopify's own import template writes it so). It is no SKU of its own.
+ */
+function declaresOptionsOnly(layout: ProductLayout, cells: readonly string[]): boolean {
+  if (!layout.options.some((option) => cell(cells, option.name) !== '')) return false
+  const names = new Set(layout.options.map((option) => option.name))
+  return [...layout.own].every(
+    (index) => names.has(index) || layout.images?.has(index) || cell(cells, index) === '',
+  )
+}
+
+/**
+ * Shopify's Title is the product's, never the variant's: a variant with options (not the single
+ * "Default Title") is named by it with its options.
+ */
+function shopifyVariant(source: SourceRow): SourceRow {
+  return source.options ? { ...source, nameFromProduct: true } : source
+}
+
+/**
+ * WooCommerce writes a product's type with its flags, "simple, downloadable, virtual": a
+ * downloadable or virtual product (a variation too) is nothing to try on, a grouped one lists
+ * other products (each a row of its own), an external one is sold elsewhere.
+ */
+function wooSkipped(type: string): SkipReason | undefined {
+  const words = type.split(',').map((word) => word.trim())
+  if (words.includes('downloadable') || words.includes('virtual')) return 'not-physical'
+  if (words.includes('grouped')) return 'grouped'
+  if (words.includes('external')) return 'external'
+  return undefined
 }
 
 /**

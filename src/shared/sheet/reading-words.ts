@@ -2,7 +2,7 @@ import { skuCatalogue } from '../validation/validate.ts'
 import { describeColumn, KEEP_COLUMN_PREFIX } from './columns.ts'
 import type { ConversionCount } from './conversion-tally.ts'
 import { wordsOf } from './header-words.ts'
-import type { ProductCounts } from './products.ts'
+import { FORMAT_NAMES, type ProductCounts, type SkipReason } from './products.ts'
 import type { FieldPath } from './types.ts'
 
 /**
@@ -55,6 +55,35 @@ export function productCountsText(products: ProductCounts): string {
   return parts.join(', ')
 }
 
+/** "a WooCommerce product export (Portuguese headers): 2 products, 5 variants", after "read as". */
+export function readAsText(products: ProductCounts): string {
+  const language = products.language ? ` (${products.language} headers)` : ''
+  return `a ${FORMAT_NAMES[products.format]}${language}: ${productCountsText(products)}`
+}
+
+/** Why a product is no SKU, by its reason; in the order said. */
+const SKIPPED: Record<SkipReason, string> = {
+  'not-physical': 'downloadable or virtual (not a physical product)',
+  grouped: 'grouped (a set of other products)',
+  bundle: 'bundle (other products sold together)',
+  external: 'external (sold on another site)',
+  'store-view': 'for a store view (a product above, translated: not another SKU)',
+}
+
+/**
+ * "3 products skipped: 2 downloadable or virtual (not a physical product), 1 grouped (a set of
+ * other products)"; undefined when none was.
+ */
+export function skippedText(products: ProductCounts): string | undefined {
+  const reasons = (Object.keys(SKIPPED) as SkipReason[]).flatMap((reason) => {
+    const n = products.skipped?.[reason] ?? 0
+    return n > 0 ? [{ n, text: `${numbers.format(n)} ${SKIPPED[reason]}` }] : []
+  })
+  if (reasons.length === 0) return undefined
+  const total = reasons.reduce((sum, reason) => sum + reason.n, 0)
+  return `${counted(total, 'product')} skipped: ${reasons.map((reason) => reason.text).join(', ')}`
+}
+
 const quoted = (text: string) => `“${text}”`
 
 /** What one kind of reading did, for `n` cells, with its example. */
@@ -95,6 +124,16 @@ const CONVERSION_WORDS: Record<
   'first-image': {
     one: 'cell of several images: the first one kept',
     many: 'cells of several images: the first one kept each time',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'category-list': {
+    one: 'list of categories: the most specific one kept',
+    many: 'lists of categories: the most specific one kept each time',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
+  'variant-name': {
+    one: 'variant named by its product’s name and its options',
+    many: 'variants named by their product’s name and their options',
     example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
   },
 }

@@ -21,20 +21,24 @@ import {
   describeColumn,
   JSON_COLUMN_PREFIX,
   KEEP_COLUMN_PREFIX,
+  OPTION_COLUMN_PREFIX,
   UNIT_COLUMN_PREFIX,
 } from './columns.ts'
 import { DRAFT_COLUMN, isOwnExport } from './app-columns.ts'
+import { categoryPaths } from './category-paths.ts'
 import { cellConverter, convertCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
 import { headerWords } from './header-words.ts'
 import { isBlankRow, isHelpRow } from './help-row.ts'
 import { automaticMapping, OPTIONS_KEY, type SheetMapping } from './mapping.ts'
 import {
+  matchOptionsOf,
   ParentIndex,
   ProductReader,
   productLayout,
   type ProductCounts,
   type ProductLayout,
+  type SourceRow,
 } from './products.ts'
 import type { CellProblem, Conversion, FieldPath, Measure, RowConversion, RowResult } from './types.ts'
 
@@ -70,6 +74,8 @@ interface CompiledMapping {
   writtenAsIs: Set<FieldPath>
   /** The app's own export: the column naming each row's draft. */
   draftColumn?: number
+  /** Columns whose cell is one of the variant's options (`option:NAME`), by position. */
+  options: { index: number; name: string }[]
   mapping: SheetMapping
 }
 
@@ -86,8 +92,13 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
   const units = new Set<FieldPath>()
   const writtenAsIs = new Set<FieldPath>()
   const ownExport = isOwnExport(headers)
+  const options: CompiledMapping['options'] = []
   mapping.columns.forEach((path, index) => {
     if (path === null || path === '') return
+    if (path.startsWith(OPTION_COLUMN_PREFIX)) {
+      options.push({ index, name: path.slice(OPTION_COLUMN_PREFIX.length).trim() })
+      return
+    }
     const unitOf = path.startsWith(UNIT_COLUMN_PREFIX) ? path.slice(UNIT_COLUMN_PREFIX.length) : undefined
     const plain = path.startsWith(JSON_COLUMN_PREFIX)
       ? path.slice(JSON_COLUMN_PREFIX.length)
@@ -101,7 +112,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
     if (segments.length === 0 && !unitOf) return
     const target = path === plain ? columnTarget(path) : { kind: 'json' as const }
     const header = (headers[index] ?? '').trim()
-    const unit = headerWords(header).unit
+    const { unit, list } = headerWords(header)
     // The app's own export wrote each cell as the draft holds it, whatever the column's header.
     const asWritten = header === path || ownExport
     if (asWritten) writtenAsIs.add(plain)
@@ -115,6 +126,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
         asWritten,
         asExported: ownExport,
         ...(unit && { unit }),
+        ...(list && { list }),
       }),
       slot: target.kind === 'slot' ? target.slot : null,
       ...(unitOf && { unitOf }),
@@ -152,6 +164,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
     constantErrors,
     writtenAsIs,
     ...(ownExport && { draftColumn: headers.findIndex((header) => header.trim() === DRAFT_COLUMN) }),
+    options,
     mapping,
   }
   compiled.set(mapping, result)
@@ -178,7 +191,8 @@ function columnFor(mapping: CompiledMapping, path: string): CompiledColumn | und
  * ignored. Cells are converted by their field's kind (see convert.ts), a leading `'` that escaped a
  * formula character on export is removed; fixed values are set, measures settled with their units,
  * a category path split, the variant's options kept, the template's defaults filled where asked;
- * then the SKU is validated. Problems of fields no column fills carry column ''.
+ * then the SKU is validated. Problems of fields no column fills carry column ''. A variant whose
+ * name is its product's (`nameFromProduct`, see SourceRow) is named with its options.
  *
  * 2D slots: when any slot cell of the row is filled, the list is built with all seven slots, the
  * empty ones null; when none is, the list is absent. 3D assets: the list grows to the highest
@@ -189,9 +203,11 @@ export function rowToSku(
   headers: readonly string[],
   mapping: SheetMapping,
   row: number,
-  options?: Record<string, string>,
+  formatOptions?: Record<string, string>,
+  nameFromProduct = false,
 ): RowResult {
   const compiledMapping = compile(headers, mapping)
+  const options = withOptionColumns(compiledMapping, cells, formatOptions)
   const sku: Record<string, unknown> = {}
   const errors: CellProblem[] = []
   const conversions: RowConversion[] = []
@@ -265,6 +281,8 @@ export function rowToSku(
     }
     if (options && mapping.keepOptions)
       sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
+    if (nameFromProduct && options && compiledMapping.byPath.has('productName'))
+      nameVariant(sku, options, conversions)
     if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
   }
 
@@ -296,6 +314,38 @@ export function rowToSku(
     ...(draft && { draft }),
     checked: result,
   }
+}
+
+/**
+ * A variant named by its product's name with its option values, in the file's order: "Classic Tee
+ * – Red / M". Only a name read from the product's column (a fixed name is the person's own).
+ */
+function nameVariant(
+  sku: Record<string, unknown>,
+  options: Record<string, string>,
+  conversions: RowConversion[],
+) {
+  const name = sku.productName
+  const values = Object.values(options)
+  if (typeof name !== 'string' || name.trim() === '' || values.length === 0) return
+  const to = `${name.trim()} – ${values.join(' / ')}`
+  sku.productName = to
+  conversions.push({ field: 'productName', kind: 'variant-name', from: name, to })
+}
+
+/** The row's options: its format's (Shopify's, WooCommerce's), then its `option:NAME` columns'. */
+function withOptionColumns(
+  mapping: CompiledMapping,
+  cells: readonly string[],
+  options: Record<string, string> | undefined,
+): Record<string, string> | undefined {
+  if (mapping.options.length === 0) return options
+  const all = { ...options }
+  for (const { index, name } of mapping.options) {
+    const value = (cells[index] ?? '').trim()
+    if (value) all[name] = value
+  }
+  return Object.keys(all).length ? all : undefined
 }
 
 /**
@@ -378,15 +428,7 @@ function settleMeasures(
 function splitCategoryPath(sku: Record<string, unknown>, conversions: RowConversion[]) {
   const written = sku.category
   if (typeof written !== 'string' || !/[>,]/.test(written)) return
-  const entries = written
-    .split(',')
-    .map((entry) =>
-      entry
-        .split('>')
-        .map((step) => step.trim())
-        .filter(Boolean),
-    )
-    .filter((steps) => steps.length > 0)
+  const entries = categoryPaths(written, '>')
   if (entries.length === 0) return
   const suggested = (field: FieldPath) => findField(skuCatalogue, parsePath(field)).node.meta.examples
   const spelled = (text: string, field: FieldPath) => suggestedSpelling(text, suggested(field)) ?? text
@@ -435,6 +477,8 @@ export class SheetConverter {
   private readonly headers: readonly string[]
   private readonly mapping: SheetMapping
   private readonly products: ProductReader
+  /** The product name's column is the variant's own (a person's choice): a variant keeps its name. */
+  private readonly ownName: boolean
   private row = 0
 
   constructor(headers: readonly string[], mapping: SheetMapping, parents?: ParentIndex) {
@@ -444,6 +488,7 @@ export class SheetConverter {
     // A variant's barcode is its own: a product's never stands in for an empty one.
     const barcodeColumns = mapping.columns.flatMap((path, column) => (path === 'barcode' ? [column] : []))
     this.products = new ProductReader(this.layout, parents, barcodeColumns)
+    this.ownName = this.layout.own.has(mapping.columns.indexOf('productName'))
   }
 
   convert(rows: readonly string[][]): RowResult[] {
@@ -452,9 +497,22 @@ export class SheetConverter {
       this.row++
       if (isBlankRow(cells) || isHelpRow(cells)) continue
       const source = this.products.read(this.row, cells)
-      if (source) results.push(rowToSku(source.cells, this.headers, this.mapping, source.row, source.options))
+      if (source) results.push(this.sku(source))
     }
     return results
+  }
+
+  /**
+   * Rows a reader made itself, each with its product's cells and its options (a JSON product
+   * list's, json-table.ts): converted as the rows of a sheet are, the format's reader skipped.
+   */
+  convertSources(sources: readonly SourceRow[]): RowResult[] {
+    return sources.map((source) => this.sku(source))
+  }
+
+  private sku(source: SourceRow): RowResult {
+    const named = source.nameFromProduct === true && !this.ownName
+    return rowToSku(source.cells, this.headers, this.mapping, source.row, source.options, named)
   }
 
   /** Products and variants found so far. */
@@ -485,7 +543,7 @@ export function readSheet(
   const parents = parentIndexFor(sheet.headers)
   if (parents) for (const cells of sheet.rows) parents.add(cells)
   const layout = parents?.layout ?? productLayout(sheet.headers)
-  const used = mapping ?? automaticMapping(sheet.headers, { structural: layout.structural })
+  const used = mapping ?? automaticMapping(sheet.headers, matchOptionsOf(layout))
   const converter = new SheetConverter(sheet.headers, used, parents)
   const results = converter.convert(sheet.rows)
   return { results, products: converter.productCounts, layout }

@@ -104,6 +104,10 @@ export type ConversionKind =
   | 'category-path'
   /** Several image addresses in one cell: the first is the product image. */
   | 'first-image'
+  /** A list of the categories a product is in: its most specific one, not the shop's root. */
+  | 'category-list'
+  /** A variant without a name of its own: its product's name with its options ("Tee – Red / M"). */
+  | 'variant-name'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test'
-import { expect } from './fixtures.ts'
+import { saved } from './editor-page.ts'
 
 /** An app draft as the app stored it, read with the raw IndexedDB API (not the app's own code). */
 export interface StoredApp extends Record<string, unknown> {
@@ -40,7 +40,7 @@ export async function namedApp(page: Page, name: string): Promise<string> {
   await page.goto('/#/apps')
   await page.getByRole('button', { name: 'New app' }).click()
   await appNameBox(page).fill(name)
-  await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+  await saved(page)
   return /#\/apps\/(.+)$/.exec(page.url())![1]!
 }
 

@@ -45,6 +45,22 @@ describe('problem groups', () => {
     expect(problemKind(intensity[0]!.message)).toBe('Intensity must be a number, not the text "…"')
   })
 
+  it('wrong check digits are one group whatever the digits (PrestaShop’s sample has sixteen different ones)', () => {
+    // Each barcode's last digit is wrong by another amount: 4006381333932 should end in 1, …
+    const groups = groupsOf(
+      [
+        HEADER,
+        line('A', '4006381333932', '1'),
+        line('B', '7612345000436', '1'),
+        line('C', '4006381333931', '1'),
+      ].join('\n'),
+    )
+    const barcode = groups.filter((group) => group.column === 'Barcode')
+    expect(barcode).toHaveLength(1)
+    expect(barcode[0]).toMatchObject({ severity: 'warning', count: 2, rows: [1, 2] })
+    expect(problemKind(barcode[0]!.message)).toBe('The check digit of this EAN-13 should be …, not …')
+  })
+
   it('errors come before warnings, however many warnings; then the biggest groups, then the file order', () => {
     const rows = [HEADER]
     for (let i = 1; i <= 30; i++) {

@@ -39,10 +39,14 @@ export class ImportClient {
     })
   }
 
-  analyse(file: File, saved: SavedMapping): Promise<Analysis> {
-    return this.start({ type: 'analyse', file, saved }, (message, resolve) => {
-      if (message.type === 'analysed') resolve(message.analysis)
-    })
+  /** `combinations`: PrestaShop's combinations file, read with `file` (see ImportRequest). */
+  analyse(file: File, saved: SavedMapping, combinations?: File): Promise<Analysis> {
+    return this.start(
+      { type: 'analyse', file, saved, ...(combinations && { combinations }) },
+      (message, resolve) => {
+        if (message.type === 'analysed') resolve(message.analysis)
+      },
+    )
   }
 
   dryRun(
@@ -50,11 +54,15 @@ export class ImportClient {
     mapping: SheetMapping,
     gates: DryRunGates,
     onProgress: (progress: ReadProgress) => void,
+    combinations?: File,
   ): Promise<DryRunReport> {
-    return this.start({ type: 'dry-run', file, mapping, gates }, (message, resolve) => {
-      if (message.type === 'progress') onProgress(message.progress)
-      else if (message.type === 'report') resolve(message.report)
-    })
+    return this.start(
+      { type: 'dry-run', file, mapping, gates, ...(combinations && { combinations }) },
+      (message, resolve) => {
+        if (message.type === 'progress') onProgress(message.progress)
+        else if (message.type === 'report') resolve(message.report)
+      },
+    )
   }
 
   /**
@@ -69,9 +77,11 @@ export class ImportClient {
     options: RunOptions,
     begun: (batch: string) => void,
     written: (chunk: WrittenChunk) => void,
+    combinations?: File,
   ): Promise<ReadProgress> {
     const job = this.job + 1
-    return this.start<ReadProgress>({ type: 'run', file, mapping, options }, (message, resolve, reject) => {
+    const request = { type: 'run' as const, file, mapping, options, ...(combinations && { combinations }) }
+    return this.start<ReadProgress>(request, (message, resolve, reject) => {
       if (message.type === 'begun') {
         try {
           begun(message.batch)

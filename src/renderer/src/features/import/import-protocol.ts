@@ -17,7 +17,8 @@ import type { RepeatedRows } from '#shared/sync/file-verdict.ts'
  * a cancelled job is recognised and dropped.
  */
 
-export type SheetFormat = 'csv' | 'xlsx' | 'json'
+/** `xml`: a Google Merchant Center feed (RSS 2.0 or Atom), read into a sheet's rows (xml-feed.ts). */
+export type SheetFormat = 'csv' | 'xlsx' | 'json' | 'xml'
 
 /** A saved mapping: the field each header was mapped to (null: ignored), whatever file it was in. */
 export type SavedMapping = Record<string, FieldPath | null>
@@ -60,28 +61,46 @@ export interface DryRunGates {
   barcodeColumn: string
 }
 
+/**
+ * `combinations`: PrestaShop's combinations file, given with `file` (its products file, or the
+ * other way round: they are told apart by their headers) and read with it as one sheet.
+ */
 export type ImportRequest =
-  | { type: 'analyse'; job: number; file: File; saved: SavedMapping }
-  | { type: 'dry-run'; job: number; file: File; mapping: SheetMapping; gates: DryRunGates }
-  | { type: 'run'; job: number; file: File; mapping: SheetMapping; options: RunOptions }
+  | { type: 'analyse'; job: number; file: File; combinations?: File; saved: SavedMapping }
+  | {
+      type: 'dry-run'
+      job: number
+      file: File
+      combinations?: File
+      mapping: SheetMapping
+      gates: DryRunGates
+    }
+  | { type: 'run'; job: number; file: File; combinations?: File; mapping: SheetMapping; options: RunOptions }
   /** The page noted the import's batch (`begun`): the worker may write. */
   | { type: 'noted'; job: number }
   | { type: 'cancel'; job: number }
 
 export interface Analysis {
   format: SheetFormat
-  /** The header row (empty for JSON, which needs no mapping). */
+  /** The header row: a JSON product list's paths (json-table.ts); empty for JSON of SKUs, which needs no mapping. */
   headers: string[]
   /** Suggested field for each column. */
   matches: ColumnMatch[]
   /** The first few data rows, for the mapping screen's sample values. */
   samples: string[][]
-  /** What a JSON file holds. */
+  /** What a JSON file of SKUs holds (none for a JSON product list). */
   documentKind?: DocumentKind
   /** Whose export it is, by its headers: its variants are read by that format's rule. */
   productFormat?: ProductFormat
+  /** The language its headers are in, when not English (a WooCommerce export in the shop's language). */
+  productLanguage?: string
   /** The settings the file starts with, judged from its headers alone (not the saved choices). */
   settings?: MappingSettings
+  /**
+   * PrestaShop's pair given combinations first: the page names (and saves the mapping of) the
+   * products file first, whichever order the files came in.
+   */
+  pairSwapped?: true
 }
 
 /** One row of the dry run's preview table. */

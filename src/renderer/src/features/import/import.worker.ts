@@ -3,8 +3,11 @@ import type { SkuImportWrites } from '#renderer/db/sku-import-writes.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
+import { jsonTable, saidAsGuesses, spreadListOf, withGuessedColumns } from '#shared/sheet/json-table.ts'
 import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
-import { productLayout } from '#shared/sheet/products.ts'
+import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
+import { combinationsAlone, prestashopPair } from '#shared/sheet/prestashop-pair.ts'
+import { isCombinationsAlone } from '#shared/sheet/prestashop.ts'
 import { DryRunTally } from './dry-run.ts'
 import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
 import {
@@ -19,7 +22,7 @@ import {
   type SavedMapping,
   type TakenCounts,
 } from './import-protocol.ts'
-import { readHead, readJson, readResults } from './read-sheet.ts'
+import { jsonSkus, readHead, readJsonContent, readResults } from './read-sheet.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -52,28 +55,64 @@ function throttled(job: number) {
   }
 }
 
-async function formatOf(file: File) {
-  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer())
-  return fileKind(file.name, file.size, head)
+async function formatOf(file: File, combinations?: File) {
+  const kind = async (of: File) =>
+    fileKind(of.name, of.size, new Uint8Array(await of.slice(0, SNIFF_BYTES).arrayBuffer()))
+  const format = await kind(file)
+  if (combinations && (format !== 'csv' || (await kind(combinations)) !== 'csv'))
+    throw new UnreadableFile(
+      'Two files are imported together only as PrestaShop’s products and combinations files, which are CSV files.',
+    )
+  return format
 }
 
-async function analyse(file: File, saved: SavedMapping): Promise<Analysis> {
-  const format = await formatOf(file)
+async function analyse(file: File, saved: SavedMapping, combinations?: File): Promise<Analysis> {
+  const format = await formatOf(file, combinations)
   if (format === 'json') {
-    const { kind } = await readJson(file)
-    return { format, headers: [], matches: [], samples: [], documentKind: kind }
+    const content = await readJsonContent(file)
+    if (content.kind === 'document') {
+      const { kind } = jsonSkus(content.document)
+      return { format, headers: [], matches: [], samples: [], documentKind: kind }
+    }
+    // A product list that is not SKUs: mapped as a sheet whose headers are its JSON paths, with
+    // the guesses of json-table.ts (a list's option fields, which spread it; its fields by key).
+    const { headers } = content
+    const matches = saidAsGuesses(matchColumns(headers, { saved: withGuessedColumns(headers, saved) }), saved)
+    const columns = matches.map((match) => match.path)
+    const spread = spreadListOf(headers, columns)
+    const { sources } = jsonTable(content.list, headers, 'list' in spread ? spread.list : undefined)
+    return {
+      format,
+      headers,
+      matches,
+      samples: sources.slice(0, SAMPLE_ROWS).map((source) => source.cells),
+      productFormat: 'json',
+      settings: defaultSettings(matchColumns(headers)),
+    }
   }
-  const { headers, rows } = await readHead(file, format, SAMPLE_ROWS)
+  const { headers, rows } = await readHead(file, format, SAMPLE_ROWS, combinations)
   if (headers.length === 0 || headers.every((header) => header.trim() === ''))
     throw new UnreadableFile('It has no header row: its first row must name the columns.')
+  if (isCombinationsAlone(headers))
+    throw new UnreadableFile(
+      combinationsAlone('together: drop both files here, or choose both in the file picker'),
+    )
   const layout = productLayout(headers)
+  const pair =
+    combinations &&
+    (await prestashopPair([
+      { name: file.name, input: file },
+      { name: combinations.name, input: combinations },
+    ]))
   return {
+    ...(pair && pair.products.input === combinations && { pairSwapped: true }),
     format,
     headers,
-    matches: matchColumns(headers, { saved, structural: layout.structural }),
+    matches: matchColumns(headers, { saved, ...matchOptionsOf(layout) }),
     samples: rows,
     productFormat: layout.format,
-    settings: defaultSettings(matchColumns(headers, { structural: layout.structural })),
+    ...(layout.language && { productLanguage: layout.language }),
+    settings: defaultSettings(matchColumns(headers, matchOptionsOf(layout))),
   }
 }
 
@@ -83,9 +122,11 @@ async function dryRun(
   mapping: SheetMapping,
   gates: DryRunGates,
   signal: AbortSignal,
+  combinations?: File,
 ) {
-  const format = await formatOf(file)
-  const reading = format === 'json' ? 'exact' : 'cells'
+  const format = await formatOf(file, combinations)
+  // JSON of SKUs is compared exactly; a JSON product list, mapped by its columns, as a sheet's cells.
+  const reading = format === 'json' && mapping.columns.length === 0 ? 'exact' : 'cells'
   writes ??= openImportWrites()
   const drafts = writes
   // Only a row that could update a draft is fingerprinted: one naming a draft or with a barcode a
@@ -101,6 +142,7 @@ async function dryRun(
       tally.add(results)
       report(progress)
     },
+    combinations,
   )
   const checked = tally.report(documentErrors, products)
   // Read here rather than by the page: at 100,000 drafts these reads and fingerprints would stall
@@ -146,8 +188,15 @@ const WRITES_IN_FLIGHT = 2
  * the last one is known and commits durably. Nothing is written until the page has noted the
  * import's batch.
  */
-async function run(job: number, file: File, mapping: SheetMapping, options: RunOptions, signal: AbortSignal) {
-  const format = await formatOf(file)
+async function run(
+  job: number,
+  file: File,
+  mapping: SheetMapping,
+  options: RunOptions,
+  signal: AbortSignal,
+  combinations?: File,
+) {
+  const format = await formatOf(file, combinations)
   writes ??= openImportWrites()
   const into = writes
   const existingByBarcode = await into.findByBarcodes(options.barcodes)
@@ -198,7 +247,7 @@ async function run(job: number, file: File, mapping: SheetMapping, options: RunO
     leftOut: [],
     progress,
   })
-  let filling = empty({ rows: 0, bytes: 0, total: file.size })
+  let filling = empty({ rows: 0, bytes: 0, total: file.size + (combinations?.size ?? 0) })
   let held: Chunk | undefined
   const filled = async (progress: ReadProgress) => {
     filling.progress = progress
@@ -207,20 +256,27 @@ async function run(job: number, file: File, mapping: SheetMapping, options: RunO
     filling = empty(progress)
   }
   try {
-    const { progress } = await readResults(file, format, mapping, signal, async (results, read) => {
-      for (const result of results) {
-        if (options.includeInvalid || result.errors.length === 0) {
-          filling.skus.push(result.sku)
-          filling.columns.push(draftColumns(result.sku, result.checked))
-          filling.rows.push({
-            row: result.row,
-            errors: result.errors.length,
-            ...(result.draft && { draft: result.draft }),
-          })
-        } else filling.leftOut.push(result.row)
-        if (filling.skus.length >= options.chunkSize) await filled(read)
-      }
-    })
+    const { progress } = await readResults(
+      file,
+      format,
+      mapping,
+      signal,
+      async (results, read) => {
+        for (const result of results) {
+          if (options.includeInvalid || result.errors.length === 0) {
+            filling.skus.push(result.sku)
+            filling.columns.push(draftColumns(result.sku, result.checked))
+            filling.rows.push({
+              row: result.row,
+              errors: result.errors.length,
+              ...(result.draft && { draft: result.draft }),
+            })
+          } else filling.leftOut.push(result.row)
+          if (filling.skus.length >= options.chunkSize) await filled(read)
+        }
+      },
+      combinations,
+    )
     if (filling.skus.length || filling.leftOut.length) await filled(progress)
     if (held) await write(held, true)
     while (inFlight.length) await inFlight.shift()
@@ -238,15 +294,18 @@ async function start(request: Exclude<ImportRequest, { type: 'noted' | 'cancel' 
   const job = request.job
   current = { job, stop }
   try {
+    const { combinations } = request
     if (request.type === 'analyse')
-      post({ type: 'analysed', job, analysis: await analyse(request.file, request.saved) })
+      post({ type: 'analysed', job, analysis: await analyse(request.file, request.saved, combinations) })
     else if (request.type === 'dry-run')
-      await dryRun(job, request.file, request.mapping, request.gates, stop.signal)
-    else await run(job, request.file, request.mapping, request.options, stop.signal)
+      await dryRun(job, request.file, request.mapping, request.gates, stop.signal, combinations)
+    else await run(job, request.file, request.mapping, request.options, stop.signal, combinations)
   } catch (error) {
+    const named = request.combinations
+      ? `“${request.file.name}” with “${request.combinations.name}” cannot be imported.`
+      : `“${request.file.name}” cannot be imported.`
     if (stop.signal.aborted) post({ type: 'cancelled', job })
-    else
-      post({ type: 'failed', job, message: `“${request.file.name}” cannot be imported. ${messageOf(error)}` })
+    else post({ type: 'failed', job, message: `${named} ${messageOf(error)}` })
   } finally {
     if (current?.job === job) current = undefined
   }

@@ -2,8 +2,17 @@ import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth.ts'
 import { decodeText } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
-import { streamCsv } from '#shared/sheet/csv.ts'
+import { streamCsv, type CsvHandlers, type CsvStreamOptions } from '#shared/sheet/csv.ts'
+import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
+import { streamPrestashopPair } from '#shared/sheet/prestashop-pair.ts'
 import { isBlankRow, isHelpRow } from '#shared/sheet/help-row.ts'
+import {
+  jsonHeaders,
+  jsonTable,
+  productListOf,
+  spreadListOf,
+  type ProductList,
+} from '#shared/sheet/json-table.ts'
 import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import {
@@ -19,9 +28,32 @@ import type { ReadProgress, SheetFormat } from './import-protocol.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
- * Reading a file's rows in the worker, whatever its format. CSV is streamed a stretch at a time;
- * an .xlsx workbook is a zip that has to be read whole (its size is the limit); JSON is parsed whole.
+ * Reading a file's rows in the worker, whatever its format. CSV is streamed a stretch at a time,
+ * and so is an XML feed (read into the same headers and rows, xml-feed.ts); an .xlsx workbook is
+ * a zip that has to be read whole (its size is the limit); JSON is parsed whole.
  */
+
+/**
+ * The reader of a format that streams: an XML feed's, or CSV's; or, given PrestaShop's
+ * combinations file with its products file, the pair's, read as one sheet (prestashop-pair.ts).
+ */
+const streamerOf = (
+  format: SheetFormat,
+  combinations?: File,
+): ((file: File, handlers: CsvHandlers, options: CsvStreamOptions) => ReturnType<typeof streamCsv>) =>
+  combinations
+    ? (file, handlers, options) =>
+        streamPrestashopPair(
+          [
+            { name: file.name, input: file },
+            { name: combinations.name, input: combinations },
+          ],
+          handlers,
+          options,
+        )
+    : format === 'xml'
+      ? streamXmlFeed
+      : streamCsv
 
 /** Bytes of CSV parsed at a time: a few thousand rows, and a progress step a person can see. */
 const CSV_CHUNK_BYTES = 256 * 1024
@@ -47,8 +79,31 @@ export async function readWorkbook(file: File): Promise<{ headers: string[]; row
   }
 }
 
+/**
+ * What a JSON file holds: SKUs (read as they are), or a product list that is not SKUs, read as a
+ * table whose headers are its JSON paths, mapped as a sheet is (json-table.ts).
+ */
+export type JsonContent =
+  { kind: 'document'; document: unknown } | { kind: 'products'; list: ProductList; headers: string[] }
+
+export async function readJsonContent(file: File): Promise<JsonContent> {
+  const document = await parseJson(file)
+  const list = productListOf(document)
+  return list
+    ? { kind: 'products', list, headers: jsonHeaders(list.products) }
+    : { kind: 'document', document }
+}
+
 /** A JSON file's SKUs, checked, or why it cannot be imported. */
 export async function readJson(file: File): Promise<DocumentResults> {
+  const content = await readJsonContent(file)
+  if (content.kind === 'products')
+    throw new UnreadableFile('It is a list of products that are not SKUs: it needs a mapping.')
+  return jsonSkus(content.document)
+}
+
+/** A JSON file parsed, strictly decoded, or why it cannot be read. */
+async function parseJson(file: File): Promise<unknown> {
   let document: unknown
   try {
     // Strictly decoded, as sheets are: `file.text()` would turn bytes that are not UTF-8 into "�".
@@ -60,6 +115,11 @@ export async function readJson(file: File): Promise<DocumentResults> {
   if (nestsDeeperThan(document)) {
     throw new UnreadableFile(`It nests objects or lists more than ${MAX_JSON_DEPTH} levels deep.`)
   }
+  return document
+}
+
+/** The SKUs of a JSON document of SKUs, checked; an app request is refused. */
+export function jsonSkus(document: unknown): DocumentResults {
   const read = documentToResults(document)
   if (read.kind === 'app-request')
     throw new UnreadableFile(
@@ -68,11 +128,15 @@ export async function readJson(file: File): Promise<DocumentResults> {
   return read
 }
 
-/** The header row and the first `count` data rows, reading no more of the file than that. */
+/**
+ * The header row and the first `count` data rows, reading no more of the file than that (with
+ * PrestaShop's `combinations` file: of the pair, read as one sheet).
+ */
 export async function readHead(
   file: File,
   format: Exclude<SheetFormat, 'json'>,
   count: number,
+  combinations?: File,
 ): Promise<{ headers: string[]; rows: string[][] }> {
   if (format === 'xlsx') {
     const { headers, rows } = await readWorkbook(file)
@@ -82,7 +146,7 @@ export async function readHead(
   let headers: string[] = []
   const rows: string[][] = []
   try {
-    await streamCsv(
+    await streamerOf(format, combinations)(
       file,
       {
         onHeader: (cells) => {
@@ -103,7 +167,8 @@ export async function readHead(
 
 /**
  * Converts and hands on every row of the file, checked against the contract. A format whose
- * variants may come before their product (WooCommerce) is read twice: once for the parents.
+ * variants may come before their product (WooCommerce, PrestaShop's pair) is read twice: once for
+ * the parents. PrestaShop's `combinations` file is read with its products file, `file`.
  */
 export async function readResults(
   file: File,
@@ -111,9 +176,12 @@ export async function readResults(
   mapping: SheetMapping,
   signal: AbortSignal,
   onResults: OnResults,
+  combinations?: File,
 ): Promise<SheetRead> {
   if (format === 'json') {
-    const { results, documentErrors } = await readJson(file)
+    const content = await readJsonContent(file)
+    if (content.kind === 'products') return readProductList(content, file.size, mapping, signal, onResults)
+    const { results, documentErrors } = jsonSkus(content.document)
     const progress = await handOn(results, file.size, signal, onResults)
     return { progress, documentErrors: documentErrors.map((problem) => problem.message) }
   }
@@ -124,18 +192,20 @@ export async function readResults(
     const progress = await handOn(results, file.size, signal, onResults)
     return { progress, documentErrors: [], products }
   }
-  const { headers } = await readHead(file, 'csv', 0)
+  const stream = streamerOf(format, combinations)
+  const { headers } = await readHead(file, format, 0, combinations)
   const parents = parentIndexFor(headers)
   if (parents) {
-    await streamCsv(
+    await stream(
       file,
       { onHeader: () => undefined, onRows: (rows) => rows.forEach((cells) => parents.add(cells)) },
       { signal, chunkBytes: CSV_CHUNK_BYTES },
     )
   }
   let converter: SheetConverter | undefined
-  const progress: ReadProgress = { rows: 0, bytes: 0, total: file.size }
-  await streamCsv(
+  const size = file.size + (combinations?.size ?? 0)
+  const progress: ReadProgress = { rows: 0, bytes: 0, total: size }
+  await stream(
     file,
     {
       onHeader: (cells) => {
@@ -151,10 +221,29 @@ export async function readResults(
   )
   signal.throwIfAborted()
   return {
-    progress: { ...progress, bytes: file.size },
+    progress: { ...progress, bytes: size },
     documentErrors: [],
     products: converter?.productCounts,
   }
+}
+
+/**
+ * A JSON product list's rows, by the mapping: the list whose fields it makes variant options
+ * spreads into one SKU per element; converted as a sheet's rows are.
+ */
+async function readProductList(
+  content: Extract<JsonContent, { kind: 'products' }>,
+  bytes: number,
+  mapping: SheetMapping,
+  signal: AbortSignal,
+  onResults: OnResults,
+): Promise<SheetRead> {
+  const spread = spreadListOf(content.headers, mapping.columns)
+  if ('error' in spread) throw new UnreadableFile(`The mapping cannot be used: ${spread.error}.`)
+  const table = jsonTable(content.list, content.headers, spread.list)
+  const results = new SheetConverter(content.headers, mapping).convertSources(table.sources)
+  const progress = await handOn(results, bytes, signal, onResults)
+  return { progress, documentErrors: [], products: table.counts }
 }
 
 /** Hands on rows already in memory a stretch at a time, with progress by rows. */

@@ -14,6 +14,16 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
     'Read as a WooCommerce product export: “variation” rows are the variants of the parent product they name, which gives them what they leave empty.',
   'merchant-center':
     'Read as a Google Merchant Center feed: items with the same item_group_id are the variants of one product.',
+  prestashop:
+    'Read as PrestaShop’s product import: with its combinations file, each combination is a variant of the product its Product ID names, which gives it what it leaves empty (name, brand, category, picture); a product with combinations is no SKU itself. Rows are counted through both files: the products file’s, then the combinations file’s.',
+  magento:
+    'Read as Magento’s product export: a configurable product’s children are its variants, which take from it what they leave empty and their options from its configurable_variations; a configurable product with its children in the file is no SKU itself. Rows for a store view (translations) and virtual, downloadable, grouped and bundle products are skipped. Its categories are read as the most specific path under the root category.',
+  json: 'Read as a JSON product list: each column is a path in its products. A list inside each product (shades, variants) spreads into one SKU per element when its fields are made variant options; its SKUs are named by the product’s name and their options.',
+}
+
+/** Said after the format's reading when its headers are in the shop's language. */
+export function languageReading(language: string): string {
+  return `Its headers are in ${language}: each is read as the English header it translates, and shown as written.`
 }
 
 /** The file name a mapping file is saved under: "spring.csv" → "spring.mapping.json". */

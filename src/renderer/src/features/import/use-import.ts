@@ -7,7 +7,7 @@ import {
   type MappingSettings,
   type SheetMapping,
 } from '#shared/sheet/mapping.ts'
-import { productLayout } from '#shared/sheet/products.ts'
+import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { download } from '#renderer/adapters/download.ts'
 import { mappingFileName } from './reading-words.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
@@ -44,6 +44,14 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
 
   const step = ref<Step>('choose')
   const file = shallowRef<File>()
+  /** PrestaShop's combinations file, read with `file` (its products file) as one sheet. */
+  const combinations = shallowRef<File>()
+  /** The file's name, or both names for PrestaShop's pair. */
+  const fileNames = computed(() =>
+    combinations.value ? `${file.value?.name} with ${combinations.value.name}` : (file.value?.name ?? ''),
+  )
+  /** Bytes the import reads: both files of a pair. */
+  const bytes = () => (file.value?.size ?? 0) + (combinations.value?.size ?? 0)
   const analysis = shallowRef<Analysis>()
   const mapping = ref<(FieldPath | null)[]>([])
   /** Fixed values, defaults, decimals and options: the mapping beyond its columns. */
@@ -58,7 +66,8 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   /** What just happened, said politely ("Mapping saved", "Import cancelled"). */
   const notice = ref('')
 
-  const isJson = computed(() => analysis.value?.format === 'json')
+  /** A JSON file of SKUs, which needs no mapping (a JSON product list is mapped as a sheet is). */
+  const isJson = computed(() => analysis.value?.documentKind !== undefined)
   /** The file is Catalog Desk's own export: every column it fills is named by its contract path. */
   const ownExport = computed(() => analysis.value?.settings?.fillDefaults === false)
   /** The mapping file applied last, and the columns it set that the person has not changed since. */
@@ -85,7 +94,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   function reset() {
     client.cancel()
     step.value = 'choose'
-    file.value = analysis.value = report.value = outcome.value = undefined
+    file.value = combinations.value = analysis.value = report.value = outcome.value = undefined
     mapping.value = []
     settings.value = structuredClone(DEFAULT_SETTINGS)
     fromFile.value = undefined
@@ -95,12 +104,19 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     failure.value = notice.value = ''
   }
 
-  async function choose(chosen: File) {
+  /** A file, or PrestaShop's products and combinations files together (in either order). */
+  async function choose(files: readonly File[]) {
     reset()
-    file.value = chosen
+    if (files.length > 2) {
+      failure.value = `${files.length} files were given: import one file at a time, or PrestaShop’s products and combinations files together.`
+      return
+    }
+    file.value = files[0]
+    combinations.value = files[1]
     step.value = 'reading'
     try {
-      analysis.value = await client.analyse(chosen, loadSavedMapping())
+      analysis.value = await client.analyse(files[0]!, loadSavedMapping(), files[1])
+      if (analysis.value.pairSwapped) [file.value, combinations.value] = [files[1], files[0]]
       mapping.value = analysis.value.matches.map((match) => match.path)
       settings.value = structuredClone(analysis.value.settings ?? DEFAULT_SETTINGS)
       if (isJson.value) await check()
@@ -108,7 +124,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     } catch (error) {
       if (error instanceof ImportCancelled) return
       step.value = 'choose'
-      file.value = undefined
+      file.value = combinations.value = undefined
       failure.value = messageOf(error)
     }
   }
@@ -158,9 +174,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     failure.value = notice.value = ''
     try {
       const parsed = parseMappingFile(await chosen.text())
-      const { mapping: applied } = applyMappingFile(headers, parsed, {
-        structural: productLayout(headers).structural,
-      })
+      const { mapping: applied } = applyMappingFile(headers, parsed, matchOptionsOf(productLayout(headers)))
       const { columns, ...rest } = applied
       mapping.value = columns
       settings.value = rest
@@ -215,7 +229,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   async function check() {
     if (!file.value) return
     failure.value = notice.value = ''
-    progress.value = { ...noProgress(), total: file.value.size }
+    progress.value = { ...noProgress(), total: bytes() }
     step.value = 'checking'
     try {
       report.value = await client.dryRun(
@@ -223,6 +237,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
         sheetMapping(),
         await gates(),
         (read) => (progress.value = read),
+        combinations.value,
       )
       step.value = 'report'
     } catch (error) {
@@ -258,7 +273,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   async function importFile() {
     if (!file.value || !report.value) return
     failure.value = notice.value = ''
-    progress.value = { ...noProgress(), total: file.value.size }
+    progress.value = { ...noProgress(), total: bytes() }
     step.value = 'importing'
     let batch: string | undefined
     const tally = new ImportResultTally(new Set(report.value.groups.flatMap((group) => group.rows)))
@@ -284,6 +299,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
           tally.add(chunk)
           progress.value = chunk.progress
         },
+        combinations.value,
       )
       markImportEnded()
       outcome.value = tally.result(batch!)
@@ -311,6 +327,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
   return {
     step,
     file,
+    fileNames,
     analysis,
     mapping,
     settings,

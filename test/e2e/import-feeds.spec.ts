@@ -1,0 +1,68 @@
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Locator, Page } from '@playwright/test'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+
+/**
+ * A Google Merchant Center feed in XML (Google's own example feed, RSS 2.0, in
+ * test/fixtures/sheets/exports/real) imported as a CSV is: the same mapping screen, the same dry run.
+ */
+
+const real = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/sheets/exports/real')
+
+const field = (page: Page, header: string) =>
+  page.getByLabel(`Field for the column ${header}`, { exact: true })
+const row = (page: Page, header: string): Locator =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: header, exact: true }) })
+
+test('a Merchant Center XML feed: its elements mapped as columns, the jeans read as variants', async ({
+  page,
+  pageProblems,
+}) => {
+  pageProblems.allow(/Failed to load resource/)
+  await page.goto('/#/skus')
+  await page.getByRole('link', { name: 'Import' }).click()
+  await expect(page.getByRole('heading', { name: 'Import SKUs', level: 1 })).toBeVisible()
+  await page.getByLabel('Choose a file').setInputFiles(join(real, 'google-merchant-example-feed.rss.xml'))
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+  await expect(
+    page.getByText(
+      'Read as a Google Merchant Center feed: items with the same item_group_id are the variants of one product.',
+    ),
+  ).toBeVisible()
+
+  // Each element is a column, chosen as a catalog manager would.
+  await expect(field(page, 'title')).toHaveValue('productName')
+  await expect(field(page, 'link')).toHaveValue('actionUrl')
+  await expect(field(page, 'image_link')).toHaveValue('productImage')
+  await expect(field(page, 'brand')).toHaveValue('brand')
+  await expect(field(page, 'gtin')).toHaveValue('barcode')
+  await expect(field(page, 'product_type')).toHaveValue('category')
+  // The maker's part number is not the barcode; Google's taxonomy and the variant columns are the format's.
+  await expect(field(page, 'mpn')).toHaveValue('')
+  await expect(row(page, 'mpn')).toContainText('A shop’s own code, not a barcode')
+  await expect(field(page, 'google_product_category')).toHaveCount(0)
+  await expect(row(page, 'google_product_category')).toContainText(
+    'The taxonomy of Google Shopping, not the platform’s category',
+  )
+  await expect(row(page, 'item_group_id')).toContainText('Groups the variants of one product')
+  await expect(row(page, 'color')).toContainText('A variant’s attribute (its option)')
+  // The samples are the feed's first items, CDATA read as text.
+  await expect(row(page, 'title')).toContainText('Merlin: Series 3 - Volume 2 - 3 DVD Box set')
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'import-feeds-mapping')
+
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+  const reading = page.getByRole('region', { name: 'How the file was read' })
+  await expect(reading).toContainText('Read as a Google Merchant Center feed: 5 products, 2 variants.')
+  const counts = page.locator('.import-counts')
+  await expect(counts).toContainText('Rows6')
+  await expect(counts).toContainText('Ready to send4')
+  // The jeans have no gtin: held back, never given their mpn for a barcode.
+  await expect(counts).toContainText('Held back from sending2')
+  await expect(counts).toContainText('Errors0')
+  await expect(page.getByRole('button', { name: /^Import 6/ })).toBeVisible()
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'import-feeds-dry-run')
+})

@@ -1,0 +1,177 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Sku } from '#shared/schema/sku.ts'
+import { runCli } from './run-cli.ts'
+
+/**
+ * PrestaShop's own sample import files, byte for byte (test/fixtures/sheets/exports/real/SOURCES.md):
+ * 9.1's (semicolon-separated, lists joined by commas) and thirty bees' 1.6 dialect
+ * (comma-separated, lists joined by semicolons). 7 products; 27 combinations of products 1, 2, 3
+ * and 5. Read together, through the CLI, as a catalog manager would check them.
+ */
+
+const REAL = 'test/fixtures/sheets/exports/real'
+const DIALECTS = [
+  {
+    name: 'PrestaShop 9.1',
+    products: `${REAL}/prestashop-9.1-products-import.csv`,
+    combinations: `${REAL}/prestashop-9.1-combinations-import.csv`,
+    productImage: 'http://localhost/prestashop/img/p/1/3/13.jpg',
+  },
+  {
+    name: 'thirty bees (PrestaShop 1.6)',
+    products: `${REAL}/thirtybees-products-import.csv`,
+    combinations: `${REAL}/thirtybees-combinations-import.csv`,
+    productImage: 'http://localhost/thirtybees/img/p/1/3/13.jpg',
+  },
+]
+
+let scratch = ''
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'catalog-desk-prestashop-'))
+})
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true })
+})
+
+type Named = Sku & { options?: Record<string, string> }
+
+describe.each(DIALECTS)('$name: the products file with its combinations file', (dialect) => {
+  it('convert: each combination is a SKU named by its product and options, with its own codes', async () => {
+    const out = join(scratch, `${dialect.name.replace(/\W+/g, '-')}.json`)
+    const run = await runCli(['convert', dialect.products, out, '--combinations', dialect.combinations])
+    expect(run.stderr).toBe('')
+    expect(run.stdout).toContain('read as a PrestaShop product import: 7 products, 27 variants')
+    const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Named[] }
+    // Products 4, 6 and 7 have no combinations and stay SKUs; 1, 2, 3 and 5 are their 27 combinations.
+    expect(skus).toHaveLength(30)
+    const names = skus.map((sku) => sku.productName)
+    expect(names.slice(0, 3)).toEqual([
+      'MacBook',
+      'Belkin Leather Folio for iPod nano - Black / Chocolate',
+      'Shure SE210 Sound-Isolating Earphones for iPod and iPhone',
+    ])
+    for (const parent of ['iPod Nano', 'iPod shuffle', 'MacBook Air', 'iPod touch'])
+      expect(names).not.toContain(parent)
+
+    const nano = skus.find((sku) => sku.productName === 'iPod Nano – Blue / 16GB')!
+    expect(nano).toMatchObject({
+      barcode: '0000080446392',
+      brand: 'Apple',
+      category: 'iPods',
+      productImage: 'http://youdomain.com/img.jpg',
+      isActive: true,
+      options: { Color: 'Blue', 'Disk space': '16GB' },
+    })
+    // A combination's code is its own, never its product's ("1234567890123").
+    expect(skus.filter((sku) => sku.barcode === '1234567890123')).toHaveLength(3)
+    expect(skus.find((sku) => sku.productName?.startsWith('iPod touch – '))).toMatchObject({
+      productName: 'iPod touch – 8GB',
+      barcode: '8456120000000',
+      options: { 'Disk space': '8GB' },
+    })
+    expect(skus.find((sku) => sku.productName?.startsWith('MacBook Air – '))?.options).toEqual({
+      Color: 'Metal',
+      'Disk space': '80GB Parallel ATA Drive @ 4200 rpm',
+      ICU: '1.60GHz Intel Core 2 Duo',
+    })
+    // A product without combinations keeps its own category and first picture.
+    expect(skus[1]).toMatchObject({
+      category: 'accessories',
+      brand: 'Belkin',
+      productImage: dialect.productImage,
+    })
+  })
+
+  it('validate: the columns mapped as a catalog manager would, and where each file’s rows are', async () => {
+    const run = await runCli([
+      'validate',
+      dialect.products,
+      '--combinations',
+      dialect.combinations,
+      '--show-mapping',
+    ])
+    expect(run.stderr).toBe('')
+    const mapping = JSON.parse(
+      run.stdout.slice(run.stdout.indexOf('{'), run.stdout.indexOf('\n}\n') + 2),
+    ) as {
+      columns: Record<string, string | null>
+    }
+    const list = dialect.name.startsWith('thirty') ? ';' : ','
+    expect(mapping.columns).toMatchObject({
+      'Name *': 'productName',
+      Manufacturer: 'brand',
+      [`Categories (x${list}y${list}z...)`]: 'category',
+      [`Image URLs (x${list}y${list}z...)`]: 'productImage',
+      EAN13: 'barcode',
+      UPC: null,
+      'Reference #': null,
+      'Active (0/1)': 'isActive',
+      // The shipping package's, not the product's.
+      Width: null,
+      Weight: null,
+    })
+    expect(run.stdout).toContain(
+      `note: rows 1 to 7 are ${dialect.products}'s, rows 8 to 34 are ${dialect.combinations}'s rows 1 to 27`,
+    )
+    expect(run.stdout).toContain(
+      'note: column "EAN13" fills Barcode; "UPC" could too and is ignored ("EAN13" comes first in the file)',
+    )
+    expect(run.stdout).toContain('30 SKUs checked: 30 valid, 0 invalid')
+    // The sample's shared codes are said, with the rows that share them.
+    expect(run.stdout).toContain('barcode 0685387000000 is on rows 24, 25, 26, 27')
+  })
+
+  it('the files are told apart by their headers, in either order', async () => {
+    const run = await runCli(['validate', dialect.combinations, '--combinations', dialect.products, '--json'])
+    expect(JSON.parse(run.stdout)).toMatchObject({ kind: 'csv', items: 30, valid: 30 })
+  })
+
+  it('the combinations file alone is refused, naming the products file it needs', async () => {
+    const run = await runCli(['validate', dialect.combinations])
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(run.stderr).toContain(
+      `Cannot read ${dialect.combinations}: It is PrestaShop’s combinations file: it lists variants of the products in PrestaShop’s products file (products_import.csv)`,
+    )
+    expect(run.stderr).toContain(
+      `give both files (validate products_import.csv --combinations ${dialect.combinations})`,
+    )
+  })
+})
+
+describe('PrestaShop: the products file alone', () => {
+  it('every product is a SKU, with its category and its first picture', async () => {
+    const out = join(scratch, 'products-alone.json')
+    const run = await runCli(['convert', `${REAL}/prestashop-9.1-products-import.csv`, out])
+    expect(run.stdout).toContain('read as a PrestaShop product import: 7 products, 0 variants')
+    expect(run.stdout).toContain(
+      'Product image: 1 cell of several images: the first one kept (“http://localhost/prestashop/img/p/1/5/15.jpg,http://localhost/prestashop/img/p/2/3/23.jpg” → “http://localhost/prestashop/img/p/1/5/15.jpg”), row 1',
+    )
+    const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Sku[] }
+    expect(skus.map((sku) => [sku.productName, sku.category])).toEqual([
+      ['iPod Nano', 'iPods'],
+      ['iPod shuffle', 'iPods'],
+      ['MacBook Air', 'Laptops'],
+      ['MacBook', 'Laptops'],
+      ['iPod touch', 'iPods'],
+      ['Belkin Leather Folio for iPod nano - Black / Chocolate', 'accessories'],
+      ['Shure SE210 Sound-Isolating Earphones for iPod and iPhone', 'accessories'],
+    ])
+  })
+
+  it('two files that are not PrestaShop’s pair are refused, naming both', async () => {
+    const run = await runCli([
+      'validate',
+      `${REAL}/prestashop-9.1-products-import.csv`,
+      '--combinations',
+      `${REAL}/thirtybees-products-import.csv`,
+    ])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(
+      `Neither ${REAL}/prestashop-9.1-products-import.csv nor ${REAL}/thirtybees-products-import.csv is PrestaShop’s combinations file`,
+    )
+  })
+})
