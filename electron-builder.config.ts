@@ -102,7 +102,9 @@ const config: Configuration = {
   asar: true,
   // A native module is loaded from the disk, not from inside an archive.
   asarUnpack: ['node_modules/@napi-rs/keyring-*/*.node'],
-  extraResources: [{ from: 'resources/preview', to: 'resources/preview', filter: ['*.glb', '*.hdr'] }],
+  extraResources: [
+    { from: 'resources/preview', to: 'resources/preview', filter: ['*.glb', '*.hdr', '*.png'] },
+  ],
   // @napi-rs/keyring is N-API and prebuilt: nothing to rebuild against Electron's headers.
   npmRebuild: false,
   electronFuses: {

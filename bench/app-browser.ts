@@ -15,6 +15,8 @@ import { log } from './result.ts'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const rendererDir = join(repoRoot, 'out/renderer')
+/** The app's resources (the preview's samples), as main finds them unpackaged. */
+export const resourcesDir = join(repoRoot, 'resources')
 
 /** Builds the app when there is no built renderer yet (what `npm run build` makes). */
 export function ensureBuilt(): void {
@@ -32,6 +34,7 @@ export function serveRenderer(
   thumbnails: OriginHandler = thumbnailRoute({
     policy: CONTENT_SECURITY_POLICY,
     allowLocalAddresses: () => false,
+    resourcesDir,
   }),
 ): Promise<StaticServer> {
   return startStaticServer(rendererDir, thumbnails)

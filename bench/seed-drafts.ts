@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
-import { searchTerms } from '#shared/search-terms.ts'
+import { draftTerms } from '#shared/search-terms.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { withStanding, type DraftSync } from '#shared/sync-state.ts'
@@ -11,7 +11,7 @@ import { validateSku } from '#shared/validation/validate.ts'
 /**
  * Many SKU drafts, written straight into the page's real IndexedDB in the app's record shape:
  * the list's browser tests and its benchmark start from a catalogue without typing it in. The
- * derived columns come from the app's own code (`validateSku`, `searchTerms`), so the records are
+ * derived columns come from the app's own code (`validateSku`, `draftTerms`), so the records are
  * what the repository would have written.
  */
 
@@ -131,7 +131,7 @@ export function seededDraft(
     ),
     template,
     productImage: i % 13 === 5 ? undefined : `${photos}/sku/${i % 24}.svg`,
-    terms: searchTerms(productName, brand, barcode),
+    terms: draftTerms(productName, brand, barcode),
   }
 }
 

@@ -408,9 +408,50 @@ function studioHdr(): Buffer {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The sample product photo: the glasses seen from the front, drawn as two rims and a bridge on a
+// light studio backdrop, for the template's sample picture addresses (src/shared/sample-assets.ts).
+
+const PHOTO_WIDTH = 320
+const PHOTO_HEIGHT = 200
+
+function productPng(): Buffer {
+  const png = new PNG({ width: PHOTO_WIDTH, height: PHOTO_HEIGHT, colorType: 2 })
+  const rims = [
+    { cx: 104, cy: 96 },
+    { cx: 216, cy: 96 },
+  ]
+  for (let y = 0; y < PHOTO_HEIGHT; y++) {
+    for (let x = 0; x < PHOTO_WIDTH; x++) {
+      // A backdrop lighter at the top, as the studio's softbox lights it.
+      let [r, g, b] = [236 - y * 0.12, 234 - y * 0.12, 230 - y * 0.14]
+      // Rounded rims 92 × 72 px with 7 px of acetate; lenses a grey-green tint inside.
+      for (const { cx, cy } of rims) {
+        const d = Math.hypot((x - cx) / 46, (y - cy) / 36)
+        if (d <= 1 && d >= 0.84) [r, g, b] = [92, 52, 28]
+        else if (d < 0.84) [r, g, b] = [r * 0.55 + 28, g * 0.6 + 34, b * 0.55 + 26]
+      }
+      // The bridge between the rims, and the temples' hinges at the sides.
+      if (x > 148 && x < 172 && y > 78 && y < 86) [r, g, b] = [92, 52, 28]
+      if ((x > 50 && x < 60 && y > 84 && y < 92) || (x > 260 && x < 270 && y > 84 && y < 92))
+        [r, g, b] = [92, 52, 28]
+      const at = (y * PHOTO_WIDTH + x) * 4
+      png.data[at] = Math.round(r)
+      png.data[at + 1] = Math.round(g)
+      png.data[at + 2] = Math.round(b)
+      png.data[at + 3] = 255
+    }
+  }
+  return PNG.sync.write(png, { colorType: 2 })
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const glb = withTexture(await exportGlb(glasses()), 'Tortoiseshell acetate', tortoiseshellPng())
 writeFileSync(join(here, 'sample-glasses.glb'), glb)
 const hdr = studioHdr()
 writeFileSync(join(here, 'studio.hdr'), hdr)
-console.log(`sample-glasses.glb: ${glb.length} bytes; studio.hdr: ${hdr.length} bytes`)
+const photo = productPng()
+writeFileSync(join(here, 'sample-product.png'), photo)
+console.log(
+  `sample-glasses.glb: ${glb.length} bytes; studio.hdr: ${hdr.length} bytes; sample-product.png: ${photo.length} bytes`,
+)

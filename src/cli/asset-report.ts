@@ -2,6 +2,7 @@ import { formatBytes } from '#shared/byte-size.ts'
 import { typeWords } from '#shared/asset-checks/picture-sniff.ts'
 import type { AssetCheck, AssetFacts, AssetStatus, SkuAssetResult } from '#shared/asset-checks/results.ts'
 import { plural } from '#shared/plural.ts'
+import { sayPlace } from '#shared/sheet/places.ts'
 
 /**
  * The report of `check-assets`: one entry per SKU and asset, in file order, each naming the SKU
@@ -13,9 +14,14 @@ import { plural } from '#shared/plural.ts'
 const THOUSANDS = new Intl.NumberFormat('en-US')
 const count = (n: number) => THOUSANDS.format(n)
 
-/** Where a person finds the SKU: "row N" of a sheet, "[N]" of a JSON list (as validate counts them). */
-export function placeOf(result: Pick<SkuAssetResult, 'index' | 'row'>): string {
-  return result.row === undefined ? `[${result.index}]` : `row ${result.row}`
+/**
+ * Where a person finds the SKU, as validate says it: "line N" of a spreadsheet (a pair's "FILE
+ * line N"), "item N" of a feed or a JSON product list, "[N]" of a JSON list of SKUs.
+ */
+export function placeOf(result: Pick<SkuAssetResult, 'index' | 'row' | 'line' | 'file'>): string {
+  if (result.row === undefined) return `[${result.index}]`
+  if (result.line === undefined) return `item ${count(result.row)}`
+  return sayPlace({ noun: 'line', n: result.line, ...(result.file !== undefined && { file: result.file }) })
 }
 
 /** Each file's line, made once however many SKUs name the file. */
@@ -63,7 +69,7 @@ function describe(facts: AssetFacts): string {
  * SKUs may share: its lines are made once.
  */
 export function resultText(
-  at: Pick<SkuAssetResult, 'index' | 'row' | 'sku'>,
+  at: Pick<SkuAssetResult, 'index' | 'row' | 'line' | 'file' | 'sku'>,
   field: string,
   check: AssetCheck,
 ): string {

@@ -22,10 +22,11 @@ import {
 } from '#shared/sheet/json-table.ts'
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
-import { combinationsAlone, streamPrestashopPair } from '#shared/sheet/prestashop-pair.ts'
+import { placeOf, sayPlace, type Place, type RowNumbering } from '#shared/sheet/places.ts'
+import { combinationsAlone, streamPrestashopPair, type PairHandlers } from '#shared/sheet/prestashop-pair.ts'
 import { parentIndexFor, SheetConverter } from '#shared/sheet/rows.ts'
 import { ShopIds } from '#shared/sheet/shop-id.ts'
-import type { RowResult } from '#shared/sheet/types.ts'
+import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
@@ -35,7 +36,7 @@ import { CliError } from './io.ts'
 import { columnNotes, conversionNotes, productsNote, skippedNotes, suggestionNotes } from './sheet-notes.ts'
 import type { SheetOptions } from './sheet-options.ts'
 import type { LocatedProblem } from './validation-report.ts'
-import type { SheetProblem } from './sheet-report.ts'
+import { lineOf, type SheetProblem } from './sheet-report.ts'
 
 /**
  * A file read and checked by the same pipeline as the app's importer, item by item as it streams:
@@ -67,6 +68,8 @@ export type CheckedItem =
       payload: unknown
       /** The data row it came from (the first row under the header is 1). */
       row: number
+      /** Where a person finds the row: its line in the spreadsheet, or its item (places.ts). */
+      place: Place
       errors: SheetProblem[]
       warnings: SheetProblem[]
       /** The shop's own id of the row (shop-id.ts), when the sheet has one. */
@@ -95,6 +98,8 @@ export interface CheckedFile {
   suggestions?: string[]
   /** For a sheet: the column read as the shop's own id of each row (shop-id.ts), if any. */
   shopIdColumn?: string
+  /** For a sheet: how its rows are said to a person (places.ts): lines, items, a pair's two files. */
+  numbering?: RowNumbering
 }
 
 /** Whether anything was an error: an item, or the file itself. */
@@ -111,7 +116,7 @@ export function firstError(item: CheckedItem): string | undefined {
   }
   const first = item.errors[0]
   if (!first) return undefined
-  return `row ${item.row}, ${first.column ? `column "${first.column}": ` : ''}${first.message}`
+  return `${sayPlace(item.place)}, ${first.column ? `column "${first.column}": ` : ''}${first.message}`
 }
 
 /** Counts kept as items pass. */
@@ -416,6 +421,7 @@ async function checkProductList(
   const spread = spreadListOf(headers, mapping.columns)
   if ('error' in spread) throw new CliError(`The mapping cannot be used on ${input.name}: ${spread.error}.`)
   const table = jsonTable(list, headers, spread.list)
+  const numbering = 'items'
   const converter = new SheetConverter(headers, mapping)
   const tally = new Tally()
   const conversions = new ConversionTally()
@@ -424,7 +430,7 @@ async function checkProductList(
     conversions.add(results)
     for (const result of results) {
       const place = table.places[result.row - 1]!
-      const item = sheetItem(tally.items, result, undefined, place)
+      const item = sheetItem(tally.items, result, numbering, undefined, place)
       tally.count(item)
       onItem(item, kind)
     }
@@ -442,12 +448,13 @@ async function checkProductList(
     ...Object.keys(options.mapping.columns)
       .filter((header) => !headers.includes(header))
       .map((header) => `the mapping names the path "${header}", which this file does not have`),
-    ...conversionNotes(conversions),
+    ...conversionNotes(conversions, numbering),
   ]
   return {
     ...tally.file(kind, tally.items === 0, [], notes),
     mapping: mappingFileOf(headers, mapping),
     suggestions,
+    numbering,
   }
 }
 
@@ -472,6 +479,8 @@ async function checkSheet(
   combinations?: InputFile,
 ): Promise<CheckedFile> {
   const kind = input.format === 'xlsx' || input.format === 'xml' ? input.format : 'csv'
+  // A feed's rows are its items; a pair's are said in their own file (onFiles below).
+  let numbering: RowNumbering = kind === 'xml' ? 'items' : 'lines'
   const tally = new Tally()
   const conversions = new ConversionTally()
   /** Columns without a header that hold something: said, since their cells are not read. */
@@ -520,7 +529,7 @@ async function checkSheet(
     const results = read!.converter.convert(rows)
     conversions.add(results)
     for (const result of results) {
-      const item = sheetItem(tally.items, result, shopIds[result.row - first])
+      const item = sheetItem(tally.items, result, numbering, shopIds[result.row - first])
       tally.count(item)
       onItem(item, kind)
     }
@@ -542,7 +551,7 @@ async function checkSheet(
         { name: input.name, input: input.blob },
         { name: combinations.name, input: combinations.blob },
       ] as const)
-    const stream = (handlers: Parameters<typeof streamCsv>[1]) =>
+    const stream = (handlers: PairHandlers) =>
       files
         ? streamPrestashopPair(files, handlers, { chunkBytes: CHUNK_BYTES })
         : (input.format === 'xml' ? streamXmlFeed : streamCsv)(input.blob, handlers, {
@@ -550,7 +559,9 @@ async function checkSheet(
           })
     // WooCommerce names a variation's parent anywhere in the file: a first pass finds the parents.
     let parents: ReturnType<typeof parentIndexFor>
+    const onFiles: PairHandlers['onFiles'] = (pair) => (numbering = { pair })
     let done = await stream({
+      onFiles,
       onHeader(headers) {
         parents = parentIndexFor(headers)
         if (!parents) read = prepare(headers, undefined)
@@ -561,7 +572,11 @@ async function checkSheet(
       },
     })
     if (parents) {
-      done = await stream({ onHeader: (headers) => (read = prepare(headers, parents)), onRows: take })
+      done = await stream({
+        onFiles,
+        onHeader: (headers) => (read = prepare(headers, parents)),
+        onRows: take,
+      })
     }
     readerNotes = done.notes
   }
@@ -578,24 +593,36 @@ async function checkSheet(
     ...Object.keys(options.mapping?.columns ?? {})
       .filter((header) => !headers.includes(header))
       .map((header) => `the mapping names the column "${header}", which this file does not have`),
-    ...conversionNotes(conversions),
+    ...conversionNotes(conversions, numbering),
   ]
   return {
     ...tally.file(kind, tally.items === 0, [], notes),
     mapping: mappingFileOf(headers, mapping),
     suggestions,
     ...(shopIds.column === undefined ? {} : { shopIdColumn: shopIds.column }),
+    numbering,
   }
 }
 
-/** `item`: where a JSON product list's row is in the file (`[2].product_colors[1]`), said with each problem. */
-function sheetItem(index: number, result: RowResult, shopId: string | undefined, item?: string): CheckedItem {
-  const placed = (problems: SheetProblem[]) =>
-    item === undefined ? problems : problems.map((p) => ({ ...p, item }))
+/**
+ * A row's SKU as an item, its problems placed: a sheet's line beside its row (and a pair's file),
+ * a JSON product list's place in the file (`item`: `[2].product_colors[1]`).
+ */
+function sheetItem(
+  index: number,
+  result: RowResult,
+  numbering: RowNumbering,
+  shopId: string | undefined,
+  item?: string,
+): CheckedItem {
+  const line = lineOf(result.row, numbering)
+  const placed = (problems: readonly CellProblem[]): SheetProblem[] =>
+    problems.map(({ row, ...problem }) => ({ row, ...line, ...problem, ...(item !== undefined && { item }) }))
   return {
     index,
     payload: result.sku,
     row: result.row,
+    place: placeOf(result.row, numbering),
     errors: placed(result.errors),
     warnings: placed(result.warnings),
     ...(shopId === undefined ? {} : { shopId }),

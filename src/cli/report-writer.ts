@@ -1,4 +1,5 @@
 import type { DocumentKind } from '#shared/validation/document.ts'
+import type { RowNumbering } from '#shared/sheet/places.ts'
 import { problemKind, ProblemGrouper, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { CellProblem } from '#shared/sheet/types.ts'
 import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
@@ -6,7 +7,7 @@ import type { Output } from './io.ts'
 import { BatchedOutput } from './batched-output.ts'
 import { JsonListSpool, jsonAt, jsonMember } from './json-layout.ts'
 import type { MappingFile } from '#shared/sheet/mapping.ts'
-import { sheetProblemLine, sheetSummaryLine, type SheetProblem } from './sheet-report.ts'
+import { lineOf, sheetProblemLine, sheetSummaryLine, type SheetProblem } from './sheet-report.ts'
 import { Spool } from './spool.ts'
 import { NO_SKUS, problemLine, summaryLine, type LocatedProblem } from './validation-report.ts'
 import { placeList } from './verdict-report.ts'
@@ -14,7 +15,7 @@ import { placeList } from './verdict-report.ts'
 /**
  * The report of `validate` and `convert`, written as items are checked. The text groups the
  * problems as the app's import does (problem-groups.ts): one line a column and kind of problem,
- * with its rows ("Barcode is missing (warning): 295 rows: 1, 2, …"), errors first, then the
+ * with its lines ("Barcode is missing (warning): lines 2, 3, … and 285 more"), errors first, then the
  * biggest groups; a problem of one row alone is its own line. With `all`, every problem is a line
  * of its own, in file order (an item's lines together, errors first), spooled (spool.ts) as the
  * `--json` lists are. What comes before them (a sheet's notes, the problems of the file itself, the
@@ -113,7 +114,7 @@ function groupedReport(): ReportWriter {
     },
     write(out, file) {
       out.write(headText(file))
-      for (const group of groups.list) out.write(groupText(group, file.kind))
+      for (const group of groups.list) out.write(groupText(group, file))
       out.write(summaryText(file))
     },
     close() {},
@@ -122,20 +123,22 @@ function groupedReport(): ReportWriter {
 
 /**
  * One group as a line: a problem of one row as `--all` prints it; the same problem in several
- * rows with the cell's text left out, and its rows ("…: 24 rows: 1, 3, 4, … and 14 more").
+ * rows with the cell's text left out, and its lines ("…: lines 2, 4, 5, … and 14 more").
  */
-function groupText(group: ProblemGroup, kind: InputKind): string {
+function groupText(group: ProblemGroup, file: Pick<CheckedFile, 'kind' | 'numbering'>): string {
+  const { kind } = file
   const warning = group.severity === 'warning'
   const sheet = isSheet(kind)
+  const numbering: RowNumbering = file.numbering ?? 'lines'
   if (group.count === 1) {
     const row = group.rows[0]!
     const problem = sheet
-      ? { row, column: group.column, value: '', message: group.message }
+      ? { row, ...lineOf(row, numbering), column: group.column, value: '', message: group.message }
       : { index: row, path: group.column, message: group.message }
     return problemText(problem, warning, kind)
   }
   const where = group.column ? (sheet ? `column "${group.column}": ` : `${group.column}: `) : ''
-  const rows = placeList(group.rows, { sheet, all: false }, group.count)
+  const rows = placeList(group.rows, { ...(sheet && { numbering }), all: false }, group.count)
   return `${where}${problemKind(group.message)}${warning ? ' (warning)' : ''}: ${rows}\n`
 }
 

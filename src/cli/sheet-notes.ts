@@ -3,6 +3,7 @@ import { describeColumn, KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { MAPPING_FILE_FORMAT, type SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import type { RowNumbering } from '#shared/sheet/places.ts'
 import { conversionText, readAsText, skippedText } from '#shared/sheet/reading-words.ts'
 import type { ColumnMatch } from '#shared/sheet/types.ts'
 import { plural } from '#shared/plural.ts'
@@ -123,8 +124,8 @@ export function suggestionNotes(matches: readonly ColumnMatch[], mapping: SheetM
 }
 
 /** One line per field and kind: how many cells, an example, the first rows; then the defaults filled. */
-export function conversionNotes(tally: ConversionTally): string[] {
-  const lines = tally.counts.map(conversionText)
+export function conversionNotes(tally: ConversionTally, numbering: RowNumbering): string[] {
+  const lines = tally.counts.map((count) => conversionText(count, numbering))
   const filled = tally.filled.map((f) => `${describeColumn(f.field)} (${plural(f.count, 'row')})`)
   if (filled.length)
     lines.push(`filled with the new-SKU defaults where the file has none: ${filled.join(', ')}`)

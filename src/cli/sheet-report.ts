@@ -1,6 +1,13 @@
+import { placeOf, sayPlace, thousands, type Place, type RowNumbering } from '#shared/sheet/places.ts'
+
 /** One problem of a sheet's `--json` output; `row` is null for a problem with the file itself. */
 export interface SheetProblem {
+  /** The data row (the first row under the header is 1), or an XML feed's or JSON list's item. */
   row: number | null
+  /** A spreadsheet's line of the row, as the spreadsheet app numbers it (the header is line 1). */
+  line?: number
+  /** Of PrestaShop's two files, the one whose line it is. */
+  file?: string
   column: string
   value: string
   message: string
@@ -19,23 +26,45 @@ export interface SheetSummary {
   /** The verdict of its SKUs: verdict-report.ts. */
   sendable: number
   heldBack: number
-  holds: { row: number; reason: string; message: string }[]
+  /** `line` and `lines` (and a pair's `file` and `files`) beside the rows of a spreadsheet. */
+  holds: { row: number; line?: number; file?: string; reason: string; message: string }[]
   distinct: number
-  repeated: { rows: number[] }[]
-  sharedBarcodes: { barcode: string; rows: number[] }[]
-  repeatedShopIds: { shopId: string; rows: number[] }[]
+  repeated: { rows: number[]; lines?: number[]; files?: string[] }[]
+  sharedBarcodes: { barcode: string; rows: number[]; lines?: number[]; files?: string[] }[]
+  repeatedShopIds: { shopId: string; rows: number[]; lines?: number[]; files?: string[] }[]
   /** What the reader and the column matching want the user to know (ignored columns, extra cells). */
   notes: string[]
 }
 
 /**
- * One line of the text report: `row N, column "Header": message`, marked when a warning. The
- * report gives the notes first (`note: …`), then each row's lines together (errors first), then
- * `sheetSummaryLine`.
+ * A row's `line` (and a pair's `file`) beside its `row` in `--json`, for a person to find it in
+ * the spreadsheet; nothing for an item of a feed or a JSON list.
+ */
+export function lineOf(row: number, numbering: RowNumbering): Pick<SheetProblem, 'line' | 'file'> {
+  return lineFields(placeOf(row, numbering))
+}
+
+/** `lineOf` of a row already placed. */
+export function lineFields(place: Place): Pick<SheetProblem, 'line' | 'file'> {
+  return place.noun === 'line' ? { line: place.n, ...(place.file !== undefined && { file: place.file }) } : {}
+}
+
+/**
+ * One line of the text report: `line N, column "Header": message` (`item N` of a feed or a JSON
+ * list, `FILE line N` of a pair), marked when a warning. The report gives the notes first
+ * (`note: …`), then each row's lines together (errors first), then `sheetSummaryLine`.
  */
 export function sheetProblemLine(problem: SheetProblem, warning: boolean): string {
   const where = [
-    problem.row === null ? '' : `row ${problem.row}`,
+    problem.row === null
+      ? ''
+      : problem.line === undefined
+        ? `item ${thousands(problem.row)}`
+        : sayPlace({
+            noun: 'line',
+            n: problem.line,
+            ...(problem.file !== undefined && { file: problem.file }),
+          }),
     problem.item ? `at ${problem.item}` : '',
     problem.column ? `column "${problem.column}"` : '',
   ]
@@ -48,6 +77,6 @@ export function sheetSummaryLine(
   summary: Pick<SheetSummary, 'items' | 'valid' | 'invalid'>,
   warnings: number,
 ): string {
-  const noun = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  return `${noun(summary.items, 'SKU')} checked: ${summary.valid} valid, ${summary.invalid} invalid, ${noun(warnings, 'warning')}`
+  const noun = (n: number, word: string) => `${thousands(n)} ${word}${n === 1 ? '' : 's'}`
+  return `${noun(summary.items, 'SKU')} checked: ${thousands(summary.valid)} valid, ${thousands(summary.invalid)} invalid, ${noun(warnings, 'warning')}`
 }

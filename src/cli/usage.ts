@@ -81,13 +81,15 @@ paths (name, price.amount; a list of plain values is one cell, joined by ", "; a
 each product gives product_colors[].colour_name), mapped by --mapping FILE: without one it is
 refused, with the paths found as a mapping to start from. The list whose fields the mapping makes
 variant options ("option:Shade") spreads: one SKU per element, with its product's fields, named
-"Product – Shade". Its problems name the row, its place ("at [0].product_colors[2]") and the path.
+"Product – Shade". Its problems name the item, its place ("at [0].product_colors[2]") and the path.
 It is read whole, up to ${MAX_PRODUCT_LIST_BYTES / 1024 / 1024} MB. --mapping with a file of SKUs is refused.
-Sheets: a problem is printed as 'row N, column "Header": message', N counting data rows from 1
-(the first row under the header).
-The same problem in several rows is one line, with the rows ('column "EAN": Barcode … (warning):
-rows 1, 3, 4 … and 14 more'), errors first, then the most rows, as the app's import groups them;
---all prints every problem on a line of its own, and every row of a list.
+Sheets: a problem is printed as 'line N, column "Header": message', N the row's line in your
+spreadsheet app (the header is line 1, the first row under it line 2; a cell holding a line break
+is still one line); an XML feed's or a JSON product list's as 'item N' (its items from 1); with
+--combinations, with its file ('combinations_import.csv line 3').
+The same problem in several rows is one line, with the lines ('column "EAN": Barcode … (warning):
+lines 2, 4, 5 … and 14 more'), errors first, then the most rows, as the app's import groups them;
+--all prints every problem on a line of its own, and every line of a list.
 Headers are matched to fields by their words: the contract path
 (arEffect.envSettings.intensity), the title ("Intensity") or a usual word ("EAN", "Vendor"), case,
 punctuation, a shop's prefix ("Variant Barcode", "Google Shopping / Gender"), a unit ("Frame Width
@@ -110,13 +112,13 @@ A value of the wrong kind is an error. A missing field is a warning, since the c
 field as required.
 
 Then the verdict, the one push and the app's Sync page give: "24 SKUs valid; 0 sendable; 24 held
-back: no barcode (24)", each reason with its rows. A valid SKU is held back, as push would hold it,
+back: no barcode (24)", each reason with its lines. A valid SKU is held back, as push would hold it,
 when it is empty; has no product name or no barcode; leaves a required field empty (--require, else
 the --profile's required fields, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}); shares its barcode with another SKU of FILE;
 or, with --profile or --journal only, has a barcode that push's journal of that destination may
-have created already (a creation whose outcome is unknown or failed). Also named, with their rows:
-rows repeated whole ("the file's 368 SKU rows hold 23 distinct SKUs", then "rows 24, 47 repeat row
-1"), barcodes on more than one SKU, and shop ids on more than one row (a sheet's own product id:
+have created already (a creation whose outcome is unknown or failed). Also named, with their lines:
+rows repeated whole ("the file's 368 SKU rows hold 23 distinct SKUs", then "lines 25, 48 repeat
+line 2"), barcodes on more than one SKU, and shop ids on more than one row (a sheet's own product id:
 WooCommerce's ID, else its SKU; Shopify's Variant ID, else its Handle with the variant's options;
 a column headed Variant ID, ID, Product ID, else SKU): those hold nothing back. "push --dry-run"
 says the same of a push to one destination, with what it would create, update or leave unchanged.
@@ -129,12 +131,15 @@ Options:
                 sharedBarcodes: [{barcode, indexes}], repeatedShopIds: []}
                (index is null for a problem with the document itself); for sheets:
                {kind: "csv"|"xlsx"|"xml"|"json-products", items, valid, invalid, sendable, heldBack,
-                errors: [{row, column, value, message}], warnings: [...],
-                holds: [{row, reason, message}], distinct, repeated: [{rows}],
-                sharedBarcodes: [{barcode, rows}], repeatedShopIds: [{shopId, rows}],
+                errors: [{row, line, column, value, message}], warnings: [...],
+                holds: [{row, line, reason, message}], distinct, repeated: [{rows, lines}],
+                sharedBarcodes: [{barcode, rows, lines}], repeatedShopIds: [{shopId, rows, lines}],
                 notes: [...]}
-               (row is null for a problem with the file itself; a JSON product list's problems
-               add item, the row's place: "[0].product_colors[2]"). reason: empty, identity,
+               (row counts data rows from 1, the first row under the header; line is its line in
+               the spreadsheet, row + 1, and with --combinations file names whose line it is
+               (files for lines); an XML feed's or a JSON product list's rows are its items, with
+               no line. row is null for a problem with the file itself; a JSON product list's
+               problems add item, the row's place: "[0].product_colors[2]"). reason: empty, identity,
                required, check-digit, duplicate or created. An app creation request has no
                verdict: its object stops at invalid, errors and warnings
   --all        Print every problem, and every row of a reason or a repeat, on a line of its own
@@ -270,7 +275,7 @@ no update for apps): one changed since it was created is held, saying so.
 
 The bulk upload only creates: a SKU created twice is there twice. So before anything is sent, SKUs
 pass the same gates as the app's Sync page, and those that fail one are "held" back: not sent,
-listed on standard error with their item ([N], counting from 0; a sheet's row too) and why, "held"
+listed on standard error with their item ([N], counting from 0; a sheet's line too) and why, "held"
 in --report, counted in --json, exit status 1:
   - empty: nothing filled in beyond what a new draft starts with;
   - no product name or no barcode (always required);
@@ -374,7 +379,7 @@ ${wrapped(REQUIRABLE_FIELDS, 23, 100)};
                        read without its lock, and neither created nor changed; --report and
                        --unresolved are refused. --json prints {dryRun: true, total, valid,
                        invalid, sendable, heldBack, create, update, unchanged, marked, notUpdated,
-                       standing, holds: [{index, row?, reason, message}], platformList?}
+                       standing, holds: [{index, row?, line?, reason, message}], platformList?}
                        (standing: left as an earlier push left them, unknown, failed or refused).
                        Exit status 0 when every item would be sent or is unchanged, else 1
 ${SHEET_OPTIONS_USAGE}  -h, --help           Show this help
@@ -427,7 +432,7 @@ Addresses are fetched as the app fetches them: http and https only, no user name
 most ${MAX_ASSET_REDIRECTS} redirects and ${ASSET_TIMEOUT_MS / 1000} seconds a file. An address on this computer or a local network
 (127.0.0.1, 192.168.x.x, a name resolving there, a redirect there) is refused unless --allow-local.
 
-Each result names the SKU ("[N]" of a JSON list, "row N" of a sheet, with its barcode or else its
+Each result names the SKU ("[N]" of a JSON list, "line N" of a spreadsheet, with its barcode or else its
 product name), the field and the address, then "ok" with what was found, or each problem as
 "error: …" or "warning: …" with its code in brackets. The last line counts them.
 Progress goes to standard error.
@@ -435,7 +440,7 @@ Progress goes to standard error.
 Options:
   --json            Print one JSON object instead:
                     {kind, skus, assets, files, unchanged?, ok, warnings, errors, budgets,
-                     results: [{index, row?, sku, field, url, kind, status, problems:
+                     results: [{index, row?, line?, sku, field, url, kind, status, problems:
                        [{severity, code, message}], facts?}]}
                     (kind of a result: model, product-image, environment-image or 2d-asset;
                     status: ok, warning or error)

@@ -1,5 +1,6 @@
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { Problem } from '#shared/validation/problem.ts'
+import { thousands } from '#shared/sheet/places.ts'
 
 /** One problem of the `--json` output; `index` is null for a problem with the document itself. */
 export interface LocatedProblem extends Problem {
@@ -48,8 +49,8 @@ export function summaryLine(
 ): string {
   const noun = summary.kind === 'app-request' ? 'app' : 'SKU'
   const parts = [
-    `${count(summary.items, noun)} checked: ${summary.valid} valid`,
-    `${summary.invalid} invalid`,
+    `${count(summary.items, noun)} checked: ${thousands(summary.valid)} valid`,
+    `${thousands(summary.invalid)} invalid`,
     count(warnings, 'warning'),
   ]
   if (documentErrors > 0) parts.push(count(documentErrors, 'error') + ' in the document itself')
@@ -57,5 +58,5 @@ export function summaryLine(
 }
 
 function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`
+  return `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`
 }

@@ -1,4 +1,4 @@
-import { plural } from '#shared/plural.ts'
+import { placeOf, sayRow, sayRows, thousands, type RowNumbering } from '#shared/sheet/places.ts'
 import { HOLD_HEADINGS, type Hold, type HoldReason } from '#shared/sync/send-gates.ts'
 import {
   VerdictTally,
@@ -7,6 +7,7 @@ import {
   type VerdictOptions,
 } from '#shared/sync/file-verdict.ts'
 import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
+import { lineOf } from './sheet-report.ts'
 
 /**
  * The one verdict (src/shared/sync/file-verdict.ts) as `validate`, `convert` and `push --dry-run`
@@ -15,27 +16,33 @@ import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
  * carry, each with its rows (the first few, unless --all).
  */
 
+/** "1 SKU", "3,001 SKUs": every number said with its thousands separated. */
+const counted = (n: number, noun: string) => `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`
+
 /** Places a line names before "and N more", unless --all. */
 export const PLACES_NAMED = 10
 /** Groups (of repeated rows, of shared barcodes, …) listed before "and N more", unless --all. */
 const GROUPS_LISTED = 20
 
 /**
- * Where things are, as a person finds them: a sheet's rows ("rows 1, 3 and 4") counted from 1
- * under the header, a JSON list's items ("items 0, 2") counted from 0 as `[N]` is.
+ * Where things are, as a person finds them: a sheet's data rows said as its lines ("lines 2, 4,
+ * 5"), a feed's as its items (places.ts), a JSON list's items ("items 0, 2") counted from 0 as
+ * `[N]` is.
  */
 export interface Places {
-  sheet: boolean
+  /** How a sheet's data rows are said; absent for a JSON list of SKUs, whose numbers are its indexes. */
+  numbering?: RowNumbering
   /** Name every place, not the first few. */
   all: boolean
 }
 
-/** "row 3", "rows 1, 3, 4, … and 14 more"; `total` when more are known than given. */
+/** "line 3", "lines 2, 4, 5, … and 14 more"; `total` when more are known than given. */
 export function placeList(numbers: readonly number[], places: Places, total = numbers.length): string {
-  const noun = places.sheet ? 'row' : 'item'
-  const shown = places.all ? numbers : numbers.slice(0, PLACES_NAMED)
-  const more = total - shown.length
-  return `${total === 1 ? noun : `${noun}s`} ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+  const shown = places.all ? numbers.length : PLACES_NAMED
+  if (places.numbering) return sayRows(numbers, places.numbering, { shown, total })
+  const listed = numbers.slice(0, shown)
+  const more = total - listed.length
+  return `${total === 1 ? 'item' : 'items'} ${listed.map(thousands).join(', ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`
 }
 
 /** SKUs held back for one reason, with where they are. */
@@ -89,8 +96,8 @@ export function verdictLine(
   groups: readonly HoldGroup[],
   noun = 'SKU',
 ): string {
-  const reasons = groups.map((group) => `${group.label} (${group.count})`).join('; ')
-  return `${plural(counts.valid, noun)} valid; ${counts.sendable} sendable; ${counts.heldBack} held back${reasons ? `: ${reasons}` : ''}`
+  const reasons = groups.map((group) => `${group.label} (${thousands(group.count)})`).join('; ')
+  return `${counted(counts.valid, noun)} valid; ${thousands(counts.sendable)} sendable; ${thousands(counts.heldBack)} held back${reasons ? `: ${reasons}` : ''}`
 }
 
 /** Each reason's places, a line each, indented under the counts line. */
@@ -101,7 +108,10 @@ export function holdLines(groups: readonly HoldGroup[], places: Places): string[
 /** At most GROUPS_LISTED of `lines` (every one with --all), then how many more. */
 function listed(lines: readonly string[], places: Places): string[] {
   if (places.all || lines.length <= GROUPS_LISTED) return [...lines]
-  return [...lines.slice(0, GROUPS_LISTED), `  … and ${lines.length - GROUPS_LISTED} more (--all lists them)`]
+  return [
+    ...lines.slice(0, GROUPS_LISTED),
+    `  … and ${thousands(lines.length - GROUPS_LISTED)} more (--all lists them)`,
+  ]
 }
 
 /**
@@ -111,6 +121,8 @@ function listed(lines: readonly string[], places: Places): string[] {
 export class VerdictReport {
   private readonly tally: VerdictTally
   private sheet = false
+  /** How the sheet's rows are said, known once the file is read (a pair's split): `finish`. */
+  private numbering: RowNumbering = 'lines'
   private gated = true
   private verdict: FileVerdict | undefined
 
@@ -118,7 +130,7 @@ export class VerdictReport {
     // A JSON list's items are counted from 1 in the verdict, and said from 0 as [N] is.
     this.tally = new VerdictTally({
       ...options,
-      placeOf: (row) => (this.sheet ? `row ${row}` : `item ${row - 1}`),
+      placeOf: (row) => (this.sheet ? sayRow(row, this.numbering) : `item ${thousands(row - 1)}`),
     })
   }
 
@@ -136,9 +148,13 @@ export class VerdictReport {
     })
   }
 
-  /** The verdict once every item is added; undefined for an app creation request. */
-  finish(): FileVerdict | undefined {
+  /**
+   * The verdict once every item is added (`file`, read, says how its rows are said: the first call
+   * gives it); undefined for an app creation request.
+   */
+  finish(file?: Pick<CheckedFile, 'numbering'>): FileVerdict | undefined {
     if (!this.gated) return undefined
+    if (!this.verdict && file?.numbering) this.numbering = file.numbering
     this.verdict ??= this.tally.verdict()
     return this.verdict
   }
@@ -153,18 +169,18 @@ export class VerdictReport {
   }
 
   /** The text after the report's summary line: the counts, the reasons and the repeats. */
-  text(file: Pick<CheckedFile, 'shopIdColumn'>, all: boolean): string {
-    const verdict = this.finish()
+  text(file: Pick<CheckedFile, 'shopIdColumn' | 'numbering'>, all: boolean): string {
+    const verdict = this.finish(file)
     // A file of no SKUs has nothing to judge; its report says it holds none.
     if (!verdict || verdict.total === 0) return ''
-    const places: Places = { sheet: this.sheet, all }
+    const places: Places = { ...(this.sheet && { numbering: this.numbering }), all }
     const groups = holdGroups(this.holdsByPlace(verdict), { kept: all ? Infinity : PLACES_NAMED })
     const lines = [verdictLine(verdict, groups), ...holdLines(groups, places)]
     if (verdict.repeated.length > 0) {
       lines.push(
         this.sheet
-          ? `the file's ${plural(verdict.total, 'SKU row')} hold ${plural(verdict.distinct, 'distinct SKU')}; repeated whole:`
-          : `the list's ${plural(verdict.total, 'SKU')} hold ${plural(verdict.distinct, 'distinct SKU')}; repeated whole:`,
+          ? `the file's ${counted(verdict.total, 'SKU row')} hold ${counted(verdict.distinct, 'distinct SKU')}; repeated whole:`
+          : `the list's ${counted(verdict.total, 'SKU')} hold ${counted(verdict.distinct, 'distinct SKU')}; repeated whole:`,
       )
       lines.push(
         ...listed(
@@ -199,29 +215,51 @@ export class VerdictReport {
   }
 
   /**
-   * The members `--json` adds, in order: counts, then the holds and repeats by row (or index).
-   * `holds` is written as it is iterated (report-writer.ts), one held SKU at a time: a file of a
-   * million held rows is never a million objects at once.
+   * The members `--json` adds, in order: counts, then the holds and repeats by row (or index), a
+   * spreadsheet's with their lines too (`line`, `lines`; a pair's `file`, `files`) for a person
+   * to look them up. `holds` is written as it is iterated (report-writer.ts), one held SKU at a
+   * time: a file of a million held rows is never a million objects at once.
    */
-  json(): Record<string, unknown> | undefined {
-    const verdict = this.finish()
+  json(file?: Pick<CheckedFile, 'numbering'>): Record<string, unknown> | undefined {
+    const verdict = this.finish(file)
     if (!verdict) return undefined
     const at = this.sheet ? 'row' : 'index'
     const list = this.sheet ? 'rows' : 'indexes'
+    const numbering = this.sheet ? this.numbering : undefined
     const places = this.holdsByPlace(verdict)
     const holds = (function* () {
-      for (const [place, hold] of places) yield { [at]: place, reason: hold.reason, message: hold.message }
+      for (const [place, hold] of places)
+        yield {
+          [at]: place,
+          ...(numbering && lineOf(place, numbering)),
+          reason: hold.reason,
+          message: hold.message,
+        }
     })()
+    const rowsOf = (rows: readonly number[]) => ({ [list]: this.places(rows), ...linesOf(rows, numbering) })
     const repeats = (groups: readonly RepeatedRows[], key: string) =>
-      groups.map((group) => ({ [key]: group.key, [list]: this.places(group.rows) }))
+      groups.map((group) => ({ [key]: group.key, ...rowsOf(group.rows) }))
     return {
       sendable: verdict.sendable,
       heldBack: verdict.heldBack,
       holds,
       distinct: verdict.distinct,
-      repeated: verdict.repeated.map((group) => ({ [list]: this.places(group.rows) })),
+      repeated: verdict.repeated.map((group) => rowsOf(group.rows)),
       sharedBarcodes: repeats(verdict.sharedBarcodes, 'barcode'),
       repeatedShopIds: repeats(verdict.repeatedShopIds, 'shopId'),
     }
+  }
+}
+
+/** Rows' `lines` (and a pair's `files`, one a line) for `--json`; nothing for items. */
+function linesOf(
+  rows: readonly number[],
+  numbering: RowNumbering | undefined,
+): { lines?: number[]; files?: string[] } {
+  if (numbering === undefined || numbering === 'items') return {}
+  const places = rows.map((row) => placeOf(row, numbering))
+  return {
+    lines: places.map((place) => place.n),
+    ...(typeof numbering === 'object' && { files: places.map((place) => place.file!) }),
   }
 }

@@ -102,10 +102,17 @@ async function start(): Promise<void> {
     })
   }
   const preferences = await openPreferences(dataDir)
+  // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
+  // repository's resources/; packaged, the folder is to be shipped beside the app's archive, as
+  // <process.resourcesPath>/resources.
+  const resourcesDir = app.isPackaged
+    ? join(process.resourcesPath, 'resources')
+    : join(app.getAppPath(), 'resources')
   // The list's photos, fetched here for the page; before the window opens, as the page's files.
   const thumbnails = thumbnailRoute({
     policy: page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
     allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+    resourcesDir,
   })
   if (!page.devServerUrl) protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, thumbnails))
   else {
@@ -117,12 +124,6 @@ async function start(): Promise<void> {
   const profiles = createProfileStore({ dir: dataDir, tokens })
   // A sandbox that could not have its port again takes the profiles pointed at it along.
   const sandboxView = await moveProfilesToSandbox(sandbox, { profiles, tokens })
-  // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
-  // repository's resources/; packaged, the folder is to be shipped beside the app's archive, as
-  // <process.resourcesPath>/resources.
-  const resourcesDir = app.isPackaged
-    ? join(process.resourcesPath, 'resources')
-    : join(app.getAppPath(), 'resources')
   const handlers = createHandlers({
     appInfo,
     openExternal,

@@ -1,11 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PreviewAsset, PreviewAssetRequest } from '#shared/ipc.ts'
-import { guardedFetch, ownBytes, type GuardedFetchOptions } from './net/guarded-fetch.ts'
+import { isSampleAddress, SAMPLE_ADDRESSES, sampleAt, type SampleName } from '#shared/sample-assets.ts'
+import { FetchError, guardedFetch, ownBytes, type GuardedFetchOptions } from './net/guarded-fetch.ts'
 
 /**
  * Loads what the previews show: bundled samples from `resources/`, or 3D models, environments and
  * pictures at the addresses drafts name, through the guarded fetcher (see net/guarded-fetch.ts).
+ * A sample address (src/shared/sample-assets.ts, the template's) is answered with its bundled
+ * sample, never fetched.
  */
 export interface PreviewAssetLoader {
   load(request: PreviewAssetRequest): Promise<PreviewAsset>
@@ -29,10 +32,11 @@ export const DEFAULT_PREVIEW_TIMEOUT_MS = 20_000
 /** Enough for a CDN's http → https → signed-address hops; more looks like a loop. */
 export const MAX_PREVIEW_REDIRECTS = 3
 
-const SAMPLES = {
+const SAMPLES: Readonly<Record<SampleName, { file: string; contentType: string }>> = {
   model: { file: 'sample-glasses.glb', contentType: 'model/gltf-binary' },
   environment: { file: 'studio.hdr', contentType: 'image/vnd.radiance' },
-} as const
+  picture: { file: 'sample-product.png', contentType: 'image/png' },
+}
 
 /**
  * What the previews take: glTF models and the files a .gltf names beside it (buffers, KTX2
@@ -74,14 +78,29 @@ export function createPreviewAssetLoader({
     network,
   }
   return {
-    load: (request) =>
-      request.source === 'sample'
-        ? loadSample(resourcesDir, request.name)
-        : guardedFetch(request.url, fetchOptions),
+    load: (request) => {
+      if (request.source === 'sample') return loadSample(resourcesDir, request.name)
+      if (isSampleAddress(request.url)) return loadSampleAddress(resourcesDir, request.url)
+      return guardedFetch(request.url, fetchOptions)
+    },
   }
 }
 
-async function loadSample(resourcesDir: string, name: keyof typeof SAMPLES): Promise<PreviewAsset> {
+/** The bundled sample a sample address names; one naming none is refused without any download. */
+export function loadSampleAddress(resourcesDir: string, address: string): Promise<PreviewAsset> {
+  const name = sampleAt(address)
+  if (name) return loadSample(resourcesDir, name)
+  const known = Object.values(SAMPLE_ADDRESSES).join(', ')
+  return Promise.reject(
+    new FetchError(
+      address,
+      `it is a sample address, but no sample is called so (there are ${known})`,
+      'refused',
+    ),
+  )
+}
+
+async function loadSample(resourcesDir: string, name: SampleName): Promise<PreviewAsset> {
   // An own-property lookup: the name comes from the renderer (checked by the contract, and again here).
   if (!Object.hasOwn(SAMPLES, name)) throw new Error(`There is no bundled preview sample called "${name}".`)
   const sample = SAMPLES[name]

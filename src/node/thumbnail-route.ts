@@ -1,8 +1,10 @@
 import { formatBytes } from '#shared/byte-size.ts'
 import { sniff } from '#shared/asset-checks/picture-sniff.ts'
+import { isSampleAddress } from '#shared/sample-assets.ts'
 import { THUMBNAIL_SOURCE_PARAMETER } from '#shared/thumbnail-address.ts'
 import { appHeaders, plainAnswer } from './app-files.ts'
 import { FetchError, guardedFetch, type GuardedFetchOptions } from './net/guarded-fetch.ts'
+import { loadSampleAddress } from './preview-assets.ts'
 import { ThumbnailCache, type ThumbnailAnswer, type ThumbnailCacheBounds } from './thumbnail-cache.ts'
 
 /**
@@ -12,13 +14,16 @@ import { ThumbnailCache, type ThumbnailAnswer, type ThumbnailCacheBounds } from 
  * never learns the page's address or anything the page could send. Only pictures are served
  * (their bytes are sniffed, whatever the server called them), as the type their bytes say, and a
  * refusal is answered in words the tile shows: the page cannot read why an <img> failed, so it
- * asks the same address again with fetch and reads the answer's text.
+ * asks the same address again with fetch and reads the answer's text. A sample address (the
+ * template's: src/shared/sample-assets.ts) is answered with the bundled sample picture, never fetched.
  */
 export interface ThumbnailRouteOptions {
   /** The page's Content-Security-Policy, sent with every answer. */
   policy: string
   /** The "Allow local addresses" setting, read on every request. */
   allowLocalAddresses: () => boolean
+  /** The app's `resources` folder, whose `preview/` holds the sample picture. */
+  resourcesDir: string
   /** A larger photo is cut off while it streams in and refused. */
   maxPictureBytes?: number
   timeoutMs?: number
@@ -62,6 +67,7 @@ const PICTURE_POLICY_EXTRA = 'sandbox'
 export function thumbnailRoute({
   policy,
   allowLocalAddresses,
+  resourcesDir,
   maxPictureBytes = MAX_THUMBNAIL_SOURCE_BYTES,
   timeoutMs = THUMBNAIL_TIMEOUT_MS,
   cache: bounds,
@@ -72,20 +78,27 @@ export function thumbnailRoute({
   /** Downloads under way, so the rows that share a photo (and a fetch after an <img>) wait for one. */
   const underWay = new Map<string, Promise<ThumbnailAnswer>>()
 
+  const download = (src: string, allowLocal: boolean): Promise<{ bytes: Uint8Array }> =>
+    // The template's sample picture is the app's own: nothing is fetched for it.
+    isSampleAddress(src)
+      ? loadSampleAddress(resourcesDir, src)
+      : guardedFetch(src, {
+          // The setting as this request found it: the answer is kept under it (see `key`).
+          allowLocalAddresses: () => allowLocal,
+          maxBytes: maxPictureBytes,
+          timeoutMs,
+          // As for the previews: a CDN's http → https → signed-address hops; more looks like a loop.
+          maxRedirects: 3,
+          // Whatever the server calls it, or the file's name says: the bytes are sniffed below.
+          mediaTypes: 'any',
+          typesByExtension: {},
+          accept:
+            'image/avif, image/webp, image/png, image/jpeg, image/gif, image/svg+xml;q=0.8, image/*;q=0.5',
+          network,
+        })
+
   const load = (src: string, allowLocal: boolean): Promise<ThumbnailAnswer> =>
-    guardedFetch(src, {
-      // The setting as this request found it: the answer is kept under it (see `key`).
-      allowLocalAddresses: () => allowLocal,
-      maxBytes: maxPictureBytes,
-      timeoutMs,
-      // As for the previews: a CDN's http → https → signed-address hops; more looks like a loop.
-      maxRedirects: 3,
-      // Whatever the server calls it, or the file's name says: the bytes are sniffed below.
-      mediaTypes: 'any',
-      typesByExtension: {},
-      accept: 'image/avif, image/webp, image/png, image/jpeg, image/gif, image/svg+xml;q=0.8, image/*;q=0.5',
-      network,
-    })
+    download(src, allowLocal)
       .then(
         ({ bytes }) => pictureOrRefusal(bytes),
         (error: unknown) => refusalOf(error, maxPictureBytes),

@@ -1,6 +1,6 @@
 import { textOf } from './text-of.ts'
 import type { Sku } from './schema/sku.ts'
-import { searchTerms } from './search-terms.ts'
+import { draftTerms } from './search-terms.ts'
 import { validityOf, type ValidationResult } from './validation/problem.ts'
 import { validateSku } from './validation/validate.ts'
 import { skuGaps } from './sync/send-gates.ts'
@@ -25,7 +25,7 @@ export function draftColumns(payload: Sku, result: ValidationResult = validateSk
     category: textOf(payload.category),
     subCategory: textOf(payload.subCategory),
     status: textOf(payload.status),
-    terms: searchTerms(productName, brand, barcode),
+    terms: draftTerms(productName, brand, barcode),
     gaps: skuGaps(payload),
   }
 }

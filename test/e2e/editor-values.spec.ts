@@ -115,7 +115,7 @@ test.describe('setting a number on many drafts', () => {
     return payload
   }
 
-  const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
+  const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
   const rowAt = (page: Page, position: number) =>
     grid(page).locator(`[role="row"][aria-rowindex="${position + 2}"]`)
 

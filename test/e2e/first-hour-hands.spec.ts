@@ -137,28 +137,32 @@ test.describe('The list at 1024 px', () => {
     { width: 1024, height: 768 },
     { width: 1440, height: 900 },
   ]) {
-    test(`at ${size.width} px every column shows and no filter's choice is cut`, async ({
+    test(`at ${size.width} px every default column shows and no filter's choice is cut`, async ({
       page,
       pageProblems,
     }) => {
       await page.setViewportSize(size)
       await seedForSync(page, pageProblems, 40)
+      // Below 1280 px Status and Last edit start hidden (the Columns button shows them), so that
+      // Brand and Category are not cut (issue #37; sku-list-finding.spec.ts).
+      const wide = size.width >= 1280
       for (const name of [
         /^Product/,
         /^Brand/,
         /^Barcode/,
         /^Category/,
-        /^Status/,
+        ...(wide ? [/^Status/] : []),
         'Checks',
         /^Sync/,
-        /^Last edit/,
+        ...(wide ? [/^Last edit/] : []),
       ]) {
         const header = grid(page).getByRole('columnheader', { name })
         await expect(header).toBeVisible()
         expect(await insideGrid(page, header), `the ${String(name)} column shows`).toBe(true)
       }
       const row = rowAt(page, 0)
-      expect(await insideGrid(page, row.locator('.sku-cell--edited')), 'a row’s Last edit shows').toBe(true)
+      const last = row.locator(wide ? '.sku-cell--edited' : '.sku-cell--sync')
+      expect(await insideGrid(page, last), 'a row’s last cell shows').toBe(true)
       // The grid does not scroll sideways.
       expect(await grid(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0)
 

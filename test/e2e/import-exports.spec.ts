@@ -139,12 +139,12 @@ test.describe('Importing real spreadsheets', () => {
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-exports-mapping')
 
-    // Without the decimal comma, "1,5" is an error at its row and column.
+    // Without the decimal comma, "1,5" is an error at its line and column.
     await page.getByRole('button', { name: 'Check the rows' }).click()
     await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
     await page.getByRole('button', { name: /^Error Intensity\s?:/ }).click()
     const intensityProblem = page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })
-    await expect(intensityProblem.locator('td').nth(0)).toHaveText('1')
+    await expect(intensityProblem.locator('td').nth(0)).toHaveText('2')
     await expect(intensityProblem.locator('td').nth(1)).toHaveText('1,5')
     await expect(intensityProblem).toContainText('if this file writes decimals with a comma, say so')
 
@@ -154,13 +154,13 @@ test.describe('Importing real spreadsheets', () => {
       name: 'Cells read differently from how they are written',
     })
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Active:/ })).toHaveText(
-      'Active: 6 cells read as yes/no (“Y” → yes), rows 1, 2, 3, 4, 5…',
+      'Active: 6 cells read as yes/no (“Y” → yes), lines 2, 3, 4, 5, 6…',
     )
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Category:/ })).toHaveText(
-      'Category: 4 cells spelled as suggested (“Eyewear” → “eyewear”), rows 1, 3, 4, 6',
+      'Category: 4 cells spelled as suggested (“Eyewear” → “eyewear”), lines 2, 4, 5, 7',
     )
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Frame width:/ })).toHaveText(
-      'Frame width: 2 units dropped (“138 mm” → “138”), rows 2, 5',
+      'Frame width: 2 units dropped (“138 mm” → “138”), lines 3, 6',
     )
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveCount(0)
     await expect(fact(reading, /^Kept as extra fields:/)).toHaveText(
@@ -182,11 +182,11 @@ test.describe('Importing real spreadsheets', () => {
     await expect(page.locator('.import-problems tbody tr').filter({ hasText: '0.8' })).toHaveCount(1)
     await expect(page.locator('.import-problems tbody tr').filter({ hasText: '1,5' })).toHaveCount(0)
     await expect(conversions.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
-      'Intensity: 1 decimal comma read (“1,5” → 1.5), row 1',
+      'Intensity: 1 decimal comma read (“1,5” → 1.5), line 2',
     )
     // This sheet mixes both ways: with decimals said to be commas, its dots are refused where they are.
     const dotted = page.locator('.import-problems tbody tr').filter({ hasText: '0.8' })
-    await expect(dotted.locator('td').nth(0)).toHaveText('2')
+    await expect(dotted.locator('td').nth(0)).toHaveText('3')
     await expect(dotted.locator('td').nth(1)).toHaveText('0.8')
     await expect(dotted).toContainText('Intensity must be a number with a comma for decimals')
     expect(await axe(page)).toEqual([])
@@ -314,7 +314,7 @@ test.describe('Importing real spreadsheets', () => {
     await expect(fact(reading, /^Read by the file’s format:/)).toContainText('Option1 Name, Option1 Value')
     await expect(fact(reading, /^Dropped columns:/)).toContainText('Variant Grams')
     await expect(reading.getByRole('listitem').filter({ hasText: /^Product name:/ })).toHaveText(
-      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), rows 1, 2, 3, 6, 7',
+      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
     )
     await expect(page.locator('.import-counts')).toContainText('Rows6')
     expect(await axe(page)).toEqual([])
@@ -379,7 +379,7 @@ test.describe('Importing real spreadsheets', () => {
     await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
     const reading = page.getByRole('region', { name: 'How the file was read' })
     await expect(reading.getByRole('listitem').filter({ hasText: /^Intensity:/ })).toHaveText(
-      'Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4',
+      'Intensity: 4 decimal commas read (“1,5” → 1.5), lines 2, 3, 4, 5',
     )
     await expect(page.getByRole('button', { name: /^(Error|Warning) Intensity\s?:/ })).toHaveCount(0)
     // The spreadsheet's shortened barcode is refused, comma or not.

@@ -60,7 +60,7 @@ test.describe('Importing with the send gates', () => {
     ).toBeVisible()
     await held.click()
     await expect(page.locator('.import-problems tbody tr')).toHaveText([
-      /^2\s*\(empty\)\s*Held back from sending: Category is empty; Sandbox requires it$/,
+      /^3\s*\(empty\)\s*Held back from sending: Category is empty; Sandbox requires it$/,
     ])
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-gates-dry-run')
@@ -78,7 +78,7 @@ test.describe('Importing with the send gates', () => {
 
     // Its editor names the reason; the complete draft is ready, its optional fields not filled.
     await onSync.getByRole('button', { name: 'Show it: 1 draft missing a field Sandbox requires' }).click()
-    const grid = page.getByRole('grid', { name: 'SKU drafts' })
+    const grid = page.getByRole('grid', { name: 'SKUs' })
     await expect(grid.getByRole('row').filter({ hasText: 'Round Without Category' })).toHaveCount(1)
     await expect(grid.getByRole('row').filter({ hasText: 'Aviator Gate' })).toHaveCount(0)
     await grid.getByRole('link', { name: 'Round Without Category' }).click()
@@ -120,7 +120,7 @@ test.describe('Importing with the send gates', () => {
     )
     await expect(verdict).toContainText('1 row missing a field Sandbox requires')
     await expect(verdict).toContainText(
-      'The 4 rows hold 2 distinct SKUs: some repeat others whole, rows 1, 3 and 4.',
+      'The 4 rows hold 2 distinct SKUs: some repeat others whole, lines 2, 4, 5.',
     )
     // One group for the barcode, whose rows each name the others.
     const shared = page.getByRole('button', {
@@ -128,9 +128,9 @@ test.describe('Importing with the send gates', () => {
     })
     await shared.click()
     await expect(page.locator('.import-problems tbody tr')).toHaveText([
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 3, row 4\): keep one$/,
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 1, row 4\): keep one$/,
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(row 1, row 3\): keep one$/,
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 4, line 5\): keep one$/,
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 2, line 5\): keep one$/,
+      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 2, line 4\): keep one$/,
     ])
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-gates-repeated')

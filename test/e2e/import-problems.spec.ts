@@ -27,7 +27,7 @@ const BRANDED = 5
 /** A right EAN-13 from its first 12 digits: the check digits are not what this sheet is about. */
 const ean13 = (twelve: string) => `${twelve}${gtinCheckDigit(twelve)}`
 
-/** The sheet, written in the test: row n is the file's n-th data row. */
+/** The sheet, written in the test: row n is the file's n-th data row, line n + 1 of a spreadsheet. */
 function sheet(): Buffer {
   const lines = ['Product name,Brand,Barcode,Category,Sub category,Active,Intensity']
   for (let row = 1; row <= ROWS; row++) {
@@ -96,9 +96,9 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   await expect(region).not.toContainText(/\bis missing\b/)
   // Closed, a group names its first rows and the values found there.
   await expect(group(page, /Intensity must be a number/)).toContainText(
-    'Rows 40 “high”, 150 “n/a”, 275 “strong”',
+    'Lines 41 “high”, 151 “n/a”, 276 “strong”',
   )
-  await expect(group(page, /Brand is not filled/)).toContainText('Rows 6, 7, 8, 9, 10 and 290 more')
+  await expect(group(page, /Brand is not filled/)).toContainText('Lines 7, 8, 9, 10, 11 and 290 more')
 
   // Errors only: the holds' and the warnings' groups go, the errors' stay.
   const errorsOnly = region.getByRole('checkbox', { name: 'Errors only' })
@@ -117,9 +117,9 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'true')
   const intensity = group(page, /Intensity must be a number/)
   await expect(rowsOf(intensity)).toHaveText([
-    /^40\s*high\s*Intensity must be a number, not the text "high"$/,
-    /^150\s*n\/a\s*Intensity must be a number, not the text "n\/a"$/,
-    /^275\s*strong\s*Intensity must be a number, not the text "strong"$/,
+    /^41\s*high\s*Intensity must be a number, not the text "high"$/,
+    /^151\s*n\/a\s*Intensity must be a number, not the text "n\/a"$/,
+    /^276\s*strong\s*Intensity must be a number, not the text "strong"$/,
   ])
   await page.keyboard.press('Enter')
   await expect(buttons.nth(0)).toHaveAttribute('aria-expanded', 'false')
@@ -129,11 +129,11 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   const brand = group(page, /Brand is not filled/)
   await brand.getByRole('button', { name: /Brand is not filled/ }).press('Space')
   await expect(rowsOf(brand)).toHaveCount(50)
-  await expect(rowsOf(brand).first()).toHaveText(/^6\s*\(empty\)\s*Brand is not filled \(optional\)$/)
+  await expect(rowsOf(brand).first()).toHaveText(/^7\s*\(empty\)\s*Brand is not filled \(optional\)$/)
   await brand.getByRole('button', { name: 'Show all 295 rows' }).click()
   await expect(rowsOf(brand)).toHaveCount(295)
   await expect(rowsOf(brand).nth(50).locator('td').first()).toBeFocused()
-  await expect(rowsOf(brand).last().locator('td').first()).toHaveText('300')
+  await expect(rowsOf(brand).last().locator('td').first()).toHaveText('301')
 
   expect(await axe(page)).toEqual([])
   await brand.getByRole('button', { name: /Brand is not filled/ }).click()
@@ -143,7 +143,7 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   await buttons.nth(0).click()
   const noName = group(page, /No product name/)
   await noName.getByRole('button').click()
-  await expect(rowsOf(noName).locator('td:first-child')).toHaveText(['120', '260'])
+  await expect(rowsOf(noName).locator('td:first-child')).toHaveText(['121', '261'])
   await expect(rowsOf(noName).first()).toContainText('Held back from sending: No product name')
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'import-problems')
@@ -154,16 +154,16 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
     region.getByRole('button', { name: 'Download the error report' }).click(),
   ])
   const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').split('\r\n')
-  expect(lines[0]).toBe('row,column,value,message')
+  expect(lines[0]).toBe('line,column,value,message')
   expect(lines.slice(1, 6).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
-    '40,Intensity,high',
-    '150,Intensity,n/a',
-    '275,Intensity,strong',
-    '90,Active,maybe',
-    '220,Active,sometimes',
+    '41,Intensity,high',
+    '151,Intensity,n/a',
+    '276,Intensity,strong',
+    '91,Active,maybe',
+    '221,Active,sometimes',
   ])
   expect(lines.slice(6, 10).map((line) => line.split(',').slice(0, 2).join(','))).toEqual(
-    expect.arrayContaining(['120,Product name', '260,Product name', '130,Barcode', '280,Barcode']),
+    expect.arrayContaining(['121,Product name', '261,Product name', '131,Barcode', '281,Barcode']),
   )
   expect(lines.slice(6, 10).every((line) => line.includes('Held back from sending: No '))).toBe(true)
   expect(lines.slice(10).every((line) => line === '' || line.includes('Warning: '))).toBe(true)
@@ -173,11 +173,11 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   await expect(page.getByRole('heading', { name: '295 drafts imported' })).toBeFocused()
   const leftOut = page.getByRole('region', { name: '5 rows not imported: they have errors' })
   await expect(leftOut.getByRole('listitem')).toHaveText([
-    'Row 40',
-    'Row 90',
-    'Row 150',
-    'Row 220',
-    'Row 275',
+    'Line 41',
+    'Line 91',
+    'Line 151',
+    'Line 221',
+    'Line 276',
   ])
   // The problems stay, each row now a link to the draft it became (or saying it was not imported).
   const afterIntensity = group(page, /Intensity must be a number/)
@@ -200,10 +200,52 @@ test('a 300-row sheet: problems grouped by column and kind, errors first, each o
   await expect(page.getByRole('heading', { name: '300 drafts imported' })).toBeFocused()
   const withErrors = page.getByRole('region', { name: /^5 rows imported with errors/ })
   await expect(withErrors.getByRole('link')).toHaveText(
-    ['Row 40', 'Row 90', 'Row 150', 'Row 220', 'Row 275'].map((row) => `${row}: open its draft`),
+    ['Line 41', 'Line 91', 'Line 151', 'Line 221', 'Line 276'].map((line) => `${line}: open its draft`),
   )
   await screenshot(page, 'import-result-rows')
-  await withErrors.getByRole('link', { name: /^Row 150\b/ }).click()
+  await withErrors.getByRole('link', { name: /^Line 151\b/ }).click()
   await expect(page.getByLabel('Intensity', { exact: true })).toHaveValue('n/a')
   await expect(page.getByLabel('Product name', { exact: true })).toHaveValue('Frame 150')
+})
+
+test("a row is named by the line a spreadsheet shows it on: the header line 1, a cell's line breaks and the help row counted as a spreadsheet counts them", async ({
+  page,
+}) => {
+  // Line 1 the header; line 2 a row whose note holds line breaks (one line of a spreadsheet all
+  // the same); line 3 the template's help row; line 4 the row with the error.
+  const csv =
+    'Product name,Barcode,Intensity,Notes\r\n' +
+    `Aviator,${ean13('500000020001')},1.2,"first line\r\nsecond line\r\nthird line"\r\n` +
+    '# help: the columns. (This row is help: the importer skips it.),,,\r\n' +
+    `Kids Round,${ean13('500000020002')},high,\r\n`
+  await page.goto('/#/skus')
+  await page.getByRole('link', { name: 'Import' }).click()
+  await page
+    .getByLabel('Choose a file')
+    .setInputFiles({ name: 'lines.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) })
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+
+  // The preview names each row by its line: the help row (line 3) is skipped, not renumbered.
+  const preview = page.getByRole('region', { name: 'The rows' }).getByRole('table')
+  await expect(preview.getByRole('columnheader').first()).toHaveText('Line')
+  await expect(preview.locator('tbody tr td:first-child')).toHaveText(['2', '4'])
+
+  const intensity = group(page, /Intensity must be a number/)
+  await expect(intensity).toContainText('Line 4 “high”')
+  await expect(problemsRegion(page)).toContainText(
+    'each row is named by its line, as your spreadsheet app numbers it',
+  )
+  await intensity.getByRole('button', { name: /Intensity must be a number/ }).click()
+  await expect(intensity.getByRole('columnheader').first()).toHaveText('Line')
+  await expect(rowsOf(intensity)).toHaveText([/^4\s*high\s*Intensity must be a number, not the text "high"$/])
+  expect(await axe(page)).toEqual([])
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    problemsRegion(page).getByRole('button', { name: 'Download the error report' }).click(),
+  ])
+  const lines = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').split('\r\n')
+  expect(lines[0]).toBe('line,column,value,message')
+  expect(lines[1]).toBe('4,Intensity,high,"Intensity must be a number, not the text ""high"""')
 })

@@ -107,7 +107,7 @@ test.describe('Importing SKUs', () => {
     await expect(page.locator('.import-preview tbody tr')).toHaveCount(5)
     await page.getByRole('button', { name: /^Error Intensity\s?: Intensity must be a number/ }).click()
     const problem = page.locator('.import-problems tbody tr').first()
-    await expect(problem.locator('td').nth(0)).toHaveText('2')
+    await expect(problem.locator('td').nth(0)).toHaveText('3')
     await expect(problem.locator('td').nth(1)).toHaveText('high')
     await expect(problem).toContainText('Intensity must be a number')
     await expect(page.locator('.import-duplicates__counts')).toHaveText(
@@ -123,8 +123,8 @@ test.describe('Importing SKUs', () => {
     ])
     expect(download.suggestedFilename()).toBe('spring-catalogue - problems.csv')
     const report = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '').split('\r\n')
-    expect(report[0]).toBe('row,column,value,message')
-    expect(report[1]).toMatch(/^2,Intensity,high,"?Intensity must be a number/)
+    expect(report[0]).toBe('line,column,value,message')
+    expect(report[1]).toMatch(/^3,Intensity,high,"?Intensity must be a number/)
     expect(report.some((line) => line.includes('Warning: '))).toBe(true)
 
     // Update existing drafts: the editable one changes, the sent one does not, the file's last row wins.
@@ -309,7 +309,9 @@ test.describe('Importing SKUs', () => {
     await sections.getByRole('link', { name: 'SKUs' }).click()
     await asking.getByRole('button', { name: 'Stop and leave' }).click()
     await releaseDraftWrites(page)
-    await expect(page.getByRole('heading', { name: 'SKU drafts', level: 1 })).toBeVisible({ timeout: 30_000 })
+    await expect(page.getByRole('heading', { name: 'SKUs', exact: true, level: 1 })).toBeVisible({
+      timeout: 30_000,
+    })
     expect(await storedDrafts(page)).toEqual(before)
     await expect(page.getByText('Import stopped: the drafts are as they were before it.')).toBeVisible()
   })
@@ -332,7 +334,7 @@ test.describe('Importing SKUs', () => {
     expect(await storedDrafts(page)).toEqual(before)
   })
 
-  test('the templates have every contract column, a help row and an example that imports cleanly', async ({
+  test('the templates have every contract column by its title, a help row and an example that imports cleanly', async ({
     page,
     pageProblems,
   }) => {
@@ -345,7 +347,8 @@ test.describe('Importing SKUs', () => {
     const csv = parseCsvText((await save('CSV template')).toString('utf8'))
     const xlsx = await readXlsx(await save('XLSX template'))
     for (const sheet of [csv, xlsx]) {
-      expect(sheet.headers).toEqual(expect.arrayContaining(['productName', 'arEffect.transform.position.x']))
+      expect(sheet.headers).toEqual(expect.arrayContaining(['Product name', 'Position X', 'Intensity']))
+      expect(sheet.headers).not.toContain('arEffect.transform.position.x')
       expect(sheet.rows[0]?.[0]).toMatch(/^# help:/)
       const [example] = convertSheet(sheet)
       expect(example?.errors).toEqual([])
@@ -357,6 +360,10 @@ test.describe('Importing SKUs', () => {
       mimeType: 'application/octet-stream',
       buffer: await save('XLSX template'),
     })
+    // A template filled in is a person's sheet, not an export: the defaults stay on, and it is not
+    // called "a Catalog Desk export".
+    await expect(page.getByLabel('Fill missing sections with the new-SKU defaults')).toBeChecked()
+    await expect(page.getByText(/Catalog Desk export/)).toHaveCount(0)
     await page.getByRole('button', { name: 'Check the rows' }).click()
     await expect(page.getByRole('button', { name: 'Import 1 valid row' })).toBeVisible()
   })

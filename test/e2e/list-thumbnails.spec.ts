@@ -72,7 +72,7 @@ async function openListWith(page: Page, drafts: Array<[name: string, photo: stri
 }
 
 const rowNamed = (page: Page, name: string) =>
-  page.getByRole('grid', { name: 'SKU drafts' }).getByRole('row', { name: new RegExp(name) })
+  page.getByRole('grid', { name: 'SKUs' }).getByRole('row', { name: new RegExp(name) })
 
 const localRefusal = (address: string) =>
   `Not loaded: a local address (${address}). Settings can allow local addresses.`

@@ -5,9 +5,14 @@ import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 
 const result = (page: Page) => page.locator('.connection-result')
 
+/** The sandbox refuses an empty batch (HTTP 400), as a service may: the token was accepted, no more. */
 async function expectConnected(page: Page) {
-  await expect(result(page).getByText('Connected', { exact: true })).toBeVisible()
-  await expect(result(page)).toContainText('The service accepted the token')
+  await expect(result(page).getByText('Token accepted', { exact: true })).toBeVisible()
+  await expect(result(page)).toContainText(
+    'The service took the token but refused the empty test batch (HTTP 400)',
+  )
+  await expect(result(page)).toContainText('The batch was empty, so nothing was created')
+  await expect(result(page).getByText('Connected', { exact: true })).toHaveCount(0)
 }
 
 test.describe('Settings: profiles, token and connection', () => {

@@ -54,7 +54,7 @@ async function openList(page: Page, drafts: readonly Record<string, unknown>[] =
   await expect(page.getByText(`${drafts.length} drafts on this computer`)).toBeVisible()
 }
 
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
+const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
 const row = (page: Page, name: string) => grid(page).getByRole('row', { name: new RegExp(name) })
 const focusedRow = (page: Page) => grid(page).locator('[role="row"]:focus')
 const problems = (page: Page, name: string) => page.getByRole('dialog', { name: `Checks of ${name}` })
@@ -122,7 +122,7 @@ test.describe('Problems in the SKU list', () => {
     const half = problems(page, 'Half Cat Eye')
     await expect(half).toContainText('2 fields not filled.')
     await expect(half.getByRole('listitem')).toHaveText([/^Sub-category.*Product$/, /^Brand.*Product$/])
-    await page.getByRole('heading', { name: 'SKU drafts' }).click()
+    await page.getByRole('heading', { name: 'SKUs', exact: true }).click()
     await expect(half).toBeHidden()
   })
 

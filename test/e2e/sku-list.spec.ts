@@ -42,7 +42,7 @@ async function openCatalogue(page: Page, options: SeedOptions = {}): Promise<See
   return drafts
 }
 
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
+const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
 /** Body rows in the DOM (the header row is row 1). */
 const bodyRows = (page: Page) => grid(page).locator('[role="row"]:not([aria-rowindex="1"])')
 const rowAt = (page: Page, position: number) =>

@@ -21,7 +21,7 @@ async function runFinishes(page: Page, synced: number) {
 const skusToSend = (page: Page) => page.getByRole('region', { name: 'SKUs to send' })
 const tile = (page: Page, label: string) =>
   skusToSend(page).locator('.import-counts__item', { hasText: label })
-const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
+const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
 const rows = (page: Page) => grid(page).locator('[role="row"][data-id]')
 
 /** Adds the profile "Second" leading to `second` (with its token) and makes it the active one. */
@@ -104,7 +104,9 @@ test.describe('Sync to several destinations', () => {
       await expect(next.getByRole('button', { name: 'Create 5 new on Second' })).toBeEnabled()
       const promotions = next.getByRole('list', { name: 'Promotions' })
       await expect(promotions).toContainText('5 drafts synced on Sandbox are not sent to Second.')
-      await expect(promotions.getByRole('button', { name: 'Send them to Second…' })).toBeVisible()
+      await expect(
+        promotions.getByRole('button', { name: 'Send the 5 tested on Sandbox to Second…' }),
+      ).toBeVisible()
       expect(await axe(next)).toEqual([])
       await screenshot(next, 'destinations-sync-second')
 
@@ -183,8 +185,16 @@ test.describe('Sync to several destinations', () => {
       const offer = page.getByRole('list', { name: 'Promotions' }).getByRole('listitem')
       await expect(offer).toHaveCount(1)
       await expect(offer).toContainText('4 drafts synced on Sandbox are not sent to Second.')
-      // Every ready draft would be six; the promotion is the four.
-      await expect(page.getByRole('button', { name: 'Create 6 new on Second' })).toBeVisible()
+      // The four tested on the Sandbox are the first choice; every ready draft (six, two of them
+      // never tested there) the second, and it says so.
+      const promote = offer.getByRole('button', { name: 'Send the 4 tested on Sandbox to Second…' })
+      const everyReady = page.getByRole('button', {
+        name: 'Create all 6 new on Second, 2 never tested on Sandbox',
+      })
+      await expect(promote).toHaveClass(/button--primary/)
+      await expect(everyReady).toBeEnabled()
+      await expect(everyReady).not.toHaveClass(/button--primary/)
+      await expect(page.locator('.sync-start--skus .button--primary')).toHaveCount(1)
 
       // "Show in the list": exactly those four, with the two filters that say why.
       await offer.getByRole('button', { name: 'Show in the list' }).click()
@@ -197,7 +207,7 @@ test.describe('Sync to several destinations', () => {
       await screenshot(page, 'destinations-promotable-in-list')
 
       await openSync(page)
-      await page.getByRole('button', { name: 'Send them to Second…' }).click()
+      await page.getByRole('button', { name: 'Send the 4 tested on Sandbox to Second…' }).click()
       const scope = page.getByRole('group', { name: /^Only 4 drafts synced on Sandbox/ })
       await expect(scope).toBeVisible()
       await expect(scope).toContainText(
@@ -220,6 +230,10 @@ test.describe('Sync to several destinations', () => {
       expect(await axe(page)).toEqual([])
       await screenshot(page, 'destinations-promotion-diff')
 
+      // Chosen, the promotion's own run is the primary action.
+      await expect(page.getByRole('button', { name: 'Create 4 new on Second' })).toHaveClass(
+        /button--primary/,
+      )
       await page.getByRole('button', { name: 'Create 4 new on Second' }).click()
       await runFinishes(page, 4)
       // Second got the four as they are now; the Sandbox nothing more.
@@ -285,7 +299,7 @@ test.describe('Sync to several destinations', () => {
     await expect(page.getByRole('button', { name: 'Create 2 new on Sandbox' })).toBeVisible()
 
     await page.getByRole('link', { name: 'SKUs' }).click()
-    await expect(page.getByRole('grid', { name: 'SKU drafts' })).toBeVisible()
+    await expect(page.getByRole('grid', { name: 'SKUs' })).toBeVisible()
     await openSync(page)
     await expect(page.getByRole('button', { name: 'Create 5 new on Sandbox' })).toBeVisible()
     await expect(page.getByRole('group', { name: /^Only/ })).toHaveCount(0)

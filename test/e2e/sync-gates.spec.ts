@@ -99,7 +99,7 @@ test.describe('Gates before sending', () => {
     await held
       .getByRole('button', { name: 'Show them: 2 drafts sharing a barcode with another SKU to be sent' })
       .click()
-    const grid = page.getByRole('grid', { name: 'SKU drafts' })
+    const grid = page.getByRole('grid', { name: 'SKUs' })
     await expect(page.getByLabel('Held back')).toHaveValue('duplicate')
     await expect(grid.getByRole('row').filter({ hasText: 'Twin Aviator' })).toHaveCount(2)
     await expect(grid.getByRole('row').filter({ hasText: 'Round Without Barcode' })).toHaveCount(0)

@@ -6,6 +6,9 @@ import { decide } from './harness/decisions.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { history, legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
 
+/** A service elsewhere on the network (a reserved name: nothing answers it), like Staging's address. */
+const REMOTE_ADDRESS = 'https://catalog-api.example'
+
 test.describe('Sync', () => {
   test('sends every ready draft once, shows progress and the history, and never sends a synced draft there again', async ({
     page,
@@ -73,6 +76,60 @@ test.describe('Sync', () => {
     await expect(page.locator('.sync-start__held')).toContainText(
       '1 draft with a barcode already created on Sandbox',
     )
+  })
+
+  test('as a run ends, the bar beside "Finished" is full and the pre-flight never counts its drafts as still in a run', async ({
+    page,
+    pageProblems,
+  }) => {
+    await seedForSync(page, pageProblems, 30)
+    await setSending(page, 'sandbox', { batchSize: 8 })
+    await openSync(page)
+    // What a person could have seen as the run ended, watched from the page: the bar in the first
+    // frame whose heading says "Finished", and any moment the pre-flight said "in a run not finished".
+    await page.evaluate(() => {
+      interface Node {
+        textContent: string | null
+        clientWidth: number
+        getBoundingClientRect(): { width: number }
+        querySelector(selector: string): Node | null
+        querySelectorAll(selector: string): ArrayLike<Node>
+      }
+      const window = globalThis as unknown as {
+        document: Node & { body: unknown }
+        MutationObserver: new (callback: () => void) => { observe(target: unknown, options: object): void }
+        requestAnimationFrame(callback: () => void): number
+        __runEnd: { inRunShown: string[]; filledAtFinished?: number }
+      }
+      const seen: { inRunShown: string[]; filledAtFinished?: number } = { inRunShown: [] }
+      window.__runEnd = seen
+      const { document } = window
+      new window.MutationObserver(() => {
+        const text = document.querySelector('.sync-start--skus')?.textContent ?? ''
+        if (/in a run not finished/i.test(text)) seen.inRunShown.push(text)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+      const frame = () => {
+        const bar = document.querySelector('.sync-bar')
+        if (bar && document.querySelector('#sync-progress-title')?.textContent?.trim() === 'Finished') {
+          const parts = Array.from(bar.querySelectorAll('.sync-bar__part'))
+          const filled = parts.reduce((sum, part) => sum + part.getBoundingClientRect().width, 0)
+          seen.filledAtFinished = filled / bar.clientWidth
+          return
+        }
+        window.requestAnimationFrame(frame)
+      }
+      window.requestAnimationFrame(frame)
+    })
+    await page.getByRole('button', { name: 'Create 27 new on Sandbox' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('button', { name: 'Nothing new to create on Sandbox' })).toBeVisible()
+    await expect(progress(page)).toContainText('27 of 27 SKUs done')
+    const seen = await page.evaluate(
+      () =>
+        (globalThis as unknown as { __runEnd: { inRunShown: string[]; filledAtFinished?: number } }).__runEnd,
+    )
+    expect.soft(seen.filledAtFinished).toBeGreaterThan(0.99)
+    expect(seen.inRunShown).toEqual([])
   })
 
   test('a 500 fails a batch, a reset after processing leaves one unknown; the person resolves both', async ({
@@ -316,28 +373,85 @@ test.describe('Sync', () => {
     await expect(page.getByRole('button', { name: `Create ${18 - stored} new on Sandbox` })).toBeEnabled()
   })
 
-  test('going offline pauses the run; it goes on by itself when the connection is back', async ({
+  test('going offline pauses a run to a destination that needs the network; it goes on by itself when the connection is back', async ({
     page,
     context,
     pageProblems,
     sandbox,
+    reachedThroughSandbox,
   }) => {
     await seedForSync(page, pageProblems, 20)
-    await setSending(page, 'sandbox', { batchSize: 3 })
+    // A service elsewhere on the network, as Staging is; in the test its requests reach the sandbox.
+    reachedThroughSandbox.add('remote')
+    await addActiveProfile(page, {
+      ...DEFAULT_SENDING,
+      timeouts: { ...DEFAULT_SENDING.timeouts },
+      id: 'remote',
+      name: 'Remote service',
+      kind: 'service',
+      baseUrl: REMOTE_ADDRESS,
+      batchSize: 3,
+    })
     sandbox.addFaults([{ kind: 'latency', delayMs: 250, times: null }])
     await openSync(page)
-    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
+    await page.getByRole('button', { name: 'Create 18 new on Remote service' }).click()
     await expect.poll(() => sandbox.requests().length).toBeGreaterThanOrEqual(1)
     await context.setOffline(true)
     await expect(progress(page).getByRole('heading', { name: 'Paused: offline' })).toBeVisible()
     await expect(page.getByText('This computer is offline.')).toBeVisible()
+    await expect(progress(page).getByRole('button', { name: 'Resume' })).toBeDisabled()
     const sentWhileOnline = sandbox.requests().length
     await page.waitForTimeout(800)
     // At most the request that was in flight when the connection went.
     expect(sandbox.requests().length).toBeLessThanOrEqual(sentWhileOnline + 1)
     await context.setOffline(false)
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
-    expect(await syncStates(page)).toEqual({ synced: 18, draft: 2 })
+    expect(await syncStates(page, REMOTE_ADDRESS)).toEqual({ synced: 18, draft: 2 })
     await expect(page.getByRole('log')).toContainText('Back online: sending again.')
+
+    // Offline again, the page says before any run that nothing reaches it until the connection is back.
+    await context.setOffline(true)
+    const note = page.getByRole('status').filter({ hasText: 'This computer is offline' })
+    await expect(note).toHaveText(
+      'This computer is offline: nothing reaches Remote service until the connection is back. A run started now waits, paused, and sends by itself once it is.',
+    )
+    await expect(
+      page.getByRole('button', { name: 'Nothing new to create on Remote service' }),
+    ).toHaveAccessibleDescription(/nothing reaches Remote service until the connection is back/)
+  })
+
+  test('offline, a sync to the Sandbox runs to the end: the Sandbox is on this computer', async ({
+    page,
+    context,
+    pageProblems,
+    sandbox,
+  }) => {
+    const seeded = await seedForSync(page, pageProblems, 20)
+    await setSending(page, 'sandbox', { batchSize: 3 })
+    await openSync(page)
+    await context.setOffline(true)
+    await page.getByRole('button', { name: 'Create 18 new on Sandbox' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByText('Paused: offline')).toHaveCount(0)
+    await expect(page.getByRole('log')).toContainText('Done: 18 synced, 0 rejected, 0 failed, 0 unknown.')
+    await expect(page.getByRole('log')).not.toContainText('sending paused')
+    expect(await syncStates(page)).toEqual({ synced: 18, draft: 2 })
+    expect(receivedBarcodes(sandbox).sort()).toEqual(
+      seeded
+        .filter((draft) => seededValid(draft.index))
+        .map((draft) => draft.barcode)
+        .sort(),
+    )
+
+    // Still offline, the page says syncing here works, beside the Start button it describes.
+    const note = page.getByRole('status').filter({ hasText: 'This computer is offline' })
+    await expect(note).toHaveText(
+      'This computer is offline, and Sandbox is on this computer: syncing to it works offline.',
+    )
+    await expect(
+      page.getByRole('button', { name: 'Nothing new to create on Sandbox' }),
+    ).toHaveAccessibleDescription(/syncing to it works offline/)
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-offline-sandbox')
   })
 })

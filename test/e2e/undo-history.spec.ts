@@ -111,7 +111,9 @@ test.describe('Undo history', () => {
     await page.keyboard.press('Enter')
     await expect(history(page)).toBeHidden()
     await expect(historyButton(page)).toBeFocused()
-    await expect(said(page, '2 actions undone. 3 drafts restored. 1 draft it added removed.')).toBeVisible()
+    await expect(
+      said(page, '2 actions undone. 3 drafts restored. 1 draft they added was removed.'),
+    ).toBeVisible()
     await expect(lede(page)).toHaveText('20 drafts on this computer')
     expect(await storedDraftCount(page)).toBe(20)
 

@@ -23,6 +23,7 @@ import { BatchedOutput } from '../batched-output.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { jsonMember, JsonListSpool } from '../json-layout.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
+import { lineFields } from '../sheet-report.ts'
 import { Spool } from '../spool.ts'
 import { CHECK_ASSETS_USAGE } from '../usage.ts'
 
@@ -113,7 +114,8 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
           if (!asked.has(ref.url)) asked.set(ref.url, checker.check(ref.url, asset))
         }
         const sku = SKU_KIND.label(item.payload, `#${item.index}`)
-        named.add({ index: item.index, row: item.row, sku, refs })
+        const line = item.row === undefined ? {} : lineFields(item.place)
+        named.add({ index: item.index, row: item.row, ...line, sku, refs })
       },
       // Whether the SKUs meet the contract is validate's question: their assets are checked either way.
       { validate: false },
@@ -137,6 +139,8 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
           results.add({
             index: at.index,
             ...(at.row === undefined ? {} : { row: at.row }),
+            ...(at.line === undefined ? {} : { line: at.line }),
+            ...(at.file === undefined ? {} : { file: at.file }),
             sku: at.sku,
             field,
             ...check,
@@ -176,6 +180,9 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
 interface Named {
   index: number
   row: number | undefined
+  /** A spreadsheet row's line (and a pair's file), for a person to find it. */
+  line?: number
+  file?: string
   sku: string
   refs: AssetRef[]
 }

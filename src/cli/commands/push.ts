@@ -685,8 +685,8 @@ function heldLines(input: PushInput, holds: ReadonlyMap<number, Pick<Hold, 'mess
   return [...holds]
     .sort(([a], [b]) => a - b)
     .map(([index, hold]) => {
-      const row = input.rowOf(index)
-      return `[${index}] ${input.labelOf(index)}: ${row === undefined ? '' : `row ${row}: `}${hold.message}`
+      const place = input.rowOf(index) === undefined ? '' : `${input.placeOf(index)}: `
+      return `[${index}] ${input.labelOf(index)}: ${place}${hold.message}`
     })
 }
 

@@ -42,7 +42,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
       report.add(item, kind)
       verdict.add(item, kind)
     })
-    const json = verdict.json()
+    const json = verdict.json(checked)
     if (values.json) {
       report.write(io.stdout, checked, {
         ...(options.showMapping && checked.mapping ? { mapping: checked.mapping } : {}),

@@ -1,4 +1,5 @@
 import { plural } from '#shared/plural.ts'
+import { lineOf } from '../sheet-report.ts'
 import { holdGroups, holdLines, verdictLine, type HoldGroup } from '../verdict-report.ts'
 import type { ItemPlan, PushHoldReason, PushJudgement } from './push-gates.ts'
 import type { PushInput } from './push-input.ts'
@@ -28,8 +29,11 @@ export interface DryRunJson {
   notUpdated: number
   /** Left as an earlier push left them: a creation whose outcome is unknown or failed, an update refused. */
   standing: number
-  /** Each item held back or left as it stands, in input order: its index, a sheet's row, why. */
-  holds: { index: number; row?: number; reason: string; message: string }[]
+  /**
+   * Each item held back or left as it stands, in input order: its index, a sheet's row (and a
+   * spreadsheet's line, a pair's file), why.
+   */
+  holds: { index: number; row?: number; line?: number; file?: string; reason: string; message: string }[]
   platformList?: PlatformListJson
 }
 
@@ -50,7 +54,8 @@ export function dryRunJson(
     const row = input.rowOf(index)
     const hold =
       plan === 'held' ? judgement.held.get(index)! : { reason: STANDING, message: standingMessage(index) }
-    holds.push({ index, ...(row === undefined ? {} : { row }), reason: hold.reason, message: hold.message })
+    const place = row === undefined ? {} : { row, ...lineOf(row, input.file.numbering ?? 'lines') }
+    holds.push({ index, ...place, reason: hold.reason, message: hold.message })
   })
   const invalid = input.invalid.length
   const valid = input.items.total - invalid
@@ -87,13 +92,13 @@ export function dryRunText(input: PushInput, json: DryRunJson, groups: readonly 
   if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
   if (json.heldBack > 0) parts.push(`${json.heldBack} held back`)
   if (json.invalid > 0) parts.push(`${json.invalid} not valid`)
-  const sheet = input.rowOf(0) !== undefined
+  const numbering = input.rowOf(0) === undefined ? undefined : (input.file.numbering ?? 'lines')
   const counts = verdictLine(json, groups, noun)
   return [
     'Dry run: nothing was sent, and the journal was not written.',
     `${plural(json.total, noun)}: ${parts.join(', ')}.`,
     counts,
-    ...holdLines(groups, { sheet, all: false }),
+    ...holdLines(groups, { ...(numbering && { numbering }), all: false }),
   ]
     .join('\n')
     .concat('\n')

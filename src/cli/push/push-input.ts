@@ -1,6 +1,7 @@
 import { createHash, type Hash } from 'node:crypto'
 import { isRecord } from '#shared/is-record.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { sayRow, thousands } from '#shared/sheet/places.ts'
 import { barcodeKey, skuGaps } from '#shared/sync/send-gates.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
 import { checkInput, firstError, type CheckedFile } from '../check-input.ts'
@@ -49,8 +50,9 @@ export interface PushInput {
   /** For a sheet: the data row the item came from, as validate counts them (from 1). */
   rowOf(index: number): number | undefined
   /**
-   * Where a person finds the item in FILE: "row N" of a sheet (as validate counts them), "item N"
-   * of a JSON list (its position from 0, the [N] of validate and of push's lists).
+   * Where a person finds the item in FILE, as validate says it: "line N" of a spreadsheet (its
+   * row's line; "item N" of a feed), "item N" of a JSON list (its position from 0, the [N] of
+   * validate and of push's lists).
    */
   placeOf(index: number): string
   /** Removes the items kept on disk. */
@@ -162,7 +164,7 @@ async function readInto(
     rowOf: (index) => rows[index],
     placeOf(index) {
       const row = rows[index]
-      return row === undefined ? `item ${index}` : `row ${row}`
+      return row === undefined ? `item ${thousands(index)}` : sayRow(row, checked.numbering ?? 'lines')
     },
     close: () => store.close(),
   }

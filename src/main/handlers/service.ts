@@ -60,7 +60,7 @@ export function connectionTestResult(outcome: Outcome, url: string): ConnectionT
       return {
         ...answered,
         ok: true,
-        message: `The service accepted the token. It refused the empty test batch (HTTP ${outcome.status}), so nothing was created.`,
+        message: `The service took the token but refused the empty test batch (HTTP ${outcome.status}): some services refuse a batch with no SKU in it. The batch was empty, so nothing was created; a first sync of real SKUs shows whether they are accepted.`,
       }
     default:
       return { ...answered, ok: false, message: outcome.message }

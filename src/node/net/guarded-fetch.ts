@@ -4,6 +4,7 @@ import https from 'node:https'
 import { extname } from 'node:path'
 import got, { type PlainResponse } from 'got'
 import { formatBytes } from '#shared/byte-size.ts'
+import { isSampleAddress } from '#shared/sample-assets.ts'
 import { isPublicAddress, literalAddress } from './local-addresses.ts'
 
 /**
@@ -14,7 +15,9 @@ import { isPublicAddress, literalAddress } from './local-addresses.ts'
  * address is checked when it is made, the first and each redirect's, and a local one is refused
  * before anything is sent, unless the person turned "Allow local addresses" on; a connection kept
  * for the next download is reused only under the setting it was made under. A refusal says
- * the same whatever listens there, so the errors never tell which local ports are open.
+ * the same whatever listens there, so the errors never tell which local ports are open. A sample
+ * address (the template's, under a `.invalid` host) is refused without a lookup: the callers that
+ * show samples (preview-assets.ts, thumbnail-route.ts) answer it from the app's own files first.
  */
 export interface GuardedFetchOptions {
   /** Read on every download: the setting can change while the app runs. Off unless the person turned it on. */
@@ -217,6 +220,9 @@ function refusal(
   if (!url || !WEB_PROTOCOLS.has(url.protocol)) return 'only http and https addresses are loaded'
   // got would turn them into an Authorization header; nothing fetched from data sends credentials.
   if (url.username || url.password) return 'addresses with a user name or password are not loaded'
+  // The template's stand-ins for the shop's files (src/shared/sample-assets.ts): never looked up.
+  if (isSampleAddress(url.href))
+    return 'it is a sample address, which stands for the app’s bundled sample: replace it with your file’s address'
   const literal = literalAddress(url.hostname)
   if (!allowLocal && literal !== undefined && !isPublic(literal))
     return localRefusal('it points to', literal, hint)

@@ -120,6 +120,7 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
       durationMs: result.durationMs,
       redact,
       operation,
+      empty: Array.isArray(argument) && argument.length === 0,
       host: new URL(url).host,
       timeouts: config.timeouts,
       maxResponseBytes,

@@ -33,6 +33,8 @@ export interface ClassifyContext {
   /** Scrubs the token from any text; identity when absent. */
   redact?: Redact
   operation?: Operation
+  /** The request carried an empty list (the connection test's batch): it cannot have created anything. */
+  empty?: boolean
   /** host[:port], named in messages about connections. */
   host?: string
   timeouts?: Timeouts
@@ -115,6 +117,7 @@ export function classifyAnswer(answer: ServiceAnswer, context: ClassifyContext):
       kind,
       status,
       operation: context.operation,
+      empty: context.empty,
       errorPage,
       serviceMessage: result.serviceMessage,
       problemCount: result.problems?.length,
@@ -198,6 +201,7 @@ export function classifyFailure(error: unknown, context: FailureContext): Outcom
     reason,
     bodySent: context.bodySent,
     operation: context.operation,
+    empty: context.empty,
     host: context.host,
     timeouts: context.timeouts,
     code,

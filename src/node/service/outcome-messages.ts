@@ -50,11 +50,26 @@ function maybeCreated(operation: Operation | undefined): string {
   return `The service may or may not have ${doneOf(operation)} ${subjectOf(operation)}: check before sending again.`
 }
 
+/**
+ * What an unclear outcome means for a request that carried an empty list (the connection test's
+ * batch): whatever the service did with it, it had nothing to act on.
+ */
+function emptyNothingDone(operation: Operation | undefined): string {
+  return `The request carried no ${nounOf(operation)}, so nothing was ${doneOf(operation)}.`
+}
+
+/** The items an operation carries, without the article: "SKUs". */
+function nounOf(operation: Operation | undefined): string {
+  return subjectOf(operation).replace(/^the /, '')
+}
+
 /** The facts about an HTTP answer that its message is made of. */
 export interface AnswerFacts {
   kind: OutcomeKind
   status: number
   operation?: Operation
+  /** The request carried an empty list: an unclear answer still means nothing was done. */
+  empty?: boolean
   /** The answer was an HTML page (a proxy's or server's error page): never quoted. */
   errorPage: boolean
   serviceMessage?: string
@@ -138,9 +153,10 @@ function answerConsequence(facts: AnswerFacts): string {
     case 'not-found':
       return `${nothingDone(facts.operation)}: it was deleted there, or the id kept for it is not the platform's.`
     case 'failed':
+      if (facts.empty) return emptyNothingDone(facts.operation)
       return `It may have ${doneOf(facts.operation)} some of ${subjectOf(facts.operation)}: check before sending again.`
     default:
-      return maybeCreated(facts.operation)
+      return facts.empty ? emptyNothingDone(facts.operation) : maybeCreated(facts.operation)
   }
 }
 
@@ -173,6 +189,8 @@ export interface DropFacts {
   /** Whether the request body had been completely handed to the network. */
   bodySent: boolean
   operation?: Operation
+  /** The request carried an empty list: a drop after it was sent still means nothing was done. */
+  empty?: boolean
   host?: string
   timeouts?: Timeouts
   /** The error code (ECONNRESET, …), already checked to be a plain code. */
@@ -232,7 +250,7 @@ function dropLeadAfterSent(facts: DropFacts): string {
 
 export function dropMessage(facts: DropFacts): string {
   return facts.bodySent
-    ? `${dropLeadAfterSent(facts)} ${maybeCreated(facts.operation)}`
+    ? `${dropLeadAfterSent(facts)} ${facts.empty ? emptyNothingDone(facts.operation) : maybeCreated(facts.operation)}`
     : `${dropLeadBeforeSent(facts)} Nothing was created.`
 }
 

@@ -1,10 +1,13 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import SkuListPage from './features/skus/SkuListPage.vue'
+import { pageScroll } from './page-scroll.ts'
 
 // Hash history: the page is one file (index.html) and the route lives in the fragment, so the
 // app protocol only ever serves real files.
 export const router = createRouter({
   history: createWebHashHistory(),
+  // A page opened starts at its top; Back and Forward return to where it was (page-scroll.ts).
+  scrollBehavior: pageScroll,
   routes: [
     { path: '/', redirect: '/skus' },
     { path: '/skus', component: SkuListPage, meta: { title: 'SKUs' } },

@@ -101,6 +101,10 @@ export interface SkuAssetResult extends AssetCheck {
   index: number
   /** For a sheet: the data row the SKU came from (the first row under the header is 1). */
   row?: number
+  /** For a spreadsheet: the row's line, as the spreadsheet app numbers it (the header is line 1). */
+  line?: number
+  /** Of PrestaShop's two files, the one whose line it is. */
+  file?: string
   /** The SKU as the other commands name it: its barcode, else its product name, else `#N`. */
   sku: string
   /** The field path (`arEffect.effectAssets3D.0.url`). */

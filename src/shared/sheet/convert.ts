@@ -31,7 +31,8 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  * - Booleans: true/false, yes/no, Y/N, 1/0 in any case.
  * - The product image: the first address of a cell that joins several.
  * - A 2D slot: empty or `null` is an empty slot, otherwise a JSON object.
- * - JSON columns (`json:PATH`, fields of kind json, paths the catalogue does not describe): JSON.
+ * - JSON columns (`json:PATH`, fields of kind json, paths the catalogue does not describe): JSON;
+ *   in a `json:` column, text that is not JSON (see `isPlainTextCell`) is that text.
  * - Kept columns (`keep:KEY`) and unit columns: their text.
  *
  * What was read differently from how the contract writes it is returned as a `conversion`.
@@ -69,7 +70,7 @@ const ABSENT: Converted = { value: undefined }
 
 export function cellConverter(path: FieldPath, options: CellOptions = {}): CellConverter {
   const name = describeColumn(path)
-  if (path.startsWith(JSON_COLUMN_PREFIX)) return jsonCell(name)
+  if (path.startsWith(JSON_COLUMN_PREFIX)) return extraFieldCell(name)
   if (path.startsWith(KEEP_COLUMN_PREFIX) || path.startsWith(UNIT_COLUMN_PREFIX)) return keptCell
   const target = columnTarget(path)
   if (target.kind === 'slot') return slotCell(name)
@@ -216,6 +217,24 @@ function parseJson(text: string): { value: unknown } | { reason: string } {
   } catch (error) {
     return { reason: (error as Error).message }
   }
+}
+
+/**
+ * Whether a `json:` column's cell is plain text rather than JSON: it does not read as JSON, and
+ * does not start as an object, a list or a quoted string would (so `{"url": "x"` stays an error).
+ * The export writes such a text field as it is, and quotes only text that would read otherwise
+ * ("12", "true", "", "[draft]"), so both read back the same.
+ */
+export function isPlainTextCell(text: string): boolean {
+  const start = text.trimStart()[0]
+  if (start === undefined || start === '{' || start === '[' || start === '"') return false
+  return 'reason' in parseJson(text)
+}
+
+/** A field the contract does not name (`json:PATH`): JSON, or plain text as the export writes it. */
+function extraFieldCell(name: string): CellConverter {
+  const json = jsonCell(name)
+  return (text) => (isPlainTextCell(text) ? { value: text } : json(text))
 }
 
 function jsonCell(name: string): CellConverter {

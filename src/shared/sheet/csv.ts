@@ -5,6 +5,7 @@ import { SheetFileError } from './errors.ts'
 import { escapeFormula } from './formula.ts'
 import { isBlankRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_PENDING_CHARS } from './limits.ts'
+import { lineOf } from './places.ts'
 
 /**
  * CSV in and out. Reading: the delimiter is detected among comma, semicolon, tab and |; line
@@ -44,7 +45,7 @@ function csvReader() {
     for (let i = 0; i < cells.length; i++) {
       const length = cells[i]!.length
       if (length > MAX_CELL_CHARS) {
-        const where = row === 0 ? 'The header' : `Row ${count(row)}`
+        const where = row === 0 ? 'The header' : `Line ${count(lineOf(row))}`
         const column = headers?.[i] ?? `column ${i + 1}`
         throw new SheetFileError(
           'huge-cell',
@@ -104,14 +105,14 @@ function csvReader() {
         const row = dataRows + (unclosed.row ?? 0) - before
         throw new SheetFileError(
           'unclosed-quote',
-          `A quote (") opened in ${row === 0 ? 'the header' : `row ${count(row)}`} is never closed, so the rest of the file would be one cell.`,
+          `A quote (") opened in ${row === 0 ? 'the header' : `line ${count(lineOf(row))}`} is never closed, so the rest of the file would be one cell.`,
         )
       }
     }
     if (pending.length > MAX_PENDING_CHARS) {
       throw new SheetFileError(
         'unclosed-quote',
-        `Row ${count(dataRows + 1)} is longer than ${MAX_PENDING_CHARS / MAX_CELL_CHARS} MB: a quote (") is not closed, or a cell is far too large.`,
+        `Line ${count(lineOf(dataRows + 1))} is longer than ${MAX_PENDING_CHARS / MAX_CELL_CHARS} MB: a quote (") is not closed, or a cell is far too large.`,
       )
     }
     const out: string[][] = []
@@ -128,7 +129,7 @@ function csvReader() {
         const extra = cells.slice(width)
         if (notes.length === 0 && !isBlankRow(extra)) {
           notes.push(
-            `Row ${count(dataRows)} has ${count(cells.length)} cells but the header names ${count(width)} columns; cells beyond the last column are ignored.`,
+            `Line ${count(lineOf(dataRows))} has ${count(cells.length)} cells but the header names ${count(width)} columns; cells beyond the last column are ignored.`,
           )
         }
         cells.length = width

@@ -3,6 +3,7 @@ import type { Sku } from '../schema/sku.ts'
 import { skuCatalogue } from '../validation/validate.ts'
 import { columnTarget, describeColumn, JSON_COLUMN_PREFIX, skuColumns } from './columns.ts'
 import type { FieldPath } from './types.ts'
+import { isPlainTextCell } from './convert.ts'
 import { toCsv } from './csv.ts'
 import { writeXlsx } from './xlsx.ts'
 import { isRecord } from '../is-record.ts'
@@ -12,14 +13,16 @@ import { isRecord } from '../is-record.ts'
  * of 3D asset 1"), their contract paths, or the headers a mapping file gives them. What the
  * catalogue's columns cannot hold goes into extra `json:PATH` columns whose cells are JSON, after
  * the contract's columns: fields the contract does not name (at any level), and a list or group
- * whose value is not of its shape (an empty 3D asset list, a 2D list that is not seven slots). A
- * 2D slot is its JSON (`null` for an empty slot). Columns of the app's own (the draft, its sync
- * state, its problems: src/shared/sheet/app-columns.ts) may follow; with the draft column the
- * importer knows the file and reads every cell as written.
+ * whose value is not of its shape (an empty 3D asset list, a 2D list that is not seven slots); a
+ * text there is written as it is, unless it would read back as something else ("12", "true": then
+ * quoted, see `isPlainTextCell`). A 2D slot is its JSON, and an empty slot an empty cell. Columns
+ * of the app's own (the draft, its sync state, its problems: src/shared/sheet/app-columns.ts) may
+ * follow; with the draft column the importer knows the file and reads every cell as written.
  *
  * The round trip JSON → sheet → JSON is exact for valid drafts, except what one cell cannot tell
  * apart: an absent value and empty text in a field that does not allow empty text (both an empty
- * cell, read back as absent), and an absent allowEmpty field (orgId, actionUrl: read back as "").
+ * cell, read back as absent), an absent allowEmpty field (orgId, actionUrl: read back as ""), and
+ * an absent 2D list beside other AR effect fields (seven empty cells, read back as seven empty slots).
  */
 
 export interface SheetData {
@@ -45,11 +48,14 @@ const join = (path: string, key: string | number) => (path ? `${path}.${key}` : 
 function skuCells(sku: unknown): Map<string, string> {
   const cells = new Map<string, string>()
   const json = (path: string, value: unknown) =>
-    cells.set(`${JSON_COLUMN_PREFIX}${path}`, JSON.stringify(value) ?? '')
+    cells.set(
+      `${JSON_COLUMN_PREFIX}${path}`,
+      typeof value === 'string' && isPlainTextCell(value) ? value : (JSON.stringify(value) ?? ''),
+    )
   const visit = (node: FieldNode, value: unknown, path: string) => {
     if (node.item && node.meta.kind === 'slots') {
       if (!Array.isArray(value) || value.length !== 7) return json(path, value)
-      value.forEach((slot, i) => cells.set(join(path, i), slot === undefined ? '' : JSON.stringify(slot)))
+      value.forEach((slot, i) => cells.set(join(path, i), slot == null ? '' : JSON.stringify(slot)))
     } else if (node.item) {
       if (!Array.isArray(value) || value.length === 0) return json(path, value)
       const item = node.item

@@ -52,9 +52,10 @@ export const DEFAULT_SETTINGS: MappingSettings = {
 export const OPTIONS_KEY = 'options'
 
 /**
- * The settings a file starts with. A file of Catalog Desk's own export (with its draft column, or
- * every column it fills named by its contract path) carries each draft's fields as they are: the
- * template's defaults would add what the drafts did not have, so they are not filled.
+ * The settings a file starts with. Catalog Desk's own export (with its draft column), or a file
+ * whose every column it fills is named by its contract path (written from drafts by path), carries
+ * each draft's fields as they are: the new-SKU defaults would add what the drafts did not have, so
+ * they are not filled. The import template, headed by titles, is filled in by people: it is neither.
  */
 export function defaultSettings(matches: readonly ColumnMatch[]): MappingSettings {
   const filled = matches.filter((match) => match.path !== null)

@@ -1,6 +1,7 @@
 import { streamCsv, type CsvHandlers, type CsvStreamOptions } from './csv.ts'
 import { SheetFileError } from './errors.ts'
 import { headerWords } from './header-words.ts'
+import { thousands, type PairFiles } from './places.ts'
 import { COMBINATIONS_ALONE, isCombinationsAlone, isProductsFile } from './prestashop.ts'
 
 /**
@@ -12,8 +13,9 @@ import { COMBINATIONS_ALONE, isCombinationsAlone, isProductsFile } from './prest
  * rows are the products file's, then the combinations file's, each cell under the column of the
  * same words ("Reference" under "Reference #", "Image URL" under "Image URLs (x;y;z...)",
  * "Product ID*" under "Product ID" or "ID"). Row N is the products file's row N up to its last,
- * then the combinations file's in order (a note says where they start). Which file is which is
- * told by their headers, in either order. prestashop.ts reads the rows.
+ * then the combinations file's in order: a person is told each row's file and its line there
+ * (places.ts). Which file is which is told by their headers, in either order. prestashop.ts reads
+ * the rows.
  */
 
 export interface PairInput {
@@ -80,15 +82,24 @@ export async function prestashopPair(
 }
 
 /**
+ * How a reader of the pair learns which rows are which file's, to say where a row is: `onFiles` is
+ * called before the products file's rows (its `products.rows` is Infinity: not counted yet), and
+ * again before the combinations file's, with the products file's rows counted.
+ */
+export interface PairHandlers extends CsvHandlers {
+  onFiles?(files: PairFiles): void
+}
+
+/**
  * Streams the pair as one sheet (see above). `onRows` is called with the products' rows, then the
- * combinations', with progress over both files' bytes. Returns the rows read and the notes of
- * both files' reading, and where the combinations' rows start.
+ * combinations', with progress over both files' bytes. Returns the rows read, the notes of both
+ * files' reading, and the files with where the combinations' rows start.
  */
 export async function streamPrestashopPair(
   files: readonly [PairInput, PairInput],
-  handlers: CsvHandlers,
+  handlers: PairHandlers,
   options: CsvStreamOptions = {},
-): Promise<{ rows: number; notes: string[] }> {
+): Promise<{ rows: number; notes: string[]; files: PairFiles }> {
   const pair = await prestashopPair(files)
   const [productHeaders, combinationHeaders] = pair.headers
   const byKey = new Map<string, number>()
@@ -114,6 +125,8 @@ export async function streamPrestashopPair(
   const productBytes = size(pair.products.input)
   const total = productBytes + size(pair.combinations.input)
   handlers.onHeader(headers)
+  const names = { products: pair.products.name, combinations: { name: pair.combinations.name } }
+  handlers.onFiles?.({ products: { name: names.products, rows: Infinity }, combinations: names.combinations })
 
   const products = await streamCsv(
     pair.products.input,
@@ -126,6 +139,11 @@ export async function streamPrestashopPair(
     },
     options,
   )
+  const pairFiles: PairFiles = {
+    products: { name: names.products, rows: products.rows },
+    combinations: names.combinations,
+  }
+  handlers.onFiles?.(pairFiles)
   const combinations = await streamCsv(
     pair.combinations.input,
     {
@@ -144,8 +162,9 @@ export async function streamPrestashopPair(
   const where = (name: string, note: string) => `${name}: ${note}`
   return {
     rows: products.rows + combinations.rows,
+    files: pairFiles,
     notes: [
-      `rows 1 to ${products.rows} are ${pair.products.name}'s, rows ${products.rows + 1} to ${products.rows + combinations.rows} are ${pair.combinations.name}'s rows 1 to ${combinations.rows}`,
+      `${pair.products.name}'s rows (${thousands(products.rows)}) and ${pair.combinations.name}'s (${thousands(combinations.rows)}) are read as one sheet; each problem names its file and line`,
       ...products.notes.map((note) => where(pair.products.name, note)),
       ...combinations.notes.map((note) => where(pair.combinations.name, note)),
     ],

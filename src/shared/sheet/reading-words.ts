@@ -2,6 +2,7 @@ import { skuCatalogue } from '../validation/validate.ts'
 import { describeColumn, KEEP_COLUMN_PREFIX } from './columns.ts'
 import type { ConversionCount } from './conversion-tally.ts'
 import { wordsOf } from './header-words.ts'
+import { sayRows, type RowNumbering } from './places.ts'
 import { FORMAT_NAMES, type ProductCounts, type SkipReason } from './products.ts'
 import type { FieldPath } from './types.ts'
 
@@ -138,13 +139,11 @@ const CONVERSION_WORDS: Record<
   },
 }
 
-/** "Active: 12 cells read as yes/no (“Y” → yes), rows 1, 2, 3…". */
-export function conversionText(tally: ConversionCount): string {
+/** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */
+export function conversionText(tally: ConversionCount, numbering: RowNumbering = 'lines'): string {
   const words = CONVERSION_WORDS[tally.kind]
   const what = `${numbers.format(tally.count)} ${tally.count === 1 ? words.one : words.many}`
   const more = tally.count > tally.rows.length ? '…' : ''
-  const rows = tally.rows.length
-    ? `, ${tally.rows.length === 1 && !more ? 'row' : 'rows'} ${tally.rows.join(', ')}${more}`
-    : ''
+  const rows = tally.rows.length ? `, ${sayRows(tally.rows, numbering)}${more}` : ''
   return `${describeColumn(tally.field)}: ${what} (${words.example(tally.from, tally.to)})${rows}`
 }

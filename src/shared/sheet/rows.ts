@@ -195,7 +195,9 @@ function columnFor(mapping: CompiledMapping, path: string): CompiledColumn | und
  * name is its product's (`nameFromProduct`, see SourceRow) is named with its options.
  *
  * 2D slots: when any slot cell of the row is filled, the list is built with all seven slots, the
- * empty ones null; when none is, the list is absent. 3D assets: the list grows to the highest
+ * empty ones null. When none is, the list is absent, unless the file has slot columns and the row
+ * fills something else of the AR effect: then its seven slots are all empty (the export writes
+ * empty slots as empty cells). 3D assets: the list grows to the highest
  * position used, gaps becoming empty assets (which then warn about their missing fields).
  */
 export function rowToSku(
@@ -245,6 +247,8 @@ export function rowToSku(
       setAt(sku, column.segments, value)
     }
   }
+  if (!slots && isRecord(sku.arEffect) && compiledMapping.columns.some((column) => column.slot !== null))
+    slots = Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
   if (slots) setAt(sku, SLOTS_PATH, slots)
   for (const list of compiledMapping.lists) {
     const value = getAt(sku, list)

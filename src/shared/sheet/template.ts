@@ -1,3 +1,4 @@
+import { SAMPLE_ADDRESSES } from '../sample-assets.ts'
 import type { FieldMeta } from '../schema/field.ts'
 import { EFFECT_ASSETS_2D_SLOTS, type Sku } from '../schema/sku.ts'
 import { columnTarget, describeColumn, skuColumns } from './columns.ts'
@@ -7,13 +8,18 @@ import { HELP_MARKER, HELP_ROW_NOTE } from './help-row.ts'
 import { writeXlsx } from './xlsx.ts'
 
 /**
- * The import template: every column of the contract (headed by its path, so it maps itself), a
- * second row of help (the field's words, what to write, suggestions) whose first cell starts with
- * the help marker so the importer skips it, and one example row that is a valid SKU.
+ * The import template: every column of the contract, headed by the field's title as the editor
+ * and the import's mapping name it ("Intensity", "Model address of 3D asset 1"), which the importer
+ * matches back to its field as it does a path; a second row of help (the field's words, what to
+ * write, suggestions) whose first cell starts with the help marker so the importer skips it; and
+ * one example row that is a valid SKU, whose model, environment and picture are the app's bundled
+ * samples (src/shared/sample-assets.ts), so a first draft made from it shows them.
  */
 
 export interface TemplateSheet {
   headers: string[]
+  /** The contract path of each column, in the same order. */
+  paths: string[]
   help: string[]
   example: string[]
 }
@@ -26,7 +32,7 @@ const EXAMPLE_SKU: Sku = {
   isActive: true,
   status: 'DRAFT',
   productName: 'Aviator Classic Gold 58',
-  productImage: 'https://cdn.example.com/catalog/aviator-classic-gold.png',
+  productImage: SAMPLE_ADDRESSES.picture,
   brand: 'Northwind Optics',
   barcode: '8901234567890',
   actionUrl: 'https://shop.example.com/p/aviator-classic-gold',
@@ -41,11 +47,11 @@ const EXAMPLE_SKU: Sku = {
       toneMapping: 'aces',
       shadowSoftness: 0.8,
       shadowIntensity: 0.4,
-      environmentImage: 'https://cdn.example.com/env/studio-soft.hdr',
+      environmentImage: SAMPLE_ADDRESSES.environment,
       useDefaultEnvironment: false,
     },
     effectAssets2D: Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null),
-    effectAssets3D: [{ id: 'frame', url: 'https://cdn.example.com/models/aviator-classic-gold.glb' }],
+    effectAssets3D: [{ id: 'frame', url: SAMPLE_ADDRESSES.model }],
   },
   meta: {
     age: 'adult',
@@ -101,10 +107,10 @@ function helpText(path: string): string {
 }
 
 export function templateSheet(): TemplateSheet {
-  const headers = skuColumns()
-  const help = headers.map(helpText)
+  const paths = skuColumns()
+  const help = paths.map(helpText)
   help[0] = `${HELP_MARKER} ${help[0]} ${HELP_ROW_NOTE}`
-  return { headers, help, example: skuRow(EXAMPLE_SKU, headers) }
+  return { headers: paths.map(describeColumn), paths, help, example: skuRow(EXAMPLE_SKU, paths) }
 }
 
 export function templateCsv(): string {
@@ -113,6 +119,6 @@ export function templateCsv(): string {
 }
 
 export function templateXlsx(): Promise<Uint8Array> {
-  const { headers, help, example } = templateSheet()
-  return writeXlsx([headers, help, example], { headerRows: 1, numberColumns: numberColumns(headers) })
+  const { headers, paths, help, example } = templateSheet()
+  return writeXlsx([headers, help, example], { headerRows: 1, numberColumns: numberColumns(paths) })
 }

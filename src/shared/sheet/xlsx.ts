@@ -5,6 +5,7 @@ import { SheetFileError } from './errors.ts'
 import { escapeFormula, isPlainNumber } from './formula.ts'
 import { isBlankRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_UNPACKED_BYTES } from './limits.ts'
+import { lineOf, thousands } from './places.ts'
 import type { ParsedSheet } from './csv.ts'
 import { DamagedZipError, unpackedSize, type UnpackedSize } from './unpacked-size.ts'
 import { formatBytes } from '../byte-size.ts'
@@ -100,13 +101,13 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
     if (huge >= 0) {
       throw new SheetFileError(
         'huge-cell',
-        `Row ${index + 1}, column "${headers[huge] ?? huge + 1}", holds more than 1 MB of text; a cell may hold at most 1 MB.`,
+        `Line ${thousands(lineOf(index + 1))}, column "${headers[huge] ?? huge + 1}", holds more than 1 MB of text; a cell may hold at most 1 MB.`,
       )
     }
     if (cells.length > width) {
       if (notes.length === 0 && !isBlankRow(cells.slice(width))) {
         notes.push(
-          `Row ${index + 1} has cells beyond the ${width} columns the header names; they are ignored.`,
+          `Line ${thousands(lineOf(index + 1))} has cells beyond the ${width} columns the header names; they are ignored.`,
         )
       }
       cells.length = width

@@ -1,3 +1,4 @@
+import { isLoopbackAddress } from '../http-address.ts'
 import type { TokenStorage } from '../profile.ts'
 
 /**
@@ -21,6 +22,14 @@ import type { TokenStorage } from '../profile.ts'
  */
 
 export const EMBEDDED_SANDBOX_DESTINATION = 'embedded-sandbox'
+
+/**
+ * Whether drafts naming sample addresses (the template's, src/shared/sample-assets.ts) may go to
+ * `destination`: only the built-in Sandbox takes them (the send gates hold them back elsewhere).
+ */
+export function takesSamples(destination: string): boolean {
+  return destination === EMBEDDED_SANDBOX_DESTINATION
+}
 
 /** One spelling per address, so "https://host/" and " https://host" are not mistaken for a move. */
 export function normaliseBaseUrl(url: string): string {
@@ -58,8 +67,14 @@ export interface DestinationKind<P extends DestinationProfile = DestinationProfi
    */
   readonly ownToken: boolean
   readonly tokenStorage?: TokenStorage
-  /** Offline behaviour: why nothing can be sent to it now, or undefined when it may be tried. */
+  /** Why nothing can be sent to it now, or undefined when it may be tried. */
   unavailable(sandbox: LocalSandbox): string | undefined
+  /**
+   * Offline behaviour: whether sending there needs the network. A destination on this computer
+   * (the embedded sandbox, a loopback address) is sent to while the computer is offline; a run to
+   * any other is paused by the page while it is offline (`needsNetwork` below).
+   */
+  needsNetwork(profile: P): boolean
   /** The profile as it is stored: its address in one spelling. */
   normalise(profile: P): P
   /** The fields its profile holds besides the ones every profile has. */
@@ -109,6 +124,7 @@ const EMBEDDED_SANDBOX: DestinationKind<Variant<'embedded-sandbox'>> = {
     sandbox.problem === undefined
       ? undefined
       : `The embedded sandbox is not running (${sandbox.problem}); Settings says more.`,
+  needsNetwork: () => false,
   normalise: (profile) => profile,
   ownFields: () => ({}),
   addressMoves: 'sandbox',
@@ -140,6 +156,7 @@ const SERVICE: DestinationKind<Variant<'service'>> = {
   tokenAddress: (profile) => normaliseBaseUrl(profile.baseUrl),
   ownToken: true,
   unavailable: () => undefined,
+  needsNetwork: (profile) => !isLoopbackAddress(profile.baseUrl),
   normalise: (profile) => ({ ...profile, baseUrl: normaliseBaseUrl(profile.baseUrl) }),
   ownFields: (profile) => ({ baseUrl: profile.baseUrl }),
   addressMoves: 'edit',
@@ -165,6 +182,11 @@ export function hasOwnAddress<P extends DestinationProfile>(
   profile: P,
 ): profile is Extract<P, { baseUrl: string }> {
   return destinationKindOf(profile).ownAddress(profile) !== undefined
+}
+
+/** Whether sending with the profile needs the network (see `DestinationKind.needsNetwork`). */
+export function needsNetwork(profile: DestinationProfile): boolean {
+  return destinationKindOf(profile).needsNetwork(profile)
 }
 
 /** The destination of a profile (see `DestinationKind.destination`). */

@@ -7,6 +7,7 @@ import {
   type Hold,
   type SendCandidate,
 } from './send-gates.ts'
+import { sayRow } from '../sheet/places.ts'
 
 /**
  * One verdict for the SKUs of a file (a sheet's rows, a JSON list), the same in `validate`,
@@ -35,9 +36,14 @@ export interface VerdictOptions {
   requiredBy: string
   /** Whether a barcode whose GTIN check digit is wrong holds its SKU back (a profile's choice). */
   holdBadCheckDigits?: boolean
+  /** Whether the destination takes SKUs naming sample addresses (the built-in Sandbox only). */
+  takesSamples?: boolean
   /** Barcodes the destination has (or may have) from other SKUs, when its records are known. */
   createdThere?: ReadonlyMap<string, CreatedThere>
-  /** How a reason names an item by its row ("item 3" of a JSON list); "row N" by default. */
+  /**
+   * How a reason names an item by its row ("item 3" of a JSON list); by default a sheet's line,
+   * "line N + 1" (sheet/places.ts).
+   */
   placeOf?: (row: number) => string
 }
 
@@ -126,6 +132,7 @@ export class VerdictTally {
     const options = this.options
     const hold = holdOf(item.payload, options.required, options.requiredBy, {
       holdBadCheckDigits: options.holdBadCheckDigits ?? false,
+      takesSamples: options.takesSamples ?? false,
     })
     this.codes.push(hold ? this.reasonCode(hold) : 0)
     if (!hold && barcode !== '' && options.createdThere?.has(barcode))
@@ -170,7 +177,7 @@ export class VerdictTally {
 
   private placeOf(index: number): string {
     const row = this.rows.at(index)
-    return this.options.placeOf?.(row) ?? `row ${row}`
+    return this.options.placeOf?.(row) ?? sayRow(row, 'lines')
   }
 
   private reasonCode(hold: Hold): number {

@@ -1,5 +1,6 @@
 import { isRecord } from '../is-record.ts'
 import { plural } from '../plural.ts'
+import { isSampleAddress, namesSampleAddress, sampleAt, type SampleName } from '../sample-assets.ts'
 import { findField } from '../schema/catalogue.ts'
 import { newSkuPayload } from '../schema/sku-template.ts'
 import { skuCatalogue } from '../validation/validate.ts'
@@ -15,6 +16,8 @@ import { gtinFinding } from '../values/gtin.ts'
  * - a field the profile requires (Settings), `category` by default;
  * - a barcode whose GTIN check digit is wrong (or with a letter where a digit belongs), only when
  *   the profile holds those back (off by default: validation warns of it either way);
+ * - a sample address (src/shared/sample-assets.ts: the template's model, environment and picture),
+ *   everywhere but the built-in Sandbox: it stands for the shop's own file, which the platform needs;
  * - a barcode that more than one SKU of the send carries, or that another draft already has
  *   (or may have) created at that destination: the bulk endpoint only creates, so either would
  *   be a second copy.
@@ -59,10 +62,19 @@ export const EMPTY_GAP = 'empty'
  */
 export const CHECK_DIGIT_GAP = 'check-digit'
 
+/**
+ * The `gaps` entry of a draft that names a sample address (the template's): held back from every
+ * destination but the Sandbox. No stored draft needed recomputing when it came: none could name
+ * one before the template did.
+ */
+export const SAMPLE_GAP = 'sample'
+
 /** What a profile holds back beyond the fields it requires. */
 export interface HoldRules {
   /** Barcodes whose check digit is wrong (`Profile.holdBadCheckDigits`); off by default. */
   holdBadCheckDigits?: boolean
+  /** The destination takes drafts naming sample addresses (`takesSamples` in destination.ts: the Sandbox). */
+  takesSamples?: boolean
 }
 
 /** How a field is named in a reason: its catalogue title ("Product name", "3D effect assets"). */
@@ -135,11 +147,20 @@ export function skuGaps(payload: unknown): string[] {
   )
   if (isEmptySku(payload)) gaps.unshift(EMPTY_GAP)
   if (barcodeFinding(payload)) gaps.push(CHECK_DIGIT_GAP)
+  if (namesSampleAddress(payload)) gaps.push(SAMPLE_GAP)
   return gaps
 }
 
 /** Why a SKU is held back, from the most basic reason to the least. */
-export const HOLD_REASONS = ['empty', 'identity', 'required', 'check-digit', 'duplicate', 'created'] as const
+export const HOLD_REASONS = [
+  'empty',
+  'identity',
+  'required',
+  'check-digit',
+  'sample',
+  'duplicate',
+  'created',
+] as const
 export type HoldReason = (typeof HOLD_REASONS)[number]
 
 /** One SKU held back and why, in words that name the fields or the other SKUs concerned. */
@@ -158,6 +179,7 @@ export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   identity: 'without a product name or barcode',
   required: 'missing a field this profile requires',
   'check-digit': 'whose barcode’s check digit is wrong',
+  sample: 'using the sample model or pictures',
   duplicate: 'sharing a barcode with another SKU to be sent',
   created: 'with a barcode already created there',
 }
@@ -177,7 +199,8 @@ export function holdHeading(reason: HoldReason, place: string): string {
  * fields always), or undefined when its own fields let it through. Only the first reason is given:
  * an empty draft is "empty", not also "no barcode". `requiredBy` says who requires the fields, as
  * the reason names it: the profile's name in the app ("Brand is empty; Sandbox requires it"),
- * "this push" in the CLI. A wrong check digit holds it back only when `rules` say so.
+ * "this push" in the CLI. A wrong check digit holds it back only when `rules` say so; a sample
+ * address, unless they say the destination takes samples (the Sandbox).
  */
 export function holdForGaps(
   gaps: readonly string[],
@@ -208,7 +231,43 @@ export function holdForGaps(
       message: checkDigitMessage('The barcode’s check digit is wrong', requiredBy),
     }
   }
+  if (!rules.takesSamples && gaps.includes(SAMPLE_GAP)) {
+    return { reason: 'sample', message: sampleMessage(['any'], requiredBy) }
+  }
   return undefined
+}
+
+/** How a hold names the samples a SKU uses; `any` when only its gaps are known, not which. */
+const SAMPLE_WORDS: Readonly<Record<SampleName | 'other' | 'any', string>> = {
+  model: 'the sample model',
+  environment: 'the sample environment',
+  picture: 'the sample picture',
+  other: 'a sample address',
+  any: 'the sample model or pictures',
+}
+
+/**
+ * A sample hold's words: which samples the SKU uses, to be replaced before it goes to `heldBy` (a
+ * profile's name; the CLI's "this push" or "this check" name no place, so none is said).
+ */
+function sampleMessage(used: readonly (keyof typeof SAMPLE_WORDS)[], heldBy: string): string {
+  const words = used.map((name) => SAMPLE_WORDS[name])
+  const them = words.length === 1 && used[0] !== 'any' ? 'it' : 'them'
+  const to = heldBy.startsWith('this ') ? 'anywhere but a sandbox' : `to ${heldBy}`
+  return `Uses ${listed(words)}: replace ${them} before sending ${to}`
+}
+
+/** Which samples a payload names, in the order of SAMPLE_WORDS. */
+function samplesUsed(payload: unknown): (SampleName | 'other')[] {
+  const found = new Set<SampleName | 'other'>()
+  const visit = (value: unknown) => {
+    if (typeof value === 'string') {
+      if (isSampleAddress(value)) found.add(sampleAt(value) ?? 'other')
+    } else if (Array.isArray(value)) value.forEach(visit)
+    else if (isRecord(value)) Object.values(value).forEach(visit)
+  }
+  visit(payload)
+  return (['model', 'environment', 'picture', 'other'] as const).filter((name) => found.has(name))
 }
 
 /** A check-digit hold's words: what is wrong, and who holds such SKUs back. */
@@ -228,6 +287,8 @@ export function holdOf(
   rules: HoldRules = {},
 ): Hold | undefined {
   const hold = holdForGaps(skuGaps(payload), required, requiredBy, rules)
+  // The payload is at hand: say which samples it uses.
+  if (hold?.reason === 'sample') return { ...hold, message: sampleMessage(samplesUsed(payload), requiredBy) }
   if (hold?.reason !== 'check-digit') return hold
   // The payload is at hand: say which digit (or letter) is wrong, as validation does.
   return { ...hold, message: checkDigitMessage(barcodeFinding(payload)!.message, requiredBy) }

@@ -8,6 +8,7 @@ import { test as base, expect, type Page } from '@playwright/test'
 import { createHandlers } from '#main/handlers/index.ts'
 import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { createAppLog, type AppLog } from '#node/app-log.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
@@ -74,6 +75,13 @@ interface TestFixtures {
   tokens: TokenStore
   /** The app's embedded sandbox: a real HTTP service on loopback, fresh for every test. */
   sandbox: Sandbox
+  /**
+   * Ids of profiles whose requests main sends to the embedded sandbox instead (a test adds them):
+   * a destination that needs the network (its address is not this computer's, so the page pauses
+   * a run to it while offline), reached through the only service a test may talk to. The page and
+   * its runs see the profile's own address and destination; main sends with the Sandbox profile.
+   */
+  reachedThroughSandbox: Set<string>
   /**
    * "Allow local addresses" as the test starts (off, as for a new user). Tests whose preview files
    * are served on loopback turn it on, as a person testing with local files would.
@@ -151,6 +159,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  reachedThroughSandbox: async ({}, use) => {
+    await use(new Set())
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   mainLogs: async ({}, use) => {
     const logs: string[] = []
     const methods = ['log', 'info', 'warn', 'error', 'debug'] as const
@@ -198,6 +211,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       sandbox,
       tokens: keychainTokens,
       allowLocalAddresses,
+      reachedThroughSandbox,
     },
     use,
   ) => {
@@ -259,10 +273,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     thumbnailsOfTest = thumbnailRoute({
       policy: CONTENT_SECURITY_POLICY,
       allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+      resourcesDir: join(repoRoot, 'resources'),
     })
     // A rejection here reaches the page as a rejected promise carrying the error's message.
     await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
-      const result = await dispatch(channel, args)
+      const result = await dispatch(channel, throughSandbox(channel, args, reachedThroughSandbox))
       bridgeResults.push(result)
       if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)
       return result
@@ -296,6 +311,17 @@ const noTestThumbnails: OriginHandler = async () => new Response('No test is run
  * test's settings as long as its context; a test's contexts share the route of the last one made.
  */
 let thumbnailsOfTest: OriginHandler = noTestThumbnails
+
+/**
+ * A request of a profile the test reaches through the sandbox (`reachedThroughSandbox`), as the
+ * Sandbox profile's: a batch sent and the connection test (the engine's probe for the network).
+ */
+function throughSandbox(channel: string, args: unknown[], profiles: ReadonlySet<string>): unknown[] {
+  if (!profiles.has(args[0] as string)) return args
+  if (channel === 'syncSend') return ['sandbox', EMBEDDED_SANDBOX_DESTINATION, ...args.slice(2)]
+  if (channel === 'testConnection') return ['sandbox', ...args.slice(1)]
+  return args
+}
 
 /** Chromium's console line for a thumbnail the route answered with a refusal. */
 const THUMBNAIL_NOT_SHOWN =

@@ -4,7 +4,7 @@ import { expect } from './fixtures.ts'
 
 /** The SKU list as the list specs read it: how they open it, and the parts they look at. */
 
-export const grid = (page: Page) => page.getByRole('grid', { name: 'SKU drafts' })
+export const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
 /** The row at `position` from the top (0: the first under the header). */
 export const rowAt = (page: Page, position: number) =>
   grid(page).locator(`[role="row"][aria-rowindex="${position + 2}"]`)

@@ -25,11 +25,11 @@ export const history = (page: Page) => page.getByRole('region', { name: 'History
 export const receivedBarcodes = (sandbox: Sandbox) =>
   sandbox.received().skus.map((entry) => String((entry.sku as { barcode: string }).barcode))
 
-/** How many stored SKU drafts are in each state at the sandbox. */
-export async function syncStates(page: Page): Promise<Record<string, number>> {
+/** How many stored SKU drafts are in each state at the sandbox (or at `destination`). */
+export async function syncStates(page: Page, destination?: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {}
   for (const draft of await storedDrafts(page)) {
-    const state = stateOf(draft)
+    const state = stateOf(draft, destination)
     counts[state] = (counts[state] ?? 0) + 1
   }
   return counts

@@ -20,7 +20,7 @@ export async function seedForSync(
   await expect(page.getByText('No SKU drafts yet')).toBeVisible()
   const seeded = await seedDrafts(page, count, options)
   await page.reload()
-  await expect(page.getByRole('grid', { name: 'SKU drafts' })).toBeVisible()
+  await expect(page.getByRole('grid', { name: 'SKUs' })).toBeVisible()
   return seeded
 }
 

@@ -499,7 +499,7 @@ describe('output', () => {
     expect(report.results[2]).toMatchObject({ index: 1, sku: 'Frame ' })
   })
 
-  it('names a sheet’s SKUs by row', async () => {
+  it('names a sheet’s SKUs by the line a spreadsheet shows them on', async () => {
     const server = await serve({ '/draco.glb': { body: await pmndrsModel('bunny') } })
     const sheet = join(scratch, 'skus.csv')
     await writeFile(
@@ -509,7 +509,7 @@ describe('output', () => {
     const run = await runCli(['check-assets', sheet, '--allow-local'])
     expect(run.code).toBe(0)
     expect(run.stdout).toContain(
-      `row 1 SKU 3001, arEffect.effectAssets3D.0.url: ${server.url}/draco.glb\n  ok: GLB`,
+      `line 2 SKU 3001, arEffect.effectAssets3D.0.url: ${server.url}/draco.glb\n  ok: GLB`,
     )
     expect(run.stdout).toContain(
       '2 SKUs read, 1 asset named (1 distinct file): 1 ok, 0 with warnings, 0 with errors; 1 SKU name no asset',

@@ -59,7 +59,7 @@ describe('catalog-desk convert', () => {
     const run = await runCli(['convert', at('errors.csv'), at('errors.json')])
     expect(run.code).toBe(1)
     expect(run.stdout).toContain(
-      'row 2, column "Intensity": Intensity must be a number, not the text "high"\n',
+      'line 3, column "Intensity": Intensity must be a number, not the text "high"\n',
     )
     // The row's own values, and the new-SKU defaults for the sections it does not have.
     const template = newSkuPayload()

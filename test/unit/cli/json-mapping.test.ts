@@ -54,7 +54,7 @@ describe('a JSON product list through a mapping file', () => {
     expect(summary.warnings).toContainEqual(expect.objectContaining({ row: 6, item: '[2]' }))
 
     const text = await runCli(['validate', MAKEUP, '--mapping', MAKEUP_MAPPING, '--all'])
-    expect(text.stdout).toContain('row 5, at [1].product_colors[1]: Barcode is missing (warning)')
+    expect(text.stdout).toContain('item 5, at [1].product_colors[1]: Barcode is missing (warning)')
     expect(text.stdout).toMatch(/^6 SKUs checked: 6 valid, 0 invalid/m)
   })
 

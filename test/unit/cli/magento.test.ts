@@ -65,7 +65,7 @@ describe('Magento 2’s sample product export', () => {
     expect(run.stdout).toContain('note: read as a Magento product export: 3 products, 0 variants')
     expect(run.stdout).toContain(SKIPPED)
     expect(run.stdout).toContain(
-      'note: Category: 3 category paths split into category and sub-category (“Gear > Fitness Equipment” → “category Gear, sub-category Fitness Equipment”), rows 1, 2, 3',
+      'note: Category: 3 category paths split into category and sub-category (“Gear > Fitness Equipment” → “category Gear, sub-category Fitness Equipment”), lines 2, 3, 4',
     )
     const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Sku[] }
     expect(skus.map((sku) => sku.productName)).toEqual(STRAPS)

@@ -114,14 +114,16 @@ describe.each(DIALECTS)('$name: the products file with its combinations file', (
       Weight: null,
     })
     expect(run.stdout).toContain(
-      `note: rows 1 to 7 are ${dialect.products}'s, rows 8 to 34 are ${dialect.combinations}'s rows 1 to 27`,
+      `note: ${dialect.products}'s rows (7) and ${dialect.combinations}'s (27) are read as one sheet; each problem names its file and line`,
     )
     expect(run.stdout).toContain(
       'note: column "EAN13" fills Barcode; "UPC" could too and is ignored ("EAN13" comes first in the file)',
     )
     expect(run.stdout).toContain('30 SKUs checked: 30 valid, 0 invalid')
-    // The sample's shared codes are said, with the rows that share them.
-    expect(run.stdout).toContain('barcode 0685387000000 is on rows 24, 25, 26, 27')
+    // The sample's shared codes are said, with the rows that share them: each in its own file, at
+    // the line a spreadsheet shows it on (rows 24 to 27 of the two read as one: the combinations
+    // file's rows 17 to 20, its lines 18 to 21).
+    expect(run.stdout).toContain(`barcode 0685387000000 is on ${dialect.combinations} lines 18, 19, 20, 21`)
   })
 
   it('the files are told apart by their headers, in either order', async () => {
@@ -148,7 +150,7 @@ describe('PrestaShop: the products file alone', () => {
     const run = await runCli(['convert', `${REAL}/prestashop-9.1-products-import.csv`, out])
     expect(run.stdout).toContain('read as a PrestaShop product import: 7 products, 0 variants')
     expect(run.stdout).toContain(
-      'Product image: 1 cell of several images: the first one kept (“http://localhost/prestashop/img/p/1/5/15.jpg,http://localhost/prestashop/img/p/2/3/23.jpg” → “http://localhost/prestashop/img/p/1/5/15.jpg”), row 1',
+      'Product image: 1 cell of several images: the first one kept (“http://localhost/prestashop/img/p/1/5/15.jpg,http://localhost/prestashop/img/p/2/3/23.jpg” → “http://localhost/prestashop/img/p/1/5/15.jpg”), line 2',
     )
     const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Sku[] }
     expect(skus.map((sku) => [sku.productName, sku.category])).toEqual([

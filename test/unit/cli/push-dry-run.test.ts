@@ -152,17 +152,17 @@ describe('validate and push --dry-run agree on a real WooCommerce export', () =>
     expect(dryRun.code).toBe(1)
     const verdict = '20 SKUs valid; 0 sendable; 20 held back: no barcode (20)'
     expect(validate.stdout).toContain(
-      `${verdict}\n  no barcode: rows 1, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 10 more\n`,
+      `${verdict}\n  no barcode: lines 2, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 10 more\n`,
     )
     expect(dryRun.stdout).toContain(
-      `${verdict}\n  no barcode: rows 1, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 10 more\n`,
+      `${verdict}\n  no barcode: lines 2, 4, 5, 6, 7, 8, 9, 10, 11, 12 and 10 more\n`,
     )
     expect(validate.stdout).not.toContain('shop id')
 
     const validated = JSON.parse((await runCli(['validate', SAMPLE, '--json'])).stdout) as {
       valid: number
       sendable: number
-      holds: { row: number; reason: string; message: string }[]
+      holds: { row: number; line: number; reason: string; message: string }[]
       repeatedShopIds: unknown[]
     }
     const judged = JSON.parse(
@@ -170,9 +170,12 @@ describe('validate and push --dry-run agree on a real WooCommerce export', () =>
     ) as DryRunJson
     expect(validated).toMatchObject({ valid: 20, sendable: 0, repeatedShopIds: [] })
     expect(judged).toMatchObject({ valid: 20, sendable: 0, heldBack: 20, create: 0 })
-    const reasons = SKU_ROWS.map((row) => ({ row, reason: 'identity', message: 'No barcode' }))
+    // Each by its data row (for scripts) and its line in the spreadsheet (for a person), in both.
+    const reasons = SKU_ROWS.map((row) => ({ row, line: row + 1, reason: 'identity', message: 'No barcode' }))
     expect(validated.holds).toEqual(reasons)
-    expect(judged.holds.map(({ row, reason, message }) => ({ row, reason, message }))).toEqual(reasons)
+    expect(judged.holds.map(({ row, line, reason, message }) => ({ row, line, reason, message }))).toEqual(
+      reasons,
+    )
     expect(sandbox.requests()).toEqual([])
   })
 })

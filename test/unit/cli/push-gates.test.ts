@@ -131,8 +131,8 @@ describe('push: the gates', () => {
     const run = await push([...base, '--require', 'category,brand', '--json'])
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('required besides a product name and a barcode: Category, Brand')
-    expect(run.stderr).toContain('  [1] S-2: row 2: Category is empty; this push requires it\n')
-    expect(run.stderr).toContain('  [2] S-3: row 3: Brand is empty; this push requires it\n')
+    expect(run.stderr).toContain('  [1] S-2: line 3: Category is empty; this push requires it\n')
+    expect(run.stderr).toContain('  [2] S-3: line 4: Brand is empty; this push requires it\n')
     expect(barcodesIn(sandbox)).toEqual(['S-1'])
   })
 

@@ -45,7 +45,7 @@ describe('reading shop exports from the CLI', () => {
     )
     // The two barcodes a spreadsheet shortened are errors on their rows, with the column.
     expect(run.stdout).toContain(
-      'row 1, column "Variant Barcode": Barcode "3.65275E+11" was shortened to a number',
+      'line 2, column "Variant Barcode": Barcode "3.65275E+11" was shortened to a number',
     )
     expect(run.stdout).toMatch(/^6 SKUs checked: 4 valid, 2 invalid/m)
   })
@@ -123,12 +123,12 @@ describe('reading shop exports from the CLI', () => {
     const without = await runCli(['validate', `${EXPORTS}/own-sheet-decimal-comma.csv`, '--all'])
     expect(without.code).toBe(1)
     expect(without.stdout).toContain(
-      'row 1, column "Intensity": Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"; if this file writes decimals with a comma, say so and it is read as one',
+      'line 2, column "Intensity": Intensity must be a number with a dot for decimals and no thousands separator (such as 1234.5), not the text "1,5"; if this file writes decimals with a comma, say so and it is read as one',
     )
     const withComma = await summaryOf(['--decimal-comma', `${EXPORTS}/own-sheet-decimal-comma.csv`])
     // Only the barcode the spreadsheet mangled is left wrong.
     expect(withComma.errors.map((error) => [error.row, error.column])).toEqual([[1, 'EAN']])
-    expect(withComma.notes).toContain('Intensity: 4 decimal commas read (“1,5” → 1.5), rows 1, 2, 3, 4')
+    expect(withComma.notes).toContain('Intensity: 4 decimal commas read (“1,5” → 1.5), lines 2, 3, 4, 5')
   })
 
   it('a mapping file that is not one is refused, naming the file and the key', async () => {
@@ -172,8 +172,8 @@ describe('a sheet whose headers have typos', () => {
     expect(notes(run.stdout)).toContain(
       'note: column "Price" matches no field of the contract and is ignored',
     )
-    expect(run.stdout).toContain('row 1: Product name is missing (warning)')
-    expect(run.stdout).toContain('row 1: Barcode is missing (warning)')
+    expect(run.stdout).toContain('line 2: Product name is missing (warning)')
+    expect(run.stdout).toContain('line 2: Barcode is missing (warning)')
     // The mapping used leaves them out: a typo is the person's to confirm.
     const shown = await summaryOf(['--show-mapping', TYPOS])
     expect(shown.mapping).toMatchObject({
@@ -240,7 +240,7 @@ describe('a sheet whose headers have typos', () => {
       // The one barcode of two rows is held back, the other row sent.
       expect(barcodesIn(sandbox)).toEqual(['7612345001043'])
       expect(run.stdout).toContain(
-        '  held: [0] 7612345001029: Barcode 7612345001029 is also on 1 other SKU to be sent (row 3 “Aviator Silver 58”): keep one',
+        '  held: [0] 7612345001029: Barcode 7612345001029 is also on 1 other SKU to be sent (line 4 “Aviator Silver 58”): keep one',
       )
       expect(run.stdout).toContain('  held: [2] 7612345001029: Barcode 7612345001029 is also on 1 other SKU')
     })

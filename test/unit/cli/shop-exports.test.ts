@@ -113,7 +113,7 @@ function whatTheAppSays(file: string) {
   return {
     products: layout.format === 'plain' ? undefined : `read as ${readAsText(products)}`,
     skipped: skippedText(products),
-    conversions: tally.counts.map(conversionText),
+    conversions: tally.counts.map((count) => conversionText(count)),
     // "Read by the file's format" on the mapping screen, with its reason; the dry run lists it.
     structural: matches.filter((match) => match.structural && !isAppColumn(match.header)),
     // "Dropped columns" in the dry run.
@@ -170,7 +170,7 @@ describe('Shopify’s variants named by their product and options', () => {
     expect(names).toContain('Floor Lamp')
     const { notes } = await validated(join(EXPORTS, 'shopify-products.csv'))
     expect(notes).toContain(
-      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), rows 1, 2, 3, 6, 7',
+      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
     )
   })
 })

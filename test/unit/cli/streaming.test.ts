@@ -16,6 +16,7 @@ import { bulkRequestJson, skusToCsv } from '#shared/sheet/export.ts'
 import { applyMappingFile } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
 import { readSheet } from '#shared/sheet/rows.ts'
+import type { CellProblem } from '#shared/sheet/types.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { validateDocument } from '#shared/validation/document.ts'
 import { FIXTURES_DIR, REPO_ROOT } from '../shared/contract-fixtures.ts'
@@ -239,18 +240,22 @@ describe('a report longer than what is held in memory', () => {
       (await runCli(['validate', '--json', at('warned.csv')])).stdout,
     ) as SheetSummary
     const { results } = readSheet(parseCsvText(lines.join('\n')))
-    expect(summary.errors).toEqual(results.flatMap((result) => result.errors))
-    expect(summary.warnings).toEqual(results.flatMap((result) => result.warnings))
+    // Each problem at its data row and, for a person, the spreadsheet's line (the header is line 1).
+    const lined = (problems: CellProblem[]) =>
+      problems.map((problem) => ({ ...problem, line: problem.row + 1 }))
+    expect(summary.errors).toEqual(results.flatMap((result) => lined(result.errors)))
+    expect(summary.warnings).toEqual(results.flatMap((result) => lined(result.warnings)))
     // Twice the megabyte a report keeps in memory.
     expect(JSON.stringify(summary).length).toBeGreaterThan(2 * 1024 * 1024)
     expect(summary.notes).toContain('column "Notes" matches no field of the contract and is ignored')
 
     const text = (await runCli(['validate', at('warned.csv'), '--all'])).stdout.trimEnd().split('\n')
     expect(text[0]).toBe('note: column "Notes" matches no field of the contract and is ignored')
-    expect(text.filter((line) => line.startsWith('row '))).toHaveLength(
+    expect(text.filter((line) => line.startsWith('line '))).toHaveLength(
       summary.errors.length + summary.warnings.length,
     )
-    expect(text).toContain(`6000 SKUs checked: 4000 valid, 2000 invalid, ${summary.warnings.length} warnings`)
+    const warnings = summary.warnings.length.toLocaleString('en-US')
+    expect(text).toContain(`6,000 SKUs checked: 4,000 valid, 2,000 invalid, ${warnings} warnings`)
   })
 
   it('an app request given to convert leaves no file behind', async () => {

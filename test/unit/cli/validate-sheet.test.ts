@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SheetSummary } from '#cli/sheet-report.ts'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { templateCsv } from '#shared/sheet/template.ts'
+import { SAMPLE_ORIGIN } from '#shared/sample-assets.ts'
 import { runCli } from './run-cli.ts'
 
 let scratch = ''
@@ -31,22 +32,22 @@ const ROWS = [
 const CSV = ROWS.map((row) => row.join(';')).join('\r\n') + '\r\n'
 
 describe('catalog-desk validate with a sheet', () => {
-  it('a CSV with errors exits 1, with --all each problem as row N, column "Header", notes first', async () => {
+  it('a CSV with errors exits 1, with --all each problem as line N, column "Header", notes first', async () => {
     const run = await runCli(['validate', await scratchFile('skus.csv', CSV), '--all'])
     expect(run.code).toBe(1)
     expect(run.stderr).toBe('')
     const out = lines(run.stdout)
     expect(out[0]).toBe('note: column "Notes" matches no field of the contract and is ignored')
-    expect(out).toContain('row 2, column "Intensity": Intensity must be a number, not the text "high"')
+    expect(out).toContain('line 3, column "Intensity": Intensity must be a number, not the text "high"')
     expect(out).toContain(
-      'row 2, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
+      'line 3, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
     )
-    expect(out).toContain('row 1: Barcode is missing (warning)')
-    expect(out).toContain('row 2: Barcode is missing (warning)')
+    expect(out).toContain('line 2: Barcode is missing (warning)')
+    expect(out).toContain('line 3: Barcode is missing (warning)')
     expect(out.slice(-3)).toEqual([
       expect.stringMatching(/^2 SKUs checked: 1 valid, 1 invalid, \d+ warnings$/),
       '1 SKU valid; 0 sendable; 1 held back: no barcode (1)',
-      '  no barcode: row 1',
+      '  no barcode: line 2',
     ])
   })
 
@@ -54,13 +55,52 @@ describe('catalog-desk validate with a sheet', () => {
     const out = lines((await runCli(['validate', await scratchFile('grouped.csv', CSV)])).stdout)
     const problems = out.filter((line) => !line.startsWith('note:')).slice(0, -3)
     expect(problems).toEqual([
-      'row 2, column "Intensity": Intensity must be a number, not the text "high"',
-      'row 2, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
-      'Category is missing (warning): rows 1, 2',
-      'Sub-category is missing (warning): rows 1, 2',
-      'Product image is missing (warning): rows 1, 2',
-      'Barcode is missing (warning): rows 1, 2',
+      'line 3, column "Intensity": Intensity must be a number, not the text "high"',
+      'line 3, column "Active": Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
+      'Category is missing (warning): lines 2, 3',
+      'Sub-category is missing (warning): lines 2, 3',
+      'Product image is missing (warning): lines 2, 3',
+      'Barcode is missing (warning): lines 2, 3',
     ])
+  })
+
+  it("a problem on the spreadsheet's line 4 is said line 4, whatever its cells hold; --json has row and line", async () => {
+    // Line 1 the header, line 2 a row whose note holds line breaks (still one line of a spreadsheet),
+    // line 3 the template's help row, line 4 the row with the error.
+    const csv =
+      'Product name,Intensity,Notes\r\n' +
+      '"Aviator","1.2","first line\r\nsecond line\r\nthird line"\r\n' +
+      '# help: the columns. (This row is help: the importer skips it.),,\r\n' +
+      'Kids Round,high,\r\n'
+    const file = await scratchFile('line-4.csv', csv)
+    const text = await runCli(['validate', file])
+    expect(lines(text.stdout)).toContain(
+      'line 4, column "Intensity": Intensity must be a number, not the text "high"',
+    )
+    const summary = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
+    expect(summary.errors).toEqual([
+      {
+        row: 3,
+        line: 4,
+        column: 'Intensity',
+        value: 'high',
+        message: 'Intensity must be a number, not the text "high"',
+      },
+    ])
+    expect(summary.holds).toContainEqual(expect.objectContaining({ row: 1, line: 2, reason: 'identity' }))
+  })
+
+  it('numbers a person reads have their thousands separated, as the app writes them', async () => {
+    const rows = ['Product name,Intensity']
+    for (let i = 1; i <= 3_001; i++) rows.push(i === 3_001 ? 'Last,high' : `Aviator ${i},1`)
+    const out = lines(
+      (await runCli(['validate', await scratchFile('thousands.csv', rows.join('\n'))])).stdout,
+    )
+    expect(out).toContain('line 3,002, column "Intensity": Intensity must be a number, not the text "high"')
+    expect(out).toContainEqual(
+      expect.stringMatching(/^3,001 SKUs checked: 3,000 valid, 1 invalid, \d{1,3}(,\d{3})* warnings$/),
+    )
+    expect(out).toContain('  no barcode: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2,990 more')
   })
 
   it('a column without a header is said to be unread when it holds something, and not when empty', async () => {
@@ -71,7 +111,7 @@ describe('catalog-desk validate with a sheet', () => {
     ])
   })
 
-  it('--json gives row and column instead of index and path', async () => {
+  it("--json gives row (the data row), line (the spreadsheet's) and column instead of index and path", async () => {
     const run = await runCli(['validate', '--json', await scratchFile('skus2.csv', CSV)])
     expect(run.code).toBe(1)
     const summary = JSON.parse(run.stdout) as SheetSummary
@@ -79,18 +119,26 @@ describe('catalog-desk validate with a sheet', () => {
     expect(summary.errors).toEqual([
       {
         row: 2,
+        line: 3,
         column: 'Intensity',
         value: 'high',
         message: 'Intensity must be a number, not the text "high"',
       },
       {
         row: 2,
+        line: 3,
         column: 'Active',
         value: 'perhaps',
         message: 'Active must be yes or no (true/false, Y/N, 1/0), not the text "perhaps"',
       },
     ])
-    expect(summary.warnings).toContainEqual({ row: 1, column: '', value: '', message: 'Barcode is missing' })
+    expect(summary.warnings).toContainEqual({
+      row: 1,
+      line: 2,
+      column: '',
+      value: '',
+      message: 'Barcode is missing',
+    })
     expect(summary.notes.filter((note) => note.startsWith('column'))).toEqual([
       'column "Notes" matches no field of the contract and is ignored',
     ])
@@ -101,16 +149,22 @@ describe('catalog-desk validate with a sheet', () => {
     const run = await runCli(['validate', file])
     expect(run.code).toBe(1)
     expect(run.stdout).toContain(
-      'row 2, column "Intensity": Intensity must be a number, not the text "high"\n',
+      'line 3, column "Intensity": Intensity must be a number, not the text "high"\n',
     )
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
     expect(json).toMatchObject({ kind: 'xlsx', items: 2, invalid: 1 })
   })
 
-  it('a filled-in template is valid: exit 0, the help row skipped', async () => {
+  it('a filled-in template is valid, the help row skipped; held back until its sample addresses are replaced', async () => {
     const run = await runCli(['validate', await scratchFile('template.csv', templateCsv())])
-    expect(run).toMatchObject({ code: 0, stderr: '' })
-    expect(run.stdout).toBe(
+    expect(run).toMatchObject({ code: 1, stderr: '' })
+    expect(run.stdout).toContain(
+      '1 SKU checked: 1 valid, 0 invalid, 0 warnings\n1 SKU valid; 0 sendable; 1 held back: using the sample model or pictures (1)\n',
+    )
+    const own = templateCsv().replaceAll(`${SAMPLE_ORIGIN}/`, 'https://cdn.example.com/')
+    const mine = await runCli(['validate', await scratchFile('mine.csv', own)])
+    expect(mine).toMatchObject({ code: 0, stderr: '' })
+    expect(mine.stdout).toBe(
       '1 SKU checked: 1 valid, 0 invalid, 0 warnings\n1 SKU valid; 1 sendable; 0 held back\n',
     )
   })

@@ -57,7 +57,7 @@ describe('validate: the verdict and its exit status', () => {
     expect(lines(heldRun.stdout).slice(-3)).toEqual([
       '2 SKUs checked: 2 valid, 0 invalid, 8 warnings',
       '2 SKUs valid; 0 sendable; 2 held back: no barcode (2)',
-      '  no barcode: rows 1, 2',
+      '  no barcode: lines 2, 3',
     ])
 
     const sendable = await csvFile('sendable.csv', PLAIN, ['Aviator,4006381333931,eyewear'])
@@ -95,12 +95,15 @@ describe('validate: the verdict and its exit status', () => {
       '6 SKUs valid; 0 sendable; 6 held back: sharing a barcode with another SKU to be sent (6)',
     )
     expect(out).toContain("the file's 6 SKU rows hold 2 distinct SKUs; repeated whole:")
-    expect(out).toContain('  rows 3, 5 repeat row 1')
-    expect(out).toContain('  rows 4, 6 repeat row 2')
+    expect(out).toContain('  lines 4, 6 repeat line 2')
+    expect(out).toContain('  lines 5, 7 repeat line 3')
 
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
     expect(json).toMatchObject({ valid: 6, sendable: 0, heldBack: 6, distinct: 2 })
-    expect(json.repeated).toEqual([{ rows: [1, 3, 5] }, { rows: [2, 4, 6] }])
+    expect(json.repeated).toEqual([
+      { rows: [1, 3, 5], lines: [2, 4, 6] },
+      { rows: [2, 4, 6], lines: [3, 5, 7] },
+    ])
   })
 
   it('names a barcode two different SKUs share, with their rows, and holds both', async () => {
@@ -147,9 +150,9 @@ describe('validate: the verdict and its exit status', () => {
     expect(out).toContain(
       'shop ids (column "ID") on more than one row (one product listed twice? nothing is held for it):',
     )
-    expect(out).toContain('  shop id 42 is on rows 1, 3')
+    expect(out).toContain('  shop id 42 is on lines 2, 4')
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
-    expect(json.repeatedShopIds).toEqual([{ shopId: '42', rows: [1, 3] }])
+    expect(json.repeatedShopIds).toEqual([{ shopId: '42', rows: [1, 3], lines: [2, 4] }])
   })
 
   it('a Shopify product’s variants share its Handle but are not one shop id twice; the same variant twice is', async () => {
@@ -161,7 +164,7 @@ describe('validate: the verdict and its exit status', () => {
     ])
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
     expect(json.items).toBe(3)
-    expect(json.repeatedShopIds).toEqual([{ shopId: 'aviator / Gold', rows: [1, 3] }])
+    expect(json.repeatedShopIds).toEqual([{ shopId: 'aviator / Gold', rows: [1, 3], lines: [2, 4] }])
   })
 
   it('lists the first rows of a group, and every row with --all', async () => {
@@ -169,15 +172,15 @@ describe('validate: the verdict and its exit status', () => {
     const file = await csvFile('many.csv', PLAIN, rows)
     const grouped = lines((await runCli(['validate', file])).stdout)
     expect(grouped).toContain(
-      'column "Barcode": Barcode is missing (warning): rows 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4 more',
+      'column "Barcode": Barcode is missing (warning): lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 4 more',
     )
-    expect(grouped.at(-1)).toBe('  no barcode: rows 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4 more')
+    expect(grouped.at(-1)).toBe('  no barcode: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 4 more')
 
     const all = lines((await runCli(['validate', file, '--all'])).stdout)
     expect(
-      all.filter((line) => /^row \d+, column "Barcode": Barcode is missing \(warning\)$/.test(line)),
+      all.filter((line) => /^line \d+, column "Barcode": Barcode is missing \(warning\)$/.test(line)),
     ).toHaveLength(14)
-    expect(all.at(-1)).toBe('  no barcode: rows 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14')
+    expect(all.at(-1)).toBe('  no barcode: lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15')
   })
 })
 

@@ -11,6 +11,7 @@ import {
 } from '#main/app-protocol.ts'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { thumbnailRoute } from '#node/thumbnail-route.ts'
+import { resourcesDir } from './service-deps.ts'
 
 // A built renderer in a temporary folder, with a secret beside it that must never be served.
 let folder: string
@@ -39,7 +40,11 @@ afterAll(async () => {
 const request = (url: string, method = 'GET') => new Request(url, { method })
 
 /** Main's thumbnail route as a new user has it: nothing on this computer or the local network. */
-const thumbnails = thumbnailRoute({ policy: CONTENT_SECURITY_POLICY, allowLocalAddresses: () => false })
+const thumbnails = thumbnailRoute({
+  policy: CONTENT_SECURITY_POLICY,
+  allowLocalAddresses: () => false,
+  resourcesDir,
+})
 const appProtocol = () => appProtocolHandler(rendererDir, thumbnails)
 
 describe('the app protocol', () => {

@@ -7,6 +7,8 @@ import type { GuardedFetchOptions } from '#node/net/guarded-fetch.ts'
 import { formatBytes } from '#shared/byte-size.ts'
 import { isPublicAddress } from '#node/net/local-addresses.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import { guardedFetch } from '#node/net/guarded-fetch.ts'
+import { SAMPLE_ADDRESSES, SAMPLE_ORIGIN } from '#shared/sample-assets.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { listenOnLoopback } from '../loopback-servers.ts'
 import { resourcesDir } from './service-deps.ts'
@@ -88,6 +90,49 @@ describe('bundled samples', () => {
     await expect(broken.load({ source: 'sample', name: 'model' })).rejects.toThrow(
       'The bundled preview sample sample-glasses.glb could not be read from /nonexistent/resources/preview/sample-glasses.glb (ENOENT).',
     )
+  })
+
+  it('answers the template’s sample addresses with the bundled samples, looking nothing up', async () => {
+    const looked: string[] = []
+    const watching: GuardedFetchOptions['network'] = {
+      ...network,
+      lookup: ((hostname: string, options: { all?: boolean }, callback: (...answer: unknown[]) => void) => {
+        looked.push(hostname)
+        testLookup(hostname, options, callback)
+      }) as unknown as typeof lookup,
+    }
+    const samples = createPreviewAssetLoader({
+      resourcesDir,
+      allowLocalAddresses: () => true,
+      network: watching,
+    })
+    const files = { model: 'sample-glasses.glb', environment: 'studio.hdr', picture: 'sample-product.png' }
+    for (const [name, file] of Object.entries(files)) {
+      const asset = await samples.load({ source: 'url', url: SAMPLE_ADDRESSES[name as keyof typeof files] })
+      expect(asset.name).toBe(file)
+      expect(Buffer.from(asset.bytes)).toEqual(readFileSync(join(resourcesDir, 'preview', file)))
+    }
+    expect((await samples.load({ source: 'url', url: SAMPLE_ADDRESSES.picture })).contentType).toBe(
+      'image/png',
+    )
+    // An address under the sample host that names no sample is refused, still without a lookup.
+    await expect(samples.load({ source: 'url', url: `${SAMPLE_ORIGIN}/other.glb` })).rejects.toThrow(
+      `Could not load ${SAMPLE_ORIGIN}/other.glb: it is a sample address, but no sample is called so`,
+    )
+    // Any other caller of the guarded fetcher (the asset checks, the CLI) is refused one too.
+    await expect(
+      guardedFetch(SAMPLE_ADDRESSES.model, {
+        allowLocalAddresses: () => true,
+        maxBytes: 1024,
+        timeoutMs: 1000,
+        maxRedirects: 0,
+        mediaTypes: 'any',
+        typesByExtension: {},
+        accept: '*/*',
+        network: watching,
+      }),
+    ).rejects.toThrow('it is a sample address, which stands for the app’s bundled sample')
+    expect(looked).toEqual([])
   })
 
   it('knows no other sample, whatever a caller passes', async () => {

@@ -134,10 +134,37 @@ describe('testConnection', () => {
   it('reaches the embedded sandbox without a token and creates nothing', async () => {
     const { handlers } = setup()
     const result = await handlers.testConnection('sandbox')
-    expect(result).toMatchObject({ ok: true, url: sandbox.url })
-    expect(result.message).toMatch(/^The service accepted the token/)
+    // The sandbox refuses an empty batch, as a service may: the token was taken, and that is all.
+    expect(result).toMatchObject({ ok: true, kind: 'rejected', status: 400, url: sandbox.url })
+    expect(result.message).toMatch(
+      /^The service took the token but refused the empty test batch \(HTTP 400\)/,
+    )
+    expect(result.message).toContain('The batch was empty, so nothing was created')
     expect(sandbox.requests()).toHaveLength(1)
     expect(sandbox.received()).toEqual({ skus: [], apps: [] })
+  })
+
+  it('never says the empty test batch may have created anything, whatever the service answers', async () => {
+    const { handlers } = setup()
+    sandbox.addFaults([
+      { kind: 'bad-gateway', stage: 'before', endpoint: 'skus' },
+      { kind: 'server-error', stage: 'before', endpoint: 'skus' },
+      { kind: 'reset', stage: 'after', endpoint: 'skus' },
+    ])
+    const answers = [
+      await handlers.testConnection('sandbox'),
+      await handlers.testConnection('sandbox'),
+      await handlers.testConnection('sandbox'),
+    ]
+    expect(answers.map(({ ok, kind, status }) => [ok, kind, status])).toEqual([
+      [false, 'unknown', 502],
+      [false, 'failed', 500],
+      [false, 'unknown', undefined],
+    ])
+    for (const { message } of answers) {
+      expect(message).toMatch(/The request carried no SKUs, so nothing was created\.$/)
+      expect(message).not.toMatch(/may or may not|may have created/)
+    }
   })
 
   it('says a token is missing without sending anything, and reads a refused token as such', async () => {

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs'
 import { createServer, type RequestListener } from 'node:http'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { ThumbnailCache, type ThumbnailAnswer } from '#node/thumbnail-cache.ts'
@@ -8,8 +10,10 @@ import {
   thumbnailRoute,
   type ThumbnailRouteOptions,
 } from '#node/thumbnail-route.ts'
+import { SAMPLE_ADDRESSES, SAMPLE_ORIGIN } from '#shared/sample-assets.ts'
 import { thumbnailAddress } from '#shared/thumbnail-address.ts'
 import { closedPort, listenOnLoopback } from '../loopback-servers.ts'
+import { resourcesDir } from './service-deps.ts'
 
 // The route against real web servers on 127.0.0.1. A photo server on this computer is a local
 // address: the tests that need its photos turn "Allow local addresses" on, as a person testing
@@ -50,6 +54,7 @@ function route(options: Partial<ThumbnailRouteOptions> = {}) {
   const handle = thumbnailRoute({
     policy: CONTENT_SECURITY_POLICY,
     allowLocalAddresses: () => true,
+    resourcesDir,
     ...options,
   })
   return (photo: string, method = 'GET') =>
@@ -76,6 +81,31 @@ describe('the thumbnail route', () => {
     expect(answer.headers.get('content-security-policy')).toBe(`${CONTENT_SECURITY_POLICY}; sandbox`)
     // Each showing asks main again, whose cache knows whether the setting still allows it.
     expect(answer.headers.get('cache-control')).toBe('private, no-cache')
+  })
+
+  it('shows the template’s sample picture from the app’s own files, and no other sample address', async () => {
+    // No network at all: a lookup would throw.
+    const offline = route({
+      network: {
+        lookup: (() => {
+          throw new Error('looked up')
+        }) as never,
+        isPublic: () => true,
+      },
+    })
+    const answer = await offline(SAMPLE_ADDRESSES.picture)
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await answer.arrayBuffer())).toEqual(
+      readFileSync(join(resourcesDir, 'preview', 'sample-product.png')),
+    )
+    // The sample model is the app's too, but no picture: refused as any model would be.
+    const model = await offline(SAMPLE_ADDRESSES.model)
+    expect(model.status).toBe(415)
+    expect(await model.text()).toMatch(/^Not loaded: .*not a picture$/)
+    const other = await offline(`${SAMPLE_ORIGIN}/photo.jpg`)
+    expect(other.status).toBe(403)
+    expect(await other.text()).toMatch(/^Not loaded: it is a sample address, but no sample is called so/)
   })
 
   it('answers HEAD with the headers and no body', async () => {
@@ -165,7 +195,11 @@ describe('the thumbnail route', () => {
   })
 
   it('answers a request without a photo address, or not a GET, with the same headers', async () => {
-    const handle = thumbnailRoute({ policy: CONTENT_SECURITY_POLICY, allowLocalAddresses: () => false })
+    const handle = thumbnailRoute({
+      policy: CONTENT_SECURITY_POLICY,
+      allowLocalAddresses: () => false,
+      resourcesDir,
+    })
     const none = await handle(new Request('app://catalog-desk/thumbnail'))
     expect(none.status).toBe(400)
     expectAppHeaders(none)

@@ -210,8 +210,9 @@ process.stdout.write(JSON.stringify({ imports, assets }))
   it('ships the preview’s samples where main reads them when packaged', () => {
     // src/main/index.ts: join(process.resourcesPath, 'resources'), then preview/<file>.
     const preview = join(resources, 'resources', 'preview')
-    expect(readdirSync(preview).sort()).toEqual(['sample-glasses.glb', 'studio.hdr'])
-    for (const file of ['sample-glasses.glb', 'studio.hdr']) {
+    const samples = ['sample-glasses.glb', 'sample-product.png', 'studio.hdr']
+    expect(readdirSync(preview).sort()).toEqual(samples)
+    for (const file of samples) {
       expect(
         readFileSync(join(preview, file)).equals(readFileSync(join(REPO_ROOT, 'resources/preview', file))),
       ).toBe(true)

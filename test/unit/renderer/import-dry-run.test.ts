@@ -131,13 +131,13 @@ describe('the import’s dry run, by the send gates', () => {
         1,
         'Barcode',
         '4006381333931',
-        'Barcode 4006381333931 is also on 1 other SKU to be sent (row 2): keep one',
+        'Barcode 4006381333931 is also on 1 other SKU to be sent (line 3): keep one',
       ],
       [
         2,
         'Barcode',
         '4006381333931',
-        'Barcode 4006381333931 is also on 1 other SKU to be sent (row 1): keep one',
+        'Barcode 4006381333931 is also on 1 other SKU to be sent (line 2): keep one',
       ],
       [4, 'Barcode', '', 'No barcode'],
       // A row with errors is counted with the errors, but says the hold its draft’s editor will say.
@@ -183,6 +183,46 @@ describe('the import’s dry run, by the send gates', () => {
       [2, 'Held back from sending: Category is empty; Sandbox requires it'],
       [3, 'Held back from sending: Category is empty; Sandbox requires it'],
       [1, 'Warning: Brand is not filled (optional)'],
+    ])
+  })
+})
+
+describe('the dry run names a row where the person finds it (issue #37)', () => {
+  const csv = [
+    HEADER,
+    `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+    `Round,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+  ].join('\n')
+
+  it("a sheet's rows by their line in the spreadsheet: a hold names the other row's line", () => {
+    const { report } = dryRun(csv)
+    expect(report.numbering).toBe('lines')
+    expect(report.problems.filter((problem) => problem.severity === 'held').map((p) => p.message)).toEqual([
+      'Barcode 4006381333931 is also on 1 other SKU to be sent (line 3): keep one',
+      'Barcode 4006381333931 is also on 1 other SKU to be sent (line 2): keep one',
+    ])
+  })
+
+  it("a JSON file's or a feed's by their item, PrestaShop's pair by the file and its line", () => {
+    const held = (numbering: Parameters<DryRunTally['report']>[1]) => {
+      const tally = new DryRunTally('cells', new Set(), SANDBOX)
+      tally.add(convertSheet(parseCsvText(csv)))
+      const report = tally.report([], numbering)
+      expect(report.numbering).toEqual(numbering)
+      return report.problems.filter((problem) => problem.severity === 'held').map((p) => p.message)
+    }
+    expect(held('items')[0]).toBe(
+      'Barcode 4006381333931 is also on 1 other SKU to be sent (item 2): keep one',
+    )
+    const pair = {
+      pair: {
+        products: { name: 'products_import.csv', rows: 1 },
+        combinations: { name: 'combinations_import.csv' },
+      },
+    }
+    expect(held(pair)).toEqual([
+      'Barcode 4006381333931 is also on 1 other SKU to be sent (combinations_import.csv line 2): keep one',
+      'Barcode 4006381333931 is also on 1 other SKU to be sent (products_import.csv line 2): keep one',
     ])
   })
 })

@@ -279,6 +279,7 @@ describe('deleting drafts and undoing', () => {
     expect(await undoLog.undoThrough(first.batch)).toEqual({
       actions: 2,
       result: { restored: 2, removed: 0, keptEdited: 0, keptSent: 0 },
+      removedIds: [],
     })
     expect(await drafts.get(ids[0]!)).toBeDefined()
     expect(await drafts.get(ids[1]!)).toBeDefined()

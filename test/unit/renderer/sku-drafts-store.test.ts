@@ -194,11 +194,33 @@ describe('the SKU drafts store and list window', () => {
     // Back to the field set from the history: the duplicate goes first, then the brand.
     await store.undoThrough(setBatch!)
     await settled()
-    expect(store.notice?.message).toBe('2 actions undone. 1 draft restored. 1 draft it added removed.')
+    expect(store.notice?.message).toBe('2 actions undone. 1 draft restored. 1 draft they added was removed.')
     expect(names().sort()).toEqual(['Aviator Gold', 'Round Blue'])
     expect((await skuDrafts.get(gold!))?.brand).toBe('Northwind')
     expect(store.history).toEqual([])
     await store.undo()
     expect(store.notice?.message).toBe('Nothing to undo.')
+  })
+
+  it('takes the drafts an undo removes out of the selection', async () => {
+    const [gold, blue] = await named('Aviator Gold', 'Round Blue', 'Cat Eye Blue')
+    const { store, settled } = await listed()
+    await store.duplicate([gold!, blue!])
+    await settled()
+    expect(store.selection.kind === 'ids' && store.selection.ids.size).toBe(2)
+
+    // Ctrl+Z removes the two copies: nothing of them stays selected for a Delete to miss.
+    await store.undo()
+    await settled()
+    expect(store.selection.kind === 'ids' && store.selection.ids.size).toBe(0)
+    expect(store.notice?.message).toBe('2 drafts it added were removed.')
+
+    // "All matching" but some: a removed draft it left out no longer counts against it.
+    await store.duplicate([gold!])
+    await settled()
+    const [copy] = store.selection.kind === 'ids' ? [...store.selection.ids] : []
+    store.selection = including(allMatching(store.plainQuery()), [copy!], false)
+    await store.undo()
+    expect(store.selection).toEqual(allMatching(store.plainQuery()))
   })
 })

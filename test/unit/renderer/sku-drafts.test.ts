@@ -144,7 +144,9 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found?.payload).toEqual(partial)
     expect(found).toMatchObject({ sync: {}, standing: [] })
     expect(found).not.toHaveProperty('syncState')
-    expect(db.verno).toBe(10)
+    // And by a part of its barcode (v11).
+    expect((await drafts.search('4567906')).map((draft) => draft.id)).toEqual(['old-1'])
+    expect(db.verno).toBe(11)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -183,11 +185,13 @@ describe('SKU drafts in IndexedDB', () => {
     drafts = new SkuDraftRepository(db)
     // Carried up to today's version: a draft never sent stands nowhere, and the full SKU lacks nothing.
     const { syncState: _state, ...kept } = old
-    const upgraded = { ...kept, sync: {}, standing: [], gaps: [] }
+    // Its search words gain its barcode's parts (v11).
+    const terms = [...old.terms, '#8901234567890', '#01234567890', '#234567890', '#4567890', '#67890']
+    const upgraded = { ...kept, sync: {}, standing: [], gaps: [], terms }
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(upgraded)
-    expect(db.verno).toBe(10)
+    expect(db.verno).toBe(11)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)

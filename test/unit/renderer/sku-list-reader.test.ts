@@ -86,8 +86,12 @@ function reference(query: Partial<ListQuery>, records = all): string[] {
   }
   const matches = records.filter(
     (r) =>
-      words.every((word) => r.terms.some((term) => term.startsWith(word))) &&
-      Object.entries(filters).every(([key, value]) => passes(r, key, value)),
+      // A word's start, or four digits or more anywhere in the barcode.
+      words.every(
+        (word) =>
+          r.terms.some((term) => term.startsWith(word)) ||
+          (/^[0-9]{4,}$/.test(word) && r.barcode.includes(word)),
+      ) && Object.entries(filters).every(([key, value]) => passes(r, key, value)),
   )
   matches.sort((a, b) => cmp(a[sort], b[sort]) || cmp(a.id, b.id))
   if (direction === 'desc') matches.reverse()
@@ -152,12 +156,14 @@ describe('the SKU list reader', () => {
     expect((await view.allIds()).sort()).toEqual(all.map((r) => r.id).sort())
   })
 
-  it('finds drafts by the start of every word of the search, in the chosen order', async () => {
+  it('finds drafts by the start of every word of the search, or a barcode by a part, in the chosen order', async () => {
     for (const q of [
       query({ search: 'avi' }),
       query({ search: 'north', sort: 'productName', direction: 'asc' }),
       query({ search: 'round BLUE', sort: 'barcode', direction: 'desc' }),
       query({ search: '8900000000001' }),
+      query({ search: '0012', sort: 'barcode', direction: 'asc' }),
+      query({ search: 'gold 0001' }),
       query({ search: 'nothing-like-this' }),
     ]) {
       const view = await reader.open(q)

@@ -10,6 +10,8 @@ import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
 import { defaultListQuery } from '#renderer/db/sku-list-query.ts'
 import { SyncRunRepository } from '#renderer/db/sync-runs.ts'
 import type { Sku } from '#shared/schema/sku.ts'
+import { SAMPLE_ADDRESSES } from '#shared/sample-assets.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { DEST, setStanding } from './standings.ts'
@@ -76,6 +78,7 @@ describe('the gates before sending, over the stored drafts', () => {
       identity: 2,
       required: 1,
       'check-digit': 0,
+      sample: 0,
       duplicate: 2,
       created: 0,
     })
@@ -168,6 +171,38 @@ describe('the gates before sending, over the stored drafts', () => {
     expect(await gates.draftGate(TARGET, prefixed.id)).toEqual({ sendable: true })
     expect(await gates.draftGate(TARGET, created.id)).toEqual({ sendable: false })
     expect(await gates.draftGate(TARGET, 'no-such-draft')).toEqual({ sendable: false })
+  })
+
+  it('holds back a draft naming a sample address from every destination but the Sandbox, in the list too', async () => {
+    const withSample = sku('300', {
+      arEffect: {
+        ...structuredClone(full.arEffect),
+        effectAssets3D: [{ id: 'frame', url: SAMPLE_ADDRESSES.model }],
+      },
+    })
+    const sample = await drafts.create(withSample)
+    const sound = await drafts.create(sku('301'))
+    const production: GateTarget = { ...TARGET, place: 'Production' }
+    const held = await gates.heldBack(production)
+    expect([...held.holds.keys()]).toEqual([sample.id])
+    expect(held.holds.get(sample.id)).toEqual({
+      reason: 'sample',
+      message: 'Uses the sample model or pictures: replace them before sending to Production',
+    })
+    expect(countByReason(held).sample).toBe(1)
+    expect((await gates.draftGate(production, sample.id)).hold?.reason).toBe('sample')
+    expect(await gates.draftGate(production, sound.id)).toEqual({ sendable: true })
+
+    const sandbox: GateTarget = { ...TARGET, destination: EMBEDDED_SANDBOX_DESTINATION }
+    expect((await gates.heldBack(sandbox)).holds.size).toBe(0)
+    expect(await gates.draftGate(sandbox, sample.id)).toEqual({ sendable: true })
+
+    const list = new SkuListReader(db)
+    const query = { ...defaultListQuery(), required: ['category'], filters: { heldBack: 'sample' as const } }
+    expect(await (await list.open({ ...query, destination: DEST })).allIds()).toEqual([sample.id])
+    expect(await (await list.open({ ...query, destination: EMBEDDED_SANDBOX_DESTINATION })).allIds()).toEqual(
+      [],
+    )
   })
 
   it('holds back a barcode whose check digit is wrong only for a profile that says so, in the list too', async () => {

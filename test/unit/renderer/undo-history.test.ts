@@ -65,6 +65,7 @@ describe('the undo history', () => {
     expect(await undoLog.undoLatest()).toEqual({
       actions: 1,
       result: { restored: 2, removed: 0, keptEdited: 0, keptSent: 0 },
+      removedIds: [],
     })
     expect(await labels()).toEqual(['Duplicated 2 drafts', 'Set Category on 4 drafts'])
     expect(await db.skuDrafts.count()).toBe(6)
@@ -93,12 +94,28 @@ describe('the undo history', () => {
     // The same in one go from the older action: the newer one is undone first.
     const again = await bulk.setField(ids, 'brand', 'Contoso', { now: 4000 })
     await bulk.delete(ids.slice(0, 2))
+    // Each draft counts once: three drafts came back, two of them through both undos.
     expect(await undoLog.undoThrough(again.batch)).toEqual({
       actions: 2,
-      result: { restored: 5, removed: 0, keptEdited: 0, keptSent: 0 },
+      result: { restored: 3, removed: 0, keptEdited: 0, keptSent: 0 },
+      removedIds: [],
     })
     expect(await everything()).toEqual(before)
     expect(deleting.batch).not.toBe(again.batch)
+  })
+
+  it('counts each draft once when the actions undone went through it more than once', async () => {
+    const { ids, before } = await seed(3)
+    const copying = await bulk.duplicate(ids, { now: 2000 })
+    await bulk.setField(copying.ids, 'brand', 'Contoso', { now: 3000 })
+    // The field set's undo puts the copies back as they were copied, then the duplicate's removes
+    // them: three drafts, not "3 restored" and "3 removed".
+    expect(await undoLog.undoThrough(copying.batch)).toEqual({
+      actions: 2,
+      result: { restored: 0, removed: 3, keptEdited: 0, keptSent: 0 },
+      removedIds: expect.arrayContaining(copying.ids),
+    })
+    expect(await everything()).toEqual(before)
   })
 
   it('never puts back from an older action a draft a newer one deleted, nor undoes one without the other', async () => {

@@ -12,6 +12,11 @@ import {
   skuGaps,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
+import { EMBEDDED_SANDBOX_DESTINATION, takesSamples } from '#shared/sync/destination.ts'
+import { SAMPLE_ADDRESSES } from '#shared/sample-assets.ts'
+import { convertSheet } from '#shared/sheet/rows.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
+import { templateCsv } from '#shared/sheet/template.ts'
 import { fixture } from './contract-fixtures.ts'
 
 describe('the gates before sending', () => {
@@ -124,5 +129,36 @@ describe('the gates before sending', () => {
     expect(holdHeading('required', 'Production')).toBe('missing a field Production requires')
     expect(holdHeading('duplicate', 'Sandbox')).toBe(HOLD_HEADINGS.duplicate)
     expect(HOLD_HEADINGS.created).toBe('with a barcode already created there')
+  })
+
+  it('holds back a SKU still naming a sample address from every destination but the Sandbox, saying which', () => {
+    const [fromTemplate] = convertSheet(parseCsvText(templateCsv())).map((result) => result.sku)
+    expect(skuGaps(fromTemplate)).toEqual(['sample'])
+    expect(holdOf(fromTemplate, DEFAULT_REQUIRED_FIELDS, 'Production')).toEqual({
+      reason: 'sample',
+      message:
+        'Uses the sample model, the sample environment and the sample picture: replace them before sending to Production',
+    })
+    expect(takesSamples(EMBEDDED_SANDBOX_DESTINATION)).toBe(true)
+    expect(takesSamples('https://api.pixelbin.io')).toBe(false)
+    expect(holdOf(fromTemplate, DEFAULT_REQUIRED_FIELDS, 'Sandbox', { takesSamples: true })).toBeUndefined()
+
+    // Only the model left: the words name it alone. Replaced, nothing holds it back.
+    const sku = fixture('sku-eyewear-full.json') as { arEffect: { effectAssets3D: { url: string }[] } }
+    const withModel = structuredClone(sku)
+    withModel.arEffect.effectAssets3D[0]!.url = SAMPLE_ADDRESSES.model
+    expect(holdOf(withModel, [], 'Production')?.message).toBe(
+      'Uses the sample model: replace it before sending to Production',
+    )
+    expect(holdOf(withModel, [], 'this push')?.message).toBe(
+      'Uses the sample model: replace it before sending anywhere but a sandbox',
+    )
+    expect(holdOf(sku, [], 'Production')).toBeUndefined()
+    // From the stored gaps alone (the Sync page), which samples is not known.
+    expect(holdForGaps(['sample'], [], 'Staging')?.message).toBe(
+      'Uses the sample model or pictures: replace them before sending to Staging',
+    )
+    // A more basic reason comes first.
+    expect(holdForGaps(['barcode', 'sample'], [], 'Staging')?.reason).toBe('identity')
   })
 })

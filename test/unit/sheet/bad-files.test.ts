@@ -42,7 +42,7 @@ describe('a corpus of bad files, each refused with a clear message', () => {
       'one-column',
       '1 column found, headed "productName:brand:barcode": the columns could not be told apart.',
     ],
-    ['unclosed-quote.csv', 'unclosed-quote', 'A quote (") opened in row 1 is never closed'],
+    ['unclosed-quote.csv', 'unclosed-quote', 'A quote (") opened in line 2 is never closed'],
   ])('%s', (name, code, message) => {
     const error = refusal(() => readCsvFile(name))
     expect(error.code).toBe(code)
@@ -78,7 +78,7 @@ describe('a corpus of bad files, each refused with a clear message', () => {
     const error = refusal(() => parseCsvText(text))
     expect(error.code).toBe('huge-cell')
     expect(error.message).toContain(
-      'Row 1, column "productName", holds 1.1 MB of text; a cell may hold at most 1 MB.',
+      'Line 2, column "productName", holds 1.1 MB of text; a cell may hold at most 1 MB.',
     )
   })
 

@@ -75,7 +75,7 @@ describe('parseCsvText', () => {
       ['1', '2', '3'],
     ])
     expect(sheet.notes).toEqual([
-      'Row 2 has 4 cells but the header names 3 columns; cells beyond the last column are ignored.',
+      'Line 3 has 4 cells but the header names 3 columns; cells beyond the last column are ignored.',
     ])
   })
 
@@ -134,12 +134,12 @@ describe('streamCsv', () => {
       'SKU 39,"Brand',
     ]
     const text = lines.join('\n') + '\nSKU 40,Brand\n'
-    expect(() => parseCsvText(text)).toThrow('A quote (") opened in row 40 is never closed')
-    expect(() => parseCsvText(`\n\n${text}`)).toThrow('A quote (") opened in row 40 is never closed')
+    expect(() => parseCsvText(text)).toThrow('A quote (") opened in line 41 is never closed')
+    expect(() => parseCsvText(`\n\n${text}`)).toThrow('A quote (") opened in line 41 is never closed')
     expect(() => parseCsvText('productName,"brand\nA,B\n')).toThrow('A quote (") opened in the header')
     for (const chunkBytes of [64, 1000]) {
       await expect(streamCsv(text, { onHeader: () => {}, onRows: () => {} }, { chunkBytes })).rejects.toThrow(
-        'A quote (") opened in row 40 is never closed',
+        'A quote (") opened in line 41 is never closed',
       )
     }
   })

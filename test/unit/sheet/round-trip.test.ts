@@ -28,6 +28,8 @@ const asTheAppExports = (skus: readonly Sku[]): SheetOptions => ({
   },
 })
 
+const SEVEN_EMPTY = Array.from({ length: 7 }, () => null)
+
 /** The two ways a sheet of drafts reads back exactly: the app's export, and contract paths (the CLI's). */
 const EXPORTS: [string, (skus: readonly Sku[]) => SheetOptions][] = [
   ['the app’s export (titles and its own columns)', asTheAppExports],
@@ -40,7 +42,8 @@ describe('drafts → sheet → drafts', () => {
     expect(headers).toContain('arEffect.effectAssets3D.1.url')
     expect(headers).not.toContain('arEffect.effectAssets3D.2.url')
     expect(rows).toHaveLength(FIXTURES.length)
-    expect(rows[0]![headers.indexOf('arEffect.effectAssets2D.0')]).toBe('null')
+    // An empty 2D slot is an empty cell, as a person writes one, not the JSON `null`.
+    expect(rows[0]![headers.indexOf('arEffect.effectAssets2D.0')]).toBe('')
   })
 
   it('by default headed by titles people know, and the app’s columns follow the fields', () => {
@@ -131,6 +134,67 @@ describe('drafts → sheet → drafts', () => {
   })
 
   it.each(EXPORTS)(
+    '%s: a text field the contract does not name is written as text, quoted only where it would read otherwise',
+    async (_, options) => {
+      const notes = ['runs small', '12', 'true', '', 'null', '[draft]', ' spaced ', '"quoted"']
+      const skus = notes.map((fitNote, i) => ({
+        ...FIXTURES[1]!,
+        barcode: `00${i}`,
+        meta: { ...(FIXTURES[1]!.meta as object), fitNote },
+      })) as Sku[]
+      const sheet = skusToSheet(skus, options(skus))
+      const column = sheet.headers.indexOf('json:meta.fitNote')
+      expect(sheet.rows.map((row) => row[column])).toEqual([
+        'runs small',
+        '"12"',
+        '"true"',
+        '""',
+        '"null"',
+        '"[draft]"',
+        ' spaced ',
+        '"\\"quoted\\""',
+      ])
+      for (const read of [
+        parseCsvText(skusToCsv(skus, options(skus))),
+        await readXlsx(await skusToXlsx(skus, options(skus))),
+      ]) {
+        expect(convertSheet(read).map((result) => result.sku)).toEqual(skus)
+      }
+    },
+  )
+
+  it.each(EXPORTS)(
+    '%s: empty 2D slots are empty cells, read back as empty slots; an absent list beside them too',
+    async (_, options) => {
+      const lens = { url: 'https://cdn.example.com/lens.png' }
+      const some = { ...FIXTURES[1]!, barcode: '1' } as Sku
+      const slotted = structuredClone(some) as { arEffect: { effectAssets2D: unknown[] } }
+      slotted.arEffect.effectAssets2D = [null, null, lens, null, null, null, null]
+      const none = structuredClone(some) as { arEffect: { effectAssets2D?: unknown } }
+      delete none.arEffect.effectAssets2D
+      const skus = [some, slotted, { ...none, barcode: '3' }] as Sku[]
+      const sheet = skusToSheet(skus, options(skus))
+      const slots = sheet.headers.flatMap((_, i) =>
+        sheet.paths[i]!.startsWith('arEffect.effectAssets2D.') ? [i] : [],
+      )
+      expect(sheet.rows.map((row) => slots.map((i) => row[i]))).toEqual([
+        ['', '', '', '', '', '', ''],
+        ['', '', JSON.stringify(lens), '', '', '', ''],
+        ['', '', '', '', '', '', ''],
+      ])
+      const read = convertSheet(parseCsvText(skusToCsv(skus, options(skus)))).map((result) => result.sku)
+      // One cell cannot tell an absent list from seven empty slots: beside other AR effect cells,
+      // it is read as the seven empty slots every draft made in the app has.
+      expect(read).toEqual([some, slotted, { ...none, barcode: '3', arEffect: some.arEffect }])
+    },
+  )
+
+  it('a broken JSON object in a json: column is still an error, not text', () => {
+    const [result] = convertSheet(parseCsvText('productName,json:meta.fitNote\nAviator,"{""a"": 1"\n'))
+    expect(result!.errors.map((problem) => problem.column)).toEqual(['json:meta.fitNote'])
+  })
+
+  it.each(EXPORTS)(
     '%s: formula-like text comes back exactly, and negative numbers stay numbers',
     async (_, options) => {
       const sku = {
@@ -141,7 +205,8 @@ describe('drafts → sheet → drafts', () => {
         barcode: '-2+3',
         version: '@SUM(1)',
         status: "'=already quoted",
-        arEffect: { transform: { rotation: { x: -2.5, y: -0.018, z: 0 } } },
+        // With its seven 2D slots, as every draft made in the app has them (see below for one without).
+        arEffect: { transform: { rotation: { x: -2.5, y: -0.018, z: 0 } }, effectAssets2D: SEVEN_EMPTY },
         meta: { lensWidth: '-5' },
       } as Sku
       const csv = skusToCsv([sku], options([sku]))

@@ -7,6 +7,7 @@ import {
   destinationKindOf,
   destinationOf,
   hasOwnAddress,
+  needsNetwork,
 } from '#shared/sync/destination.ts'
 
 const SANDBOX_URL = 'http://127.0.0.1:4010'
@@ -30,6 +31,27 @@ describe('the destination kinds', () => {
     expect(destinationOf(production, SANDBOX_URL)).toBe('https://api.pixelbin.io')
     expect(destinationAddressName(EMBEDDED_SANDBOX_DESTINATION)).toBe('the embedded sandbox')
     expect(destinationAddressName('https://api.pixelbin.io')).toBe('https://api.pixelbin.io')
+  })
+
+  it('says which destinations need the network: none on this computer (the sandbox, a loopback address)', () => {
+    expect(needsNetwork(sandbox)).toBe(false)
+    const at = (baseUrl: string) => needsNetwork({ kind: 'service', baseUrl })
+    for (const here of [
+      'http://127.0.0.1:4010',
+      'http://localhost:8080/',
+      'http://[::1]:9000',
+      ' https://LOCALHOST ',
+    ])
+      expect(at(here), here).toBe(false)
+    for (const away of [
+      'https://api.pixelbin.io',
+      'https://api.pixelbinz0.de',
+      'https://127.0.0.1.example',
+      'https://localhost.example.com',
+      'https://10.0.0.1',
+      'not an address',
+    ])
+      expect(at(away), away).toBe(true)
   })
 
   it('keeps what differs in the entries: the token, the address the person edits, offline and words', () => {

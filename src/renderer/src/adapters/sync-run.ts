@@ -11,9 +11,15 @@ import { bridgeTransport } from './sync-transport.ts'
 /**
  * The engine for one run in the app: its outbox in IndexedDB, its requests over the bridge to
  * main with the run's own profile, the page's clock, and a wait for the network that probes the
- * service with an empty batch (it creates nothing).
+ * service with an empty batch (it creates nothing). `needsNetwork` says whether the run's
+ * destination needs the network: for one on this computer the probes go on while the page says
+ * it is offline.
  */
-export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun {
+export function createAppSyncRun(
+  run: SyncRunRecord,
+  events: RunEvents,
+  { needsNetwork }: { needsNetwork(): boolean },
+): SyncRun {
   return createSyncRun(
     {
       outbox: new DexieSyncOutbox(db, run),
@@ -21,6 +27,7 @@ export function createAppSyncRun(run: SyncRunRecord, events: RunEvents): SyncRun
       clock: browserClock,
       waitUntilOnline: onlineWaiter({
         probe: async () => (await profilesInMain.testConnection(run.profileId)).kind !== 'unreachable',
+        online: () => !needsNetwork() || navigator.onLine,
       }),
     },
     // The profile's concurrency is the most at once; the engine finds how many the service keeps up with.

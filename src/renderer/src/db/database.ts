@@ -7,7 +7,8 @@ import type {
   SkuUndoRecord,
 } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
-import { searchTerms } from '#shared/search-terms.ts'
+import { barcodeParts, searchTerms } from '#shared/search-terms.ts'
+import { textOf } from '#shared/text-of.ts'
 import { upgradeToCheckDigits } from './check-digit-upgrade.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
@@ -108,5 +109,19 @@ export class CatalogDatabase extends Dexie {
     // v10: a barcode whose GTIN check digit is wrong is a `gaps` entry (`check-digit`), which a
     // profile may hold back. No new index: only drafts with such a barcode gain an entry.
     this.version(10).stores({}).upgrade(upgradeToCheckDigits)
+    // v11: a barcode is found by any part of it (issue #37): its search words gain the parts a
+    // search finds it by (`barcodeParts`). No new index: `terms` holds them. A draft whose barcode
+    // has none (short, or not digits) is not written again.
+    this.version(11)
+      .stores({})
+      .upgrade((tx) =>
+        tx
+          .table<SkuDraftRecord, string>('skuDrafts')
+          .toCollection()
+          .modify((draft) => {
+            const parts = barcodeParts(textOf(draft.barcode))
+            if (parts.length) draft.terms = [...new Set([...draft.terms, ...parts])]
+          }),
+      )
   }
 }

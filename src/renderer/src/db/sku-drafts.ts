@@ -1,6 +1,6 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
-import { searchTerms } from '#shared/search-terms.ts'
+import { searchPrefixes, searchTerms, termsMatch } from '#shared/search-terms.ts'
 import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord } from './records.ts'
@@ -80,14 +80,21 @@ export class SkuDraftRepository {
     return this.db.skuDrafts.count()
   }
 
-  /** Drafts whose name, brand or barcode has a word starting with every word of `query`. */
+  /**
+   * Drafts whose name, brand or barcode has a word starting with every word of `query`, or whose
+   * barcode holds it (`searchPrefixes`).
+   */
   async search(query: string, limit = 500): Promise<SkuDraftRecord[]> {
     const words = searchTerms(query)
     if (words.length === 0) return this.recent(limit)
     const [first, ...rest] = words
-    const matches = await this.db.skuDrafts.where('terms').startsWith(first!).distinct().toArray()
+    const matches = await this.db.skuDrafts
+      .where('terms')
+      .startsWithAnyOf(searchPrefixes(first!))
+      .distinct()
+      .toArray()
     return matches
-      .filter((draft) => rest.every((word) => draft.terms.some((term) => term.startsWith(word))))
+      .filter((draft) => termsMatch(draft.terms, rest))
       .sort((a, b) => b.updatedAt - a.updatedAt)
       .slice(0, limit)
   }

@@ -12,7 +12,7 @@ import {
   sortsInMemory,
   type ListView,
 } from './sku-list-views.ts'
-import { searchTerms } from '#shared/search-terms.ts'
+import { searchPrefixes, searchTerms } from '#shared/search-terms.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { SkuSendGates } from './sku-send-gates.ts'
 import { destinationTags, standingTag } from '#shared/sync-state.ts'
@@ -99,7 +99,7 @@ export class SkuListReader {
     const { syncState, syncedAt, heldBack, assets } = query.filters
     const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
     const lookups = [
-      ...searchTerms(query.search).map((word) => table.where('terms').startsWith(word).primaryKeys()),
+      ...searchTerms(query.search).map((word) => this.withTermsStarting(searchPrefixes(word))),
       ...activeFilters(query.filters).map(([key, value]) => table.where(key).equals(value).primaryKeys()),
       ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
       ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),
@@ -123,6 +123,17 @@ export class SkuListReader {
       match = new Set([...match].filter((id) => other.has(id)))
     }
     return match
+  }
+
+  /**
+   * Ids of the drafts with a search word starting with any of `prefixes`: one range of the index
+   * each, read side by side (a barcode part is eleven, each a few entries).
+   */
+  private async withTermsStarting(prefixes: string[]): Promise<string[]> {
+    const terms = this.db.skuDrafts.where('terms')
+    if (prefixes.length === 1) return terms.startsWith(prefixes[0]!).primaryKeys()
+    const lists = await Promise.all(prefixes.map((prefix) => terms.startsWith(prefix).primaryKeys()))
+    return [...new Set(lists.flat())]
   }
 
   /** The drafts a run to the query's destination would hold back, for `reason` or any. */

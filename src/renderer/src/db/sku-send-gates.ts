@@ -7,6 +7,7 @@ import {
   heldThere,
   holdForGaps,
   IDENTITY_FIELDS,
+  SAMPLE_GAP,
   type CreatedThere,
   type Hold,
   type HolderState,
@@ -14,6 +15,7 @@ import {
   type HoldRules,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
+import { takesSamples } from '#shared/sync/destination.ts'
 import { ITEM_STATES, type ItemState } from '#shared/sync/ports.ts'
 import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync-state.ts'
 import type { CatalogDatabase } from './database.ts'
@@ -43,7 +45,7 @@ export interface HeldBack {
 
 /** Per reason, how many are held back. */
 export function countByReason(held: HeldBack): Record<HoldReason, number> {
-  const counts = { empty: 0, identity: 0, required: 0, 'check-digit': 0, duplicate: 0, created: 0 }
+  const counts = { empty: 0, identity: 0, required: 0, 'check-digit': 0, sample: 0, duplicate: 0, created: 0 }
   for (const hold of held.holds.values()) counts[hold.reason]++
   return counts
 }
@@ -222,13 +224,17 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-/** The `gaps` entries a profile holds back for: what it requires, and a wrong check digit when it says so. */
+/**
+ * The `gaps` entries a profile holds back for: what it requires, a wrong check digit when it says
+ * so, and a sample address unless the destination is the Sandbox.
+ */
 function gapKeysOf(target: GateTarget): string[] {
   return [
     EMPTY_GAP,
     ...IDENTITY_FIELDS,
     ...target.required,
     ...(target.holdBadCheckDigits ? [CHECK_DIGIT_GAP] : []),
+    ...(takesSamples(target.destination) ? [] : [SAMPLE_GAP]),
   ]
 }
 
@@ -265,7 +271,10 @@ function ownHolds(
   const held = new Map<string, Hold>()
   for (const [id, gaps] of facts.gaps) {
     if (!sendable(id)) continue
-    const hold = holdForGaps(gaps, target.required, target.place, target)
+    const hold = holdForGaps(gaps, target.required, target.place, {
+      ...target,
+      takesSamples: takesSamples(target.destination),
+    })
     if (hold) held.set(id, hold)
   }
   return held

@@ -58,9 +58,37 @@ export type ActionNote = Omit<SkuActionRecord, 'seq'>
 export interface UndoneActions {
   actions: number
   result: UndoResult
+  /** The drafts it removed (copies, imported rows): gone from the list, and from any selection. */
+  removedIds: string[]
 }
 
-const nothingUndone = (): UndoResult => ({ restored: 0, removed: 0, keptEdited: 0, keptSent: 0 })
+/**
+ * What became of each draft an undo went through, by id. Undoing several actions can go through
+ * one draft more than once (a field set, then the import that made the draft): the draft counts
+ * once, for what became of it in the end, so the words count drafts, not steps.
+ */
+type Outcomes = Map<string, keyof UndoResult>
+
+/**
+ * Notes what an older action's undo did to a draft, over what a newer one's did: removed is
+ * final; a draft a newer undo changed back and an older one then kept stays restored (it did
+ * change).
+ */
+function note(outcomes: Outcomes, id: string, outcome: keyof UndoResult): void {
+  const before = outcomes.get(id)
+  if (before === 'restored' && (outcome === 'keptEdited' || outcome === 'keptSent')) return
+  outcomes.set(id, outcome)
+}
+
+function tally(outcomes: Outcomes): UndoResult {
+  const result: UndoResult = { restored: 0, removed: 0, keptEdited: 0, keptSent: 0 }
+  for (const outcome of outcomes.values()) result[outcome]++
+  return result
+}
+
+function removedIn(outcomes: Outcomes): string[] {
+  return [...outcomes].flatMap(([id, outcome]) => (outcome === 'removed' ? [id] : []))
+}
 
 /**
  * The undo of bulk actions and imports: what each draft was before each (the `skuUndo` table),
@@ -134,12 +162,9 @@ export class SkuUndoLog {
       const newer = await db.skuActions.where('seq').aboveOrEqual(target.seq!).reverse().toArray()
       if (newer.some((action) => action.writing))
         throw new UndoRefusal('An import is still being written: it can be undone once it ends.')
-      const result = nothingUndone()
-      for (const action of newer) {
-        const undone = await this.undo(action.batch, options)
-        for (const key of Object.keys(result) as (keyof UndoResult)[]) result[key] += undone[key]
-      }
-      return { actions: newer.length, result }
+      const outcomes: Outcomes = new Map()
+      for (const action of newer) await this.undoBatch(action.batch, options, outcomes)
+      return { actions: newer.length, result: tally(outcomes), removedIds: removedIn(outcomes) }
     })
   }
 
@@ -175,12 +200,18 @@ export class SkuUndoLog {
    * edited after the action is left as it is. Whatever newer actions there are: for an import's
    * rollback of itself, and for `undoThrough`, which goes newest first.
    */
-  async undo(batch: string, { onProgress }: BulkOptions = {}): Promise<UndoResult> {
+  async undo(batch: string, options: BulkOptions = {}): Promise<UndoResult> {
+    const outcomes: Outcomes = new Map()
+    await this.undoBatch(batch, options, outcomes)
+    return tally(outcomes)
+  }
+
+  /** `undo`, noting what became of each draft in `outcomes`. */
+  private undoBatch(batch: string, { onProgress }: BulkOptions, outcomes: Outcomes): Promise<void> {
     const { db } = this
     return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
-      const result = nothingUndone()
       // Drafts' own entries first, then the import chunks' lists of created drafts: a draft an
       // import created and a later chunk updated has an entry of its own, and that one decides.
       const ownEntry = new Set<string>()
@@ -192,11 +223,11 @@ export class SkuUndoLog {
             const ids = entry.created.filter((id) => !ownEntry.has(id))
             await this.putBack(
               ids.map((id) => ({ id, writtenAt: entry.writtenAt })),
-              result,
+              outcomes,
             )
           } else {
             ownEntry.add(entry.id)
-            await this.putBack([entry], result)
+            await this.putBack([entry], outcomes)
           }
         }
         await this.db.skuUndo.bulkDelete(chunk)
@@ -204,7 +235,6 @@ export class SkuUndoLog {
         onProgress?.(done, keys.length)
       }
       await this.db.skuActions.where('batch').equals(batch).delete()
-      return result
     })
   }
 
@@ -214,7 +244,7 @@ export class SkuUndoLog {
    */
   private async putBack(
     entries: readonly Pick<SkuUndoRecord, 'id' | 'before' | 'writtenAt'>[],
-    result: UndoResult,
+    outcomes: Outcomes,
   ): Promise<void> {
     for (const chunk of chunks(entries)) {
       const currents = await this.db.skuDrafts.bulkGet(chunk.map((entry) => entry.id))
@@ -227,16 +257,19 @@ export class SkuUndoLog {
         // it is. Compared with the standings the action wrote: an edit by the action itself cleared
         // the draft's refusals (`withoutRefusals`), which is no sending since.
         const written = entry.before && withoutRefusals(entry.before.sync, entry.before.payload).sync
-        if (current && !sameStandings(current.sync, written)) result.keptSent++
-        else if (!untouched) result.keptEdited++
-        else if (entry.before) restore.push(entry.before)
-        else if (current) remove.push(entry.id)
+        if (current && !sameStandings(current.sync, written)) note(outcomes, entry.id, 'keptSent')
+        else if (!untouched) note(outcomes, entry.id, 'keptEdited')
+        else if (entry.before) {
+          restore.push(entry.before)
+          note(outcomes, entry.id, 'restored')
+        } else if (current) {
+          remove.push(entry.id)
+          note(outcomes, entry.id, 'removed')
+        }
       })
       await this.db.skuDrafts.bulkPut(restore)
       await this.db.skuDrafts.bulkDelete(remove)
       await this.db.assetChecks.bulkDelete(remove)
-      result.restored += restore.length
-      result.removed += remove.length
     }
   }
 }

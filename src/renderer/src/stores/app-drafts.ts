@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { shallowRef } from 'vue'
+import { markRaw, shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
 import { UNTITLED_APP } from '#shared/sync/kinds.ts'
 import { appDrafts } from '../db/app-drafts.ts'
@@ -27,6 +27,11 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
   const { notice, tell, dismiss } = useNotice()
   /** The last deleted draft, as it was: what Undo restores. */
   let deleted: AppDraftRecord | undefined
+  /**
+   * Set as the editor goes back to the list: the draft whose row takes focus there (once), as the
+   * SKU list's does. Not reactive: written once, read once, when the list opens.
+   */
+  const place = markRaw({ refocus: undefined as string | undefined })
 
   async function load() {
     try {
@@ -120,6 +125,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     loaded,
     failure,
     notice,
+    place,
     load,
     get,
     savePayload,

@@ -31,8 +31,12 @@ export function useRunViews(isTaken: (runId: string) => boolean, destination: ()
   /** Runs another window of the app is sending right now. */
   const elsewhere = shallowRef<string[]>([])
 
+  /** The last `refresh` begun: an earlier one that ends after it shows nothing of what it read. */
+  let latest = 0
+
   /** Reads the pre-flight summaries (at the active profile's destination), the history and the open runs again. */
   async function refresh() {
+    const call = ++latest
     const where = destination()
     const [skus, apps, recent, open] = await Promise.all([
       where === undefined ? undefined : syncRuns.preflight('skus', where),
@@ -40,11 +44,15 @@ export function useRunViews(isTaken: (runId: string) => boolean, destination: ()
       syncRuns.recent(),
       syncRuns.open(),
     ])
+    if (call !== latest) return
     preflights.value = skus && apps ? { skus, apps } : {}
-    history.value = await Promise.all(recent.map(viewOf))
-    resumable.value = await Promise.all(
-      open.filter((run) => !isTaken(run.id) && !elsewhere.value.includes(run.id)).map(viewOf),
-    )
+    const [views, openViews] = await Promise.all([
+      Promise.all(recent.map(viewOf)),
+      Promise.all(open.filter((run) => !isTaken(run.id) && !elsewhere.value.includes(run.id)).map(viewOf)),
+    ])
+    if (call !== latest) return
+    history.value = views
+    resumable.value = openViews
   }
 
   // The history's counts follow a live run, read again at most every two seconds.

@@ -45,6 +45,18 @@ export function including(selection: Selection, ids: readonly string[], selected
   return { ...selection, except }
 }
 
+/**
+ * The selection without drafts that are gone (an undo removed them): they no longer count as
+ * selected, nor as left out of "all matching" (which no longer matches them either).
+ */
+export function withoutDrafts(selection: Selection, gone: readonly string[]): Selection {
+  const held = selection.kind === 'ids' ? selection.ids : selection.except
+  if (!gone.some((id) => held.has(id))) return selection
+  const kept = new Set(held)
+  for (const id of gone) kept.delete(id)
+  return selection.kind === 'ids' ? { kind: 'ids', ids: kept } : { ...selection, except: kept }
+}
+
 export function toggled(selection: Selection, id: string): Selection {
   return including(selection, [id], !isSelected(selection, id))
 }

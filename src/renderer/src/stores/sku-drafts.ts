@@ -21,7 +21,7 @@ import {
   type ListQuery,
   type SortKey,
 } from '../db/sku-list-query.ts'
-import { NOTHING, type Selection } from './selection.ts'
+import { NOTHING, withoutDrafts, type Selection } from './selection.ts'
 import { count, drafts } from '../words/counting.ts'
 import { undoneActionsText } from '../words/undo.ts'
 import { download } from '../adapters/download.ts'
@@ -320,7 +320,11 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
         },
       })
       if (!undone) tell('Nothing to undo.')
-      else tell(undoneActionsText(undone.actions, undone.result))
+      else {
+        // Drafts the undo removed (a duplicate's copies) are no longer there to act on.
+        selection.value = withoutDrafts(selection.value, undone.removedIds)
+        tell(undoneActionsText(undone.actions, undone.result))
+      }
     } catch (error) {
       tell(error instanceof UndoRefusal ? error.message : `Could not undo: ${messageOf(error)}`, 'error')
     } finally {
@@ -363,7 +367,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   async function undoImport(batch: string): Promise<UndoResult> {
     if ((await skuUndo.latestBatch()) !== batch)
       throw new UndoRefusal('other actions came since. Undo them first from History in the SKU list.')
-    const { result } = await skuUndo.undoThrough(batch)
+    const { result, removedIds } = await skuUndo.undoThrough(batch)
+    selection.value = withoutDrafts(selection.value, removedIds)
     changed()
     dismiss()
     return result

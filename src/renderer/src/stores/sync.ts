@@ -26,6 +26,7 @@ import { createAppSyncRun } from '../adapters/sync-run.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
 import { holdingRun } from '../adapters/run-lock.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
+import { needsNetwork, takesSamples } from '#shared/sync/destination.ts'
 import { isOffline, watchNetwork } from '../adapters/network.ts'
 import { counted, drafts } from '../words/counting.ts'
 import type { ProfileView } from '#shared/profile.ts'
@@ -43,6 +44,11 @@ export interface LiveRun {
   counts: RunCounts
   /** Paused by the page because the computer went offline; resumes when it is back. */
   offline: boolean
+  /**
+   * Whether its destination needs the network (`needsNetwork` in src/shared/sync/destination.ts):
+   * only such a run is paused while the computer is offline; one on this computer goes on.
+   */
+  needsNetwork: boolean
   /** When sending (re)started, and how many items were done then: the throughput's base. */
   startedAt: number
   endedAt?: number
@@ -104,6 +110,10 @@ export const useSyncStore = defineStore('sync', () => {
   const requestsRevision = ref(0)
   const error = ref('')
   const busy = ref(false)
+  /** Whether the page says the computer is offline now. */
+  const offline = ref(isOffline())
+  /** Whether the active profile's destination needs the network: offline, nothing reaches it. */
+  const targetNeedsNetwork = computed(() => !!profiles.active && needsNetwork(profiles.active))
   const cancelRequested = ref(false)
   let engine: SyncRun | undefined
   /** The run `engine` sends, and a promise that resolves once that engine is gone and its end recorded. */
@@ -152,6 +162,11 @@ export const useSyncStore = defineStore('sync', () => {
   /** Per other destination, the SKUs synced there and not sent to the active one. */
   const promotions = shallowRef<Promotion[]>([])
   /**
+   * Of the SKUs a run of every ready draft would send, how many the promotions on offer hold
+   * (tested on another destination first); the rest were never tested there.
+   */
+  const promotedReady = ref(0)
+  /**
    * The updates on offer at the active destination: SKUs created there and changed since, by what
    * can be done with them (of the scope's drafts, when one is chosen).
    */
@@ -178,7 +193,12 @@ export const useSyncStore = defineStore('sync', () => {
             heldBack: new Set(heldBack.value.holds.keys()),
           })
         : undefined
-    promotions.value = active ? await promotionsTo(active) : []
+    const offered = active ? await promotionsTo(active) : []
+    promotions.value = offered.map(({ destination, name, count }) => ({ destination, name, count }))
+    promotedReady.value =
+      active && !chosen && offered.length
+        ? await readyOf(active, [...new Set(offered.flatMap((promotion) => promotion.ids))])
+        : 0
     await refreshUpdates(active, chosen?.ids)
   }
 
@@ -251,16 +271,25 @@ export const useSyncStore = defineStore('sync', () => {
   )
 
   /** Each other destination a profile leads to, with the SKUs synced there and not sent to `active`'s. */
-  async function promotionsTo(active: ProfileView): Promise<Promotion[]> {
+  async function promotionsTo(active: ProfileView): Promise<Array<Promotion & { ids: string[] }>> {
     const others = profiles.places.filter((place) => place.destination !== active.destination)
     const found = await Promise.all(
-      others.map(async ({ destination, name }) => ({
-        destination,
-        name,
-        count: (await syncSelection.promotable('skus', destination, active.destination)).length,
-      })),
+      others.map(async ({ destination, name }) => {
+        const ids = await syncSelection.promotable('skus', destination, active.destination)
+        return { destination, name, count: ids.length, ids }
+      }),
     )
     return found.filter((promotion) => promotion.count > 0)
+  }
+
+  /**
+   * How many of `ids` a run of every ready draft to `active` would send: ready there and not held
+   * back by the gates (`heldBack` holds every ready draft's holds when no scope is chosen).
+   */
+  async function readyOf(active: ProfileView, ids: string[]): Promise<number> {
+    const { ready } = await syncSelection.preflightOf('skus', active.destination, ids)
+    const holds = heldBack.value?.holds
+    return ready - (holds ? ids.filter((id) => holds.has(id)).length : 0)
   }
 
   /** Makes the next SKU run take exactly these drafts (those of them ready), and reads their pre-flight. */
@@ -500,25 +529,31 @@ export const useSyncStore = defineStore('sync', () => {
    */
   async function launch(run: SyncRunRecord) {
     if (engine) return
+    // Until its profile is read, a run is taken to need the network.
+    let networked = true
     // Claimed before the first await, so a second launch (a double click) finds it taken.
-    const current = createAppSyncRun(run, {
-      onStatus: (status) => {
-        patch({ status })
-        if (status.state === 'paused') {
-          void syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
-        }
+    const current = createAppSyncRun(
+      run,
+      {
+        onStatus: (status) => {
+          patch({ status })
+          if (status.state === 'paused') {
+            void syncRuns.setState(run.id, 'open', { lastPause: status.reason, lastMessage: status.message })
+          }
+        },
+        onProgress: (next) => {
+          patch({ counts: next })
+          throughput.sample(next)
+        },
+        onRequest: () => {
+          requestsRevision.value++
+          refreshSoon()
+        },
+        onLog: (line, at) => addLog(line, at),
+        onConcurrency: (limit, max) => patch({ concurrency: { limit, max } }),
       },
-      onProgress: (next) => {
-        patch({ counts: next })
-        throughput.sample(next)
-      },
-      onRequest: () => {
-        requestsRevision.value++
-        refreshSoon()
-      },
-      onLog: (line, at) => addLog(line, at),
-      onConcurrency: (limit, max) => patch({ concurrency: { limit, max } }),
-    })
+      { needsNetwork: () => networked },
+    )
     engine = current
     let gone!: () => void
     engineOf = { runId: run.id, gone: new Promise<void>((done) => (gone = done)) }
@@ -531,12 +566,15 @@ export const useSyncStore = defineStore('sync', () => {
         addLog(problem)
         return
       }
+      // The run's profile leads where the run was started for (checked just above).
+      networked = profiles.profiles.some((profile) => profile.id === run.profileId && needsNetwork(profile))
       const counts = await syncRuns.counts(run.id)
       live.value = {
         run,
         status: { state: 'running' },
         counts: { ...noItems(), ...counts },
         offline: false,
+        needsNetwork: networked,
         startedAt: Date.now(),
       }
       started = true
@@ -554,7 +592,12 @@ export const useSyncStore = defineStore('sync', () => {
       engine = undefined
       engineOf = undefined
       gone()
-      if (started) patch({ endedAt: Date.now(), offline: false })
+      if (started) {
+        // The pre-flight shows again once the run has ended: read first, so it never counts the
+        // run's drafts as still in it (what was read as the run started).
+        await refreshRuns().catch(() => {})
+        patch({ endedAt: Date.now(), offline: false })
+      }
       await refresh().catch((failure) => (error.value = messageOf(failure)))
     }
   }
@@ -595,13 +638,16 @@ export const useSyncStore = defineStore('sync', () => {
   }
 
   function goneOffline() {
-    if (!engine || engine.status.state !== 'running') return
+    offline.value = true
+    // A run to a destination on this computer (the Sandbox, a loopback address) goes on.
+    if (!engine || !live.value?.needsNetwork || engine.status.state !== 'running') return
     engine.pause()
     patch({ offline: true })
     addLog('This computer is offline: sending paused. It goes on by itself when the connection is back.')
   }
 
   function backOnline() {
+    offline.value = false
     if (!engine || !live.value?.offline) return
     patch({ offline: false })
     // Only the page's own offline pause is lifted: one the run took meanwhile (a failing service, a
@@ -776,8 +822,10 @@ export const useSyncStore = defineStore('sync', () => {
     requestsRevision,
     error,
     busy,
+    offline,
     sending,
     target,
+    targetNeedsNetwork,
     toSend,
     appsToCreate,
     rate,
@@ -812,6 +860,7 @@ export const useSyncStore = defineStore('sync', () => {
     assetFailures,
     comparison,
     promotions,
+    promotedReady,
     preflightOf,
     choose,
     choosePromotion,
@@ -884,6 +933,7 @@ function updateGate(profile: ProfileView): UpdateGate {
     required: profile.requiredFields,
     requiredBy: profile.name,
     holdBadCheckDigits: profile.holdBadCheckDigits,
+    takesSamples: takesSamples(profile.destination),
   }
 }
 

@@ -41,19 +41,52 @@ interface UndoCounts {
   keptSent: number
 }
 
-/** What an undo did, said after it: "2 drafts restored. 1 draft it added removed." */
-export function undoneText(result: UndoCounts): string {
+/** "was" or "were", for a count of drafts. */
+const was = (n: number) => (n === 1 ? 'was' : 'were')
+/** "as it is" or "as they are". */
+const asTheyAre = (n: number) => (n === 1 ? 'as it is' : 'as they are')
+
+/** The drafts an undo left alone, each kind a sentence: "1 draft edited since was kept as it is." */
+function keptSentences(result: UndoCounts): string[] {
+  const parts = []
+  if (result.keptEdited)
+    parts.push(
+      `${drafts(result.keptEdited)} edited since ${was(result.keptEdited)} kept ${asTheyAre(result.keptEdited)}.`,
+    )
+  if (result.keptSent)
+    parts.push(
+      `${drafts(result.keptSent)} queued or sent since ${was(result.keptSent)} kept ${asTheyAre(result.keptSent)}.`,
+    )
+  return parts
+}
+
+/**
+ * What an undo of `actions` actions did, said after it: "2 drafts restored. 1 draft it added was
+ * removed." Each draft counts once, for what became of it (the undo log's `UndoResult`).
+ */
+export function undoneText(result: UndoCounts, actions = 1): string {
   const parts = []
   if (result.restored) parts.push(`${drafts(result.restored)} restored.`)
   // Drafts the action had added (copies, imported rows) go again.
-  if (result.removed) parts.push(`${drafts(result.removed)} it added removed.`)
-  if (result.keptEdited) parts.push(`${drafts(result.keptEdited)} edited since were kept as they are.`)
-  if (result.keptSent) parts.push(`${drafts(result.keptSent)} queued or sent since were kept as they are.`)
+  if (result.removed)
+    parts.push(
+      `${drafts(result.removed)} ${actions > 1 ? 'they' : 'it'} added ${was(result.removed)} removed.`,
+    )
+  parts.push(...keptSentences(result))
   return parts.join(' ') || 'Nothing left to undo.'
 }
 
 /** "3 actions undone." before what they did together, when more than one was undone. */
 export function undoneActionsText(actions: number, result: UndoCounts): string {
-  const what = undoneText(result)
+  const what = undoneText(result, actions)
   return actions > 1 ? `${count(actions)} actions undone. ${what}` : what
+}
+
+/** The import page's word for its own undo: "Import undone: 3 drafts removed. 1 draft put back as it was." */
+export function importUndoneText(result: UndoCounts): string {
+  const restored = result.restored
+    ? ` ${drafts(result.restored)} put back as ${result.restored === 1 ? 'it was' : 'they were'}.`
+    : ''
+  const kept = keptSentences(result)
+  return `Import undone: ${drafts(result.removed)} removed.${restored}${kept.length ? ` ${kept.join(' ')}` : ''}`
 }

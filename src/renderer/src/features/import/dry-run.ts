@@ -4,6 +4,7 @@ import { ProblemGrouper, ROWS_KEPT } from '#shared/sheet/problem-groups.ts'
 import { payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
+import { sayRow, type RowNumbering } from '#shared/sheet/places.ts'
 import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
 import { VerdictTally, type FileVerdict } from '#shared/sync/file-verdict.ts'
 import { HOLD_REASONS, holdHeading, holdOf, type Hold } from '#shared/sync/send-gates.ts'
@@ -72,6 +73,8 @@ export class DryRunTally {
   private readonly held: ReadonlySet<string>
   private readonly gates: DryRunGates
   private readonly verdict: VerdictTally
+  /** How the rows are said, known once the file is read (`report`): a hold names other rows by it. */
+  private numbering: RowNumbering = 'lines'
   /** The validator's warnings that a hold says instead: the gated fields "missing". */
   private readonly gatedWarnings: ReadonlySet<string>
   /** The column a row's gated field is in, where the row has a warning about it: for its hold. */
@@ -91,8 +94,14 @@ export class DryRunTally {
     this.reading = reading
     this.held = held
     this.gates = gates
-    const { required, requiredBy, holdBadCheckDigits } = gates
-    this.verdict = new VerdictTally({ required, requiredBy, holdBadCheckDigits })
+    const { required, requiredBy, holdBadCheckDigits, takesSamples } = gates
+    this.verdict = new VerdictTally({
+      required,
+      requiredBy,
+      holdBadCheckDigits,
+      takesSamples,
+      placeOf: (row) => sayRow(row, this.numbering),
+    })
     this.gatedWarnings = gatedMessages(gatedFields(gates.required))
   }
 
@@ -114,8 +123,8 @@ export class DryRunTally {
       this.allBarcodes.add(barcode)
       if (!valid) {
         this.invalid++
-        const { required, requiredBy, holdBadCheckDigits } = this.gates
-        const hold = holdOf(result.sku, required, requiredBy, { holdBadCheckDigits })
+        const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
+        const hold = holdOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
         if (hold) this.invalidHolds.set(index, hold)
       } else {
         this.valid++
@@ -183,8 +192,16 @@ export class DryRunTally {
     })
   }
 
-  /** The report, but for what the drafts say of it (`taken`, read by the worker). */
-  report(documentErrors: string[], products?: ProductCounts): Omit<DryRunReport, 'taken'> {
+  /**
+   * The report, but for what the drafts say of it (`taken`, read by the worker); `numbering`: how
+   * the file's rows are said (places.ts), known once it is read.
+   */
+  report(
+    documentErrors: string[],
+    numbering: RowNumbering = 'lines',
+    products?: ProductCounts,
+  ): Omit<DryRunReport, 'taken'> {
+    this.numbering = numbering
     const verdict = this.verdict.verdict()
     const holds = this.holdProblems(verdict)
     this.groups.add('held', holds)
@@ -198,6 +215,7 @@ export class DryRunTally {
     for (const index of verdict.holds.keys()) if (this.warned.has(index)) heldWarned++
     return {
       ...(products && { products }),
+      numbering,
       conversions: this.conversions.counts,
       groups: this.groups.list,
       fingerprints: [...this.fingerprints.values()],

@@ -16,10 +16,11 @@ export function problemLine({ severity, message }: Pick<ReportedProblem, 'severi
 
 /**
  * Saves the dry run's problems as a CSV the user can open next to the file to fix it: one line a
- * problem, in the screen's order (group after group, errors first, each group in row order).
+ * problem, in the screen's order (group after group, errors first, each group in row order), each
+ * at its line in the file (or its item) as the screen names it.
  */
 export function downloadErrorReport(
-  report: Pick<DryRunReport, 'problems' | 'groups'>,
+  report: Pick<DryRunReport, 'problems' | 'groups' | 'numbering'>,
   fileName: string,
 ): void {
   const rows = reportOrder(report.problems, report.groups).map(({ severity, ...problem }) => ({
@@ -27,5 +28,5 @@ export function downloadErrorReport(
     message: problemLine({ severity, message: problem.message }),
   }))
   const name = `${fileName.replace(/\.[^.]+$/, '')} - problems.csv`
-  download(new File([errorReportCsv(rows)], name, { type: MEDIA_TYPES.csv }))
+  download(new File([errorReportCsv(rows, report.numbering)], name, { type: MEDIA_TYPES.csv }))
 }

@@ -3,6 +3,7 @@ import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tally.ts'
 import type { GroupedProblem, ProblemGroup, Severity } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
+import type { RowNumbering } from '#shared/sheet/places.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
 import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
@@ -57,6 +58,8 @@ export interface DryRunGates {
   requiredBy: string
   /** Whether a barcode with a wrong check digit holds a row back (`Profile.holdBadCheckDigits`). */
   holdBadCheckDigits: boolean
+  /** Whether the profile leads to the built-in Sandbox, which takes rows naming sample addresses (absent: no). */
+  takesSamples?: boolean
   /** The header of the column the barcode is read from ('barcode' in JSON), to name it in a hold. */
   barcodeColumn: string
 }
@@ -105,6 +108,7 @@ export interface Analysis {
 
 /** One row of the dry run's preview table. */
 export interface PreviewRow {
+  /** The data row (the first under the header is 1), said by the report's `numbering`. */
   row: number
   productName: string
   brand: string
@@ -152,6 +156,12 @@ export interface HeldCount {
 }
 
 export interface DryRunReport {
+  /**
+   * How a person is told where each row is (places.ts): a sheet's line in the spreadsheet (the
+   * header is line 1), a JSON file's or a feed's item, PrestaShop's pair by its file and line.
+   * Every `row` of the report is the data row (the first under the header is 1), said so.
+   */
+  numbering: RowNumbering
   rows: number
   valid: number
   invalid: number

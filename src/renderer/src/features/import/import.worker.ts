@@ -133,7 +133,7 @@ async function dryRun(
   // draft holds (a first import fingerprints none).
   const tally = new DryRunTally(reading, new Set(await drafts.heldBarcodes()), gates)
   const report = throttled(job)
-  const { documentErrors, products } = await readResults(
+  const { documentErrors, products, numbering } = await readResults(
     file,
     format,
     mapping,
@@ -144,7 +144,7 @@ async function dryRun(
     },
     combinations,
   )
-  const checked = tally.report(documentErrors, products)
+  const checked = tally.report(documentErrors, numbering, products)
   // Read here rather than by the page: at 100,000 drafts these reads and fingerprints would stall
   // the window.
   const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)

@@ -2,9 +2,10 @@ import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth.ts'
 import { decodeText } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
-import { streamCsv, type CsvHandlers, type CsvStreamOptions } from '#shared/sheet/csv.ts'
+import { streamCsv, type CsvStreamOptions } from '#shared/sheet/csv.ts'
 import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
-import { streamPrestashopPair } from '#shared/sheet/prestashop-pair.ts'
+import type { RowNumbering } from '#shared/sheet/places.ts'
+import { streamPrestashopPair, type PairHandlers } from '#shared/sheet/prestashop-pair.ts'
 import { isBlankRow, isHelpRow } from '#shared/sheet/help-row.ts'
 import {
   jsonHeaders,
@@ -40,7 +41,7 @@ import { messageOf } from '#shared/error-message.ts'
 const streamerOf = (
   format: SheetFormat,
   combinations?: File,
-): ((file: File, handlers: CsvHandlers, options: CsvStreamOptions) => ReturnType<typeof streamCsv>) =>
+): ((file: File, handlers: PairHandlers, options: CsvStreamOptions) => ReturnType<typeof streamCsv>) =>
   combinations
     ? (file, handlers, options) =>
         streamPrestashopPair(
@@ -68,6 +69,8 @@ export interface SheetRead {
   documentErrors: string[]
   /** A sheet's products and variants. */
   products?: ProductCounts
+  /** How its rows are said to a person: a sheet's lines, a JSON file's or a feed's items, a pair's files. */
+  numbering: RowNumbering
 }
 
 /** Header and every data row as text cells: an .xlsx workbook's first sheet. */
@@ -183,14 +186,14 @@ export async function readResults(
     if (content.kind === 'products') return readProductList(content, file.size, mapping, signal, onResults)
     const { results, documentErrors } = jsonSkus(content.document)
     const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: documentErrors.map((problem) => problem.message) }
+    return { progress, documentErrors: documentErrors.map((problem) => problem.message), numbering: 'items' }
   }
   if (format === 'xlsx') {
     const workbook = await readWorkbook(file)
     signal.throwIfAborted()
     const { results, products } = readSheet(workbook, mapping)
     const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: [], products }
+    return { progress, documentErrors: [], products, numbering: 'lines' }
   }
   const stream = streamerOf(format, combinations)
   const { headers } = await readHead(file, format, 0, combinations)
@@ -205,9 +208,11 @@ export async function readResults(
   let converter: SheetConverter | undefined
   const size = file.size + (combinations?.size ?? 0)
   const progress: ReadProgress = { rows: 0, bytes: 0, total: size }
+  let numbering: RowNumbering = format === 'xml' ? 'items' : 'lines'
   await stream(
     file,
     {
+      onFiles: (pair) => (numbering = { pair }),
       onHeader: (cells) => {
         converter = new SheetConverter(cells, mapping, parents)
       },
@@ -224,6 +229,7 @@ export async function readResults(
     progress: { ...progress, bytes: size },
     documentErrors: [],
     products: converter?.productCounts,
+    numbering,
   }
 }
 
@@ -243,7 +249,7 @@ async function readProductList(
   const table = jsonTable(content.list, content.headers, spread.list)
   const results = new SheetConverter(content.headers, mapping).convertSources(table.sources)
   const progress = await handOn(results, bytes, signal, onResults)
-  return { progress, documentErrors: [], products: table.counts }
+  return { progress, documentErrors: [], products: table.counts, numbering: 'items' }
 }
 
 /** Hands on rows already in memory a stretch at a time, with progress by rows. */

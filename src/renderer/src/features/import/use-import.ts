@@ -8,6 +8,7 @@ import {
   type SheetMapping,
 } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
+import { isOwnExport } from '#shared/sheet/app-columns.ts'
 import { download } from '#renderer/adapters/download.ts'
 import { mappingFileName } from './reading-words.ts'
 import { markImportEnded, markImportStarted } from './interrupted-import.ts'
@@ -17,6 +18,7 @@ import type { DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
 import { useProfilesStore } from '#renderer/stores/profiles.ts'
 import { DEFAULT_REQUIRED_FIELDS } from '#shared/sync/send-gates.ts'
+import { takesSamples } from '#shared/sync/destination.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunGates, DryRunReport, ReadProgress } from './import-protocol.ts'
 import { ImportResultTally, type ImportResult } from './import-result.ts'
@@ -68,8 +70,17 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
 
   /** A JSON file of SKUs, which needs no mapping (a JSON product list is mapped as a sheet is). */
   const isJson = computed(() => analysis.value?.documentKind !== undefined)
-  /** The file is Catalog Desk's own export: every column it fills is named by its contract path. */
-  const ownExport = computed(() => analysis.value?.settings?.fillDefaults === false)
+  /**
+   * Why the file's rows are read as written, without the new-SKU defaults (the file's own
+   * settings say so): it is Catalog Desk's export (its draft column), or every column it fills is
+   * named by its contract path, as a file written from drafts is. Undefined for any other file:
+   * a template filled in, a shop's sheet.
+   */
+  const readAsWritten = computed<'export' | 'paths' | undefined>(() => {
+    const read = analysis.value
+    if (read?.settings?.fillDefaults !== false) return undefined
+    return isOwnExport(read.headers) ? 'export' : 'paths'
+  })
   /** The mapping file applied last, and the columns it set that the person has not changed since. */
   const fromFile = shallowRef<{ name: string; columns: ReadonlySet<number> }>()
   const barcodes = computed(() =>
@@ -211,6 +222,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
       required: [...(active?.requiredFields ?? DEFAULT_REQUIRED_FIELDS)],
       requiredBy: active?.name ?? 'the active profile',
       holdBadCheckDigits: active?.holdBadCheckDigits ?? false,
+      takesSamples: takesSamples(active?.destination ?? ''),
       // A JSON file's problems are named by their path; a sheet's by the column's header.
       barcodeColumn: isJson.value
         ? 'barcode'
@@ -331,7 +343,7 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     analysis,
     mapping,
     settings,
-    ownExport,
+    readAsWritten,
     fromFile,
     report,
     progress,

@@ -43,8 +43,24 @@ export interface StartCopy {
   /** What the list says when there is nothing at all of the kind. */
   empty?: { before: string; link: NoteLink }
   button(n: number, target: string): string
+  /**
+   * For a kind with promotions (drafts synced on another destination first), while they are on
+   * offer: the run of every ready draft, the second choice beside them, saying how many of its
+   * drafts were never tested on `places` (the promotions' destinations: "Sandbox or Staging").
+   */
+  buttonBesidePromotions?(n: number, target: string, untested: number, places: string): string
   /** How this kind is sent, when it does not follow the profile's batch size and concurrency. */
   sending?: string
+}
+
+/**
+ * What the Sync page says while the computer is offline, about the active profile (`place`): a
+ * destination on this computer is synced to as ever; a run to any other waits for the network.
+ */
+export function offlineNote(place: string, needsNetwork: boolean): string {
+  return needsNetwork
+    ? `This computer is offline: nothing reaches ${place} until the connection is back. A run started now waits, paused, and sends by itself once it is.`
+    : `This computer is offline, and ${place} is on this computer: syncing to it works offline.`
 }
 
 /** The verb and the pronoun that agree with a count, for the notes of either kind. */
@@ -88,6 +104,10 @@ export const START_COPY: Readonly<Record<SyncKind, StartCopy>> = {
       `Also send the ${drafts(n)} whose last sending failed (a server error). The service may have created some of them already: sending again can make duplicates.`,
     button: (n, target) =>
       n === 0 ? `Nothing new to create on ${target}` : `Create ${count(n)} new on ${target}`,
+    buttonBesidePromotions: (n, target, untested, places) =>
+      n === 0 || untested === 0
+        ? START_COPY.skus.button(n, target)
+        : `Create all ${count(n)} new on ${target}, ${count(untested)} never tested on ${places}`,
   },
   apps: {
     heading: 'Apps to create',
