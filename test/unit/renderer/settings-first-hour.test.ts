@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import type { ConnectionTest } from '#shared/ipc.ts'
 import { encodingAnswer, encodingVerdict } from '#renderer/features/settings/encoding-test.ts'
 import {
   fieldId,
@@ -7,25 +6,18 @@ import {
   profileProblems,
   shownProblems,
 } from '#renderer/features/settings/profile-draft.ts'
+import { connectionResult } from './connection-results.ts'
 
-const test = (over: Partial<ConnectionTest>): ConnectionTest => ({
-  ok: false,
-  kind: 'needs-token',
-  message: 'm',
-  url: 'http://127.0.0.1:1',
-  durationMs: 1,
-  ...over,
-})
-const accepted = test({ ok: true, kind: 'rejected', status: 422 })
-const refused = test({ status: 401, message: 'The service refused the token.' })
-const notSent = test({ message: 'No token is set for this profile.' })
-const down = test({ kind: 'unreachable', message: 'Could not reach the service.' })
+const accepted = connectionResult({ ok: true, kind: 'rejected', status: 422 })
+const refused = connectionResult({ status: 401, message: 'The service refused the token.' })
+const notSent = connectionResult({ message: 'No token is set for this profile.' })
+const down = connectionResult({ kind: 'unreachable', message: 'Could not reach the service.' })
 
 describe('encodingAnswer', () => {
   it('reads a test as accepted, refused, not sent or unclear', () => {
     expect(encodingAnswer(accepted)).toBe('accepted')
     expect(encodingAnswer(refused)).toBe('refused')
-    expect(encodingAnswer(test({ status: 403 }))).toBe('refused')
+    expect(encodingAnswer(connectionResult({ status: 403 }))).toBe('refused')
     expect(encodingAnswer(notSent)).toBe('not-sent')
     expect(encodingAnswer(down)).toBe('unknown')
   })
