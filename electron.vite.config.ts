@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
+import type { ChunkingContext } from 'rolldown'
 import type { Plugin } from 'vite'
 
 /**
@@ -15,6 +16,93 @@ function devServerCsp(): Plugin {
       html
         .replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
         .replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*"),
+  }
+}
+
+/**
+ * The window's start runs its modules in stages, each in a task of its own
+ * (src/renderer/src/main.ts: one dynamic import after another; all at once, they made one task of
+ * 70–200 ms before the list showed, issue #37). Each stage is one chunk, holding the modules its
+ * entry imports that no earlier stage holds, so a stage's chunk runs only its own; left to the
+ * bundler, modules shared with the other pages came in ~45 small files. The chunks, what they
+ * import and their styles are fetched from the page's head like its static imports (modulepreload:
+ * fetched and compiled, not run), rather than one round trip after another as each stage asks.
+ */
+const START_STAGES = [
+  ['start-schemas', 'src/shared/validation/validate.ts'],
+  ['start-checks', 'src/renderer/src/start-checks.ts'],
+  ['start-app', 'src/renderer/src/app.ts'],
+  ['start-list', 'src/renderer/src/features/skus/SkuListPage.vue'],
+].map(([name, entry]) => ({ name: name!, entry: resolve(entry!) }))
+
+/** Whether `entry` imports `moduleId` (statically, through any number of modules). */
+function imports(entry: string, moduleId: string, context: ChunkingContext): boolean {
+  const seen = new Set([entry])
+  const pending = [entry]
+  while (pending.length) {
+    const id = pending.pop()!
+    if (id === moduleId) return true
+    for (const imported of context.getModuleInfo(id)?.importedIds ?? []) {
+      if (seen.has(imported)) continue
+      seen.add(imported)
+      pending.push(imported)
+    }
+  }
+  return false
+}
+
+/**
+ * One chunk a start stage, earlier stages first (a higher priority): each takes what its entry
+ * imports that no earlier stage took. Vite's preload helper, which main.ts imports too, goes first
+ * in a chunk of its own.
+ */
+const startStageGroups = [
+  { name: 'preload-helper', test: /preload-helper/, priority: START_STAGES.length + 1 },
+  ...START_STAGES.map((stage, index) => ({
+    name: (moduleId: string, context: ChunkingContext) =>
+      imports(stage.entry, moduleId, context) ? stage.name : null,
+    priority: START_STAGES.length - index,
+  })),
+]
+
+/** The start stages' chunks, their imports and styles, as links in the page's head (see above). */
+function preloadStartStages(): Plugin {
+  return {
+    name: 'catalog-desk:preload-start-stages',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html
+        const scripts = new Set<string>()
+        const styles = new Set<string>()
+        const add = (fileName: string) => {
+          const chunk = bundle[fileName]
+          if (chunk?.type !== 'chunk' || scripts.has(fileName)) return
+          scripts.add(fileName)
+          for (const css of chunk.viteMetadata?.importedCss ?? []) styles.add(css)
+          for (const imported of chunk.imports) add(imported)
+        }
+        const entries = new Set(START_STAGES.map((stage) => stage.entry))
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type === 'chunk' && chunk.facadeModuleId && entries.has(chunk.facadeModuleId))
+            add(chunk.fileName)
+        }
+        const link = (rel: string, fileName: string) => ({
+          tag: 'link',
+          attrs: { rel, crossorigin: true, href: `./${fileName}` },
+          injectTo: 'head' as const,
+        })
+        const missing = (fileName: string) => !html.includes(`/${fileName}"`)
+        return {
+          html,
+          tags: [
+            ...[...scripts].filter(missing).map((fileName) => link('modulepreload', fileName)),
+            ...[...styles].filter(missing).map((fileName) => link('stylesheet', fileName)),
+          ],
+        }
+      },
+    },
   }
 }
 
@@ -36,13 +124,19 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue(), devServerCsp()],
+    plugins: [vue(), devServerCsp(), preloadStartStages()],
     // fflate's asynchronous zip() makes blob: workers, which the CSP refuses: see the module.
     resolve: {
       alias: [{ find: /^fflate$/, replacement: resolve('src/renderer/fflate-without-workers.ts') }],
     },
+    // The AR preview's worker loads its decoders on demand (dynamic imports): ES modules split;
+    // the default (iife) cannot.
+    worker: { format: 'es' },
     build: {
-      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve('src/renderer/index.html') },
+        output: { codeSplitting: { groups: startStageGroups } },
+      },
       // electron-vite leaves the renderer unminified; minified, it is less than half the size
       // (three.js alone 1.55 MB → 0.67 MB), which is what the window parses at every start. No
       // source maps in what users get: `npm run dev` has them, a build asked with --sourcemap too.

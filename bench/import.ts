@@ -7,6 +7,7 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { describeColumn } from '#shared/sheet/columns.ts'
 import { skusToCsv } from '#shared/sheet/export.ts'
 import { validateSku } from '#shared/validation/validate.ts'
+import { longTasksSince, watchLongTasks } from '../test/e2e/harness/long-tasks.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { log, result, type BenchResult } from './result.ts'
 import { catalogueSku } from './catalogue-files.ts'
@@ -175,19 +176,11 @@ interface PageGlobals {
   Papa: {
     parse(text: string, options: { header: boolean; skipEmptyLines: boolean }): { data: unknown[] }
   }
-  PerformanceObserver: new (callback: (list: { getEntries(): PageEntry[] }) => void) => {
-    observe(options: { type: string; buffered: boolean }): void
-  }
-  __longTasks?: PageEntry[]
 }
 interface PageElement {
   id: string
   type: string
   files: Array<{ text(): Promise<string> }> | null
-}
-interface PageEntry {
-  startTime: number
-  duration: number
 }
 interface IdbRequest<T> {
   result: T
@@ -338,18 +331,9 @@ interface Peak {
   peak: number
 }
 
-/** Init script: keeps every long task of the page's main thread (50 ms or more). */
-function watchLongTasks() {
-  const g = globalThis as unknown as PageGlobals
-  g.__longTasks = []
-  new g.PerformanceObserver((list) => {
-    for (const { startTime, duration } of list.getEntries()) g.__longTasks!.push({ startTime, duration })
-  }).observe({ type: 'longtask', buffered: true })
-}
-
 async function measureImport(browser: Browser, url: string, csvPath: string): Promise<Measured> {
   const context = await appContext(browser)
-  await context.addInitScript(watchLongTasks)
+  await watchLongTasks(context)
   const page = await context.newPage()
   await page.goto(`${url}#/import`)
   await page.getByRole('heading', { name: 'Import SKUs', level: 1 }).waitFor()
@@ -384,7 +368,7 @@ async function measureImport(browser: Browser, url: string, csvPath: string): Pr
   const doneAt = await pageNow()
   const heap = await sampler.stop()
 
-  const tasks = await page.evaluate(() => (globalThis as unknown as PageGlobals).__longTasks ?? [])
+  const tasks = await longTasksSince(page, checkAt)
   const longest = (from: number, to: number) =>
     Math.max(
       0,

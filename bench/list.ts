@@ -4,6 +4,7 @@ import type { Browser, Page } from '@playwright/test'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { appContext, ensureBuilt, launchChromium, resourcesDir, serveRenderer } from './app-browser.ts'
+import { editorOpen } from './editor-open.ts'
 import { median, result, log, type BenchResult } from './result.ts'
 import { searchTerms } from '#shared/search-terms.ts'
 import { seedDrafts, type SeededDraft } from './seed-drafts.ts'
@@ -55,6 +56,7 @@ export async function listScenario(): Promise<BenchResult[]> {
         median(baseline.searchBarcodePart),
       ),
       result('list', 'scroll-to-end', median(scaled.scrollToEnd), median(baseline.scrollToEnd)),
+      ...(await editorOpen(browser, server.url, photos.url)),
     ]
   } finally {
     await browser.close()

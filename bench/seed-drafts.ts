@@ -85,6 +85,8 @@ export interface SeededDraft {
 
 interface Row extends SeededDraft {
   template: number
+  /** Its own payload and checks, when it does not have its template's as they are (`models`). */
+  own?: { payload: Sku; check: Check }
   productImage: string | undefined
   terms: string[]
   /** The gate fields it leaves empty (the app's `skuGaps`), computed here: the page gets plain data. */
@@ -101,6 +103,11 @@ export interface SeedOptions {
    * unless given (`https://images.catalog-desk.test`); a test that shows photos serves them.
    */
   photos?: string
+  /**
+   * The 3D model of some drafts, by index: their one 3D asset ("frame") at that address, or none
+   * for ''. The others keep their template's.
+   */
+  models?: Readonly<Record<number, string>>
 }
 
 /** Draft `i` of a seeded catalogue: draft 0 is the most recently edited. */
@@ -135,24 +142,34 @@ export function seededDraft(
   }
 }
 
-/** Validity of each template, computed once by the app's validation. */
-function templateChecks(payloads: Sku[]) {
-  return payloads.map((payload) => {
-    const result = validateSku({
-      ...payload,
-      productName: 'x',
-      brand: 'x',
-      barcode: '1',
-      category: 'x',
-      subCategory: 'x',
-      productImage: 'https://example.com/x.png',
-    })
-    return {
-      validity: validityOf(result),
-      errorCount: result.errors.length,
-      warningCount: result.warnings.length,
-    }
+interface Check {
+  validity: string
+  errorCount: number
+  warningCount: number
+}
+
+/** Validity of a payload as the app's validation judges it, the list's own columns filled in. */
+function checkOf(payload: Sku): Check {
+  const result = validateSku({
+    ...payload,
+    productName: 'x',
+    brand: 'x',
+    barcode: '1',
+    category: 'x',
+    subCategory: 'x',
+    productImage: 'https://example.com/x.png',
   })
+  return {
+    validity: validityOf(result),
+    errorCount: result.errors.length,
+    warningCount: result.warnings.length,
+  }
+}
+
+/** A payload whose one 3D asset is at `url`, or that has none for ''. */
+function withModel(payload: Sku, url: string): Sku {
+  const effectAssets3D = url ? [{ id: 'frame', url }] : []
+  return { ...payload, arEffect: { ...payload.arEffect, effectAssets3D } }
 }
 
 const CHUNK = 20_000
@@ -167,32 +184,28 @@ export async function seedDrafts(
   options: SeedOptions = {},
 ): Promise<SeededDraft[]> {
   const payloads = templates()
-  const checks = templateChecks(payloads)
+  const checks = payloads.map(checkOf)
   const seeded: SeededDraft[] = []
   for (let start = 0; start < count; start += CHUNK) {
     const rows = Array.from({ length: Math.min(CHUNK, count - start) }, (_, k) => {
       const row = seededDraft(start + k, options)
       const { productName, brand, barcode, category, subCategory, status, productImage } = row
       const fields = { productName, brand, barcode, category, subCategory, status, productImage }
-      return { ...row, gaps: skuGaps({ ...payloads[row.template], ...fields }) }
+      const model = options.models?.[row.index]
+      const payload =
+        model === undefined ? payloads[row.template]! : withModel(payloads[row.template]!, model)
+      const own = model === undefined ? undefined : { payload, check: checkOf(payload) }
+      return { ...row, own, gaps: skuGaps({ ...payload, ...fields }) }
     })
     await page.evaluate(writeRows, { rows, payloads, checks })
-    for (const { template: _t, productImage: _p, terms: _terms, gaps: _gaps, ...draft } of rows)
+    for (const { template: _t, own: _o, productImage: _p, terms: _terms, gaps: _gaps, ...draft } of rows)
       seeded.push(draft)
   }
   return seeded
 }
 
 /** Runs in the page: one transaction of raw puts. Self-contained (it is serialised). */
-async function writeRows({
-  rows,
-  payloads,
-  checks,
-}: {
-  rows: Row[]
-  payloads: Sku[]
-  checks: Array<{ validity: string; errorCount: number; warningCount: number }>
-}) {
+async function writeRows({ rows, payloads, checks }: { rows: Row[]; payloads: Sku[]; checks: Check[] }) {
   const idb = (globalThis as unknown as { indexedDB: IdbFactory }).indexedDB
   const db = await new Promise<IdbDatabase>((resolve, reject) => {
     const request = idb.open('catalog-desk')
@@ -206,7 +219,7 @@ async function writeRows({
   const tx = db.transaction('skuDrafts', 'readwrite')
   const store = tx.objectStore('skuDrafts')
   for (const row of rows) {
-    const payload = structuredClone(payloads[row.template]!) as Record<string, unknown>
+    const payload = structuredClone(row.own?.payload ?? payloads[row.template]!) as Record<string, unknown>
     Object.assign(payload, {
       productName: row.productName,
       brand: row.brand,
@@ -221,7 +234,7 @@ async function writeRows({
       payload,
       createdAt: row.updatedAt - 3_600_000,
       updatedAt: row.updatedAt,
-      ...checks[row.template],
+      ...(row.own?.check ?? checks[row.template]),
       sync: row.sync,
       standing: row.standing,
       productName: row.productName,

@@ -1,3 +1,4 @@
+import type { RareValue } from '#shared/rare-values.ts'
 import { placeOf, sayPlace, thousands, type Place, type RowNumbering } from '#shared/sheet/places.ts'
 
 /** One problem of a sheet's `--json` output; `row` is null for a problem with the file itself. */
@@ -32,6 +33,8 @@ export interface SheetSummary {
   repeated: { rows: number[]; lines?: number[]; files?: string[] }[]
   sharedBarcodes: { barcode: string; rows: number[]; lines?: number[]; files?: string[] }[]
   repeatedShopIds: { shopId: string; rows: number[]; lines?: number[]; files?: string[] }[]
+  /** Values that look like typos of a common one, with their first rows: rare-value-report.ts. */
+  rareValues: (RareValue & { rows: number[]; lines?: number[]; files?: string[]; message: string })[]
   /** What the reader and the column matching want the user to know (ignored columns, extra cells). */
   notes: string[]
 }

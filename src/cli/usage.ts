@@ -123,18 +123,25 @@ WooCommerce's ID, else its SKU; Shopify's Variant ID, else its Handle with the v
 a column headed Variant ID, ID, Product ID, else SKU): those hold nothing back. "push --dry-run"
 says the same of a push to one destination, with what it would create, update or leave unchanged.
 
+Last, a question about values that look like typos of a common one: a category, sub-category,
+brand or status on at most 5 rows (or 0.5% of them), one or two letters from one on ten times as
+many ('Category “Eyewaer” on 5 rows (lines 7, 19, …): did you mean “eyewear” (4,210 rows)?').
+A question, not a problem: it is never an error or a warning, and the exit status ignores it.
+
 Options:
   --json       Print one JSON object instead. For JSON files:
                {kind, items, valid, invalid, sendable, heldBack,
                 errors: [{index, path, message}], warnings: [...],
                 holds: [{index, reason, message}], distinct, repeated: [{indexes}],
-                sharedBarcodes: [{barcode, indexes}], repeatedShopIds: []}
+                sharedBarcodes: [{barcode, indexes}], repeatedShopIds: [],
+                rareValues: [{field, value, count, suggestion, suggestionCount, indexes, message}]}
                (index is null for a problem with the document itself); for sheets:
                {kind: "csv"|"xlsx"|"xml"|"json-products", items, valid, invalid, sendable, heldBack,
                 errors: [{row, line, column, value, message}], warnings: [...],
                 holds: [{row, line, reason, message}], distinct, repeated: [{rows, lines}],
                 sharedBarcodes: [{barcode, rows, lines}], repeatedShopIds: [{shopId, rows, lines}],
-                notes: [...]}
+                rareValues: [{field, value, count, suggestion, suggestionCount, rows, lines,
+                message}], notes: [...]}
                (row counts data rows from 1, the first row under the header; line is its line in
                the spreadsheet, row + 1, and with --combinations file names whose line it is
                (files for lines); an XML feed's or a JSON product list's rows are its items, with

@@ -1,5 +1,6 @@
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { Problem } from '#shared/validation/problem.ts'
+import type { RareValue } from '#shared/rare-values.ts'
 import { thousands } from '#shared/sheet/places.ts'
 
 /** One problem of the `--json` output; `index` is null for a problem with the document itself. */
@@ -25,6 +26,8 @@ export interface ValidationSummary {
   repeated?: { indexes: number[] }[]
   sharedBarcodes?: { barcode: string; indexes: number[] }[]
   repeatedShopIds?: { shopId: string; indexes: number[] }[]
+  /** Values that look like typos of a common one: rare-value-report.ts. A question, never a problem. */
+  rareValues?: (RareValue & { indexes: number[]; message: string })[]
 }
 
 /** The warning of a file that holds no SKUs: an empty list passes every check, which is rarely what was meant. */

@@ -252,7 +252,7 @@ export class VerdictReport {
 }
 
 /** Rows' `lines` (and a pair's `files`, one a line) for `--json`; nothing for items. */
-function linesOf(
+export function linesOf(
   rows: readonly number[],
   numbering: RowNumbering | undefined,
 ): { lines?: number[]; files?: string[] } {

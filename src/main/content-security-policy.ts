@@ -9,11 +9,12 @@ const APP_DIRECTIVES: Directives = {
   // from the app's origin), and nothing else: it does not allow eval or new Function. (Basis, which
   // needs new Function, runs in main: src/node/ktx2-transcoder.ts.)
   'script-src': ["'self'", "'wasm-unsafe-eval'"],
-  // The import's worker is a file of the app's; three's Draco loader builds its decoder workers
-  // from blob: addresses holding the loader's own worker code and the decoder the app serves
-  // (src/renderer/src/features/skus/preview/model-decoders.ts). A blob: can only be made by
-  // code already running in the page, so this adds no way in; decoder workers of our own would
-  // mean keeping copies of three's worker code in step with every three.js update.
+  // The import's and the AR preview's workers are files of the app's; three's Draco loader (in the
+  // preview's worker) builds its decoder workers from blob: addresses holding the loader's own
+  // worker code and the decoder the app serves (src/renderer/src/features/skus/preview/
+  // model-decoders.ts). A blob: can only be made by code already running in the app, so this adds
+  // no way in; decoder workers of our own would mean keeping copies of three's worker code in step
+  // with every three.js update.
   'worker-src': ["'self'", 'blob:'],
   'style-src': ["'self'"],
   // No picture from the network: an address in an imported sheet would make the page call it,

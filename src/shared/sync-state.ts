@@ -182,6 +182,17 @@ export function isChangedSince(standing: DestinationStanding, fingerprint: () =>
 }
 
 /**
+ * The destinations where a draft whose payload has this fingerprint is "changed since sent"
+ * (`isChangedSince`): where the Sync page offers it as an update. An import's dry run asks it of a
+ * row before anything is written, and its writes of each draft they update.
+ */
+export function changedSinceAt(sync: DraftSync | undefined, fingerprint: () => string): string[] {
+  return Object.entries(sync ?? {}).flatMap(([destination, standing]) =>
+    isChangedSince(standing, fingerprint) ? [destination] : [],
+  )
+}
+
+/**
  * What the drafts' multi-entry `standing` index holds for a draft: one tag a destination it was
  * sent to (the list filters and the pre-flight counts read these), one for a live state anywhere,
  * and for a SKU created there whether it changed since, whether its id is unknown and whether an

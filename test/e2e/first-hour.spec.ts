@@ -39,6 +39,27 @@ function namedInReadmeSteps(): string[] {
   ]
 }
 
+/** What the README and the app say a destination and a profile are, where each word is first used. */
+const MEANING = {
+  destination:
+    "A destination is where your drafts are sent: one of the service's environments, such as the Sandbox built into this app, Staging or Production.",
+  profile: 'A profile is the address and token the app uses to reach one.',
+}
+
+/**
+ * A newcomer meets "destination" and "profile" in the sentence that says what each is (issue #37):
+ * the first use of each word in a page's text (or in the README) is in it.
+ */
+function explainedWhereFirstUsed(text: string, where: string) {
+  const flat = text.replaceAll(/\s+/g, ' ')
+  for (const [word, sentence] of Object.entries(MEANING)) {
+    expect(flat, `${where} says what a ${word} is`).toContain(sentence)
+    expect(flat.toLowerCase().indexOf(word), `${where} uses "${word}" first in "${sentence}"`).toBe(
+      flat.indexOf(sentence) + sentence.toLowerCase().indexOf(word),
+    )
+  }
+}
+
 /** The row the README has the reader add: the example's copy, renamed, with Intensity "1,5". */
 const MY_ROW = { productName: 'Aviator Classic Silver 58', barcode: '8901234567883', intensity: '1,5' }
 
@@ -88,6 +109,7 @@ for (const width of [1440, 1024]) {
     await expect(page.getByRole('heading', { name: 'No SKU drafts yet' })).toBeVisible()
     await expect(page.getByText(/Syncing goes to Sandbox, the sandbox built into this app/)).toBeVisible()
     await look('empty-list', 'first-start')
+    explainedWhereFirstUsed(shown.at(-1)!, 'the empty list')
 
     // 2. Download the template.
     const [download] = await Promise.all([
@@ -175,6 +197,7 @@ for (const width of [1440, 1024]) {
       page.getByText('Sandbox: a service on this computer that behaves like the platform'),
     ).toBeVisible()
     await look('sync-start')
+    explainedWhereFirstUsed(shown.at(-1)!, 'the Sync page')
     await page.getByRole('button', { name: 'Create 2 new on Sandbox' }).click()
     const run = page.getByRole('region', { name: /^Finished/ })
     await expect(run.getByText('2 of 2 SKUs done')).toBeVisible()
@@ -196,6 +219,8 @@ for (const width of [1440, 1024]) {
     await expect(runs.getByText(MY_ROW.barcode)).toBeVisible()
     await look('sync-history', 'sync')
 
+    // The README says what the two words mean as the app does, where it first uses them.
+    explainedWhereFirstUsed(readFileSync(readme, 'utf8').replaceAll('*', ''), 'the README')
     // Every name the README's steps put in bold was on one of the pages.
     const named = namedInReadmeSteps()
     expect(named.length).toBeGreaterThan(15)

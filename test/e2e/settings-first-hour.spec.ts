@@ -15,6 +15,10 @@ test.describe('Settings in the first hour', () => {
     sandbox,
   }) => {
     await openSettings(page)
+    // The profiles' list says what a destination and a profile are, under its heading (issue #37).
+    await expect(page.getByRole('list', { name: 'Service profiles' })).toHaveAccessibleDescription(
+      "A destination is where your drafts are sent: one of the service's environments, such as the Sandbox built into this app, Staging or Production. A profile is the address and token the app uses to reach one. Sync sends through the active profile.",
+    )
     // The Sandbox profile is selected: its help names the token a profile of one's own needs.
     const named = page.locator('.settings-form code')
     await expect(named).toHaveText(EMBEDDED_SANDBOX_TOKEN)

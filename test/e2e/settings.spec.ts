@@ -88,7 +88,7 @@ test.describe('Settings: profiles, token and connection', () => {
     await page.getByLabel('SKUs per request').fill('25')
     await page.getByRole('button', { name: 'Save changes' }).click()
     await page.getByRole('button', { name: 'Use this profile' }).click()
-    await expect(page.getByText('Active profile')).toBeVisible()
+    await expect(page.getByText('Active profile', { exact: true })).toBeVisible()
 
     await page.reload()
     await expect(page.getByRole('button', { name: /Production/ })).toContainText('Active')

@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../args.ts'
 import { checkInput, hasErrors } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { RareValueReport } from '../rare-value-report.ts'
 import { reportWriter } from '../report-writer.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { VALIDATE_USAGE } from '../usage.ts'
@@ -13,7 +14,9 @@ import { VerdictReport } from '../verdict-report.ts'
  * request, or a CSV or XLSX sheet of SKUs, against the contract, then gives the one verdict of its
  * SKUs (verdict-report.ts): how many are valid, how many a push would send and how many it would
  * hold back, and why, with the rows that repeat others, the barcodes several SKUs share and the
- * shop ids several rows carry. Exit 0 only when every SKU would be sent.
+ * shop ids several rows carry; then the values that look like typos of a common one
+ * (rare-value-report.ts), which are questions and never change the exit status. Exit 0 only when
+ * every SKU would be sent.
  */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('validate', args, {
@@ -37,21 +40,24 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
   const verdict = new VerdictReport(await verdictOptions('validate', values, io))
   const all = values.all === true
   const report = reportWriter(values.json === true, { all })
+  const rare = new RareValueReport()
   try {
     const checked = await checkInput(file, io.cwd, options, (item, kind) => {
       report.add(item, kind)
       verdict.add(item, kind)
+      rare.add(item, kind)
     })
     const json = verdict.json(checked)
     if (values.json) {
       report.write(io.stdout, checked, {
         ...(options.showMapping && checked.mapping ? { mapping: checked.mapping } : {}),
-        ...(json ? { verdict: json } : {}),
+        ...(json ? { verdict: { ...json, rareValues: rare.json(checked) } } : {}),
       })
     } else {
       io.stdout.write(showMapping(checked.mapping, options))
       report.write(io.stdout, checked)
       io.stdout.write(verdict.text(checked, all))
+      io.stdout.write(rare.text(checked))
     }
     const heldBack = verdict.finish()?.heldBack ?? 0
     return hasErrors(checked) || heldBack > 0 ? EXIT_INVALID : EXIT_OK

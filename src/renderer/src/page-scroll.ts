@@ -1,4 +1,4 @@
-import type { RouterScrollBehavior } from 'vue-router'
+import { START_LOCATION, type RouterScrollBehavior } from 'vue-router'
 
 /** What the person does that says they have taken over the scroll: the wait for a place ends. */
 const TAKING_OVER = ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const
@@ -16,8 +16,11 @@ function reaches(top: number): boolean {
  * meanwhile; a person who scrolls, clicks or types in the meantime keeps the page where they are.
  * The SKU list scrolls its own grid, not the window, and keeps its place itself.
  */
-export const pageScroll: RouterScrollBehavior = (_to, _from, saved) => {
-  if (!saved) return { top: 0 }
+export const pageScroll: RouterScrollBehavior = (_to, from, saved) => {
+  // A window's first page is at its top already (the router keeps the browser from restoring a
+  // scroll): scrolling there would make the browser lay the page out inside the task that mounts
+  // it, before its first frame (issue #37).
+  if (!saved) return from === START_LOCATION ? false : { top: 0 }
   const place = saved
   if (reaches(place.top)) return place
   window.scrollTo(0, 0)

@@ -72,9 +72,13 @@ export const environmentCaption = (page: Page) => page.getByTestId('preview-envi
 /** Loads go through main and the GPU is emulated in software: on a busy machine that takes seconds. */
 export const LOADED = { timeout: 20_000 }
 
-/** Waits until nothing is loading and any frame the last change asked for has been drawn. */
+/**
+ * Waits until nothing is loading and any frame the last change asked for has been drawn (the
+ * preview's worker says so: data-drawn), then for the page to show it.
+ */
 export async function settled(page: Page) {
   await expect(stageOf(page)).toHaveAttribute('data-busy', 'false', LOADED)
+  await expect(stageOf(page)).toHaveAttribute('data-drawn', 'true', LOADED)
   await page.evaluate(
     () =>
       new Promise<void>((done) => {

@@ -185,6 +185,7 @@ describe('catalog-desk validate --json', () => {
       'repeated',
       'sharedBarcodes',
       'repeatedShopIds',
+      'rareValues',
     ])
     expect(summary).toMatchObject({
       kind: 'sku-list',
@@ -230,6 +231,7 @@ describe('catalog-desk validate --json', () => {
       repeated: [],
       sharedBarcodes: [],
       repeatedShopIds: [],
+      rareValues: [],
     })
   })
 

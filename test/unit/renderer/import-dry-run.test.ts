@@ -6,6 +6,7 @@ import type { DryRunGates } from '#renderer/features/import/import-protocol.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 import { fileVerdict } from '#shared/sync/file-verdict.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 
 /**
  * The import's dry run judges a file's rows as the Sync page will judge their drafts: by the file's
@@ -245,5 +246,34 @@ describe('a real shop export, judged as validate and push --dry-run judge it', (
     const report = tally.report([])
     expect(report).toMatchObject({ sendable: 0, heldBack: 20 })
     expect(report.heldReasons).toEqual([{ reason: 'identity', n: 20 }])
+  })
+})
+
+describe('the dry run’s fingerprints of rows that may update a draft', () => {
+  it('fingerprints exactly too only the rows whose draft was created somewhere (issue #38)', () => {
+    const results = convertSheet(
+      parseCsvText(
+        [
+          HEADER,
+          `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+          `Round,4006381333948,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+          `Oval,4006381333955,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+        ].join('\n'),
+      ),
+    )
+    const held = new Set(['4006381333931', '4006381333948'])
+    const synced = { ids: new Set<string>(), barcodes: new Set(['4006381333931']) }
+    const tally = new DryRunTally('cells', held, SANDBOX, synced)
+    tally.add(results)
+    // The third row's barcode no draft holds: it could update nothing, so it is not fingerprinted.
+    expect(tally.report([]).fingerprints).toEqual([
+      {
+        barcode: '4006381333931',
+        fingerprint: payloadFingerprint(results[0]!.sku, 'cells'),
+        exact: payloadFingerprint(results[0]!.sku),
+        valid: true,
+      },
+      { barcode: '4006381333948', fingerprint: payloadFingerprint(results[1]!.sku, 'cells'), valid: true },
+    ])
   })
 })

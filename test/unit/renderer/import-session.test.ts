@@ -10,7 +10,8 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
-import { setStanding } from './standings.ts'
+import { DEST, setStanding } from './standings.ts'
+import { standingTag } from '#shared/sync-state.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -37,12 +38,12 @@ const sku = (barcode: string, productName: string): Sku =>
 const everything = () => db.skuDrafts.orderBy('id').toArray()
 const names = async () => (await everything()).map((draft) => `${draft.barcode}:${draft.productName}`).sort()
 
-/** Two editable drafts (barcodes 1 and 2) and a sent one (barcode 3), created at time 1000. */
+/** Two editable drafts (barcodes 1 and 2) and one a sync run holds (barcode 3), created at time 1000. */
 async function seed(): Promise<SkuDraftRecord[]> {
   await drafts.create(sku('1', 'Old one'), 1000)
   await drafts.create(sku('2', 'Old two'), 1000)
-  const sent = await drafts.create(sku('3', 'Old three'), 1000)
-  await setStanding(db.skuDrafts, sent.id, 'synced')
+  const held = await drafts.create(sku('3', 'Old three'), 1000)
+  await setStanding(db.skuDrafts, held.id, 'queued')
   return everything()
 }
 
@@ -54,7 +55,7 @@ async function seed(): Promise<SkuDraftRecord[]> {
 async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2, together = false) {
   const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
   const batch = await imports.beginImport()
-  const total = { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 }
+  const total = { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 }
   const fates: RowFate[] = []
   const writes: Array<ReturnType<SkuImportWrites['importChunk']>> = []
   for (let i = 0; i < rows.length; i += size) {
@@ -74,7 +75,7 @@ async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2, to
   return { batch, total, fates }
 }
 
-// Barcode 1 exists as a draft, 3 as a sent draft; 4 appears twice in the file; 5 is new.
+// Barcode 1 exists as a draft, 3 as a draft a run holds; 4 appears twice in the file; 5 is new.
 const FILE = [
   sku('1', 'New one'),
   sku('4', 'Four A'),
@@ -88,7 +89,7 @@ describe('an import session', () => {
     const before = await seed()
     const rows = Array.from({ length: 7 }, (_, i) => sku(`9${i}`, `Row ${i}`))
     const { batch, total } = await importRows(rows, 'skip', 3)
-    expect(total).toEqual({ created: 7, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 7, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 })
     const row = (await everything()).find((draft) => draft.barcode === '93')!
     expect(row).toMatchObject({
       productName: 'Row 3',
@@ -107,14 +108,14 @@ describe('an import session', () => {
   it('skip: leaves existing drafts and drops the later row of a barcode the file repeats', async () => {
     await seed()
     const { total } = await importRows(FILE, 'skip')
-    expect(total).toEqual({ created: 2, updated: 0, unchanged: 0, skippedDuplicates: 3, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 2, updated: 0, unchanged: 0, skippedDuplicates: 3, skippedInRun: 0 })
     expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '4:Four A', '5:Five'])
   })
 
-  it('update: replaces editable drafts, leaves sent ones, and the last row of a barcode wins', async () => {
+  it('update: replaces editable drafts, leaves one a run holds, and the last row of a barcode wins', async () => {
     const before = await seed()
     const { batch, total } = await importRows(FILE, 'update')
-    expect(total).toEqual({ created: 2, updated: 2, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 1 })
+    expect(total).toEqual({ created: 2, updated: 2, unchanged: 0, skippedDuplicates: 0, skippedInRun: 1 })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
     const one = (await everything()).find((draft) => draft.barcode === '1')!
     expect(one.id).toBe(before.find((draft) => draft.barcode === '1')!.id)
@@ -140,7 +141,7 @@ describe('an import session', () => {
       updated: 2,
       unchanged: 0,
       skippedDuplicates: 0,
-      skippedNotDraft: 1,
+      skippedInRun: 1,
     })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
     await undoLog.undo(updated.batch)
@@ -162,17 +163,17 @@ describe('an import session', () => {
     const updated = await importRows([sku('1', 'New one'), sku('3', 'New three')], 'update')
     expect(updated.fates).toEqual([
       { kind: 'updated', draft: id('1') },
-      { kind: 'skippedNotDraft', draft: id('3') },
+      { kind: 'skippedInRun', draft: id('3') },
     ])
   })
 
-  it('update: a row holding exactly its draft’s content writes nothing, sent or not, and is unchanged', async () => {
+  it('update: a row holding exactly its draft’s content writes nothing, held by a run or not, and is unchanged', async () => {
     const before = await seed()
     const same = before.map((draft) => structuredClone(draft.payload))
     // Key order does not make content differ.
     const reordered = Object.fromEntries(Object.entries(same[0]!).reverse()) as Sku
     const { batch, total, fates } = await importRows([reordered, same[1]!, same[2]!], 'update')
-    expect(total).toEqual({ created: 0, updated: 0, unchanged: 3, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 0, updated: 0, unchanged: 3, skippedDuplicates: 0, skippedInRun: 0 })
     expect(fates.map((fate) => fate.draft)).toEqual(before.map((draft) => draft.id))
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.where('batch').equals(batch).count()).toBe(0)
@@ -209,9 +210,11 @@ describe('an import session', () => {
     const renamed = { ...structuredClone(one.payload), barcode: '11', productName: 'Renamed' } as Sku
     const rows = [renamed, sku('12', 'Gone draft')]
     const named = [one.id, 'a-draft-deleted-since']
-    expect(await imports.unchangedRows([{ draft: one.id, fingerprint: 'x', valid: true }], 'cells')).toEqual([
-      false,
-    ])
+    expect(
+      (await imports.planUpdates([{ draft: one.id, fingerprint: 'x', valid: true }], 'cells')).map(
+        (plan) => plan.unchanged,
+      ),
+    ).toEqual([false])
     const existingDrafts = await imports.existingDrafts(named)
     expect([...existingDrafts]).toEqual([one.id])
     const batch = await imports.beginImport()
@@ -227,22 +230,24 @@ describe('an import session', () => {
     expect(await names()).toEqual(['11:Renamed', '12:Gone draft', '2:Old two', '3:Old three'])
   })
 
-  it('unchangedRows: by the draft a row names, else by its barcode', async () => {
+  it('planUpdates: unchanged by the draft a row names, else by its barcode', async () => {
     const before = await seed()
     const one = before.find((draft) => draft.barcode === '1')!
     const two = before.find((draft) => draft.barcode === '2')!
     const same = (payload: unknown) => payloadFingerprint(payload, 'cells')
     expect(
-      await imports.unchangedRows(
-        [
-          { draft: one.id, fingerprint: same(one.payload), valid: true },
-          { barcode: '2', fingerprint: same(two.payload), valid: true },
-          { barcode: '2', fingerprint: same({ ...two.payload, brand: 'Other' }), valid: true },
-          { draft: 'no-such-draft', barcode: '2', fingerprint: same(two.payload), valid: false },
-          { barcode: '99', fingerprint: same(two.payload), valid: true },
-        ],
-        'cells',
-      ),
+      await imports
+        .planUpdates(
+          [
+            { draft: one.id, fingerprint: same(one.payload), valid: true },
+            { barcode: '2', fingerprint: same(two.payload), valid: true },
+            { barcode: '2', fingerprint: same({ ...two.payload, brand: 'Other' }), valid: true },
+            { draft: 'no-such-draft', barcode: '2', fingerprint: same(two.payload), valid: false },
+            { barcode: '99', fingerprint: same(two.payload), valid: true },
+          ],
+          'cells',
+        )
+        .then((plans) => plans.map((plan) => plan.unchanged)),
     ).toEqual([true, true, false, true, false])
   })
 
@@ -256,7 +261,7 @@ describe('an import session', () => {
   it('keep-both: adds every row as a new draft', async () => {
     await seed()
     const { total } = await importRows(FILE, 'keep-both')
-    expect(total).toEqual({ created: 5, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedNotDraft: 0 })
+    expect(total).toEqual({ created: 5, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 })
     expect(await db.skuDrafts.count()).toBe(8)
   })
 
@@ -339,17 +344,116 @@ describe('an import session', () => {
     expect(await everything()).toEqual(before)
   })
 
-  it('finds drafts by barcode, preferring an editable one', async () => {
+  it('finds drafts by barcode, preferring one no run holds, then one sent nowhere, then the latest', async () => {
     await seed()
+    const heldThree = (await everything()).find((draft) => draft.barcode === '3')!
+    const sentThree = await drafts.create(sku('3', 'Sent three'), 2000)
+    await setStanding(db.skuDrafts, sentThree.id, 'synced')
+    expect((await imports.findByBarcodes(['3'])).get('3')).toEqual({ id: sentThree.id })
     const editable = await drafts.create(sku('3', 'Editable three'), 500)
     const found = await imports.findByBarcodes(['1', '3', 'nope', ''])
     expect([...found.keys()].sort()).toEqual(['1', '3'])
-    expect(found.get('3')).toEqual({ id: editable.id, sent: false })
-    expect(found.get('1')).toMatchObject({ sent: false })
+    expect(found.get('3')).toEqual({ id: editable.id })
 
-    // With only a sent draft of a barcode, that one is found, and said to be sent.
-    await db.skuDrafts.delete(editable.id)
-    const sentThree = (await everything()).find((draft) => draft.barcode === '3')!
-    expect((await imports.findByBarcodes(['3'])).get('3')).toEqual({ id: sentThree.id, sent: true })
+    // With only a draft a run holds, that one is found (and the import leaves it as it is).
+    await db.skuDrafts.bulkDelete([editable.id, sentThree.id])
+    expect((await imports.findByBarcodes(['3'])).get('3')).toEqual({ id: heldThree.id })
+  })
+})
+
+describe('an import’s "update" of drafts sent before: the editor’s rule', () => {
+  const OTHER = 'http://127.0.0.1:10'
+  const changedTag = standingTag(DEST, 'changed')
+
+  /** A draft created at `DEST`, what stands there recorded (its fingerprint), as a run leaves it. */
+  async function createdThere(barcode: string, productName: string): Promise<SkuDraftRecord> {
+    const record = await drafts.create(sku(barcode, productName), 1000)
+    await setStanding(db.skuDrafts, record.id, 'synced', DEST, {
+      sent: payloadFingerprint(record.payload),
+      remoteId: `remote-${barcode}`,
+    })
+    return (await db.skuDrafts.get(record.id))!
+  }
+
+  /** A row as the dry run fingerprints it: read as a sheet, and exactly. */
+  const rowOf = (payload: Sku) => ({
+    barcode: String(payload.barcode),
+    fingerprint: payloadFingerprint(payload, 'cells'),
+    exact: payloadFingerprint(payload),
+    valid: true,
+  })
+
+  it('updates a draft created somewhere: changed since sent there, as the dry run said; undo puts it back', async () => {
+    const one = await createdThere('1', 'Sent one')
+    expect(one.standing).not.toContain(changedTag)
+    const before = await everything()
+    const row = sku('1', 'Renamed in a sheet')
+
+    expect(await imports.planUpdates([rowOf(row)], 'cells')).toEqual([
+      { unchanged: false, inRun: false, draft: one.id, changedAt: [DEST] },
+    ])
+    const { batch, total, fates } = await importRows([row], 'update')
+    expect(total).toMatchObject({ updated: 1, skippedInRun: 0 })
+    expect(fates).toEqual([{ kind: 'updated', draft: one.id, changedAt: [DEST] }])
+    const after = (await db.skuDrafts.get(one.id))!
+    expect(after.productName).toBe('Renamed in a sheet')
+    // Where it was created stays as it was; the index the Sync page counts updates on has it.
+    expect(after.sync).toEqual(one.sync)
+    expect(await db.skuDrafts.where('standing').equals(changedTag).primaryKeys()).toEqual([one.id])
+
+    await undoLog.undo(batch)
+    expect(await everything()).toEqual(before)
+  })
+
+  it('a row equal to the draft is unchanged; a row back to what was sent updates it, changed nowhere', async () => {
+    const one = await createdThere('1', 'Sent one')
+    await saveDraftPayload(db, 'skus', one.id, sku('1', 'Edited in the app'), 2000)
+    expect((await db.skuDrafts.get(one.id))!.standing).toContain(changedTag)
+
+    const same = sku('1', 'Edited in the app')
+    expect(await imports.planUpdates([rowOf(same)], 'cells')).toEqual([
+      { unchanged: true, inRun: false, draft: one.id, changedAt: [] },
+    ])
+    const unchanged = await importRows([same], 'update')
+    expect(unchanged.total).toMatchObject({ updated: 0, unchanged: 1 })
+    expect((await db.skuDrafts.get(one.id))!.updatedAt).toBe(2000)
+
+    const asSent = sku('1', 'Sent one')
+    expect((await imports.planUpdates([rowOf(asSent)], 'cells'))[0]!.changedAt).toEqual([])
+    const back = await importRows([asSent], 'update')
+    expect(back.fates).toEqual([{ kind: 'updated', draft: one.id }])
+    const after = (await db.skuDrafts.get(one.id))!
+    expect(after.productName).toBe('Sent one')
+    expect(after.standing).not.toContain(changedTag)
+  })
+
+  it('forgets a refusal as an edit does, and leaves a draft a run holds as it is', async () => {
+    const refused = await drafts.create(sku('1', 'Refused'), 1000)
+    await setStanding(db.skuDrafts, refused.id, 'rejected', OTHER)
+    const sending = await createdThere('2', 'Sent two')
+    await setStanding(db.skuDrafts, sending.id, 'sending', OTHER)
+    const held = (await db.skuDrafts.get(sending.id))!
+
+    const plans = await imports.planUpdates([rowOf(sku('1', 'Fixed')), rowOf(sku('2', 'Changed'))], 'cells')
+    expect(plans.map(({ inRun, changedAt }) => ({ inRun, changedAt }))).toEqual([
+      { inRun: false, changedAt: [] },
+      { inRun: true, changedAt: [] },
+    ])
+    const { total, fates } = await importRows([sku('1', 'Fixed'), sku('2', 'Changed')], 'update')
+    expect(total).toMatchObject({ updated: 1, skippedInRun: 1 })
+    expect(fates[1]).toEqual({ kind: 'skippedInRun', draft: sending.id })
+    const fixed = (await db.skuDrafts.get(refused.id))!
+    expect([fixed.productName, fixed.sync, fixed.standing]).toEqual(['Fixed', {}, []])
+    expect(await db.skuDrafts.get(sending.id)).toEqual(held)
+  })
+
+  it('syncedKeys: the drafts created somewhere, by id and barcode, from the indexes', async () => {
+    await seed()
+    const one = await createdThere('7', 'Sent seven')
+    const refused = await drafts.create(sku('8', 'Refused'), 1000)
+    await setStanding(db.skuDrafts, refused.id, 'rejected')
+    const keys = await imports.syncedKeys()
+    expect([...keys.ids]).toEqual([one.id])
+    expect([...keys.barcodes]).toEqual(['7'])
   })
 })

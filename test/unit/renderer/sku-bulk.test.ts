@@ -12,7 +12,9 @@ import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
 import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { standingTag, stateAt } from '#shared/sync-state.ts'
+import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { skuColumns } from '#shared/sheet/columns.ts'
 import { DEST, setStanding } from './standings.ts'
 
 /** Another destination, where the draft sent on `DEST` was refused. */
@@ -360,5 +362,174 @@ describe('setting a field whose section a draft lacks', () => {
     })
     expect((await drafts.get(lacking))?.payload.arEffect).not.toHaveProperty('envSettings')
     expect((await drafts.get(lacking))?.updatedAt).toBe(1000)
+  })
+})
+
+describe('every field a sheet holds, the 3D asset and the 2D slots included', () => {
+  it('offers the sheet’s own columns: the first 3D asset’s id and address, each 2D slot, the environment image', () => {
+    const offered = new Map(BULK_FIELDS.map((field) => [field.path, field]))
+    expect(offered.get('arEffect.effectAssets3D.0.url')).toMatchObject({
+      title: 'Model address of 3D asset 1',
+      group: 'AR effect › 3D effect assets',
+      kind: 'url',
+    })
+    expect(offered.get('arEffect.effectAssets3D.0.id')).toMatchObject({ title: 'Asset ID of 3D asset 1' })
+    expect(offered.get('arEffect.envSettings.environmentImage')).toMatchObject({ kind: 'url' })
+    for (let slot = 0; slot < 7; slot++)
+      expect(offered.get(`arEffect.effectAssets2D.${slot}`)).toMatchObject({
+        title: `2D asset ${slot + 1}`,
+        kind: 'slot',
+      })
+    // One list with the import and export: every column of the sheet, none of its own.
+    expect(BULK_FIELDS.map((field) => field.path)).toEqual(skuColumns({ assets3D: 1 }))
+  })
+
+  it('sets the model address and asset id on drafts without a model, and they are ready', async () => {
+    const payload = copy(full) as Sku
+    payload.arEffect!.effectAssets3D = []
+    const id = (await drafts.create(payload, 1000)).id
+    await bulk.setField([id], 'arEffect.effectAssets3D.0.id', 'frame')
+    await bulk.setField([id], 'arEffect.effectAssets3D.0.url', 'https://cdn.example.net/frame.glb')
+    const draft = await drafts.get(id)
+    expect(draft?.payload.arEffect?.effectAssets3D).toEqual([
+      { id: 'frame', url: 'https://cdn.example.net/frame.glb' },
+    ])
+    expect(draft).toMatchObject({ validity: 'valid', warningCount: 0 })
+    await expect(bulk.setField([id], 'arEffect.effectAssets3D.0.url', 'cdn/frame.glb')).rejects.toThrow(
+      /Model address of 3D asset 1 must be a web address/,
+    )
+  })
+
+  it('fills and empties a 2D slot in place, the seven slots kept', async () => {
+    const id = (await drafts.create(copy(full) as Sku, 1000)).id
+    const asset = { url: 'https://cdn.example.net/lens.png' }
+    await bulk.setField([id], 'arEffect.effectAssets2D.2', asset)
+    expect((await drafts.get(id))?.payload.arEffect?.effectAssets2D).toEqual([
+      null,
+      null,
+      asset,
+      null,
+      null,
+      null,
+      null,
+    ])
+    // The same object again is no change.
+    expect(await bulk.setField([id], 'arEffect.effectAssets2D.2', { ...asset })).toMatchObject({
+      unchanged: 1,
+    })
+    await bulk.setField([id], 'arEffect.effectAssets2D.2', null)
+    expect((await drafts.get(id))?.payload.arEffect?.effectAssets2D).toHaveLength(7)
+    expect((await drafts.get(id))?.payload.arEffect?.effectAssets2D?.[2]).toBeNull()
+    // Removing a slot would shift the others: refused.
+    await expect(bulk.setField([id], 'arEffect.effectAssets2D.2', undefined)).rejects.toThrow(
+      /2D asset 3 must be empty/,
+    )
+  })
+
+  it('makes a draft created on a destination changed since sent there, as the editor does', async () => {
+    const id = (await drafts.create(copy(full) as Sku, 1000)).id
+    const sent = (await drafts.get(id))!.payload
+    await setStanding(db.skuDrafts, id, 'synced', DEST, { sent: payloadFingerprint(sent) })
+    expect((await drafts.get(id))?.standing).not.toContain(standingTag(DEST, 'changed'))
+    const result = await bulk.setField([id], 'arEffect.effectAssets3D.0.url', 'https://cdn.example.net/a.glb')
+    expect(result).toMatchObject({ count: 1, changedSinceSent: 1 })
+    expect((await drafts.get(id))?.standing).toContain(standingTag(DEST, 'changed'))
+  })
+})
+
+/** Drafts whose one model is at `url`, or that have none for ''. */
+async function withModels(...urls: string[]): Promise<string[]> {
+  const ids: string[] = []
+  for (const [i, url] of urls.entries()) {
+    const payload = { ...copy(full), productName: `Frame ${i}`, barcode: `500${i}` } as Sku
+    payload.arEffect!.effectAssets3D = url ? [{ id: 'frame', url }] : []
+    ids.push((await drafts.create(payload, 1000)).id)
+  }
+  return ids
+}
+
+const MODEL = 'arEffect.effectAssets3D.0.url'
+const MOVE = { find: 'https://old-cdn/', replace: 'https://cdn.example.net/', mode: 'start' } as const
+const modelOf = async (id: string) => (await drafts.get(id))?.payload.arEffect?.effectAssets3D?.[0]?.url
+
+describe('find and replace within a field', () => {
+  it('previews the count and the first changes, leaving out drafts without the text', async () => {
+    const ids = await withModels(
+      'https://old-cdn/a.glb',
+      'https://other.example.com/https://old-cdn/b.glb',
+      '',
+      'https://old-cdn/c.glb',
+      'https://old-cdn/d.glb',
+    )
+    const preview = await bulk.previewReplace(ids, MODEL, MOVE, { limit: 2 })
+    expect(preview).toEqual({
+      count: 3,
+      inRun: 0,
+      changes: [
+        {
+          id: ids[0],
+          name: 'Frame 0',
+          before: 'https://old-cdn/a.glb',
+          after: 'https://cdn.example.net/a.glb',
+        },
+        {
+          id: ids[3],
+          name: 'Frame 3',
+          before: 'https://old-cdn/c.glb',
+          after: 'https://cdn.example.net/c.glb',
+        },
+      ],
+    })
+    // A preview writes nothing.
+    expect(await modelOf(ids[0]!)).toBe('https://old-cdn/a.glb')
+  })
+
+  it('replaces in one action, counts only the drafts changed, and undoes in one step', async () => {
+    const ids = await withModels(
+      'https://old-cdn/a.glb',
+      'https://cdn.example.com/b.glb',
+      'https://old-cdn/c.glb',
+    )
+    const held = (await withModels('https://old-cdn/held.glb'))[0]!
+    await setStanding(db.skuDrafts, held, 'queued')
+    const before = await everything()
+
+    const result = await bulk.replaceInField([...ids, held], MODEL, MOVE, { now: 5000 })
+    expect(result).toMatchObject({ count: 2, unchanged: 0, skipped: { inRun: 1, sent: 0, missing: 0 } })
+    expect(await modelOf(ids[0]!)).toBe('https://cdn.example.net/a.glb')
+    expect(await modelOf(ids[2]!)).toBe('https://cdn.example.net/c.glb')
+    // Without the text: not touched, not even its time of last edit.
+    expect(await drafts.get(ids[1]!)).toMatchObject({ updatedAt: 1000 })
+    expect(await modelOf(held)).toBe('https://old-cdn/held.glb')
+    const [action] = await undoLog.history()
+    expect(action).toMatchObject({
+      count: 2,
+      label:
+        'Replaced “https://old-cdn/” with “https://cdn.example.net/” at the start of Model address of 3D asset 1 on 2 drafts',
+    })
+
+    expect(await undoLog.undoLatest()).toMatchObject({ actions: 1, result: { restored: 2 } })
+    expect(await everything()).toEqual(before)
+  })
+
+  it('refuses the whole replacement when a new value would not pass the form, naming the draft', async () => {
+    const ids = await withModels('https://old-cdn/a.glb', 'https://old-cdn/b.glb')
+    const before = await everything()
+    const broken = { find: 'https://', replace: '', mode: 'start' } as const
+    expect((await bulk.previewReplace(ids, MODEL, broken)).problem).toMatch(
+      /^Frame 0: Model address of 3D asset 1 must be a web address/,
+    )
+    await expect(bulk.replaceInField(ids, MODEL, broken)).rejects.toThrow(
+      /Frame 0: Model address of 3D asset 1 must be a web address/,
+    )
+    expect(await everything()).toEqual(before)
+    expect(await undoLog.history()).toEqual([])
+  })
+
+  it('refuses a field that holds no text', async () => {
+    const ids = await withModels('https://old-cdn/a.glb')
+    await expect(
+      bulk.replaceInField(ids, 'arEffect.envSettings.intensity', { find: '1', replace: '2', mode: 'text' }),
+    ).rejects.toThrow(/holds no text/)
   })
 })

@@ -9,6 +9,7 @@ import { SyncRunRepository } from './sync-runs.ts'
 import { SyncSelectionReader } from './sync-selection.ts'
 import { SkuUndoLog } from './sku-undo-log.ts'
 import { SkuSendGates } from './sku-send-gates.ts'
+import { SkuValueCounts } from './sku-value-counts.ts'
 
 /** The app's one database, opened lazily by Dexie on first use. */
 export const db = new CatalogDatabase()
@@ -19,6 +20,8 @@ export const skuUndo = new SkuUndoLog(db)
 export const skuBulkEdits = new SkuBulkEdits(db, skuUndo)
 export const skuImports = new SkuImportWrites(db, skuUndo)
 export const skuList = new SkuListReader(db)
+/** How many drafts hold each category, brand…: the list's "Did you mean…?". */
+export const skuValueCounts = new SkuValueCounts(db)
 /** The app's sync runs, beside its drafts, in the same database. */
 export const syncRuns = new SyncRunRepository(db)
 /** Reads about chosen drafts at destinations: a selection's pre-flight, promotions, what changed since sent. */

@@ -1,9 +1,11 @@
 import { getAt, parsePath } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { setWithSectionDefaults } from '#shared/schema/sku-template.ts'
-import { isLive, wasSent } from '#shared/sync-state.ts'
-import { bulkField, bulkValueProblem } from '#shared/validation/bulk-fields.ts'
-import { deleteLabel, duplicateLabel, setFieldLabel } from '#renderer/words/undo.ts'
+import { isLive, standingTag, wasSent, type DraftSync } from '#shared/sync-state.ts'
+import { diffJson } from '#shared/json-diff.ts'
+import { replacedText, type Replacement } from '#shared/values/replace-text.ts'
+import { bulkField, bulkValueProblem, holdsText, type BulkField } from '#shared/validation/bulk-fields.ts'
+import { deleteLabel, duplicateLabel, replaceLabel, setFieldLabel } from '#renderer/words/undo.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './draft-kinds.ts'
@@ -35,6 +37,8 @@ export interface BulkResult {
 export interface SetFieldResult extends BulkResult {
   /** Drafts that already held the value: not written, their last edit stays as it was. */
   unchanged: number
+  /** Drafts changed that are now "changed since sent" where they were created: updates to offer. */
+  changedSinceSent: number
 }
 
 export interface DuplicateResult extends BulkResult {
@@ -45,6 +49,58 @@ export interface DuplicateResult extends BulkResult {
 /** A bulk action refused before it touched anything (a value of the wrong kind, say). */
 export class BulkRefusal extends Error {
   override name = 'BulkRefusal'
+}
+
+/** One draft's change in a find-and-replace's preview. */
+export interface ReplaceChange {
+  id: string
+  /** The draft as the list names it: its product name, or its barcode, or "A draft without a name". */
+  name: string
+  before: string
+  after: string
+}
+
+/** What a find-and-replace would do (`previewReplace`). */
+export interface ReplacePreview {
+  /** Drafts it would change. */
+  count: number
+  /** The first few of them, in the order given. */
+  changes: ReplaceChange[]
+  /** Drafts holding the text that a run holds: left as they are. */
+  inRun: number
+  /** The first new value the form would reject, naming its draft: the replacement is refused. */
+  problem?: string
+}
+
+/**
+ * What becomes of one draft's field: a value to write (refused, all of the action with it, when it
+ * has a problem), a value it already holds, or nothing to do with it (it does not hold what a
+ * replacement looks for).
+ */
+type FieldChange = { value: unknown; problem?: string } | 'unchanged' | 'absent'
+
+/** Two values of a field alike: by value for a 2D slot's object, as the form compares them. */
+function sameValue(current: unknown, value: unknown): boolean {
+  if (typeof value === 'object' && value !== null) return diffJson(current, value).length === 0
+  return current === value
+}
+
+/** Whether a draft's standings say it changed since it was created at some destination. */
+function changedSomewhere({ sync, standing }: { sync: DraftSync; standing: string[] }): boolean {
+  return Object.keys(sync).some((destination) => standing.includes(standingTag(destination, 'changed')))
+}
+
+/** A text field to find and replace in, or a refusal naming what is not one. */
+function textField(path: string): BulkField {
+  const field = bulkField(path)
+  if (!field || !holdsText(field))
+    throw new BulkRefusal(`"${field?.title ?? path}" holds no text to find and replace in.`)
+  return field
+}
+
+/** How a draft is named in a message: its product name, else its barcode. */
+function draftName(record: SkuDraftRecord): string {
+  return record.productName || record.barcode || 'A draft without a name'
 }
 
 /**
@@ -64,8 +120,9 @@ export class SkuBulkEdits {
    * Sets one field of the payload on every given draft (`undefined` removes it), recomputing each
    * draft's columns and validity. Sections around the field that a draft lacks are made from the
    * new-SKU defaults, so a value set brings no missing-field warnings for its neighbours. One
-   * transaction: all drafts change or none. Drafts no longer in the draft state are skipped. A
-   * value the form would reject is refused before anything is read.
+   * transaction: all drafts change or none. A draft sent before is edited as the editor edits it:
+   * it becomes "changed since sent" where it was created, and is offered there as an update.
+   * Drafts a run holds are skipped. A value the form would reject is refused before anything is read.
    */
   async setField(
     ids: readonly string[],
@@ -75,13 +132,100 @@ export class SkuBulkEdits {
   ): Promise<SetFieldResult> {
     const problem = bulkValueProblem(path, value)
     if (problem) throw new BulkRefusal(problem)
-    const segments = parsePath(path)
     const title = bulkField(path)?.title ?? path
-    const describe = ({ count }: SetFieldResult) => ({
+    return this.changeField(
+      ids,
+      path,
+      (current) => (sameValue(current, value) ? 'unchanged' : { value }),
+      ({ count }) => setFieldLabel(title, count, value === undefined),
+      { now, onProgress },
+    )
+  }
+
+  /**
+   * Finds `replacement.find` in one text field of every given draft and replaces it (anywhere, or
+   * at the start: replace-text.ts), as one action undone in one step. Drafts whose field does not
+   * hold it are left alone and not counted. Every new value is checked as the form checks it: one
+   * the form would reject (an address that no longer reads as one) refuses the whole replacement,
+   * naming the draft, before anything is written. Sent drafts as in `setField`.
+   */
+  async replaceInField(
+    ids: readonly string[],
+    path: string,
+    replacement: Replacement,
+    { now = Date.now(), onProgress }: BulkOptions = {},
+  ): Promise<SetFieldResult> {
+    const title = textField(path).title
+    return this.changeField(
+      ids,
+      path,
+      (current, record) => {
+        const value = replacedText(current, replacement)
+        if (value === undefined) return 'absent'
+        const problem = bulkValueProblem(path, value)
+        return problem ? { value, problem: `${draftName(record)}: ${problem}` } : { value }
+      },
+      ({ count }) => replaceLabel(title, replacement, count),
+      { now, onProgress },
+    )
+  }
+
+  /**
+   * What `replaceInField` would do, without writing: how many drafts it would change, the first
+   * `limit` changes (before and after), and the first new value the form would reject, if any.
+   */
+  async previewReplace(
+    ids: readonly string[],
+    path: string,
+    replacement: Replacement,
+    { limit = 5, onProgress }: { limit?: number; onProgress?: BulkOptions['onProgress'] } = {},
+  ): Promise<ReplacePreview> {
+    textField(path)
+    const segments = parsePath(path)
+    const preview: ReplacePreview = { count: 0, changes: [], inRun: 0 }
+    let done = 0
+    for (const chunk of chunks(ids)) {
+      for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+        if (!record) continue
+        const before = getAt(record.payload, segments)
+        const after = replacedText(before, replacement)
+        if (after === undefined) continue
+        if (isLive(record.sync)) {
+          preview.inRun++
+          continue
+        }
+        preview.count++
+        if (preview.changes.length < limit)
+          preview.changes.push({ id: record.id, name: draftName(record), before: before as string, after })
+        const problem = preview.problem === undefined && bulkValueProblem(path, after)
+        if (problem) preview.problem = `${draftName(record)}: ${problem}`
+      }
+      done += chunk.length
+      onProgress?.(done, ids.length)
+    }
+    return preview
+  }
+
+  /**
+   * Writes what `change` says of one field to every given draft, in one transaction with one undo
+   * entry: `{ value }` writes it (the sections around it made from the new-SKU defaults when the
+   * draft lacks them; with a `problem`, the whole action is refused and nothing is written),
+   * `unchanged` counts a draft that already holds it, `absent` leaves a draft alone uncounted. A draft sent before is edited as the editor edits it (its refusals cleared,
+   * its standings read again: "changed since sent" where it was created); one a run holds is skipped.
+   */
+  private changeField(
+    ids: readonly string[],
+    path: string,
+    change: (current: unknown, record: SkuDraftRecord) => FieldChange,
+    label: (result: SetFieldResult) => string,
+    { now = Date.now(), onProgress }: BulkOptions,
+  ): Promise<SetFieldResult> {
+    const segments = parsePath(path)
+    const describe = (result: SetFieldResult) => ({
       kind: 'set-field' as const,
-      label: setFieldLabel(title, count, value === undefined),
-      count,
-      kept: count,
+      label: label(result),
+      count: result.count,
+      kept: result.count,
     })
     return this.undoLog.inBulkTransaction(
       describe,
@@ -89,28 +233,31 @@ export class SkuBulkEdits {
         const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
         let count = 0
         let unchanged = 0
+        let changedSinceSent = 0
         let done = 0
         for (const chunk of chunks(ids)) {
           const next: SkuDraftRecord[] = []
           const undo: SkuUndoRecord[] = []
           for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-            if (!record) skipped.missing++
-            else if (isLive(record.sync)) skipped.inRun++
-            else if (getAt(record.payload, segments) === value) unchanged++
+            if (!record) {
+              skipped.missing++
+              continue
+            }
+            const outcome = change(getAt(record.payload, segments), record)
+            if (outcome === 'absent') continue
+            if (isLive(record.sync)) skipped.inRun++
+            else if (outcome === 'unchanged') unchanged++
+            else if (outcome.problem !== undefined) throw new BulkRefusal(outcome.problem)
             else {
               const payload = structuredClone(record.payload)
               // A section the draft lacks comes from the new-SKU template: `{ intensity }` alone
               // would add a missing-field warning for each of the environment's other fields.
-              setWithSectionDefaults(payload, segments, value)
+              setWithSectionDefaults(payload, segments, outcome.value)
               // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
-              next.push({
-                ...record,
-                payload,
-                updatedAt: now,
-                ...draftColumns(payload),
-                ...withoutRefusals(record.sync, payload),
-              })
+              const standings = withoutRefusals(record.sync, payload)
+              next.push({ ...record, payload, updatedAt: now, ...draftColumns(payload), ...standings })
               undo.push({ batch, id: record.id, before: record, writtenAt: now })
+              if (changedSomewhere(standings)) changedSinceSent++
             }
           }
           await this.db.skuDrafts.bulkPut(next)
@@ -119,7 +266,7 @@ export class SkuBulkEdits {
           done += chunk.length
           onProgress?.(done, ids.length)
         }
-        return { batch, count, skipped, unchanged }
+        return { batch, count, skipped, unchanged, changedSinceSent }
       },
       now,
     )

@@ -1,26 +1,27 @@
 import { textOf } from '#shared/text-of.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
-import { wasSent } from '#shared/sync-state.ts'
+import { changedSinceAt, isLive, standingTag, wasSent } from '#shared/sync-state.ts'
 import { contentText, payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
+import { withoutRefusals } from './draft-kinds.ts'
 import { importLabel } from '#renderer/words/undo.ts'
 import { CREATED_ENTRY, type BulkOptions, type SkuUndoLog, type UndoResult } from './sku-undo-log.ts'
 
 /**
  * What an imported row whose barcode is already taken does: leave the draft holding it ('skip'),
  * replace that draft's payload ('update'; the last row of a file wins), or add a draft anyway.
+ * 'update' follows the editor's rule (`saveDraftPayload`): a draft sent before is updated too, and
+ * becomes "changed since sent" where it was created; only a draft a sync run holds is left alone.
  */
 export type DuplicatePolicy = 'skip' | 'update' | 'keep-both'
 
-/** A draft found by barcode: which one an import would update, and whether it still may. */
+/** A draft found by barcode: which one an import would update. */
 export interface DraftByBarcode {
   id: string
-  /** Sent to a destination or held by a run: an import does not change it. */
-  sent: boolean
 }
 
 export interface ImportChunkOptions {
@@ -56,14 +57,22 @@ export interface ImportCounts {
   unchanged: number
   /** Rows left out under 'skip' because their barcode was taken. */
   skippedDuplicates: number
-  /** Rows whose barcode belongs to a sent draft: under 'update' it is not changed. */
-  skippedNotDraft: number
+  /**
+   * Rows under 'update' whose draft a sync run holds (queued or being sent): what is read for
+   * sending must not change, so it is left as it is, as the editor leaves it.
+   */
+  skippedInRun: number
 }
 
 /** What became of one row, and the draft it concerns: the one written, or the one holding its barcode. */
 export interface RowFate {
   kind: keyof ImportCounts
   draft: string
+  /**
+   * For a row that updated a draft sent before: the destinations where it is now "changed since
+   * sent" (`changedSinceAt`), so the Sync page offers it as an update there.
+   */
+  changedAt?: string[]
 }
 
 /** What one chunk of an import did: the counts, and each row's fate in the chunk's order. */
@@ -79,8 +88,27 @@ export interface ImportChunkResult extends ImportCounts {
 export interface RowFingerprint {
   draft?: string
   barcode?: string
+  /** As the import compares the row with its draft (its `ContentReading`). */
   fingerprint: string
+  /**
+   * Exactly, as "changed since sent" compares a draft with what stands where it was created:
+   * only for a row that may update a draft created somewhere (`syncedKeys`), and read as a sheet
+   * (JSON is compared exactly anyway, `fingerprint`).
+   */
+  exact?: string
   valid: boolean
+}
+
+/** What "update" would do with a row (`planUpdates`), before anything is written. */
+export interface RowPlan {
+  /** Its draft already holds its content: nothing would be written. */
+  unchanged: boolean
+  /** A sync run holds its draft: it would be left as it is (`skippedInRun`). */
+  inRun: boolean
+  /** The draft it would update, if any. */
+  draft?: string
+  /** Where that draft, updated, would be "changed since sent": offered as an update there. */
+  changedAt: string[]
 }
 
 /** What an import under way remembers between its chunks. */
@@ -101,11 +129,14 @@ interface ImportSession {
   planned: Promise<void>
 }
 
-/** Which of two drafts sharing a barcode an import updates: an editable one, else the latest. */
+/**
+ * Which of two drafts sharing a barcode an import updates: one no run holds (a held one would be
+ * left as it is), then one sent nowhere (the one being worked on, not the record of what was
+ * created), then the latest edited.
+ */
 function preferred(a: SkuDraftRecord, b: SkuDraftRecord): boolean {
-  // An import replaces the payload only of a draft sent nowhere: one sent is the record of what was created.
-  const editable = (record: SkuDraftRecord) => !wasSent(record.sync)
-  return editable(a) !== editable(b) ? editable(a) : a.updatedAt > b.updatedAt
+  const rank = (record: SkuDraftRecord) => (isLive(record.sync) ? 0 : wasSent(record.sync) ? 1 : 2)
+  return rank(a) !== rank(b) ? rank(a) > rank(b) : a.updatedAt > b.updatedAt
 }
 
 /**
@@ -142,9 +173,7 @@ export class SkuImportWrites {
         if (!held || preferred(record, held)) found.set(record.barcode, record)
       }
     }
-    return new Map(
-      [...found].map(([barcode, record]) => [barcode, { id: record.id, sent: wasSent(record.sync) }]),
-    )
+    return new Map([...found].map(([barcode, record]) => [barcode, { id: record.id }]))
   }
 
   /** Every barcode a draft holds, from the index alone. */
@@ -164,10 +193,32 @@ export class SkuImportWrites {
   }
 
   /**
-   * Whether each row would change nothing under "update": the draft it would update (the one it
-   * names, else the one holding its barcode, see `findByBarcodes`) already holds its content.
+   * The drafts created somewhere (synced at a destination), by id and by barcode, from the indexes
+   * alone: the rows a dry run fingerprints exactly too, to say where they would be changed since
+   * sent. At 100,000 drafts none is read whole.
    */
-  async unchangedRows(rows: readonly RowFingerprint[], reading: ContentReading): Promise<boolean[]> {
+  async syncedKeys(): Promise<{ ids: Set<string>; barcodes: Set<string> }> {
+    const synced = standingTag('', 'synced')
+    const tags = (await this.db.skuDrafts.orderBy('standing').uniqueKeys()).filter(
+      (key): key is string => typeof key === 'string' && key.endsWith(synced),
+    )
+    const ids = new Set(
+      tags.length ? await this.db.skuDrafts.where('standing').anyOf(tags).primaryKeys() : [],
+    )
+    const barcodes = new Set<string>()
+    if (ids.size > 0)
+      await this.db.skuDrafts.orderBy('barcode').eachKey((key, cursor) => {
+        if (typeof key === 'string' && key !== '' && ids.has(cursor.primaryKey)) barcodes.add(key)
+      })
+    return { ids, barcodes }
+  }
+
+  /**
+   * What "update" would do with each row, as `importChunk` decides it: the draft it would update
+   * (the one it names, else the one holding its barcode, see `findByBarcodes`), whether that draft
+   * already holds its content, whether a run holds it, and where it would be changed since sent.
+   */
+  async planUpdates(rows: readonly RowFingerprint[], reading: ContentReading): Promise<RowPlan[]> {
     const named = await this.existingDrafts(rows.flatMap((row) => (row.draft ? [row.draft] : [])))
     const byBarcode = await this.findByBarcodes(
       rows.flatMap((row) => (row.barcode && !(row.draft && named.has(row.draft)) ? [row.barcode] : [])),
@@ -179,12 +230,26 @@ export class SkuImportWrites {
           ? byBarcode.get(row.barcode)?.id
           : undefined,
     )
-    const fingerprints = new Map<string, string>()
+    const found = new Map<string, Pick<SkuDraftRecord, 'sync'> & { fingerprint: string }>()
     const ids = [...new Set(target.filter((id) => id !== undefined))]
     for (const chunk of chunks(ids))
       for (const record of await this.db.skuDrafts.bulkGet(chunk))
-        if (record) fingerprints.set(record.id, payloadFingerprint(record.payload, reading))
-    return rows.map((row, i) => target[i] !== undefined && fingerprints.get(target[i]) === row.fingerprint)
+        if (record)
+          found.set(record.id, {
+            sync: record.sync,
+            fingerprint: payloadFingerprint(record.payload, reading),
+          })
+    return rows.map((row, i): RowPlan => {
+      const id = target[i]
+      const draft = id === undefined ? undefined : found.get(id)
+      if (!draft) return { unchanged: false, inRun: false, changedAt: [] }
+      const unchanged = draft.fingerprint === row.fingerprint
+      const inRun = !unchanged && isLive(draft.sync)
+      const exact = row.exact ?? (reading === 'exact' ? row.fingerprint : undefined)
+      const changedAt =
+        unchanged || inRun || exact === undefined ? [] : changedSinceAt(draft.sync, () => exact)
+      return { unchanged, inRun, draft: id, changedAt }
+    })
   }
 
   /**
@@ -233,7 +298,7 @@ export class SkuImportWrites {
       updated: 0,
       unchanged: 0,
       skippedDuplicates: 0,
-      skippedNotDraft: 0,
+      skippedInRun: 0,
       fates: [],
     }
     // Barcodes this chunk claims, merged into the session once it has decided what it writes.
@@ -305,11 +370,16 @@ export class SkuImportWrites {
           } else if (contentText(current.payload, reading) === contentText(payload, reading)) {
             // The same content (an export coming back): nothing to write, and its edit time stays.
             fates[last] = { kind: 'unchanged', draft: id }
-          } else if (wasSent(current.sync)) {
-            fates[last] = { kind: 'skippedNotDraft', draft: id }
+          } else if (isLive(current.sync)) {
+            // Queued or being sent: what the run reads must not change (the editor refuses it too).
+            fates[last] = { kind: 'skippedInRun', draft: id }
           } else {
-            next.push({ ...current, payload, updatedAt: now, ...derived })
-            fates[last] = { kind: 'updated', draft: id }
+            // As the editor saves a draft (`saveDraftPayload`): a refusal is forgotten, and where it
+            // was created it becomes changed since sent.
+            const standings = withoutRefusals(current.sync, payload)
+            next.push({ ...current, payload, updatedAt: now, ...derived, ...standings })
+            const changedAt = changedSinceAt(standings.sync, () => payloadFingerprint(payload))
+            fates[last] = { kind: 'updated', draft: id, ...(changedAt.length > 0 && { changedAt }) }
             if (session.created.has(id)) {
               // Created by an earlier chunk of this import: undo removes it as long as nobody edited
               // it after this write (this entry takes the place of its chunk's for that draft).

@@ -1,7 +1,4 @@
 import type { Table } from 'dexie'
-import { toCsv } from '#shared/sheet/csv.ts'
-import { MEDIA_TYPES } from '#shared/sheet/export.ts'
-import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { textOf } from '#shared/text-of.ts'
 import { isRecord } from '#shared/is-record.ts'
 import { standingTag, withStanding } from '#shared/sync-state.ts'
@@ -553,6 +550,13 @@ export async function undecidedFile(
   const stamp = now.toISOString().slice(0, 16).replace(/[-:T]/g, '')
   const name = `catalog-desk-undecided-${stamp}.${format}`
   const [headers, ...rows] = undecidedRows(drafts)
+  // The sheet writers (Papa Parse, write-excel-file) load when a file is made: the window's start
+  // reaches this module through db/index.ts and needs none of them (issue #37).
+  const [{ toCsv }, { writeXlsx }, { MEDIA_TYPES }] = await Promise.all([
+    import('#shared/sheet/csv.ts'),
+    import('#shared/sheet/xlsx.ts'),
+    import('#shared/sheet/export.ts'),
+  ])
   const content =
     format === 'csv' ? toCsv(headers!, rows) : await writeXlsx([headers!, ...rows], { sheet: 'Undecided' })
   return new File([content as BlobPart], name, { type: MEDIA_TYPES[format] })

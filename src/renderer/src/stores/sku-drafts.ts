@@ -7,7 +7,8 @@ import { bulkField } from '#shared/validation/bulk-fields.ts'
 import { db, skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
 import { saveDraftPayload } from '../db/draft-kinds.ts'
 import type { SkuActionRecord, SkuDraftRecord } from '../db/records.ts'
-import type { Skipped } from '../db/sku-bulk-edits.ts'
+import type { ReplacePreview, SetFieldResult, Skipped } from '../db/sku-bulk-edits.ts'
+import type { Replacement } from '#shared/values/replace-text.ts'
 import type { FilterOptions } from '../db/sku-list-reader.ts'
 import type { ListView } from '../db/sku-list-views.ts'
 import { MAX_ACTIONS, UndoRefusal, type UndoneActions, type UndoResult } from '../db/sku-undo-log.ts'
@@ -27,7 +28,7 @@ import { undoneActionsText } from '../words/undo.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { useProfilesStore } from './profiles.ts'
-import { exportedDrafts, exportFile, type ExportChoices } from '../db/export-drafts.ts'
+import type { ExportChoices } from '../db/export-drafts.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /** A bulk action under way: what it does and how far it is. */
@@ -58,6 +59,12 @@ function skippedText({ inRun, sent, missing }: Skipped): string {
   if (sent) parts.push(`${drafts(sent)} skipped: sent drafts are kept, so they are never created twice.`)
   if (missing) parts.push(`${drafts(missing)} no longer existed.`)
   return parts.length ? ` ${parts.join(' ')}` : ''
+}
+
+/** Edited drafts sent before: where they stand now, and what the Sync page does with them. */
+function changedSinceSentText({ changedSinceSent: n }: SetFieldResult): string {
+  if (!n) return ''
+  return ` ${drafts(n)} sent before ${n === 1 ? 'is' : 'are'} now changed since sent: the Sync page offers ${n === 1 ? 'it' : 'them'} as ${n === 1 ? 'an update' : 'updates'}.`
 }
 
 /**
@@ -244,7 +251,30 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     const verb = value === undefined ? `${title} removed from` : `${title} set on`
     const unchanged = result.unchanged ? ` ${count(result.unchanged)} already had it.` : ''
     tell(
-      `${verb} ${drafts(result.count)}.${unchanged}${skippedText(result.skipped)}`,
+      `${verb} ${drafts(result.count)}.${unchanged}${changedSinceSentText(result)}${skippedText(result.skipped)}`,
+      'info',
+      undoable(result),
+    )
+  }
+
+  /** What a find-and-replace in `path` would change in `ids`: the dialog's preview. */
+  function previewReplace(
+    ids: readonly string[],
+    path: string,
+    replacement: Replacement,
+  ): Promise<ReplacePreview> {
+    return skuBulkEdits.previewReplace(ids, path, replacement)
+  }
+
+  /** Replaces text in one field of `ids` (the selection, or the drafts matching), one undoable action. */
+  async function replaceInField(ids: string[], path: string, replacement: Replacement) {
+    const title = bulkField(path)?.title ?? path
+    const result = await run(`Replacing in ${title}`, ids, (report) =>
+      skuBulkEdits.replaceInField(ids, path, replacement, { onProgress: report }),
+    )
+    if (!result) return
+    tell(
+      `${title} changed on ${drafts(result.count)}.${changedSinceSentText(result)}${skippedText(result.skipped)}`,
       'info',
       undoable(result),
     )
@@ -279,6 +309,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   async function exportSelected(choices: ExportChoices) {
     const ids = await resolve(selection.value)
     try {
+      // The sheet writers load with the first export, not at the window's start (issue #37).
+      const { exportedDrafts, exportFile } = await import('../db/export-drafts.ts')
       const file = await exportFile(await exportedDrafts(ids), choices)
       download(file)
       tell(`${drafts(ids.length)} exported to ${file.name}.`)
@@ -401,6 +433,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     create,
     discardIfUntouched,
     setField,
+    previewReplace,
+    replaceInField,
     duplicate,
     duplicateAsDraft,
     remove,

@@ -1,3 +1,4 @@
+import type { Replacement } from '#shared/values/replace-text.ts'
 import { count, counted, drafts } from './counting.ts'
 
 /*
@@ -8,6 +9,15 @@ import { count, counted, drafts } from './counting.ts'
 /** "Set Category on 42 drafts", or "Removed Category from 42 drafts" when the value was removed. */
 export function setFieldLabel(title: string, n: number, removed: boolean): string {
   return removed ? `Removed ${title} from ${drafts(n)}` : `Set ${title} on ${drafts(n)}`
+}
+
+/**
+ * 'Replaced "https://old-cdn/" with "https://cdn.example.net/" in Model address of 3D asset 1 on
+ * 1,000 drafts' ("at the start of" for an address's start).
+ */
+export function replaceLabel(title: string, { find, replace, mode }: Replacement, n: number): string {
+  const where = mode === 'start' ? `at the start of ${title}` : `in ${title}`
+  return `Replaced “${find}” with “${replace}” ${where} on ${drafts(n)}`
 }
 
 /** A field set before the history named its actions (the upgrade's): which field is not known. */

@@ -1,5 +1,6 @@
 import { textOf } from '#shared/text-of.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
+import { RareValueTally } from '#shared/rare-values.ts'
 import { ProblemGrouper, ROWS_KEPT } from '#shared/sheet/problem-groups.ts'
 import { payloadFingerprint, type ContentReading } from '#shared/payload-fingerprint.ts'
 import type { RowFingerprint } from '#renderer/db/sku-import-writes.ts'
@@ -19,6 +20,12 @@ import {
   type PreviewRow,
   type ReportedProblem,
 } from './import-protocol.ts'
+
+/** The drafts created somewhere, by id and by barcode (`SkuImportWrites.syncedKeys`). */
+export interface SyncedKeys {
+  ids: ReadonlySet<string>
+  barcodes: ReadonlySet<string>
+}
 
 /** Barcodes seen, with how often, so repeats are counted once each. */
 class BarcodeTally {
@@ -66,11 +73,14 @@ export class DryRunTally {
   private readonly validBarcodes = new BarcodeTally()
   private readonly allBarcodes = new BarcodeTally()
   private readonly conversions = new ConversionTally()
+  /** The values of category, brand… with counts: those that look like typos of a common one. */
+  private readonly rareValues = new RareValueTally()
   private readonly groups = new ProblemGrouper()
   /** Each row's content by the draft it names or its barcode (the file's last row wins, as "update" does). */
   private readonly fingerprints = new Map<string, RowFingerprint>()
   private readonly reading: ContentReading
   private readonly held: ReadonlySet<string>
+  private readonly synced: SyncedKeys
   private readonly gates: DryRunGates
   private readonly verdict: VerdictTally
   /** How the rows are said, known once the file is read (`report`): a hold names other rows by it. */
@@ -88,11 +98,19 @@ export class DryRunTally {
    * `reading`: how the file's rows compare with drafts (a sheet's cells, or JSON exactly).
    * `held`: the barcodes drafts hold. Only a row that could update a draft (it names one, or its
    * barcode is held) is fingerprinted for that: a first import of 100,000 rows fingerprints none.
-   * `gates`: the active profile's, which the rows are judged by.
+   * `gates`: the active profile's, which the rows are judged by. `synced`: the drafts created
+   * somewhere, by id and barcode: a row that may update one is fingerprinted exactly too, to say
+   * where it would be changed since sent.
    */
-  constructor(reading: ContentReading, held: ReadonlySet<string>, gates: DryRunGates) {
+  constructor(
+    reading: ContentReading,
+    held: ReadonlySet<string>,
+    gates: DryRunGates,
+    synced: SyncedKeys = { ids: new Set(), barcodes: new Set() },
+  ) {
     this.reading = reading
     this.held = held
+    this.synced = synced
     this.gates = gates
     const { required, requiredBy, holdBadCheckDigits, takesSamples } = gates
     this.verdict = new VerdictTally({
@@ -113,12 +131,20 @@ export class DryRunTally {
       const valid = result.errors.length === 0
       if (result.draft || (barcode && this.held.has(barcode))) {
         const fingerprint = payloadFingerprint(result.sku, this.reading)
+        const created = result.draft
+          ? this.synced.ids.has(result.draft) || this.synced.barcodes.has(barcode)
+          : this.synced.barcodes.has(barcode)
+        const exact =
+          created && this.reading !== 'exact' ? { exact: payloadFingerprint(result.sku) } : undefined
         this.fingerprints.set(
           result.draft ? `draft ${result.draft}` : `barcode ${barcode}`,
-          result.draft ? { draft: result.draft, fingerprint, valid } : { barcode, fingerprint, valid },
+          result.draft
+            ? { draft: result.draft, fingerprint, ...exact, valid }
+            : { barcode, fingerprint, ...exact, valid },
         )
       }
       this.verdict.add({ payload: result.sku, row: result.row, valid })
+      this.rareValues.add(result.sku, result.row)
       const warnings = this.ungated(index, result.warnings)
       this.allBarcodes.add(barcode)
       if (!valid) {
@@ -220,6 +246,7 @@ export class DryRunTally {
       groups: this.groups.list,
       fingerprints: [...this.fingerprints.values()],
       filled: this.conversions.filled,
+      rareValues: this.rareValues.rareValues(),
       rows: this.rows,
       valid: this.valid,
       invalid: this.invalid,

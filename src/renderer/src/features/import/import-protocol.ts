@@ -9,6 +9,7 @@ import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import type { RepeatedRows } from '#shared/sync/file-verdict.ts'
+import type { RareValueRows } from '#shared/rare-values.ts'
 
 /**
  * The messages between the import page and its worker. Reading, checking and writing the drafts
@@ -140,13 +141,22 @@ export interface BarcodeSummary {
 
 /**
  * What the drafts say of the rows an import would write: how many of their barcodes a draft
- * already holds, how many of those drafts were sent somewhere (an import never updates them), and
- * how many rows would change nothing under "update" (their draft holds exactly their content).
+ * already holds, and under "update": how many rows would change nothing (their draft holds exactly
+ * their content), how many would be left out because a sync run holds their draft, and, for each
+ * destination, how many drafts created there would be changed since sent (the Sync page then
+ * offers them as updates there).
  */
 export interface TakenCounts {
   existing: number
-  sent: number
   unchanged: number
+  inRun: number
+  changedAt: DestinationCount[]
+}
+
+/** Drafts at one destination (its address, as `DraftSync` keys it), counted. */
+export interface DestinationCount {
+  destination: string
+  n: number
 }
 
 /** Rows the send gates would hold back, how many for each reason, as the Sync page counts drafts. */
@@ -214,6 +224,11 @@ export interface DryRunReport {
   conversions: ConversionCount[]
   /** Defaults the template gave, by field. */
   filled: FilledCount[]
+  /**
+   * Values that look like typos of a common one ("Eyewaer" on 5 rows beside "eyewear" on 4,210),
+   * each with its first rows: a question the dry run asks, never a problem (src/shared/rare-values.ts).
+   */
+  rareValues: RareValueRows[]
 }
 
 export type ImportResponse =

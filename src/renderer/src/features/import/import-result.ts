@@ -1,6 +1,6 @@
 import type { ImportCounts } from '#renderer/db/sku-import-writes.ts'
 import { count, drafts } from '#renderer/words/counting.ts'
-import type { WrittenChunk } from './import-protocol.ts'
+import type { DestinationCount, WrittenChunk } from './import-protocol.ts'
 
 /** Rows listed for each kind of row to look at: enough to act on, bounded over a large file. */
 export const ROWS_LISTED = 1_000
@@ -24,8 +24,13 @@ export interface ImportResult extends ImportCounts {
   leftOut: ListedRows
   /** Rows skipped because their barcode was taken, each with the draft holding it. */
   duplicates: ListedRows
-  /** Rows whose barcode belongs to a sent draft, left as it is. */
-  notDrafts: ListedRows
+  /** Rows whose draft a sync run held (queued or being sent), left as it is. */
+  inRun: ListedRows
+  /**
+   * For each destination, the drafts created there that the import updated and that are now
+   * changed since sent: the Sync page offers them as updates there.
+   */
+  changedAt: DestinationCount[]
   /** Rows imported although they have errors: drafts to fix in the app. */
   withErrors: ListedRows
   /** The draft of each row the dry run found problems on: the grouped problems link to them. */
@@ -49,11 +54,13 @@ export class ImportResultTally {
     updated: 0,
     unchanged: 0,
     skippedDuplicates: 0,
-    skippedNotDraft: 0,
+    skippedInRun: 0,
   }
   private readonly leftOut = listed()
   private readonly duplicates = listed()
-  private readonly notDrafts = listed()
+  private readonly inRun = listed()
+  /** The drafts changed since sent, by destination: a draft once however many rows updated it. */
+  private readonly changed = new Map<string, Set<string>>()
   private readonly withErrors = listed()
   private readonly drafts = new Map<number, string>()
   private readonly problemRows: ReadonlySet<number>
@@ -69,8 +76,10 @@ export class ImportResultTally {
       const { row, errors } = chunk.rows[i]!
       this.counts[fate.kind]++
       if (fate.kind === 'skippedDuplicates') list(this.duplicates, { row, draft: fate.draft })
-      else if (fate.kind === 'skippedNotDraft') list(this.notDrafts, { row, draft: fate.draft })
+      else if (fate.kind === 'skippedInRun') list(this.inRun, { row, draft: fate.draft })
       else {
+        for (const destination of fate.changedAt ?? [])
+          this.changed.set(destination, (this.changed.get(destination) ?? new Set()).add(fate.draft))
         if (errors > 0 && fate.kind !== 'unchanged') list(this.withErrors, { row, draft: fate.draft })
         if (this.problemRows.has(row)) this.drafts.set(row, fate.draft)
       }
@@ -83,7 +92,8 @@ export class ImportResultTally {
       ...this.counts,
       leftOut: this.leftOut,
       duplicates: this.duplicates,
-      notDrafts: this.notDrafts,
+      inRun: this.inRun,
+      changedAt: [...this.changed].map(([destination, drafts]) => ({ destination, n: drafts.size })),
       withErrors: this.withErrors,
       drafts: this.drafts,
     }
@@ -95,4 +105,14 @@ export function importHeadline(outcome: ImportCounts): string {
   const updated = outcome.updated ? `, ${count(outcome.updated)} updated` : ''
   const unchanged = outcome.unchanged ? `, ${count(outcome.unchanged)} unchanged` : ''
   return `${drafts(outcome.created)} imported${updated}${unchanged}`
+}
+
+/**
+ * Drafts created at a destination that "Update existing" changes, said before the import ("12
+ * drafts sent to Sandbox will change: the Sync page will offer them as updates.") or after it.
+ */
+export function sentDraftsChange(n: number, place: string, when: 'will' | 'did'): string {
+  return when === 'will'
+    ? `${drafts(n)} sent to ${place} will change: the Sync page will offer ${n === 1 ? 'it as an update' : 'them as updates'}.`
+    : `${drafts(n)} sent to ${place} changed: the Sync page offers ${n === 1 ? 'it as an update' : 'them as updates'}.`
 }

@@ -131,7 +131,12 @@ async function dryRun(
   const drafts = writes
   // Only a row that could update a draft is fingerprinted: one naming a draft or with a barcode a
   // draft holds (a first import fingerprints none).
-  const tally = new DryRunTally(reading, new Set(await drafts.heldBarcodes()), gates)
+  const tally = new DryRunTally(
+    reading,
+    new Set(await drafts.heldBarcodes()),
+    gates,
+    await drafts.syncedKeys(),
+  )
   const report = throttled(job)
   const { documentErrors, products, numbering } = await readResults(
     file,
@@ -148,13 +153,21 @@ async function dryRun(
   // Read here rather than by the page: at 100,000 drafts these reads and fingerprints would stall
   // the window.
   const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)
-  const unchanged = await drafts.unchangedRows(checked.fingerprints, reading)
+  const plans = await drafts.planUpdates(checked.fingerprints, reading)
   const counts = (barcodes: readonly string[], rows: (valid: boolean) => boolean): TakenCounts => {
-    const found = barcodes.flatMap((barcode) => byBarcode.get(barcode) ?? [])
+    const taken = checked.fingerprints.flatMap((row, i) => (rows(row.valid) ? [plans[i]!] : []))
+    // Drafts, not rows: two rows may reach one draft (by its id and by its barcode).
+    const changed = new Map<string, Set<string>>()
+    for (const plan of taken)
+      for (const destination of plan.changedAt) {
+        const drafts = changed.get(destination) ?? new Set()
+        changed.set(destination, drafts.add(plan.draft!))
+      }
     return {
-      existing: found.length,
-      sent: found.filter((draft) => draft.sent).length,
-      unchanged: checked.fingerprints.filter((row, i) => unchanged[i] && rows(row.valid)).length,
+      existing: barcodes.filter((barcode) => byBarcode.has(barcode)).length,
+      unchanged: taken.filter((plan) => plan.unchanged).length,
+      inRun: taken.filter((plan) => plan.inRun).length,
+      changedAt: [...changed].map(([destination, drafts]) => ({ destination, n: drafts.size })),
     }
   }
   const taken = {

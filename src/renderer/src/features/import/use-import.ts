@@ -21,7 +21,7 @@ import { DEFAULT_REQUIRED_FIELDS } from '#shared/sync/send-gates.ts'
 import { takesSamples } from '#shared/sync/destination.ts'
 import { ImportCancelled, ImportClient } from './import-client.ts'
 import type { Analysis, DryRunGates, DryRunReport, ReadProgress } from './import-protocol.ts'
-import { ImportResultTally, type ImportResult } from './import-result.ts'
+import { ImportResultTally, sentDraftsChange, type ImportResult } from './import-result.ts'
 import { loadSavedMapping, saveMapping } from './saved-mappings.ts'
 import { messageOf } from '#shared/error-message.ts'
 
@@ -90,8 +90,12 @@ export function useImport(onImported: (outcome: ImportResult) => void) {
     const counts = includeInvalid.value ? report.value?.taken.all : report.value?.taken.valid
     return {
       existing: counts?.existing ?? 0,
-      sent: counts?.sent ?? 0,
       unchanged: counts?.unchanged ?? 0,
+      inRun: counts?.inRun ?? 0,
+      /** What updating does where drafts were created, a sentence a destination. */
+      changedAt: (counts?.changedAt ?? []).map(({ destination, n }) =>
+        sentDraftsChange(n, profiles.placeName(destination), 'will'),
+      ),
       repeated: barcodes.value?.repeated ?? 0,
     }
   })

@@ -37,7 +37,7 @@ export async function environmentTexture(bytes: Uint8Array): Promise<Texture> {
   return texture
 }
 
-/** A Radiance or OpenEXR image, decoded in the page (three's loaders; EXR's zip with fflate's synchronous inflate). */
+/** A Radiance or OpenEXR image, decoded in the preview's worker (three's loaders; EXR's zip with fflate's synchronous inflate). */
 function linearTexture(bytes: Uint8Array, format: 'hdr' | 'exr'): DataTexture {
   const loader = format === 'hdr' ? new HDRLoader() : new EXRLoader()
   try {

@@ -12,7 +12,7 @@ import type { GLTFLoader, GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
 import type { DRACOLoader } from 'three/addons/loaders/DRACOLoader.js'
 import type { KTX2Loader } from 'three/addons/loaders/KTX2Loader.js'
 import type { TranscodedTexture } from '#shared/ipc.ts'
-import { failureText, transcodeTexture } from '#renderer/adapters/preview-assets.ts'
+import { messageOf } from '#shared/error-message.ts'
 
 /**
  * The decoders compressed models need (Draco meshes, meshopt buffers, KTX2 textures), from three's
@@ -64,6 +64,9 @@ function pixelTexture({ width, height, srgb, levels }: TranscodedTexture): DataT
   return texture
 }
 
+/** Transcodes a KTX2 texture through main; `load` names the model's load (below). */
+export type TranscodeTexture = (bytes: Uint8Array<ArrayBuffer>, load: string) => Promise<TranscodedTexture>
+
 /**
  * A model's KTX2 textures, transcoded through main as one preview load: the load's id goes with
  * each texture, and main adds their costs up against its budget a model (and refuses any one over
@@ -79,9 +82,11 @@ export class Ktx2Textures {
 
   /** Each image of the model as a person would know it, by its index. */
   private readonly names: readonly string[]
+  private readonly transcode: TranscodeTexture
 
-  constructor(names: readonly string[]) {
+  constructor(names: readonly string[], transcode: TranscodeTexture) {
     this.names = names
+    this.transcode = transcode
   }
 
   /** The loader GLTFLoader is given; `plugin` hands each image one of its own instead. */
@@ -97,10 +102,10 @@ export class Ktx2Textures {
     return {
       isKTX2Loader: true,
       parse: (buffer: ArrayBuffer, onLoad: (texture: Texture) => void, onError: (error: unknown) => void) => {
-        transcodeTexture(new Uint8Array(buffer), this.load).then(
+        this.transcode(new Uint8Array(buffer), this.load).then(
           (texture) => onLoad(pixelTexture(texture)),
           (error: unknown) => {
-            this.failure ??= `its texture ${name} was not shown (${failureText(error)})`
+            this.failure ??= `its texture ${name} was not shown (${messageOf(error)})`
             onError(error)
           },
         )

@@ -1,18 +1,18 @@
-import { TextureLoader, type Object3D } from 'three'
+import { Texture, type Object3D } from 'three'
 import { GLTFLoader, type GLTFParser } from 'three/addons/loaders/GLTFLoader.js'
 import { resolveReference } from '#shared/asset-checks/address.ts'
 import { dataUriBytes, readContainer as readGltfContainer } from '#shared/asset-checks/gltf-container.ts'
 import { sniff } from '#shared/asset-checks/picture-sniff.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { DECODED_EXTENSIONS, unshownExtensions } from '#shared/gltf-extensions.ts'
-import { Ktx2Textures, modelDecoders } from './model-decoders.ts'
+import { Ktx2Textures, modelDecoders, type TranscodeTexture } from './model-decoders.ts'
 
 /**
- * Turns the bytes of a 3D asset into a three.js object. The page fetches nothing itself (its CSP
- * lets it reach only its own origin): a binary glTF (.glb) comes whole, and the files a .gltf
- * names beside it (buffers, textures) are fetched through main by the caller, then handed to the
- * loader as bytes. So the loader never touches the network, and every address a model names goes
- * through main's checks, as the model's own did.
+ * Turns the bytes of a 3D asset into a three.js object, in the preview's worker. Nothing here
+ * fetches (the CSP lets the app reach only its own origin): a binary glTF (.glb) comes whole, and
+ * the files a .gltf names beside it (buffers, textures) are fetched through main by the caller,
+ * then handed to the loader as bytes. So the loader never touches the network, and every address
+ * a model names goes through main's checks, as the model's own did.
  */
 
 /** More files than a real model names beside it; a .gltf naming more is refused before any is fetched. */
@@ -39,6 +39,8 @@ export interface ModelSource {
   address?: string
   /** Fetches a file a .gltf names, through main's guarded fetcher. */
   fetchFile: (address: string) => Promise<Uint8Array>
+  /** Transcodes a KTX2 texture, through main. */
+  transcodeTexture: TranscodeTexture
 }
 
 export interface LoadedModel {
@@ -188,24 +190,53 @@ function handedOver(container: Container, files: Map<string, Uint8Array>) {
   return { json, buffers }
 }
 
+/** A PNG, JPEG or WebP picture of the model, decoded from its bytes as three's ImageBitmapLoader would. */
+async function bitmapTexture(bytes: ArrayBuffer, type: string | undefined): Promise<Texture> {
+  const bitmap = await createImageBitmap(new Blob([bytes], type ? { type } : {}), {
+    premultiplyAlpha: 'none',
+    colorSpaceConversion: 'none',
+  })
+  const texture = new Texture(bitmap)
+  texture.userData.mimeType = type
+  texture.needsUpdate = true
+  return texture
+}
+
 /**
  * GLTFLoader reads a buffer with `fetch`, and decodes an image with `fetch(blob:…)`
  * (ImageBitmapLoader): the CSP's `connect-src 'self'` refuses both. This plugin hands it each
- * buffer's bytes, and swaps in the TextureLoader, which decodes an image through an <img> from a
- * blob: address (`img-src blob:` allows it).
+ * buffer's bytes, and decodes each picture from its buffer view's bytes with `createImageBitmap`
+ * (every picture has one: handedOver above makes it so). A KTX2 picture goes to its own loader,
+ * which reads the bytes itself.
  */
 function bytesNotFetches(buffers: ReadonlyMap<number, Uint8Array>) {
   return (parser: GLTFParser) => {
-    const withBuffers = parser as GLTFParser & {
-      textureLoader: TextureLoader
+    const withBytes = parser as GLTFParser & {
+      json: { images?: Array<{ bufferView?: number; mimeType?: string }> }
+      sourceCache: Record<number, Promise<Texture>>
       loadBuffer(index: number): Promise<ArrayBuffer>
+      loadImageSource(source: number, loader: unknown): Promise<Texture>
     }
-    withBuffers.textureLoader = new TextureLoader(parser.options.manager)
-    withBuffers.loadBuffer = (index) => {
+    withBytes.loadBuffer = (index) => {
       const bytes = buffers.get(index)
       if (!bytes) return Promise.reject(new Error(`buffer ${index} has no data`))
       // A copy: the loader takes an ArrayBuffer, and the bytes may be a view into a larger one.
       return Promise.resolve(bytes.slice().buffer)
+    }
+    const loadImageSource = withBytes.loadImageSource.bind(parser)
+    withBytes.loadImageSource = (source, loader) => {
+      const image = withBytes.json.images?.[source]
+      if ((loader as { isKTX2Loader?: boolean }).isKTX2Loader || image?.bufferView === undefined) {
+        return loadImageSource(source, loader)
+      }
+      // As GLTFLoader does: decoded once, each texture using it gets a copy.
+      const cached = withBytes.sourceCache[source]
+      if (cached) return cached.then((texture) => texture.clone())
+      const decoded = parser
+        .getDependency('bufferView', image.bufferView)
+        .then((view: ArrayBuffer) => bitmapTexture(view, image.mimeType))
+      withBytes.sourceCache[source] = decoded
+      return decoded
     }
     return { name: 'catalog-desk:bytes-not-fetches' }
   }
@@ -228,7 +259,7 @@ export async function parseModel(source: ModelSource): Promise<LoadedModel> {
   const files = await namedFiles(container.json, source)
   const { json, buffers } = handedOver(container, files)
   const loader = new GLTFLoader().register(bytesNotFetches(buffers))
-  const textures = new Ktx2Textures(imageNames(container.json))
+  const textures = new Ktx2Textures(imageNames(container.json), source.transcodeTexture)
   await modelDecoders(json.extensionsUsed ?? [], loader, textures)
   let scene: Object3D
   try {

@@ -5,7 +5,6 @@ import {
   Matrix4,
   MathUtils,
   Mesh,
-  NeutralToneMapping,
   PerspectiveCamera,
   PMREMGenerator,
   Scene,
@@ -21,6 +20,7 @@ import {
 } from 'three'
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
 import { ContactShadow } from './contact-shadow.ts'
+import type { ControlSurface } from './control-surface.ts'
 import { DEFAULT_FIELD_OF_VIEW } from './field-of-view.ts'
 import { disposeTexture } from './environment.ts'
 import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
@@ -30,8 +30,9 @@ import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
  * shadow. Settings are applied to the live objects (nothing is rebuilt when a value changes) and
  * a frame is drawn only when something changed or while the user orbits.
  *
- * Plain objects only: Vue never sees these (its proxies would slow three.js down and break
- * identity checks), the component keeps the returned handle in a plain variable.
+ * It runs in the preview's worker (preview-worker.ts), drawing on the canvas the page handed over
+ * (an OffscreenCanvas); the surface stands in for the canvas element: its size, and the pointer
+ * events the page forwards to the orbit controls.
  */
 
 export interface PreviewScene {
@@ -54,16 +55,21 @@ export interface PreviewScene {
   zoom(factor: number): void
   /** Frames the model where the SKU's transform puts it, when that is out of view. */
   frameTransformed(): void
+  /** Fits the drawing to the surface's size, after it changed. */
+  resize(): void
+  /** Whether a frame has been asked for and not drawn yet. */
+  drawing(): boolean
   dispose(): void
 }
 
 export interface PreviewSceneOptions {
-  /** Called after each frame with the number of frames drawn so far. */
-  onRender?(frames: number): void
+  /**
+   * Called after each frame with the number of frames drawn so far and, once there is a model,
+   * whether any of it is in the view (a position may put it out of sight).
+   */
+  onRender?(frames: number, modelInView: boolean | undefined): void
   /** The GPU took the context away (a driver reset, too many contexts): nothing more will draw. */
   onContextLost?(): void
-  /** After a frame, whether any of the model is in the view (a position may put it out of sight). */
-  onModelInView?(inView: boolean): void
 }
 
 /** Raised when the browser has no WebGL 2 (headless browsers without a GPU, locked-down machines). */
@@ -89,7 +95,8 @@ function disposeMaterial(material: Material): void {
   material.dispose()
 }
 
-function disposeObject(root: Object3D): void {
+/** Frees a model's geometry, materials and textures. */
+export function disposeObject(root: Object3D): void {
   root.traverse((object) => {
     if (!(object instanceof Mesh)) return
     object.geometry.dispose()
@@ -98,7 +105,7 @@ function disposeObject(root: Object3D): void {
   })
 }
 
-function createRenderer(canvas: HTMLCanvasElement): WebGLRenderer {
+function createRenderer(canvas: OffscreenCanvas): WebGLRenderer {
   // Asked for here, not by three.js, so a missing WebGL is an answer rather than a logged error.
   let context: WebGL2RenderingContext | null
   try {
@@ -115,19 +122,18 @@ function createRenderer(canvas: HTMLCanvasElement): WebGLRenderer {
 }
 
 export function createPreviewScene(
-  canvas: HTMLCanvasElement,
+  canvas: OffscreenCanvas,
+  surface: ControlSurface,
   options: PreviewSceneOptions = {},
 ): PreviewScene {
   const renderer = createRenderer(canvas)
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2))
   // Transparent: the page's studio backdrop shows through, so the canvas never reads as a box.
   renderer.setClearColor(0x000000, 0)
-  renderer.toneMapping = NeutralToneMapping
   renderer.toneMappingExposure = 1
 
   const scene = new Scene()
   const camera = new PerspectiveCamera(DEFAULT_FIELD_OF_VIEW, 1, 0.01, 100)
-  const controls = new OrbitControls(camera, canvas)
+  const controls = new OrbitControls(camera, surface as unknown as HTMLElement)
   // Panning could lose the model off screen; orbit and zoom are what a product view needs.
   controls.enablePan = false
   controls.enableDamping = false
@@ -160,8 +166,7 @@ export function createPreviewScene(
     shadow.update(renderer, scene)
     renderer.render(scene, camera)
     frames += 1
-    options.onRender?.(frames)
-    if (model) options.onModelInView?.(modelInView())
+    options.onRender?.(frames, model ? modelInView() : undefined)
   }
   const requestRender = () => {
     if (!frame && !disposed) frame = requestAnimationFrame(draw)
@@ -170,9 +175,10 @@ export function createPreviewScene(
   controls.addEventListener('change', requestRender)
 
   const resize = () => {
-    const width = canvas.clientWidth
-    const height = canvas.clientHeight
+    const width = surface.clientWidth
+    const height = surface.clientHeight
     if (!width || !height) return
+    renderer.setPixelRatio(Math.min(surface.pixelRatio || 1, 2))
     renderer.setSize(width, height, false)
     camera.aspect = width / height
     camera.updateProjectionMatrix()
@@ -184,8 +190,6 @@ export function createPreviewScene(
   }
   // Sized now, so the first model is framed for the real aspect ratio; then on every layout change.
   resize()
-  const observer = new ResizeObserver(resize)
-  observer.observe(canvas)
 
   const onContextLost = (event: Event) => {
     event.preventDefault()
@@ -366,10 +370,11 @@ export function createPreviewScene(
       controls.maxDistance = Math.max(controls.maxDistance, home.distance * 1.5)
       resetView()
     },
+    resize,
+    drawing: () => frame !== 0,
     dispose() {
       disposed = true
       cancelAnimationFrame(frame)
-      observer.disconnect()
       controls.dispose()
       if (model) disposeObject(model)
       shadow.dispose()

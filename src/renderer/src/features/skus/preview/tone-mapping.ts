@@ -1,22 +1,20 @@
-import {
-  ACESFilmicToneMapping,
-  AgXToneMapping,
-  LinearToneMapping,
-  NeutralToneMapping,
-  NoToneMapping,
-  type ToneMapping,
-} from 'three'
+/**
+ * The curves the preview draws with, by name: the page reads the SKU's text into one of these and
+ * the preview's worker turns it into three.js's constant (preview-worker.ts), so the page never
+ * loads three.js.
+ */
+export type ToneMappingCurve = 'neutral' | 'aces' | 'agx' | 'linear' | 'none'
 
 /** What the preview does with a SKU's `toneMapping` text. */
 export interface ToneMappingChoice {
-  mapping: ToneMapping
+  mapping: ToneMappingCurve
   /** The curve's name, for the list of applied settings. */
   label: string
   /** Set when the text was not one of the known names and a default stands in. */
   note?: string
 }
 
-const NEUTRAL = { mapping: NeutralToneMapping, label: 'Khronos PBR Neutral' }
+const NEUTRAL = { mapping: 'neutral', label: 'Khronos PBR Neutral' } as const
 
 /**
  * The contract leaves the values open; these are the names the service's docs suggest, plus the
@@ -24,14 +22,14 @@ const NEUTRAL = { mapping: NeutralToneMapping, label: 'Khronos PBR Neutral' }
  * earlier name of its neutral curve (Khronos PBR Neutral, made to keep product colours true).
  */
 const KNOWN: Record<string, Omit<ToneMappingChoice, 'note'>> = {
-  aces: { mapping: ACESFilmicToneMapping, label: 'ACES Filmic' },
-  acesfilmic: { mapping: ACESFilmicToneMapping, label: 'ACES Filmic' },
-  agx: { mapping: AgXToneMapping, label: 'AgX' },
+  aces: { mapping: 'aces', label: 'ACES Filmic' },
+  acesfilmic: { mapping: 'aces', label: 'ACES Filmic' },
+  agx: { mapping: 'agx', label: 'AgX' },
   neutral: NEUTRAL,
   commerce: { ...NEUTRAL, label: 'Khronos PBR Neutral (commerce)' },
   auto: { ...NEUTRAL, label: 'Khronos PBR Neutral (auto)' },
-  linear: { mapping: LinearToneMapping, label: 'Linear' },
-  none: { mapping: NoToneMapping, label: 'None' },
+  linear: { mapping: 'linear', label: 'Linear' },
+  none: { mapping: 'none', label: 'None' },
 }
 
 export const KNOWN_TONE_MAPPINGS = ['aces', 'agx', 'neutral', 'commerce', 'linear', 'none'] as const

@@ -1,12 +1,11 @@
 import { computed, onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue'
-import type { Object3D, Texture } from 'three'
 import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/adapters/preview-assets.ts'
-import { disposeTexture, environmentTexture } from './environment.ts'
 import { plural } from '#shared/plural.ts'
 import { listed } from '#renderer/words/format.ts'
-import { parseModel, type LoadedModel } from './model-file.ts'
+import type { ModelReading } from './preview-messages.ts'
+import { startPreview, type PreviewClient } from './preview-client.ts'
 import {
   environmentOf,
   fieldOfViewOf,
@@ -19,7 +18,6 @@ import {
   transformOf,
   type ModelSource,
 } from './preview-settings.ts'
-import { createPreviewScene, WebGLUnavailableError, type PreviewScene } from './scene.ts'
 
 /** What the caption says about the model on screen. */
 export interface ShownModel {
@@ -41,7 +39,7 @@ const SAMPLE_MODEL: PreviewAssetRequest = { source: 'sample', name: 'model' }
 const SAMPLE_ENVIRONMENT: PreviewAssetRequest = { source: 'sample', name: 'environment' }
 
 /** Which model is shown, and what it took: the decoders and glTF extensions it needed, the files beside it. */
-function describeAsset(name: string, source: ModelSource, loaded: LoadedModel): string {
+function describeAsset(name: string, source: ModelSource, loaded: ModelReading): string {
   const what = `Showing ${name}${source.id ? ` (asset “${source.id}”)` : ''}, the SKU’s first 3D asset`
   const took = [
     ...(loaded.decoders.length ? [`decoded with ${listed(loaded.decoders)}`] : []),
@@ -52,9 +50,10 @@ function describeAsset(name: string, source: ModelSource, loaded: LoadedModel): 
 }
 
 /**
- * The live preview of a SKU draft: creates the scene on mount, loads the model and environment
- * (through main, cached for the session), applies every setting as it changes, and disposes it all
- * on unmount. The three.js objects stay in plain variables: only the words about them are reactive.
+ * The live preview of a SKU draft: starts the preview's worker on mount (which draws: see
+ * preview-messages.ts), loads the model and environment through main (cached for the session) and
+ * hands their bytes to it, sends every setting as it changes, and stops it all on unmount. Only
+ * the words about the scene are reactive here.
  */
 export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElement | null>) {
   const transform = computed(() => transformOf(payload()))
@@ -71,6 +70,9 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   const loadingModel = ref(true)
   const loadingEnvironment = ref(true)
   const busy = computed(() => !unavailable.value && (loadingModel.value || loadingEnvironment.value))
+  /** Frames drawn so far, and whether what was last asked for is on screen (the tests wait on it). */
+  const frames = ref(0)
+  const drawn = ref(false)
   const shownModel = ref<ShownModel>({ text: 'Loading the 3D model…' })
   const shownEnvironment = ref<ShownEnvironment>({ text: '' })
   /** The SKU's position or rotation puts the whole model outside the camera's view. */
@@ -83,24 +85,15 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     ...(fieldOfView.value.note ? [fieldOfView.value.note] : []),
   ])
 
-  let scene: PreviewScene | undefined
+  let scene: PreviewClient | undefined
   /** Bumped on every load, so a slow answer for an address the user has left is dropped. */
   let modelLoad = 0
   let environmentLoad = 0
 
-  /** A model's bytes as shown: the files a .gltf names beside it are fetched through main too. */
-  function readModel(bytes: Uint8Array, address?: string): Promise<LoadedModel> {
-    return parseModel({
-      bytes,
-      address,
-      fetchFile: async (url) => (await loadPreviewAsset({ source: 'url', url })).bytes,
-    })
-  }
-
   async function showModel(from: ModelSource) {
     const load = ++modelLoad
     loadingModel.value = true
-    let model: Object3D | undefined
+    let model = false
     let shown: ShownModel | undefined
     if (from.url && !isWebAddress(from.url)) {
       shown = {
@@ -111,9 +104,10 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
       try {
         const asset = await loadPreviewAsset({ source: 'url', url: from.url })
         name = asset.name
-        const loaded = await readModel(asset.bytes, from.url)
-        model = loaded.scene
-        shown = { text: describeAsset(asset.name, from, loaded) }
+        if (load !== modelLoad || !scene) return
+        const reading = await scene.showModel(asset.bytes, from.url)
+        model = true
+        shown = { text: describeAsset(asset.name, from, reading) }
       } catch (error) {
         const reason = failureText(error)
         // Download failures name the address already; a file that would not parse is named here.
@@ -126,9 +120,9 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     } else {
       shown = { text: 'Showing the sample glasses: this SKU has no 3D asset yet.' }
     }
-    if (!model) {
+    if (!model && load === modelLoad && scene) {
       try {
-        model = (await readModel((await loadPreviewAsset(SAMPLE_MODEL)).bytes)).scene
+        await scene.showModel((await loadPreviewAsset(SAMPLE_MODEL)).bytes)
       } catch (error) {
         shown = {
           text: `No model to show: the sample glasses could not be loaded — ${failureText(error)}`,
@@ -136,7 +130,6 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
       }
     }
     if (load !== modelLoad || !scene) return
-    if (model) scene.setModel(model)
     shownModel.value = shown
     loadingModel.value = false
   }
@@ -145,15 +138,17 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     const load = ++environmentLoad
     const wanted = environment.value
     loadingEnvironment.value = true
-    let texture: Texture | undefined
+    let lit = false
     let shown: ShownEnvironment
     if (wanted.source === 'image' && !isWebAddress(wanted.url)) {
       shown = { text: 'Lit by the default studio: the environment image address is not a web address.' }
     } else if (wanted.source === 'image') {
       try {
         const asset = await loadPreviewAsset({ source: 'url', url: wanted.url })
+        if (load !== environmentLoad || !scene) return
         try {
-          texture = await environmentTexture(asset.bytes)
+          await scene.showEnvironment(asset.bytes)
+          lit = true
         } catch (error) {
           throw new Error(`Could not show ${asset.name}: ${failureText(error)}`, { cause: error })
         }
@@ -167,18 +162,14 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     } else {
       shown = { text: `Lit by the default studio: ${wanted.reason}.` }
     }
-    if (!texture) {
+    if (!lit && load === environmentLoad && scene) {
       try {
-        texture = await environmentTexture((await loadPreviewAsset(SAMPLE_ENVIRONMENT)).bytes)
+        await scene.showEnvironment((await loadPreviewAsset(SAMPLE_ENVIRONMENT)).bytes)
       } catch (error) {
         shown = { text: `Unlit: the default studio could not be loaded — ${failureText(error)}` }
       }
     }
-    if (load !== environmentLoad || !scene) {
-      if (texture) disposeTexture(texture)
-      return
-    }
-    if (texture) scene.setEnvironment(texture)
+    if (load !== environmentLoad || !scene) return
     shownEnvironment.value = shown
     loadingEnvironment.value = false
   }
@@ -199,7 +190,7 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   const updateModel = debounced(() => void showModel(source.value))
   const updateEnvironment = debounced(() => void showEnvironment())
 
-  function applySettings(target: PreviewScene) {
+  function applySettings(target: PreviewClient) {
     target.setTransform(transform.value.position, transform.value.rotation)
     target.setToneMapping(toneMapping.value.mapping)
     target.setIntensity(intensity.value.value)
@@ -207,22 +198,35 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     target.setFieldOfView(fieldOfView.value.degrees)
   }
 
+  /** Stops the worker and says why there is no preview. */
+  function stopWith(reason: string) {
+    unavailable.value = reason
+    scene?.stop()
+    scene = undefined
+  }
+
   onMounted(() => {
     if (!canvas.value) return
     try {
-      scene = createPreviewScene(canvas.value, {
-        onRender: (frames) => canvas.value?.parentElement?.setAttribute('data-frames', String(frames)),
-        onModelInView: (inView) => (outOfView.value = !inView),
-        onContextLost: () => {
-          unavailable.value =
-            'The 3D preview stopped: the graphics processor reset. Reopen the draft to start it again.'
+      scene = startPreview(canvas.value, {
+        onProgress(progress) {
+          frames.value = progress.frames
+          drawn.value = progress.settled
+          if (progress.modelInView !== undefined) outOfView.value = !progress.modelInView
         },
+        onUnavailable: (reason, noWebGL) =>
+          stopWith(
+            noWebGL
+              ? 'The 3D preview needs WebGL, which is not available here.'
+              : `The 3D preview could not start: ${reason}`,
+          ),
+        onContextLost: () =>
+          stopWith(
+            'The 3D preview stopped: the graphics processor reset. Reopen the draft to start it again.',
+          ),
       })
     } catch (error) {
-      unavailable.value =
-        error instanceof WebGLUnavailableError
-          ? 'The 3D preview needs WebGL, which is not available here.'
-          : `The 3D preview could not start: ${failureText(error)}`
+      unavailable.value = `The 3D preview could not start: ${failureText(error)}`
       return
     }
     applySettings(scene)
@@ -233,7 +237,7 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   onBeforeUnmount(() => {
     modelLoad += 1
     environmentLoad += 1
-    scene?.dispose()
+    scene?.stop()
     scene = undefined
   })
 
@@ -278,6 +282,8 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   return {
     unavailable,
     busy,
+    frames,
+    drawn,
     shownModel,
     shownEnvironment,
     outOfView,
@@ -286,7 +292,7 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
     resetView: () => scene?.resetView(),
     orbit: (left: number, up: number) => scene?.orbit(left, up),
     zoom: (factor: number) => scene?.zoom(factor),
-    frameModel: () => scene?.frameTransformed(),
+    frameModel: () => scene?.frameModel(),
     retry,
   }
 }

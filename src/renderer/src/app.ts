@@ -1,0 +1,22 @@
+import { createApp } from 'vue'
+import { createPinia } from 'pinia'
+import App from './App.vue'
+import { router } from './router.ts'
+import type { StartNotice } from './start-checks.ts'
+import { reportActivityToMain } from './stores/activity.ts'
+import { useSkuDraftsStore } from './stores/sku-drafts.ts'
+
+export { router }
+
+/**
+ * The app's window: its shell, router and stores, mounted on the page, the list telling `notice`
+ * first when there is one (an import rolled back, runs recovered). main.ts loads this module beside
+ * the checks before it (start-checks.ts), so the two run in tasks of their own (issue #37).
+ */
+export function mountApp(...notice: StartNotice | []): void {
+  const pinia = createPinia()
+  createApp(App).use(pinia).use(router).mount('#app')
+  // Main installs no update while a sync run or an import is under way.
+  reportActivityToMain(pinia)
+  if (notice.length) useSkuDraftsStore(pinia).tell(...notice)
+}
