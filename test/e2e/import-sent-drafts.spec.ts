@@ -112,8 +112,12 @@ test('a sheet of drafts created on the Sandbox, edited and imported again, updat
   await expect(updates).toContainText('2 SKUs created on Sandbox changed since')
   await updates.getByText('What the updates send').click()
   for (const [i, draft] of edited.entries()) {
-    await updates.getByText(`${draft.barcode}: 1 field changed`).click()
-    await expect(updates.getByRole('row', { name: /^brand/ }).nth(i)).toContainText(NEW_BRANDS[i]!)
+    // Each draft's own preview: the list's order is not the sheet's.
+    const preview = updates.locator('details.sync-updates__preview', {
+      has: page.getByText(`${draft.barcode}: 1 field changed`, { exact: true }),
+    })
+    await preview.getByText(`${draft.barcode}: 1 field changed`, { exact: true }).click()
+    await expect(preview.getByRole('row', { name: /^brand/ })).toContainText(NEW_BRANDS[i]!)
   }
   await updates.getByRole('button', { name: 'Update 2 changed on Sandbox' }).click()
   await logSays(page, 'Done: 2 updated, 0 rejected, 0 failed, 0 unknown.')
