@@ -46,8 +46,8 @@ let latestEnvironment = 0
 /** Said of a model or environment the page asked for something else in place of. */
 const REPLACED = 'another was asked for since'
 
-function post(message: FromWorker, transfer: Transferable[] = []) {
-  scope.postMessage(message, transfer)
+function post(message: FromWorker) {
+  scope.postMessage(message)
 }
 
 /** Tells the page how far the drawing has come: it waits on this for "what I asked is on screen". */
