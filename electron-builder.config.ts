@@ -142,6 +142,12 @@ const config: Configuration = {
     category: 'public.app-category.productivity',
     // Not signed with a Developer ID, nor notarized (README "Build installers").
     identity: null,
+    // macOS asks the person before an app uses the camera, showing this; without it the app may
+    // not ask at all. (Signed with the hardened runtime, the camera entitlement will be needed too.)
+    extendInfo: {
+      NSCameraUsageDescription:
+        'Catalog Desk uses the camera only when you turn it on in a SKU’s try-on, to show the frame on your face. Nothing it sees is saved or sent.',
+    },
   },
   win: {
     target: [{ target: 'nsis', arch: ['x64'] }],

@@ -1,8 +1,11 @@
-import { resolve } from 'node:path'
+import { readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, extname, join, resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
 import { defineConfig } from 'electron-vite'
 import type { ChunkingContext } from 'rolldown'
 import type { Plugin } from 'vite'
+import { CONTENT_TYPES } from './src/node/app-files.ts'
 
 /**
  * Vite's dev server injects styles as <style> elements and talks to the page over a websocket;
@@ -20,6 +23,52 @@ function devServerCsp(): Plugin {
 }
 
 /**
+ * Files the page fetches by fixed names from its own origin (connect-src 'self'), beside
+ * index.html: the try-on's sample portraits under faces/ (resources/faces/, see its SOURCES.md) and
+ * the face-landmark model under face-model/ (try-on/face-worker.ts). Not imported as `?url` assets:
+ * a model.json names its weights file relative to itself, so hashed names would break it. Keys are
+ * the paths under the page's folder, values the files.
+ */
+function fixedNameFiles(): Map<string, string> {
+  const require = createRequire(import.meta.url)
+  // Both packages' `main` is their Node build in dist/; human's models/ sits beside its dist/.
+  const humanModels = join(dirname(require.resolve('@vladmandic/human')), '..', 'models')
+  const tfjsWasm = dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))
+  const files = new Map<string, string>()
+  for (const name of readdirSync('resources/faces').filter((name) => !name.endsWith('.md')))
+    files.set(`faces/${name}`, resolve('resources/faces', name))
+  // Only the models the worker's configuration turns on: the face box, the mesh and the irises.
+  for (const model of ['blazeface', 'facemesh', 'iris'])
+    for (const ext of ['json', 'bin'])
+      files.set(`face-model/${model}.${ext}`, join(humanModels, `${model}.${ext}`))
+  // tfjs picks one by the browser's support (SIMD or not); the threaded build needs cross-origin
+  // isolation, which the app does not have.
+  for (const name of ['tfjs-backend-wasm-simd.wasm', 'tfjs-backend-wasm.wasm'])
+    files.set(`face-model/${name}`, join(tfjsWasm, name))
+  return files
+}
+
+/** Copies the fixed-name files into the build, and serves them from the dev server. */
+function fixedNameAssets(): Plugin {
+  const files = fixedNameFiles()
+  return {
+    name: 'catalog-desk:fixed-name-assets',
+    generateBundle() {
+      for (const [fileName, file] of files)
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(file) })
+    },
+    configureServer(server) {
+      server.middlewares.use((request, response, next) => {
+        const file = files.get(new URL(request.url ?? '/', 'http://dev').pathname.slice(1))
+        if (!file) return next()
+        response.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream')
+        response.end(readFileSync(file))
+      })
+    },
+  }
+}
+
+/**
  * The window's start runs its modules in stages, each in a task of its own
  * (src/renderer/src/main.ts: one dynamic import after another; all at once, they made one task of
  * 70–200 ms before the list showed, issue #37). Each stage is one chunk, holding the modules its
@@ -30,6 +79,8 @@ function devServerCsp(): Plugin {
  */
 const START_STAGES = [
   ['start-schemas', 'src/shared/validation/validate.ts'],
+  ['start-words', 'src/renderer/src/words/counting.ts'],
+  ['start-database', 'src/renderer/src/db/database.ts'],
   ['start-checks', 'src/renderer/src/start-checks.ts'],
   ['start-app', 'src/renderer/src/app.ts'],
   ['start-list', 'src/renderer/src/features/skus/SkuListPage.vue'],
@@ -124,7 +175,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue(), devServerCsp(), preloadStartStages()],
+    plugins: [vue(), devServerCsp(), preloadStartStages(), fixedNameAssets()],
     // fflate's asynchronous zip() makes blob: workers, which the CSP refuses: see the module.
     resolve: {
       alias: [{ find: /^fflate$/, replacement: resolve('src/renderer/fflate-without-workers.ts') }],

@@ -5,6 +5,7 @@ import { listScenario } from './list.ts'
 import { log, type BenchResult } from './result.ts'
 import { startScenario } from './start.ts'
 import { syncScenario } from './sync.ts'
+import { tryOnScenario } from './try-on.ts'
 
 /**
  * `npm run bench -- <scenario>…` (all scenarios when none is named). Prints one JSON object per
@@ -17,6 +18,7 @@ const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   sync: syncScenario,
   cli: cliScenario,
   assets: assetsScenario,
+  'try-on': tryOnScenario,
 }
 
 const names = process.argv.slice(2)

@@ -15,12 +15,13 @@ import { createDispatcher } from './ipc-dispatch.ts'
 import {
   applyContentSecurityPolicy,
   CONTENT_SECURITY_POLICY,
-  denyAllPermissions,
   DEV_CONTENT_SECURITY_POLICY,
+  handlePermissions,
   lockDownAllWebContents,
 } from './security.ts'
 import { createMainWindow } from './window.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
+import { createFacePhotoStore } from '#node/face-photos.ts'
 import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { startupFailure } from './startup-failure.ts'
 import { startMainLog } from './logging.ts'
@@ -84,7 +85,8 @@ async function start(): Promise<void> {
     session.defaultSession,
     page.devServerUrl ? DEV_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY,
   )
-  denyAllPermissions(session.defaultSession)
+  // Nothing but the try-on's camera, after the person's click (the allowCamera channel).
+  const camera = handlePermissions(session.defaultSession, page)
 
   const dataDir = app.getPath('userData')
   const sandbox = await startEmbeddedSandbox(dataDir)
@@ -140,6 +142,8 @@ async function start(): Promise<void> {
     updates: startUpdates({ preferences, log: mainLog, dataDir }),
     openPath: (path) => shell.openPath(path),
     dataDir,
+    facePhotos: createFacePhotoStore({ dataDir }),
+    camera,
     redact: tokensSeen.redact,
   })
   registerIpc(createDispatcher(handlers, mainLog), page.isAppUrl)

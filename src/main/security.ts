@@ -32,10 +32,47 @@ export function applyContentSecurityPolicy(session: Session, policy: string): vo
   })
 }
 
-/** The app needs no camera, location, notifications, … : every request and check says no. */
-export function denyAllPermissions(session: Session): void {
-  session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
+/** Lets the try-on's camera through once: the page calls it (over IPC) when the person clicks "Turn camera on". */
+export interface CameraPermission {
+  allowOnce(): void
+}
+
+/** How long a click lets the camera be asked for: the page asks at once; a stale click grants nothing. */
+export const CAMERA_CLICK_MS = 30_000
+
+/**
+ * Permissions: the app needs no location, notifications, microphone, … and the camera only for the
+ * try-on (issue #39), only once the person has turned it on. A request is granted only if it is for
+ * `media` with exactly `video`, from the app's own page in the main frame, and a click armed the
+ * grant within CAMERA_CLICK_MS; the request takes the grant, so each click lets one request
+ * through. Everything else is refused, as is every permission check (which only decides what
+ * APIs such as enumerateDevices reveal; getUserMedia asks the request handler).
+ */
+export function handlePermissions(
+  session: Session,
+  policy: Pick<WebContentsPolicy, 'isAppUrl'>,
+  now: () => number = Date.now,
+): CameraPermission {
+  let armedAt: number | undefined
+  session.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    const clickedAt = armedAt
+    const media = permission === 'media' && 'mediaTypes' in details ? details.mediaTypes : undefined
+    const wanted =
+      media?.length === 1 &&
+      media[0] === 'video' &&
+      details.isMainFrame === true &&
+      policy.isAppUrl(details.requestingUrl) &&
+      clickedAt !== undefined &&
+      now() - clickedAt <= CAMERA_CLICK_MS
+    if (wanted) armedAt = undefined
+    callback(wanted)
+  })
   session.setPermissionCheckHandler(() => false)
+  return {
+    allowOnce: () => {
+      armedAt = now()
+    },
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
 // No electron import: the browser tests serve the built renderer with this same code over http.
 import { readFile, realpath, stat } from 'node:fs/promises'
-import { extname, resolve, sep } from 'node:path'
+import { extname, join, resolve, sep } from 'node:path'
 
 /** What a Vite build of the renderer can emit. Anything else is a 404. */
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -11,9 +11,13 @@ const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
   '.woff2': 'font/woff2',
-  // The preview's decoders (Draco, Basis), which three's loaders name for the bundler to emit.
+  // The preview's decoders (Draco, Basis), which three's loaders name for the bundler to emit,
+  // and the face-landmark model's runtime (face-model/, electron.vite.config.ts).
   '.wasm': 'application/wasm',
+  // The face-landmark model's weights, named by its model.json files (face-model/).
+  '.bin': 'application/octet-stream',
 }
 
 /** Answers a request for one of the built renderer's files, as a fetch handler. */
@@ -74,12 +78,18 @@ export function appFileServer(root: string, policy: string): AppFileServer {
       headers: appHeaders(policy, {
         'Content-Type': type,
         'Content-Length': String(stats.size),
-        // Every file but the page is named by its content's hash (there is no public folder), so
-        // a name never stands for other bytes: the page is fetched afresh, the rest may be kept.
-        'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'max-age=31536000, immutable',
+        // What the bundler emits under assets/ is named by its content's hash, so a name never
+        // stands for other bytes and may be kept; the rest has fixed names (the page, the sample
+        // faces, the face model's files) and is fetched afresh.
+        'Cache-Control': isHashedAsset(rootDir, path) ? 'max-age=31536000, immutable' : 'no-store',
       }),
     })
   }
+}
+
+/** Whether `path` is one of the bundler's content-hashed files (under the root's assets/). */
+function isHashedAsset(rootDir: string, path: string): boolean {
+  return path.startsWith(join(rootDir, 'assets') + sep)
 }
 
 /** Maps a request's path to a path under `rootDir` (checked for containment once resolved). */

@@ -4,6 +4,7 @@ import type { Channel } from './ipc-channels.ts'
 import { profileSchema, TOKEN_ENCODINGS } from './profile.ts'
 import { serviceRequestSchema } from './service/operations.ts'
 import { activitySchema, updateSettingsSchema } from './update-feed.ts'
+import { MAX_FACE_PHOTO_BYTES } from './try-on/face-photo.ts'
 
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
@@ -82,4 +83,15 @@ export const invokeArguments = {
   reportActivity: z.tuple([activitySchema]),
   openLogsFolder: z.tuple([]),
   getDiagnostics: z.tuple([]),
+  // The name and bytes of a picked file. Only the shape and a ceiling here: main's store judges
+  // the name, the size and the kind (by the bytes), and says which file and why; the page asks the
+  // same before sending, so a file over the limit never crosses.
+  addFacePhoto: z.tuple([
+    z.string().max(1_024),
+    z.instanceof(Uint8Array).refine((bytes) => bytes.byteLength <= 2 * MAX_FACE_PHOTO_BYTES),
+  ]),
+  listFacePhotos: z.tuple([]),
+  readFacePhoto: z.tuple([z.uuid()]),
+  deleteFacePhoto: z.tuple([z.uuid()]),
+  allowCameraOnce: z.tuple([]),
 } satisfies Record<Channel, z.ZodTuple>

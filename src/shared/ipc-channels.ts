@@ -65,6 +65,20 @@ export const CHANNELS = [
   'openLogsFolder',
   /** The text "Copy diagnostics" puts on the clipboard: versions, system, profiles' addresses, last errors; never a token. */
   'getDiagnostics',
+  /**
+   * The try-on's own face photos (issue #39), kept in the app's data folder only: added from the
+   * page's file input (main reads the kind from the bytes; the name is only shown), listed, read
+   * back and deleted by main's id.
+   */
+  'addFacePhoto',
+  'listFacePhotos',
+  'readFacePhoto',
+  'deleteFacePhoto',
+  /**
+   * The person clicked "Turn camera on": main lets the page's next camera request through, once
+   * (src/main/security.ts). Without this call every camera request is refused.
+   */
+  'allowCameraOnce',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

@@ -3,6 +3,7 @@ import type { AssetCheck } from './asset-checks/results.ts'
 import type { invokeArguments } from './ipc-arguments.ts'
 import { CHANNELS, type Channel } from './ipc-channels.ts'
 import type { ProfileView, TokenEncoding } from './profile.ts'
+import type { FacePhoto, FacePhotoFile } from './try-on/face-photo.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 
@@ -154,6 +155,11 @@ export interface InvokeResults {
   reportActivity: void
   openLogsFolder: void
   getDiagnostics: string
+  addFacePhoto: FacePhoto
+  listFacePhotos: FacePhoto[]
+  readFacePhoto: FacePhotoFile
+  deleteFacePhoto: void
+  allowCameraOnce: void
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

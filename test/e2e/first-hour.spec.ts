@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs'
-import { mkdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Page } from '@playwright/test'
 import { describeColumn } from '#shared/sheet/columns.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { saved } from './harness/editor-page.ts'
 import { history } from './harness/sync-page.ts'
 import { environmentCaption, LOADED, modelCaption } from './harness/preview-page.ts'
+import { docsPicture } from './harness/docs-pictures.ts'
 
 // The README's "Your first five minutes" (issue #21), walked as it is written, on the built app
 // with the embedded sandbox, at the two widths the issue asks to look at: open the app, download
@@ -19,7 +19,6 @@ import { environmentCaption, LOADED, modelCaption } from './harness/preview-page
 // saves the README's pictures (docs/screenshots/) at the steps the README shows, so the pictures
 // are of the app as it is.
 
-const docsDir = process.env.DOCS_SCREENSHOTS_DIR
 const readme = join(dirname(fileURLToPath(import.meta.url)), '../../README.md')
 
 /**
@@ -101,7 +100,7 @@ for (const width of [1440, 1024]) {
       expect(await axe(page), `axe on ${name}`).toEqual([])
       shown.push(await page.locator('body').innerText())
       await screenshot(page, `first-hour-${width}-${name}`)
-      if (docs && docsDir && width === 1440) await docsShot(page, docs)
+      if (docs && width === 1440) await docsPicture(page, docs)
     }
 
     // 1. Open it: the empty list, sending to the Sandbox, no token needed.
@@ -226,10 +225,4 @@ for (const width of [1440, 1024]) {
     expect(named.length).toBeGreaterThan(15)
     expect(named.filter((words) => !shown.some((text) => text.includes(words)))).toEqual([])
   })
-}
-
-/** A picture of the window as a person sees it (not the whole scrolled page), for the README. */
-async function docsShot(page: Page, name: string): Promise<void> {
-  await mkdir(docsDir!, { recursive: true })
-  await page.screenshot({ path: join(docsDir!, `${name}.png`) })
 }

@@ -32,7 +32,10 @@ test.describe('Finding and moving in the SKU list', () => {
     await search.fill('0042')
     await expect(lede(page)).toContainText(`1,000 drafts on this computer · ${inside.length} match`)
     await expect(rowAt(page, 0)).toContainText(inside[0]!.barcode)
-    const barcodes = await grid(page).locator('[role="gridcell"].sku-cell--barcode').allTextContents()
+    // The grid draws its rows once it is laid out (the first frame after it mounts): wait for all.
+    const barcodeCells = grid(page).locator('[role="gridcell"].sku-cell--barcode')
+    await expect(barcodeCells).toHaveCount(inside.length)
+    const barcodes = await barcodeCells.allTextContents()
     expect(barcodes.map((text) => text.trim()).sort()).toEqual(inside.map((draft) => draft.barcode).sort())
 
     // The last digits of one barcode (an odd place in it) and a longer run across the middle.

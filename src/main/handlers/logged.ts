@@ -66,5 +66,18 @@ export function logged(handlers: Handlers, log: AppLog): Handlers {
       logOutcome(log, `Sync: ${what} ${oneLine(destination)} with [${profileId}]`, outcome)
       return outcome
     },
+    addFacePhoto: async (name, bytes) => {
+      const photo = await handlers.addFacePhoto(name, bytes)
+      log.info(`Face photo added: [${photo.id}], ${photo.type}, ${photo.bytes} bytes.`)
+      return photo
+    },
+    deleteFacePhoto: async (id) => {
+      await handlers.deleteFacePhoto(id)
+      log.info(`Face photo deleted: [${id}].`)
+    },
+    allowCameraOnce: async () => {
+      await handlers.allowCameraOnce()
+      log.info('Camera: the person turned it on for the try-on; the next request of the app page is allowed.')
+    },
   }
 }

@@ -3,6 +3,7 @@ import type { Channel } from '#shared/ipc-channels.ts'
 import type { invokeArguments } from '#shared/ipc-arguments.ts'
 import type { z } from '#shared/schema/zod.ts'
 import type { AppLog } from '#node/app-log.ts'
+import type { FacePhotoStore } from '#node/face-photos.ts'
 import type { PreferenceStore } from '#node/preferences.ts'
 import type { PreviewAssetLoader } from '#node/preview-assets.ts'
 import type { ProfileStore } from '#node/profiles/profile-store.ts'
@@ -54,4 +55,8 @@ export interface HandlerDeps extends ServiceDeps {
   dataDir: string
   /** Removes every token main knows from a text (src/node/secrets/known-tokens.ts). */
   redact: Redact
+  /** The try-on's own face photos, in the data folder (src/node/face-photos.ts). */
+  facePhotos: FacePhotoStore
+  /** Lets the page's next camera request through (the permission handler, src/main/security.ts). */
+  camera: { allowOnce(): void }
 }

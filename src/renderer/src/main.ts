@@ -2,16 +2,23 @@ import './ui/styles.css'
 
 // The window's modules run in stages, each in a task of its own (all at once, they made one task
 // of 70–200 ms before the list showed: issue #37); the page's head fetches them all at once
-// (electron.vite.config.ts). First Zod and the contract's schemas, the costliest to run; then the
-// checks' (the database); then the app's (Vue, the shell, its router and stores); then the SKU
-// list's, the first page (a lazy route, router.ts).
+// (electron.vite.config.ts). First Zod and the contract's schemas (built when first used); then
+// the counts' formatter (the page's first Intl object loads the locale's data, ~20 ms); then Dexie
+// and the database's definition; then the checks' (the rest of the database layer); then the
+// app's (Vue, the shell, its router and stores); then the SKU list's, the first page (a lazy
+// route, router.ts, run ahead of the mount when the window opens on it), whose first rows are
+// read meanwhile (`openListAhead`).
 await import('#shared/validation/validate.ts')
-const { recoverInterrupted, sweepUntouchedNewDrafts } = await import('./start-checks.ts')
+await import('./words/counting.ts')
+await import('./db/database.ts')
+const { openListAhead, recoverInterrupted, sweepUntouchedNewDrafts } = await import('./start-checks.ts')
 const notice = await recoverInterrupted()
 // A "New SKU" or "New app" a closed or crashed window left untouched is deleted (the draft the
 // window opens on, a reload of its editor, is left to its editor).
 const { router, mountApp } = await import('./app.ts')
-const opened = router.resolve(location.hash.slice(1) || '/').params.id
+const route = router.resolve(location.hash.slice(1) || '/')
+const opened = route.params.id
 await sweepUntouchedNewDrafts(typeof opened === 'string' ? opened : undefined)
+await openListAhead(route.path)
 
 mountApp(...(notice ?? []))

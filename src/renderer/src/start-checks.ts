@@ -1,4 +1,5 @@
-import { db, skuImports, syncRuns } from './db/index.ts'
+import { db, skuImports, skuList, syncRuns } from './db/index.ts'
+import { defaultListQuery } from './db/sku-list-query.ts'
 import { rollBackInterruptedImport } from './features/import/interrupted-import.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './stores/interrupted-sync.ts'
 import { drafts } from './words/counting.ts'
@@ -20,4 +21,16 @@ export async function recoverInterrupted(): Promise<StartNotice | undefined> {
   if (interrupted) return [interrupted]
   if (recovered > 0) return [recoveredMessage(drafts(recovered)), 'error']
   return undefined
+}
+
+/**
+ * When the window opens on the SKU list: its first rows are read from here on, while the app's
+ * modules load and mount (the list takes the read when it opens), and the list page's own modules
+ * run now, in a task of their own, rather than in the one that mounts the page (issue #37). After
+ * the checks and the sweep, so the rows are as they left them.
+ */
+export async function openListAhead(path: string): Promise<void> {
+  if (path !== '/' && path !== '/skus') return
+  skuList.readAhead(defaultListQuery())
+  await import('./features/skus/SkuListPage.vue')
 }

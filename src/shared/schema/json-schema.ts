@@ -20,9 +20,9 @@ function toJsonSchema(schema: z.ZodType) {
 /** JSON Schemas of the contract's documents, for editors and other tools. */
 export function contractJsonSchemas() {
   return {
-    sku: toJsonSchema(skuSchema),
-    'bulk-upload-request': toJsonSchema(bulkUploadRequestSchema),
-    'app-create-request': toJsonSchema(appCreateRequestSchema),
-    'app-create-response': toJsonSchema(appCreateResponseSchema),
+    sku: toJsonSchema(skuSchema()),
+    'bulk-upload-request': toJsonSchema(bulkUploadRequestSchema()),
+    'app-create-request': toJsonSchema(appCreateRequestSchema()),
+    'app-create-response': toJsonSchema(appCreateResponseSchema()),
   }
 }

@@ -1,6 +1,7 @@
 import { findField, type FieldNode } from '../schema/catalogue.ts'
 import { EFFECT_ASSETS_2D_SLOTS } from '../schema/sku.ts'
 import { parsePath } from '../json-path.ts'
+import { lazily } from '../lazily.ts'
 import { skuCatalogue } from '../validation/validate.ts'
 import { isMeasure } from '../values/measure.ts'
 import { compact, fieldOfWords, identifierPhrases, isIdentifierWords, usualPhrases } from './field-words.ts'
@@ -63,7 +64,7 @@ export function skuColumns(options: ColumnOptions = {}): FieldPath[] {
       out.push(path)
     }
   }
-  visit(skuCatalogue, '')
+  visit(skuCatalogue(), '')
   return out
 }
 
@@ -73,11 +74,11 @@ export type ColumnTarget =
 
 export function columnTarget(path: FieldPath): ColumnTarget {
   const segments = parsePath(path)
-  const { node, exact } = findField(skuCatalogue, segments)
+  const { node, exact } = findField(skuCatalogue(), segments)
   if (!exact) return { kind: 'json' }
   const last = segments.at(-1)
   if (typeof last === 'number') {
-    const parent = findField(skuCatalogue, segments.slice(0, -1)).node
+    const parent = findField(skuCatalogue(), segments.slice(0, -1)).node
     if (parent.meta.kind === 'slots')
       return last < EFFECT_ASSETS_2D_SLOTS ? { kind: 'slot', slot: last } : { kind: 'json' }
   }
@@ -105,11 +106,11 @@ export function describeColumn(path: FieldPath): string {
   if (path.startsWith(OPTION_COLUMN_PREFIX))
     return `Variant option “${path.slice(OPTION_COLUMN_PREFIX.length)}”`
   const segments = parsePath(path)
-  const { node, exact } = findField(skuCatalogue, segments)
+  const { node, exact } = findField(skuCatalogue(), segments)
   if (!exact || segments.length === 0) return path
   const at = segments.findLastIndex((segment) => typeof segment === 'number')
   if (at < 0) return node.meta.title
-  const list = findField(skuCatalogue, segments.slice(0, at)).node
+  const list = findField(skuCatalogue(), segments.slice(0, at)).node
   const position = `${list.item?.meta.title ?? 'item'} ${(segments[at] as number) + 1}`
   return at === segments.length - 1 ? position : `${node.meta.title} of ${position}`
 }
@@ -120,7 +121,7 @@ export function fieldSection(path: FieldPath): string {
   const titles: string[] = []
   for (let i = 1; i < segments.length; i++) {
     if (typeof segments[i - 1] === 'number') continue
-    const { node, exact } = findField(skuCatalogue, segments.slice(0, i))
+    const { node, exact } = findField(skuCatalogue(), segments.slice(0, i))
     if (exact && (node.children.length > 0 || node.item)) titles.push(node.meta.title)
   }
   return titles.length ? titles.join(' › ') : 'Product'
@@ -131,52 +132,76 @@ export function normaliseHeader(header: string): string {
   return compact(wordsOf(header))
 }
 
+interface MatchingTables {
+  /** The catalogue's own words for each column, normalised, and the column they name. */
+  byTitle: Map<string, FieldPath>
+  /** Phrases by their number of words, for telling a typo of them (see `nearField`). */
+  nearWords: Map<number, { words: string[]; path: FieldPath | null }[]>
+}
+
+/**
+ * The tables column matching reads, built on the first match rather than when the module loads:
+ * the window's start reaches this module and never matches a header (issue #37).
+ */
+const tables = lazily(buildMatchingTables)
+
+function buildMatchingTables(): MatchingTables {
+  const columns = skuColumns({ assets3D: 20 })
+  const keyCounts = new Map<string, number>()
+  for (const path of columns) {
+    const key = normaliseHeader(path.split('.').at(-1) ?? '')
+    keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1)
+  }
+  return { byTitle: titlesOf(columns, keyCounts), nearWords: nearWordsOf(columns, keyCounts) }
+}
+
 // The catalogue's own words for each column: titles with positions ("Model address of 3D asset
 // 2") and the plain title of a list field for its first position ("Model address"), then each
 // field's path ("is_active"), and its own key ("bridge", "lensColorCode") when no other field has
 // it ("x", "width" are several fields').
-const BY_TITLE = new Map<string, FieldPath>()
-const COLUMNS_FOR_MATCHING = skuColumns({ assets3D: 20 })
-const keyCounts = new Map<string, number>()
-for (const path of COLUMNS_FOR_MATCHING) {
-  const key = normaliseHeader(path.split('.').at(-1) ?? '')
-  keyCounts.set(key, (keyCounts.get(key) ?? 0) + 1)
-}
-for (const path of COLUMNS_FOR_MATCHING) {
-  const add = (words: string) => {
-    const key = normaliseHeader(words)
-    if (key && !BY_TITLE.has(key)) BY_TITLE.set(key, path)
+function titlesOf(columns: FieldPath[], keyCounts: Map<string, number>): Map<string, FieldPath> {
+  const byTitle = new Map<string, FieldPath>()
+  for (const path of columns) {
+    const add = (words: string) => {
+      const key = normaliseHeader(words)
+      if (key && !byTitle.has(key)) byTitle.set(key, path)
+    }
+    add(describeColumn(path))
+    const segments = parsePath(path)
+    const first = segments.every((segment) => typeof segment !== 'number' || segment === 0)
+    if (first) add(findField(skuCatalogue(), segments).node.meta.title)
+    add(path)
+    const key = normaliseHeader(String(segments.at(-1)))
+    if (
+      !segments.some((segment) => typeof segment === 'number') &&
+      key.length > 1 &&
+      keyCounts.get(key) === 1
+    )
+      add(key)
   }
-  add(describeColumn(path))
-  const segments = parsePath(path)
-  const first = segments.every((segment) => typeof segment !== 'number' || segment === 0)
-  if (first) add(findField(skuCatalogue, segments).node.meta.title)
-  add(path)
-  const key = normaliseHeader(String(segments.at(-1)))
-  if (!segments.some((segment) => typeof segment === 'number') && key.length > 1 && keyCounts.get(key) === 1)
-    add(key)
+  return byTitle
 }
 
 // The same words as phrases, for telling a typo of them word by word (see `nearField`): the
 // catalogue's titles and paths, the unique keys, the usual words; and shops' own codes (`null`),
 // whose near misses are not a field's.
-const NEAR_WORDS = new Map<number, { words: string[]; path: FieldPath | null }[]>()
-{
+function nearWordsOf(columns: FieldPath[], keyCounts: Map<string, number>): MatchingTables['nearWords'] {
+  const nearWords: MatchingTables['nearWords'] = new Map()
   const seen = new Set<string>()
   const near = (phrase: string, path: FieldPath | null) => {
     const words = wordsOf(phrase)
     if (!words || seen.has(`${words}\n${path}`)) return
     seen.add(`${words}\n${path}`)
     const split = words.split(' ')
-    const same = NEAR_WORDS.get(split.length) ?? []
+    const same = nearWords.get(split.length) ?? []
     same.push({ words: split, path })
-    NEAR_WORDS.set(split.length, same)
+    nearWords.set(split.length, same)
   }
-  for (const path of COLUMNS_FOR_MATCHING) {
+  for (const path of columns) {
     near(describeColumn(path), path)
     const segments = parsePath(path)
     if (segments.every((segment) => typeof segment !== 'number' || segment === 0))
-      near(findField(skuCatalogue, segments).node.meta.title, path)
+      near(findField(skuCatalogue(), segments).node.meta.title, path)
     near(path, path)
     const key = normaliseHeader(String(segments.at(-1)))
     if (!segments.some((segment) => typeof segment === 'number') && keyCounts.get(key) === 1)
@@ -184,6 +209,7 @@ const NEAR_WORDS = new Map<number, { words: string[]; path: FieldPath | null }[]
   }
   for (const [phrase, path] of usualPhrases()) near(phrase, path)
   for (const phrase of identifierPhrases()) near(phrase, null)
+  return nearWords
 }
 
 /**
@@ -255,7 +281,7 @@ function nearField(words: string): FieldPath | null | undefined {
   let nearest = Infinity
   let fields = new Set<FieldPath | null>()
   let nearCode = false
-  for (const candidate of NEAR_WORDS.get(split.length) ?? []) {
+  for (const candidate of tables().nearWords.get(split.length) ?? []) {
     const typos = typosBetween(split, candidate.words)
     if (typos === undefined) continue
     if (candidate.path === null) nearCode = true
@@ -330,7 +356,7 @@ function autoMatch(header: string, words: HeaderWords): AutoMatch {
 
 function lookUp(words: string): { path: FieldPath; by: 'title' | 'synonym'; why: string } | undefined {
   const key = compact(words)
-  const byTitle = BY_TITLE.get(key)
+  const byTitle = tables().byTitle.get(key)
   if (byTitle) return { path: byTitle, by: 'title', why: `its name, ${describeColumn(byTitle)}` }
   const byWord = fieldOfWords(words)
   if (byWord)

@@ -77,7 +77,7 @@ function skuCells(sku: unknown): Map<string, string> {
       cells.set(path, leafText(value))
     }
   }
-  visit(skuCatalogue, sku, '')
+  visit(skuCatalogue(), sku, '')
   return cells
 }
 

@@ -1,6 +1,6 @@
 import { isRecord } from '../is-record.ts'
 import { documentKind } from '../validation/document.ts'
-import { skuCatalogue } from '../validation/validate.ts'
+import { skuKeys } from '../validation/validate.ts'
 import { describeColumn, matchColumns, OPTION_COLUMN_PREFIX } from './columns.ts'
 import { wordsOf } from './header-words.ts'
 import type { ProductCounts, SourceRow } from './products.ts'
@@ -39,9 +39,6 @@ export interface ProductList {
   products: Record<string, unknown>[]
 }
 
-/** The top-level keys of the SKU contract: a file whose items mostly use these is SKUs. */
-const SKU_KEYS = new Set(skuCatalogue.children.map((child) => child.key))
-
 /** Items looked at to tell SKUs from a product list: enough to judge, few enough to be quick. */
 const SAMPLE_ITEMS = 50
 
@@ -57,7 +54,8 @@ export function isSkuShaped(items: readonly unknown[]): boolean {
     if (!isRecord(item)) return true
     for (const key of Object.keys(item)) {
       keys++
-      if (SKU_KEYS.has(key)) contract++
+      // A file whose items mostly use the contract's top-level keys is SKUs.
+      if (skuKeys().has(key)) contract++
     }
   }
   return contract * 2 >= keys

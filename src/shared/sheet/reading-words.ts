@@ -1,4 +1,4 @@
-import { skuCatalogue } from '../validation/validate.ts'
+import { skuKeys } from '../validation/validate.ts'
 import { describeColumn, KEEP_COLUMN_PREFIX } from './columns.ts'
 import type { ConversionCount } from './conversion-tally.ts'
 import { wordsOf } from './header-words.ts'
@@ -22,9 +22,6 @@ export function keepKeyOf(header: string): string {
   return /^[a-z_]/i.test(key) ? key : `column${key[0]?.toUpperCase() ?? ''}${key.slice(1)}`
 }
 
-/** Keys the contract names at the top: a column kept under one would write over that field. */
-const CONTRACT_KEYS = new Set(skuCatalogue.children.map((child) => child.key))
-
 /** A key made of names (letters, digits, `_`, `-`; dots between names nest it). */
 const KEY = /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/
 
@@ -34,7 +31,8 @@ export function keepKeyProblem(key: string): string | undefined {
   if (!KEY.test(key))
     return 'A name of letters, digits, “_” or “-”, starting with a letter (dots between names nest it).'
   const top = key.split('.')[0]!
-  if (CONTRACT_KEYS.has(top))
+  // A column kept under a key the contract names at the top would write over that field.
+  if (skuKeys().has(top))
     return `“${top}” is a field of the contract: map the column to ${describeColumn(top)} instead.`
   return undefined
 }

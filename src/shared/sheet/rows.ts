@@ -434,7 +434,7 @@ function splitCategoryPath(sku: Record<string, unknown>, conversions: RowConvers
   if (typeof written !== 'string' || !/[>,]/.test(written)) return
   const entries = categoryPaths(written, '>')
   if (entries.length === 0) return
-  const suggested = (field: FieldPath) => findField(skuCatalogue, parsePath(field)).node.meta.examples
+  const suggested = (field: FieldPath) => findField(skuCatalogue(), parsePath(field)).node.meta.examples
   const spelled = (text: string, field: FieldPath) => suggestedSpelling(text, suggested(field)) ?? text
   const isSuggested = (text: string, field: FieldPath) =>
     suggested(field)?.some((example) => String(example).toLowerCase() === text.toLowerCase()) ?? false

@@ -139,7 +139,7 @@ export const APP_KIND: DraftKind = {
    * kept as synced with a message rather than resent.
    */
   createdUpdates(items, outcome) {
-    const parsed = appCreateResponseSchema.safeParse(outcome.body)
+    const parsed = appCreateResponseSchema().safeParse(outcome.body)
     return items.map((item) =>
       parsed.success
         ? { key: item.key, state: 'synced', remoteId: parsed.data.app._id, response: parsed.data.app }

@@ -79,7 +79,7 @@ export interface HoldRules {
 
 /** How a field is named in a reason: its catalogue title ("Product name", "3D effect assets"). */
 export function gateFieldTitle(field: GateField): string {
-  return findField(skuCatalogue, field.split('.')).node.meta.title
+  return findField(skuCatalogue(), field.split('.')).node.meta.title
 }
 
 function valueAt(payload: unknown, path: string): unknown {
@@ -306,6 +306,30 @@ function listed(words: readonly string[]): string {
 export function barcodeKey(value: unknown): string {
   return typeof value === 'string' ? value.trim() : ''
 }
+
+/**
+ * Every character `barcodeKey` strips (`String.prototype.trim`: ECMAScript's white space and line
+ * terminators), in code-unit order: a barcode starting with one is found by its key through an
+ * index of barcodes as written. Listed rather than found by trying all 65,536 code units when the
+ * module loads, which the window's start paid for (issue #37); a test checks the list.
+ */
+export const TRIMMED_CHARACTERS: readonly string[] = [
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  ' ',
+  '\u00a0',
+  '\u1680',
+  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+  '\u2028',
+  '\u2029',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+]
 
 /** One SKU that would be sent, by its barcode (as `barcodeKey` reads it) and how a person finds it. */
 export interface SendCandidate<K> {

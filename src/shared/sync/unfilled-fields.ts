@@ -57,7 +57,7 @@ export function gatedMessages(gated: readonly string[]): Set<string> {
   for (const field of gated) {
     const steps = field.split('.')
     for (let depth = 1; depth <= steps.length; depth++) {
-      messages.add(missingMessage(findField(skuCatalogue, steps.slice(0, depth)).node.meta.title))
+      messages.add(missingMessage(findField(skuCatalogue(), steps.slice(0, depth)).node.meta.title))
     }
   }
   return messages

@@ -4,6 +4,7 @@ import { parsePath, setAt } from '../json-path.ts'
 import { columnTarget, describeColumn, fieldSection, skuColumns } from '../sheet/columns.ts'
 import { isRecord } from '../is-record.ts'
 import { validateSku } from './validate.ts'
+import { lazily } from '../lazily.ts'
 
 /**
  * How many 3D asset positions a bulk edit offers: the first, which is the model of nearly every
@@ -29,10 +30,10 @@ export interface BulkField {
 /**
  * Every field a sheet can hold, in the sheet's order (the import and export's own column list,
  * `skuColumns`), with the first 3D asset's id and address and each 2D slot: what "Set field…"
- * offers.
+ * offers. Built on first use, as the catalogue it reads (issue #37).
  */
-export const BULK_FIELDS: readonly BulkField[] = skuColumns({ assets3D: BULK_ASSETS_3D }).flatMap(
-  (path): BulkField[] => {
+export const bulkFields = lazily((): readonly BulkField[] =>
+  skuColumns({ assets3D: BULK_ASSETS_3D }).flatMap((path): BulkField[] => {
     const target = columnTarget(path)
     const common = { path, title: describeColumn(path), group: fieldSection(path) }
     if (target.kind === 'slot')
@@ -48,13 +49,13 @@ export const BULK_FIELDS: readonly BulkField[] = skuColumns({ assets3D: BULK_ASS
         allowEmpty: meta.allowEmpty ?? false,
       },
     ]
-  },
+  }),
 )
 
-const byPath = new Map(BULK_FIELDS.map((field) => [field.path, field]))
+const byPath = lazily(() => new Map(bulkFields().map((field) => [field.path, field])))
 
 export function bulkField(path: string): BulkField | undefined {
-  return byPath.get(path)
+  return byPath().get(path)
 }
 
 /** Whether a field holds text one can find and replace in (text and web addresses, ids included). */
@@ -69,7 +70,7 @@ export function holdsText(field: BulkField): boolean {
  * is emptied (null), never taken out of the list.
  */
 export function bulkValueProblem(path: string, value: unknown): string | undefined {
-  const field = byPath.get(path)
+  const field = byPath().get(path)
   if (!field) return `"${path}" is not a field that can be set on many drafts at once.`
   if (field.kind === 'slot') {
     if (value === null || isRecord(value)) return undefined

@@ -7,9 +7,13 @@ import { gtinFinding } from '../values/gtin.ts'
 import { describeIssue, fieldName } from './messages.ts'
 import { formatPath, type Problem, type ValidationResult } from './problem.ts'
 import { isRecord } from '../is-record.ts'
+import { lazily } from '../lazily.ts'
 
-export const skuCatalogue = buildCatalogue(skuSchema, 'SKU')
-export const appCatalogue = buildCatalogue(appCreateRequestSchema, 'App')
+/** The SKU's fields with their words, built on first use (as the schema it walks, issue #37). */
+export const skuCatalogue = lazily(() => buildCatalogue(skuSchema(), 'SKU'))
+export const appCatalogue = lazily(() => buildCatalogue(appCreateRequestSchema(), 'App'))
+/** The keys a SKU's contract names at its top level (`brand`, `arEffect`…). */
+export const skuKeys = lazily(() => new Set(skuCatalogue().children.map((child) => child.key)))
 
 function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): ValidationResult {
   const parsed = schema.safeParse(value, { reportInput: true })
@@ -54,9 +58,9 @@ const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i
  * SKUs back (send-gates.ts).
  */
 export function validateSku(value: unknown): ValidationResult {
-  const result = validateWith(skuSchema, skuCatalogue, value)
+  const result = validateWith(skuSchema(), skuCatalogue(), value)
   if (!isRecord(value)) return result
-  if (!skuCatalogue.children.some((field) => value[field.key] !== undefined)) {
+  if (!skuCatalogue().children.some((field) => value[field.key] !== undefined)) {
     result.errors.unshift({
       path: '',
       message:
@@ -75,7 +79,7 @@ export function validateSku(value: unknown): ValidationResult {
 }
 
 export function validateAppRequest(value: unknown): ValidationResult {
-  return validateWith(appCreateRequestSchema, appCatalogue, value)
+  return validateWith(appCreateRequestSchema(), appCatalogue(), value)
 }
 
 const MISSING = ' is missing'

@@ -10,6 +10,7 @@ import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { createAppLog, type AppLog } from '#node/app-log.ts'
+import { createFacePhotoStore } from '#node/face-photos.ts'
 import { openPreferences } from '#node/preferences.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import type { OriginHandler } from '#node/app-origin.ts'
@@ -87,6 +88,12 @@ interface TestFixtures {
    * are served on loopback turn it on, as a person testing with local files would.
    */
   allowLocalAddresses: boolean
+  /**
+   * How many times the page told main the person turned the camera on (allowCameraOnce): main's
+   * permission handler lets one camera request through for each (src/main/security.ts has the
+   * unit tests); here Chromium's own flags decide.
+   */
+  cameraAllowed: { count: number }
 }
 
 interface WorkerFixtures {
@@ -159,6 +166,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  cameraAllowed: async ({}, use) => {
+    await use({ count: 0 })
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   reachedThroughSandbox: async ({}, use) => {
     await use(new Set())
   },
@@ -212,6 +224,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       tokens: keychainTokens,
       allowLocalAddresses,
       reachedThroughSandbox,
+      cameraAllowed,
     },
     use,
   ) => {
@@ -267,6 +280,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       },
       dataDir,
       redact: known.redact,
+      facePhotos: createFacePhotoStore({ dataDir }),
+      camera: { allowOnce: () => void cameraAllowed.count++ },
     })
     const dispatch = createDispatcher(handlers, log)
     // Main's thumbnail route, as main makes it: answered by the worker's renderer server.

@@ -79,7 +79,12 @@ export const LOADED = { timeout: 20_000 }
 export async function settled(page: Page) {
   await expect(stageOf(page)).toHaveAttribute('data-busy', 'false', LOADED)
   await expect(stageOf(page)).toHaveAttribute('data-drawn', 'true', LOADED)
-  await page.evaluate(
+  await pageFramesShown(page)
+}
+
+/** Waits for the page's next two frames: what the worker drew is then on the page's screen. */
+export function pageFramesShown(page: Page): Promise<void> {
+  return page.evaluate(
     () =>
       new Promise<void>((done) => {
         const raf = (globalThis as unknown as { requestAnimationFrame(callback: () => void): number })

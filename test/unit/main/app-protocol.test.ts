@@ -27,6 +27,11 @@ beforeAll(async () => {
   await writeFile(join(rendererDir, 'assets', 'index-AbC123.js'), SCRIPT)
   await writeFile(join(rendererDir, 'assets', 'index-AbC123.css'), 'body { margin: 0 }')
   await writeFile(join(rendererDir, 'assets', 'notes.exe'), 'MZ')
+  // Files the build copies under fixed names: a sample face and the face model's weights.
+  await mkdir(join(rendererDir, 'faces'))
+  await writeFile(join(rendererDir, 'faces', '001.jpg'), 'JFIF')
+  await mkdir(join(rendererDir, 'face-model'))
+  await writeFile(join(rendererDir, 'face-model', 'facemesh.bin'), 'weights')
   await writeFile(join(folder, 'secret.txt'), 'token')
   await writeFile(join(folder, 'secret.js'), 'token')
   // A link inside the renderer folder that leads out of it.
@@ -148,6 +153,8 @@ describe('appFileServer', () => {
     ['/index.html', 'text/html; charset=utf-8'],
     ['/assets/index-AbC123.css', 'text/css; charset=utf-8'],
     ['/assets/index%2DAbC123.js', 'text/javascript; charset=utf-8'],
+    ['/faces/001.jpg', 'image/jpeg'],
+    ['/face-model/facemesh.bin', 'application/octet-stream'],
   ])('serves %s as %s', async (path, type) => {
     const answer = await serve(path)
     expect(answer.status).toBe(200)
@@ -173,8 +180,10 @@ describe('appFileServer', () => {
     expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY)
   })
 
-  it('lets hashed assets be kept, and the page never', async () => {
+  it('lets hashed assets be kept, and the page and the fixed-name files never', async () => {
     expect((await serve('/index.html')).headers.get('cache-control')).toBe('no-store')
+    expect((await serve('/faces/001.jpg')).headers.get('cache-control')).toBe('no-store')
+    expect((await serve('/face-model/facemesh.bin')).headers.get('cache-control')).toBe('no-store')
     expect((await serve('/assets/index-AbC123.js')).headers.get('cache-control')).toBe(
       'max-age=31536000, immutable',
     )

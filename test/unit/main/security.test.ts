@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from 'vitest'
 import {
   applyContentSecurityPolicy,
   CONTENT_SECURITY_POLICY,
-  denyAllPermissions,
   lockDownAllWebContents,
   lockDownWebContents,
 } from '#main/security.ts'
@@ -46,29 +45,6 @@ describe('applyContentSecurityPolicy', () => {
 
   it('copes with a response without headers', () => {
     expect(respond(undefined)).toEqual({ 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] })
-  })
-})
-
-describe('denyAllPermissions', () => {
-  it('refuses every permission request and check', () => {
-    const { session, asSession } = fakeSession()
-    denyAllPermissions(asSession)
-
-    const request = session.setPermissionRequestHandler.mock.calls[0]![0] as (
-      contents: unknown,
-      permission: string,
-      callback: (granted: boolean) => void,
-    ) => void
-    for (const permission of ['media', 'geolocation', 'notifications', 'openExternal', 'clipboard-read']) {
-      const callback = vi.fn()
-      request({}, permission, callback)
-      expect(callback).toHaveBeenCalledExactlyOnceWith(false)
-    }
-
-    const check = session.setPermissionCheckHandler.mock.calls[0]![0] as (...args: unknown[]) => boolean
-    for (const permission of ['media', 'geolocation', 'hid', 'serial', 'usb']) {
-      expect(check(null, permission, 'file://', {})).toBe(false)
-    }
   })
 })
 

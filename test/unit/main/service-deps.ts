@@ -10,6 +10,7 @@ import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
 import type { EmbeddedSandbox, HandlerDeps, ServiceDeps } from '#main/handlers/types.ts'
 import { createAppLog } from '#node/app-log.ts'
+import { createFacePhotoStore } from '#node/face-photos.ts'
 import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
 import { createUpdateService } from '#node/updates/update-service.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
@@ -90,5 +91,7 @@ function logAndUpdateDeps(dir: string, redact: (text: string) => string) {
     openPath: vi.fn<HandlerDeps['openPath']>(async () => ''),
     dataDir: dir,
     redact,
+    facePhotos: createFacePhotoStore({ dataDir: dir }),
+    camera: { allowOnce: vi.fn<HandlerDeps['camera']['allowOnce']>() },
   }
 }

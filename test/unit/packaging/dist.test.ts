@@ -180,6 +180,10 @@ process.stdout.write(JSON.stringify({ imports, assets }))
     expect(entries).toContain('out/preload/index.cjs')
     expect(entries).toContain('out/renderer/index.html')
     expect(entries.some((entry) => entry.startsWith('out/renderer/assets/'))).toBe(true)
+    // What the page fetches by fixed names: the try-on's sample faces and its face model.
+    expect(entries).toContain('out/renderer/faces/faces.json')
+    expect(entries).toContain('out/renderer/face-model/facemesh.bin')
+    expect(entries).toContain('out/renderer/face-model/tfjs-backend-wasm-simd.wasm')
     const foreign = entries.filter((entry) =>
       /^(src|test|bench|scripts|lint|resources|bin|\.ci|\.github)(\/|$)|^out\/cli(\/|$)/.test(entry),
     )
@@ -291,14 +295,16 @@ process.stdout.write(JSON.stringify({ imports, assets }))
 
   it('stays within its size budget', () => {
     // Measured: app.asar 8.9 MB, the unpacked keychain module 3.5 MB, the preview's samples
-    // 0.2 MB: 12.6 MB beside Electron. The budget leaves room to grow, not to pack a renderer
-    // package or a source tree again.
+    // 0.2 MB: 12.6 MB beside Electron. The try-on (issue #39) adds 8 MB to app.asar: its face
+    // model (5.7 MB: tfjs's WebAssembly runtime and three models' weights), the model's worker
+    // (1.6 MB) and the sample portraits (0.8 MB); 21 MB in all. The budget leaves room to grow,
+    // not to pack a renderer package or a source tree again.
     const added =
       statSync(asar).size +
       sizeOf(join(resources, 'app.asar.unpacked')) +
       sizeOf(join(resources, 'resources'))
-    expect(added).toBeLessThan(18_000_000)
-    expect(statSync(asar).size).toBeLessThan(13_000_000)
+    expect(added).toBeLessThan(25_000_000)
+    expect(statSync(asar).size).toBeLessThan(21_000_000)
   })
 
   it('flips the fuses', async () => {

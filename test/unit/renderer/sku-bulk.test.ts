@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { BULK_FIELDS, bulkValueProblem } from '#shared/validation/bulk-fields.ts'
+import { bulkFields, bulkValueProblem } from '#shared/validation/bulk-fields.ts'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { BulkRefusal, SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'
@@ -142,7 +142,7 @@ describe('setting a field on many drafts', () => {
   })
 
   it('offers every value field outside lists, named as the form names them', () => {
-    const paths = BULK_FIELDS.map((field) => field.path)
+    const paths = bulkFields().map((field) => field.path)
     expect(paths).toEqual(
       expect.arrayContaining([
         'brand',
@@ -159,7 +159,7 @@ describe('setting a field on many drafts', () => {
       ]),
     )
     expect(paths.some((path) => path.includes('*'))).toBe(false)
-    expect(BULK_FIELDS.find((field) => field.path === 'arEffect.envSettings.toneMapping')).toMatchObject({
+    expect(bulkFields().find((field) => field.path === 'arEffect.envSettings.toneMapping')).toMatchObject({
       title: 'Tone mapping',
       group: 'AR effect › Environment',
       kind: 'text',
@@ -367,7 +367,7 @@ describe('setting a field whose section a draft lacks', () => {
 
 describe('every field a sheet holds, the 3D asset and the 2D slots included', () => {
   it('offers the sheet’s own columns: the first 3D asset’s id and address, each 2D slot, the environment image', () => {
-    const offered = new Map(BULK_FIELDS.map((field) => [field.path, field]))
+    const offered = new Map(bulkFields().map((field) => [field.path, field]))
     expect(offered.get('arEffect.effectAssets3D.0.url')).toMatchObject({
       title: 'Model address of 3D asset 1',
       group: 'AR effect › 3D effect assets',
@@ -381,7 +381,7 @@ describe('every field a sheet holds, the 3D asset and the 2D slots included', ()
         kind: 'slot',
       })
     // One list with the import and export: every column of the sheet, none of its own.
-    expect(BULK_FIELDS.map((field) => field.path)).toEqual(skuColumns({ assets3D: 1 }))
+    expect(bulkFields().map((field) => field.path)).toEqual(skuColumns({ assets3D: 1 }))
   })
 
   it('sets the model address and asset id on drafts without a model, and they are ready', async () => {

@@ -248,6 +248,37 @@ describe('the SKU list reader', () => {
     await db.assetChecks.clear()
   })
 
+  it('gives the list its first view read ahead at the start, once, and only for the same view', async () => {
+    const ahead = new SkuListReader(db)
+    const first = query({ destination: '' })
+    ahead.readAhead(first)
+    // The active profile arrived meanwhile: its destination changes nothing the view shows.
+    const taken = await ahead.open(query({ destination: STAGING }))
+    expect(await rowsOf(taken, [0])).toEqual(
+      reference(first)
+        .slice(0, PAGE_SIZE)
+        .concat(Array.from({ length: COUNT - PAGE_SIZE }, (_, i) => `missing ${PAGE_SIZE + i}`)),
+    )
+    // A draft written after the read: only a view opened after it shows it (the read is gone).
+    const { id: written } = await new SkuDraftRepository(db).create(
+      { productName: 'Written after the read' },
+      9_000_000,
+    )
+    try {
+      const again = await ahead.open(first)
+      expect(again).not.toBe(taken)
+      expect(again.cached(0)?.id).toBe(written)
+      // Read ahead for one order, opened in another: the other order is read.
+      ahead.readAhead(first)
+      const byBrand = await ahead.open(query({ sort: 'brand', direction: 'asc' }))
+      expect(byBrand.cached(0)?.id).toBe(
+        reference(query({ sort: 'brand', direction: 'asc' }), await db.skuDrafts.toArray())[0],
+      )
+    } finally {
+      await db.skuDrafts.delete(written)
+    }
+  })
+
   it('offers the categories, sub-categories and statuses the drafts hold', async () => {
     expect(await reader.filterOptions()).toEqual({
       categories: ['eyewear', 'jewellery', 'makeup'],

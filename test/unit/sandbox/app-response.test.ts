@@ -17,7 +17,7 @@ describe('sandbox app creation', () => {
     const response = await postApp(sandbox)
     expect(response.status).toBe(201)
     const body = (await response.json()) as AppBody
-    expect(appCreateResponseSchema.safeParse(body).success).toBe(true)
+    expect(appCreateResponseSchema().safeParse(body).success).toBe(true)
 
     const { app } = body
     expect(app._id).toMatch(UUID)

@@ -15,7 +15,7 @@ const hex = (value: string) => parseHex(value)!
 describe('a new app draft', () => {
   it('is a valid app creation request with the console’s defaults', () => {
     const payload = newAppPayload()
-    expect(appCreateRequestSchema.safeParse(payload).error?.issues).toBeUndefined()
+    expect(appCreateRequestSchema().safeParse(payload).error?.issues).toBeUndefined()
     expect(payload).toMatchObject({
       status: 'enabled',
       sdkVersion: '2.0.0',

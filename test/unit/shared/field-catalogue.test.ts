@@ -62,8 +62,8 @@ const OCCASIONAL = new Set([
 const LEAF_KINDS = ['text', 'url', 'color', 'number', 'integer', 'boolean', 'json', 'section']
 
 describe.each([
-  ['SKU', skuCatalogue],
-  ['app', appCatalogue],
+  ['SKU', skuCatalogue()],
+  ['app', appCatalogue()],
 ])('the %s catalogue', (_name, catalogue: FieldNode) => {
   it.each(leaves(catalogue).map((leaf) => [leaf.path, leaf] as const))(
     '%s has its own title',
@@ -93,7 +93,7 @@ describe.each([
 describe('the SKU catalogue', () => {
   it('holds exactly the contract’s SKU fields', () => {
     expect(
-      leaves(skuCatalogue)
+      leaves(skuCatalogue())
         .map((leaf) => leaf.path)
         .sort(),
     ).toEqual([...CONTRACT_SKU_LEAVES].sort())
@@ -102,7 +102,7 @@ describe('the SKU catalogue', () => {
   // Titles map spreadsheet columns to fields: two fields with one title would make a column ambiguous.
   it('no two leaves share a title, even ignoring case', () => {
     const byTitle = new Map<string, string[]>()
-    for (const leaf of leaves(skuCatalogue)) {
+    for (const leaf of leaves(skuCatalogue())) {
       const title = leaf.meta.title.toLowerCase()
       byTitle.set(title, [...(byTitle.get(title) ?? []), leaf.path])
     }
@@ -110,7 +110,7 @@ describe('the SKU catalogue', () => {
   })
 
   it('only the occasional fields and the meta fields are not expected', () => {
-    for (const leaf of leaves(skuCatalogue)) {
+    for (const leaf of leaves(skuCatalogue())) {
       const occasional = OCCASIONAL.has(leaf.path) || /^meta\.[^.]+$/.test(leaf.path)
       expect(leaf.meta.expected, leaf.path).toBe(!occasional)
     }
@@ -120,7 +120,7 @@ describe('the SKU catalogue', () => {
 describe('findField', () => {
   it('finds a field inside a list item by position, as a number or as text', () => {
     for (const position of [0, 2, '2']) {
-      const { node, exact } = findField(skuCatalogue, ['arEffect', 'effectAssets3D', position, 'url'])
+      const { node, exact } = findField(skuCatalogue(), ['arEffect', 'effectAssets3D', position, 'url'])
       expect(exact).toBe(true)
       expect(node.path).toBe('arEffect.effectAssets3D.*.url')
       expect(node.meta).toMatchObject({ title: 'Model address', kind: 'url' })
@@ -128,8 +128,8 @@ describe('findField', () => {
   })
 
   it('finds a 2D slot and a list of text by position', () => {
-    expect(findField(skuCatalogue, ['arEffect', 'effectAssets2D', 6]).node.meta.title).toBe('2D asset')
-    const language = findField(appCatalogue, ['appConfig', 'ui_config', 'general', 'languages', 0])
+    expect(findField(skuCatalogue(), ['arEffect', 'effectAssets2D', 6]).node.meta.title).toBe('2D asset')
+    const language = findField(appCatalogue(), ['appConfig', 'ui_config', 'general', 'languages', 0])
     expect(language).toMatchObject({ exact: true, node: { path: 'appConfig.ui_config.general.languages.*' } })
   })
 
@@ -144,22 +144,22 @@ describe('findField', () => {
       1,
       'text',
     ]
-    expect(findField(appCatalogue, path).node.meta.title).toBe('Instruction text')
+    expect(findField(appCatalogue(), path).node.meta.title).toBe('Instruction text')
   })
 
   it('stops at the nearest described ancestor for a field the contract does not name', () => {
-    expect(findField(skuCatalogue, ['meta', 'nosePads'])).toMatchObject({
+    expect(findField(skuCatalogue(), ['meta', 'nosePads'])).toMatchObject({
       exact: false,
       node: { path: 'meta' },
     })
-    expect(findField(skuCatalogue, ['arEffect', 'transform', 'scale', 'x'])).toMatchObject({
+    expect(findField(skuCatalogue(), ['arEffect', 'transform', 'scale', 'x'])).toMatchObject({
       exact: false,
       node: { path: 'arEffect.transform' },
     })
   })
 
   it('the empty path is the document itself', () => {
-    expect(findField(skuCatalogue, [])).toMatchObject({
+    expect(findField(skuCatalogue(), [])).toMatchObject({
       exact: true,
       node: { path: '', meta: { title: 'SKU' } },
     })

@@ -35,7 +35,7 @@ describe('the contract fixtures', () => {
   })
 
   it('the app creation response parses with the response schema, empty nested objects and all', () => {
-    const parsed = appCreateResponseSchema.safeParse(fixture('app-create-response.json'))
+    const parsed = appCreateResponseSchema().safeParse(fixture('app-create-response.json'))
     expect(parsed.error?.issues).toBeUndefined()
     expect(parsed.data?.app._id).toBe('6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60')
     expect(parsed.data?.app.appConfig?.app_id).toBe(parsed.data?.app._id)
@@ -44,6 +44,6 @@ describe('the contract fixtures', () => {
   it('a response without the app identifier is rejected', () => {
     const response = fixture('app-create-response.json')
     delete (response.app as Record<string, unknown>)._id
-    expect(appCreateResponseSchema.safeParse(response).success).toBe(false)
+    expect(appCreateResponseSchema().safeParse(response).success).toBe(false)
   })
 })

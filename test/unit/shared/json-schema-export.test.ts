@@ -58,8 +58,8 @@ describe('the JSON Schema export', () => {
   })
 
   it.each([
-    ['sku', skuCatalogue],
-    ['app-create-request', appCatalogue],
+    ['sku', skuCatalogue()],
+    ['app-create-request', appCatalogue()],
   ] as const)('%s carries the catalogue’s title at every described field', (name, catalogue) => {
     for (const leaf of leaves(catalogue)) {
       const titles = nodeAt(schemas[name] as JsonSchema, leaf.path).map((node) => node.title)
@@ -80,7 +80,7 @@ describe('the JSON Schema export', () => {
   })
 
   it('marks every URL field of the SKU with format uri', () => {
-    const urlLeaves = leaves(skuCatalogue).filter((leaf) => leaf.meta.kind === 'url')
+    const urlLeaves = leaves(skuCatalogue()).filter((leaf) => leaf.meta.kind === 'url')
     expect(urlLeaves.map((leaf) => leaf.path)).toEqual([
       'productImage',
       'actionUrl',

@@ -10,6 +10,7 @@ import {
   holdOf,
   isEmptySku,
   skuGaps,
+  TRIMMED_CHARACTERS,
   type SendCandidate,
 } from '#shared/sync/send-gates.ts'
 import { EMBEDDED_SANDBOX_DESTINATION, takesSamples } from '#shared/sync/destination.ts'
@@ -160,5 +161,14 @@ describe('the gates before sending', () => {
     )
     // A more basic reason comes first.
     expect(holdForGaps(['barcode', 'sample'], [], 'Staging')?.reason).toBe('identity')
+  })
+})
+
+describe('TRIMMED_CHARACTERS', () => {
+  it('lists, in code-unit order, exactly the characters trim removes', () => {
+    const trimmed = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
+      (char) => char.trim() === '',
+    )
+    expect(TRIMMED_CHARACTERS).toEqual(trimmed)
   })
 })

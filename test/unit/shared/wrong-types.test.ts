@@ -134,12 +134,12 @@ describe('every leaf of the catalogue', () => {
     leaves(catalogue).map((leaf) => [document, concrete(leaf), leaf.meta.kind, leaf.meta.title] as const)
 
   it('has a value in the fixtures, so the sweep below reaches every field', () => {
-    for (const [document, path] of [...rows('sku', skuCatalogue), ...rows('app', appCatalogue)]) {
+    for (const [document, path] of [...rows('sku', skuCatalogue()), ...rows('app', appCatalogue())]) {
       expect(getAt(fixture(BASE[document]), path), `${document} ${path}`).not.toBeUndefined()
     }
   })
 
-  it.each([...rows('sku', skuCatalogue), ...rows('app', appCatalogue)])(
+  it.each([...rows('sku', skuCatalogue()), ...rows('app', appCatalogue())])(
     '%s %s (%s): a wrong type is one error at that path, naming "%s"',
     (document, path, kind, title) => {
       expectOneError(validateWith(document, path, WRONG[kind]), path, title, WRONG[kind])

@@ -9,7 +9,7 @@ const match = (headers: string[], saved?: Record<string, string | null>) =>
 describe('skuColumns', () => {
   it('lists every leaf of the catalogue in catalogue order, list items spread over positions', () => {
     const columns = skuColumns()
-    const expected = leaves(skuCatalogue).flatMap((leaf) => {
+    const expected = leaves(skuCatalogue()).flatMap((leaf) => {
       if (leaf.path === 'arEffect.effectAssets2D.*')
         return Array.from({ length: 7 }, (_, i) => `arEffect.effectAssets2D.${i}`)
       if (leaf.path.startsWith('arEffect.effectAssets3D.*')) return []

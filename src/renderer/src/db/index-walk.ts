@@ -35,6 +35,8 @@ export interface Walk {
 export function walkIndex(index: IDBIndex, walk: Walk): Promise<IndexEntry[]> {
   const { after, accept } = walk
   if (walk.take <= 0) return Promise.resolve([])
+  if (walk.values && !after && !accept && walk.skip === 0 && hasGetAllRecords(index))
+    return firstEntries(index, walk)
   const forward = walk.direction === 'next'
   // The range starts at the anchor's key: the anchor, its ties and what follows.
   const range = after
@@ -87,5 +89,31 @@ export function walkIndex(index: IDBIndex, walk: Walk): Promise<IndexEntry[]> {
       if (out.length >= walk.take) resolve(out)
       else cursor.continue()
     }
+  })
+}
+
+/** IndexedDB 3.0's `getAllRecords` (Chromium 141 and later), which TypeScript's DOM types lack. */
+interface RecordsIndex extends IDBIndex {
+  getAllRecords(options: {
+    count: number
+    direction: IDBCursorDirection
+  }): IDBRequest<Array<{ key: IDBValidKey; primaryKey: IDBValidKey; value: unknown }>>
+}
+
+function hasGetAllRecords(index: IDBIndex): index is RecordsIndex {
+  return 'getAllRecords' in index
+}
+
+/**
+ * The first `take` entries from an end of the index, with their records, in one request where a
+ * cursor takes a round trip (and a task on the page's thread) an entry: the list's first rows at
+ * the start (issue #37). The same entries, in the same order, as the cursor reads.
+ */
+function firstEntries(index: RecordsIndex, walk: Walk): Promise<IndexEntry[]> {
+  const request = index.getAllRecords({ count: walk.take, direction: walk.direction })
+  return new Promise((resolve, reject) => {
+    request.onerror = () => reject(request.error)
+    request.onsuccess = () =>
+      resolve(request.result.map(({ key, primaryKey, value }) => ({ key, id: primaryKey as string, value })))
   })
 }

@@ -115,3 +115,11 @@ export function sameMatches(a: ListQuery, b: ListQuery): boolean {
   if (a.filters.heldBack !== undefined && !sameRules) return false
   return FILTER_KEYS.every((key) => a.filters[key] === b.filters[key])
 }
+
+/**
+ * Two queries that show the same rows in the same order: the active profile arriving at the start
+ * (its destination and rules) changes a query without a Sync or Held back filter in nothing shown.
+ */
+export function sameView(a: ListQuery, b: ListQuery): boolean {
+  return sameMatches(a, b) && a.sort === b.sort && a.direction === b.direction
+}

@@ -2,7 +2,7 @@ import { cmp } from 'dexie'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord } from './records.ts'
 import { AssetChecks } from './asset-checks.ts'
-import { activeFilters, ASSET_FILTER_STATUSES, narrows, type ListQuery } from './sku-list-query.ts'
+import { activeFilters, ASSET_FILTER_STATUSES, narrows, sameView, type ListQuery } from './sku-list-query.ts'
 import { walkIndex } from './index-walk.ts'
 import {
   IndexView,
@@ -31,6 +31,8 @@ export interface FilterOptions {
 export class SkuListReader {
   private readonly db: CatalogDatabase
   private readonly checks: AssetChecks
+  /** A first view read before the list asked for it (`readAhead`), until the list's first open. */
+  private ahead?: { query: ListQuery; view: Promise<ListView> }
 
   constructor(db: CatalogDatabase) {
     this.db = db
@@ -41,7 +43,26 @@ export class SkuListReader {
     return this.db.skuDrafts.count()
   }
 
-  async open(query: ListQuery): Promise<ListView> {
+  /**
+   * Starts reading the view the list opens on while the window's modules are still loading and
+   * mounting (main.ts): the database works meanwhile, and the list's first open takes the read
+   * instead of starting it (issue #37). Only the first open after it may take it, so a read never
+   * outlives a write made after it.
+   */
+  readAhead(query: ListQuery): void {
+    const view = this.read(query)
+    // Whoever takes the read hears of its failure; left untaken, it is no unhandled rejection.
+    view.catch(() => undefined)
+    this.ahead = { query, view }
+  }
+
+  open(query: ListQuery): Promise<ListView> {
+    const ahead = this.ahead
+    this.ahead = undefined
+    return ahead && sameView(ahead.query, query) ? ahead.view : this.read(query)
+  }
+
+  private async read(query: ListQuery): Promise<ListView> {
     await this.db.open()
     const direction = query.direction === 'desc' ? 'prev' : 'next'
     const source = () =>

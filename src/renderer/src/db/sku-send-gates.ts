@@ -8,6 +8,7 @@ import {
   holdForGaps,
   IDENTITY_FIELDS,
   SAMPLE_GAP,
+  TRIMMED_CHARACTERS,
   type CreatedThere,
   type Hold,
   type HolderState,
@@ -204,7 +205,7 @@ export class SkuSendGates {
     const table = this.db.skuDrafts
     const [starting, spaced] = await Promise.all([
       keyPairs(table.where('barcode').startsWith(barcode)),
-      keyPairs(table.where('barcode').startsWithAnyOf(LEADING_SPACES)),
+      keyPairs(table.where('barcode').startsWithAnyOf([...TRIMMED_CHARACTERS])),
     ])
     return [
       ...new Set(
@@ -213,11 +214,6 @@ export class SkuSendGates {
     ]
   }
 }
-
-/** Every character `String.prototype.trim` removes: a barcode that starts with one reads without it. */
-const LEADING_SPACES = Array.from({ length: 0x10000 }, (_, code) => String.fromCharCode(code)).filter(
-  (char) => char.trim() === '',
-)
 
 /** Strings in the order IndexedDB sorts them (by code unit). */
 function compare(a: string, b: string): number {

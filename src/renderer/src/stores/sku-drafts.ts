@@ -17,6 +17,7 @@ import {
   defaultListQuery,
   narrows,
   sameMatches,
+  sameView,
   type FilterKey,
   type ListFilters,
   type ListQuery,
@@ -110,6 +111,15 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     { immediate: true },
   )
   void profiles.load().catch(() => {})
+
+  /**
+   * The query as the list's rows follow it: a new object only when what the list shows changes,
+   * not when the active profile arriving at the start changes a destination no filter reads (the
+   * list read its first rows twice, issue #37).
+   */
+  const shownQuery = computed<ListQuery>((previous) =>
+    previous && sameView(previous, query.value) ? previous : query.value,
+  )
 
   // A selection is of the drafts the user could see: another search or filter starts afresh.
   watch(query, (next, previous) => {
@@ -408,6 +418,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
 
   return {
     query,
+    shownQuery,
     showPromotable,
     showHeldBack,
     showAssetErrors,

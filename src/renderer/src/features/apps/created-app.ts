@@ -24,7 +24,7 @@ export interface ServiceDifference extends DroppedField {
 function titleOf(path: string): string {
   if (!path) return 'The request'
   try {
-    const { node, exact } = findField(appCatalogue, parsePath(path))
+    const { node, exact } = findField(appCatalogue(), parsePath(path))
     if (exact && node.meta.title) return node.meta.title
   } catch {
     // A path the catalogue cannot parse is shown as it is.

@@ -10,7 +10,7 @@ import { appCatalogue } from '#shared/validation/validate.ts'
  */
 export function appField(path: string): { node: FieldNode; segments: PathSegment[] } {
   const segments = parsePath(path)
-  const { node, exact } = findField(appCatalogue, segments)
+  const { node, exact } = findField(appCatalogue(), segments)
   if (!exact) throw new Error(`The app request has no field ${path}`)
   return { node, segments }
 }

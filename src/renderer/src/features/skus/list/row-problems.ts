@@ -37,7 +37,7 @@ export interface RowProblems {
 /** "Intensity", "Model address of 3D asset 1", "The draft" for the document itself. */
 export function fieldTitle(path: string): string {
   if (path === '') return 'The draft'
-  return fieldName(skuCatalogue, parsePath(path))
+  return fieldName(skuCatalogue(), parsePath(path))
 }
 
 /** The editor's section a field sits in (none for the draft itself). */
@@ -58,7 +58,7 @@ function described(problem: Problem): RowProblem {
 function missingField(problem: Problem): RowProblem {
   const row = described(problem)
   const plain =
-    problem.message === `${findField(skuCatalogue, parsePath(problem.path)).node.meta.title} is missing`
+    problem.message === `${findField(skuCatalogue(), parsePath(problem.path)).node.meta.title} is missing`
   return plain ? { ...row, message: '' } : row
 }
 

@@ -20,8 +20,16 @@ export function useVirtualRows(
   options: VirtualRowsOptions,
 ) {
   const scrollTop = ref(0)
-  const viewport = ref(600)
+  // Until the grid is laid out, the window's height stands in for the grid's (what to read).
+  const viewport = ref(window.innerHeight)
   const headHeight = ref(40)
+  /**
+   * Whether the grid has been laid out once. Until then only the active row is drawn (focus may
+   * go to it); the others come with the first measure, in the frame that lays the page out, so
+   * the page's mount and its rows are two tasks rather than one (issue #37), and the page is not
+   * laid out in the middle of its mount to measure it.
+   */
+  const measured = ref(false)
 
   const onScreen = computed(() =>
     rowsOnScreen(
@@ -29,7 +37,11 @@ export function useVirtualRows(
       options.total.value,
     ),
   )
-  const drawn = computed(() => rowsToDraw(onScreen.value, options.total.value, options.active.value))
+  const drawn = computed(() => {
+    const { total, active } = options
+    if (measured.value) return rowsToDraw(onScreen.value, total.value, active.value)
+    return total.value > 0 ? [Math.min(active.value, total.value - 1)] : []
+  })
 
   let frame = 0
   function onScroll() {
@@ -42,18 +54,22 @@ export function useVirtualRows(
     })
   }
 
+  // Its first call comes once the grid is laid out, before it is painted: the true sizes, read
+  // where reading them costs no layout of its own.
   const resize = new ResizeObserver(() => {
     viewport.value = grid.value?.clientHeight ?? viewport.value
     headHeight.value = head.value?.offsetHeight ?? headHeight.value
+    measured.value = true
   })
 
   onMounted(() => {
     if (!grid.value) return
     resize.observe(grid.value)
-    viewport.value = grid.value.clientHeight
-    headHeight.value = head.value?.offsetHeight ?? headHeight.value
-    grid.value.scrollTop = options.initialScrollTop
-    scrollTop.value = grid.value.scrollTop
+    // Back from the editor: where the list was (setting it lays the page out, once).
+    if (options.initialScrollTop > 0) {
+      grid.value.scrollTop = options.initialScrollTop
+      scrollTop.value = grid.value.scrollTop
+    }
   })
 
   onBeforeUnmount(() => {

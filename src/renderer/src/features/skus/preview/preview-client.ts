@@ -3,11 +3,13 @@ import type {
   ForwardedInput,
   FromWorker,
   ModelReading,
+  Placement,
   SurfaceSize,
   ToWorker,
   WorkerRequest,
 } from './preview-messages.ts'
 import type { ToneMappingCurve } from './tone-mapping.ts'
+import type { FaceLandmarks } from '#shared/try-on/face-landmarks.ts'
 import { failureText, loadPreviewAsset, transcodeTexture } from '#renderer/adapters/preview-assets.ts'
 
 /**
@@ -22,6 +24,8 @@ export interface PreviewClientEvents {
   /** No scene can be drawn; `noWebGL` when WebGL is what is missing. */
   onUnavailable(reason: string, noWebGL: boolean): void
   onContextLost(): void
+  /** The try-on placed the model (see `placed` in preview-messages.ts). */
+  onPlaced?(placement: Placement | undefined): void
 }
 
 export interface PreviewClient {
@@ -38,6 +42,9 @@ export interface PreviewClient {
   orbit(left: number, up: number): void
   zoom(factor: number): void
   frameModel(): void
+  /** The try-on: the model on this face; undefined goes back to the studio. */
+  showFace(face: FaceLandmarks | undefined): void
+  setModelVisible(visible: boolean): void
   stop(): void
 }
 
@@ -73,10 +80,83 @@ function forwarded(event: PointerEvent | WheelEvent, canvas: HTMLCanvasElement):
   }
 }
 
+/**
+ * The stills' preview (the try-on's contact sheet, issue #39): the same worker and scene, drawing
+ * on a canvas of its own that is never on the page; `still()` draws what it was told to show and
+ * hands the pixels back. No pointer, no resizing but the stills' own sizes.
+ */
+export interface StillPreviewClient extends Omit<
+  PreviewClient,
+  'resetView' | 'orbit' | 'zoom' | 'frameModel'
+> {
+  /** Draws the scene as it stands, `width` × `height` pixels, and resolves with the picture. */
+  still(width: number, height: number): Promise<ImageBitmap>
+}
+
 export function startPreview(canvas: HTMLCanvasElement, events: PreviewClientEvents): PreviewClient {
   if (typeof canvas.transferControlToOffscreen !== 'function') {
     throw new OffscreenUnavailableError('this browser cannot draw on a canvas from a worker')
   }
+  const offscreen = canvas.transferControlToOffscreen()
+  const { send, client } = connect(offscreen, sizeOf(canvas), events)
+  const observer = new ResizeObserver(() => send({ type: 'resize', size: sizeOf(canvas) }))
+  observer.observe(canvas)
+
+  // The orbit controls run in the worker; the page holds the element, so it captures the pointer
+  // (a drag goes on outside the canvas) and forwards what the controls read.
+  const input = (event: PointerEvent | WheelEvent) => send({ type: 'input', input: forwarded(event, canvas) })
+  const listeners: Array<[string, (event: Event) => void, AddEventListenerOptions?]> = [
+    [
+      'pointerdown',
+      (event) => {
+        canvas.setPointerCapture((event as PointerEvent).pointerId)
+        input(event as PointerEvent)
+      },
+    ],
+    [
+      'pointermove',
+      (event) => {
+        if (canvas.hasPointerCapture((event as PointerEvent).pointerId)) input(event as PointerEvent)
+      },
+    ],
+    ['pointerup', (event) => input(event as PointerEvent)],
+    ['pointercancel', (event) => input(event as PointerEvent)],
+    [
+      'wheel',
+      (event) => {
+        // The page would scroll too: the wheel zooms the model, as the controls intend.
+        event.preventDefault()
+        input(event as WheelEvent)
+      },
+      { passive: false },
+    ],
+    ['contextmenu', (event) => event.preventDefault()],
+  ]
+  for (const [type, listener, options] of listeners) canvas.addEventListener(type, listener, options)
+
+  const { still: _still, ...shared } = client
+  return {
+    ...shared,
+    resetView: () => send({ type: 'reset-view' }),
+    orbit: (left, up) => send({ type: 'orbit', left, up }),
+    zoom: (factor) => send({ type: 'zoom', factor }),
+    frameModel: () => send({ type: 'frame-model' }),
+    stop() {
+      observer.disconnect()
+      for (const [type, listener] of listeners) canvas.removeEventListener(type, listener)
+      client.stop()
+    },
+  }
+}
+
+/** Starts a preview worker that draws stills only (see `StillPreviewClient`). */
+export function startStillPreview(events: PreviewClientEvents): StillPreviewClient {
+  const size = { width: 1, height: 1, pixelRatio: 1 }
+  return connect(new OffscreenCanvas(size.width, size.height), size, events).client
+}
+
+/** The worker, the messages both ways and the calls both clients share, whatever canvas it draws on. */
+function connect(offscreen: OffscreenCanvas, size: SurfaceSize, events: PreviewClientEvents) {
   const worker = new Worker(new URL('./preview-worker.ts', import.meta.url), {
     type: 'module',
     name: 'AR preview',
@@ -107,6 +187,8 @@ export function startPreview(canvas: HTMLCanvasElement, events: PreviewClientEve
     if (outcome.reason === undefined) waiting?.resolve(outcome.value)
     else waiting?.reject(new Error(outcome.reason))
   }
+  const stills = new Map<number, { resolve(bitmap: ImageBitmap): void; reject(error: Error): void }>()
+  let lastStill = 0
 
   /** A model or environment shown: its frame is on its way, whatever `drawn` said before. */
   let frameOwed = false
@@ -155,6 +237,15 @@ export function startPreview(canvas: HTMLCanvasElement, events: PreviewClientEve
         return events.onUnavailable(data.reason, data.noWebGL)
       case 'context-lost':
         return events.onContextLost()
+      case 'placed':
+        return events.onPlaced?.(data.placement)
+      case 'still': {
+        const waiting = stills.get(data.id)
+        stills.delete(data.id)
+        if (data.bitmap) waiting?.resolve(data.bitmap)
+        else waiting?.reject(new Error(data.error ?? 'nothing was drawn'))
+        return
+      }
     }
   })
   // The worker's script could not run (refused, missing): as good as no preview at all.
@@ -163,44 +254,9 @@ export function startPreview(canvas: HTMLCanvasElement, events: PreviewClientEve
     events.onUnavailable(event.message || 'its worker did not start', false)
   })
 
-  const offscreen = canvas.transferControlToOffscreen()
-  send({ type: 'start', canvas: offscreen, size: sizeOf(canvas) }, [offscreen])
-  const observer = new ResizeObserver(() => send({ type: 'resize', size: sizeOf(canvas) }))
-  observer.observe(canvas)
+  send({ type: 'start', canvas: offscreen, size }, [offscreen])
 
-  // The orbit controls run in the worker; the page holds the element, so it captures the pointer
-  // (a drag goes on outside the canvas) and forwards what the controls read.
-  const input = (event: PointerEvent | WheelEvent) => send({ type: 'input', input: forwarded(event, canvas) })
-  const listeners: Array<[string, (event: Event) => void, AddEventListenerOptions?]> = [
-    [
-      'pointerdown',
-      (event) => {
-        canvas.setPointerCapture((event as PointerEvent).pointerId)
-        input(event as PointerEvent)
-      },
-    ],
-    [
-      'pointermove',
-      (event) => {
-        if (canvas.hasPointerCapture((event as PointerEvent).pointerId)) input(event as PointerEvent)
-      },
-    ],
-    ['pointerup', (event) => input(event as PointerEvent)],
-    ['pointercancel', (event) => input(event as PointerEvent)],
-    [
-      'wheel',
-      (event) => {
-        // The page would scroll too: the wheel zooms the model, as the controls intend.
-        event.preventDefault()
-        input(event as WheelEvent)
-      },
-      { passive: false },
-    ],
-    ['contextmenu', (event) => event.preventDefault()],
-  ]
-  for (const [type, listener, options] of listeners) canvas.addEventListener(type, listener, options)
-
-  return {
+  const client: StillPreviewClient = {
     showModel: (bytes, address) => load<ModelReading>((id) => ({ type: 'model', load: id, bytes, address })),
     showEnvironment: (bytes) => load<void>((id) => ({ type: 'environment', load: id, bytes })),
     setTransform: (position, rotation) => send({ type: 'transform', position, rotation }),
@@ -208,18 +264,24 @@ export function startPreview(canvas: HTMLCanvasElement, events: PreviewClientEve
     setIntensity: (value) => send({ type: 'intensity', value }),
     setShadow: (shadow) => send({ type: 'shadow', shadow }),
     setFieldOfView: (degrees) => send({ type: 'field-of-view', degrees }),
-    resetView: () => send({ type: 'reset-view' }),
-    orbit: (left, up) => send({ type: 'orbit', left, up }),
-    zoom: (factor) => send({ type: 'zoom', factor }),
-    frameModel: () => send({ type: 'frame-model' }),
+    showFace: (face) => send({ type: 'face', face }),
+    setModelVisible: (visible) => send({ type: 'model-visible', visible }),
+    still: (width, height) =>
+      new Promise<ImageBitmap>((resolve, reject) => {
+        if (stopped) return reject(new Error('the preview was closed'))
+        const id = ++lastStill
+        stills.set(id, { resolve, reject })
+        send({ type: 'still', id, size: { width, height, pixelRatio: 1 } })
+      }),
     stop() {
       stopped = true
-      observer.disconnect()
-      for (const [type, listener] of listeners) canvas.removeEventListener(type, listener)
       // The worker's WebGL context ends with it: given back now, not whenever it is collected.
       worker.terminate()
-      for (const waiting of loads.values()) waiting.reject(new Error('the preview was closed'))
+      for (const waiting of [...loads.values(), ...stills.values()])
+        waiting.reject(new Error('the preview was closed'))
       loads.clear()
+      stills.clear()
     },
   }
+  return { send, client }
 }

@@ -1,6 +1,7 @@
 import type { TranscodedTexture } from '#shared/ipc.ts'
 import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
 import type { ToneMappingCurve } from './tone-mapping.ts'
+import type { FaceLandmarks } from '#shared/try-on/face-landmarks.ts'
 
 /**
  * What the page and the preview's worker say to each other (preview-client.ts on the page,
@@ -55,6 +56,17 @@ export type ToWorker =
   | { type: 'zoom'; factor: number }
   | { type: 'frame-model' }
   | { type: 'input'; input: ForwardedInput }
+  /**
+   * The try-on (issue #39): the model on this face (its picture is the page's, behind the
+   * transparent canvas), placed by src/shared/try-on/fit.ts; undefined goes back to the studio.
+   */
+  | { type: 'face'; face?: FaceLandmarks }
+  | { type: 'model-visible'; visible: boolean }
+  /**
+   * A still of what the scene shows now, drawn at `size` (the contact sheet's tiles: one worker
+   * drawing tile after tile, issue #39), answered by a `still` with its pixels.
+   */
+  | { type: 'still'; id: number; size: SurfaceSize }
   /** The answer to one of the worker's requests. */
   | { type: 'answer'; id: number; file?: Uint8Array; texture?: TranscodedTexture; error?: string }
 
@@ -85,3 +97,19 @@ export type FromWorker =
   | { type: 'model-failed'; load: number; reason: string }
   | { type: 'environment-shown'; load: number }
   | { type: 'environment-failed'; load: number; reason: string }
+  /** The still asked for under `id`: its pixels (transparent where nothing is drawn), or why not. */
+  | { type: 'still'; id: number; bitmap?: ImageBitmap; error?: string }
+  /** Where the try-on put the model (after each change of face, transform or model); undefined in the studio. */
+  | { type: 'placed'; placement?: Placement }
+
+/** Where the try-on put the model, in the picture's pixels. */
+export interface Placement {
+  /** The model's origin (where its bridge rests) on the picture. */
+  origin: [x: number, y: number]
+  /** Picture pixels per metre at the face (its pupils taken as 63 mm apart). */
+  pixelsPerMetre: number
+  /** The model's width as drawn (its box across, at the face's scale), in picture pixels. */
+  width: number
+  /** Said when the model's size does not read as a frame in metres. */
+  note?: string
+}

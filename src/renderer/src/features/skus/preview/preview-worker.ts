@@ -12,9 +12,12 @@ import { messageOf } from '#shared/error-message.ts'
 import { ControlSurface } from './control-surface.ts'
 import { disposeTexture, environmentTexture } from './environment.ts'
 import { parseModel } from './model-file.ts'
-import type { FromWorker, ToWorker, WorkerRequest } from './preview-messages.ts'
+import type { FromWorker, SurfaceSize, ToWorker, WorkerRequest } from './preview-messages.ts'
 import { createPreviewScene, disposeObject, WebGLUnavailableError, type PreviewScene } from './scene.ts'
 import type { ToneMappingCurve } from './tone-mapping.ts'
+import type { FaceLandmarks } from '#shared/try-on/face-landmarks.ts'
+import { fitFrame, placeInPose, project, sizeNote } from '#shared/try-on/fit.ts'
+import type { Vector3Like } from './preview-settings.ts'
 
 /**
  * The preview's worker: the scene, the model's decoding and every draw, off the page's thread
@@ -33,6 +36,8 @@ const CURVES: Record<ToneMappingCurve, ToneMapping> = {
 }
 
 let scene: PreviewScene | undefined
+/** The canvas the scene draws on, for the stills read from it. */
+let drawingOn: OffscreenCanvas | undefined
 let surface: ControlSurface | undefined
 /** Messages taken from the page, counted as the page counts those it sent. */
 let received = 0
@@ -43,6 +48,13 @@ let presenting = false
 /** The latest model and environment asked for: one that comes later than a newer one is dropped. */
 let latestModel = 0
 let latestEnvironment = 0
+/** The SKU's transform, kept for the try-on's fit, which carries it on a face. */
+let transform: { position: Vector3Like; rotation: Vector3Like } = {
+  position: { x: 0, y: 0, z: 0 },
+  rotation: { x: 0, y: 0, z: 0 },
+}
+/** The face the model is tried on, while the view is the try-on. */
+let face: FaceLandmarks | undefined
 /** Said of a model or environment the page asked for something else in place of. */
 const REPLACED = 'another was asked for since'
 
@@ -80,6 +92,7 @@ const transcodeTexture = async (bytes: Uint8Array<ArrayBuffer>, load: string): P
   (await ask({ kind: 'transcode', bytes, load })).texture!
 
 function start(canvas: OffscreenCanvas, size: ControlSurface) {
+  drawingOn = canvas
   try {
     scene = createPreviewScene(canvas, size, {
       onRender: (count, inView) => {
@@ -101,6 +114,39 @@ function start(canvas: OffscreenCanvas, size: ControlSurface) {
   }
 }
 
+/** Places the model on the face (or back in the studio) and tells the page where it went. */
+function place() {
+  if (!scene) return
+  if (!face) {
+    scene.placeOnFace(undefined)
+    scene.setTransform(transform.position, transform.rotation)
+    return post({ type: 'placed' })
+  }
+  const bounds = scene.modelBounds()
+  const fit = fitFrame(face, transform, bounds)
+  scene.placeOnFace(fit)
+  const [x, y] = project(fit, placeInPose(fit.model, [0, 0, 0]))
+  post({
+    type: 'placed',
+    placement: {
+      origin: [x, y],
+      pixelsPerMetre: fit.pixelsPerMetre,
+      width: bounds ? (bounds.max[0] - bounds.min[0]) * fit.model.scale * fit.pixelsPerMetre : 0,
+      note: bounds && sizeNote(bounds),
+    },
+  })
+}
+
+/** Draws the scene now at `size` and hands its pixels over: the same drawing as on screen, kept as a picture. */
+function still(id: number, size: SurfaceSize) {
+  if (!scene || !surface || !drawingOn) return post({ type: 'still', id, error: 'no scene to draw' })
+  surface.resize(size)
+  scene.resize()
+  scene.drawNow()
+  const bitmap = drawingOn.transferToImageBitmap()
+  scope.postMessage({ type: 'still', id, bitmap } satisfies FromWorker, [bitmap])
+}
+
 async function showModel(load: number, bytes: Uint8Array, address: string | undefined) {
   try {
     const loaded = await parseModel({ bytes, address, fetchFile, transcodeTexture })
@@ -109,6 +155,7 @@ async function showModel(load: number, bytes: Uint8Array, address: string | unde
       return post({ type: 'model-failed', load, reason: REPLACED })
     }
     scene.setModel(loaded.scene)
+    if (face) place()
     const { decoders, extensions, files } = loaded
     post({ type: 'model-shown', load, reading: { decoders, extensions, files } })
     report()
@@ -151,7 +198,15 @@ function handle(message: ToWorker) {
       latestEnvironment = message.load
       return void showEnvironment(message.load, message.bytes)
     case 'transform':
-      return scene?.setTransform(message.position, message.rotation)
+      transform = { position: message.position, rotation: message.rotation }
+      return face ? place() : scene?.setTransform(message.position, message.rotation)
+    case 'face':
+      face = message.face
+      return place()
+    case 'model-visible':
+      return scene?.setModelVisible(message.visible)
+    case 'still':
+      return still(message.id, message.size)
     case 'tone-mapping':
       return scene?.setToneMapping(CURVES[message.curve])
     case 'intensity':

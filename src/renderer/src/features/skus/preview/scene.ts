@@ -5,10 +5,12 @@ import {
   Matrix4,
   MathUtils,
   Mesh,
+  MeshBasicMaterial,
   PerspectiveCamera,
   PMREMGenerator,
   Scene,
   Sphere,
+  SphereGeometry,
   Spherical,
   Texture,
   Vector3,
@@ -24,6 +26,7 @@ import type { ControlSurface } from './control-surface.ts'
 import { DEFAULT_FIELD_OF_VIEW } from './field-of-view.ts'
 import { disposeTexture } from './environment.ts'
 import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
+import type { ModelBounds, TryOnFit } from '#shared/try-on/fit.ts'
 
 /**
  * The preview's three.js scene: one renderer, one model, a studio environment and a ground
@@ -59,6 +62,18 @@ export interface PreviewScene {
   resize(): void
   /** Whether a frame has been asked for and not drawn yet. */
   drawing(): boolean
+  /** Draws a frame now, in this task (a still: its pixels are read right after), rather than on the next animation frame. */
+  drawNow(): void
+  /**
+   * The try-on (issue #39): the camera matched to a picture, the model placed on its face and a
+   * head-shaped occluder behind it, the ground shadow off; the SKU's transform is in the fit.
+   * Undefined goes back to the studio.
+   */
+  placeOnFace(fit: TryOnFit | undefined): void
+  /** Shows or hides the model (the try-on compares the face with and without it). */
+  setModelVisible(visible: boolean): void
+  /** The model's box in its own units, once there is a model. */
+  modelBounds(): ModelBounds | undefined
   dispose(): void
 }
 
@@ -150,6 +165,26 @@ export function createPreviewScene(
   const anchor = new Group()
   scene.add(anchor)
   let model: Object3D | undefined
+  /** The model's box as loaded, before any transform. */
+  let bounds: ModelBounds | undefined
+
+  /** The try-on's fit, while the scene shows a face; undefined in the studio. */
+  let onFace: TryOnFit | undefined
+  let studioFieldOfView = DEFAULT_FIELD_OF_VIEW
+  /**
+   * The head standing in for the face in the picture: an ellipsoid that writes depth and no
+   * colour, drawn before the model, so whatever of the frame is behind it (the temples) is not
+   * drawn and the picture shows through.
+   */
+  const head = new Group()
+  const occluder = new Mesh(
+    new SphereGeometry(1, 48, 32),
+    new MeshBasicMaterial({ colorWrite: false, depthWrite: true }),
+  )
+  occluder.renderOrder = -1
+  head.add(occluder)
+  head.visible = false
+  scene.add(head)
   /** The framing of the current model: where the camera looks and from how far. */
   const home = { target: new Vector3(), distance: 1 }
   /** The model's vertices, kept to frame it again when the view changes shape. */
@@ -182,7 +217,7 @@ export function createPreviewScene(
     renderer.setSize(width, height, false)
     camera.aspect = width / height
     camera.updateProjectionMatrix()
-    if (atHome && modelPoints.length) {
+    if (!onFace && atHome && modelPoints.length) {
       fitHome(modelPoints)
       resetView()
     }
@@ -198,6 +233,8 @@ export function createPreviewScene(
   canvas.addEventListener('webglcontextlost', onContextLost)
 
   function resetView() {
+    // On a face the camera is the picture's; there is no view to reset.
+    if (onFace) return requestRender()
     atHome = true
     controls.target.copy(home.target)
     camera.position.copy(home.target).addScaledVector(homeDirection(), home.distance)
@@ -277,11 +314,14 @@ export function createPreviewScene(
   function frameModel(object: Object3D) {
     const box = new Box3().setFromObject(object)
     if (box.isEmpty()) box.set(new Vector3(-0.05, -0.05, -0.05), new Vector3(0.05, 0.05, 0.05))
+    bounds = { min: box.min.toArray(), max: box.max.toArray() }
     const sphere = box.getBoundingSphere(new Sphere())
     const radius = Math.max(sphere.radius, 0.001)
-    camera.near = radius / 100
-    camera.far = radius * 100
-    camera.updateProjectionMatrix()
+    if (!onFace) {
+      camera.near = radius / 100
+      camera.far = radius * 100
+      camera.updateProjectionMatrix()
+    }
     controls.minDistance = radius * 0.6
     controls.maxDistance = radius * 8
     const size = box.getSize(new Vector3())
@@ -304,6 +344,8 @@ export function createPreviewScene(
       resetView()
     },
     setTransform(position, rotation) {
+      // On a face the fit carries the transform (placeOnFace).
+      if (onFace) return
       anchor.position.set(position.x, position.y, position.z)
       anchor.rotation.set(
         MathUtils.degToRad(rotation.x),
@@ -336,25 +378,30 @@ export function createPreviewScene(
       requestRender()
     },
     setFieldOfView(degrees) {
+      // On a face the lens is the picture's (fit.ts), kept when the studio is left and come back to.
+      studioFieldOfView = degrees
+      if (onFace) return
       camera.fov = degrees
       camera.updateProjectionMatrix()
       requestRender()
     },
     resetView,
     orbit(left, up) {
+      if (onFace) return
       atHome = false
       controls.rotateLeft(MathUtils.degToRad(left))
       controls.rotateUp(MathUtils.degToRad(up))
       controls.update()
     },
     zoom(factor) {
+      if (onFace) return
       atHome = false
       if (factor > 1) controls.dollyIn(factor)
       else controls.dollyOut(1 / factor)
       controls.update()
     },
     frameTransformed() {
-      if (!model) return
+      if (!model || onFace) return
       // The framing becomes the model where it is; Reset view comes back to this one.
       anchor.updateMatrixWorld(true)
       const points = pointsOf(model)
@@ -372,12 +419,53 @@ export function createPreviewScene(
     },
     resize,
     drawing: () => frame !== 0,
+    drawNow() {
+      cancelAnimationFrame(frame)
+      draw()
+    },
+    placeOnFace(fit) {
+      const leaving = onFace && !fit
+      onFace = fit
+      controls.enabled = !fit
+      shadow.group.visible = !fit
+      head.visible = !!fit
+      if (!fit) {
+        if (leaving) {
+          camera.fov = studioFieldOfView
+          if (model) frameModel(model)
+          resetView()
+        }
+        return requestRender()
+      }
+      // The picture's camera: at the origin, looking down -Z (see fit.ts).
+      camera.position.set(0, 0, 0)
+      camera.quaternion.identity()
+      camera.fov = fit.camera.verticalFovDegrees
+      camera.near = fit.camera.near
+      camera.far = fit.camera.far
+      camera.updateProjectionMatrix()
+      head.position.fromArray(fit.anchor.position)
+      head.quaternion.fromArray(fit.anchor.quaternion)
+      occluder.position.fromArray(fit.occluder.centre)
+      occluder.scale.fromArray(fit.occluder.radii)
+      anchor.position.fromArray(fit.model.position)
+      anchor.quaternion.fromArray(fit.model.quaternion)
+      anchor.scale.setScalar(fit.model.scale)
+      requestRender()
+    },
+    setModelVisible(visible) {
+      anchor.visible = visible
+      requestRender()
+    },
+    modelBounds: () => bounds,
     dispose() {
       disposed = true
       cancelAnimationFrame(frame)
       controls.dispose()
       if (model) disposeObject(model)
       shadow.dispose()
+      occluder.geometry.dispose()
+      occluder.material.dispose()
       environment?.dispose()
       pmrem.dispose()
       canvas.removeEventListener('webglcontextlost', onContextLost)

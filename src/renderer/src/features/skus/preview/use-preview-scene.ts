@@ -4,7 +4,8 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/adapters/preview-assets.ts'
 import { plural } from '#shared/plural.ts'
 import { listed } from '#renderer/words/format.ts'
-import type { ModelReading } from './preview-messages.ts'
+import type { ModelReading, Placement } from './preview-messages.ts'
+import type { FaceLandmarks } from '#shared/try-on/face-landmarks.ts'
 import { startPreview, type PreviewClient } from './preview-client.ts'
 import {
   environmentOf,
@@ -49,13 +50,24 @@ function describeAsset(name: string, source: ModelSource, loaded: ModelReading):
   return `${what}${took.length ? ` (${took.join('; ')})` : ''}.`
 }
 
+/** The try-on's part (issue #39): the face the model is placed on, and whether it is shown. */
+export interface TryOnScene {
+  face(): FaceLandmarks | undefined
+  modelVisible(): boolean
+  onPlaced(placement: Placement | undefined): void
+}
+
 /**
  * The live preview of a SKU draft: starts the preview's worker on mount (which draws: see
  * preview-messages.ts), loads the model and environment through main (cached for the session) and
  * hands their bytes to it, sends every setting as it changes, and stops it all on unmount. Only
  * the words about the scene are reactive here.
  */
-export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElement | null>) {
+export function usePreviewScene(
+  payload: () => Sku,
+  canvas: Ref<HTMLCanvasElement | null>,
+  tryOn?: TryOnScene,
+) {
   const transform = computed(() => transformOf(payload()))
   const toneMapping = computed(() => toneMappingOf(payload()))
   const intensity = computed(() => intensityOf(payload()))
@@ -224,12 +236,17 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
           stopWith(
             'The 3D preview stopped: the graphics processor reset. Reopen the draft to start it again.',
           ),
+        onPlaced: (placement) => tryOn?.onPlaced(placement),
       })
     } catch (error) {
       unavailable.value = `The 3D preview could not start: ${failureText(error)}`
       return
     }
     applySettings(scene)
+    if (tryOn) {
+      scene.setModelVisible(tryOn.modelVisible())
+      scene.showFace(tryOn.face())
+    }
     void showModel(source.value)
     void showEnvironment()
   })
@@ -248,6 +265,10 @@ export function usePreviewScene(payload: () => Sku, canvas: Ref<HTMLCanvasElemen
   watch(intensity, (value) => scene?.setIntensity(value.value))
   watch(shadow, (value) => scene?.setShadow(value))
   watch(fieldOfView, (value) => scene?.setFieldOfView(value.degrees))
+  if (tryOn) {
+    watch(tryOn.face, (face) => scene?.showFace(face))
+    watch(tryOn.modelVisible, (visible) => scene?.setModelVisible(visible))
+  }
   watch(
     () => source.value.url,
     (url) => {
