@@ -1,6 +1,7 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import { fieldOfViewFor, type FieldOfViewChoice } from './field-of-view.ts'
 import { toneMappingFor, type ToneMappingChoice } from './tone-mapping.ts'
+import type { Vector3Like } from '#shared/try-on/fit.ts'
 
 /**
  * What the preview takes from a SKU draft, read defensively: a draft may hold anything (a number
@@ -8,10 +9,12 @@ import { toneMappingFor, type ToneMappingChoice } from './tone-mapping.ts'
  * Plain data, no three.js objects, so each part can be watched on its own.
  */
 
-export interface Vector3Like {
-  x: number
-  y: number
-  z: number
+// The one vector type, shared with the try-on's placement (src/shared/try-on/fit.ts).
+export type { Vector3Like }
+
+/** "X 0.01 m, Y 0 m, Z 0 m": a position or rotation as the previews' captions say it. */
+export function vectorText(value: Vector3Like, unit: string): string {
+  return `X ${value.x}${unit}, Y ${value.y}${unit}, Z ${value.z}${unit}`
 }
 
 export interface ModelSource {
