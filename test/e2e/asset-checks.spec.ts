@@ -177,7 +177,9 @@ test.describe('Asset checks in the list', () => {
       ),
     )
 
-    const filter = page.getByLabel('Asset check')
+    // Exact: the editor's "Asset checks" panel is labelled so too, and is still on screen in the
+    // instant after Back before the list's page replaces it.
+    const filter = page.getByLabel('Asset check', { exact: true })
     await filter.selectOption({ label: 'With problems' })
     await expect(grid(page).getByRole('row')).toHaveCount(3)
     await expect(rowNamed(page, /Web Page Photo/)).toBeVisible()
@@ -209,7 +211,7 @@ test.describe('Asset checks in the list', () => {
     await screenshot(page, 'asset-checks-preflight')
     expect(await axe(page)).toEqual([])
     await warning.getByRole('button', { name: 'Show drafts with asset errors' }).click()
-    await expect(page.getByLabel('Asset check')).toHaveValue('error')
+    await expect(page.getByLabel('Asset check', { exact: true })).toHaveValue('error')
     await expect(grid(page).getByRole('row')).toHaveCount(3)
   })
 
@@ -236,7 +238,7 @@ test.describe('Asset checks in the list', () => {
     const checked = Number(/of (\d+) of 40/.exec(message)?.[1])
     expect(checked).toBeGreaterThan(0)
     expect(checked).toBeLessThan(40)
-    await page.getByLabel('Asset check').selectOption({ label: 'Not checked' })
+    await page.getByLabel('Asset check', { exact: true }).selectOption({ label: 'Not checked' })
     await expect(lede(page)).toContainText(`${40 - checked} match`)
   })
 })

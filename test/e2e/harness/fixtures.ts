@@ -315,7 +315,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     })
     await use(context)
     thumbnailsOfTest = noTestThumbnails
-    await rm(dataDir, { recursive: true, force: true })
+    // A handler the page called last may still be writing into the folder (its log): rm retries
+    // on ENOTEMPTY rather than failing a test that passed.
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 })
   },
 })
 
