@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Configuration } from 'electron-builder'
 
 /**
- * The installers (`npm run dist`, README "Build installers"): Linux AppImage and deb, macOS dmg for
+ * The installers (`npm run dist`, docs/installers.md): Linux AppImage and deb, macOS dmg for
  * Apple silicon and Intel, Windows NSIS. electron-builder reads this file when named (`--config`:
  * it loads TypeScript itself). Nothing is signed.
  *
@@ -140,7 +140,7 @@ const config: Configuration = {
       { target: 'zip', arch: ['arm64', 'x64'] },
     ],
     category: 'public.app-category.productivity',
-    // Not signed with a Developer ID, nor notarized (README "Build installers").
+    // Not signed with a Developer ID, nor notarized (docs/installers.md).
     identity: null,
     // macOS asks the person before an app uses the camera, showing this; without it the app may
     // not ask at all. (Signed with the hardened runtime, the camera entitlement will be needed too.)

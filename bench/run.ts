@@ -2,6 +2,7 @@ import { assetsScenario } from './assets.ts'
 import { cliScenario } from './cli.ts'
 import { importScenario } from './import.ts'
 import { listScenario } from './list.ts'
+import { packScenario } from './pack.ts'
 import { log, type BenchResult } from './result.ts'
 import { startScenario } from './start.ts'
 import { syncScenario } from './sync.ts'
@@ -19,6 +20,7 @@ const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   cli: cliScenario,
   assets: assetsScenario,
   'try-on': tryOnScenario,
+  pack: packScenario,
 }
 
 const names = process.argv.slice(2)

@@ -265,7 +265,7 @@ function watchStart({ baselinePage, longTaskMs }: { baselinePage: string; longTa
   const observer = new g.MutationObserver(() => {
     const by: Ready | undefined = g.document.querySelector('[role="row"][data-id]')
       ? 'rows'
-      : g.document.querySelector('.sku-list__start h2') && g.document.querySelector('.sku-list__destination')
+      : g.document.querySelector('.list-start h2') && g.document.querySelector('.list-start__destination')
         ? 'first-run'
         : undefined
     if (!by) return

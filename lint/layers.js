@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The layers of the code, named by where it runs, and which may import which (README, "Layers").
+ * The layers of the code, named by where it runs, and which may import which (docs/architecture.md).
  * An ESLint rule, so a wrong import fails `npm run lint` instead of waiting for a reviewer:
  * every import (static, dynamic, re-export, `import('…')` types) is resolved to a file, relative
  * or through the package's `#layer/…` aliases, and checked against the table below. Type-only
@@ -65,9 +65,11 @@ export const LAYERS = [
 /**
  * Inside the page, one direction: pages and components (`features/`) → state and actions
  * (`stores/`) → data (`db/`) and the page's ways out (`adapters/`: main over `window.api`, the
- * clock, the network, locks) → `shared`. Each part lists what it may not import. A part with
- * `typesFrom` may still import types only (`import type`, `import { type X }`) from those: a
- * component's props may name a record, but it reads and writes it through `instead`.
+ * clock, the network, locks) → `shared`; beside them, used by pages, `ui/` (shared presentational
+ * components), `composables/` (components' reusable behaviour) and `words/` (what the page says).
+ * Each part lists what it may not import. A part with `typesFrom` may still import types only
+ * (`import type`, `import { type X }`) from those: a component's props may name a record, but it
+ * reads and writes it through `instead`.
  * @type {{ folder: string, holds: string, mayNot: string[], typesFrom?: string[], instead?: string }[]}
  */
 export const RENDERER_PARTS = [
@@ -85,9 +87,54 @@ export const RENDERER_PARTS = [
     typesFrom: ['db'],
     instead: 'an action or getter of a store (src/renderer/src/stores)',
   },
-  { folder: 'src/renderer/src/stores', holds: 'state and actions', mayNot: ['features'] },
-  { folder: 'src/renderer/src/db', holds: 'the data', mayNot: ['features', 'stores', 'ui', 'adapters'] },
-  { folder: 'src/renderer/src/adapters', holds: "the page's ways out", mayNot: ['features', 'stores', 'ui'] },
+  {
+    folder: 'src/renderer/src/stores',
+    holds: 'state and actions',
+    mayNot: ['features', 'ui', 'composables'],
+  },
+  // Components any page may show: they are given what they show (props) and say what happened
+  // (events). Their words, a composable and a way out (the clipboard) are theirs to use; the
+  // page's state is not, but a prop may name its type.
+  {
+    folder: 'src/renderer/src/ui',
+    holds: 'shared presentational components',
+    mayNot: ['features', 'stores', 'db'],
+    typesFrom: ['stores', 'db'],
+    instead: 'a prop or an event, so the page that shows it passes the state in',
+  },
+  // What the page says, made from what it is given: a type may be the data's or a store's, a
+  // value never is.
+  {
+    folder: 'src/renderer/src/words',
+    holds: "the page's words",
+    mayNot: ['features', 'stores', 'db', 'adapters', 'ui', 'composables'],
+    typesFrom: ['stores', 'db'],
+    instead: 'an argument, so the caller passes the value in',
+  },
+  // Behaviour a component reuses (keys, dialogs, listeners): no page's state in it.
+  {
+    folder: 'src/renderer/src/composables',
+    holds: "components' reusable behaviour",
+    mayNot: ['features', 'stores', 'db', 'ui'],
+  },
+  // The one module of db/ that writes words: an exported sheet's sync-state column, in the words
+  // the list shows. To move beside the export's page (issue #40), after which db/ holds no words.
+  {
+    folder: 'src/renderer/src/db/export-drafts.ts',
+    holds: 'the export of drafts to a sheet',
+    mayNot: ['features', 'stores', 'ui', 'adapters', 'composables'],
+  },
+  // Keys and records, never words: what a person reads is made from them where it is shown.
+  {
+    folder: 'src/renderer/src/db',
+    holds: 'the data',
+    mayNot: ['features', 'stores', 'ui', 'adapters', 'composables', 'words'],
+  },
+  {
+    folder: 'src/renderer/src/adapters',
+    holds: "the page's ways out",
+    mayNot: ['features', 'stores', 'ui', 'words', 'composables'],
+  },
 ]
 const RENDERER_SRC = 'src/renderer/src'
 /** The one part that reaches main through `window.api`. */

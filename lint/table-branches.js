@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Kinds of draft, kinds of destination and the service's operations are values, each said once in
- * its table (README, "Adding an operation, a kind or a destination"); code asks an entry instead of
+ * its table (docs/architecture.md, "Adding an operation, a kind of draft or a destination"); code asks an entry instead of
  * asking which one it has. This rule keeps branches from growing back: a comparison or a `case`
  * of something named like a kind (`kind`, `run.kind`, `props.kind`, `tokenStorage`) or an operation
  * with one of the tables' names fails `npm run lint`, in scripts and in Vue templates alike, outside

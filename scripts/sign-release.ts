@@ -1,6 +1,5 @@
 /**
- * Signs a release's installers for the app's updater (README, "Build installers" and "How updates
- * work"):
+ * Signs a release's installers for the app's updater (docs/installers.md and docs/updates.md):
  *
  *   CATALOG_DESK_RELEASE_KEY="$(cat release-key.pem)" node scripts/sign-release.ts dist [more folders]
  *

@@ -1,7 +1,7 @@
 import { formatBytes } from '#shared/byte-size.ts'
 import { typeWords } from '#shared/asset-checks/picture-sniff.ts'
 import type { AssetCheck, AssetFacts, AssetStatus, SkuAssetResult } from '#shared/asset-checks/results.ts'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { sayPlace } from '#shared/sheet/places.ts'
 
 /**
@@ -46,7 +46,7 @@ function describe(facts: AssetFacts): string {
   const parts = [
     facts.format === 'glb'
       ? 'GLB'
-      : `glTF${facts.externalFiles > 0 ? ` with ${plural(facts.externalFiles, 'external file')}` : ''}`,
+      : `glTF${facts.externalFiles > 0 ? ` with ${counted(facts.externalFiles, 'external file')}` : ''}`,
     formatBytes(facts.bytes),
   ]
   if (facts.triangles !== undefined)
@@ -57,7 +57,7 @@ function describe(facts: AssetFacts): string {
     const sizes = facts.textures.map((texture) =>
       texture.width && texture.height ? `${texture.width}×${texture.height}` : '?',
     )
-    parts.push(`${plural(facts.textures.length, 'texture')} (${sizes.join(', ')})`)
+    parts.push(`${counted(facts.textures.length, 'texture')} (${sizes.join(', ')})`)
   }
   if (facts.extensionsUsed.length > 0) parts.push(facts.extensionsUsed.join(', '))
   return parts.join(', ')
@@ -122,10 +122,10 @@ export function countResult(tally: AssetTally, status: AssetStatus): void {
 export function summaryText(tally: AssetTally, cached: boolean): string {
   const silent = tally.skus - tally.naming
   return [
-    `${plural(tally.skus, 'SKU')} read, ${plural(tally.assets, 'asset')} named (${plural(tally.files, 'distinct file')}`,
+    `${counted(tally.skus, 'SKU')} read, ${counted(tally.assets, 'asset')} named (${counted(tally.files, 'distinct file')}`,
     cached ? `, ${count(tally.unchanged)} unchanged since the cache)` : ')',
     `: ${count(tally.ok)} ok, ${count(tally.warning)} with warnings, ${count(tally.error)} with errors`,
-    silent > 0 ? `; ${plural(silent, 'SKU')} name no asset` : '',
+    silent > 0 ? `; ${counted(silent, 'SKU')} name no asset` : '',
     '\n',
   ].join('')
 }

@@ -276,7 +276,7 @@ const WHOLE_JSON_BYTES = 4 * 1024 * 1024
  *
  * Why: 1,000 SKUs (1.2 MB) cost the streaming reader 5–6 ms, finding each SKU's end in the text
  * and parsing it on its own, and one parse with the depth walk 3.5–4; check-assets pays it on the
- * thread that validates the models (README, Benchmarks: `assets`).
+ * thread that validates the models (docs/benchmarks.md: `assets`).
  */
 function parsedWhole(path: string): { root: JsonRoot; items: unknown[] } | undefined {
   // Read on this thread: nothing else is under way before the first SKU is read, and an

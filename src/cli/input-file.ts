@@ -1,21 +1,21 @@
 import { openAsBlob } from 'node:fs'
 import { open } from 'node:fs/promises'
-import { extname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { messageOf } from '#shared/error-message.ts'
+import { SheetFileError } from '#shared/sheet/errors.ts'
+import { fileKind, SNIFF_BYTES, type FileKind } from '#shared/sheet/file-kind.ts'
 import { CliError } from './io.ts'
 
 /**
- * An input file opened to be read as it streams: its format, by the name's extension or else by
- * its first bytes, and the file as a Blob, whose stretches are read from the disk when asked for
+ * An input file opened to be read as it streams: its format, told by file-kind.ts as the import's
+ * worker tells it, and the file as a Blob, whose stretches are read from the disk when asked for
  * (`fs.openAsBlob`: the app's CSV reader takes the same Blob it takes in the page).
  */
-
-export type InputFormat = 'json' | 'csv' | 'xlsx' | 'xml'
 
 export interface InputFile {
   /** As the person typed it, for messages. */
   name: string
-  format: InputFormat
+  format: FileKind
   blob: Blob
 }
 
@@ -40,17 +40,6 @@ export function readError(error: unknown): string {
  */
 export const MAX_XLSX_BYTES = 8 * 1024 * 1024
 
-const BY_EXTENSION: Record<string, InputFormat> = {
-  '.json': 'json',
-  '.csv': 'csv',
-  '.tsv': 'csv',
-  '.xlsx': 'xlsx',
-  '.xls': 'xlsx',
-  '.xml': 'xml',
-}
-
-const SNIFF_BYTES = 64 * 1024
-
 /** Opens FILE (relative to `cwd`); failures are CliErrors naming the file and why. */
 export async function openInputFile(name: string, cwd: string): Promise<InputFile> {
   const path = resolve(cwd, name)
@@ -67,7 +56,13 @@ export async function openInputFile(name: string, cwd: string): Promise<InputFil
     throw new CliError(`Cannot read ${name}: ${readError(error)}`)
   }
   const blob = await openAsBlob(path)
-  const format = BY_EXTENSION[extname(name).toLowerCase()] ?? (await sniff(blob))
+  let format: FileKind
+  try {
+    format = fileKind(name, new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer()))
+  } catch (error) {
+    if (error instanceof SheetFileError) throw new CliError(`Cannot read ${name}: ${error.message}`)
+    throw error
+  }
   if (format === 'xlsx' && blob.size > MAX_XLSX_BYTES) {
     const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
     throw new CliError(
@@ -75,27 +70,4 @@ export async function openInputFile(name: string, cwd: string): Promise<InputFil
     )
   }
   return { name, format, blob }
-}
-
-/**
- * The format by the first bytes: a ZIP (or old OLE) workbook; after any BOM and spaces, JSON, an
- * XML feed (`<?xml`, `<rss`, `<feed`), or else CSV.
- */
-async function sniff(blob: Blob): Promise<InputFormat> {
-  for (let at = 0; at < blob.size; at += SNIFF_BYTES) {
-    const bytes = new Uint8Array(await blob.slice(at, at + SNIFF_BYTES).arrayBuffer())
-    let i = 0
-    if (at === 0) {
-      if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'xlsx'
-      if (bytes[0] === 0xd0 && bytes[1] === 0xcf) return 'xlsx'
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) i = 3
-    }
-    while (i < bytes.length && [0x20, 0x09, 0x0a, 0x0d].includes(bytes[i]!)) i++
-    if (i < bytes.length) {
-      if (bytes[i] === 0x7b || bytes[i] === 0x5b) return 'json'
-      const start = new TextDecoder().decode(bytes.subarray(i, i + 5))
-      return /^<(\?xml|rss|feed)/.test(start) ? 'xml' : 'csv'
-    }
-  }
-  return 'csv'
 }

@@ -6,7 +6,7 @@ import type { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
 import { conversionText, readAsText, skippedText } from '#shared/sheet/reading-words.ts'
 import type { ColumnMatch } from '#shared/sheet/types.ts'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 
 /**
  * What the CLI says about how it read a sheet, before the problems: the format and its products,
@@ -126,7 +126,7 @@ export function suggestionNotes(matches: readonly ColumnMatch[], mapping: SheetM
 /** One line per field and kind: how many cells, an example, the first rows; then the defaults filled. */
 export function conversionNotes(tally: ConversionTally, numbering: RowNumbering): string[] {
   const lines = tally.counts.map((count) => conversionText(count, numbering))
-  const filled = tally.filled.map((f) => `${describeColumn(f.field)} (${plural(f.count, 'row')})`)
+  const filled = tally.filled.map((f) => `${describeColumn(f.field)} (${counted(f.count, 'row')})`)
   if (filled.length)
     lines.push(`filled with the new-SKU defaults where the file has none: ${filled.join(', ')}`)
   return lines

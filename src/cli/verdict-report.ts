@@ -1,3 +1,4 @@
+import { counted } from '#shared/counted.ts'
 import { placeOf, sayRow, sayRows, thousands, type RowNumbering } from '#shared/sheet/places.ts'
 import { HOLD_HEADINGS, type Hold, type HoldReason } from '#shared/sync/send-gates.ts'
 import {
@@ -15,9 +16,6 @@ import { lineOf } from './sheet-report.ts'
  * rows, the rows that repeat others, the barcodes several SKUs carry and the shop ids several rows
  * carry, each with its rows (the first few, unless --all).
  */
-
-/** "1 SKU", "3,001 SKUs": every number said with its thousands separated. */
-const counted = (n: number, noun: string) => `${thousands(n)} ${noun}${n === 1 ? '' : 's'}`
 
 /** Places a line names before "and N more", unless --all. */
 export const PLACES_NAMED = 10

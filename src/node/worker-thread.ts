@@ -1,6 +1,6 @@
 import { type Transferable, Worker } from 'node:worker_threads'
 import { messageOf } from '#shared/error-message.ts'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 
 /**
  * A worker thread that runs jobs for main, and is replaced when it fails or a job overruns: what
@@ -108,7 +108,7 @@ export function createWorkerThread<ToWorker, FromWorker extends WorkerMessage>(
   let current: Running | undefined
   let idle: NodeJS.Timeout | undefined
   let ids = 0
-  const limit = plural(options.timeoutMs / 1000, 'second')
+  const limit = counted(options.timeoutMs / 1000, 'second')
 
   function inWords(why: ThreadStop, job: number): string {
     switch (why.type) {

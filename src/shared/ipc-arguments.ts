@@ -1,3 +1,4 @@
+import { assetRefSchema, MAX_ASSETS_A_CHECK } from './asset-checks/asset-refs.ts'
 import { validateBudgets, type AssetBudgets } from './asset-checks/budgets.ts'
 import { z } from './schema/zod.ts'
 import type { Channel } from './ipc-channels.ts'
@@ -11,19 +12,6 @@ const profileId = z.string().min(1).max(64)
 const token = z.string().min(1).max(8_192)
 /** The destination a run was started for (src/shared/sync/destination.ts): main sends only there. */
 const runDestination = z.string().min(1).max(2_048)
-/** The assets one call checks: a draft names a handful; a bulk check asks in steps of this many. */
-export const MAX_ASSETS_A_CHECK = 500
-/**
- * One asset a draft names, as main is asked to check it (src/shared/asset-checks/asset-refs.ts).
- * The renderer asks with this schema too: an address main would refuse the call for (not http or
- * https) is judged there, so it never sinks the other files of a bulk check.
- */
-export const assetRefSchema = z.object({
-  field: z.string().min(1).max(512),
-  url: z.url({ protocol: /^https?$/ }).max(2_048),
-  kind: z.enum(['model', 'product-image', 'environment-image', '2d-asset']),
-})
-
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
  * handler runs; `satisfies` makes a channel without a schema, or a schema without a channel, a
@@ -33,7 +21,7 @@ export const invokeArguments = {
   getAppInfo: z.tuple([]),
   openExternal: z.tuple([z.url({ protocol: /^https$/ })]),
   listProfiles: z.tuple([]),
-  saveProfile: z.tuple([profileSchema]),
+  saveProfile: z.tuple([profileSchema()]),
   removeProfile: z.tuple([profileId]),
   activateProfile: z.tuple([profileId]),
   setToken: z.tuple([profileId, token]),
@@ -53,7 +41,7 @@ export const invokeArguments = {
     z.uuid(),
   ]),
   // The assets of the drafts one "Check assets" asks about (src/shared/asset-checks/asset-refs.ts).
-  checkAssets: z.tuple([z.array(assetRefSchema).min(1).max(MAX_ASSETS_A_CHECK)]),
+  checkAssets: z.tuple([z.array(assetRefSchema()).min(1).max(MAX_ASSETS_A_CHECK)]),
   getLocalSettings: z.tuple([]),
   setAllowLocalAddresses: z.tuple([z.boolean()]),
   // Budgets in their shape (numbers only, so the messages below never repeat anything else sent),
@@ -74,7 +62,7 @@ export const invokeArguments = {
   // An operation of the table by its key, with that operation's argument (its shape only: what the
   // items hold is the service's to judge, and a refused one is split out and shown). Main builds the
   // request from the table: nothing here becomes a method, a path or a header.
-  syncSend: z.tuple([profileId, runDestination, serviceRequestSchema]),
+  syncSend: z.tuple([profileId, runDestination, serviceRequestSchema()]),
   getUpdateStatus: z.tuple([]),
   checkForUpdates: z.tuple([]),
   // An address main would not ask (http to another computer, a password in it) is refused here.

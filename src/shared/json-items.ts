@@ -15,7 +15,7 @@ import { MAX_JSON_DEPTH } from './json-depth.ts'
  *
  * Measured on 100,000 SKUs (198 MB): this 2.0–2.2 s; the streaming parsers on the registry 3.5–4.1 s
  * (stream-json) and 4.6–4.9 s (@streamparser/json), and neither names where a malformed file goes
- * wrong as `JSON.parse` does (README, Dependencies).
+ * wrong as `JSON.parse` does (docs/dependencies.md).
  *
  * Errors are `JsonReadError`s in `JSON.parse`'s words, naming the position in the whole text (and
  * its line and column); `JSON.parse`'s own message for a malformed item gets that item's place.

@@ -1,4 +1,5 @@
 import { z } from './schema/zod.ts'
+import { lazily } from './lazily.ts'
 import { httpAddressRule } from './http-address.ts'
 import { DEFAULT_REQUIRED_FIELDS, REQUIRABLE_FIELDS, type RequirableField } from './sync/send-gates.ts'
 
@@ -32,13 +33,14 @@ export function serviceUrlProblem(value: string): string | undefined {
   }
 }
 
-export const serviceUrlSchema = z
-  .string()
-  .trim()
-  .superRefine((value, context) => {
-    const problem = serviceUrlProblem(value)
-    if (problem) context.addIssue({ code: 'custom', message: problem })
-  })
+const serviceUrlSchema = () =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, context) => {
+      const problem = serviceUrlProblem(value)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    })
 
 /** The bounds a profile's sending settings must keep (the app's form and the CLI's options alike). */
 export const PROFILE_LIMITS = {
@@ -55,17 +57,18 @@ const milliseconds = (maxSeconds: number) =>
     .min(PROFILE_LIMITS.timeoutSeconds.min * 1_000, 'At least 1 second')
     .max(maxSeconds * 1_000, `At most ${maxSeconds} seconds`)
 
-export const timeoutsSchema = z.object({
-  /** Until the connection (and TLS) is up. Short: a dead host should be known quickly. */
-  connectMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.connect),
-  /** From the end of the upload to the first byte of the answer: the service's processing time. */
-  responseMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.response),
-  /** The whole request, start to finish. */
-  totalMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.total),
-})
-export type Timeouts = z.infer<typeof timeoutsSchema>
+const timeoutsSchema = () =>
+  z.object({
+    /** Until the connection (and TLS) is up. Short: a dead host should be known quickly. */
+    connectMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.connect),
+    /** From the end of the upload to the first byte of the answer: the service's processing time. */
+    responseMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.response),
+    /** The whole request, start to finish. */
+    totalMs: milliseconds(PROFILE_LIMITS.timeoutSeconds.total),
+  })
+export type Timeouts = z.infer<ReturnType<typeof timeoutsSchema>>
 
-const profileFields = {
+const profileFields = () => ({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'Profile ids are lower-case letters, digits and dashes'),
   name: z.string().trim().min(1, 'Give the profile a name').max(80),
   tokenEncoding: z.enum(TOKEN_ENCODINGS),
@@ -82,7 +85,7 @@ const profileFields = {
     .int()
     .min(PROFILE_LIMITS.concurrency.min, 'At least 1 request at a time')
     .max(PROFILE_LIMITS.concurrency.max, `At most ${PROFILE_LIMITS.concurrency.max} requests at a time`),
-  timeouts: timeoutsSchema,
+  timeouts: timeoutsSchema(),
   /**
    * The fields a SKU needs, besides its product name and barcode, to be sent with this profile
    * (src/shared/sync/send-gates.ts). A profile saved before this setting existed gets the defaults;
@@ -102,16 +105,23 @@ const profileFields = {
    * own, and the person decides.
    */
   holdBadCheckDigits: z.boolean().default(false),
-}
+})
 
-export const profileSchema = z.discriminatedUnion('kind', [
-  /** The sandbox embedded in the app: its address is known only while the app runs. */
-  z.object({ ...profileFields, kind: z.literal('embedded-sandbox') }),
-  z.object({ ...profileFields, kind: z.literal('service'), baseUrl: serviceUrlSchema }),
-])
-export type Profile = z.infer<typeof profileSchema>
+/**
+ * A profile's schema, built on its first use (lazily.ts): main reads profiles with it, the page
+ * only when Settings checks a form, never at the window's start (issue #37).
+ */
+export const profileSchema = lazily(() => {
+  const fields = profileFields()
+  return z.discriminatedUnion('kind', [
+    /** The sandbox embedded in the app: its address is known only while the app runs. */
+    z.object({ ...fields, kind: z.literal('embedded-sandbox') }),
+    z.object({ ...fields, kind: z.literal('service'), baseUrl: serviceUrlSchema() }),
+  ])
+})
+export type Profile = z.infer<ReturnType<typeof profileSchema>>
 /** A profile as it may be given to be saved: settings added since (`requiredFields`, `holdBadCheckDigits`) may be absent. */
-export type ProfileInput = z.input<typeof profileSchema>
+export type ProfileInput = z.input<ReturnType<typeof profileSchema>>
 
 /** Where a profile's token is kept, as the renderer may learn it (never the token itself). */
 export type TokenStorage = 'keychain' | 'memory' | 'embedded-sandbox'

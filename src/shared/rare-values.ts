@@ -1,3 +1,4 @@
+import { counted } from './counted.ts'
 import { describeColumn } from './sheet/columns.ts'
 import { thousands } from './sheet/places.ts'
 import { textOf } from './text-of.ts'
@@ -220,7 +221,6 @@ export function rareValueQuestion(
     number = thousands,
   }: { noun?: string; where?: string; number?: (n: number) => string } = {},
 ): string {
-  const counted = (n: number) => `${number(n)} ${noun}${n === 1 ? '' : 's'}`
   const at = where ? ` (${where})` : ''
-  return `${describeColumn(rare.field)} “${rare.value}” on ${counted(rare.count)}${at}: did you mean “${rare.suggestion}” (${counted(rare.suggestionCount)})?`
+  return `${describeColumn(rare.field)} “${rare.value}” on ${counted(rare.count, noun, number)}${at}: did you mean “${rare.suggestion}” (${counted(rare.suggestionCount, noun, number)})?`
 }

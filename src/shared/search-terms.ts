@@ -12,7 +12,7 @@ export function searchTerms(...texts: readonly string[]): string[] {
  * still find it by its start. Four, not three: three digits occur in about one barcode in a
  * hundred (ten places in a 13-digit barcode, a thousand values), so at 100,000 drafts they would
  * find about a thousand, which is not finding one; each shorter part would also be one more entry
- * in the search index for every draft an import writes (README, "The indexes' budget").
+ * in the search index for every draft an import writes (docs/benchmarks.md, "The indexes' budget").
  */
 export const BARCODE_PART_MIN = 4
 

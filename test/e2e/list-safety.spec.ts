@@ -114,7 +114,7 @@ test.describe('Hands that cannot slip on the SKU list', () => {
     page,
   }) => {
     await page.goto('/#/skus')
-    const start = page.locator('.sku-list__start')
+    const start = page.locator('.list-start')
     await expect(start.getByRole('heading', { name: 'No SKU drafts yet' })).toBeVisible()
     await expect(start.getByRole('link', { name: 'Import' })).toBeVisible()
     await expect(start.getByRole('button', { name: 'CSV template' })).toBeVisible()

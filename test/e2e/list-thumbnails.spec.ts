@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from '@playwright/test'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { sunsetPng } from './harness/preview-page.ts'
@@ -68,7 +68,7 @@ async function openListWith(page: Page, drafts: Array<[name: string, photo: stri
     drafts.map(([productName, productImage]) => ({ ...newSkuPayload(), productName, productImage })),
   )
   await page.reload()
-  await expect(page.getByText(`${plural(drafts.length, 'draft')} on this computer`)).toBeVisible()
+  await expect(page.getByText(`${counted(drafts.length, 'draft')} on this computer`)).toBeVisible()
 }
 
 const rowNamed = (page: Page, name: string) =>

@@ -8,7 +8,7 @@ import { modelCaption, settled, stageOf, startAssetServer, type AssetServer } fr
 // window (issue #37): the form takes typing while the model downloads, and no task of the page's
 // main thread runs over 50 ms while the preview loads it (from its bytes arriving to its first frame:
 // decoding, building the scene, compiling shaders, drawing). The editor's own opening is the
-// `editor-open` benchmark's (README, Benchmarks). The model is made once for the run (a few
+// `editor-open` benchmark's (docs/benchmarks.md). The model is made once for the run (a few
 // seconds) and served on loopback, allowed as in preview.spec.ts.
 
 const MODEL = '/models/large.glb'

@@ -130,7 +130,7 @@ test.describe('Problems in the SKU list', () => {
     page,
   }) => {
     await openList(page)
-    await expect(page.locator('.sku-keys')).toContainText('I the row’s problems')
+    await expect(page.locator('.list-keys')).toContainText('I the row’s problems')
     await page.keyboard.press('/')
     await tabUntilInGrid(page)
     await expect(focusedRow(page)).toContainText('Half Cat Eye')

@@ -9,8 +9,7 @@ import {
   type Timeouts,
   type TokenEncoding,
 } from '#shared/profile.ts'
-import { plural } from '#shared/plural.ts'
-import { sleep } from '#shared/service/resend.ts'
+import { counted } from '#shared/counted.ts'
 import { createSyncRun, RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
 import { ACCEPTED_LINE_END } from '#shared/sync/run-log.ts'
 import type { SkuUpdateArgument } from '#shared/service/operations.ts'
@@ -60,6 +59,7 @@ import {
 } from '../push/push-report.ts'
 import { progressPrinter } from '../push/push-progress.ts'
 import { unresolvedFormat, writeUnresolved, type UnresolvedFormat } from '../push/unresolved.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * `catalog-desk push FILE`: sends SKUs or an app creation request to the service through the same
@@ -291,12 +291,12 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       const recovered = await journal.recoverInterrupted(RECOVERED_MESSAGE)
       if (recovered.create > 0) {
         io.stderr.write(
-          `${plural(recovered.create, input.kind.noun)} left sending by an earlier run ${dryRun ? 'would be marked' : 'marked'} unknown: check them on the platform.\n`,
+          `${counted(recovered.create, input.kind.noun)} left sending by an earlier run ${dryRun ? 'would be marked' : 'marked'} unknown: check them on the platform.\n`,
         )
       }
       if (recovered.update > 0) {
         io.stderr.write(
-          `${plural(recovered.update, 'update')} left sending by an earlier run: sent again in this push (an update is idempotent).\n`,
+          `${counted(recovered.update, 'update')} left sending by an earlier run: sent again in this push (an update is idempotent).\n`,
         )
       }
       ;({ judgement, platformList } = await judge(io.stderr, {
@@ -384,13 +384,13 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
         const progress = progressPrinter(
           io.stderr,
           input.kind,
-          () => Date.now(),
+          systemClock.now,
           action === 'create' ? 'Progress' : 'Updates',
         )
         /** A pause has nobody to resume it here: the command ends, and a re-run resumes from the journal. */
         let pausedWith: RunStatus | undefined
         const run = createSyncRun(
-          { outbox: runs[action], transport, clock: { now: () => Date.now(), sleep, random: Math.random } },
+          { outbox: runs[action], transport, clock: systemClock },
           // `concurrency` is the most at once: the engine finds how many the service keeps up with.
           {
             runId: `${input.fingerprint.slice(0, 16)}-${action}`,
@@ -452,7 +452,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       try {
         const count = await writeUnresolved(unresolved.path, unresolved.format, input, journal, entries)
         io.stderr.write(
-          `${plural(count, input.kind.noun)} left unknown or failed, listed in ${values.unresolved}.\n`,
+          `${counted(count, input.kind.noun)} left unknown or failed, listed in ${values.unresolved}.\n`,
         )
       } catch (error) {
         written = false
@@ -539,7 +539,7 @@ async function openPushJournal(
         const adoption = legacyAdoption(besideFile, legacy, input, RECOVERED_MESSAGE)
         await journal.adopt(adoption)
         out.write(
-          `The journal an earlier catalog-desk kept beside ${file} ${dryRun ? 'would be' : 'is'} carried over (${plural(adoption.records.length, input.kind.noun)} it sent, by ${input.kind.gated ? 'barcode' : 'name'}); ${besideFile} is left as it was.\n`,
+          `The journal an earlier catalog-desk kept beside ${file} ${dryRun ? 'would be' : 'is'} carried over (${counted(adoption.records.length, input.kind.noun)} it sent, by ${input.kind.gated ? 'barcode' : 'name'}); ${besideFile} is left as it was.\n`,
         )
       }
     }
@@ -553,7 +553,7 @@ async function openPushJournal(
   const read = dryRun ? '; read, not written: a dry run' : ''
   out.write(
     journal.resumed
-      ? `Journal of ${baseUrl}: ${path} (${plural(journal.size, input.kind.noun)} sent there before${read}).\n`
+      ? `Journal of ${baseUrl}: ${path} (${counted(journal.size, input.kind.noun)} sent there before${read}).\n`
       : `Journal of ${baseUrl}: ${path} (${dryRun ? 'none yet; a dry run creates none' : 'new'}).\n`,
   )
   return journal
@@ -612,7 +612,7 @@ async function judge(
     const { created, resend, keptBack, unmatched, ids } = judgement
     if (created.length + resend.length > 0) {
       await journal.decide({
-        at: Date.now(),
+        at: systemClock.now(),
         source: platform.source,
         message: markedMessage(platform),
         created,
@@ -628,9 +628,9 @@ async function judge(
       unmatched: unmatched.length,
       idsSet: ids.size,
     }
-    const idWords = platform.ids ? `, ${plural(ids.size, 'platform id')} recorded` : ''
+    const idWords = platform.ids ? `, ${counted(ids.size, 'platform id')} recorded` : ''
     out.write(
-      `The platform's list ${platform.source} (${plural(platform.barcodes.size, 'barcode')}): ${created.length} marked created, ${resend.length} sent again, ${plural(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU${idWords}.\n`,
+      `The platform's list ${platform.source} (${counted(platform.barcodes.size, 'barcode')}): ${created.length} marked created, ${resend.length} sent again, ${counted(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU${idWords}.\n`,
     )
     if (keptBack.size > 0) {
       listOnStderr(
@@ -654,27 +654,27 @@ async function judge(
         : `required besides a product name and a barcode: ${required.map(gateFieldTitle).join(', ')}`
     listOnStderr(
       out,
-      `${held.size} of ${plural(input.items.total, input.kind.noun)} are held back and not sent (${requires}): ${counts.join('; ')}.`,
+      `${held.size} of ${counted(input.items.total, input.kind.noun)} are held back and not sent (${requires}): ${counts.join('; ')}.`,
       heldLines(input, held),
       more,
     )
   }
   if (resent.size > 0) {
     out.write(
-      `${plural(resent.size, 'update')} whose outcome an earlier push left unknown or failed ${resent.size === 1 ? 'is' : 'are'} sent again, whole: an update is idempotent (sent twice, it leaves the SKU as once).\n`,
+      `${counted(resent.size, 'update')} whose outcome an earlier push left unknown or failed ${resent.size === 1 ? 'is' : 'are'} sent again, whole: an update is idempotent (sent twice, it leaves the SKU as once).\n`,
     )
   }
   if (kept.size > 0) {
     listOnStderr(
       out,
-      `${plural(kept.size, input.kind.noun)} ${kept.size === 1 ? 'leaves' : 'leave'} fields empty that the platform keeps (an update changes the fields it sends and cannot remove one):`,
+      `${counted(kept.size, input.kind.noun)} ${kept.size === 1 ? 'leaves' : 'leave'} fields empty that the platform keeps (an update changes the fields it sends and cannot remove one):`,
       [...kept].map(([index, paths]) => `[${index}] ${input.labelOf(index)}: ${paths.join(', ')}`),
     )
   }
   const notUpdated = plans.filter((plan) => plan === 'not-updated').length
   if (notUpdated > 0) {
     out.write(
-      `${plural(notUpdated, input.kind.noun)} changed since sent there ${notUpdated === 1 ? 'is' : 'are'} not updated (--no-updates).\n`,
+      `${counted(notUpdated, input.kind.noun)} changed since sent there ${notUpdated === 1 ? 'is' : 'are'} not updated (--no-updates).\n`,
     )
   }
   return platformList ? { judgement, platformList } : { judgement }

@@ -4,6 +4,7 @@ import { JournalMismatchError, readJournalLines } from './journal-file.ts'
 import type { AdoptedRecord, JournalAdoption, LegacyLines } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * Journals of the earlier format (1): one a file (`FILE.push-journal.jsonl` beside it by default),
@@ -126,7 +127,7 @@ export function legacyAdoption(
     records.push(record)
     payloads.push(state === 'rejected' ? null : input.payloadOf(index))
   }
-  return { at: Date.now(), source: path, fingerprint: input.fingerprint, records, payloads }
+  return { at: systemClock.now(), source: path, fingerprint: input.fingerprint, records, payloads }
 }
 
 interface LegacyRequest {

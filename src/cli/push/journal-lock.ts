@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { hostname } from 'node:os'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * A journal is written by one push at a time. Two at once would each read the same items as
@@ -100,7 +101,8 @@ function createGuard(guardPath: string): boolean {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
     }
-    const age = Date.now() - (statSync(guardPath, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+    const now = systemClock.now()
+    const age = now - (statSync(guardPath, { throwIfNoEntry: false })?.mtimeMs ?? now)
     if (age < GUARD_STALE_MS) return false
     unlinkQuietly(guardPath)
   }

@@ -20,6 +20,7 @@ import {
   type SyncKind,
   type SyncOutbox,
 } from '#shared/sync/ports.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 export { JournalMismatchError, type JournalWrite } from './journal-file.ts'
 
@@ -547,7 +548,7 @@ function journalOf(
 
     async setIds(source, ids) {
       if (ids.size === 0) return
-      write({ type: 'ids', at: Date.now(), source, ids: Object.fromEntries(ids) })
+      write({ type: 'ids', at: systemClock.now(), source, ids: Object.fromEntries(ids) })
     },
 
     async adopt(adoption) {
@@ -639,6 +640,13 @@ function runOutbox(
     },
 
     async endRequest(request, updates) {
+      // Refused before the line is written: an end for an item the journal has not in flight would
+      // read as a damaged journal at the next open.
+      for (const update of updates) {
+        positionOf(update.key)
+        if (!request.keys.includes(update.key) || journal.records.get(update.key)?.last?.state !== 'sending')
+          throw new OutboxConflictError(`${update.key} is not sending in request ${request.id}`)
+      }
       journal.write({ type: 'end', request, updates: [...updates] }, false)
       for (const update of updates) states[positionOf(update.key)] = CODE[update.state]
     },

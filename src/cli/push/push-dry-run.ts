@@ -1,4 +1,4 @@
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { lineOf } from '../sheet-report.ts'
 import { holdGroups, holdLines, verdictLine, type HoldGroup } from '../verdict-report.ts'
 import type { ItemPlan, PushHoldReason, PushJudgement } from './push-gates.ts'
@@ -96,7 +96,7 @@ export function dryRunText(input: PushInput, json: DryRunJson, groups: readonly 
   const counts = verdictLine(json, groups, noun)
   return [
     'Dry run: nothing was sent, and the journal was not written.',
-    `${plural(json.total, noun)}: ${parts.join(', ')}.`,
+    `${counted(json.total, noun)}: ${parts.join(', ')}.`,
     counts,
     ...holdLines(groups, { ...(numbering && { numbering }), all: false }),
   ]

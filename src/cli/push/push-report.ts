@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
 import type { RunStatus } from '#shared/sync/run.ts'
@@ -261,7 +261,7 @@ export function pushText(
   if (json.held > 0) parts.push(`${json.held} held back (not sent)`)
   if (json.queued) parts.push(`${json.queued} not sent yet`)
   if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
-  lines.push(`${plural(json.total, noun)}: ${parts.join(', ')}.`)
+  lines.push(`${counted(json.total, noun)}: ${parts.join(', ')}.`)
   const { created, updated } = json
   const anyUpdate =
     updated.synced + updated.rejected + updated.notFound + updated.failed + updated.unknown > 0

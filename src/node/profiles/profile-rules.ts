@@ -37,7 +37,7 @@ export function tokenAddress(profile: Profile): string {
  * only the built-in Sandbox profile may use the embedded sandbox, whose token is not a secret.
  */
 export function checkProfile(input: unknown): { profile: Profile } | { issues: ProfileIssue[] } {
-  const parsed = profileSchema.safeParse(input)
+  const parsed = profileSchema().safeParse(input)
   if (!parsed.success) {
     return {
       issues: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),

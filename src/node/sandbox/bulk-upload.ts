@@ -1,4 +1,4 @@
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import type { Problem } from '#shared/validation/problem.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import type { Processed } from './processed.ts'
@@ -42,7 +42,7 @@ export async function bulkUpload(
     return { reply: invalidReply('The batch holds no SKUs', [problem]), stored: false, skuCount }
   }
   if (skuCount > settings.maxBatch) {
-    const message = `The batch holds ${plural(skuCount, 'SKU')}; this sandbox accepts at most ${settings.maxBatch} a request`
+    const message = `The batch holds ${counted(skuCount, 'SKU')}; this sandbox accepts at most ${settings.maxBatch} a request`
     return { reply: errorReply(413, message), stored: false, skuCount }
   }
   const errors: Problem[] = []
@@ -58,7 +58,7 @@ export async function bulkUpload(
     }
   })
   if (errors.length > 0) {
-    const message = `${plural(invalidItems, 'SKU')} of ${skuCount} ${invalidItems === 1 ? 'is' : 'are'} invalid; nothing was stored`
+    const message = `${counted(invalidItems, 'SKU')} of ${skuCount} ${invalidItems === 1 ? 'is' : 'are'} invalid; nothing was stored`
     return { reply: invalidReply(message, errors), stored: false, skuCount }
   }
   const refused = refusedBarcodes(skus, settings.rejectedBarcodes)

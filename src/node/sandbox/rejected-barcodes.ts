@@ -1,4 +1,4 @@
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { z } from '#shared/schema/zod.ts'
 import { jsonReply, type Reply } from './reply.ts'
 
@@ -39,6 +39,6 @@ export function refusedBarcodes(
     }
   })
   if (errors.length === 0) return undefined
-  const message = `${plural(errors.length, 'SKU')} of ${skus.length} refused by the service; nothing was stored`
+  const message = `${counted(errors.length, 'SKU')} of ${skus.length} refused by the service; nothing was stored`
   return jsonReply(422, { message, errors })
 }

@@ -6,6 +6,7 @@ import { redactStrings, type Redact } from '../secrets/redaction.ts'
 import { parseRetryAfter } from './retry-after.ts'
 import { readServiceError } from './service-error-body.ts'
 import { showable } from './untrusted-text.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * One request's result, read once, exactly per the outcome table of the architecture guide
@@ -28,7 +29,7 @@ export interface ServiceAnswer {
 
 export interface ClassifyContext {
   durationMs: number
-  /** For Retry-After dates; Date.now() when absent. */
+  /** For Retry-After dates; the system clock's when absent. */
   nowMs?: number
   /** Scrubs the token from any text; identity when absent. */
   redact?: Redact
@@ -88,7 +89,7 @@ export function classifyAnswer(answer: ServiceAnswer, context: ClassifyContext):
   const redact = context.redact ?? ((text: string) => text)
   const { status, bodyText } = answer
   const rawRetryAfter = header(answer.headers, 'retry-after')
-  const retryAfterMs = parseRetryAfter(rawRetryAfter, context.nowMs ?? Date.now())
+  const retryAfterMs = parseRetryAfter(rawRetryAfter, context.nowMs ?? systemClock.now())
   // The operation's own reading of a status, where the table gives one, before the outcome table's row.
   const errorPage = isErrorPage(header(answer.headers, 'content-type'), bodyText)
   const json = errorPage ? undefined : parseJsonLoosely(bodyText)

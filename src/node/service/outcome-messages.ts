@@ -1,3 +1,4 @@
+import { formatBytes } from '#shared/byte-size.ts'
 import type { OutcomeKind } from '#shared/service/outcome.ts'
 import { serviceOperation, type OperationKey } from '#shared/service/operations.ts'
 import type { Timeouts } from '#shared/profile.ts'
@@ -28,12 +29,6 @@ export function formatWait(ms: number): string {
 
 function formatSeconds(ms: number | undefined): string {
   return ms === undefined ? 'the time allowed' : `${Number((ms / 1000).toFixed(1))} s`
-}
-
-export function formatBytes(bytes: number): string {
-  const mib = 1024 * 1024
-  if (bytes >= mib && bytes % mib === 0) return `${bytes / mib} MiB`
-  return `${Math.ceil(bytes / 1024)} KiB`
 }
 
 /** What the operation does, in a sentence's words: "created" (the default), "updated". */

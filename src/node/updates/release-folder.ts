@@ -45,7 +45,7 @@ function nameOf(url: string): string {
 }
 
 /**
- * Signs every installer the folder's latest*.yml files name (README, "Build installers"): each
+ * Signs every installer the folder's latest*.yml files name (docs/installers.md): each
  * gets `<name>.sig` beside it, with one line per key in `privateKeys`, for the version the file
  * names it under. An installer is found by its SHA-512, as the file gives it: electron-builder
  * may name a file in the update information other than on disk (GitHub's "safe" names), and the

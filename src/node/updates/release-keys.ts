@@ -3,7 +3,7 @@
  * signature file carries a valid signature by one of them (release-signature.ts). Each is the
  * Ed25519 key's 32 bytes in base64url, as `node scripts/sign-release.ts --new-key <file>` prints it;
  * the private half is never in the repository, only in the release workflow's secret
- * `CATALOG_DESK_RELEASE_KEY` and wherever its owner keeps it offline (README, "How updates work").
+ * `CATALOG_DESK_RELEASE_KEY` and wherever its owner keeps it offline (docs/updates.md).
  *
  * More than one key is a rotation: add the new key here beside the old, release that version
  * (signed with the old key, or both), sign the later ones with the new key, and drop the old one

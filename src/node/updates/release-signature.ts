@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyOb
 import { createReadStream } from 'node:fs'
 
 /**
- * A release's signatures (README, "How updates work"). Each installer of a release has a detached
+ * A release's signatures (docs/updates.md). Each installer of a release has a detached
  * signature beside it on the feed, `<installer>.sig`: one line per release key that signed it,
  * `<key id> <Ed25519 signature, base64>`. What is signed is not the installer's bytes themselves
  * but a statement about them: this header, the version the feed offers it as, and the installer's

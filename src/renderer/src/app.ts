@@ -16,7 +16,9 @@ export { router }
 export function mountApp(...notice: StartNotice | []): void {
   const pinia = createPinia()
   createApp(App).use(pinia).use(router).mount('#app')
-  // Main installs no update while a sync run or an import is under way.
-  reportActivityToMain(pinia)
+  // Main installs no update while a sync run or an import is under way. Nothing is under way as
+  // the window opens (a reloaded page starts idle), so this waits until the first page is up: the
+  // sync store it reads is built then, in a task of its own, not in the start's (issue #37).
+  requestIdleCallback(() => reportActivityToMain(pinia), { timeout: 1_000 })
   if (notice.length) useSkuDraftsStore(pinia).tell(...notice)
 }

@@ -1,5 +1,8 @@
 import './ui/styles.css'
 
+// The fonts to look for first (styles.css), before anything of the app is laid out.
+if (navigator.userAgent.includes('Linux')) document.documentElement.dataset.platform = 'linux'
+
 // The window's modules run in stages, each in a task of its own (all at once, they made one task
 // of 70–200 ms before the list showed: issue #37); the page's head fetches them all at once
 // (electron.vite.config.ts). First Zod and the contract's schemas (built when first used); then

@@ -1,4 +1,6 @@
 import { isRecord } from '../is-record.ts'
+import { lazily } from '../lazily.ts'
+import { z } from '../schema/zod.ts'
 import type { AssetKind } from './results.ts'
 
 /**
@@ -20,6 +22,22 @@ export interface AssetRef {
   url: string
   kind: AssetKind
 }
+
+/** The assets one call to main checks: a draft names a handful; a bulk check asks in steps of this many. */
+export const MAX_ASSETS_A_CHECK = 500
+
+/**
+ * One asset as main is asked to check it (the channel `checkAssets`, src/shared/ipc-arguments.ts).
+ * The page judges with it too: an address main would refuse the call for (not http or https) is
+ * said there, so it never sinks the other files of a bulk check. Built on first use (lazily.ts).
+ */
+export const assetRefSchema = lazily(() =>
+  z.object({
+    field: z.string().min(1).max(512),
+    url: z.url({ protocol: /^https?$/ }).max(2_048),
+    kind: z.enum(['model', 'product-image', 'environment-image', '2d-asset']),
+  }),
+)
 
 const WEB_ADDRESS = /^\s*https?:\/\//i
 

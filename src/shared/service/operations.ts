@@ -1,4 +1,5 @@
-import { plural } from '../plural.ts'
+import { counted } from '../counted.ts'
+import { lazily } from '../lazily.ts'
 import { z } from '../schema/zod.ts'
 import type { OutcomeKind } from './outcome.ts'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from './endpoints.ts'
@@ -12,10 +13,16 @@ import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from './endpoints.
  * header. A new operation is one more entry here.
  */
 
+/*
+ * The schemas below are built on their first use (lazily.ts), the table's through getters: main
+ * and the CLI check with them, the page only names operations, and its start does not pay for
+ * them (issue #37).
+ */
+
 /** What may appear in a path parameter: letters, digits, `-` and `_`, so no value can add a segment. */
-export const PATH_PARAMETER = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,128}$/, 'letters, digits, "-" and "_" only, at most 128')
+export const pathParameter = lazily(() =>
+  z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'letters, digits, "-" and "_" only, at most 128'),
+)
 
 export interface ServiceOperation<Argument> {
   readonly method: 'POST' | 'PUT'
@@ -54,11 +61,14 @@ function operation<Argument>(definition: ServiceOperation<Argument>): ServiceOpe
 /** The most SKUs a profile sends in one request (its batch size is at most 1,000). */
 export const MAX_SKUS_A_REQUEST = 1_000
 
-const jsonObject = z.record(z.string(), z.unknown())
+const jsonObject = lazily(() => z.record(z.string(), z.unknown()))
+const skuBatch = lazily(() => z.array(jsonObject()).min(1).max(MAX_SKUS_A_REQUEST))
 
 /** A SKU's update as the page hands it: the platform's id of the SKU and the fields to change. */
-export const skuUpdateArgument = z.strictObject({ skuId: PATH_PARAMETER, fields: jsonObject })
-export type SkuUpdateArgument = z.output<typeof skuUpdateArgument>
+export const skuUpdateArgument = lazily(() =>
+  z.strictObject({ skuId: pathParameter(), fields: jsonObject() }),
+)
+export type SkuUpdateArgument = z.output<ReturnType<typeof skuUpdateArgument>>
 
 export const SERVICE_OPERATIONS = {
   /** SKUs created in a batch (the connection test sends an empty one, from main only). */
@@ -66,10 +76,12 @@ export const SERVICE_OPERATIONS = {
     method: 'POST',
     path: BULK_UPLOAD_PATH,
     params: {},
-    argument: z.array(jsonObject).min(1).max(MAX_SKUS_A_REQUEST),
+    get argument() {
+      return skuBatch()
+    },
     pathParams: () => ({}),
     body: (skus) => ({ skus }),
-    logWords: (skus) => `${plural(skus.length, 'SKU')} sent to`,
+    logWords: (skus) => `${counted(skus.length, 'SKU')} sent to`,
     subject: 'the SKUs',
     done: 'created',
     tooLargeAdvice: 'send fewer SKUs in one request',
@@ -80,7 +92,9 @@ export const SERVICE_OPERATIONS = {
     method: 'POST',
     path: CREATE_APP_PATH,
     params: {},
-    argument: jsonObject,
+    get argument() {
+      return jsonObject()
+    },
     pathParams: () => ({}),
     body: (request) => request,
     logWords: () => 'an app created at',
@@ -95,8 +109,12 @@ export const SERVICE_OPERATIONS = {
   'update-sku': operation({
     method: 'PUT',
     path: SKU_UPDATE_PATH,
-    params: { skuId: PATH_PARAMETER },
-    argument: skuUpdateArgument,
+    get params() {
+      return { skuId: pathParameter() }
+    },
+    get argument() {
+      return skuUpdateArgument()
+    },
     pathParams: ({ skuId }) => ({ skuId }),
     body: ({ fields }) => fields,
     logWords: () => 'a SKU updated at',
@@ -130,12 +148,15 @@ export type ServiceRequest = {
  * The schema main checks a request from the page with: a known key, and that operation's argument
  * (built from the table, so a new entry is checked with no change here).
  */
-export const serviceRequestSchema = z.discriminatedUnion(
-  'operation',
-  OPERATION_KEYS.map((key) =>
-    z.strictObject({ operation: z.literal(key), argument: SERVICE_OPERATIONS[key].argument }),
-  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-) as unknown as z.ZodType<ServiceRequest, ServiceRequest>
+export const serviceRequestSchema = lazily(
+  () =>
+    z.discriminatedUnion(
+      'operation',
+      OPERATION_KEYS.map((key) =>
+        z.strictObject({ operation: z.literal(key), argument: SERVICE_OPERATIONS[key].argument }),
+      ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+    ) as unknown as z.ZodType<ServiceRequest, ServiceRequest>,
+)
 
 /**
  * An operation's path for an argument: each `{name}` replaced by its parameter once the parameter

@@ -1,4 +1,4 @@
-import { PATH_PARAMETER } from '../service/operations.ts'
+import { pathParameter } from '../service/operations.ts'
 import { matchColumns } from './columns.ts'
 import { parseCsvText, type ParsedSheet } from './csv.ts'
 import { decodeText } from './decode.ts'
@@ -20,7 +20,7 @@ import { readXlsx } from './xlsx.ts'
  * A sheet whose barcode column is named may also carry the platform's id of each SKU, in a column
  * headed `_id`, `id`, `skuId`, "SKU id" or "platform id" (`ID_HEADINGS`): read as text the same
  * way, a blank id cell gives that barcode none. An id that could not travel in the update's path
- * (`PATH_PARAMETER`), or a barcode listed with two ids, refuses the whole list by its row or its
+ * (`pathParameter`), or a barcode listed with two ids, refuses the whole list by its row or its
  * barcode: the same id twice is the same SKU.
  */
 export interface BarcodeList {
@@ -113,7 +113,7 @@ function idColumn(sheet: ParsedSheet, barcodeAt: number): { index: number; headi
 function listedId(cell: string, row: number, column: string): string | undefined {
   const id = unescapeFormula(cell.trim())
   if (id === '') return undefined
-  if (PATH_PARAMETER.safeParse(id).success) return id
+  if (pathParameter().safeParse(id).success) return id
   const shown = id.length > SHOWN_ID_CHARS ? `${id.slice(0, SHOWN_ID_CHARS)}…` : id
   const why = SHORTENED_NUMBER.test(id)
     ? 'a number a spreadsheet shortened, its digits lost: format the column as text and paste the ids again'

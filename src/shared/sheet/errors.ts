@@ -11,6 +11,8 @@ export type SheetFileErrorCode =
   | 'one-column'
   | 'not-xlsx'
   | 'old-xls'
+  /** A web page (an HTML table), as some shops export under an .xls name (file-kind.ts). */
+  | 'web-page'
   | 'aborted'
   /** PrestaShop's combinations file without the products file it names (prestashop.ts). */
   | 'needs-products'

@@ -1,8 +1,9 @@
+import { counted } from '../counted.ts'
 import { skuKeys } from '../validation/validate.ts'
 import { describeColumn, KEEP_COLUMN_PREFIX } from './columns.ts'
 import type { ConversionCount } from './conversion-tally.ts'
 import { wordsOf } from './header-words.ts'
-import { sayRows, type RowNumbering } from './places.ts'
+import { sayRows, thousands, type RowNumbering } from './places.ts'
 import { FORMAT_NAMES, type ProductCounts, type SkipReason } from './products.ts'
 import type { FieldPath } from './types.ts'
 
@@ -11,9 +12,6 @@ import type { FieldPath } from './types.ts'
  * the key an extra column is kept under, the products and variants found, and each way a cell was
  * read differently from how it was written.
  */
-
-const numbers = new Intl.NumberFormat('en-US')
-const counted = (n: number, noun: string) => `${numbers.format(n)} ${noun}${n === 1 ? '' : 's'}`
 
 /** The key a kept column gets unless the person types another: its header's words in camelCase ("Sub Category" → "subCategory"). */
 export function keepKeyOf(header: string): string {
@@ -76,7 +74,7 @@ const SKIPPED: Record<SkipReason, string> = {
 export function skippedText(products: ProductCounts): string | undefined {
   const reasons = (Object.keys(SKIPPED) as SkipReason[]).flatMap((reason) => {
     const n = products.skipped?.[reason] ?? 0
-    return n > 0 ? [{ n, text: `${numbers.format(n)} ${SKIPPED[reason]}` }] : []
+    return n > 0 ? [{ n, text: `${thousands(n)} ${SKIPPED[reason]}` }] : []
   })
   if (reasons.length === 0) return undefined
   const total = reasons.reduce((sum, reason) => sum + reason.n, 0)
@@ -140,7 +138,7 @@ const CONVERSION_WORDS: Record<
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */
 export function conversionText(tally: ConversionCount, numbering: RowNumbering = 'lines'): string {
   const words = CONVERSION_WORDS[tally.kind]
-  const what = `${numbers.format(tally.count)} ${tally.count === 1 ? words.one : words.many}`
+  const what = `${thousands(tally.count)} ${tally.count === 1 ? words.one : words.many}`
   const more = tally.count > tally.rows.length ? '…' : ''
   const rows = tally.rows.length ? `, ${sayRows(tally.rows, numbering)}${more}` : ''
   return `${describeColumn(tally.field)}: ${what} (${words.example(tally.from, tally.to)})${rows}`

@@ -2,6 +2,7 @@ import { readSheet } from 'read-excel-file/universal'
 import writeXlsxFile from 'write-excel-file/universal'
 import type { Cell, Row } from 'write-excel-file/universal'
 import { SheetFileError } from './errors.ts'
+import { NOT_XLSX_MESSAGE, OLD_XLS_MESSAGE } from './file-kind.ts'
 import { escapeFormula, isPlainNumber } from './formula.ts'
 import { isBlankRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_UNPACKED_BYTES } from './limits.ts'
@@ -55,16 +56,10 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
   const head = new Uint8Array(input, 0, Math.min(4, input.byteLength))
   if (input.byteLength === 0) throw new SheetFileError('empty', 'The file is empty.')
   if (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0) {
-    throw new SheetFileError(
-      'old-xls',
-      'The file is an old Excel workbook (.xls) or a password-protected one. Save it as .xlsx (Excel Workbook) or CSV UTF-8.',
-    )
+    throw new SheetFileError('old-xls', OLD_XLS_MESSAGE)
   }
   if (head[0] !== 0x50 || head[1] !== 0x4b) {
-    throw new SheetFileError(
-      'not-xlsx',
-      'The file is not an XLSX workbook. Choose an .xlsx, a .csv or a .json file.',
-    )
+    throw new SheetFileError('not-xlsx', NOT_XLSX_MESSAGE)
   }
   await refuseLargeUnpacked(new Uint8Array(input))
   let data: unknown[][]

@@ -2,7 +2,7 @@ import { createChangeSignal } from './change-signal.ts'
 import { createConcurrencyController, fixedConcurrency } from './concurrency.ts'
 import { draftKind, runSending } from './kinds.ts'
 import { ITEM_STATES, noItems } from './ports.ts'
-import { plural } from '../plural.ts'
+import { counted } from '../counted.ts'
 import { createRequestAttempt, type ItemCounts } from './request-attempt.ts'
 import { createRunLifecycle } from './run-lifecycle.ts'
 import {
@@ -141,7 +141,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
         const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
         if (recovered > 0)
           log(
-            `${plural(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
+            `${counted(recovered, noun)} left sending by an earlier run marked unknown: check them on the platform.`,
           )
         const stored = await outbox.counts()
         for (const state of ITEM_STATES) counts.counts[state] = stored[state] ?? 0
@@ -166,11 +166,11 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
     log(
       final.state === 'finished'
         ? final.cancelled
-          ? `Cancelled: ${plural(queued, noun)} not sent.`
+          ? `Cancelled: ${counted(queued, noun)} not sent.`
           : `Done: ${synced} ${settings.action === 'update' ? 'updated' : 'synced'}, ${rejected} rejected, ${failed} failed, ${unknown} unknown.`
         : final.state === 'stopped'
           ? `Stopped: ${final.message}`
-          : `Stopped while offline: ${plural(queued, noun)} not sent.`,
+          : `Stopped while offline: ${counted(queued, noun)} not sent.`,
     )
     return { counts: { ...counts.counts }, status: final }
   }

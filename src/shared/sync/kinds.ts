@@ -2,7 +2,7 @@ import { appCreateResponseSchema } from '../schema/app.ts'
 import type { Outcome } from '../service/outcome.ts'
 import { serviceOperation, type OperationCall, type OperationKey } from '../service/operations.ts'
 import { isRecord } from '../is-record.ts'
-import { plural } from '../plural.ts'
+import { counted } from '../counted.ts'
 import { textOf } from '../text-of.ts'
 import { platformIdsOf } from './platform-ids.ts'
 import type { ItemUpdate, OutboxItem, RunAction, SyncKind } from './ports.ts'
@@ -14,7 +14,7 @@ import type { ItemUpdate, OutboxItem, RunAction, SyncKind } from './ports.ts'
  */
 export interface DraftKind {
   readonly kind: SyncKind
-  /** The thing, as a person says it: "SKU", "app". Plurals take an -s (see `plural`). */
+  /** The thing, as a person says it: "SKU", "app". Plurals take an -s (see `counted`). */
   readonly noun: string
   /** The same at the start of a sentence or a column: "SKU", "App". */
   readonly Noun: string
@@ -97,7 +97,7 @@ export const SKU_KIND: DraftKind = {
   batchName(items) {
     const first = items[0]?.label ?? ''
     if (items.length === 1) return `SKU ${first}`
-    return `${plural(items.length, 'SKU')} (${first} … ${items.at(-1)?.label ?? ''})`
+    return `${counted(items.length, 'SKU')} (${first} … ${items.at(-1)?.label ?? ''})`
   },
   /** Synced, with the platform's id of each where the answer carried ids (platform-ids.ts). */
   createdUpdates(items, outcome) {

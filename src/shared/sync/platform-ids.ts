@@ -1,5 +1,5 @@
 import { isRecord } from '../is-record.ts'
-import { PATH_PARAMETER } from '../service/operations.ts'
+import { pathParameter } from '../service/operations.ts'
 import { textOf } from '../text-of.ts'
 
 /**
@@ -13,7 +13,7 @@ import { textOf } from '../text-of.ts'
  * - entries that name a barcode are matched by it; the others by position, and only when the list
  *   holds exactly one entry a SKU sent (a shorter or longer list cannot say which is which).
  *
- * An id that could not travel in a path (`PATH_PARAMETER`) is not an id. A SKU without an id here
+ * An id that could not travel in a path (`pathParameter`) is not an id. A SKU without an id here
  * has none known: updating it waits for one (a platform list's ids column, say).
  */
 export function platformIdsOf(answer: unknown, barcodes: readonly string[]): Array<string | undefined> {
@@ -43,5 +43,5 @@ function entriesOf(answer: unknown): unknown[] | undefined {
 function idOf(entry: unknown): string | undefined {
   const raw = isRecord(entry) ? (entry._id ?? entry.id ?? entry.skuId) : entry
   const text = typeof raw === 'number' && Number.isSafeInteger(raw) ? String(raw) : raw
-  return PATH_PARAMETER.safeParse(text).success ? (text as string) : undefined
+  return pathParameter().safeParse(text).success ? (text as string) : undefined
 }

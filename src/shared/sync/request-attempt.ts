@@ -1,5 +1,5 @@
 import { messageOf } from '../error-message.ts'
-import { plural } from '../plural.ts'
+import { counted } from '../counted.ts'
 import { resendsAutomatically, type Outcome } from '../service/outcome.ts'
 import { sendWithResend } from '../service/resend.ts'
 import { loadSignOf, type ConcurrencyController } from './concurrency.ts'
@@ -215,7 +215,7 @@ export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxIte
       lifecycle.doubtfulInARow >= deps.pauseAfterDoubtful
     ) {
       decision.pause = 'failing'
-      decision.pauseMessage = `${plural(lifecycle.doubtfulInARow, 'request')} in a row may or may not have been processed; nothing more is sent until you have looked at the service and resumed.`
+      decision.pauseMessage = `${counted(lifecycle.doubtfulInARow, 'request')} in a row may or may not have been processed; nothing more is sent until you have looked at the service and resumed.`
     }
     // A pause or stop is announced once the outcome is written (a person who sees "paused" and
     // closes the app finds the batch queued, not unknown); meanwhile no slot starts a request.

@@ -1,5 +1,5 @@
 import { isRecord } from '../is-record.ts'
-import { plural } from '../plural.ts'
+import { counted } from '../counted.ts'
 import { isSampleAddress, namesSampleAddress, sampleAt, type SampleName } from '../sample-assets.ts'
 import { findField } from '../schema/catalogue.ts'
 import { newSkuPayload } from '../schema/sku-template.ts'
@@ -389,7 +389,7 @@ export function barcodeHolds<K>(
         const others = same.filter((other) => other !== candidate).map((other) => other.label)
         holds.set(candidate.key, {
           reason: 'duplicate',
-          message: `Barcode ${barcode} is also on ${plural(others.length, 'other SKU')} to be sent (${shortList(others)}): keep one`,
+          message: `Barcode ${barcode} is also on ${counted(others.length, 'other SKU')} to be sent (${shortList(others)}): keep one`,
         })
       }
     }

@@ -1,6 +1,6 @@
 import { appendFile, copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { barcodesIn, pushHarness } from './push-harness.ts'
 
 /** The journal: a re-run resumes where the last one stopped, and never sends again what may have been processed. */
@@ -10,11 +10,12 @@ const harness = pushHarness({ token: TOKEN, barcodePrefix: 'R' })
 const { sandboxFor, push, skus } = harness
 
 async function until(check: () => boolean | Promise<boolean>, what: string) {
-  const end = Date.now() + 5_000
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`${what} did not happen in time`)
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`${what} did not happen in time`)
+    },
+    { timeout: 5_000 },
+  )
 }
 
 const journalLines = async (path: string) =>

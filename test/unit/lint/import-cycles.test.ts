@@ -9,7 +9,8 @@ import { REPO_ROOT } from '../shared/contract-fixtures.ts'
 // whole tree; here the same configuration meets a cycle planted outside it.
 const cli = join(REPO_ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruiser.mjs')
 
-describe('the import cycle check', () => {
+// Each test runs dependency-cruiser in a process of its own: as long as its spawn may take.
+describe('the import cycle check', { timeout: 60_000 }, () => {
   let dir: string | undefined
   afterEach(() => {
     if (dir) rmSync(dir, { recursive: true, force: true })

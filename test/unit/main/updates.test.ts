@@ -280,13 +280,14 @@ async function setFeed(service: UpdateService, address: string, automatic = true
 /** Reads the status until `done` says so, keeping every status seen. */
 async function until(service: UpdateService, done: (status: UpdateStatus) => boolean) {
   const seen: UpdateStatus[] = []
-  for (let i = 0; i < 400; i++) {
-    const status = service.status()
-    seen.push(status)
-    if (done(status)) return seen
-    await sleep(25)
-  }
-  throw new Error(`gave up waiting; last status: ${JSON.stringify(seen.at(-1))}`)
+  await vi.waitFor(
+    () => {
+      seen.push(service.status())
+      if (!done(seen.at(-1)!)) throw new Error(`gave up waiting; last status: ${JSON.stringify(seen.at(-1))}`)
+    },
+    { timeout: 10_000, interval: 25 },
+  )
+  return seen
 }
 
 /** Where electron-updater keeps the download until it is installed. */

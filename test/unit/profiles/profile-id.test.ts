@@ -4,7 +4,7 @@ import { profileSchema, DEFAULT_SENDING } from '#shared/profile.ts'
 
 function isValidId(id: string): boolean {
   const profile = { id, name: 'x', kind: 'service', baseUrl: 'https://example.com', ...DEFAULT_SENDING }
-  return profileSchema.safeParse(profile).success
+  return profileSchema().safeParse(profile).success
 }
 
 describe('newProfileId', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fileKind, SNIFF_BYTES } from '#renderer/features/import/file-kind.ts'
+import { fileKind, SNIFF_BYTES } from '#shared/sheet/file-kind.ts'
 import { readHead, readResults } from '#renderer/features/import/read-sheet.ts'
 import { automaticMapping } from '#shared/sheet/mapping.ts'
 import { productLayout } from '#shared/sheet/products.ts'
@@ -15,7 +15,7 @@ const REAL = join(import.meta.dirname, '../../fixtures/sheets/exports/real')
 const feed = (name: string, as = name) => new File([readFileSync(join(REAL, name))], as)
 
 const kindOf = async (file: File) =>
-  fileKind(file.name, file.size, new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()))
+  fileKind(file.name, new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer()))
 
 describe('the import’s reader and a Merchant Center XML feed', () => {
   it('is told by its .xml name, or by <?xml / <feed at its start whatever its name', async () => {

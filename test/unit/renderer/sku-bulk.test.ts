@@ -7,6 +7,7 @@ import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { BulkRefusal, SkuBulkEdits } from '#renderer/db/sku-bulk-edits.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
+import { actionLabel } from '#renderer/words/undo.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
@@ -502,11 +503,10 @@ describe('find and replace within a field', () => {
     expect(await drafts.get(ids[1]!)).toMatchObject({ updatedAt: 1000 })
     expect(await modelOf(held)).toBe('https://old-cdn/held.glb')
     const [action] = await undoLog.history()
-    expect(action).toMatchObject({
-      count: 2,
-      label:
-        'Replaced “https://old-cdn/” with “https://cdn.example.net/” at the start of Model address of 3D asset 1 on 2 drafts',
-    })
+    expect(action).toMatchObject({ count: 2 })
+    expect(actionLabel(action!)).toBe(
+      'Replaced “https://old-cdn/” with “https://cdn.example.net/” at the start of Model address of 3D asset 1 on 2 drafts',
+    )
 
     expect(await undoLog.undoLatest()).toMatchObject({ actions: 1, result: { restored: 2 } })
     expect(await everything()).toEqual(before)

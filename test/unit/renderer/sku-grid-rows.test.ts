@@ -53,6 +53,11 @@ describe('which rows the grid shows', () => {
     expect(rowsToDraw({ first: 0, last: 11 }, 500, 900)).toEqual([...range(0, 19), 499])
   })
 
+  it('draws only the rows on screen (and the active one) in the first frame, without the overscan', () => {
+    expect(rowsToDraw({ first: 5000, last: 5011 }, 100_000, 5003, false)).toEqual(range(5000, 5011))
+    expect(rowsToDraw({ first: 0, last: 11 }, 100_000, 70_000, false)).toEqual([...range(0, 11), 70_000])
+  })
+
   it('draws nothing when there are no rows', () => {
     expect(rowsToDraw({ first: 0, last: -1 }, 0, 0)).toEqual([])
   })

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto'
 import { Dexie } from 'dexie'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { DexieSyncOutbox } from '#renderer/db/sync-outbox.ts'
@@ -233,8 +233,7 @@ describe('the engine over the Dexie outbox', () => {
     }
     const engine = createSyncRun({ outbox: new DexieSyncOutbox(db, run), transport, clock }, settings)
     const done = engine.start()
-    for (let i = 0; engine.status.state !== 'paused' && i < 500; i++)
-      await new Promise((resolve) => setTimeout(resolve, 1))
+    await vi.waitFor(() => expect(engine.status.state).toBe('paused'))
     expect(engine.status).toMatchObject({ state: 'paused', reason: 'failing' })
     const [failed, unknown] = await runs.undecided(run.id)
     const resent = await engine.decide(() => runs.resolve(failed!.id, 'resend'))

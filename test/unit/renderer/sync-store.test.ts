@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto'
 import { createPinia, setActivePinia } from 'pinia'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { BUILT_IN_PROFILES, type ProfileView } from '#shared/profile.ts'
 import type { Outcome } from '#shared/service/outcome.ts'
 import type { Sku } from '#shared/schema/sku.ts'
@@ -13,6 +13,8 @@ const sent: string[][] = []
 /** The destination each request was sent for: main sends only while the profile still leads there. */
 const destinations: string[] = []
 const answers: Array<(outcome: Outcome) => void> = []
+/** In order, each request sent and each step the test took ("answer", "resume"): what went out after what. */
+const timeline: string[] = []
 const created: Outcome = { kind: 'created', processed: 'yes', status: 201, message: 'Created', durationMs: 1 }
 const sandbox: ProfileView = {
   ...BUILT_IN_PROFILES[0]!,
@@ -32,7 +34,13 @@ Object.assign(globalThis, {
       syncSend: (_profile: string, destination: string, { argument: skus }: { argument: Sku[] }) => {
         destinations.push(destination)
         sent.push(skus.map((sku) => String(sku.barcode)))
-        return new Promise<Outcome>((resolve) => answers.push(resolve))
+        timeline.push(`send ${sent.at(-1)!.join(',')}`)
+        return new Promise<Outcome>((resolve) =>
+          answers.push((outcome) => {
+            timeline.push('answer')
+            resolve(outcome)
+          }),
+        )
       },
     },
   },
@@ -42,8 +50,7 @@ const { db, skuDrafts } = await import('#renderer/db/index.ts')
 const { useSyncStore } = await import('#renderer/stores/sync.ts')
 
 async function until(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(check()).toBe(true)
+  await vi.waitFor(() => expect(check()).toBe(true))
 }
 
 beforeEach(async () => {
@@ -51,6 +58,7 @@ beforeEach(async () => {
   sent.length = 0
   destinations.length = 0
   answers.length = 0
+  timeline.length = 0
   await Promise.all([
     db.skuDrafts.clear(),
     db.syncRuns.clear(),
@@ -98,9 +106,6 @@ describe('the sync store', () => {
       await store.init()
       const done = store.start('skus')
       await until(() => sent.length === 1)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      // One at a time to begin with, although the profile allows two.
-      expect(sent).toHaveLength(1)
       expect(store.live?.concurrency).toEqual({ limit: 1, max: 2 })
       answers[0]!(created)
       await until(() => sent.length === 3)
@@ -112,6 +117,9 @@ describe('the sync store', () => {
       await done
       await until(() => store.live?.endedAt !== undefined)
       expect(sent.flat().sort()).toEqual(['b0', 'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7'])
+      // One at a time to begin with, although the profile allows two: the second request went out
+      // only once the first was answered, then two at once.
+      expect(timeline.slice(0, 4)).toEqual(['send b0,b1', 'answer', 'send b2,b3', 'send b4,b5'])
     } finally {
       sandbox.concurrency = BUILT_IN_PROFILES[0]!.concurrency
     }
@@ -155,9 +163,9 @@ describe('the sync store', () => {
     )
     expect(store.live?.status).toMatchObject({ state: 'paused', reason: 'failing' })
     expect(store.live?.counts).toMatchObject({ queued: 4, synced: 2, failed: 0, unknown: 2 })
-    await new Promise((resolve) => setTimeout(resolve, 20))
     expect(sent).toHaveLength(3)
 
+    timeline.push('resume')
     store.resume()
     for (let i = 3; i < 5; i++) {
       await until(() => sent.length === i + 1)
@@ -170,6 +178,14 @@ describe('the sync store', () => {
       ['b4', 'b5'],
       ['b0', 'b1'],
       ['b6', 'b7'],
+    ])
+    // What a decision queued again went out after Resume, not before.
+    expect(timeline.slice(timeline.indexOf('resume'))).toEqual([
+      'resume',
+      'send b0,b1',
+      'answer',
+      'send b6,b7',
+      'answer',
     ])
     expect(store.live?.counts).toMatchObject({ queued: 0, synced: 6, unknown: 2 })
     expect((await store.batchesOf(run!.id, 'skus', 10)).undecided.map((r) => r.id)).toEqual([third!.id])

@@ -11,6 +11,7 @@ import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { setStanding } from './standings.ts'
+import { actionLabel, namedActions } from '#renderer/words/undo.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -40,7 +41,8 @@ const sku = (barcode: string, productName: string): Sku =>
   ({ ...structuredClone(full), barcode, productName }) as Sku
 
 const everything = () => db.skuDrafts.orderBy('id').toArray()
-const labels = async () => (await undoLog.history()).map((action) => action.label)
+/** The history as a person reads it, newest first: the words made from each action's key. */
+const labels = async () => namedActions(await undoLog.history()).map((action) => action.label)
 
 /** `n` drafts never sent, created at time 1000. */
 async function seed(n: number): Promise<{ ids: string[]; before: SkuDraftRecord[] }> {
@@ -172,7 +174,7 @@ describe('the undo history', () => {
     for (let i = 1; i <= MAX_ACTIONS; i++) await bulk.setField(ids, 'productName', `Name ${i}`)
     const history = await undoLog.history()
     expect(history).toHaveLength(MAX_ACTIONS)
-    expect(history[0]?.label).toBe('Set Product name on 1 draft')
+    expect(actionLabel(history[0]!)).toBe('Set Product name on 1 draft')
     expect(history.some((action) => action.batch === first.batch)).toBe(false)
     expect(await db.skuUndo.where('batch').equals(first.batch).count()).toBe(0)
     expect(await db.skuUndo.count()).toBe(MAX_ACTIONS)
@@ -238,8 +240,9 @@ describe('an import in the undo history', () => {
     const imports = new SkuImportWrites(db, undoLog)
     await importRows(imports, [sku('1', 'A'), sku('2', 'B'), sku('3', 'C')])
     expect(await undoLog.history()).toMatchObject([
-      { kind: 'import', label: 'Imported 3 rows from shop.csv', count: 3 },
+      { kind: 'import', name: { key: 'import', file: 'shop.csv' }, count: 3 },
     ])
+    expect(await labels()).toEqual(['Imported 3 rows from shop.csv'])
     expect((await undoLog.undoLatest())?.result).toMatchObject({ removed: 3 })
     expect(await everything()).toEqual(before)
   })
@@ -295,8 +298,10 @@ describe('the upgrade to the undo history (schema version 8)', () => {
     const draft = await version7((deleted) => [{ batch: 'old', id: deleted.id, before: deleted }])
     open()
     expect(await undoLog.history()).toMatchObject([
-      { batch: 'old', kind: 'delete', label: 'Deleted 1 draft', count: 1, kept: 1 },
+      // Dated by the draft it deleted (edited at 1000): a delete wrote no time of its own.
+      { batch: 'old', kind: 'delete', name: { key: 'delete' }, count: 1, kept: 1, at: 1000 },
     ])
+    expect(await labels()).toEqual(['Deleted 1 draft'])
     expect((await undoLog.undoLatest())?.result).toMatchObject({ restored: 1 })
     expect(await drafts.get(draft.id)).toEqual(draft)
     expect(await undoLog.history()).toEqual([])
@@ -309,9 +314,97 @@ describe('the upgrade to the undo history (schema version 8)', () => {
       { batch: 'copies', id: 'c' },
     ])
     open()
-    const byBatch = Object.fromEntries((await undoLog.history()).map((action) => [action.batch, action]))
+    const byBatch = Object.fromEntries(
+      namedActions(await undoLog.history()).map((action) => [action.batch, action]),
+    )
     expect(byBatch.set).toMatchObject({ kind: 'set-field', label: 'Changed a field on 1 draft', at: 2000 })
     expect(byBatch.import).toMatchObject({ kind: 'import', label: 'Imported 2 rows', count: 2, kept: 0 })
     expect(byBatch.copies).toMatchObject({ kind: 'duplicate', label: 'Duplicated 1 draft' })
+  })
+})
+
+describe('the upgrade to named actions (schema version 12)', () => {
+  /** A version 11 database whose undo history kept each action's words, as the app wrote them. */
+  async function version11(actions: { batch: string; kind: string; label: string; count: number }[]) {
+    db.close()
+    await Dexie.delete(name)
+    const v11 = new Dexie(name)
+    v11.version(11).stores({
+      skuDrafts:
+        'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, *standing, *terms, *gaps',
+      appDrafts: 'id, updatedAt, name, *standing',
+      skuUndo: '[batch+id], batch',
+      skuActions: '++seq, &batch',
+      syncRuns: 'id, createdAt, state, destination',
+      syncItems: '[run+position], [run+state+position], [run+key], key',
+      syncRequests: 'id, [runId+startedAt]',
+      assetChecks: 'id, status, checkedAt',
+    })
+    await v11.table('skuActions').bulkAdd(actions.map((action, i) => ({ ...action, at: 1000 + i, kept: 0 })))
+    v11.close()
+    open()
+  }
+
+  const OLD_LABELS = [
+    ['set-field', 'Set Brand on 3 drafts', 3],
+    ['set-field', 'Removed Category from 1,200 drafts', 1200],
+    [
+      'set-field',
+      'Replaced “https://old-cdn/” with “https://cdn.example.net/” at the start of Model address of 3D asset 1 on 2 drafts',
+      2,
+    ],
+    ['set-field', 'Replaced “Contoso” with “Fabrikam” in Brand on 1 draft', 1],
+    ['set-field', 'Changed a field on 4 drafts', 4],
+    ['duplicate', 'Duplicated 1 draft', 1],
+    ['delete', 'Deleted 2 drafts', 2],
+    ['import', 'Imported 300 rows from shop.csv', 300],
+    ['import', 'Imported 1 row', 1],
+  ] as const
+
+  it('turns each stored label into its key, and the history reads as before', async () => {
+    await version11(OLD_LABELS.map(([kind, label, count], i) => ({ batch: `b${i}`, kind, label, count })))
+    const history = (await undoLog.history()).reverse()
+    expect(history.map((action) => action.name)).toEqual([
+      { key: 'set-field', path: 'brand', removed: false },
+      { key: 'set-field', path: 'category', removed: true },
+      {
+        key: 'replace',
+        path: 'arEffect.effectAssets3D.0.url',
+        find: 'https://old-cdn/',
+        replace: 'https://cdn.example.net/',
+        mode: 'start',
+      },
+      { key: 'replace', path: 'brand', find: 'Contoso', replace: 'Fabrikam', mode: 'text' },
+      { key: 'changed-field' },
+      { key: 'duplicate' },
+      { key: 'delete' },
+      { key: 'import', file: 'shop.csv' },
+      { key: 'import' },
+    ])
+    expect(history.every((action) => !('label' in action))).toBe(true)
+    expect(history.map((action) => actionLabel(action))).toEqual(OLD_LABELS.map(([, label]) => label))
+  })
+
+  it('keeps a label no key reads word for word, never losing it', async () => {
+    const unread = [
+      // No such field, a count that is not the action's, a find text holding the pattern's words.
+      { batch: 'a', kind: 'set-field', label: 'Set Mood on 3 drafts', count: 3 },
+      { batch: 'b', kind: 'delete', label: 'Deleted 2 drafts', count: 5 },
+      {
+        batch: 'c',
+        kind: 'set-field',
+        label: 'Replaced “a” with “b” in Brand” with “c” in Brand on 1 draft',
+        count: 1,
+      },
+      { batch: 'd', kind: 'import', label: 'Something else entirely', count: 7 },
+    ]
+    await version11(unread)
+    const history = (await undoLog.history()).reverse()
+    expect(history.map((action) => action.name)).toEqual(
+      unread.map(({ label }) => ({ key: 'other', text: label })),
+    )
+    expect(await labels()).toEqual(unread.map(({ label }) => label).reverse())
+    // And each is still undone as the action it was.
+    expect((await undoLog.undoLatest())?.actions).toBe(1)
   })
 })

@@ -1,10 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { parseCapacitySpec } from '#cli/capacity-spec.ts'
 import { CliError } from '#cli/io.ts'
 import { main } from '#cli/main.ts'
 import { CapacityGate, CapacityModelError, parseCapacityModel } from '#node/sandbox/capacity.ts'
 import type { Sandbox } from '#node/sandbox/server.ts'
-import { postSkus, sandboxFor } from './sandbox-client.ts'
+import { eventually, postSkus, sandboxFor } from './sandbox-client.ts'
 
 const control = (sandbox: Sandbox, init: RequestInit = {}) => fetch(`${sandbox.url}/__sandbox/capacity`, init)
 
@@ -63,11 +63,13 @@ describe('sandbox capacity model', () => {
     const sandbox = await sandboxFor({ capacity: { latencyMs: 5_000, slots: 1 } })
     const controller = new AbortController()
     const gone = postSkus(sandbox, undefined, { signal: controller.signal }).catch(() => undefined)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Logged as pending: it holds the only slot (nothing stands between the log and the slot).
+    await eventually(() => sandbox.requests()[0]?.status === 'pending')
     controller.abort()
     await gone
     sandbox.setCapacity({ latencyMs: 0, slots: 1 })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    // Abandoned once its slot was given back (operation.ts releases it first).
+    await eventually(() => sandbox.requests()[0]?.status === 'abandoned')
     expect((await timed(sandbox)).status).toBe(201)
     expect(sandbox.received().skus).toHaveLength(2)
   })
@@ -143,9 +145,7 @@ describe('--capacity', () => {
       cwd: process.cwd(),
       signal: controller.signal,
     })
-    const end = Date.now() + 5_000
-    while (!stdout.includes('Stop with Ctrl-C') && Date.now() < end)
-      await new Promise((resolve) => setTimeout(resolve, 10))
+    await vi.waitFor(() => expect(stdout).toContain('Stop with Ctrl-C'), { timeout: 5_000 })
     expect(stdout).toContain(
       'Capacity: 3 requests at once, 20 ms each; 429 beyond them (slots=3:latency=20:retry-after=1)\n',
     )

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import { startSandbox, type Sandbox, type SandboxOptions } from '#node/sandbox/server.ts'
 import { BULK_UPLOAD_PATH, CREATE_APP_PATH, SKU_UPDATE_PATH } from '#shared/service/endpoints.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
@@ -71,9 +71,10 @@ export async function createSkus(sandbox: Sandbox, body: unknown = bulkRequest()
 
 /** Polls until `check` holds, for what happens on the sandbox's side after the client has moved on. */
 export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > end) throw new Error('The condition did not hold in time')
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error('The condition did not hold in time')
+    },
+    { timeout: timeoutMs },
+  )
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { faultSpecOf, parseFaultSpec } from '#cli/fault-spec.ts'
 import { CliError } from '#cli/io.ts'
 import { main } from '#cli/main.ts'
@@ -32,13 +32,14 @@ function startCommand(argv: string[], cwd = REPO_ROOT): CliSession {
 }
 
 async function listeningUrl(session: CliSession): Promise<string> {
-  const end = Date.now() + 5_000
-  for (;;) {
-    const url = /Sandbox listening on (\S+)\n/.exec(session.stdout())?.[1]
-    if (url) return url
-    if (Date.now() > end) throw new Error(`No URL printed:\n${session.stdout()}${session.stderr()}`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
+  return vi.waitFor(
+    () => {
+      const url = /Sandbox listening on (\S+)\n/.exec(session.stdout())?.[1]
+      if (!url) throw new Error(`No URL printed:\n${session.stdout()}${session.stderr()}`)
+      return url
+    },
+    { timeout: 5_000 },
+  )
 }
 
 let scratch = ''

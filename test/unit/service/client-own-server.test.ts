@@ -59,7 +59,7 @@ describe('the service client against a server of our own', () => {
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(outcome.body).toBeUndefined()
     expect(outcome.message).toBe(
-      'The service accepted the request (HTTP 201). Its answer was larger than 1 MiB and was not read.',
+      'The service accepted the request (HTTP 201). Its answer was larger than 1 MB and was not read.',
     )
   })
 
@@ -75,7 +75,7 @@ describe('the service client against a server of our own', () => {
     })
     expect(outcome.kind).toBe('created')
     expect(outcome.body).toBeUndefined()
-    expect(outcome.message).toMatch(/larger than 1 KiB/)
+    expect(outcome.message).toMatch(/larger than 100 bytes/)
   })
 
   it('a 4xx answer beyond the limit is classified by its status, without its message', async () => {

@@ -9,6 +9,7 @@ import {
   sandboxFor,
   skus,
 } from './service-harness.ts'
+import { eventually } from '../sandbox/sandbox-client.ts'
 
 /** One test per row of the outcome table, against the real sandbox over loopback. */
 
@@ -240,11 +241,14 @@ describe('the service client against the sandbox', () => {
   it('cancelled while waiting for the answer: unknown, since the body had left', async () => {
     const sandbox = await sandboxFor({ faults: [{ kind: 'slow-response', stage: 'after', delayMs: 5_000 }] })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 200)
-    const outcome = await clientFor(sandbox.url).send(
+    const sending = clientFor(sandbox.url).send(
       { operation: 'bulk-upload', argument: skus() },
       { signal: controller.signal },
     )
+    // Cancelled once the sandbox has stored the body and holds the answer back.
+    await eventually(() => sandbox.requests()[0]?.stored === true)
+    controller.abort()
+    const outcome = await sending
     expect(outcome).toMatchObject({ kind: 'unknown', processed: 'maybe' })
     expect(outcome.message).toMatch(/^Sending was cancelled after the request was sent\./)
     expect(sandbox.received().skus).toHaveLength(2)

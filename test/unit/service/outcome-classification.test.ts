@@ -134,7 +134,7 @@ describe('2xx: created, whatever the body', () => {
     expect(outcome.kind).toBe('created')
     expect(outcome.body).toBeUndefined()
     expect(outcome.message).toBe(
-      'The service accepted the request (HTTP 201). Its answer was larger than 1 MiB and was not read.',
+      'The service accepted the request (HTTP 201). Its answer was larger than 1 MB and was not read.',
     )
   })
 

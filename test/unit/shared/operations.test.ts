@@ -3,7 +3,7 @@ import { invokeArguments } from '#shared/ipc-arguments.ts'
 import { z } from '#shared/schema/zod.ts'
 import {
   OPERATION_KEYS,
-  PATH_PARAMETER,
+  pathParameter,
   SERVICE_OPERATIONS,
   operationPath,
   serviceOperation,
@@ -16,8 +16,8 @@ import { APP_KIND, SKU_KIND, createRequest, requestBody } from '#shared/sync/kin
 const update: ServiceOperation<{ skuId: string; changes: Record<string, unknown> }> = {
   method: 'PUT',
   path: '/service/platform/misc/v2.0/skus/{skuId}',
-  params: { skuId: PATH_PARAMETER },
-  argument: z.strictObject({ skuId: PATH_PARAMETER, changes: z.record(z.string(), z.unknown()) }),
+  params: { skuId: pathParameter() },
+  argument: z.strictObject({ skuId: pathParameter(), changes: z.record(z.string(), z.unknown()) }),
   pathParams: ({ skuId }) => ({ skuId }),
   body: ({ changes }) => changes,
   logWords: () => 'a SKU updated at',

@@ -18,7 +18,7 @@ const production = BUILT_IN_PROFILES.find((profile) => profile.id === 'productio
 
 describe('the destination kinds', () => {
   it('holds one entry for every kind of profile the schema takes, each under its own name', () => {
-    const kinds = profileSchema.options.map((option) => option.shape.kind.value)
+    const kinds = profileSchema().options.map((option) => option.shape.kind.value)
     expect(Object.keys(DESTINATION_KINDS).sort()).toEqual([...kinds].sort())
     for (const [name, entry] of Object.entries(DESTINATION_KINDS)) expect(entry.kind).toBe(name)
   })

@@ -5,6 +5,7 @@ import {
   byState,
   createMemoryOutbox,
   deferred,
+  drained,
   outcome,
   runWith,
   scriptedTransport,
@@ -28,7 +29,7 @@ describe('pause, resume and cancel', () => {
     expect(run.status).toMatchObject({ state: 'paused', reason: 'requested' })
     answers[0]!.resolve(outcome('created'))
     await until(() => byState(outbox, 'synced').length === 4, 'the in-flight batch recorded')
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await drained()
     expect(fake.calls).toHaveLength(1)
     run.resume()
     await until(() => fake.calls.length === 2)
@@ -150,7 +151,7 @@ describe('concurrency', () => {
     const { run } = runWith({ outbox, transport: fake.transport, settings: { concurrency: 2 } })
     void run.start()
     await until(() => byState(memory, 'synced').length === 4, "the other slot's batch recorded")
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await drained()
     expect(fake.calls).toHaveLength(2)
     // Not announced yet: a person who saw "paused" and closed the app would find the batch sending.
     expect(run.status).toMatchObject({ state: 'running' })

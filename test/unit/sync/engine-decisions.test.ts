@@ -5,6 +5,7 @@ import {
   byState,
   createMemoryOutbox,
   deferred,
+  drained,
   outcome,
   runWith,
   scriptedTransport,
@@ -53,7 +54,7 @@ describe('decisions while the run goes on', () => {
     await run.decide(() => outbox.decide(keys(4, 7), 'created'))
     expect(progress.at(-1)).toEqual({ queued: 12, sending: 0, synced: 4, rejected: 0, failed: 0, unknown: 4 })
     // A decision does not lift the pause: nothing goes out until the person resumes.
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await drained()
     expect(run.status).toMatchObject({ state: 'paused', reason: 'failing' })
     expect(fake.calls).toHaveLength(3)
 

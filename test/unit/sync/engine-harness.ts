@@ -1,6 +1,6 @@
 import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import { createSyncRun } from '#shared/sync/engine.ts'
-import { createMemoryOutbox, type MemoryOutbox } from '#shared/sync/memory-outbox.ts'
+import { createMemoryOutbox, type MemoryOutbox } from './memory-outbox.ts'
 import type { ItemState, OutboxItem, SyncClock, SyncOutbox, SyncTransport } from '#shared/sync/ports.ts'
 import type { RunCounts, RunEvents, RunPorts, RunSettings, RunStatus } from '#shared/sync/run.ts'
 
@@ -88,6 +88,14 @@ export function deferred<T>() {
 }
 
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+/**
+ * Lets every pending promise run to its end. The engine here waits on nothing but promises (the
+ * memory outbox, a fake clock, a scripted transport), so once the microtask queue is empty it has
+ * done all it will do until the test answers, resumes or decides: "nothing was sent" then holds for
+ * good, not only for a while.
+ */
+export const drained = () => new Promise((resolve) => setImmediate(resolve))
 
 /** Waits until `check` holds, giving the engine's promises time to run. */
 export async function until(check: () => boolean, what = 'the condition'): Promise<void> {

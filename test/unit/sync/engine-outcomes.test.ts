@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   byState,
   createMemoryOutbox,
+  drained,
   outcome,
   runWith,
   scriptedTransport,
@@ -274,7 +275,7 @@ describe('the sync engine, outcome by outcome', () => {
       reason: 'failing',
       message: expect.stringMatching(/^3 requests in a row may or may not have been processed/),
     })
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    await drained()
     expect(fake.calls).toHaveLength(6)
     expect(byState(outbox, 'queued')).toHaveLength(4)
     // The person looked and resumes: the counter starts again.

@@ -4,7 +4,7 @@ import { fixedConcurrency } from '#shared/sync/concurrency.ts'
 import { createRunLifecycle } from '#shared/sync/run-lifecycle.ts'
 import { createScheduler } from '#shared/sync/scheduler.ts'
 import type { OutboxItem } from '#shared/sync/ports.ts'
-import { createMemoryOutbox, deferred, skuItems, until } from './engine-harness.ts'
+import { createMemoryOutbox, deferred, drained, skuItems, until } from './engine-harness.ts'
 
 /** A scheduler over a memory outbox whose `send` records each batch and settles when told. */
 function schedulerWith({ items = 7, batchSize = 3, limit = 1 } = {}) {
@@ -112,12 +112,16 @@ describe('the scheduler', () => {
   it('runs a decision between two reads, never during one', async () => {
     const setup = schedulerWith()
     const order: string[] = []
+    const reading = deferred<void>()
     const read = setup.scheduler.inTurn(async () => {
       order.push('read starts')
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      await reading.promise
       order.push('read ends')
     })
     const decision = setup.scheduler.inTurn(async () => order.push('decision'))
+    await drained()
+    expect(order).toEqual(['read starts'])
+    reading.resolve()
     await Promise.all([read, decision])
     expect(order).toEqual(['read starts', 'read ends', 'decision'])
   })

@@ -2,10 +2,11 @@ import { wasSent } from '#shared/sync-state.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { appDraftColumns } from '#shared/apps/validate-app-draft.ts'
 import { newAppPayload } from '#shared/apps/defaults.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import type { CatalogDatabase } from './database.ts'
 import { db } from './index.ts'
 import type { AppDraftRecord } from './records.ts'
-import { isUntouchedNew, sweepEach } from './untouched-new.ts'
+import { DraftRepository, unsentDraft } from './draft-repository.ts'
 
 /** What is appended to a duplicate's name, to tell it apart from its original in the list. */
 export const APP_COPY_SUFFIX = ' (copy)'
@@ -15,11 +16,9 @@ export const APP_COPY_SUFFIX = ' (copy)'
  * few (a brand has a handful of apps), so the list reads them all and undo of a delete keeps the
  * deleted record in memory (see the store) rather than in an undo table.
  */
-export class AppDraftRepository {
-  private readonly db: CatalogDatabase
-
+export class AppDraftRepository extends DraftRepository<AppDraftRecord> {
   constructor(database: CatalogDatabase) {
-    this.db = database
+    super(database, database.appDrafts)
   }
 
   /**
@@ -27,50 +26,20 @@ export class AppDraftRepository {
    * "New app" (`untouchedNew`, the default) is marked so (`isUntouchedNew`): left untouched, it is
    * discarded.
    */
-  async create(
+  create(
     payload: AppCreateRequest = newAppPayload(),
-    now = Date.now(),
+    now = systemClock.now(),
     untouchedNew = true,
   ): Promise<AppDraftRecord> {
-    const record: AppDraftRecord = {
-      id: crypto.randomUUID(),
-      payload,
-      createdAt: now,
-      updatedAt: now,
-      sync: {},
-      standing: [],
-      ...appDraftColumns(payload),
+    return this.add({
+      ...unsentDraft(payload, now, appDraftColumns(payload)),
       ...(untouchedNew ? { untouchedNew } : {}),
-    }
-    await this.db.appDrafts.add(record)
-    return record
-  }
-
-  /** Deletes a draft made by "New app" and left untouched (`isUntouchedNew`); whether it was deleted. */
-  discardUntouchedNew(id: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.appDrafts, async () => {
-      const record = await this.db.appDrafts.get(id)
-      if (!record || !isUntouchedNew(record)) return false
-      await this.db.appDrafts.delete(id)
-      return true
     })
   }
 
-  /**
-   * Deletes every untouched new app draft that `free` lets go (it keeps those an editor holds
-   * open), but `keep`; how many. App drafts are few: all are read.
-   */
-  async sweepUntouchedNew(
-    free: (id: string, work: () => Promise<boolean>) => Promise<boolean>,
-    keep?: string,
-  ): Promise<number> {
-    const all = await this.db.appDrafts.toArray()
-    const ids = all.filter((draft) => draft.id !== keep && isUntouchedNew(draft)).map((draft) => draft.id)
-    return sweepEach(ids, (id) => this.discardUntouchedNew(id), free)
-  }
-
-  get(id: string): Promise<AppDraftRecord | undefined> {
-    return this.db.appDrafts.get(id)
+  /** App drafts are few: all are read. */
+  protected mayBeUntouchedNew(): Promise<AppDraftRecord[]> {
+    return this.db.appDrafts.toArray()
   }
 
   /** Every app draft, most recently edited first. */
@@ -82,7 +51,7 @@ export class AppDraftRepository {
    * A copy of a draft in any sync state: a new id, new timestamps, sent nowhere, and " (copy)"
    * after the name. Only the payload is copied: what sync wrote about the original is not.
    */
-  async duplicate(id: string, now = Date.now()): Promise<AppDraftRecord> {
+  async duplicate(id: string, now = systemClock.now()): Promise<AppDraftRecord> {
     const original = await this.db.appDrafts.get(id)
     if (!original) throw new Error('This app draft no longer exists.')
     // Copied, the original is kept as it is too: the person chose it.

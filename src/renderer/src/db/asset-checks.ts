@@ -2,6 +2,7 @@ import type { AssetRef } from '#shared/asset-checks/asset-refs.ts'
 import type { AssetCheck, AssetStatus } from '#shared/asset-checks/results.ts'
 import type { CatalogDatabase } from './database.ts'
 import type { AssetCheckRecord } from './records.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 const WORST: readonly AssetStatus[] = ['error', 'warning', 'ok']
 
@@ -25,13 +26,13 @@ export class AssetChecks {
   }
 
   /** Keeps a draft's check. */
-  async save(check: DraftCheck, checkedAt = Date.now()): Promise<AssetCheckRecord> {
+  async save(check: DraftCheck, checkedAt = systemClock.now()): Promise<AssetCheckRecord> {
     const [record] = await this.saveMany([check], checkedAt)
     return record!
   }
 
   /** Keeps several drafts' checks in one write (a step of a check of many drafts). */
-  async saveMany(checks: readonly DraftCheck[], checkedAt = Date.now()): Promise<AssetCheckRecord[]> {
+  async saveMany(checks: readonly DraftCheck[], checkedAt = systemClock.now()): Promise<AssetCheckRecord[]> {
     const records = checks.map(({ draftId, refs, checks: answers }): AssetCheckRecord => {
       const assets = refs.map((ref, at) => ({ ...answers[at]!, field: ref.field }))
       const status = WORST.find((worst) => assets.some((asset) => asset.status === worst)) ?? 'ok'

@@ -13,6 +13,7 @@ import { upgradeToCheckDigits } from './check-digit-upgrade.ts'
 import { upgradeToDestinations } from './destination-upgrade.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
 import { upgradeToUndoHistory } from './undo-history-upgrade.ts'
+import { upgradeToActionNames } from './undo-name-upgrade.ts'
 import { upgradeToUpdates } from './updates-upgrade.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
@@ -123,5 +124,8 @@ export class CatalogDatabase extends Dexie {
             if (parts.length) draft.terms = [...new Set([...draft.terms, ...parts])]
           }),
       )
+    // v12: the undo history keeps a key for each action and what its words need, not the words
+    // (issue #40): a label stored before becomes its key, or one kept word for word. No new index.
+    this.version(12).stores({}).upgrade(upgradeToActionNames)
   }
 }

@@ -8,6 +8,7 @@ import type { SyncKind } from '#shared/sync/ports.ts'
 import { isLive, standingTags, type DraftSync } from '#shared/sync-state.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 import type { CatalogDatabase } from './database.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** A stored draft of either kind, as the sync code reads and writes it. */
 export interface DraftRow {
@@ -77,7 +78,7 @@ export function saveDraftPayload<R extends DraftRow>(
   kind: SyncKind,
   id: string,
   payload: R['payload'],
-  now = Date.now(),
+  now = systemClock.now(),
 ): Promise<R> {
   const { definition, table, columns } = storedKind(kind)
   const drafts = table(db) as unknown as Table<R, string>

@@ -9,6 +9,7 @@ import {
   type UpdateStanding,
 } from '#shared/sync-state.ts'
 import type { DraftRow } from './draft-kinds.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** A run as far as the drafts' standings go: its id, where it sends, and whether it updates. */
 export interface StandingRun {
@@ -115,7 +116,7 @@ export async function moveStandings(
   run: StandingRun,
   changes: ReadonlyMap<string, StandingChange>,
   from: readonly ItemState[],
-  now = Date.now(),
+  now = systemClock.now(),
 ): Promise<string[]> {
   if (changes.size === 0) return []
   const ids = [...changes.keys()]

@@ -3,9 +3,10 @@ import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 import type { DraftSync } from '#shared/sync-state.ts'
 import type { AssetCheck, AssetStatus } from '#shared/asset-checks/results.ts'
+import type { Replacement } from '#shared/values/replace-text.ts'
 
 /** What every stored draft carries besides its payload. */
-interface DraftMeta {
+export interface DraftMeta {
   id: string
   createdAt: number
   updatedAt: number
@@ -64,6 +65,24 @@ export interface SkuUndoRecord {
 export type SkuActionKind = 'set-field' | 'duplicate' | 'delete' | 'import'
 
 /**
+ * What the history says of an action, as a key and what the words need (words/undo.ts makes them
+ * where the history is shown): the data keeps no English. `count` is the action's own.
+ */
+export type SkuActionName =
+  /** A field set on the drafts (`path`, as the bulk fields name it), or removed from them. */
+  | { key: 'set-field'; path: string; removed: boolean }
+  /** Text found and replaced in a field, anywhere or at its start. */
+  | ({ key: 'replace'; path: string } & Replacement)
+  /** A field set before the history named its actions (version 8's upgrade): which is not known. */
+  | { key: 'changed-field' }
+  | { key: 'duplicate' }
+  | { key: 'delete' }
+  /** An import, from the file named when it is known. */
+  | { key: 'import'; file?: string }
+  /** A label stored before version 12 that no key reads: kept as it was written. */
+  | { key: 'other'; text: string }
+
+/**
  * One action of the undo history: its undo entries are those of its `batch` in `skuUndo`. Undone
  * newest first, so an older action never puts back what a newer one changed.
  */
@@ -72,8 +91,8 @@ export interface SkuActionRecord {
   seq?: number
   batch: string
   kind: SkuActionKind
-  /** What a person reads in the history: "Set Category on 42 drafts", "Imported 300 rows from shop.csv". */
-  label: string
+  /** What the history calls it ("Set Category on 42 drafts" is `{ key: 'set-field', path: 'category' }`). */
+  name: SkuActionName
   /** Drafts changed, copied or deleted; for an import, the rows that created or updated a draft. */
   count: number
   /** When it was done (an import: when its first rows were written). */

@@ -5,13 +5,13 @@ import { isLive, standingTag, wasSent, type DraftSync } from '#shared/sync-state
 import { diffJson } from '#shared/json-diff.ts'
 import { replacedText, type Replacement } from '#shared/values/replace-text.ts'
 import { bulkField, bulkValueProblem, holdsText, type BulkField } from '#shared/validation/bulk-fields.ts'
-import { deleteLabel, duplicateLabel, replaceLabel, setFieldLabel } from '#renderer/words/undo.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './draft-kinds.ts'
-import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import type { SkuActionName, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
 import type { BulkOptions, SkuUndoLog } from './sku-undo-log.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** What appended to a duplicate's product name tells it apart from its original in the list. */
 export const COPY_SUFFIX = ' (copy)'
@@ -105,7 +105,7 @@ function draftName(record: SkuDraftRecord): string {
 
 /**
  * Set a field on, duplicate or delete many drafts at once: each action one transaction, all or
- * nothing, logged in the undo history under a label a person reads (sku-undo-log.ts).
+ * nothing, logged in the undo history under the key its words are made from (sku-undo-log.ts).
  */
 export class SkuBulkEdits {
   private readonly db: CatalogDatabase
@@ -128,16 +128,15 @@ export class SkuBulkEdits {
     ids: readonly string[],
     path: string,
     value: unknown,
-    { now = Date.now(), onProgress }: BulkOptions = {},
+    { now = systemClock.now(), onProgress }: BulkOptions = {},
   ): Promise<SetFieldResult> {
     const problem = bulkValueProblem(path, value)
     if (problem) throw new BulkRefusal(problem)
-    const title = bulkField(path)?.title ?? path
     return this.changeField(
       ids,
       path,
       (current) => (sameValue(current, value) ? 'unchanged' : { value }),
-      ({ count }) => setFieldLabel(title, count, value === undefined),
+      { key: 'set-field', path, removed: value === undefined },
       { now, onProgress },
     )
   }
@@ -153,9 +152,9 @@ export class SkuBulkEdits {
     ids: readonly string[],
     path: string,
     replacement: Replacement,
-    { now = Date.now(), onProgress }: BulkOptions = {},
+    { now = systemClock.now(), onProgress }: BulkOptions = {},
   ): Promise<SetFieldResult> {
-    const title = textField(path).title
+    textField(path) // refuses a field that holds no text, before anything is read
     return this.changeField(
       ids,
       path,
@@ -165,7 +164,7 @@ export class SkuBulkEdits {
         const problem = bulkValueProblem(path, value)
         return problem ? { value, problem: `${draftName(record)}: ${problem}` } : { value }
       },
-      ({ count }) => replaceLabel(title, replacement, count),
+      { key: 'replace', path, ...replacement },
       { now, onProgress },
     )
   }
@@ -217,13 +216,13 @@ export class SkuBulkEdits {
     ids: readonly string[],
     path: string,
     change: (current: unknown, record: SkuDraftRecord) => FieldChange,
-    label: (result: SetFieldResult) => string,
-    { now = Date.now(), onProgress }: BulkOptions,
+    name: SkuActionName,
+    { now = systemClock.now(), onProgress }: BulkOptions,
   ): Promise<SetFieldResult> {
     const segments = parsePath(path)
     const describe = (result: SetFieldResult) => ({
       kind: 'set-field' as const,
-      label: label(result),
+      name,
       count: result.count,
       kept: result.count,
     })
@@ -279,12 +278,12 @@ export class SkuBulkEdits {
    */
   async duplicate(
     ids: readonly string[],
-    { now = Date.now(), onProgress }: BulkOptions = {},
+    { now = systemClock.now(), onProgress }: BulkOptions = {},
   ): Promise<DuplicateResult> {
     // A copy's entry keeps only its id: nothing of the budget's whole drafts.
     const describe = ({ count }: DuplicateResult) => ({
       kind: 'duplicate' as const,
-      label: duplicateLabel(count),
+      name: { key: 'duplicate' } as const,
       count,
       kept: 0,
     })
@@ -324,35 +323,42 @@ export class SkuBulkEdits {
    * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
    * keeps it from being created there twice.
    */
-  async delete(ids: string | readonly string[], { onProgress }: BulkOptions = {}): Promise<BulkResult> {
+  async delete(
+    ids: string | readonly string[],
+    { now = systemClock.now(), onProgress }: BulkOptions = {},
+  ): Promise<BulkResult> {
     const list = typeof ids === 'string' ? [ids] : ids
     const describe = ({ count }: BulkResult) => ({
       kind: 'delete' as const,
-      label: deleteLabel(count),
+      name: { key: 'delete' } as const,
       count,
       kept: count,
     })
-    return this.undoLog.inBulkTransaction(describe, async (batch) => {
-      const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
-      let count = 0
-      let done = 0
-      for (const chunk of chunks(list)) {
-        const gone: SkuDraftRecord[] = []
-        for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-          if (!record) skipped.missing++
-          else if (isLive(record.sync)) skipped.inRun++
-          else if (wasSent(record.sync)) skipped.sent++
-          else gone.push(record)
+    return this.undoLog.inBulkTransaction(
+      describe,
+      async (batch) => {
+        const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
+        let count = 0
+        let done = 0
+        for (const chunk of chunks(list)) {
+          const gone: SkuDraftRecord[] = []
+          for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+            if (!record) skipped.missing++
+            else if (isLive(record.sync)) skipped.inRun++
+            else if (wasSent(record.sync)) skipped.sent++
+            else gone.push(record)
+          }
+          await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
+          await this.db.skuDrafts.bulkDelete(gone.map((record) => record.id))
+          // A deleted draft's asset check goes with it (an undo brings the draft back unchecked).
+          await this.db.assetChecks.bulkDelete(gone.map((record) => record.id))
+          count += gone.length
+          done += chunk.length
+          onProgress?.(done, list.length)
         }
-        await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
-        await this.db.skuDrafts.bulkDelete(gone.map((record) => record.id))
-        // A deleted draft's asset check goes with it (an undo brings the draft back unchecked).
-        await this.db.assetChecks.bulkDelete(gone.map((record) => record.id))
-        count += gone.length
-        done += chunk.length
-        onProgress?.(done, list.length)
-      }
-      return { batch, count, skipped }
-    })
+        return { batch, count, skipped }
+      },
+      now,
+    )
   }
 }

@@ -2,21 +2,14 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { searchPrefixes, searchTerms, termsMatch } from '#shared/search-terms.ts'
 import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import type { CatalogDatabase } from './database.ts'
+import { DraftRepository, unsentDraft } from './draft-repository.ts'
 import type { SkuDraftRecord } from './records.ts'
-import { isUntouchedNew, sweepEach } from './untouched-new.ts'
 
-/** A draft that has never been sent, with a new id. */
+/** A SKU draft that has never been sent, with a new id. */
 export function newDraftRecord(payload: Sku, now: number, columns = draftColumns(payload)): SkuDraftRecord {
-  return {
-    id: crypto.randomUUID(),
-    payload,
-    createdAt: now,
-    updatedAt: now,
-    sync: {},
-    standing: [],
-    ...columns,
-  }
+  return unsentDraft(payload, now, columns)
 }
 
 /**
@@ -25,50 +18,23 @@ export function newDraftRecord(payload: Sku, now: number, columns = draftColumns
  * only their standings (`sync`, `standing`: db/sync-outbox.ts, db/sync-runs.ts), without touching
  * `updatedAt`.
  */
-export class SkuDraftRepository {
-  private readonly db: CatalogDatabase
-
+export class SkuDraftRepository extends DraftRepository<SkuDraftRecord> {
   constructor(db: CatalogDatabase) {
-    this.db = db
+    // A discarded draft's asset check goes with it.
+    super(db, db.skuDrafts, [db.assetChecks])
   }
 
   /** A draft made by "New SKU", marked so (`isUntouchedNew`): left untouched, it is discarded. */
-  async create(payload: Sku, now = Date.now()): Promise<SkuDraftRecord> {
-    const record: SkuDraftRecord = { ...newDraftRecord(payload, now), untouchedNew: true }
-    await this.db.skuDrafts.add(record)
-    return record
+  create(payload: Sku, now = systemClock.now()): Promise<SkuDraftRecord> {
+    return this.add({ ...newDraftRecord(payload, now), untouchedNew: true })
   }
 
   /**
-   * Deletes a draft made by "New SKU" and left untouched (`isUntouchedNew`), with its asset check;
-   * whether it was deleted. Nothing to undo: it held nothing anyone typed.
+   * A new draft is empty (nothing filled in beyond what a new draft starts with), and empty drafts
+   * are few: found on the `gaps` index.
    */
-  discardUntouchedNew(id: string): Promise<boolean> {
-    return this.db.transaction('rw', this.db.skuDrafts, this.db.assetChecks, async () => {
-      const record = await this.db.skuDrafts.get(id)
-      if (!record || !isUntouchedNew(record)) return false
-      await this.db.skuDrafts.delete(id)
-      await this.db.assetChecks.delete(id)
-      return true
-    })
-  }
-
-  /**
-   * Deletes every untouched new draft that `free` lets go (it keeps those an editor holds open),
-   * but `keep`; how many. Found on the `gaps` index: a new draft is empty (nothing filled in
-   * beyond what a new draft starts with), and empty drafts are few.
-   */
-  async sweepUntouchedNew(
-    free: (id: string, work: () => Promise<boolean>) => Promise<boolean>,
-    keep?: string,
-  ): Promise<number> {
-    const empty = await this.db.skuDrafts.where('gaps').equals(EMPTY_GAP).toArray()
-    const ids = empty.filter((draft) => draft.id !== keep && isUntouchedNew(draft)).map((draft) => draft.id)
-    return sweepEach(ids, (id) => this.discardUntouchedNew(id), free)
-  }
-
-  get(id: string): Promise<SkuDraftRecord | undefined> {
-    return this.db.skuDrafts.get(id)
+  protected mayBeUntouchedNew(): Promise<SkuDraftRecord[]> {
+    return this.db.skuDrafts.where('gaps').equals(EMPTY_GAP).toArray()
   }
 
   /** Most recently edited first. */

@@ -8,8 +8,8 @@ import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
 import { withoutRefusals } from './draft-kinds.ts'
-import { importLabel } from '#renderer/words/undo.ts'
 import { CREATED_ENTRY, type BulkOptions, type SkuUndoLog, type UndoResult } from './sku-undo-log.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * What an imported row whose barcode is already taken does: leave the draft holding it ('skip'),
@@ -113,7 +113,7 @@ export interface RowPlan {
 
 /** What an import under way remembers between its chunks. */
 interface ImportSession {
-  /** The file's name, for the undo history's label. */
+  /** The file's name, for the undo history's words. */
   source?: string
   /** The barcodes written so far, to the draft holding each. */
   byBarcode: Map<string, string>
@@ -282,7 +282,7 @@ export class SkuImportWrites {
     {
       duplicates,
       existingByBarcode,
-      now = Date.now(),
+      now = systemClock.now(),
       columns,
       reading = 'exact',
       named = [],
@@ -439,7 +439,7 @@ export class SkuImportWrites {
       ...(noted?.seq !== undefined && { seq: noted.seq }),
       batch,
       kind: 'import',
-      label: importLabel(count, session.source),
+      name: { key: 'import', file: session.source },
       count,
       at: noted?.at ?? now,
       kept: (noted?.kept ?? 0) + kept,

@@ -6,7 +6,7 @@ import type { SkuActionRecord, SkuDraftRecord, SkuUndoRecord } from './records.t
 
 /** What every long write over many drafts takes. */
 export interface BulkOptions {
-  /** The time written as `updatedAt` (and `createdAt` of copies). */
+  /** The time written as `updatedAt` (and `createdAt` of copies), and the history's time of the action. */
   now?: number
   /** Called after each chunk with the drafts handled so far, out of all given. */
   onProgress?: (done: number, total: number) => void
@@ -130,12 +130,13 @@ export class SkuUndoLog {
   /**
    * Runs a bulk action in one transaction with a new undo batch, and adds it to the history
    * (`describe` names it from its result) when it changed anything, trimming the oldest beyond the
-   * budget. The asset checks are in it too: a draft that goes takes its last check with it.
+   * budget. The asset checks are in it too: a draft that goes takes its last check with it. `at`
+   * is the action's time, the caller's as every time the database writes is (`BulkOptions.now`).
    */
   inBulkTransaction<T extends { count: number }>(
     describe: (result: T) => Omit<ActionNote, 'batch' | 'at'>,
     action: (batch: string) => Promise<T>,
-    at = Date.now(),
+    at: number,
   ): Promise<T> {
     const { db } = this
     return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {

@@ -23,6 +23,7 @@ import {
   type StandingChange,
 } from './draft-standings.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** Why an item whose draft is gone failed: it was never sent. */
 export const DRAFT_GONE_MESSAGE = 'The draft was deleted before it was sent; nothing was sent'
@@ -99,7 +100,7 @@ export async function updateArgumentOf(
  * keyed by run and position: the run's record, and the engine's state while the run holds them.
  * Each item's state is carried onto its draft's standing at the run's destination in the same
  * transaction, so the SKU list shows where every draft stands and a crash can never leave the
- * two apart (README: why both exist, and which wins). What is sent is the draft's payload as it is
+ * two apart (docs/decisions.md: why both exist, and which wins). What is sent is the draft's payload as it is
  * when its batch is read: a draft that is queued can no longer be edited, so that is what was
  * queued, and the item keeps it as what was sent.
  */
@@ -185,9 +186,9 @@ export class DexieSyncOutbox implements SyncOutbox {
   }
 
   /**
-   * As strict as the reference outbox (`memory-outbox.ts`): every item of the request must be in
-   * this run, `queued`, with its draft `queued`, or nothing is written and the engine stops the run
-   * without sending. A request already recorded is refused too.
+   * As strict as the outbox contract asks (test/unit/sync/outbox-contract.ts): every item of the
+   * request must be in this run, `queued`, with its draft `queued`, or nothing is written and the
+   * engine stops the run without sending. A request already recorded is refused too.
    */
   async beginRequest(request: RequestRecord): Promise<void> {
     await this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
@@ -241,7 +242,7 @@ export class DexieSyncOutbox implements SyncOutbox {
       const items = await itemsOfKeys(this.db, this.runId, keys)
       const next: SyncItemRecord[] = []
       const changes = new Map<string, StandingChange>()
-      const answeredAt = request.endedAt ?? Date.now()
+      const answeredAt = request.endedAt ?? systemClock.now()
       updates.forEach((update, i) => {
         const item = items[i]
         if (!item || item.state !== 'sending' || item.requestId !== request.id)
@@ -307,7 +308,7 @@ export class DexieSyncOutbox implements SyncOutbox {
         .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
         .filter((request) => request.endedAt === undefined)
         .toArray()
-      const now = Date.now()
+      const now = systemClock.now()
       await this.db.syncRequests.bulkPut(
         open.map((request) => ({
           ...request,

@@ -15,6 +15,7 @@ import {
 import { ENQUEUE_CHUNK } from './sync-runs.ts'
 import { itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * Reconciliation without a read endpoint (issue #15): the service cannot be asked what it holds,
@@ -321,7 +322,7 @@ export class SyncReconciler {
    * chunks. A draft that keeps another id takes the list's, and is named in `replaced`.
    */
   async decide(destination: string, decision: ReconcileDecision): Promise<Reconciled> {
-    const { source, now = Date.now(), chunk = ENQUEUE_CHUNK, onProgress } = decision
+    const { source, now = systemClock.now(), chunk = ENQUEUE_CHUNK, onProgress } = decision
     // The SKU drafts as the standings' code reads and writes them.
     const table = storedKind('skus').table(this.db)
     const all: Array<MoveStep | IdStep> = [

@@ -27,6 +27,7 @@ import { storedKind, type DraftRow } from './draft-kinds.ts'
 import { createdStanding, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
 import { countItems, itemsInState, itemsOfKeys, standsThere } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * Drafts read and queued a transaction at a time: each chunk commits on its own, so the list and
@@ -265,7 +266,7 @@ export class SyncRunRepository {
       ids,
       includeFailed = false,
       heldBack,
-      now = Date.now(),
+      now = systemClock.now(),
       onProgress,
       chunk = ENQUEUE_CHUNK,
     }: EnqueueOptions,
@@ -425,7 +426,7 @@ export class SyncRunRepository {
     gate,
     id = crypto.randomUUID(),
     ids,
-    now = Date.now(),
+    now = systemClock.now(),
     onProgress,
     chunk = ENQUEUE_CHUNK,
   }: Omit<EnqueueOptions, 'includeFailed' | 'heldBack'> & { gate: UpdateGate }): Promise<Enqueued> {
@@ -540,7 +541,7 @@ export class SyncRunRepository {
     id: string,
     state: SyncRunState,
     details: Partial<Pick<SyncRunRecord, 'lastMessage' | 'lastPause'>> = {},
-    now = Date.now(),
+    now = systemClock.now(),
   ): Promise<void> {
     await this.db.syncRuns.update(id, { state, updatedAt: now, ...details })
   }
@@ -549,7 +550,7 @@ export class SyncRunRepository {
    * After a cancel (once the requests in flight ended): the items still queued leave the run and
    * their drafts go back to draft, a chunk a transaction. Returns how many went back.
    */
-  async releaseQueued(id: string, { chunk = ENQUEUE_CHUNK, now = Date.now() } = {}): Promise<number> {
+  async releaseQueued(id: string, { chunk = ENQUEUE_CHUNK, now = systemClock.now() } = {}): Promise<number> {
     const run = await this.db.syncRuns.get(id)
     if (!run) return 0
     const drafts = storedKind(run.kind).table(this.db)
@@ -583,7 +584,7 @@ export class SyncRunRepository {
    * Says what moved, and the items queued again as the outbox reads them (the drafts' payloads),
    * for an engine sending the run meanwhile (`SyncRun.decide`).
    */
-  async resolve(requestId: string, choice: Resolution, now = Date.now()): Promise<Decided> {
+  async resolve(requestId: string, choice: Resolution, now = systemClock.now()): Promise<Decided> {
     const request = await this.db.syncRequests.get(requestId)
     if (!request) throw new Error('This batch is no longer in the history.')
     const run = await this.db.syncRuns.get(request.runId)

@@ -1,6 +1,10 @@
-import { assetRefs, type AssetRef } from '#shared/asset-checks/asset-refs.ts'
+import {
+  assetRefs,
+  assetRefSchema,
+  MAX_ASSETS_A_CHECK,
+  type AssetRef,
+} from '#shared/asset-checks/asset-refs.ts'
 import type { AssetCheck, AssetStatus } from '#shared/asset-checks/results.ts'
-import { assetRefSchema, MAX_ASSETS_A_CHECK } from '#shared/ipc-arguments.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { DraftCheck } from '#renderer/db/asset-checks.ts'
 import type { AssetCheckRecord } from '#renderer/db/records.ts'
@@ -46,7 +50,7 @@ const keyOf = (ref: AssetRef) => `${ref.kind} ${ref.url}`
  * Main refuses the whole call for one such file (its argument schema), which would sink the others.
  */
 function refusedHere(ref: AssetRef): AssetCheck | undefined {
-  if (assetRefSchema.safeParse(ref).success) return undefined
+  if (assetRefSchema().safeParse(ref).success) return undefined
   return {
     url: ref.url,
     kind: ref.kind,

@@ -1,4 +1,5 @@
 import { shallowRef } from 'vue'
+import { browserClock } from '../adapters/clock.ts'
 
 export interface LogLine {
   id: number
@@ -13,7 +14,7 @@ export function useRunLog() {
   const log = shallowRef<LogLine[]>([])
   let nextId = 0
 
-  function addLog(text: string, at = Date.now()) {
+  function addLog(text: string, at = browserClock.now()) {
     log.value = [...log.value, { id: nextId++, at, text }].slice(-LOG_LINES_KEPT)
   }
 

@@ -6,7 +6,7 @@ import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { bulkField } from '#shared/validation/bulk-fields.ts'
 import { db, skuBulkEdits, skuDrafts, skuList, skuUndo } from '../db/index.ts'
 import { saveDraftPayload } from '../db/draft-kinds.ts'
-import type { SkuActionRecord, SkuDraftRecord } from '../db/records.ts'
+import type { SkuDraftRecord } from '../db/records.ts'
 import type { ReplacePreview, SetFieldResult, Skipped } from '../db/sku-bulk-edits.ts'
 import type { Replacement } from '#shared/values/replace-text.ts'
 import type { FilterOptions } from '../db/sku-list-reader.ts'
@@ -25,7 +25,8 @@ import {
 } from '../db/sku-list-query.ts'
 import { NOTHING, withoutDrafts, type Selection } from './selection.ts'
 import { count, drafts } from '../words/counting.ts'
-import { undoneActionsText } from '../words/undo.ts'
+import { namedActions, undoneActionsText, type NamedAction } from '../words/undo.ts'
+import { browserClock } from '../adapters/clock.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { useProfilesStore } from './profiles.ts'
@@ -89,8 +90,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     /** Set when the editor goes back to the list: the list gives the active row focus again. */
     refocus: false,
   })
-  /** The undo history as last read, newest first (`loadHistory`). */
-  const history = shallowRef<SkuActionRecord[]>([])
+  /** The undo history as last read, newest first, each action with its words (`loadHistory`). */
+  const history = shallowRef<NamedAction[]>([])
 
   // The Sync and Held back filters read where the active profile leads and what it requires:
   // they follow the profile.
@@ -237,7 +238,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   }
 
   async function create(): Promise<string> {
-    const record = await skuDrafts.create(newSkuPayload())
+    const record = await skuDrafts.create(newSkuPayload(), browserClock.now())
     changed()
     return record.id
   }
@@ -340,8 +341,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   }
 
   /** Reads the undo history again (the list's History dialog shows it). */
-  async function loadHistory(): Promise<SkuActionRecord[]> {
-    history.value = await skuUndo.history()
+  async function loadHistory(): Promise<NamedAction[]> {
+    history.value = namedActions(await skuUndo.history())
     return history.value
   }
 

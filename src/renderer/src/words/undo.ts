@@ -1,49 +1,50 @@
-import type { Replacement } from '#shared/values/replace-text.ts'
+import { bulkField } from '#shared/validation/bulk-fields.ts'
+import type { SkuActionName, SkuActionRecord } from '#renderer/db/records.ts'
 import { count, counted, drafts } from './counting.ts'
 
 /*
- * The undo history's words: each action's label, written when the action is, and what an undo
- * did. Kept with the action rather than made again on reading, so a label stays what it said.
+ * The undo history's words: each action's label, made from the key the database keeps for it
+ * (`SkuActionName`) where the history is shown, and what an undo did.
  */
 
-/** "Set Category on 42 drafts", or "Removed Category from 42 drafts" when the value was removed. */
-export function setFieldLabel(title: string, n: number, removed: boolean): string {
-  return removed ? `Removed ${title} from ${drafts(n)}` : `Set ${title} on ${drafts(n)}`
+/** An action of the history with the words a person reads for it. */
+export type NamedAction = SkuActionRecord & { label: string }
+
+/** A field as the bulk edits title it ("Model address of 3D asset 1"), else its path. */
+const titleOf = (path: string) => bulkField(path)?.title ?? path
+
+/** Each key's words for `n` drafts (rows, for an import). */
+const LABELS: {
+  [K in SkuActionName['key']]: (name: Extract<SkuActionName, { key: K }>, n: number) => string
+} = {
+  // "Set Category on 42 drafts", or "Removed Category from 42 drafts" when the value was removed.
+  'set-field': ({ path, removed }, n) =>
+    removed ? `Removed ${titleOf(path)} from ${drafts(n)}` : `Set ${titleOf(path)} on ${drafts(n)}`,
+  // 'Replaced "https://old-cdn/" with "https://cdn.example.net/" at the start of Model address of
+  // 3D asset 1 on 1,000 drafts' ("in" for anywhere in the text).
+  replace: ({ path, find, replace, mode }, n) =>
+    `Replaced “${find}” with “${replace}” ${mode === 'start' ? 'at the start of' : 'in'} ${titleOf(path)} on ${drafts(n)}`,
+  // A field set before the history named its actions (the upgrade's): which field is not known.
+  'changed-field': (_, n) => `Changed a field on ${drafts(n)}`,
+  duplicate: (_, n) => `Duplicated ${drafts(n)}`,
+  delete: (_, n) => `Deleted ${drafts(n)}`,
+  // "Imported 300 rows from shop.csv", or without the file when it is not known.
+  import: ({ file }, n) => `Imported ${counted(n, 'row')}${file ? ` from ${file}` : ''}`,
+  other: ({ text }) => text,
 }
 
-/**
- * 'Replaced "https://old-cdn/" with "https://cdn.example.net/" in Model address of 3D asset 1 on
- * 1,000 drafts' ("at the start of" for an address's start).
- */
-export function replaceLabel(title: string, { find, replace, mode }: Replacement, n: number): string {
-  const where = mode === 'start' ? `at the start of ${title}` : `in ${title}`
-  return `Replaced “${find}” with “${replace}” ${where} on ${drafts(n)}`
+/** What a person reads for an action in the history: "Set Brand on 3 drafts". */
+export function actionLabel({ name, count: n }: Pick<SkuActionRecord, 'name' | 'count'>): string {
+  const words = LABELS[name.key] as (name: SkuActionName, n: number) => string
+  return words(name, n)
 }
 
-/** A field set before the history named its actions (the upgrade's): which field is not known. */
-export function changedFieldLabel(n: number): string {
-  return `Changed a field on ${drafts(n)}`
+/** The history's actions with their words. */
+export function namedActions(actions: readonly SkuActionRecord[]): NamedAction[] {
+  return actions.map((action) => ({ ...action, label: actionLabel(action) }))
 }
 
-/** "Duplicated 42 drafts". */
-export function duplicateLabel(n: number): string {
-  return `Duplicated ${drafts(n)}`
-}
-
-/** "Deleted 42 drafts". */
-export function deleteLabel(n: number): string {
-  return `Deleted ${drafts(n)}`
-}
-
-/** "Imported 300 rows from shop.csv", or without the file when it is not known. */
-export function importLabel(rows: number, file?: string): string {
-  return `Imported ${counted(rows, 'row')}${file ? ` from ${file}` : ''}`
-}
-
-/**
- * What an undo did, by draft (the undo log's `UndoResult`; spelled out here, as the database's
- * labels are written with this module's words).
- */
+/** What an undo did, by draft (the undo log's `UndoResult`). */
 interface UndoCounts {
   restored: number
   removed: number

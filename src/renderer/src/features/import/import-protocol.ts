@@ -4,6 +4,7 @@ import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tall
 import type { GroupedProblem, ProblemGroup, Severity } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
+import type { FileKind } from '#shared/sheet/file-kind.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
 import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
@@ -20,7 +21,7 @@ import type { RareValueRows } from '#shared/rare-values.ts'
  */
 
 /** `xml`: a Google Merchant Center feed (RSS 2.0 or Atom), read into a sheet's rows (xml-feed.ts). */
-export type SheetFormat = 'csv' | 'xlsx' | 'json' | 'xml'
+export type SheetFormat = FileKind
 
 /** A saved mapping: the field each header was mapped to (null: ignored), whatever file it was in. */
 export type SavedMapping = Record<string, FieldPath | null>

@@ -8,8 +8,8 @@ import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { combinationsAlone, prestashopPair } from '#shared/sheet/prestashop-pair.ts'
 import { isCombinationsAlone } from '#shared/sheet/prestashop.ts'
+import { fileKind, SNIFF_BYTES } from '#shared/sheet/file-kind.ts'
 import { DryRunTally } from './dry-run.ts'
-import { SNIFF_BYTES, fileKind, UnreadableFile } from './file-kind.ts'
 import {
   SAMPLE_ROWS,
   type Analysis,
@@ -23,6 +23,7 @@ import {
   type TakenCounts,
 } from './import-protocol.ts'
 import { jsonSkus, readHead, readJsonContent, readResults } from './read-sheet.ts'
+import { UnreadableFile } from './unreadable-file.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -56,8 +57,10 @@ function throttled(job: number) {
 }
 
 async function formatOf(file: File, combinations?: File) {
-  const kind = async (of: File) =>
-    fileKind(of.name, of.size, new Uint8Array(await of.slice(0, SNIFF_BYTES).arrayBuffer()))
+  const kind = async (of: File) => {
+    if (of.size === 0) throw new UnreadableFile('The file is empty.')
+    return fileKind(of.name, new Uint8Array(await of.slice(0, SNIFF_BYTES).arrayBuffer()))
+  }
   const format = await kind(file)
   if (combinations && (format !== 'csv' || (await kind(combinations)) !== 'csv'))
     throw new UnreadableFile(

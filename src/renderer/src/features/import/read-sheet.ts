@@ -24,7 +24,7 @@ import {
   type DocumentResults,
 } from '#shared/sheet/rows.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
-import { UnreadableFile } from './file-kind.ts'
+import { UnreadableFile } from './unreadable-file.ts'
 import type { ReadProgress, SheetFormat } from './import-protocol.ts'
 import { messageOf } from '#shared/error-message.ts'
 

@@ -34,7 +34,7 @@ export function newProfile(): Profile {
 
 /** The schema's problems by dotted path, for inline messages. */
 export function profileProblems(profile: Profile): Map<string, string> {
-  const parsed = profileSchema.safeParse(profile)
+  const parsed = profileSchema().safeParse(profile)
   const problems = new Map<string, string>()
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.set(issue.path.join('.'), issue.message)

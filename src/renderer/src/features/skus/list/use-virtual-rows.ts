@@ -25,11 +25,16 @@ export function useVirtualRows(
   const headHeight = ref(40)
   /**
    * Whether the grid has been laid out once. Until then only the active row is drawn (focus may
-   * go to it); the others come with the first measure, in the frame that lays the page out, so
-   * the page's mount and its rows are two tasks rather than one (issue #37), and the page is not
-   * laid out in the middle of its mount to measure it.
+   * go to it); the rows on screen come with the first measure, in the frame that lays the page
+   * out, so the page's mount and its rows are two tasks rather than one (issue #37), and the page
+   * is not laid out in the middle of its mount to measure it.
    */
   const measured = ref(false)
+  /**
+   * Whether the rows beyond the screen's edges are drawn too: from the task after the first
+   * frame, which then has only the rows a person sees to build and lay out (issue #37).
+   */
+  const overscan = ref(false)
 
   const onScreen = computed(() =>
     rowsOnScreen(
@@ -39,7 +44,7 @@ export function useVirtualRows(
   )
   const drawn = computed(() => {
     const { total, active } = options
-    if (measured.value) return rowsToDraw(onScreen.value, total.value, active.value)
+    if (measured.value) return rowsToDraw(onScreen.value, total.value, active.value, overscan.value)
     return total.value > 0 ? [Math.min(active.value, total.value - 1)] : []
   })
 
@@ -56,9 +61,11 @@ export function useVirtualRows(
 
   // Its first call comes once the grid is laid out, before it is painted: the true sizes, read
   // where reading them costs no layout of its own.
+  let overscanTimer: ReturnType<typeof setTimeout> | undefined
   const resize = new ResizeObserver(() => {
     viewport.value = grid.value?.clientHeight ?? viewport.value
     headHeight.value = head.value?.offsetHeight ?? headHeight.value
+    if (!measured.value) overscanTimer = setTimeout(() => (overscan.value = true))
     measured.value = true
   })
 
@@ -75,6 +82,7 @@ export function useVirtualRows(
   onBeforeUnmount(() => {
     resize.disconnect()
     cancelAnimationFrame(frame)
+    clearTimeout(overscanTimer)
   })
 
   /** Scrolls just enough for the row to be whole on screen, below the sticky header. */

@@ -34,13 +34,15 @@ export function rowsOnScreen(viewport: Viewport, total: number): RowSpan {
 }
 
 /**
- * The positions to put in the DOM: the rows on screen and a few either side, plus the active row
- * wherever it is, so keyboard focus is never lost to a row scrolled away.
+ * The positions to put in the DOM: the rows on screen and a few either side (none without
+ * `overscan`), plus the active row wherever it is, so keyboard focus is never lost to a row
+ * scrolled away.
  */
-export function rowsToDraw(onScreen: RowSpan, total: number, active: number): number[] {
+export function rowsToDraw(onScreen: RowSpan, total: number, active: number, overscan = true): number[] {
   if (total === 0) return []
-  const from = Math.max(0, onScreen.first - OVERSCAN)
-  const to = Math.min(total - 1, onScreen.last + OVERSCAN)
+  const beyond = overscan ? OVERSCAN : 0
+  const from = Math.max(0, onScreen.first - beyond)
+  const to = Math.min(total - 1, onScreen.last + beyond)
   const positions: number[] = []
   for (let i = from; i <= to; i++) positions.push(i)
   const current = Math.min(active, total - 1)

@@ -2,7 +2,7 @@ import { computed, onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue'
 import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { failureText, forgetPreviewAsset, loadPreviewAsset } from '#renderer/adapters/preview-assets.ts'
-import { plural } from '#shared/plural.ts'
+import { counted } from '#shared/counted.ts'
 import { listed } from '#renderer/words/format.ts'
 import type { ModelReading, Placement } from './preview-messages.ts'
 import type { FaceLandmarks } from '#shared/try-on/face-landmarks.ts'
@@ -45,7 +45,7 @@ function describeAsset(name: string, source: ModelSource, loaded: ModelReading):
   const took = [
     ...(loaded.decoders.length ? [`decoded with ${listed(loaded.decoders)}`] : []),
     ...(loaded.extensions.length ? [`glTF extensions ${loaded.extensions.join(', ')}`] : []),
-    ...(loaded.files ? [`${plural(loaded.files, 'file')} beside it`] : []),
+    ...(loaded.files ? [`${counted(loaded.files, 'file')} beside it`] : []),
   ]
   return `${what}${took.length ? ` (${took.join('; ')})` : ''}.`
 }

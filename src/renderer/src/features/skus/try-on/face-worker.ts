@@ -5,8 +5,8 @@ import type { FaceLandmarks, MeshPoint } from '#shared/try-on/face-landmarks.ts'
 import type { FromFaceWorker, ToFaceWorker } from './face-messages.ts'
 
 /**
- * The face-landmark worker (issue #39; see face-messages.ts for what the two sides say, and the
- * README's decision on the model): @vladmandic/human's face detector, mesh and iris models on
+ * The face-landmark worker (issue #39; see face-messages.ts for what the two sides say, and
+ * docs/decisions.md on the model): @vladmandic/human's face detector, mesh and iris models on
  * tfjs's WebAssembly backend, everything fetched from the app's own origin (face-model/, copied
  * there by the build), nothing kept in IndexedDB, nothing evaluated from strings.
  */

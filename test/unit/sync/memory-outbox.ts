@@ -8,13 +8,14 @@ import {
   type OutboxItem,
   type RequestRecord,
   type SyncOutbox,
-} from './ports.ts'
+} from '#shared/sync/ports.ts'
 
 /**
- * A SyncOutbox in memory: the reference for what the Dexie outbox and the CLI's journal must do,
- * and the outbox of the engine's tests. It is strict where the engine must be: a request that
- * names an item not `queued` is refused, so an engine that would send an item twice fails loudly
- * instead of passing a test.
+ * A SyncOutbox in memory, for tests only: the outbox of the engine's tests, and with the Dexie
+ * outbox and the CLI's journal one of the three the outbox contract runs against
+ * (outbox-contract.ts). It is strict where the engine must be: a request that names an item not
+ * `queued` is refused, so an engine that would send an item twice fails loudly instead of passing
+ * a test.
  */
 
 export interface StoredItem extends OutboxItem {
