@@ -4,7 +4,7 @@ import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { draftTerms } from '#shared/search-terms.ts'
 import { skuGaps } from '#shared/sync/send-gates.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { withStanding, type DraftSync } from '#shared/sync-state.ts'
+import { withStanding, type DraftSync } from '#shared/sync/standing.ts'
 import { validityOf } from '#shared/validation/problem.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 

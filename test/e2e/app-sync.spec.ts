@@ -134,7 +134,7 @@ test.describe('Creating apps', () => {
     await screenshot(page, 'app-sync-preflight')
 
     await section.getByRole('button', { name: 'Create 2 apps on Sandbox' }).click()
-    // Asked first, as in the editor (first-hour-leftovers.spec.ts looks at what it shows).
+    // Asked first, as in the editor (app-sync-confirm.spec.ts looks at what it shows).
     await page
       .getByRole('alertdialog', { name: 'Create 2 apps on Sandbox?' })
       .getByRole('button', { name: 'Create 2 apps on Sandbox' })

@@ -77,7 +77,7 @@ test.describe('Leaving an editor', () => {
     await expect(grid(page)).toBeVisible()
   })
 
-  // With a dialog open, Escape only closes it: app-editor-fixes.spec.ts presses it in "Create on …".
+  // With a dialog open, Escape only closes it: app-editor-fields.spec.ts presses it in "Create on …".
   test('Escape leaves the app editor for the app list, the app’s row focused, what was typed kept', async ({
     page,
   }) => {

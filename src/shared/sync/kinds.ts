@@ -17,7 +17,7 @@ export interface DraftKind {
   /** The thing, as a person says it: "SKU", "app". Plurals take an -s (see `counted`). */
   readonly noun: string
   /** The same at the start of a sentence or a column: "SKU", "App". */
-  readonly Noun: string
+  readonly nounAtStart: string
   /** What a run does to them: "send" (SKUs), "create" (apps). */
   readonly verb: string
   /** How the app counts them in its lists and log: "draft" (the SKU list's word), "app". */
@@ -81,7 +81,7 @@ export const NO_APP_ID_MESSAGE =
 export const SKU_KIND: DraftKind = {
   kind: 'skus',
   noun: 'SKU',
-  Noun: 'SKU',
+  nounAtStart: 'SKU',
   verb: 'send',
   listNoun: 'draft',
   draftNoun: 'draft',
@@ -123,7 +123,7 @@ export const SKU_KIND: DraftKind = {
 export const APP_KIND: DraftKind = {
   kind: 'apps',
   noun: 'app',
-  Noun: 'App',
+  nounAtStart: 'App',
   verb: 'create',
   listNoun: 'app',
   draftNoun: 'app draft',
@@ -179,7 +179,7 @@ export function runRequest(
 ): OperationCall {
   if (action === 'create') return createRequest(definition, payloads)
   const operation = definition.operations.update
-  if (operation === undefined) throw new Error(`${definition.Noun}s have no update operation.`)
+  if (operation === undefined) throw new Error(`${definition.nounAtStart}s have no update operation.`)
   return { operation, argument: payloads[0] }
 }
 

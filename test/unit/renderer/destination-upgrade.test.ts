@@ -9,7 +9,7 @@ import { appDraftColumns } from '#shared/apps/validate-app-draft.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { liveTag, standingTag, stateAt } from '#shared/sync-state.ts'
+import { liveTag, standingTag, stateAt } from '#shared/sync/standing.ts'
 import appRequest from '../../fixtures/app-create-request.json'
 import full from '../../fixtures/sku-eyewear-full.json'
 

@@ -9,9 +9,9 @@ import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
-import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
+import { saveDraftPayload } from '#renderer/db/stored-kinds.ts'
 import { DEST, setStanding } from './standings.ts'
-import { standingTag } from '#shared/sync-state.ts'
+import { standingTag } from '#shared/sync/standing.ts'
 
 let name = ''
 let db: CatalogDatabase

@@ -9,7 +9,7 @@ import { recoverInterruptedRuns } from '#renderer/stores/interrupted-sync.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt } from '#shared/sync/standing.ts'
 
 let name = ''
 let db: CatalogDatabase

@@ -5,7 +5,7 @@ import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import { BUILT_IN_PROFILES, type ProfileView } from '#shared/profile.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { standingTag } from '#shared/sync-state.ts'
+import { standingTag } from '#shared/sync/standing.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { setStanding } from './standings.ts'
 

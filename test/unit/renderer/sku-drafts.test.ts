@@ -10,8 +10,8 @@ import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import partial from '../../fixtures/sku-partial-meta.json'
-import { saveDraftPayload } from '#renderer/db/draft-kinds.ts'
-import { standingTag, stateAt } from '#shared/sync-state.ts'
+import { saveDraftPayload } from '#renderer/db/stored-kinds.ts'
+import { standingTag, stateAt } from '#shared/sync/standing.ts'
 import { DEST, setStanding } from './standings.ts'
 
 const copy = <T>(value: T): T => structuredClone(value)

@@ -8,7 +8,7 @@ import { SORT_KEYS, type ListQuery, type SortKey } from '#renderer/db/sku-list-q
 import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
 import { MatchOrder, PAGE_SIZE, type ListView } from '#renderer/db/sku-list-views.ts'
 import { searchTerms } from '#shared/search-terms.ts'
-import { stateAt, withStanding } from '#shared/sync-state.ts'
+import { stateAt, withStanding } from '#shared/sync/standing.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
 
 // 263 drafts: five pages and a partial one, with many ties in brand, category and status.

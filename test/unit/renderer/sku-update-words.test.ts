@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DestinationStanding } from '#shared/sync-state.ts'
+import type { DestinationStanding } from '#shared/sync/standing.ts'
 import { createdWords, keptWords, noIdWords, updateButton } from '#renderer/words/sku-updates.ts'
 
 // What the editor's banner says of a SKU created on a destination (issue #34): it used to say the

@@ -1,6 +1,6 @@
 import type { Table } from 'dexie'
 import type { ItemState } from '#shared/sync/ports.ts'
-import { withStanding, type DestinationStanding, type DraftSync } from '#shared/sync-state.ts'
+import { withStanding, type DestinationStanding, type DraftSync } from '#shared/sync/standing.ts'
 
 /** The destination most renderer tests send to: the address their run target names. */
 export const DEST = 'http://127.0.0.1:9'

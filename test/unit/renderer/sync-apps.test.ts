@@ -13,7 +13,7 @@ import type { RequestRecord } from '#shared/sync/ports.ts'
 import request from '../../fixtures/app-create-request.json'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt } from '#shared/sync/standing.ts'
 import { clearStanding, setStanding } from './standings.ts'
 
 let name = ''

@@ -10,7 +10,7 @@ import { createSyncRun } from '#shared/sync/engine.ts'
 import type { SyncClock, SyncTransport } from '#shared/sync/ports.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt } from '#shared/sync/standing.ts'
 import { clearStanding } from './standings.ts'
 
 // The engine (src/shared/sync) over the Dexie outbox: what the Sync page runs, minus the bridge.

@@ -6,7 +6,7 @@ import type { Outcome } from '#shared/service/outcome.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt } from '#shared/sync/standing.ts'
 
 /** What main would answer, held until the test lets each request finish. */
 const sent: string[][] = []

@@ -1,4 +1,4 @@
-import { wasSent } from '#shared/sync-state.ts'
+import { wasSent } from '#shared/sync/standing.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { appDraftColumns } from '#shared/apps/validate-app-draft.ts'
 import { newAppPayload } from '#shared/apps/defaults.ts'

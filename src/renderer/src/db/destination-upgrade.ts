@@ -1,7 +1,7 @@
 import type { Transaction } from 'dexie'
 import { EMBEDDED_SANDBOX_DESTINATION, normaliseBaseUrl } from '#shared/sync/destination.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
-import { withStanding, type DestinationStanding, type DraftSync } from '#shared/sync-state.ts'
+import { withStanding, type DestinationStanding, type DraftSync } from '#shared/sync/standing.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 
 /** The built-in Sandbox profile's id: before v5, its runs went to the embedded sandbox on that start's port. */

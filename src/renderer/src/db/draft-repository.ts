@@ -24,7 +24,7 @@ export function unsentDraft<P, C extends object>(
  * What the SKU and app draft repositories do alike (sku-drafts.ts, app-drafts.ts): read a draft,
  * add a new one, and discard the "New SKU" / "New app" drafts left untouched (`isUntouchedNew`),
  * one as its editor is left or all at the next start. Saving is one function for both kinds
- * (`saveDraftPayload`, draft-kinds.ts).
+ * (`saveDraftPayload`, stored-kinds.ts).
  */
 export abstract class DraftRepository<R extends DraftMeta> {
   protected readonly db: CatalogDatabase

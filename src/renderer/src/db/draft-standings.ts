@@ -7,8 +7,8 @@ import {
   type DestinationStanding,
   type SyncState,
   type UpdateStanding,
-} from '#shared/sync-state.ts'
-import type { DraftRow } from './draft-kinds.ts'
+} from '#shared/sync/standing.ts'
+import type { DraftRow } from './stored-kinds.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** A run as far as the drafts' standings go: its id, where it sends, and whether it updates. */

@@ -8,7 +8,7 @@ import {
   type SheetData,
 } from '#shared/sheet/export.ts'
 import { DRAFT_COLUMN, PROBLEMS_COLUMN, syncStateColumn } from '#shared/sheet/app-columns.ts'
-import { stateAt } from '#shared/sync-state.ts'
+import { stateAt } from '#shared/sync/standing.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { SYNC_STATE_WORDS } from '#renderer/words/sync-states.ts'
 import { db } from './index.ts'

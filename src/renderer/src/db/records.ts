@@ -1,7 +1,7 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { Validity } from '#shared/validation/problem.ts'
-import type { DraftSync } from '#shared/sync-state.ts'
+import type { DraftSync } from '#shared/sync/standing.ts'
 import type { AssetCheck, AssetStatus } from '#shared/asset-checks/results.ts'
 import type { Replacement } from '#shared/values/replace-text.ts'
 
@@ -13,7 +13,7 @@ export interface DraftMeta {
   validity: Validity
   errorCount: number
   warningCount: number
-  /** Where it stands with each destination it was sent to (src/shared/sync-state.ts). */
+  /** Where it stands with each destination it was sent to (src/shared/sync/standing.ts). */
   sync: DraftSync
   /** Derived from `sync` on every write: the multi-entry index the list and the pre-flight read. */
   standing: string[]

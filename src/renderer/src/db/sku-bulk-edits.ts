@@ -1,13 +1,13 @@
 import { getAt, parsePath } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { setWithSectionDefaults } from '#shared/schema/sku-template.ts'
-import { isLive, standingTag, wasSent, type DraftSync } from '#shared/sync-state.ts'
+import { isLive, standingTag, wasSent, type DraftSync } from '#shared/sync/standing.ts'
 import { diffJson } from '#shared/json-diff.ts'
 import { replacedText, type Replacement } from '#shared/values/replace-text.ts'
 import { bulkField, bulkValueProblem, holdsText, type BulkField } from '#shared/validation/bulk-fields.ts'
 import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
-import { withoutRefusals } from './draft-kinds.ts'
+import { withoutRefusals } from './stored-kinds.ts'
 import type { SkuActionName, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
 import type { BulkOptions, SkuUndoLog } from './sku-undo-log.ts'
@@ -252,7 +252,7 @@ export class SkuBulkEdits {
               // A section the draft lacks comes from the new-SKU template: `{ intensity }` alone
               // would add a missing-field warning for each of the environment's other fields.
               setWithSectionDefaults(payload, segments, outcome.value)
-              // As an edit in the form: a refusal is about what was refused (draft-kinds.ts).
+              // As an edit in the form: a refusal is about what was refused (stored-kinds.ts).
               const standings = withoutRefusals(record.sync, payload)
               next.push({ ...record, payload, updatedAt: now, ...draftColumns(payload), ...standings })
               undo.push({ batch, id: record.id, before: record, writtenAt: now })

@@ -1,4 +1,4 @@
-import type { SyncState } from '#shared/sync-state.ts'
+import type { SyncState } from '#shared/sync/standing.ts'
 
 /** What the list's Sync filter chooses: a state at the destination, or changed since created there. */
 export type SyncFilterState = SyncState | 'changed'

@@ -15,7 +15,7 @@ import {
 import { searchPrefixes, searchTerms } from '#shared/search-terms.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { SkuSendGates } from './sku-send-gates.ts'
-import { destinationTags, standingTag } from '#shared/sync-state.ts'
+import { destinationTags, standingTag } from '#shared/sync/standing.ts'
 
 export interface FilterOptions {
   categories: string[]

@@ -18,7 +18,7 @@ import {
 } from '#shared/sync/send-gates.ts'
 import { takesSamples } from '#shared/sync/destination.ts'
 import { ITEM_STATES, type ItemState } from '#shared/sync/ports.ts'
-import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync-state.ts'
+import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 
 /** Where SKUs would be sent and what that profile requires of them. */

@@ -1,7 +1,7 @@
 import { chunks } from './chunks.ts'
-import { sameStandings } from '#shared/sync-state.ts'
+import { sameStandings } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
-import { withoutRefusals } from './draft-kinds.ts'
+import { withoutRefusals } from './stored-kinds.ts'
 import type { SkuActionRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 
 /** What every long write over many drafts takes. */

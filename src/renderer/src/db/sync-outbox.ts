@@ -12,9 +12,9 @@ import {
 } from '#shared/sync/ports.ts'
 import type { SkuUpdateArgument } from '#shared/service/operations.ts'
 import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
-import { doubtsWhatStands, UNRECORDED, type DestinationStanding } from '#shared/sync-state.ts'
+import { doubtsWhatStands, UNRECORDED, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
-import { storedKind, type DraftRow } from './draft-kinds.ts'
+import { storedKind, type DraftRow } from './stored-kinds.ts'
 import {
   createdFields,
   createdStanding,

@@ -1,10 +1,10 @@
 import type { Table } from 'dexie'
 import { textOf } from '#shared/text-of.ts'
 import { isRecord } from '#shared/is-record.ts'
-import { standingTag, withStanding } from '#shared/sync-state.ts'
+import { standingTag, withStanding } from '#shared/sync/standing.ts'
 import { barcodeKey } from '#shared/sync/send-gates.ts'
 import type { CatalogDatabase } from './database.ts'
-import { storedKind, type DraftRow } from './draft-kinds.ts'
+import { storedKind, type DraftRow } from './stored-kinds.ts'
 import {
   createdStanding,
   moveStandings,

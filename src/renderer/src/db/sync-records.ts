@@ -18,7 +18,7 @@ export interface SyncRunRecord {
   /**
    * What it does with its drafts: creates them (absent: every run before updates was one), or
    * updates SKUs created there, one a request. An update run's items move the drafts' `update`
-   * standing there, never their creation's (src/shared/sync-state.ts).
+   * standing there, never their creation's (src/shared/sync/standing.ts).
    */
   action?: RunAction
   /**

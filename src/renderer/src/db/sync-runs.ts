@@ -19,11 +19,11 @@ import {
   standingTag,
   withStanding,
   type DestinationStanding,
-} from '#shared/sync-state.ts'
+} from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 import { chunks } from './chunks.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
-import { storedKind, type DraftRow } from './draft-kinds.ts'
+import { storedKind, type DraftRow } from './stored-kinds.ts'
 import { createdStanding, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
 import { countItems, itemsInState, itemsOfKeys, standsThere } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'

@@ -1,6 +1,6 @@
 import type { Table, Transaction } from 'dexie'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
-import { standingTags, UNRECORDED, type DestinationStanding, type DraftSync } from '#shared/sync-state.ts'
+import { standingTags, UNRECORDED, type DestinationStanding, type DraftSync } from '#shared/sync/standing.ts'
 import type { SkuDraftRecord } from './records.ts'
 import type { SyncItemRecord } from './sync-records.ts'
 

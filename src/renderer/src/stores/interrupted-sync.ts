@@ -1,4 +1,4 @@
-import { liveTag } from '#shared/sync-state.ts'
+import { liveTag } from '#shared/sync/standing.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
 import type { CatalogDatabase } from '../db/database.ts'
 import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'

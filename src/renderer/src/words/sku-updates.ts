@@ -1,5 +1,5 @@
 import type { ItemState } from '#shared/sync/ports.ts'
-import type { DestinationStanding, SyncState } from '#shared/sync-state.ts'
+import type { DestinationStanding, SyncState } from '#shared/sync/standing.ts'
 import { count, counted } from './counting.ts'
 import { SYNC_STATE_WORDS } from './sync-states.ts'
 

@@ -1,5 +1,5 @@
 import { destinationAddressName } from '#shared/sync/destination.ts'
-import { stateAt, type DraftSync, type SyncState } from '#shared/sync-state.ts'
+import { stateAt, type DraftSync, type SyncState } from '#shared/sync/standing.ts'
 
 /**
  * The sync states in a person's words: one map for the SKU list, its filters, the Sync page's

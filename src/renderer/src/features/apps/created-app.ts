@@ -2,7 +2,7 @@ import { parsePath } from '#shared/json-path.ts'
 import { findField } from '#shared/schema/catalogue.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
 import { appCatalogue } from '#shared/validation/validate.ts'
-import type { DestinationStanding } from '#shared/sync-state.ts'
+import type { DestinationStanding } from '#shared/sync/standing.ts'
 
 /** The id a destination gave the app once sync created it there (`app._id`), if it gave one. */
 export function createdAppId(

@@ -74,7 +74,7 @@ export function itemsOfKind(kind: SyncKind, n: number): string {
 /** The plural noun alone, for headings and labels: "SKUs", "Apps". */
 export function itemNoun(kind: SyncKind, capital = false): string {
   const definition = draftKind(kind)
-  return `${capital ? definition.Noun : definition.noun}s`
+  return `${capital ? definition.nounAtStart : definition.noun}s`
 }
 
 const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })

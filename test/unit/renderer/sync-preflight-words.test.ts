@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Preflight } from '#renderer/db/sync-runs.ts'
-import { START_COPY } from '#renderer/features/sync/start-copy.ts'
+import { START_COPY } from '#renderer/features/sync/preflight-words.ts'
 
 // The Sync page's count tiles add up to every draft: the tryout's 20 drafts showed Ready 0,
 // With errors 2, Synced 6 and Unknown 6, the six failed ones nowhere.

@@ -1,5 +1,5 @@
-import { payloadFingerprint } from './payload-fingerprint.ts'
-import { ITEM_STATES, type ItemState } from './sync/ports.ts'
+import { payloadFingerprint } from '../payload-fingerprint.ts'
+import { ITEM_STATES, type ItemState } from './ports.ts'
 
 /**
  * Where a draft stands with one destination (src/shared/sync/destination.ts). `draft`: never sent
