@@ -3,7 +3,7 @@ import type { RunEvents, SyncRun } from '#shared/sync/run.ts'
 import { db } from '../db/index.ts'
 import { DexieSyncOutbox } from '../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
-import { browserClock } from './clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import { onlineWaiter } from './network.ts'
 import { profilesInMain } from './profiles.ts'
 import { bridgeTransport } from './sync-transport.ts'
@@ -24,7 +24,7 @@ export function createAppSyncRun(
     {
       outbox: new DexieSyncOutbox(db, run),
       transport: bridgeTransport(run),
-      clock: browserClock,
+      clock: systemClock,
       waitUntilOnline: onlineWaiter({
         probe: async () => (await profilesInMain.testConnection(run.profileId)).kind !== 'unreachable',
         online: () => !needsNetwork() || navigator.onLine,

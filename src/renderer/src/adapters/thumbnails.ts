@@ -1,5 +1,5 @@
 import { thumbnailAddress } from '#shared/thumbnail-address.ts'
-import { browserClock } from './clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
  * The list's photos, which main fetches for the page (src/node/thumbnail-route.ts): an <img> asks
@@ -21,7 +21,7 @@ const refusals = new Map<string, { words: string; until: number }>()
 
 export function knownRefusal(photo: string): string | undefined {
   const kept = refusals.get(photo)
-  if (kept && kept.until > browserClock.now()) return kept.words
+  if (kept && kept.until > systemClock.now()) return kept.words
   refusals.delete(photo)
   return undefined
 }
@@ -43,7 +43,7 @@ export async function refusalOf(photo: string): Promise<string> {
     // Main did not answer at all: the fallback says what is known.
   }
   if (refusals.size >= MAX_KEPT) refusals.delete(refusals.keys().next().value!)
-  refusals.set(photo, { words, until: browserClock.now() + KEPT_MS })
+  refusals.set(photo, { words, until: systemClock.now() + KEPT_MS })
   return words
 }
 

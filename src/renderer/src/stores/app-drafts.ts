@@ -7,7 +7,7 @@ import { saveDraftPayload } from '../db/stored-kinds.ts'
 import { db } from '../db/index.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { AppDraftRecord } from '../db/records.ts'
-import { browserClock } from '../adapters/clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -56,7 +56,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
 
   /** A new app: marked untouched new until it is saved (`isUntouchedNew`, db/untouched-new.ts). */
   async function create(): Promise<string> {
-    const record = await appDrafts.create(undefined, browserClock.now())
+    const record = await appDrafts.create(undefined, systemClock.now())
     await load()
     return record.id
   }
@@ -73,7 +73,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
 
   async function duplicate(id: string): Promise<string | undefined> {
     try {
-      const copy = await appDrafts.duplicate(id, browserClock.now())
+      const copy = await appDrafts.duplicate(id, systemClock.now())
       await load()
       tell(`${appLabel(copy)} created as a copy.`)
       return copy.id

@@ -1,5 +1,5 @@
 import { shallowRef } from 'vue'
-import { browserClock } from '../adapters/clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 export interface LogLine {
   id: number
@@ -14,7 +14,7 @@ export function useRunLog() {
   const log = shallowRef<LogLine[]>([])
   let nextId = 0
 
-  function addLog(text: string, at = browserClock.now()) {
+  function addLog(text: string, at = systemClock.now()) {
     log.value = [...log.value, { id: nextId++, at, text }].slice(-LOG_LINES_KEPT)
   }
 

@@ -26,7 +26,7 @@ import {
 import { NOTHING, withoutDrafts, type Selection } from './selection.ts'
 import { count, drafts } from '../words/counting.ts'
 import { namedActions, undoneActionsText, type NamedAction } from '../words/undo.ts'
-import { browserClock } from '../adapters/clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { useProfilesStore } from './profiles.ts'
@@ -238,7 +238,7 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
   }
 
   async function create(): Promise<string> {
-    const record = await skuDrafts.create(newSkuPayload(), browserClock.now())
+    const record = await skuDrafts.create(newSkuPayload(), systemClock.now())
     changed()
     return record.id
   }

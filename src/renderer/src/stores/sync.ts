@@ -36,7 +36,7 @@ import { useRunLog } from './run-log.ts'
 import { useRunViews } from './run-views.ts'
 import { useThroughput } from './throughput.ts'
 import { messageOf } from '#shared/error-message.ts'
-import { browserClock } from '../adapters/clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** The run this page is sending (or sent last), as the progress panel shows it. */
 export interface LiveRun {
@@ -576,7 +576,7 @@ export const useSyncStore = defineStore('sync', () => {
         counts: { ...noItems(), ...counts },
         offline: false,
         needsNetwork: networked,
-        startedAt: browserClock.now(),
+        startedAt: systemClock.now(),
       }
       started = true
       throughput.restart()
@@ -597,7 +597,7 @@ export const useSyncStore = defineStore('sync', () => {
         // The pre-flight shows again once the run has ended: read first, so it never counts the
         // run's drafts as still in it (what was read as the run started).
         await refreshRuns().catch(() => {})
-        patch({ endedAt: browserClock.now(), offline: false })
+        patch({ endedAt: systemClock.now(), offline: false })
       }
       await refresh().catch((failure) => (error.value = messageOf(failure)))
     }

@@ -1,7 +1,7 @@
 import { computed, ref } from 'vue'
 import { TERMINAL_STATES } from '#shared/sync/ports.ts'
 import type { RunCounts } from '#shared/sync/run.ts'
-import { browserClock } from '../adapters/clock.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** Throughput is measured over this much recent time, so a pause or a slow batch soon stops counting. */
 const RATE_WINDOW_MS = 30_000
@@ -14,12 +14,12 @@ export const doneCount = (counts: RunCounts) => TERMINAL_STATES.reduce((sum, sta
  * what `remaining` says is still to send (undefined while the run is not sending).
  */
 export function useThroughput(remaining: () => number | undefined) {
-  const now = ref(browserClock.now())
+  const now = ref(systemClock.now())
   let samples: Array<{ at: number; done: number }> = []
 
   /** Notes the counts now; called whenever they change. */
   function sample(counts: RunCounts) {
-    const at = browserClock.now()
+    const at = systemClock.now()
     samples.push({ at, done: doneCount(counts) })
     while (samples.length > 2 && at - samples[0]!.at > RATE_WINDOW_MS) samples.shift()
     now.value = at
