@@ -1,0 +1,117 @@
+// Type declarations for the few parts of PouchDB the team workspace uses (issue #41). The
+// DefinitelyTyped ones were not taken: they declare a global `Buffer` and the DOM's library into
+// every Node program of the project.
+
+declare module 'pouchdb-core' {
+  export interface Document {
+    _id: string
+    _rev?: string
+    _deleted?: boolean
+    [field: string]: unknown
+  }
+  export type StoredDocument = Document & { _rev: string }
+  export interface Response {
+    ok: true
+    id: string
+    rev: string
+  }
+  export interface ErrorAnswer {
+    error: string | boolean
+    status?: number
+    id?: string
+    reason?: string
+    message?: string
+  }
+  export interface ChangesAnswer {
+    results: Array<{ id: string; seq: string | number; doc?: StoredDocument & { _conflicts?: string[] } }>
+    last_seq: string | number
+  }
+  export interface Sync {
+    on(event: 'active' | 'complete', listener: () => void): Sync
+    on(event: 'paused' | 'denied' | 'error', listener: (error?: ErrorAnswer) => void): Sync
+    on(event: 'change', listener: (info: unknown) => void): Sync
+    cancel(): void
+  }
+  export interface Database {
+    put(doc: Document): Promise<Response>
+    get(
+      id: string,
+      options?: { rev?: string; conflicts?: boolean },
+    ): Promise<StoredDocument & { _conflicts?: string[] }>
+    bulkDocs(docs: Document[]): Promise<Array<Response | ErrorAnswer>>
+    changes(options: {
+      since: string | number
+      limit?: number
+      include_docs?: boolean
+      conflicts?: boolean
+      style?: 'all_docs' | 'main_only'
+    }): Promise<ChangesAnswer>
+    sync(remote: Database, options: { live?: boolean; retry?: boolean; batch_size?: number }): Sync
+    close(): Promise<void>
+  }
+  export interface Options {
+    adapter?: string
+    prefix?: string
+    auth?: { username: string; password: string }
+    skip_setup?: boolean
+  }
+  export interface Static {
+    new (name: string, options?: Options): Database
+    plugin(plugin: Plugin): Static
+    defaults(options: Options): Static
+    adapter(name: string, adapter: unknown, preferred?: boolean): void
+  }
+  export type Plugin = ((pouch: Static) => void) | Record<string, unknown>
+  const PouchDB: Static
+  export default PouchDB
+}
+
+declare module 'pouchdb-adapter-http' {
+  const plugin: import('pouchdb-core').Plugin
+  export default plugin
+}
+
+declare module 'pouchdb-replication' {
+  const plugin: import('pouchdb-core').Plugin
+  export default plugin
+}
+
+declare module 'pouchdb-adapter-memory' {
+  const plugin: import('pouchdb-core').Plugin
+  export default plugin
+}
+
+declare module 'pouchdb-mapreduce' {
+  const plugin: import('pouchdb-core').Plugin
+  export default plugin
+}
+
+declare module 'pouchdb-adapter-leveldb-core' {
+  /** The LevelDOWN-based adapter's constructor, given a `db` factory (leveldown) in its options. */
+  const LevelPouch: (
+    this: unknown,
+    options: Record<string, unknown>,
+    callback: (error?: Error) => void,
+  ) => void
+  export default LevelPouch
+}
+
+declare module 'leveldown' {
+  /** LevelDOWN's store factory: PouchDB's LevelDB adapter calls it with a folder. */
+  const leveldown: (location: string) => unknown
+  export default leveldown
+}
+
+declare module 'express-pouchdb' {
+  import type { IncomingMessage, ServerResponse } from 'node:http'
+  /** An express application: a request listener for node:http's server. */
+  function expressPouchDB(
+    PouchDB: import('pouchdb-core').Static,
+    options?: {
+      mode?: 'fullCouchDB' | 'minimumForPouchDB' | 'custom'
+      inMemoryConfig?: boolean
+      logPath?: string
+    },
+  ): (request: IncomingMessage, response: ServerResponse) => void
+  export default expressPouchDB
+}

@@ -1,0 +1,109 @@
+import { isRecord } from '../is-record.ts'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.ts'
+
+/**
+ * What a team workspace holds (issue #41), one CouchDB document a shared thing: a SKU draft
+ * (`sku:<draft id>`) or an app draft (`app:<draft id>`), its payload as the editor keeps it and
+ * who edited it last. A deletion is a version like any other (`deleted: true`), not CouchDB's
+ * `_deleted`: a deletion against an edit is then a conflict both desks see, where a `_deleted`
+ * leaf would lose to the edit without a word.
+ */
+export interface SharedDraft {
+  _id: string
+  _rev?: string
+  type: SharedKind
+  payload: Record<string, unknown>
+  deleted: boolean
+  /** The workspace user (the desk's CouchDB name) who wrote this version. */
+  editedBy: string
+  /** When, in ms since the epoch, by that desk's clock. */
+  editedAt: number
+}
+
+export type SharedKind = 'sku' | 'app'
+const KINDS: readonly SharedKind[] = ['sku', 'app']
+
+/** A document that arrived, checked: a draft's version, or the removal of one (a `_deleted` leaf). */
+export type Arrival =
+  | { ok: true; draft: SharedDraft & { _rev: string } }
+  | { ok: true; removed: { _id: string; _rev: string } }
+  | { ok: false; id: string; reason: string }
+
+/**
+ * The most a shared document may weigh, as JSON. A SKU draft is a few kilobytes; CouchDB's own
+ * limit (`max_document_size`) is 8 MB by default, and a document that large from a workspace would
+ * be a mistake or an attack: set aside, never applied.
+ */
+export const MAX_SHARED_DOCUMENT_BYTES = 1024 * 1024
+
+/** Keys that, copied into an object, would reach its prototype: a document holding one is refused. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+
+const ID = /^(sku|app):[A-Za-z0-9_-]{1,100}$/
+const REV = /^\d{1,10}-[0-9a-f]{1,64}$/
+const MAX_NAME_CHARS = 200
+
+/**
+ * Checks a document from the workspace before anything of it reaches a draft: its size, its depth,
+ * no prototype key at any depth, then its shape, field by field (unknown top-level fields refused,
+ * the payload kept as the editor would keep a draft's: its validity is the draft's own business).
+ * Never throws: a bad document is an answer naming it and why.
+ */
+export function checkArrival(doc: unknown): Arrival {
+  const id = isRecord(doc) && typeof doc._id === 'string' ? doc._id.slice(0, 120) : '(no id)'
+  const refuse = (reason: string): Arrival => ({ ok: false, id, reason })
+  if (!isRecord(doc)) return refuse('not an object')
+  const bytes = sizeOf(doc)
+  if (bytes === undefined || bytes > MAX_SHARED_DOCUMENT_BYTES)
+    return refuse(`larger than ${MAX_SHARED_DOCUMENT_BYTES / 1024 / 1024} MB`)
+  if (nestsDeeperThan(doc, MAX_JSON_DEPTH)) return refuse(`nested deeper than ${MAX_JSON_DEPTH} levels`)
+  const key = prototypeKeyIn(doc)
+  if (key) return refuse(`holds a "${key}" key`)
+  if (typeof doc._id !== 'string' || !ID.test(doc._id)) return refuse('its id is not a shared draft’s')
+  if (typeof doc._rev !== 'string' || !REV.test(doc._rev)) return refuse('its revision is not CouchDB’s')
+  if (doc._deleted === true) {
+    const extra = Object.keys(doc).filter((name) => !['_id', '_rev', '_deleted'].includes(name))
+    return extra.length
+      ? refuse(`a removal with fields (${extra.join(', ')})`)
+      : { ok: true, removed: { _id: doc._id, _rev: doc._rev } }
+  }
+  return draftOf(doc as Record<string, unknown> & { _id: string; _rev: string }, refuse)
+}
+
+function draftOf(
+  doc: Record<string, unknown> & { _id: string; _rev: string },
+  refuse: (reason: string) => Arrival,
+): Arrival {
+  const { _id, _rev, type, payload, deleted, editedBy, editedAt, ...rest } = doc
+  const unknown = Object.keys(rest)
+  if (unknown.length) return refuse(`unknown fields (${unknown.slice(0, 5).join(', ')})`)
+  if (!KINDS.includes(type as SharedKind) || !_id.startsWith(`${String(type)}:`))
+    return refuse('its type does not match its id')
+  if (!isRecord(payload)) return refuse('its payload is not an object')
+  if (typeof deleted !== 'boolean') return refuse('"deleted" is not true or false')
+  if (typeof editedBy !== 'string' || editedBy.length === 0 || editedBy.length > MAX_NAME_CHARS)
+    return refuse('"editedBy" is not a user’s name')
+  if (typeof editedAt !== 'number' || !Number.isFinite(editedAt) || editedAt < 0)
+    return refuse('"editedAt" is not a time')
+  return { ok: true, draft: { _id, _rev, type: type as SharedKind, payload, deleted, editedBy, editedAt } }
+}
+
+/** The document's size as JSON, in bytes; undefined when it cannot be written as JSON. */
+function sizeOf(doc: Record<string, unknown>): number | undefined {
+  try {
+    return new TextEncoder().encode(JSON.stringify(doc)).byteLength
+  } catch {
+    return undefined
+  }
+}
+
+/** The first prototype key found at any depth (own keys only; depth already bounded). */
+function prototypeKeyIn(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) return key
+    const found = prototypeKeyIn((value as Record<string, unknown>)[key])
+    if (found) return found
+  }
+  return undefined
+}

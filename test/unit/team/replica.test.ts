@@ -1,0 +1,212 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openReplica, type ReplicationState, type TeamReplica, type Workspace } from '#node/team/replica.ts'
+import { checkArrival, type SharedDraft } from '#shared/team/shared-documents.ts'
+import { startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+
+const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
+const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
+const REPLICATES = { timeout: 20_000, interval: 50 }
+
+let server: TeamServer
+let folder: string
+let workspaceUrl: string
+const open: TeamReplica[] = []
+
+beforeEach(async () => {
+  server = await startTeamServer()
+  workspaceUrl = await server.createWorkspace('autumn', [ANA, BEN])
+  folder = await mkdtemp(join(tmpdir(), 'catalog-desk-team-'))
+})
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((replica) => replica.close()))
+  await server.close()
+  await rm(folder, { recursive: true, force: true })
+})
+
+/** A desk: its replica in a folder of its own, replicating as `who`. */
+function desk(name: string, who: Credentials) {
+  const replica = openReplica(join(folder, name))
+  open.push(replica)
+  const states: ReplicationState[] = []
+  const workspace: Workspace = { url: workspaceUrl, ...who }
+  let session = replica.replicate(workspace, (state) => states.push(state))
+  return {
+    replica,
+    states,
+    /** Stops replicating (the desk goes offline) until `reconnect`. */
+    async disconnect() {
+      await session.stop()
+    },
+    reconnect() {
+      session = replica.replicate(workspace, (state) => states.push(state))
+    },
+    /** The winning version of every draft the replica holds, by id, with its conflicts' revisions. */
+    async drafts() {
+      const { changes } = await replica.changes('0', 1000)
+      return new Map(
+        changes.map((change) => [change.id, { ...change.doc, conflicts: change.conflicts } as Version]),
+      )
+    },
+  }
+}
+
+/** A version as a desk's list reads it: its fields and the revisions in conflict with it. */
+type Version = Record<string, unknown> & { conflicts: string[] }
+
+/** A version as the replica stored it, without what `drafts()` adds. */
+const stored = ({ conflicts: _, ...doc }: Record<string, unknown>) => doc
+
+const frame = (id: string, name: string, by: Credentials, base?: string): SharedDraft => ({
+  _id: `sku:${id}`,
+  ...(base ? { _rev: base } : {}),
+  type: 'sku',
+  payload: { productName: name, brand: 'Lumen' },
+  deleted: false,
+  editedBy: by.username,
+  editedAt: 1_790_000_000_000,
+})
+
+describe('a team workspace replica (issue #41)', () => {
+  it('a draft made on one desk reaches the other through the workspace, as the other desk’s user sees it', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const written = await a.replica.write({ ...frame('f1', 'Aviator 58', ANA) })
+    expect(written.ok).toBe(true)
+    await vi.waitFor(
+      async () =>
+        expect((await b.drafts()).get('sku:f1')?.payload).toEqual({
+          productName: 'Aviator 58',
+          brand: 'Lumen',
+        }),
+      REPLICATES,
+    )
+    const arrived = (await b.drafts()).get('sku:f1')!
+    expect(checkArrival(stored(arrived))).toMatchObject({
+      ok: true,
+      draft: { editedBy: 'ana', deleted: false },
+    })
+    expect(b.states.some((state) => state.kind === 'idle' && !state.error)).toBe(true)
+  })
+
+  it('two desks editing the same draft apart keep both versions as a conflict, and keeping one settles it on both', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const first = await a.replica.write({ ...frame('f2', 'Round 50', ANA) })
+    await vi.waitFor(async () => expect((await b.drafts()).has('sku:f2')).toBe(true), REPLICATES)
+    const base = first.ok ? first.rev : ''
+    await Promise.all([a.disconnect(), b.disconnect()])
+    await a.replica.write({ ...frame('f2', 'Round 50 Gold', ANA, base) })
+    await b.replica.write({ ...frame('f2', 'Round 50 Tortoise', BEN, base) })
+    a.reconnect()
+    b.reconnect()
+    for (const side of [a, b])
+      await vi.waitFor(
+        async () => expect((await side.drafts()).get('sku:f2')?.conflicts).toHaveLength(1),
+        REPLICATES,
+      )
+    // Both desks agree on the winner and keep the other version whole.
+    const versions = await a.replica.versions('sku:f2')
+    expect(
+      versions.map((version) => (version.payload as { productName: string }).productName).sort(),
+    ).toEqual(['Round 50 Gold', 'Round 50 Tortoise'])
+    expect((await b.replica.versions('sku:f2')).map((version) => version._rev)).toEqual(
+      versions.map((version) => version._rev),
+    )
+    // Ana keeps a merge of the two.
+    const kept = await a.replica.resolve('sku:f2', { ...frame('f2', 'Round 50 Gold Tortoise', ANA) })
+    expect(kept.ok).toBe(true)
+    await vi.waitFor(async () => {
+      const onB = (await b.drafts()).get('sku:f2')!
+      expect(onB.conflicts).toEqual([])
+      expect((onB.payload as { productName: string }).productName).toBe('Round 50 Gold Tortoise')
+    }, REPLICATES)
+  })
+
+  it('a deletion on one desk against an edit on the other is a conflict too, both versions kept', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const first = await a.replica.write({ ...frame('f3', 'Cat Eye', ANA) })
+    await vi.waitFor(async () => expect((await b.drafts()).has('sku:f3')).toBe(true), REPLICATES)
+    const base = first.ok ? first.rev : ''
+    await Promise.all([a.disconnect(), b.disconnect()])
+    await a.replica.write({ ...frame('f3', 'Cat Eye', ANA, base), deleted: true })
+    await b.replica.write({ ...frame('f3', 'Cat Eye Blue', BEN, base) })
+    a.reconnect()
+    b.reconnect()
+    await vi.waitFor(
+      async () => expect((await b.drafts()).get('sku:f3')?.conflicts).toHaveLength(1),
+      REPLICATES,
+    )
+    const versions = await b.replica.versions('sku:f3')
+    expect(versions.map((version) => version.deleted).sort()).toEqual([false, true])
+  })
+
+  it('an edit based on a revision another edit replaced is refused, and the newer edit stays', async () => {
+    const a = desk('a', ANA)
+    const first = await a.replica.write({ ...frame('f4', 'Pilot', ANA) })
+    const base = first.ok ? first.rev : ''
+    expect((await a.replica.write({ ...frame('f4', 'Pilot 2', ANA, base) })).ok).toBe(true)
+    expect(await a.replica.write({ ...frame('f4', 'Pilot stale', ANA, base) })).toEqual({
+      ok: false,
+      reason: 'stale',
+    })
+    expect(((await a.drafts()).get('sku:f4')!.payload as { productName: string }).productName).toBe('Pilot 2')
+  })
+
+  it('a desk the workspace does not know is told so, stops asking, and nothing is written there', async () => {
+    const outsider = desk('c', { username: 'cleo', password: 'nope' })
+    await outsider.replica.write({ ...frame('f5', 'Shield', ANA) })
+    await vi.waitFor(() => expect(outsider.states.at(-1)).toEqual({ kind: 'stopped' }), REPLICATES)
+    expect(outsider.states).toContainEqual({ kind: 'unauthorized', error: expect.stringMatching(/HTTP 401/) })
+    const answer = await fetch(`${workspaceUrl}/sku:f5`, {
+      headers: { Authorization: `Basic ${Buffer.from('admin:admin-secret').toString('base64')}` },
+    })
+    expect(answer.status).toBe(404)
+  })
+
+  it('documents from the workspace that are not drafts’ reach the desk’s replica but are set aside by its check', async () => {
+    const b = desk('b', BEN)
+    const put = (id: string, body: unknown) =>
+      fetch(`${workspaceUrl}/${id}`, {
+        method: 'PUT',
+        headers: {
+          Authorization: `Basic ${Buffer.from('ana:ana-pass').toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      })
+    expect((await put('sku:h1', { title: 'not a draft' })).status).toBe(201)
+    expect(
+      (await put('sku:h2', { ...frame('h2', 'x'.repeat(2 * 1024 * 1024), ANA), _id: undefined })).status,
+    ).toBe(201)
+    await vi.waitFor(
+      async () => expect([...(await b.drafts()).keys()].sort()).toEqual(['sku:h1', 'sku:h2']),
+      REPLICATES,
+    )
+    const checked = [...(await b.drafts()).values()].map((version) => checkArrival(stored(version)))
+    expect(checked).toEqual([
+      { ok: false, id: 'sku:h1', reason: 'unknown fields (title)' },
+      { ok: false, id: 'sku:h2', reason: 'larger than 1 MB' },
+    ])
+  })
+
+  it('replication picks up where it stopped after the replica is closed and opened again', async () => {
+    const a = desk('a', ANA)
+    await a.replica.write({ ...frame('f6', 'Browline', ANA) })
+    const b = desk('b', BEN)
+    await vi.waitFor(async () => expect((await b.drafts()).has('sku:f6')).toBe(true), REPLICATES)
+    await b.disconnect()
+    await b.replica.close()
+    open.splice(open.indexOf(b.replica), 1)
+    await a.replica.write({ ...frame('f7', 'Oval', ANA) })
+    const again = desk('b', BEN)
+    await vi.waitFor(
+      async () => expect([...(await again.drafts()).keys()].sort()).toEqual(['sku:f6', 'sku:f7']),
+      REPLICATES,
+    )
+  })
+})

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest'
+import { checkArrival, MAX_SHARED_DOCUMENT_BYTES } from '#shared/team/shared-documents.ts'
+
+const REV = '2-9f86d081884c7d659a2feaa0c55ad015'
+const good = {
+  _id: 'sku:f1',
+  _rev: REV,
+  type: 'sku',
+  payload: { productName: 'Aviator 58', arEffect: { envSettings: { intensity: 0.8 } } },
+  deleted: false,
+  editedBy: 'ana',
+  editedAt: 1_790_000_000_000,
+}
+/** As the replica hands documents over: parsed from the server's JSON, own `__proto__` keys kept. */
+const parsed = (json: string) => JSON.parse(json) as unknown
+
+describe('documents arriving from a team workspace (issue #41)', () => {
+  it('takes a draft’s version and a removal as they are', () => {
+    expect(checkArrival(good)).toEqual({ ok: true, draft: good })
+    expect(checkArrival({ _id: 'app:a1', _rev: REV, _deleted: true })).toEqual({
+      ok: true,
+      removed: { _id: 'app:a1', _rev: REV },
+    })
+  })
+
+  it('sets aside a document holding a prototype key at any depth, naming it', () => {
+    const top = parsed(JSON.stringify(good).replace('"type"', '"__proto__":{"polluted":true},"type"'))
+    const nested = parsed(
+      JSON.stringify(good).replace('"productName"', '"tags":[{"constructor":{"prototype":1}}],"productName"'),
+    )
+    expect(checkArrival(top)).toEqual({ ok: false, id: 'sku:f1', reason: 'holds a "__proto__" key' })
+    expect(checkArrival(nested)).toEqual({ ok: false, id: 'sku:f1', reason: 'holds a "constructor" key' })
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined()
+  })
+
+  it('sets aside what is too large or too deep to be a draft', () => {
+    const huge = { ...good, payload: { description: 'x'.repeat(MAX_SHARED_DOCUMENT_BYTES) } }
+    expect(checkArrival(huge)).toEqual({ ok: false, id: 'sku:f1', reason: 'larger than 1 MB' })
+    let deep: Record<string, unknown> = {}
+    for (let i = 0; i < 200; i++) deep = { next: deep }
+    expect(checkArrival({ ...good, payload: deep })).toMatchObject({ ok: false, reason: /nested deeper/ })
+  })
+
+  it('sets aside a document whose shape is not a shared draft’s, saying which part', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      ['a string', /not an object/],
+      [{ ...good, _id: 'claim:production:f1' }, /id is not a shared draft/],
+      [{ ...good, _id: 'sku:../../etc' }, /id is not a shared draft/],
+      [{ ...good, _rev: 'latest' }, /revision/],
+      [{ ...good, type: 'app' }, /type does not match its id/],
+      [{ ...good, payload: ['not', 'an', 'object'] }, /payload is not an object/],
+      [{ ...good, deleted: 'no' }, /"deleted"/],
+      [{ ...good, editedBy: '' }, /"editedBy"/],
+      [{ ...good, editedAt: '10:42' }, /"editedAt"/],
+      [{ ...good, sent: { production: 'PROD-1' } }, /unknown fields \(sent\)/],
+      [{ _id: 'sku:f1', _rev: REV, _deleted: true, payload: {} }, /a removal with fields \(payload\)/],
+    ]
+    for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
+  })
+})
