@@ -4,7 +4,9 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext } from '@playwright/test'
 import playwrightConfig from '../playwright.config.ts'
-import { type AppInfo } from '#shared/ipc.ts'
+import { type AppInfo, type ProfilesState } from '#shared/ipc.ts'
+import { BUILT_IN_PROFILES } from '#shared/profile.ts'
+import { destinationKindOf, destinationOf } from '#shared/sync/destination.ts'
 import type { OriginHandler } from '#node/app-origin.ts'
 import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
@@ -49,13 +51,16 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A fresh context (so a fresh IndexedDB) whose pages get a `window.api` before the app's scripts
- * run, as the browser tests' harness provides it: `getAppInfo` answers, and the channels a
- * scenario hands in (main's own handlers, run here); every other channel says it is not available.
+ * run, as the browser tests' harness provides it: `getAppInfo` answers, `listProfiles` answers as
+ * main does on a first run (the page asks for it before it syncs, checks or imports), and the
+ * channels a scenario hands in (main's own handlers, run here); every other channel says it is not
+ * available.
  */
 export async function appContext(
   browser: Browser,
   handlers: Partial<Record<Channel, (...args: never[]) => Promise<unknown>>> = {},
 ): Promise<BrowserContext> {
+  handlers = { listProfiles: () => Promise.resolve(firstRunProfiles()), ...handlers }
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 } })
   const info: AppInfo = {
     name: 'Catalog Desk',
@@ -113,4 +118,24 @@ function installApi({
     ]),
   )
   Object.defineProperty(globalThis, 'api', { value: Object.freeze(api), enumerable: true })
+}
+
+/** Main's answer on a first run: the built-in profiles, the Sandbox active (as main lists them). */
+function firstRunProfiles(): ProfilesState {
+  // The embedded sandbox's address is known only while the app runs; nothing is sent to it here.
+  const sandboxUrl = 'http://127.0.0.1:4010'
+  return {
+    activeId: 'sandbox',
+    profiles: BUILT_IN_PROFILES.map((profile) => {
+      const { ownToken, tokenStorage } = destinationKindOf(profile)
+      return {
+        ...profile,
+        url: profile.kind === 'service' ? profile.baseUrl : sandboxUrl,
+        destination: destinationOf(profile, sandboxUrl),
+        builtIn: true,
+        hasToken: !ownToken,
+        tokenStorage: tokenStorage ?? null,
+      }
+    }),
+  }
 }

@@ -2,9 +2,6 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from '@playwright/test'
-import type { ProfilesState } from '#shared/ipc.ts'
-import { BUILT_IN_PROFILES } from '#shared/profile.ts'
-import { destinationKindOf, destinationOf } from '#shared/sync/destination.ts'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
 import { thumbnailRoute } from '#node/thumbnail-route.ts'
 import { startStaticServer } from '../test/e2e/harness/static-server.ts'
@@ -94,7 +91,7 @@ export async function startScenario(built = rendererDir): Promise<BenchResult[]>
 
 /** One cold opening in a fresh context, then (after seeding drafts for the app) two warm ones. */
 async function openings(browser: Browser, url: string, into: Openings, isApp: boolean): Promise<void> {
-  const context = await appContext(browser, { listProfiles: () => Promise.resolve(firstRunProfiles()) })
+  const context = await appContext(browser)
   await context.addInitScript(watchStart, { baselinePage: BASELINE_PAGE, longTaskMs: LONG_TASK_MS })
   try {
     const first = await context.newPage()
@@ -171,26 +168,6 @@ function baselinePage(files: string[]): string {
       : `<link rel="modulepreload" crossorigin href="${file}">`,
   )
   return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="UTF-8">\n<title>Baseline</title>\n${links.join('\n')}\n</head>\n<body><div id="app"></div></body>\n</html>\n`
-}
-
-/** Main's answer on a first run: the built-in profiles, the Sandbox active (as main lists them). */
-function firstRunProfiles(): ProfilesState {
-  // The embedded sandbox's address is known only while the app runs; nothing is sent to it here.
-  const sandboxUrl = 'http://127.0.0.1:4010'
-  return {
-    activeId: 'sandbox',
-    profiles: BUILT_IN_PROFILES.map((profile) => {
-      const { ownToken, tokenStorage } = destinationKindOf(profile)
-      return {
-        ...profile,
-        url: profile.kind === 'service' ? profile.baseUrl : sandboxUrl,
-        destination: destinationOf(profile, sandboxUrl),
-        builtIn: true,
-        hasToken: !ownToken,
-        tokenStorage: tokenStorage ?? null,
-      }
-    }),
-  }
 }
 
 // The functions below run in the page and are serialised, so each is self-contained. The node
