@@ -20,16 +20,6 @@ export const VUE_FILE_LINES = 400
 
 /** @type {Record<string, number>} The longest function of each file over the budget, and why. */
 export const LONG_FUNCTIONS = {
-  // checkSheet runs each step of a check in line: to share read-sheet.ts's steps (issue #40).
-  'src/cli/check-input.ts': 118,
-  // The check-assets command parses, checks and reports in one body: to split by step.
-  'src/cli/commands/check-assets.ts': 120,
-  // pushCommand (327) and judge (96) hold the whole push: to split by stage (issue #40).
-  'src/cli/commands/push.ts': 327,
-  // journalOf reads each kind of journal record inline: to split by record kind.
-  'src/cli/push/journal-outbox.ts': 83,
-  // judgePush checks every gate in one body: to become a table of gates.
-  'src/cli/push/push-gates.ts': 150,
   // The asset checker's closure holds its queue and its checks: to split by concern.
   'src/node/asset-checks/asset-checker.ts': 97,
   // fetchGuarded (111, its redirect loop 95) checks each hop inline: to split by check.
@@ -52,26 +42,12 @@ export const LONG_FUNCTIONS = {
   'src/renderer/src/db/sync-runs.ts': 82,
   // previewModel builds every panel's model inline: to split by panel.
   'src/renderer/src/features/apps/preview/preview-model.ts': 95,
-  // The import worker's run reads, checks and writes inline: to split by step.
-  'src/renderer/src/features/import/import.worker.ts': 94,
-  // useImport holds every step of an import and its state: to split by concern (issue #40).
-  'src/renderer/src/features/import/use-import.ts': 274,
   // connect handles every message of the preview's worker inline: to split by message.
   'src/renderer/src/features/skus/preview/preview-client.ts': 118,
   // createPreviewScene builds, lights and animates the scene in one closure: to split by concern.
   'src/renderer/src/features/skus/preview/scene.ts': 287,
   // usePreviewScene wires the scene, the camera and the page's events: to split by concern.
   'src/renderer/src/features/skus/preview/use-preview-scene.ts': 229,
-  // The app drafts store's setup: to split by concern.
-  'src/renderer/src/stores/app-drafts.ts': 94,
-  // The profiles store's setup: to split by concern.
-  'src/renderer/src/stores/profiles.ts': 83,
-  // The reconcile store's setup: to split by concern.
-  'src/renderer/src/stores/reconcile.ts': 163,
-  // The SKU drafts store's setup: to split by concern (issue #40).
-  'src/renderer/src/stores/sku-drafts.ts': 287,
-  // The sync store's setup: to split by concern (issue #40).
-  'src/renderer/src/stores/sync.ts': 595,
   // newAppPayload is one literal of the console's defaults: data, not steps.
   'src/shared/apps/defaults.ts': 87,
   // inspectModel runs every check of a model in line: to split by check.
@@ -104,12 +80,6 @@ export const LONG_FUNCTIONS = {
 export const LONG_VUE_FILES = {
   // The preview report's sections in one template: to split by section.
   'src/renderer/src/features/apps/preview/PreviewReport.vue': 419,
-  // The import page's steps in one template: to split by step (issue #40).
-  'src/renderer/src/features/import/ImportPage.vue': 451,
-  // The problem groups with their fixes inline: to split the fix forms out.
-  'src/renderer/src/features/import/ProblemGroups.vue': 472,
-  // The SKU grid's header, rows and cell editors: to split by concern (issue #40).
-  'src/renderer/src/features/skus/list/SkuGrid.vue': 661,
   // The face picker's list and camera in one component: to split by source.
   'src/renderer/src/features/skus/try-on/FacePicker.vue': 421,
   // The try-on view's canvas and its controls: to split the controls out.

@@ -5,30 +5,22 @@ import { resolve } from 'node:path'
 import { isRecord } from '#shared/is-record.ts'
 import { nestsDeeperThan } from '#shared/json-depth.ts'
 import { JsonItemReader, JsonReadError, type JsonRoot } from '#shared/json-items.ts'
-import { KEEP_COLUMN_PREFIX } from '#shared/sheet/columns.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
-import { streamCsv } from '#shared/sheet/csv.ts'
 import { decodeText, looksBinary, notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
 import {
   isSkuShaped,
   jsonHeaders,
-  jsonTable,
   MAX_PRODUCT_LIST_BYTES,
   productListOf,
-  spreadListOf,
   withGuessedColumns,
   type ProductList,
 } from '#shared/sheet/json-table.ts'
 import { applyMappingFile, mappingFileOf, type MappingFile } from '#shared/sheet/mapping.ts'
-import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { placeOf, sayPlace, type Place, type RowNumbering } from '#shared/sheet/places.ts'
-import { combinationsAlone, streamPrestashopPair, type PairHandlers } from '#shared/sheet/prestashop-pair.ts'
-import { parentIndexFor, SheetConverter } from '#shared/sheet/rows.ts'
-import { ShopIds } from '#shared/sheet/shop-id.ts'
+import { combinationsAlone } from '#shared/sheet/prestashop-pair.ts'
+import { readProductListRows, readSheetRows } from '#shared/sheet/read-rows.ts'
 import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
-import { readXlsx } from '#shared/sheet/xlsx.ts'
-import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
 import { validateDocument, type DocumentKind } from '#shared/validation/document.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { openInputFile, type InputFile } from './input-file.ts'
@@ -37,6 +29,7 @@ import { columnNotes, conversionNotes, productsNote, skippedNotes, suggestionNot
 import type { SheetOptions } from './sheet-options.ts'
 import type { LocatedProblem } from './validation-report.ts'
 import { lineOf, type SheetProblem } from './sheet-report.ts'
+import { SheetColumns } from './sheet-columns.ts'
 
 /**
  * A file read and checked by the same pipeline as the app's importer, item by item as it streams:
@@ -44,10 +37,12 @@ import { lineOf, type SheetProblem } from './sheet-report.ts'
  * is checked and kept by nobody here, so memory does not grow with the file; what is known only
  * at the end (the counts, the notes, the kind of a JSON document read whole) is returned then.
  *
- * CSV streams a megabyte at a time (a WooCommerce export twice: its parents first), JSON a quarter
- * of one (json-items.ts), except a JSON file of at most 4 MB, parsed whole; an XLSX workbook is
- * read whole, up to a size (input-file.ts), then checked a stretch of rows at a time. An XML feed
- * streams as a CSV does, read twice (xml-feed.ts: its elements first, which make the header).
+ * A sheet's rows go through the pipeline the app's import reads them with
+ * (src/shared/sheet/read-rows.ts): CSV streams a quarter of a megabyte at a time (a WooCommerce
+ * export twice: its parents first), an XML feed as a CSV does (xml-feed.ts), and an XLSX workbook
+ * is read whole, up to a size (input-file.ts), then checked a stretch of rows at a time; what is
+ * the CLI's own is its files on disk, the shop's ids and the notes (sheet-columns.ts). JSON streams
+ * a quarter of a megabyte at a time (json-items.ts), except a file of at most 4 MB, parsed whole.
  */
 
 /** `json-products`: a JSON product list that is not SKUs, read as a table through a mapping (json-table.ts). */
@@ -418,30 +413,26 @@ async function checkProductList(
     columns: withGuessedColumns(headers, options.mapping.columns),
   })
   if (options.decimalComma) mapping.decimalComma = true
-  const spread = spreadListOf(headers, mapping.columns)
-  if ('error' in spread) throw new CliError(`The mapping cannot be used on ${input.name}: ${spread.error}.`)
-  const table = jsonTable(list, headers, spread.list)
   const numbering = 'items'
-  const converter = new SheetConverter(headers, mapping)
   const tally = new Tally()
   const conversions = new ConversionTally()
-  for (let at = 0; at < table.sources.length; at += XLSX_ROWS) {
-    const results = converter.convertSources(table.sources.slice(at, at + XLSX_ROWS))
-    conversions.add(results)
-    for (const result of results) {
-      const place = table.places[result.row - 1]!
-      const item = sheetItem(tally.items, result, numbering, undefined, place)
-      tally.count(item)
-      onItem(item, kind)
-    }
-  }
+  const { table, spread } = await readProductListRows(
+    { list, headers },
+    mapping,
+    (results, _progress, { places }) => {
+      conversions.add(results)
+      for (const result of results) {
+        const item = sheetItem(tally.items, result, numbering, undefined, places[result.row - 1])
+        tally.count(item)
+        onItem(item, kind)
+      }
+    },
+  )
   const suggestions = suggestionNotes(matches, mapping)
   const notes = [
     productsNote(table.counts),
-    ...(spread.list
-      ? [
-          `each element of "${spread.list}" is a SKU of its product, named by the product's name and its options`,
-        ]
+    ...(spread
+      ? [`each element of "${spread}" is a SKU of its product, named by the product's name and its options`]
       : []),
     ...columnNotes(matches, mapping, new Set()),
     ...suggestions,
@@ -458,9 +449,6 @@ async function checkProductList(
   }
 }
 
-/** Rows of an XLSX (already in memory) checked at a time. */
-const XLSX_ROWS = 500
-
 /** PrestaShop's combinations file (`--combinations`), read with `input`, its products file: both CSV. */
 async function pairOf(input: InputFile, name: string, cwd: string): Promise<InputFile> {
   const combinations = await openInputFile(name, cwd)
@@ -472,6 +460,11 @@ async function pairOf(input: InputFile, name: string, cwd: string): Promise<Inpu
   return combinations
 }
 
+/**
+ * A sheet (a CSV, a feed, a workbook, or PrestaShop's pair) read by the app's import's pipeline
+ * (read-rows.ts), each row's SKU handed on as an item with the shop's id of its row; what the
+ * reader, the column matching and the conversions want the user to know said in the notes.
+ */
 async function checkSheet(
   input: InputFile,
   options: SheetOptions,
@@ -479,128 +472,44 @@ async function checkSheet(
   combinations?: InputFile,
 ): Promise<CheckedFile> {
   const kind = input.format === 'xlsx' || input.format === 'xml' ? input.format : 'csv'
-  // A feed's rows are its items; a pair's are said in their own file (onFiles below).
-  let numbering: RowNumbering = kind === 'xml' ? 'items' : 'lines'
   const tally = new Tally()
   const conversions = new ConversionTally()
-  /** Columns without a header that hold something: said, since their cells are not read. */
-  const headerless = new Set<number>()
-  const filled = new Set<number>()
-  let read: ReturnType<typeof prepare> | undefined
-
-  /** How the rows under these headers are read: the format's layout, the mapping, the converter. */
-  function prepare(headers: string[], parents: ReturnType<typeof parentIndexFor>) {
-    const layout = productLayout(headers)
-    const { mapping, matches } = applyMappingFile(headers, options.mapping, matchOptionsOf(layout))
-    if (options.decimalComma) mapping.decimalComma = true
-    headers.forEach((header, column) => {
-      if (header.trim() === '') headerless.add(column)
-    })
-    // A column read into a field is not the shop's id; one kept as an extra field (keep:…) still is.
-    const fills = (column: number) => {
-      const path = mapping.columns[column]
-      return path != null && !path.startsWith(KEEP_COLUMN_PREFIX)
-    }
-    const shopIds = new ShopIds(headers, layout, fills)
-    return {
-      headers,
-      layout,
-      mapping,
-      matches,
-      shopIds,
-      converter: new SheetConverter(headers, mapping, parents),
-    }
-  }
-
-  /** Data rows handed to the converter so far: a result's row, less this, is its place in the stretch. */
-  let rowsTaken = 0
-
-  const take = (rows: string[][]) => {
-    for (const column of headerless) {
-      if (rows.some((cells) => (cells[column] ?? '').trim() !== '')) {
-        filled.add(column)
-        headerless.delete(column)
-      }
-    }
-    // Every row, in file order: a Shopify variant row may take its Handle from the row above.
-    const shopIds = rows.map((cells) => read!.shopIds.next(cells))
-    const first = rowsTaken + 1
-    rowsTaken += rows.length
-    const results = read!.converter.convert(rows)
-    conversions.add(results)
-    for (const result of results) {
-      const item = sheetItem(tally.items, result, numbering, shopIds[result.row - first])
-      tally.count(item)
-      onItem(item, kind)
-    }
-  }
-
-  let readerNotes: string[]
-  if (input.format === 'xlsx') {
-    const sheet = await readXlsx(input.blob)
-    const parents = parentIndexFor(sheet.headers)
-    if (parents) for (const cells of sheet.rows) parents.add(cells)
-    read = prepare(sheet.headers, parents)
-    for (let at = 0; at < sheet.rows.length; at += XLSX_ROWS) take(sheet.rows.slice(at, at + XLSX_ROWS))
-    readerNotes = sheet.notes
-  } else {
-    // PrestaShop's products file with its combinations file: read as one sheet (prestashop-pair.ts).
-    const files =
-      combinations &&
-      ([
-        { name: input.name, input: input.blob },
-        { name: combinations.name, input: combinations.blob },
-      ] as const)
-    const stream = (handlers: PairHandlers) =>
-      files
-        ? streamPrestashopPair(files, handlers, { chunkBytes: CHUNK_BYTES })
-        : (input.format === 'xml' ? streamXmlFeed : streamCsv)(input.blob, handlers, {
-            chunkBytes: CHUNK_BYTES,
-          })
-    // WooCommerce names a variation's parent anywhere in the file: a first pass finds the parents.
-    let parents: ReturnType<typeof parentIndexFor>
-    const onFiles: PairHandlers['onFiles'] = (pair) => (numbering = { pair })
-    let done = await stream({
-      onFiles,
-      onHeader(headers) {
-        parents = parentIndexFor(headers)
-        if (!parents) read = prepare(headers, undefined)
+  const columns = new SheetColumns(options)
+  const named = (file: InputFile) => ({ name: file.name, input: file.blob })
+  const sheet = await readSheetRows(
+    { format: kind, file: named(input), ...(combinations && { combinations: named(combinations) }) },
+    {
+      mapping: (headers, layout) => columns.prepare(headers, layout),
+      onStretch({ cells, first, results, numbering }) {
+        const shopIds = columns.take(cells)
+        conversions.add(results)
+        for (const result of results) {
+          const item = sheetItem(tally.items, result, numbering, shopIds[result.row - first])
+          tally.count(item)
+          onItem(item, kind)
+        }
       },
-      onRows(rows) {
-        if (parents) for (const cells of rows) parents.add(cells)
-        else take(rows)
-      },
-    })
-    if (parents) {
-      done = await stream({
-        onFiles,
-        onHeader: (headers) => (read = prepare(headers, parents)),
-        onRows: take,
-      })
-    }
-    readerNotes = done.notes
-  }
-
-  const { headers, layout, mapping, matches, converter, shopIds } = read!
+    },
+  )
+  const { headers, layout, mapping, matches, shopIds } = columns.read!
+  const products = sheet.products!
   const suggestions = suggestionNotes(matches, mapping)
   const notes = [
-    ...readerNotes,
-    ...(layout.format === 'plain'
-      ? []
-      : [productsNote(converter.productCounts), ...skippedNotes(converter.productCounts)]),
-    ...columnNotes(matches, mapping, filled),
+    ...sheet.notes,
+    ...(layout.format === 'plain' ? [] : [productsNote(products), ...skippedNotes(products)]),
+    ...columnNotes(matches, mapping, columns.filled),
     ...suggestions,
     ...Object.keys(options.mapping?.columns ?? {})
       .filter((header) => !headers.includes(header))
       .map((header) => `the mapping names the column "${header}", which this file does not have`),
-    ...conversionNotes(conversions, numbering),
+    ...conversionNotes(conversions, sheet.numbering),
   ]
   return {
     ...tally.file(kind, tally.items === 0, [], notes),
     mapping: mappingFileOf(headers, mapping),
     suggestions,
     ...(shopIds.column === undefined ? {} : { shopIdColumn: shopIds.column }),
-    numbering,
+    numbering: sheet.numbering,
   }
 }
 

@@ -3,7 +3,8 @@ import { open } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { messageOf } from '#shared/error-message.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
-import { fileKind, SNIFF_BYTES, type FileKind } from '#shared/sheet/file-kind.ts'
+import type { FileKind } from '#shared/sheet/file-kind.ts'
+import { kindOf } from '#shared/sheet/read-rows.ts'
 import { CliError } from './io.ts'
 
 /**
@@ -58,7 +59,7 @@ export async function openInputFile(name: string, cwd: string): Promise<InputFil
   const blob = await openAsBlob(path)
   let format: FileKind
   try {
-    format = fileKind(name, new Uint8Array(await blob.slice(0, SNIFF_BYTES).arrayBuffer()))
+    format = await kindOf(name, blob)
   } catch (error) {
     if (error instanceof SheetFileError) throw new CliError(`Cannot read ${name}: ${error.message}`)
     throw error

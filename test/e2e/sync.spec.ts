@@ -400,10 +400,19 @@ test.describe('Sync', () => {
     await expect(progress(page).getByRole('heading', { name: 'Paused: offline' })).toBeVisible()
     await expect(page.getByText('This computer is offline.')).toBeVisible()
     await expect(progress(page).getByRole('button', { name: 'Resume' })).toBeDisabled()
-    const sentWhileOnline = sandbox.requests().length
-    await page.waitForTimeout(800)
+    // The engine itself says it paused (not only the page's panel): from then on it starts no request.
+    await expect(page.getByRole('log')).toContainText('Paused: no new requests')
+    const sentWhenPaused = sandbox.requests().length
+    // What was in flight then still ends, at the sandbox and on the page (no SKU sending); after
+    // that, nothing more goes out until the connection is back.
+    await expect
+      .poll(async () => ({
+        pending: sandbox.requests().filter((request) => request.status === 'pending').length,
+        onPage: (await legend(page, 'Sending').textContent())?.replace(/\s+/g, ' ').trim(),
+      }))
+      .toEqual({ pending: 0, onPage: 'Sending 0' })
     // At most the request that was in flight when the connection went.
-    expect(sandbox.requests().length).toBeLessThanOrEqual(sentWhileOnline + 1)
+    expect(sandbox.requests().length).toBeLessThanOrEqual(sentWhenPaused + 1)
     await context.setOffline(false)
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
     expect(await syncStates(page, REMOTE_ADDRESS)).toEqual({ synced: 18, draft: 2 })

@@ -14,15 +14,16 @@ import {
 import { messageOf } from '#shared/error-message.ts'
 import { SKU_KIND } from '#shared/sync/kinds.ts'
 import { AssetCacheFile, NotACacheError } from '#node/asset-checks/asset-cache.ts'
+import type { AssetChecker } from '#node/asset-checks/asset-checker.ts'
 import { CONCURRENCY } from '#node/asset-checks/asset-fetch.ts'
 import { parseCommandArgs } from '../args.ts'
 import { countResult, emptyTally, resultText, summaryText, type AssetTally } from '../asset-report.ts'
-import { checkInput } from '../check-input.ts'
+import { checkInput, type CheckedFile } from '../check-input.ts'
 import { READ_ERRORS } from '../input-file.ts'
 import { BatchedOutput } from '../batched-output.ts'
-import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { CliError, EXIT_INVALID, EXIT_OK, type CliIo, type Output } from '../io.ts'
 import { jsonMember, JsonListSpool } from '../json-layout.ts'
-import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
+import { SHEET_ARGS, sheetOptions, showMapping, type SheetOptions } from '../sheet-options.ts'
 import { lineFields } from '../sheet-report.ts'
 import { Spool } from '../spool.ts'
 import { CHECK_ASSETS_USAGE } from '../usage.ts'
@@ -47,16 +48,18 @@ const ALLOW_HINT = 'run with --allow-local to check it'
 /** Progress on stderr at most this often. */
 const PROGRESS_MS = 1_000
 
+const CHECK_ASSETS_ARGS = {
+  json: { type: 'boolean' },
+  concurrency: { type: 'string' },
+  'allow-local': { type: 'boolean' },
+  cache: { type: 'string' },
+  budgets: { type: 'string' },
+  ...SHEET_ARGS,
+  help: { type: 'boolean', short: 'h' },
+} as const
+
 export async function checkAssetsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('check-assets', args, {
-    json: { type: 'boolean' },
-    concurrency: { type: 'string' },
-    'allow-local': { type: 'boolean' },
-    cache: { type: 'string' },
-    budgets: { type: 'string' },
-    ...SHEET_ARGS,
-    help: { type: 'boolean', short: 'h' },
-  })
+  const { values, positionals } = parseCommandArgs('check-assets', args, CHECK_ASSETS_ARGS)
   if (values.help) {
     io.stdout.write(CHECK_ASSETS_USAGE)
     return EXIT_OK
@@ -76,7 +79,6 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
     import('#shared/asset-checks/inspect-model.ts'),
   ])
   const cache = values.cache === undefined ? undefined : await openCache(values.cache, validatorVersion(), io)
-
   const checker = createAssetChecker({
     allowLocalAddresses: () => values['allow-local'] === true,
     allowHint: ALLOW_HINT,
@@ -84,96 +86,144 @@ export async function checkAssetsCommand(args: string[], io: CliIo): Promise<num
     concurrency,
     cache,
   })
+  const progress = printProgress(io.stderr, checker, cache !== undefined)
+  const run: CheckRun = {
+    named: new NamedSkus(),
+    checks: { model: new Map(), picture: new Map() },
+    tally: emptyTally(),
+  }
+  try {
+    const checked = await askChecks(file, io.cwd, options, checker, run)
+    await Promise.all([...run.checks.model.values(), ...run.checks.picture.values()])
+    clearInterval(progress)
+    if (cache) await saveCache(cache, io)
+    run.tally.files = checker.stats.asked
+    run.tally.unchanged = checker.stats.unchanged
+    const report = { run, budgets, cached: cache !== undefined }
+    if (values.json)
+      await writeJson(io.stdout, report, checked.kind, options.showMapping ? checked.mapping : undefined)
+    else {
+      io.stdout.write(showMapping(checked.mapping, options))
+      await writeText(io.stdout, report)
+    }
+    return run.tally.error > 0 ? EXIT_INVALID : EXIT_OK
+  } finally {
+    clearInterval(progress)
+    run.named.close()
+  }
+}
+
+/** What a run gathers: the SKUs that name assets, what the checker was asked, and the counts. */
+interface CheckRun {
+  named: NamedSkus
+  checks: AssetChecks
+  tally: AssetTally
+}
+
+/** What the report is made of: the run, the budgets it is judged by, and whether a cache was used. */
+interface CheckReport {
+  run: CheckRun
+  budgets: AssetBudgets
+  cached: boolean
+}
+
+/** Progress on standard error, at most once a second, until cleared. */
+function printProgress(err: Output, checker: AssetChecker, cached: boolean): ReturnType<typeof setInterval> {
   const progress = setInterval(() => {
     const { asked, done, unchanged } = checker.stats
-    io.stderr.write(
-      `Progress: ${done} of ${asked} files checked${cache ? ` (${unchanged} unchanged since the cache)` : ''}\n`,
+    err.write(
+      `Progress: ${done} of ${asked} files checked${cached ? ` (${unchanged} unchanged since the cache)` : ''}\n`,
     )
   }, PROGRESS_MS)
   progress.unref?.()
+  return progress
+}
 
-  const named = new NamedSkus()
-  // Each address as spelled, asked of the checker once for each class: 1,000 SKUs naming 50
-  // models ask it 50 times, not 1,000 (each ask parses the address to compare it, 0.6 ms a
-  // thousand). Kept by class, then by the address as it is, so no key is built for each SKU.
-  const checks: AssetChecks = { model: new Map(), picture: new Map() }
-  const tally = emptyTally()
-  try {
-    const checked = await checkInput(
-      file,
-      io.cwd,
-      options,
-      (item) => {
-        tally.skus++
-        const refs = assetRefs(item.payload)
-        if (refs.length === 0) return
-        tally.naming++
-        for (const ref of refs) {
-          const asset = assetClassOf(ref.kind)
-          const asked = checks[asset]
-          if (!asked.has(ref.url)) asked.set(ref.url, checker.check(ref.url, asset))
-        }
-        const sku = SKU_KIND.label(item.payload, `#${item.index}`)
-        const line = item.row === undefined ? {} : lineFields(item.place)
-        named.add({ index: item.index, row: item.row, ...line, sku, refs })
-      },
-      // Whether the SKUs meet the contract is validate's question: their assets are checked either way.
-      { validate: false },
-    )
-    if (checked.kind === 'app-request') {
-      throw new CliError(`${file} holds an app creation request: check-assets checks the assets SKUs name.`)
-    }
-    if (checked.fileErrors.length > 0) {
-      throw new CliError(`${file} holds no list of SKUs to check: ${checked.fileErrors[0]!.message}`)
-    }
-    await Promise.all([...checks.model.values(), ...checks.picture.values()])
-    clearInterval(progress)
-    if (cache) await saveCache(cache, io)
-    tally.files = checker.stats.asked
-    tally.unchanged = checker.stats.unchanged
-
-    if (values.json) {
-      const results = new JsonListSpool()
-      try {
-        await eachResult(named, checks, budgets, tally, (at, field, check) =>
-          results.add({
-            index: at.index,
-            ...(at.row === undefined ? {} : { row: at.row }),
-            ...(at.line === undefined ? {} : { line: at.line }),
-            ...(at.file === undefined ? {} : { file: at.file }),
-            sku: at.sku,
-            field,
-            ...check,
-          } satisfies SkuAssetResult),
-        )
-        const head = { kind: checked.kind, ...tallyJson(tally, cache !== undefined) }
-        io.stdout.write(
-          `{\n${Object.entries(head)
-            .map(([key, value]) => jsonMember(key, value))
-            .join(',\n')},\n`,
-        )
-        io.stdout.write(`${jsonMember('budgets', budgets)},\n`)
-        results.write(io.stdout, 'results')
-        if (options.showMapping && checked.mapping)
-          io.stdout.write(`,\n${jsonMember('mapping', checked.mapping)}`)
-        io.stdout.write('\n}\n')
-      } finally {
-        results.close()
+/**
+ * Reads FILE as validate reads it, asking the checker about each address a SKU names as the SKU
+ * is read, and keeping what each SKU named for the report; refuses what holds no SKUs.
+ */
+async function askChecks(
+  file: string,
+  cwd: string,
+  options: SheetOptions,
+  checker: AssetChecker,
+  { named, checks, tally }: CheckRun,
+): Promise<CheckedFile> {
+  const checked = await checkInput(
+    file,
+    cwd,
+    options,
+    (item) => {
+      tally.skus++
+      const refs = assetRefs(item.payload)
+      if (refs.length === 0) return
+      tally.naming++
+      // Each address as spelled, asked of the checker once for each class: 1,000 SKUs naming 50
+      // models ask it 50 times, not 1,000 (each ask parses the address to compare it, 0.6 ms a
+      // thousand). Kept by class, then by the address as it is, so no key is built for each SKU.
+      for (const ref of refs) {
+        const asset = assetClassOf(ref.kind)
+        const asked = checks[asset]
+        if (!asked.has(ref.url)) asked.set(ref.url, checker.check(ref.url, asset))
       }
-    } else {
-      io.stdout.write(showMapping(checked.mapping, options))
-      const out = new BatchedOutput(io.stdout)
-      await eachResult(named, checks, budgets, tally, (at, field, check) =>
-        out.write(resultText(at, field, check)),
-      )
-      out.write(summaryText(tally, cache !== undefined))
-      out.flush()
-    }
-    return tally.error > 0 ? EXIT_INVALID : EXIT_OK
-  } finally {
-    clearInterval(progress)
-    named.close()
+      const sku = SKU_KIND.label(item.payload, `#${item.index}`)
+      const line = item.row === undefined ? {} : lineFields(item.place)
+      named.add({ index: item.index, row: item.row, ...line, sku, refs })
+    },
+    // Whether the SKUs meet the contract is validate's question: their assets are checked either way.
+    { validate: false },
+  )
+  if (checked.kind === 'app-request') {
+    throw new CliError(`${file} holds an app creation request: check-assets checks the assets SKUs name.`)
   }
+  if (checked.fileErrors.length > 0) {
+    throw new CliError(`${file} holds no list of SKUs to check: ${checked.fileErrors[0]!.message}`)
+  }
+  return checked
+}
+
+/** `--json`: the counts and budgets, then each result (spooled: they may be many), then the mapping. */
+async function writeJson(
+  out: Output,
+  { run, budgets, cached }: CheckReport,
+  kind: CheckedFile['kind'],
+  mapping: CheckedFile['mapping'],
+): Promise<void> {
+  const results = new JsonListSpool()
+  try {
+    await eachResult(run, budgets, (at, field, check) =>
+      results.add({
+        index: at.index,
+        ...(at.row === undefined ? {} : { row: at.row }),
+        ...(at.line === undefined ? {} : { line: at.line }),
+        ...(at.file === undefined ? {} : { file: at.file }),
+        sku: at.sku,
+        field,
+        ...check,
+      } satisfies SkuAssetResult),
+    )
+    const head = { kind, ...tallyJson(run.tally, cached) }
+    out.write(
+      `{\n${Object.entries(head)
+        .map(([key, value]) => jsonMember(key, value))
+        .join(',\n')},\n`,
+    )
+    out.write(`${jsonMember('budgets', budgets)},\n`)
+    results.write(out, 'results')
+    if (mapping) out.write(`,\n${jsonMember('mapping', mapping)}`)
+    out.write('\n}\n')
+  } finally {
+    results.close()
+  }
+}
+
+/** The text report: one line a SKU and asset, then the summary. */
+async function writeText(out: Output, { run, budgets, cached }: CheckReport): Promise<void> {
+  const batched = new BatchedOutput(out)
+  await eachResult(run, budgets, (at, field, check) => batched.write(resultText(at, field, check)))
+  batched.write(summaryText(run.tally, cached))
+  batched.flush()
 }
 
 /** What is kept of a SKU that names assets, until the checks are done. */
@@ -227,10 +277,8 @@ type AssetChecks = Record<AssetClass, Map<string, Promise<AssetOutcome>>>
  * one judgement (the same object) is given for every SKU naming it so.
  */
 async function eachResult(
-  named: NamedSkus,
-  checks: AssetChecks,
+  { named, checks, tally }: CheckRun,
   budgets: AssetBudgets,
-  tally: AssetTally,
   give: (at: Named, field: string, check: AssetCheck) => void,
 ): Promise<void> {
   const judged: Record<AssetKind, Map<string, AssetCheck>> = {

@@ -484,17 +484,7 @@ function journalOf(
   const { path } = options
   const { book } = replayed
   const { records } = book
-  const appender: JournalAppender = options.dryRun
-    ? openJournalReadOnly(path, { replaced: replayed.replaced === true })
-    : openJournalAppender(path, options.write)
-  if (!replayed.existed) {
-    try {
-      appender.append(header)
-    } catch (error) {
-      appender.close()
-      throw error
-    }
-  }
+  const appender = openAppender(options, header, replayed)
   let closed = false
 
   /** Appends a line and records it; a line that cannot be written records nothing. */
@@ -523,7 +513,47 @@ function journalOf(
     },
     payloadAt,
     adopted: (fingerprint) => book.adopted.has(fingerprint),
+    ...recordWriters(records, write),
+    outbox: (source) => runOutbox(source, { records, write }),
 
+    async close() {
+      if (closed) return
+      closed = true
+      try {
+        appender.close()
+      } finally {
+        unlock()
+      }
+    },
+  }
+}
+
+/** The file's appender (a dry run's keeps what it appends in memory), a new file's header written first. */
+function openAppender(options: JournalOptions, header: JournalHeader, replayed: Replayed): JournalAppender {
+  const appender: JournalAppender = options.dryRun
+    ? openJournalReadOnly(options.path, { replaced: replayed.replaced === true })
+    : openJournalAppender(options.path, options.write)
+  if (!replayed.existed) {
+    try {
+      appender.append(header)
+    } catch (error) {
+      appender.close()
+      throw error
+    }
+  }
+  return appender
+}
+
+/**
+ * The lines written outside a run, one method a record kind: a recovery (`recover`), a person's
+ * decision (`decide`), the platform's ids (`ids`), a journal carried over (`adopt`). Each is
+ * flushed before it returns.
+ */
+function recordWriters(
+  records: ReadonlyMap<string, JournalRecord>,
+  write: (line: JournalLine) => void,
+): Pick<Journal, 'recoverInterrupted' | 'decide' | 'setIds' | 'adopt'> {
+  return {
     async recoverInterrupted(message) {
       const found: Record<JournalAction, number> = { create: 0, update: 0 }
       const keys: string[] = []
@@ -554,18 +584,6 @@ function journalOf(
     async adopt(adoption) {
       write({ type: 'adopt', ...adoption })
     },
-
-    outbox: (source) => runOutbox(source, { records, write }),
-
-    async close() {
-      if (closed) return
-      closed = true
-      try {
-        appender.close()
-      } finally {
-        unlock()
-      }
-    },
   }
 }
 
@@ -593,22 +611,14 @@ function runOutbox(
     return position
   }
 
-  /** The first item whose index is above `after`. */
-  function firstAfter(after: number): number {
-    let low = 0
-    let high = items.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (items[middle]!.index <= after) low = middle + 1
-      else high = middle
-    }
-    return low
-  }
-
   return {
     async queuedAfter(after, limit) {
       const found: OutboxItem[] = []
-      for (let position = firstAfter(after); position < items.length && found.length < limit; position++) {
+      for (
+        let position = firstAfter(items, after);
+        position < items.length && found.length < limit;
+        position++
+      ) {
         if (states[position] !== CODE.queued) continue
         const item = items[position]!
         found.push({ key: item.key, position: item.index, payload: source.send(item), label: item.label })
@@ -670,4 +680,16 @@ function runOutbox(
       return position === undefined ? undefined : STATES[states[position]!]
     },
   }
+}
+
+/** The position of the first item whose index is above `after` (items are in input order). */
+function firstAfter(items: readonly RunItem[], after: number): number {
+  let low = 0
+  let high = items.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (items[middle]!.index <= after) low = middle + 1
+    else high = middle
+  }
+  return low
 }

@@ -1,6 +1,7 @@
 import { counted } from '#shared/counted.ts'
 import { lineOf } from '../sheet-report.ts'
 import { holdGroups, holdLines, verdictLine, type HoldGroup } from '../verdict-report.ts'
+import type { JournalRecord } from './journal-outbox.ts'
 import type { ItemPlan, PushHoldReason, PushJudgement } from './push-gates.ts'
 import type { PushInput } from './push-input.ts'
 import type { PlatformListJson } from './push-report.ts'
@@ -80,6 +81,14 @@ export function dryRunJson(
     { headings: { ...headings, [STANDING]: 'left as an earlier push left it (unknown, failed or refused)' } },
   )
   return { json, groups }
+}
+
+/** Why a dry run says an item is left as it stands: what an earlier push left of it. */
+export function standingWords(last: JournalRecord['last']): string {
+  const what = last?.action === 'update' ? 'An update' : 'A creation'
+  const state = last?.state === 'sending' || last === undefined ? 'unknown' : last.state
+  const why = last?.message ? `: ${last.message}` : ''
+  return `${what} an earlier push sent is ${state}${why}; it is left as it is`
 }
 
 /** The text on standard output: what would be sent, then the verdict's counts and reasons. */

@@ -131,166 +131,50 @@ const isUnresolvedCreation = (record: JournalRecord | undefined): boolean =>
   record?.last?.action === 'create' &&
   (record.last.state === 'unknown' || record.last.state === 'failed')
 
+/** What judging builds up: each item's plan, then what each gate holds back, keeps or changes. */
+interface Judging {
+  context: GateContext
+  /** The platform's ids the list gives, by key. */
+  listIds: ReadonlyMap<string, string>
+  /** Keys of the journal's unknown or failed creations the platform's list names. */
+  created: ReadonlySet<string>
+  plans: Array<ItemPlan | undefined>
+  /** Unknown or failed creations not on the list: created again, unless a gate keeps them back. */
+  resendCandidates: Set<number>
+  resent: Set<number>
+  held: Map<number, PushHold>
+  keptBack: Map<number, Hold>
+  kept: Map<number, string[]>
+}
+
+/**
+ * The gates, in the order they are judged, each over the plans the one before left: an app's
+ * changes (it has no update), the app's send gates (own fields, then barcodes), then what each
+ * update would send. Each may hold an item back or change its plan.
+ */
+const GATES: ReadonlyArray<(judging: Judging) => void> = [holdUnupdatable, holdAtSendGates, judgeUpdates]
+
 export function judgePush(context: GateContext): PushJudgement {
-  const { input, journal, required, holdBadCheckDigits = false, address, platform, noUpdates } = context
-  const { total } = input.items
-  const canUpdate = input.kind.operations.update !== undefined
-  const listIds = platform?.ids ?? new Map<string, string>()
-
-  // The journal's unknown or failed creations the list names, whatever the input holds: the list
-  // says they are there.
-  const created = new Set<string>()
-  if (platform) {
-    for (const [key, record] of journal.records())
-      if (isUnresolvedCreation(record) && platform.barcodes.has(key)) created.add(key)
+  const { input, platform } = context
+  const created = settledByList(context)
+  const judging: Judging = {
+    context,
+    listIds: platform?.ids ?? new Map<string, string>(),
+    created,
+    plans: new Array<ItemPlan | undefined>(input.items.total),
+    resendCandidates: new Set(),
+    resent: new Set(),
+    held: new Map(),
+    keptBack: new Map(),
+    kept: new Map(),
   }
-
-  const plans: Array<ItemPlan | undefined> = new Array<ItemPlan | undefined>(total)
-  const resendCandidates = new Set<number>()
-  const resent = new Set<number>()
-  /** A SKU changed since what stands there: updated, unless the kind has no update or the push creates only. */
-  const changed = (): ItemPlan => (!canUpdate ? 'held' : noUpdates ? 'not-updated' : 'update')
-  for (let index = 0; index < total; index++) {
-    if (input.items.at(index) === undefined) continue
-    const key = input.keyOf(index)
-    const fingerprint = input.fingerprintOf(index)
-    const record = key === '' ? undefined : journal.record(key)
-    const last = record?.last
-    const stands = created.has(key) ? last!.fingerprint : record?.stands?.fingerprint
-    let plan: ItemPlan
-    if (stands === undefined) {
-      if (last === undefined || last.state === 'queued') plan = 'create'
-      else if (last.state === 'rejected') plan = fingerprint === last.fingerprint ? 'standing' : 'create'
-      else if (platform && last.action === 'create') {
-        resendCandidates.add(index)
-        plan = 'create'
-      } else plan = 'standing'
-    } else if (created.has(key)) {
-      plan = fingerprint === stands ? 'marked' : changed()
-    } else if (last?.action === 'update' && (last.state === 'unknown' || last.state === 'failed')) {
-      plan = noUpdates ? 'standing' : 'update'
-      if (!noUpdates) resent.add(index)
-    } else if (last?.gone && !(listIds.has(key) && listIds.get(key) !== record?.id)) {
-      plan = 'standing'
-    } else if (last?.state === 'rejected' && !last.gone && fingerprint === last.fingerprint) {
-      plan = 'standing'
-    } else plan = fingerprint === stands ? 'unchanged' : changed()
-    plans[index] = plan
+  for (let index = 0; index < input.items.total; index++) {
+    if (input.items.at(index) !== undefined) judging.plans[index] = planOf(judging, index)
   }
-
-  const nameOf = (index: number) => {
-    const payload = input.payloadOf(index)
-    const name = isRecord(payload) ? textOf(payload.productName).trim() : ''
-    return `${input.placeOf(index)} ${name ? `“${name}”` : '(no product name)'}`
-  }
-
-  const held = new Map<number, PushHold>()
-  const idOf = (key: string) => listIds.get(key) ?? journal.record(key)?.id
-  if (!canUpdate) {
-    // An app: what was created there cannot be changed through the service.
-    plans.forEach((plan, index) => {
-      if (plan !== 'held') return
-      const id = idOf(input.keyOf(index))
-      held.set(index, {
-        reason: 'no-update',
-        message: `Changed since it was created at ${address}${id === undefined ? '' : ` (id ${id})`}, and the service has no update for ${input.kind.noun}s: the changes are not sent. Make them on the platform, or give it another name to create a new one.`,
-      })
-    })
-  }
-
-  // The gates: only what would be sent is judged, as the app does; a SKU held for its own fields
-  // takes no part in the barcode checks.
-  const keptBack = new Map<number, Hold>()
-  if (input.kind.gated) {
-    const own = new Map<number, Hold>()
-    const byBarcode = new Map<string, number[]>()
-    plans.forEach((plan, index) => {
-      if (plan === undefined || plan === 'held') return
-      if (plan === 'create' || plan === 'update') {
-        const hold = holdForGaps(input.gapsOf(index), required, 'this push', { holdBadCheckDigits })
-        if (hold) {
-          own.set(index, hold)
-          return
-        }
-      }
-      const barcode = input.barcodeOf(index)
-      if (barcode === '') return
-      const same = byBarcode.get(barcode)
-      if (same) same.push(index)
-      else byBarcode.set(barcode, [index])
-    })
-    // Of the items that share a barcode, the first whose payload is what the journal knows of it
-    // (what stands there, or what was last sent) is that SKU, and keeps its plan; the others are
-    // held for sharing it. Where none is, which is right is for a person to say: none goes.
-    const shared = new Set<number>()
-    const known = new Set<number>()
-    for (const [barcode, indexes] of byBarcode) {
-      if (indexes.length < 2) continue
-      for (const index of indexes) shared.add(index)
-      const record = journal.record(barcode)
-      const fingerprints = [record?.stands?.fingerprint, record?.last?.fingerprint]
-      const one = indexes.find((index) => fingerprints.includes(input.fingerprintOf(index)))
-      if (one !== undefined) known.add(one)
-    }
-    // The list's barcodes this journal never created there: someone else did.
-    const createdThere = new Map<string, CreatedThere>()
-    for (const barcode of platform?.barcodes ?? []) {
-      if (journal.record(barcode)?.stands === undefined && !created.has(barcode))
-        createdThere.set(barcode, { by: `on the platform's list ${platform!.source}` })
-    }
-    // Only a SKU whose barcode another item shares, or the list has, can be held for it: only those
-    // are named (which reads their product names from the disk), not every SKU of the input.
-    const questionable: SendCandidate<number>[] = []
-    plans.forEach((plan, index) => {
-      if (plan === undefined || plan === 'held' || own.has(index)) return
-      const barcode = input.barcodeOf(index)
-      if (shared.has(index) || (plan === 'create' && createdThere.has(barcode)))
-        questionable.push({ key: index, barcode, label: nameOf(index) })
-    })
-    const barcodes = barcodeHolds(questionable, createdThere)
-    for (const [index, hold] of [...own, ...barcodes]) {
-      if (known.has(index) && !own.has(index)) continue
-      if (resendCandidates.has(index) && (known.has(index) || !shared.has(index))) {
-        // The journal's own unknown or failed creation: it stays as it was.
-        keptBack.set(index, hold)
-        plans[index] = 'standing'
-      } else {
-        held.set(index, hold)
-        plans[index] = 'held'
-      }
-    }
-  }
-
-  // What an update sends, judged now: one without the platform's id cannot go, one whose only
-  // changes are emptied fields has nothing to send (a partial update cannot remove them).
-  const kept = new Map<number, string[]>()
-  plans.forEach((plan, index) => {
-    if (plan !== 'update') return
-    const key = input.keyOf(index)
-    if (idOf(key) === undefined) {
-      plans[index] = 'held'
-      held.set(index, {
-        reason: 'no-id',
-        message: `Changed since it was created at ${address}, but the platform's id of this SKU is unknown, so it cannot be updated: give it with --platform-has LIST, a list with a barcode column and an id column (_id, id or skuId)`,
-      })
-      return
-    }
-    const current = input.payloadOf(index)
-    if (!isRecord(current) || resent.has(index)) return
-    const record = journal.record(key)!
-    const ref: PayloadRef | undefined = created.has(key) ? record.last?.ref : record.stands
-    const update = skuUpdatePlan(ref ? journal.payloadAt(ref) : undefined, current)
-    if (update.kept.length > 0) kept.set(index, update.kept)
-    if (!hasUpdate(update)) plans[index] = 'unchanged'
-  })
-
-  const ids = new Map<string, string>()
-  for (const [key, id] of listIds) {
-    const record = journal.record(key)
-    if ((record?.stands !== undefined || created.has(key)) && record?.id !== id) ids.set(key, id)
-  }
+  for (const gate of GATES) gate(judging)
+  const { plans, held, resent, kept, keptBack } = judging
   const resend: string[] = []
-  for (const index of resendCandidates) if (plans[index] === 'create') resend.push(input.keyOf(index))
+  for (const index of judging.resendCandidates) if (plans[index] === 'create') resend.push(input.keyOf(index))
   return {
     plans,
     held,
@@ -299,7 +183,203 @@ export function judgePush(context: GateContext): PushJudgement {
     keptBack,
     created: [...created],
     resend,
-    ids,
+    ids: idsToRecord(judging),
     unmatched: platform ? [...platform.barcodes].filter((barcode) => !created.has(barcode)) : [],
   }
+}
+
+/** The journal's unknown or failed creations the list names, whatever the input holds: the list says they are there. */
+function settledByList({ journal, platform }: GateContext): Set<string> {
+  const created = new Set<string>()
+  if (platform) {
+    for (const [key, record] of journal.records())
+      if (isUnresolvedCreation(record) && platform.barcodes.has(key)) created.add(key)
+  }
+  return created
+}
+
+/** An item's plan from what the journal says of its key (see above), before any gate. */
+function planOf(judging: Judging, index: number): ItemPlan {
+  const { input, journal, platform, noUpdates } = judging.context
+  const { created, listIds } = judging
+  const key = input.keyOf(index)
+  const fingerprint = input.fingerprintOf(index)
+  const record = key === '' ? undefined : journal.record(key)
+  const last = record?.last
+  const stands = created.has(key) ? last!.fingerprint : record?.stands?.fingerprint
+  /** A SKU changed since what stands there: updated, unless the kind has no update or the push creates only. */
+  const changed = (): ItemPlan =>
+    input.kind.operations.update === undefined ? 'held' : noUpdates ? 'not-updated' : 'update'
+  if (stands === undefined) {
+    if (last === undefined || last.state === 'queued') return 'create'
+    if (last.state === 'rejected') return fingerprint === last.fingerprint ? 'standing' : 'create'
+    if (platform && last.action === 'create') {
+      judging.resendCandidates.add(index)
+      return 'create'
+    }
+    return 'standing'
+  }
+  if (created.has(key)) return fingerprint === stands ? 'marked' : changed()
+  if (last?.action === 'update' && (last.state === 'unknown' || last.state === 'failed')) {
+    if (noUpdates) return 'standing'
+    judging.resent.add(index)
+    return 'update'
+  }
+  if (last?.gone && !(listIds.has(key) && listIds.get(key) !== record?.id)) return 'standing'
+  if (last?.state === 'rejected' && !last.gone && fingerprint === last.fingerprint) return 'standing'
+  return fingerprint === stands ? 'unchanged' : changed()
+}
+
+const idOf = ({ listIds, context }: Judging, key: string) =>
+  listIds.get(key) ?? context.journal.record(key)?.id
+
+/** An app: what was created there cannot be changed through the service. */
+function holdUnupdatable(judging: Judging): void {
+  const { input, address } = judging.context
+  if (input.kind.operations.update !== undefined) return
+  judging.plans.forEach((plan, index) => {
+    if (plan !== 'held') return
+    const id = idOf(judging, input.keyOf(index))
+    judging.held.set(index, {
+      reason: 'no-update',
+      message: `Changed since it was created at ${address}${id === undefined ? '' : ` (id ${id})`}, and the service has no update for ${input.kind.noun}s: the changes are not sent. Make them on the platform, or give it another name to create a new one.`,
+    })
+  })
+}
+
+/**
+ * The app's send gates: only what would be sent is judged, as the app does; a SKU held for its
+ * own fields takes no part in the barcode checks.
+ */
+function holdAtSendGates(judging: Judging): void {
+  const { input } = judging.context
+  if (!input.kind.gated) return
+  const { plans, resendCandidates } = judging
+  const { own, byBarcode } = ownHolds(judging)
+  const { shared, known } = sharedBarcodes(judging, byBarcode)
+  const createdThere = createdByOthers(judging)
+  // Only a SKU whose barcode another item shares, or the list has, can be held for it: only those
+  // are named (which reads their product names from the disk), not every SKU of the input.
+  const questionable: SendCandidate<number>[] = []
+  plans.forEach((plan, index) => {
+    if (plan === undefined || plan === 'held' || own.has(index)) return
+    const barcode = input.barcodeOf(index)
+    if (shared.has(index) || (plan === 'create' && createdThere.has(barcode)))
+      questionable.push({ key: index, barcode, label: nameOf(input, index) })
+  })
+  const barcodes = barcodeHolds(questionable, createdThere)
+  for (const [index, hold] of [...own, ...barcodes]) {
+    if (known.has(index) && !own.has(index)) continue
+    if (resendCandidates.has(index) && (known.has(index) || !shared.has(index))) {
+      // The journal's own unknown or failed creation: it stays as it was.
+      judging.keptBack.set(index, hold)
+      plans[index] = 'standing'
+    } else {
+      judging.held.set(index, hold)
+      plans[index] = 'held'
+    }
+  }
+}
+
+/** Items held for their own fields (those that would be sent), and the others by barcode. */
+function ownHolds({ context, plans }: Judging): { own: Map<number, Hold>; byBarcode: Map<string, number[]> } {
+  const { input, required, holdBadCheckDigits = false } = context
+  const own = new Map<number, Hold>()
+  const byBarcode = new Map<string, number[]>()
+  plans.forEach((plan, index) => {
+    if (plan === undefined || plan === 'held') return
+    if (plan === 'create' || plan === 'update') {
+      const hold = holdForGaps(input.gapsOf(index), required, 'this push', { holdBadCheckDigits })
+      if (hold) {
+        own.set(index, hold)
+        return
+      }
+    }
+    const barcode = input.barcodeOf(index)
+    if (barcode === '') return
+    const same = byBarcode.get(barcode)
+    if (same) same.push(index)
+    else byBarcode.set(barcode, [index])
+  })
+  return { own, byBarcode }
+}
+
+/**
+ * Items that share a barcode, and of them the one the journal knows: the first whose payload is
+ * what the journal knows of it (what stands there, or what was last sent) is that SKU, and keeps
+ * its plan; the others are held for sharing it. Where none is, which is right is for a person to
+ * say: none goes.
+ */
+function sharedBarcodes(
+  { context }: Judging,
+  byBarcode: ReadonlyMap<string, number[]>,
+): { shared: Set<number>; known: Set<number> } {
+  const { input, journal } = context
+  const shared = new Set<number>()
+  const known = new Set<number>()
+  for (const [barcode, indexes] of byBarcode) {
+    if (indexes.length < 2) continue
+    for (const index of indexes) shared.add(index)
+    const record = journal.record(barcode)
+    const fingerprints = [record?.stands?.fingerprint, record?.last?.fingerprint]
+    const one = indexes.find((index) => fingerprints.includes(input.fingerprintOf(index)))
+    if (one !== undefined) known.add(one)
+  }
+  return { shared, known }
+}
+
+/** The list's barcodes this journal never created there: someone else did. */
+function createdByOthers({ context, created }: Judging): Map<string, CreatedThere> {
+  const { journal, platform } = context
+  const createdThere = new Map<string, CreatedThere>()
+  for (const barcode of platform?.barcodes ?? []) {
+    if (journal.record(barcode)?.stands === undefined && !created.has(barcode))
+      createdThere.set(barcode, { by: `on the platform's list ${platform!.source}` })
+  }
+  return createdThere
+}
+
+/** How a gate names an item: where it is, and its product name. */
+function nameOf(input: PushInput, index: number): string {
+  const payload = input.payloadOf(index)
+  const name = isRecord(payload) ? textOf(payload.productName).trim() : ''
+  return `${input.placeOf(index)} ${name ? `“${name}”` : '(no product name)'}`
+}
+
+/**
+ * What an update sends, judged now: one without the platform's id cannot go, one whose only
+ * changes are emptied fields has nothing to send (a partial update cannot remove them).
+ */
+function judgeUpdates(judging: Judging): void {
+  const { input, journal, address } = judging.context
+  const { plans, created } = judging
+  plans.forEach((plan, index) => {
+    if (plan !== 'update') return
+    const key = input.keyOf(index)
+    if (idOf(judging, key) === undefined) {
+      plans[index] = 'held'
+      judging.held.set(index, {
+        reason: 'no-id',
+        message: `Changed since it was created at ${address}, but the platform's id of this SKU is unknown, so it cannot be updated: give it with --platform-has LIST, a list with a barcode column and an id column (_id, id or skuId)`,
+      })
+      return
+    }
+    const current = input.payloadOf(index)
+    if (!isRecord(current) || judging.resent.has(index)) return
+    const record = journal.record(key)!
+    const ref: PayloadRef | undefined = created.has(key) ? record.last?.ref : record.stands
+    const update = skuUpdatePlan(ref ? journal.payloadAt(ref) : undefined, current)
+    if (update.kept.length > 0) judging.kept.set(index, update.kept)
+    if (!hasUpdate(update)) plans[index] = 'unchanged'
+  })
+}
+
+/** The list's ids for keys created there (stood there, or marked created now) that the journal does not hold yet. */
+function idsToRecord({ context, listIds, created }: Judging): Map<string, string> {
+  const ids = new Map<string, string>()
+  for (const [key, id] of listIds) {
+    const record = context.journal.record(key)
+    if ((record?.stands !== undefined || created.has(key)) && record?.id !== id) ids.set(key, id)
+  }
+  return ids
 }

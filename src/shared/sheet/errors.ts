@@ -22,6 +22,8 @@ export type SheetFileErrorCode =
   | 'not-xml'
   | 'xml-doctype'
   | 'not-a-feed'
+  /** A JSON product list's mapping that spreads two lists into SKUs (read-rows.ts). */
+  | 'unusable-mapping'
 
 export class SheetFileError extends Error {
   readonly code: SheetFileErrorCode

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Document, NodeIO } from '@gltf-transform/core'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { DEFAULT_BUDGETS } from '#shared/asset-checks/budgets.ts'
 import { inspectModel, type ModelInspectionOptions } from '#shared/asset-checks/inspect-model.ts'
 import type { AssetOutcome } from '#shared/asset-checks/results.ts'
@@ -287,17 +287,23 @@ describe('a thread that stops', () => {
   it('waiting for an external file is not the thread’s time', async () => {
     const thread = await warmThread({ timeoutMs: 500 })
     const url = 'https://cdn.test/models/textured.gltf'
-    const slowly = async (address: string) => {
-      await new Promise((resolve) => setTimeout(resolve, 400))
-      return fixture(`external/${address.split('/').at(-1)}`)
+    // The thread's clock on fake time: each file takes 0.4 seconds of it to arrive, 0.8 seconds in
+    // all, over the limit if they counted (its timer would fire within the second file's wait).
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] })
+    try {
+      const slowly = async (address: string) => {
+        vi.advanceTimersByTime(400)
+        return fixture(`external/${address.split('/').at(-1)}`)
+      }
+      const outcome = await thread.inspectModel(
+        url,
+        fixture('external/textured.gltf'),
+        inspection(url, [], slowly),
+      )
+      expect(outcome).toMatchObject({ problems: [], facts: { externalFiles: 2 } })
+    } finally {
+      vi.useRealTimers()
     }
-    // Two files at 0.4 seconds each: 0.8 seconds in all, over the limit if they counted.
-    const outcome = await thread.inspectModel(
-      url,
-      fixture('external/textured.gltf'),
-      inspection(url, [], slowly),
-    )
-    expect(outcome).toMatchObject({ problems: [], facts: { externalFiles: 2 } })
   })
 })
 

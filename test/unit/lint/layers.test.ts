@@ -186,7 +186,7 @@ describe('the layer rule', () => {
     ],
     [
       'src/renderer/src/features/x.ts',
-      `export type { ListView } from '#renderer/db/sku-list-views.ts'\nexport type R = import('#renderer/db/records.ts').SkuDraftRecord`,
+      `export type { ListView } from '#renderer/db/sku-list-pages.ts'\nexport type R = import('#renderer/db/records.ts').SkuDraftRecord`,
     ],
     [
       'src/renderer/src/features/apps/X.vue',

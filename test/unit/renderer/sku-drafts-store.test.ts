@@ -3,7 +3,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import { effectScope, nextTick, toRef, type EffectScope } from 'vue'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { db, skuDrafts } from '#renderer/db/index.ts'
-import { allMatching, including, only } from '#renderer/stores/selection.ts'
+import { allMatching, including, only } from '#renderer/stores/sku-drafts/selection.ts'
 import { useSkuWindow } from '#renderer/features/skus/list/use-sku-window.ts'
 import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 

@@ -6,7 +6,9 @@ import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { SORT_KEYS, type ListQuery, type SortKey } from '#renderer/db/sku-list-query.ts'
 import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
-import { MatchOrder, PAGE_SIZE, type ListView } from '#renderer/db/sku-list-views.ts'
+import { SkuListMatching } from '#renderer/db/sku-list-matching.ts'
+import { MatchOrder } from '#renderer/db/sku-list-match-order.ts'
+import { PAGE_SIZE, type ListView } from '#renderer/db/sku-list-pages.ts'
 import { searchTerms } from '#shared/search-terms.ts'
 import { stateAt, withStanding } from '#shared/sync/standing.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
@@ -29,6 +31,7 @@ const STANDINGS: Array<[number, string, ItemState]> = [
 const name = `catalog-desk-list-${crypto.randomUUID()}`
 let db: CatalogDatabase
 let reader: SkuListReader
+let matching: SkuListMatching
 let all: SkuDraftRecord[]
 
 beforeAll(async () => {
@@ -67,6 +70,7 @@ beforeAll(async () => {
   }
   all = await db.skuDrafts.toArray()
   reader = new SkuListReader(db)
+  matching = new SkuListMatching(db)
 })
 
 afterAll(async () => {
@@ -193,7 +197,7 @@ describe('the SKU list reader', () => {
       const view = await reader.open(q)
       expect(await rowsOf(view, pages(view.total)), label).toEqual(reference(q))
       expect((await view.allIds()).sort(), label).toEqual(reference(q).sort())
-      expect([...(await reader.matching(q))].sort(), label).toEqual(reference(q).sort())
+      expect([...(await matching.ids(q))].sort(), label).toEqual(reference(q).sort())
     }
     expect(reference(query({ filters: { validity: 'invalid' } }))).toHaveLength(27)
     // The state is read at the query's destination: synced on one is not synced on the other.
@@ -242,7 +246,7 @@ describe('the SKU list reader', () => {
       expect(await rowsOf(view, pages(view.total)), label).toEqual(expected)
       expect(expected.length, label).toBeGreaterThan(0)
     }
-    expect((await reader.matching(query({ filters: { assets: 'problems' } }))).size).toBe(
+    expect((await matching.ids(query({ filters: { assets: 'problems' } }))).size).toBe(
       all.filter((_, i) => i % 4 === 1 || i % 4 === 2).length,
     )
     await db.assetChecks.clear()

@@ -5,7 +5,7 @@ import { CatalogDatabase } from '#renderer/db/database.ts'
 import { saveDraftPayload } from '#renderer/db/stored-kinds.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { defaultListQuery, type ListFilters } from '#renderer/db/sku-list-query.ts'
-import { SkuListReader } from '#renderer/db/sku-list-reader.ts'
+import { SkuListMatching } from '#renderer/db/sku-list-matching.ts'
 import { DexieSyncOutbox } from '#renderer/db/sync-outbox.ts'
 import { SyncRunRepository, type RunTarget } from '#renderer/db/sync-runs.ts'
 import { SyncSelectionReader } from '#renderer/db/sync-selection.ts'
@@ -39,7 +39,7 @@ let db: CatalogDatabase
 let drafts: SkuDraftRepository
 let runs: SyncRunRepository
 let selection: SyncSelectionReader
-let list: SkuListReader
+let list: SkuListMatching
 
 beforeEach(() => {
   name = `catalog-desk-destinations-${crypto.randomUUID()}`
@@ -47,7 +47,7 @@ beforeEach(() => {
   drafts = new SkuDraftRepository(db)
   runs = new SyncRunRepository(db)
   selection = new SyncSelectionReader(db)
-  list = new SkuListReader(db)
+  list = new SkuListMatching(db)
 })
 
 afterEach(async () => {
@@ -253,7 +253,7 @@ describe('sync state per destination', () => {
     await sendRun(toB.run, () => 'rejected')
     await runs.enqueue('skus', { target: TO_B, ids: [ids.d2!] })
     const matching = async (filters: ListFilters, destination: string) =>
-      sorted(await list.matching({ ...defaultListQuery(), filters, destination }))
+      sorted(await list.ids({ ...defaultListQuery(), filters, destination }))
 
     // Synced on A, not sent to B: exactly the promotion.
     const promotion = sorted(await selection.promotable('skus', A, B))
@@ -273,7 +273,7 @@ describe('sync state per destination', () => {
     const { d6 } = ids
     expect(
       sorted(
-        await list.matching({
+        await list.ids({
           ...defaultListQuery(),
           search: 'b6',
           filters: { syncState: 'draft', syncedAt: A },

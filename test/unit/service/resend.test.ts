@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { PROCESSED, resendsAutomatically, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import { DEFAULT_RESEND_POLICY, sendWithResend, sleep, type ResendDeps } from '#shared/service/resend.ts'
 
@@ -145,18 +145,37 @@ describe('sendWithResend', () => {
 })
 
 describe('sleep', () => {
-  it('waits', async () => {
-    const started = performance.now()
-    await sleep(30)
-    expect(performance.now() - started).toBeGreaterThanOrEqual(25)
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
   })
 
-  it('ends early, resolving, when the signal fires', async () => {
+  /** Whether `promise` has settled, once the promises it waits on have had their turn. */
+  async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
+    let settled = false
+    void promise.then(() => (settled = true))
+    await vi.advanceTimersByTimeAsync(0)
+    return settled
+  }
+
+  it('waits', async () => {
+    const slept = sleep(30)
+    await vi.advanceTimersByTimeAsync(29)
+    expect(await hasSettled(slept)).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await hasSettled(slept)).toBe(true)
+  })
+
+  it('ends early, resolving, when the signal fires, its timer cleared', async () => {
     const controller = new AbortController()
-    const started = performance.now()
-    setTimeout(() => controller.abort(), 10)
-    await sleep(10_000, controller.signal)
-    expect(performance.now() - started).toBeLessThan(1_000)
+    const slept = sleep(10_000, controller.signal)
+    await vi.advanceTimersByTimeAsync(10)
+    expect(await hasSettled(slept)).toBe(false)
+    controller.abort()
+    expect(await hasSettled(slept)).toBe(true)
+    expect(vi.getTimerCount()).toBe(0)
   })
 
   it('does not start when the signal has fired', async () => {

@@ -133,23 +133,32 @@ describe('concurrency', () => {
   it('a refused token: no other slot starts while its outcome is written; paused once the batch is queued', async () => {
     const memory = createMemoryOutbox(skuItems(16))
     const written = deferred<void>()
+    let writing = false
     // The 401's outcome takes a while to reach the store.
     const outbox: SyncOutbox = {
       ...memory,
       queuedAfter: (after, limit) => memory.queuedAfter(after, limit),
       beginRequest: (request) => memory.beginRequest(request),
       endRequest: async (request, updates) => {
-        if (request.outcome?.kind === 'needs-token') await written.promise
+        if (request.outcome?.kind === 'needs-token') {
+          writing = true
+          await written.promise
+        }
         return memory.endRequest(request, updates)
       },
     }
-    const fake = scriptedTransport(async (call) => {
-      if (call.barcodes.includes('B0')) return outcome('needs-token', { status: 401 })
-      await new Promise((resolve) => setTimeout(resolve, 5))
-      return outcome('created')
-    })
+    // The other slot's answer comes while the 401's outcome is being written.
+    const other = deferred<Outcome>()
+    const fake = scriptedTransport((call) =>
+      call.barcodes.includes('B0') ? outcome('needs-token', { status: 401 }) : other.promise,
+    )
     const { run } = runWith({ outbox, transport: fake.transport, settings: { concurrency: 2 } })
     void run.start()
+    await until(
+      () => writing && fake.calls.length === 2,
+      "the 401's outcome being written, the other slot's batch out",
+    )
+    other.resolve(outcome('created'))
     await until(() => byState(memory, 'synced').length === 4, "the other slot's batch recorded")
     await drained()
     expect(fake.calls).toHaveLength(2)

@@ -10,7 +10,6 @@ import {
   runWith,
   scriptedTransport,
   skuItems,
-  tick,
   until,
   type Call,
 } from './engine-harness.ts'
@@ -147,7 +146,7 @@ describe('decisions while the run goes on', () => {
     })
     last.resolve(outcome('created'))
     await until(() => byState(outbox, 'synced').length === 2, 'the last page recorded')
-    for (let i = 0; i < 10; i++) await tick()
+    await drained()
     // Nothing else to send, but the run does not end before the decision is in.
     expect(run.status.state).toBe('running')
     written.resolve()

@@ -87,7 +87,8 @@ export function deferred<T>() {
   return { promise, resolve }
 }
 
-export const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+/** One turn of the event loop: what `until` waits between two looks at its condition. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
 
 /**
  * Lets every pending promise run to its end. The engine here waits on nothing but promises (the

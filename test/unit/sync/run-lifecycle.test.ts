@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createChangeSignal } from '#shared/sync/change-signal.ts'
 import { createRunLifecycle } from '#shared/sync/run-lifecycle.ts'
 import type { RunStatus } from '#shared/sync/run.ts'
-import { deferred, tick } from './engine-harness.ts'
+import { deferred, drained } from './engine-harness.ts'
 
 function lifecycleWith(waitUntilOnline?: (signal: AbortSignal) => Promise<void>) {
   const lines: string[] = []
@@ -71,7 +71,7 @@ describe('a run’s lifecycle', () => {
     lifecycle.pause('offline', 'the service cannot be reached.')
     expect(waits).toHaveLength(1)
     back.resolve()
-    await tick()
+    await drained()
     expect(lifecycle.status).toEqual({ state: 'running' })
     expect(lines.at(-1)).toBe('The network is back: sending again.')
 

@@ -19,8 +19,15 @@ export interface IndexEntry {
   value?: unknown
 }
 
+/** The way a walk goes: in the index's order (`next`) or against it (`prev`). */
+export type CursorDirection = 'next' | 'prev'
+
+/** The other way: a walk back from the far end, or from the start of a page already read. */
+export const opposite = (direction: CursorDirection): CursorDirection =>
+  direction === 'next' ? 'prev' : 'next'
+
 export interface Walk {
-  direction: 'next' | 'prev'
+  direction: CursorDirection
   /** Start just past this entry; from the first entry in `direction` when absent. */
   after?: Anchor
   /** Accepted entries to pass over before collecting. */

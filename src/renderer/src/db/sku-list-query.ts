@@ -1,10 +1,12 @@
 import type { SyncState } from '#shared/sync/standing.ts'
+import type { HoldReason } from '#shared/sync/send-gates.ts'
+import type { Validity } from '#shared/validation/problem.ts'
+
+// What a query of the SKU list is: its search, filters and order, and when two queries show the
+// same drafts. Plain values; which index answers each filter is `sku-list-matching.ts`.
 
 /** What the list's Sync filter chooses: a state at the destination, or changed since created there. */
 export type SyncFilterState = SyncState | 'changed'
-import type { HoldReason } from '#shared/sync/send-gates.ts'
-import type { AssetStatus } from '#shared/asset-checks/results.ts'
-import type { Validity } from '#shared/validation/problem.ts'
 
 /** Columns the list sorts by. Each is an index of `skuDrafts`, so a page is read in index order. */
 export const SORT_KEYS = ['updatedAt', 'productName', 'brand', 'barcode', 'category', 'status'] as const
@@ -29,9 +31,6 @@ export const FILTER_KEYS = [
   'assets',
 ] as const
 export type FilterKey = (typeof FILTER_KEYS)[number]
-/** The filters that are a column's value. */
-export const COLUMN_FILTER_KEYS = ['category', 'subCategory', 'status', 'validity'] as const
-type ColumnFilterKey = (typeof COLUMN_FILTER_KEYS)[number]
 
 export interface ListFilters {
   category?: string
@@ -47,19 +46,12 @@ export interface ListFilters {
   syncedAt?: string
   /** Held back by the gates before sending there, for this reason or (`any`) for any. */
   heldBack?: HoldReason | 'any'
-  /** What the draft's last asset check found: see `ASSET_FILTER_STATUSES`. */
+  /** What the draft's last asset check found (`ASSET_FILTER_STATUSES` in sku-list-matching.ts). */
   assets?: AssetFilter
 }
 
 /** The asset filter's choices: the last check's worst status, or never checked. */
 export type AssetFilter = 'problems' | 'error' | 'ok' | 'unchecked'
-
-/** The check statuses each asset filter lets through ("unchecked" is every draft without a check). */
-export const ASSET_FILTER_STATUSES: Record<Exclude<AssetFilter, 'unchecked'>, readonly AssetStatus[]> = {
-  problems: ['error', 'warning'],
-  error: ['error'],
-  ok: ['ok'],
-}
 
 /** What the list shows: the drafts matching a search and filters, in one order. */
 export interface ListQuery {
@@ -91,14 +83,6 @@ export function defaultListQuery(): ListQuery {
 /** Newest edits first; text columns A to Z. */
 export function defaultDirection(sort: SortKey): SortDirection {
   return sort === 'updatedAt' ? 'desc' : 'asc'
-}
-
-/** The column filters in use, as index name and value. */
-export function activeFilters(filters: ListFilters): Array<[ColumnFilterKey, string]> {
-  return COLUMN_FILTER_KEYS.flatMap((key) => {
-    const value = filters[key]
-    return value === undefined ? [] : [[key, value] as [ColumnFilterKey, string]]
-  })
 }
 
 /** Whether the query shows a subset of the drafts (rather than all of them in some order). */

@@ -1,21 +1,11 @@
 import { cmp } from 'dexie'
 import type { CatalogDatabase } from './database.ts'
 import type { SkuDraftRecord } from './records.ts'
-import { AssetChecks } from './asset-checks.ts'
-import { activeFilters, ASSET_FILTER_STATUSES, narrows, sameView, type ListQuery } from './sku-list-query.ts'
+import { narrows, sameView, type ListQuery } from './sku-list-query.ts'
 import { walkIndex } from './index-walk.ts'
-import {
-  IndexView,
-  MatchOrder,
-  MatchView,
-  PAGE_SIZE,
-  sortsInMemory,
-  type ListView,
-} from './sku-list-views.ts'
-import { searchPrefixes, searchTerms } from '#shared/search-terms.ts'
-import type { HoldReason } from '#shared/sync/send-gates.ts'
-import { SkuSendGates } from './sku-send-gates.ts'
-import { destinationTags, standingTag } from '#shared/sync/standing.ts'
+import { IndexView, MatchView, PAGE_SIZE, type ListView } from './sku-list-pages.ts'
+import { MatchOrder, sortsInMemory } from './sku-list-match-order.ts'
+import { SkuListMatching } from './sku-list-matching.ts'
 
 export interface FilterOptions {
   categories: string[]
@@ -27,16 +17,20 @@ export interface FilterOptions {
  * What the SKU list reads: counts, the rows of a query a window at a time, and the values its
  * filters offer. Only index queries: opening the list reads a count and one page, whatever the
  * number of drafts; a search or filter reads the matching ids from the indexes, never the drafts.
+ *
+ * The list's front door (`skuList`): it opens a query's view the cheapest way, with the matches
+ * (`sku-list-matching.ts`), their order (`sku-list-match-order.ts`) and the view's pages
+ * (`sku-list-pages.ts`) each in a module of its own.
  */
 export class SkuListReader {
   private readonly db: CatalogDatabase
-  private readonly checks: AssetChecks
+  private readonly matching: SkuListMatching
   /** A first view read before the list asked for it (`readAhead`), until the list's first open. */
   private ahead?: { query: ListQuery; view: Promise<ListView> }
 
   constructor(db: CatalogDatabase) {
     this.db = db
-    this.checks = new AssetChecks(db)
+    this.matching = new SkuListMatching(db)
   }
 
   countAll(): Promise<number> {
@@ -87,7 +81,7 @@ export class SkuListReader {
       )
       return view
     }
-    const [match, indexSize] = await Promise.all([this.matching(query), this.db.skuDrafts.count()])
+    const [match, indexSize] = await Promise.all([this.matching.ids(query), this.db.skuDrafts.count()])
     const getRecords = (ids: string[]) => this.db.skuDrafts.bulkGet(ids)
     if (sortsInMemory(match.size, indexSize)) {
       const records = (await getRecords([...match])).filter((r): r is SkuDraftRecord => r !== undefined)
@@ -112,61 +106,6 @@ export class SkuListReader {
       }),
       getRecords,
     })
-  }
-
-  /** Ids of the drafts matching the query's search words and filters, from the indexes alone. */
-  async matching(query: ListQuery): Promise<Set<string>> {
-    const table = this.db.skuDrafts
-    const { syncState, syncedAt, heldBack, assets } = query.filters
-    const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
-    const lookups = [
-      ...searchTerms(query.search).map((word) => this.withTermsStarting(searchPrefixes(word))),
-      ...activeFilters(query.filters).map(([key, value]) => table.where(key).equals(value).primaryKeys()),
-      ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
-      ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),
-      ...(heldBack !== undefined ? [this.heldBack(query, heldBack)] : []),
-      ...(assets && assets !== 'unchecked' ? [this.checks.idsWith(ASSET_FILTER_STATUSES[assets])] : []),
-    ]
-    // "Not sent" there and "not checked" have no index entry of their own: each is every draft
-    // but those with one (sent there; checked).
-    const excluded = [
-      ...(syncState === 'draft' ? [tagged(destinationTags(query.destination))] : []),
-      ...(assets === 'unchecked' ? [this.checks.checkedIds()] : []),
-    ]
-    if (excluded.length && lookups.length === 0) lookups.push(table.toCollection().primaryKeys())
-    const [lists, without] = await Promise.all([Promise.all(lookups), Promise.all(excluded)])
-    lists.sort((a, b) => a.length - b.length)
-    const [smallest, ...others] = lists
-    const leftOut = new Set(without.flat())
-    let match = new Set(leftOut.size ? smallest!.filter((id) => !leftOut.has(id)) : smallest)
-    for (const list of others) {
-      const other = new Set(list)
-      match = new Set([...match].filter((id) => other.has(id)))
-    }
-    return match
-  }
-
-  /**
-   * Ids of the drafts with a search word starting with any of `prefixes`: one range of the index
-   * each, read side by side (a barcode part is eleven, each a few entries).
-   */
-  private async withTermsStarting(prefixes: string[]): Promise<string[]> {
-    const terms = this.db.skuDrafts.where('terms')
-    if (prefixes.length === 1) return terms.startsWith(prefixes[0]!).primaryKeys()
-    const lists = await Promise.all(prefixes.map((prefix) => terms.startsWith(prefix).primaryKeys()))
-    return [...new Set(lists.flat())]
-  }
-
-  /** The drafts a run to the query's destination would hold back, for `reason` or any. */
-  private async heldBack(query: ListQuery, reason: HoldReason | 'any'): Promise<string[]> {
-    const { destination, required, holdBadCheckDigits } = query
-    const held = await new SkuSendGates(this.db).heldBack({
-      destination,
-      required,
-      holdBadCheckDigits,
-      place: '',
-    })
-    return [...held.holds].flatMap(([id, hold]) => (reason === 'any' || hold.reason === reason ? [id] : []))
   }
 
   /** The values the data holds for the text filters, each once, in index order. */

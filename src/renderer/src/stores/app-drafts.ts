@@ -1,7 +1,6 @@
 import { defineStore } from 'pinia'
 import { markRaw, shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
-import { UNTITLED_APP } from '#shared/sync/kinds.ts'
 import { appDrafts } from '../db/app-drafts.ts'
 import { saveDraftPayload } from '../db/stored-kinds.ts'
 import { db } from '../db/index.ts'
@@ -11,23 +10,19 @@ import { systemClock } from '#shared/sync/system-clock.ts'
 import { download } from '../adapters/download.ts'
 import { useNotice } from './notice.ts'
 import { messageOf } from '#shared/error-message.ts'
-
-/** How a draft is called in messages: its name in quotes, or the one word for an app without one. */
-export function appLabel(record: Pick<AppDraftRecord, 'name'>): string {
-  return record.name ? `“${record.name}”` : UNTITLED_APP
-}
+import { appLabel } from '../words/app-label.ts'
+import { useAppDeletion } from './app-drafts/deletion.ts'
 
 /**
  * The app drafts list: all of them (there are few), and the actions on one draft. Deleting keeps
- * the draft in memory until the next delete, so the snackbar's Undo can put it back exactly.
+ * the draft in memory until the next delete, so the snackbar's Undo can put it back exactly
+ * (`app-drafts/deletion.ts`).
  */
 export const useAppDraftsStore = defineStore('appDrafts', () => {
   const drafts = shallowRef<AppDraftRecord[]>([])
   const loaded = shallowRef(false)
   const failure = shallowRef('')
   const { notice, tell, dismiss } = useNotice()
-  /** The last deleted draft, as it was: what Undo restores. */
-  let deleted: AppDraftRecord | undefined
   /**
    * Set as the editor goes back to the list: the draft whose row takes focus there (once), as the
    * SKU list's does. Not reactive: written once, read once, when the list opens.
@@ -83,31 +78,6 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     }
   }
 
-  async function remove(id: string) {
-    try {
-      deleted = await appDrafts.delete(id)
-      tell(`${appLabel(deleted)} deleted.`, 'info', deleted.id)
-    } catch (error) {
-      tell(`Nothing was deleted: ${messageOf(error)}`, 'error')
-    }
-    await load()
-  }
-
-  /** Puts back the draft the current notice reports deleted. */
-  async function undo() {
-    const record = deleted
-    if (!record || notice.value?.undo !== record.id) return
-    dismiss()
-    deleted = undefined
-    try {
-      await appDrafts.restore(record)
-      tell(`${appLabel(record)} restored.`)
-    } catch (error) {
-      tell(`Could not undo: ${messageOf(error)}`, 'error')
-    }
-    await load()
-  }
-
   /** Downloads a draft's request body as JSON, named after the app. */
   async function exportDraft(id: string) {
     try {
@@ -133,8 +103,7 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     create,
     discardIfUntouched,
     duplicate,
-    remove,
-    undo,
+    ...useAppDeletion({ notice, tell, dismiss, load }),
     exportDraft,
     tell,
     dismiss,

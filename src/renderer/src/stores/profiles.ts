@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
-import type { ConnectionTest, ProfilesState, TokenSaved } from '#shared/ipc.ts'
+import { computed, shallowRef } from 'vue'
+import type { ProfilesState, TokenSaved } from '#shared/ipc.ts'
 import type { Profile } from '#shared/profile.ts'
 import { destinationAddressName } from '#shared/sync/destination.ts'
 import { profilesInMain } from '../adapters/profiles.ts'
+import { useConnectionTests } from './profiles/connection-tests.ts'
 
 /** A destination as the app names it: by the profiles that lead there. */
 export interface Place {
@@ -13,14 +14,13 @@ export interface Place {
 
 /**
  * The service profiles as main keeps them. The renderer holds no token: it can hand one to main,
- * ask whether one is set, and have it removed, nothing more.
+ * ask whether one is set, and have it removed, nothing more. Their connection tests are a part of
+ * their own (`profiles/connection-tests.ts`).
  */
 export const useProfilesStore = defineStore('profiles', () => {
   const state = shallowRef<ProfilesState>()
-  const tests = ref<Record<string, ConnectionTest>>({})
-  const testing = ref<string>()
-  /** The last "Test both" of each profile: raw, then base64. */
-  const encodingTests = ref<Record<string, { raw: ConnectionTest; base64: ConnectionTest }>>({})
+  const connectionTests = useConnectionTests()
+  const { tests, encodingTests } = connectionTests
 
   const profiles = computed(() => state.value?.profiles ?? [])
   const active = computed(() => profiles.value.find((profile) => profile.id === state.value?.activeId))
@@ -76,46 +76,18 @@ export const useProfilesStore = defineStore('profiles', () => {
     await load()
   }
 
-  async function testConnection(id: string) {
-    testing.value = id
-    try {
-      tests.value[id] = await profilesInMain.testConnection(id)
-    } finally {
-      testing.value = undefined
-    }
-  }
-
-  /**
-   * The connection test once with each encoding, raw first: which one the service accepts. The
-   * profile keeps its own setting; each request is an empty batch, so nothing is created.
-   */
-  async function testBothEncodings(id: string) {
-    testing.value = id
-    try {
-      const raw = await profilesInMain.testConnection(id, 'raw')
-      const base64 = await profilesInMain.testConnection(id, 'base64')
-      encodingTests.value[id] = { raw, base64 }
-    } finally {
-      testing.value = undefined
-    }
-  }
-
   return {
     state,
     profiles,
     active,
     places,
     placeName,
-    tests,
-    testing,
+    ...connectionTests,
     load,
     save,
     remove,
     activate,
     setToken,
     clearToken,
-    testConnection,
-    encodingTests,
-    testBothEncodings,
   }
 })

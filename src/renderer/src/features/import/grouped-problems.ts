@@ -1,4 +1,4 @@
-import { groupKey, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
+import { groupKey, problemKind, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { ReportedProblem } from './import-protocol.ts'
 
 /**
@@ -36,4 +36,47 @@ export function reportOrder(
     }))
     .sort((a, b) => a.group - b.group || a.problem.row - b.problem.row || a.i - b.i)
     .map(({ problem }) => problem)
+}
+
+/** Rows shown under a group's heading while it is closed. */
+const EXAMPLES = 5
+
+/** A group as the screen shows it (ProblemGroups.vue, ProblemGroupItem.vue). */
+export interface GroupView {
+  group: ProblemGroup
+  /** The id of the element its rows go in. */
+  id: string
+  /** What is wrong, without the cell's text when it is said of many rows. */
+  kind: string
+  examples: { row: number; value: string }[]
+  /** Its kept problems, in the file's order. */
+  details: ReportedProblem[]
+  /** Its rows whose problem was not kept (past PROBLEMS_KEPT). */
+  bare: number[]
+  /** Problems past the rows the group kept. */
+  more: number
+}
+
+/** Each group with its kept problems, its first rows as examples, and what was not kept. */
+export function groupViews(
+  groups: readonly ProblemGroup[],
+  problems: readonly ReportedProblem[],
+): GroupView[] {
+  const kept = problemsByGroup(problems)
+  return groups.map((group, i) => {
+    const details = kept.get(group.key) ?? []
+    const values = new Map<number, string>()
+    for (const problem of details) if (!values.has(problem.row)) values.set(problem.row, problem.value)
+    const bare = group.rows.filter((row) => !values.has(row))
+    const kind = group.count === 1 ? group.message : (group.kind ?? problemKind(group.message))
+    return {
+      group,
+      id: `import-problem-group-${i}`,
+      kind,
+      examples: group.rows.slice(0, EXAMPLES).map((row) => ({ row, value: values.get(row) ?? '' })),
+      details,
+      bare,
+      more: Math.max(0, group.count - details.length - bare.length),
+    }
+  })
 }

@@ -4,6 +4,7 @@ import type { ConversionCount, FilledCount } from '#shared/sheet/conversion-tall
 import type { GroupedProblem, ProblemGroup, Severity } from '#shared/sheet/problem-groups.ts'
 import type { MappingSettings, SheetMapping } from '#shared/sheet/mapping.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
+import type { RowsProgress } from '#shared/sheet/read-rows.ts'
 import type { FileKind } from '#shared/sheet/file-kind.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
 import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
@@ -26,12 +27,8 @@ export type SheetFormat = FileKind
 /** A saved mapping: the field each header was mapped to (null: ignored), whatever file it was in. */
 export type SavedMapping = Record<string, FieldPath | null>
 
-/** Rows read of the file so far, and how far through its bytes that is. */
-export interface ReadProgress {
-  rows: number
-  bytes: number
-  total: number
-}
+/** Rows read of the file so far, and how far through its bytes that is: the pipeline's (read-rows.ts). */
+export type ReadProgress = RowsProgress
 
 export interface RunOptions {
   /** Rows with errors are imported too (as drafts to fix in the app); otherwise only valid rows. */

@@ -1,19 +1,17 @@
 import { openImportWrites } from '#renderer/db/import-connection.ts'
 import type { SkuImportWrites } from '#renderer/db/sku-import-writes.ts'
-import { draftColumns, type DraftColumns } from '#shared/draft-columns.ts'
-import type { Sku } from '#shared/schema/sku.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
 import { jsonTable, saidAsGuesses, spreadListOf, withGuessedColumns } from '#shared/sheet/json-table.ts'
 import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { combinationsAlone, prestashopPair } from '#shared/sheet/prestashop-pair.ts'
 import { isCombinationsAlone } from '#shared/sheet/prestashop.ts'
-import { fileKind, SNIFF_BYTES } from '#shared/sheet/file-kind.ts'
+import { kindOf } from '#shared/sheet/read-rows.ts'
+import { chunkedWrites } from './chunked-writes.ts'
 import { DryRunTally } from './dry-run.ts'
 import {
   SAMPLE_ROWS,
   type Analysis,
-  type ChunkRow,
   type DryRunGates,
   type ImportRequest,
   type ImportResponse,
@@ -59,7 +57,7 @@ function throttled(job: number) {
 async function formatOf(file: File, combinations?: File) {
   const kind = async (of: File) => {
     if (of.size === 0) throw new UnreadableFile('The file is empty.')
-    return fileKind(of.name, new Uint8Array(await of.slice(0, SNIFF_BYTES).arrayBuffer()))
+    return kindOf(of.name, of)
   }
   const format = await kind(file)
   if (combinations && (format !== 'csv' || (await kind(combinations)) !== 'csv'))
@@ -180,29 +178,13 @@ async function dryRun(
   post({ type: 'report', job, report: { ...checked, taken } })
 }
 
-/** SKUs converted and waiting to be written, and the rows read since the last such chunk. */
-interface Chunk {
-  skus: Sku[]
-  columns: DraftColumns[]
-  rows: ChunkRow[]
-  leftOut: number[]
-  progress: ReadProgress
-}
-
 /** The worker's writes, opened on the first run (the dry run never touches the database). */
 let writes: SkuImportWrites | undefined
 
-/** Chunk writes with the database at once: the next one waits there while the last commits. */
-const WRITES_IN_FLIGHT = 2
-
 /**
- * Imports the file: converts it a chunk at a time and writes each chunk (one transaction) while
- * the next ones are read and converted. A chunk is handed to the database before the one before
- * it commits (`SkuImportWrites.importChunk` plans each after the last), so the database goes from
- * one to the next without waiting for this thread; a database slower than the file holds the
- * reading back, and memory stays at a few chunks. Each chunk is held until the next one fills, so
- * the last one is known and commits durably. Nothing is written until the page has noted the
- * import's batch.
+ * Imports the file: reads and converts it a stretch at a time and writes it a chunk at a time
+ * (chunked-writes.ts), the reading held back by a database slower than the file. Nothing is
+ * written until the page has noted the import's batch.
  */
 async function run(
   job: number,
@@ -215,8 +197,10 @@ async function run(
   const format = await formatOf(file, combinations)
   writes ??= openImportWrites()
   const into = writes
-  const existingByBarcode = await into.findByBarcodes(options.barcodes)
-  const existingDrafts = await into.existingDrafts(options.drafts)
+  const existing = {
+    existingByBarcode: await into.findByBarcodes(options.barcodes),
+    existingDrafts: await into.existingDrafts(options.drafts),
+  }
   const batch = await into.beginImport(file.name)
   const noted = new Promise<void>((resolve, reject) => {
     current!.noted = resolve
@@ -225,82 +209,31 @@ async function run(
   // Awaited by the first write; a cancel before there is one must not be an unhandled rejection.
   noted.catch(() => undefined)
   post({ type: 'begun', job, batch })
-
-  /** Writes handed to the database and not yet committed, oldest first. */
-  const inFlight: Promise<void>[] = []
-  const write = async (chunk: Chunk, last: boolean) => {
-    await noted
-    while (inFlight.length >= WRITES_IN_FLIGHT) await inFlight.shift()
-    signal.throwIfAborted()
-    const written = into
-      .importChunk(batch, chunk.skus, {
-        duplicates: options.duplicates,
-        existingByBarcode,
-        columns: chunk.columns,
-        reading: options.reading,
-        named: chunk.rows.map((row) => row.draft),
-        existingDrafts,
-        last,
-      })
-      .then(({ fates }) =>
-        post({
-          type: 'written',
-          job,
-          rows: chunk.rows,
-          fates,
-          leftOut: chunk.leftOut,
-          progress: chunk.progress,
-        }),
-      )
-    // A failure is met when it is awaited (at the latest below); until then it is not unhandled.
-    written.catch(() => undefined)
-    inFlight.push(written)
-  }
-  const empty = (progress: ReadProgress): Chunk => ({
-    skus: [],
-    columns: [],
-    rows: [],
-    leftOut: [],
-    progress,
+  const chunks = chunkedWrites({
+    into,
+    batch,
+    options,
+    existing,
+    noted,
+    signal,
+    onWritten: (chunk, fates) =>
+      post({
+        type: 'written',
+        job,
+        rows: chunk.rows,
+        fates,
+        leftOut: chunk.leftOut,
+        progress: chunk.progress,
+      }),
   })
-  let filling = empty({ rows: 0, bytes: 0, total: file.size + (combinations?.size ?? 0) })
-  let held: Chunk | undefined
-  const filled = async (progress: ReadProgress) => {
-    filling.progress = progress
-    if (held) await write(held, false)
-    held = filling
-    filling = empty(progress)
-  }
   try {
-    const { progress } = await readResults(
-      file,
-      format,
-      mapping,
-      signal,
-      async (results, read) => {
-        for (const result of results) {
-          if (options.includeInvalid || result.errors.length === 0) {
-            filling.skus.push(result.sku)
-            filling.columns.push(draftColumns(result.sku, result.checked))
-            filling.rows.push({
-              row: result.row,
-              errors: result.errors.length,
-              ...(result.draft && { draft: result.draft }),
-            })
-          } else filling.leftOut.push(result.row)
-          if (filling.skus.length >= options.chunkSize) await filled(read)
-        }
-      },
-      combinations,
-    )
-    if (filling.skus.length || filling.leftOut.length) await filled(progress)
-    if (held) await write(held, true)
-    while (inFlight.length) await inFlight.shift()
+    const { progress } = await readResults(file, format, mapping, signal, chunks.add, combinations)
+    await chunks.end(progress)
     post({ type: 'done', job, progress })
   } finally {
     into.finishImport(batch)
     // Writes under way end before the job does: the page then rolls back all that was written.
-    await Promise.allSettled(inFlight)
+    await chunks.settled()
   }
 }
 

@@ -1,65 +1,33 @@
+import type { ParsedSheet } from '#shared/sheet/csv.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '#shared/json-depth.ts'
 import { decodeText } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
-import { streamCsv, type CsvStreamOptions } from '#shared/sheet/csv.ts'
-import { streamXmlFeed } from '#shared/sheet/xml-feed.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
-import { streamPrestashopPair, type PairHandlers } from '#shared/sheet/prestashop-pair.ts'
 import { isBlankRow, isHelpRow } from '#shared/sheet/help-row.ts'
-import {
-  jsonHeaders,
-  jsonTable,
-  productListOf,
-  spreadListOf,
-  type ProductList,
-} from '#shared/sheet/json-table.ts'
+import { jsonHeaders, productListOf, type ProductList } from '#shared/sheet/json-table.ts'
 import type { SheetMapping } from '#shared/sheet/mapping.ts'
 import type { ProductCounts } from '#shared/sheet/products.ts'
 import {
-  documentToResults,
-  parentIndexFor,
-  readSheet,
-  SheetConverter,
-  type DocumentResults,
-} from '#shared/sheet/rows.ts'
+  readProductListRows,
+  readSheetRows,
+  ROWS_AT_A_TIME,
+  streamSheet,
+  type SheetSource,
+} from '#shared/sheet/read-rows.ts'
+import { documentToResults, type DocumentResults } from '#shared/sheet/rows.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import { UnreadableFile } from './unreadable-file.ts'
 import type { ReadProgress, SheetFormat } from './import-protocol.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
- * Reading a file's rows in the worker, whatever its format. CSV is streamed a stretch at a time,
- * and so is an XML feed (read into the same headers and rows, xml-feed.ts); an .xlsx workbook is
- * a zip that has to be read whole (its size is the limit); JSON is parsed whole.
+ * Reading a file's rows in the worker, whatever its format, by the pipeline the CLI reads them
+ * with (src/shared/sheet/read-rows.ts): CSV is streamed a stretch at a time, and so is an XML feed
+ * (read into the same headers and rows, xml-feed.ts); an .xlsx workbook is a zip that has to be
+ * read whole (its size is the limit). What is the page's own: JSON parsed whole, the samples of
+ * the mapping screen, the person's words for a file that cannot be read, and the cancel.
  */
-
-/**
- * The reader of a format that streams: an XML feed's, or CSV's; or, given PrestaShop's
- * combinations file with its products file, the pair's, read as one sheet (prestashop-pair.ts).
- */
-const streamerOf = (
-  format: SheetFormat,
-  combinations?: File,
-): ((file: File, handlers: PairHandlers, options: CsvStreamOptions) => ReturnType<typeof streamCsv>) =>
-  combinations
-    ? (file, handlers, options) =>
-        streamPrestashopPair(
-          [
-            { name: file.name, input: file },
-            { name: combinations.name, input: combinations },
-          ],
-          handlers,
-          options,
-        )
-    : format === 'xml'
-      ? streamXmlFeed
-      : streamCsv
-
-/** Bytes of CSV parsed at a time: a few thousand rows, and a progress step a person can see. */
-const CSV_CHUNK_BYTES = 256 * 1024
-/** Rows of an already-read file (xlsx, JSON) converted and handed on at a time. */
-const ROWS_AT_A_TIME = 500
 
 /** Called with each stretch of rows; awaited, so a slow reader (the database) holds the file back. */
 export type OnResults = (results: RowResult[], progress: ReadProgress) => void | Promise<void>
@@ -74,7 +42,7 @@ export interface SheetRead {
 }
 
 /** Header and every data row as text cells: an .xlsx workbook's first sheet. */
-export async function readWorkbook(file: File): Promise<{ headers: string[]; rows: string[][] }> {
+export async function readWorkbook(file: Blob): Promise<ParsedSheet> {
   try {
     return await readXlsx(new Uint8Array(await file.arrayBuffer()))
   } catch (error) {
@@ -149,8 +117,8 @@ export async function readHead(
   let headers: string[] = []
   const rows: string[][] = []
   try {
-    await streamerOf(format, combinations)(
-      file,
+    await streamSheet(
+      sourceOf(file, format, combinations),
       {
         onHeader: (cells) => {
           headers = cells
@@ -168,10 +136,16 @@ export async function readHead(
   return { headers, rows }
 }
 
+/** The file (with PrestaShop's `combinations` file: the pair) as the pipeline reads a sheet. */
+const sourceOf = (file: File, format: Exclude<SheetFormat, 'json'>, combinations?: File): SheetSource => ({
+  format,
+  file: { name: file.name, input: file },
+  ...(combinations && { combinations: { name: combinations.name, input: combinations } }),
+})
+
 /**
- * Converts and hands on every row of the file, checked against the contract. A format whose
- * variants may come before their product (WooCommerce, PrestaShop's pair) is read twice: once for
- * the parents. PrestaShop's `combinations` file is read with its products file, `file`.
+ * Converts and hands on every row of the file, checked against the contract. PrestaShop's
+ * `combinations` file is read with its products file, `file`.
  */
 export async function readResults(
   file: File,
@@ -181,74 +155,39 @@ export async function readResults(
   onResults: OnResults,
   combinations?: File,
 ): Promise<SheetRead> {
-  if (format === 'json') {
-    const content = await readJsonContent(file)
-    if (content.kind === 'products') return readProductList(content, file.size, mapping, signal, onResults)
-    const { results, documentErrors } = jsonSkus(content.document)
-    const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: documentErrors.map((problem) => problem.message), numbering: 'items' }
-  }
-  if (format === 'xlsx') {
-    const workbook = await readWorkbook(file)
-    signal.throwIfAborted()
-    const { results, products } = readSheet(workbook, mapping)
-    const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: [], products, numbering: 'lines' }
-  }
-  const stream = streamerOf(format, combinations)
-  const { headers } = await readHead(file, format, 0, combinations)
-  const parents = parentIndexFor(headers)
-  if (parents) {
-    await stream(
-      file,
-      { onHeader: () => undefined, onRows: (rows) => rows.forEach((cells) => parents.add(cells)) },
-      { signal, chunkBytes: CSV_CHUNK_BYTES },
-    )
-  }
-  let converter: SheetConverter | undefined
-  const size = file.size + (combinations?.size ?? 0)
-  const progress: ReadProgress = { rows: 0, bytes: 0, total: size }
-  let numbering: RowNumbering = format === 'xml' ? 'items' : 'lines'
-  await stream(
-    file,
+  if (format === 'json') return readJsonResults(file, mapping, signal, onResults)
+  const { progress, products, numbering } = await readSheetRows(
+    sourceOf(file, format, combinations),
     {
-      onFiles: (pair) => (numbering = { pair }),
-      onHeader: (cells) => {
-        converter = new SheetConverter(cells, mapping, parents)
-      },
-      onRows: (rows, read) => {
-        const results = converter!.convert(rows)
-        Object.assign(progress, { rows: progress.rows + rows.length, bytes: read.bytes, total: read.total })
-        return onResults(results, { ...progress })
-      },
+      mapping: () => mapping,
+      onStretch: (stretch) => onResults(stretch.results, stretch.progress),
     },
-    { signal, chunkBytes: CSV_CHUNK_BYTES },
+    { signal, readWorkbook },
   )
-  signal.throwIfAborted()
-  return {
-    progress: { ...progress, bytes: size },
-    documentErrors: [],
-    products: converter?.productCounts,
-    numbering,
-  }
+  return { progress, documentErrors: [], products, numbering }
 }
 
 /**
- * A JSON product list's rows, by the mapping: the list whose fields it makes variant options
- * spreads into one SKU per element; converted as a sheet's rows are.
+ * A JSON file's rows: its SKUs as they are, or a product list's by the mapping, converted as a
+ * sheet's rows are (the list whose fields it makes variant options spreads into one SKU per element).
  */
-async function readProductList(
-  content: Extract<JsonContent, { kind: 'products' }>,
-  bytes: number,
+async function readJsonResults(
+  file: File,
   mapping: SheetMapping,
   signal: AbortSignal,
   onResults: OnResults,
 ): Promise<SheetRead> {
-  const spread = spreadListOf(content.headers, mapping.columns)
-  if ('error' in spread) throw new UnreadableFile(`The mapping cannot be used: ${spread.error}.`)
-  const table = jsonTable(content.list, content.headers, spread.list)
-  const results = new SheetConverter(content.headers, mapping).convertSources(table.sources)
-  const progress = await handOn(results, bytes, signal, onResults)
+  const content = await readJsonContent(file)
+  if (content.kind === 'document') {
+    const { results, documentErrors } = jsonSkus(content.document)
+    const progress = await handOn(results, file.size, signal, onResults)
+    return { progress, documentErrors: documentErrors.map((problem) => problem.message), numbering: 'items' }
+  }
+  // A mapping that cannot be used is refused in words the page shows as they are (read-rows.ts).
+  const { table, progress } = await readProductListRows(content, mapping, onResults, {
+    signal,
+    bytes: file.size,
+  })
   return { progress, documentErrors: [], products: table.counts, numbering: 'items' }
 }
 

@@ -8,7 +8,7 @@ import {
   only,
   selectedCount,
   toggled,
-} from '#renderer/stores/selection.ts'
+} from '#renderer/stores/sku-drafts/selection.ts'
 import type { SkuWindow } from './use-sku-window.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { computed, ref, shallowRef, watch, type Ref } from 'vue'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import type { ListQuery } from '#renderer/db/sku-list-query.ts'
-import type { ListView } from '#renderer/db/sku-list-views.ts'
+import type { ListView } from '#renderer/db/sku-list-pages.ts'
 import { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
 import { messageOf } from '#shared/error-message.ts'
 

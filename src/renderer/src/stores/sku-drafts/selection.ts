@@ -1,4 +1,10 @@
-import type { ListQuery } from '../db/sku-list-query.ts'
+import { shallowRef, watch, type Ref } from 'vue'
+import { skuList } from '../../db/index.ts'
+import { sameMatches, type ListQuery } from '../../db/sku-list-query.ts'
+
+// The SKU list's selection: what one is, the steps the list takes on it (`use-list-selection.ts`),
+// and the SKU drafts store's part that holds it, since other pages act on it too (a sync of the
+// selection). A value and its store part, so both live beside the store rather than in the list.
 
 /**
  * Which drafts are selected: some ids, or every draft matching a query except some. "Select all
@@ -59,4 +65,30 @@ export function withoutDrafts(selection: Selection, gone: readonly string[]): Se
 
 export function toggled(selection: Selection, id: string): Selection {
   return including(selection, [id], !isSelected(selection, id))
+}
+
+/**
+ * The SKU drafts store's selection: cleared when the query comes to match other drafts (a selection
+ * is of the drafts the user could see), and read as ids when an action runs.
+ */
+export function useSkuSelection(query: Ref<ListQuery>) {
+  const selection = shallowRef<Selection>(NOTHING)
+
+  watch(query, (next, previous) => {
+    if (!sameMatches(next, previous)) selection.value = NOTHING
+  })
+
+  /** The ids a selection stands for now. */
+  async function resolve(chosen: Selection): Promise<string[]> {
+    if (chosen.kind === 'ids') return [...chosen.ids]
+    const ids = await (await skuList.open(chosen.query)).allIds()
+    return chosen.except.size ? ids.filter((id) => !chosen.except.has(id)) : ids
+  }
+
+  /** The selected drafts' ids, for an action of another page (a sync of the selection). */
+  function selectedIds(): Promise<string[]> {
+    return resolve(selection.value)
+  }
+
+  return { selection, resolve, selectedIds }
 }

@@ -1,30 +1,16 @@
-import { walkIndex, type Anchor, type IndexEntry } from './index-walk.ts'
+import { opposite, walkIndex, type Anchor, type CursorDirection, type IndexEntry } from './index-walk.ts'
 import type { SkuDraftRecord } from './records.ts'
 import type { SortKey } from './sku-list-query.ts'
+
+// A view of the list's query: its rows read a page at a time and kept in a bounded cache, either
+// straight from the sort index (every draft) or by the ids of the matches in order (a search or a
+// filter; where those fall in the order is `sku-list-match-order.ts`).
 
 /** Rows read at a time: about two screens of the list. */
 export const PAGE_SIZE = 50
 /** Pages a view keeps: some screens around where the user has been, ~3,000 drafts at most. */
 const MAX_PAGES = 60
-/**
- * Costs measured in Chromium 156 on the project's 2-core machines at 100,000 drafts: one step of a
- * key cursor ~7 µs, one key of `getAllKeys` ~2.4 µs, one record of `bulkGet` ~34 µs.
- */
-const WALK_STEP_COST = 3
-const GET_COST = 34
-const STEP_COST = 7
-/** Below this many matches, reading them all is a few milliseconds whatever the rest costs. */
-const SMALL_MATCH = 200
 
-/**
- * Whether to read every match and sort it in memory rather than walk the sort index: reading costs
- * ~34 µs a match, while finding the first page by walking costs ~7 µs × a page × drafts ÷ matches.
- */
-export function sortsInMemory(matches: number, indexSize: number): boolean {
-  return matches <= SMALL_MATCH || GET_COST * matches * matches <= STEP_COST * PAGE_SIZE * indexSize
-}
-
-export type CursorDirection = 'next' | 'prev'
 /** Opens the sort index in a fresh read-only transaction. */
 export type IndexSource = () => IDBIndex
 
@@ -89,8 +75,6 @@ abstract class PagedView implements ListView {
     for (const key of farthest.slice(0, this.pages.size - MAX_PAGES)) this.pages.delete(key)
   }
 }
-
-const opposite = (direction: CursorDirection): CursorDirection => (direction === 'next' ? 'prev' : 'next')
 
 /**
  * Every draft, in the order of one index. Nothing is read but the pages shown: a page comes from
@@ -165,114 +149,22 @@ export class IndexView extends PagedView {
   }
 }
 
-/**
- * The order of a set of matching ids along the sort index, found lazily: walking the index from
- * the front (or the back) until enough matches are seen costs about (position × drafts ÷ matches)
- * steps, so the first and the last screens are cheap at any size. Where a walk would cost more
- * than reading the whole index's ids, those are read instead (once).
- */
-export class MatchOrder {
+/** The ids of a query's matches in the list's order, found as they are asked for (`MatchOrder`). */
+export interface MatchedIds {
+  readonly total: number
   readonly match: ReadonlySet<string>
-  private readonly source: IndexSource | undefined
-  private readonly direction: CursorDirection
-  private readonly indexSize: number
-  private readonly orderedIds: (() => Promise<string[]>) | undefined
-  private front: string[] = []
-  private back: string[] = []
-  private frontAnchor: Anchor | undefined
-  private backAnchor: Anchor | undefined
-  private full: string[] | undefined
-  private busy: Promise<unknown> = Promise.resolve()
-
-  constructor(options: {
-    match: ReadonlySet<string>
-    /** The order, when already known (small sets are sorted in memory). */
-    known?: string[]
-    source?: IndexSource
-    direction?: CursorDirection
-    indexSize?: number
-    /** Every id of the index, in the list's order. */
-    orderedIds?: () => Promise<string[]>
-  }) {
-    this.match = options.match
-    this.full = options.known
-    this.source = options.source
-    this.direction = options.direction ?? 'next'
-    this.indexSize = options.indexSize ?? options.match.size
-    this.orderedIds = options.orderedIds
-  }
-
-  get total(): number {
-    return this.match.size
-  }
-
   /** The ids at positions first..last (inclusive). */
-  between(first: number, last: number): Promise<string[]> {
-    // One extension at a time: two concurrent walks would both append to the same end.
-    const result = this.busy.then(() => this.resolve(Math.max(0, first), Math.min(this.total, last + 1)))
-    this.busy = result.catch(() => undefined)
-    return result
-  }
-
-  private async resolve(start: number, end: number): Promise<string[]> {
-    for (;;) {
-      if (this.full) return this.full.slice(start, end)
-      if (end <= this.front.length) return this.front.slice(start, end)
-      if (this.total - start <= this.back.length) {
-        return this.back.slice(this.total - end, this.total - start).reverse()
-      }
-      const needFront = end - this.front.length
-      const needBack = this.total - start - this.back.length
-      const stepsPerMatch = this.indexSize / Math.max(1, this.total)
-      if (Math.min(needFront, needBack) * stepsPerMatch * WALK_STEP_COST > this.indexSize) {
-        await this.readWholeOrder()
-      } else if (needFront <= needBack) {
-        await this.extend('front', needFront + PAGE_SIZE)
-      } else {
-        await this.extend('back', needBack + PAGE_SIZE)
-      }
-    }
-  }
-
-  private async extend(side: 'front' | 'back', count: number) {
-    const front = side === 'front'
-    const entries = await walkIndex(this.source!(), {
-      direction: front ? this.direction : opposite(this.direction),
-      after: front ? this.frontAnchor : this.backAnchor,
-      skip: 0,
-      take: count,
-      accept: (id) => this.match.has(id),
-      values: false,
-    })
-    const ids = front ? this.front : this.back
-    for (const entry of entries) ids.push(entry.id)
-    const last = entries.at(-1)
-    if (last) {
-      if (front) this.frontAnchor = { key: last.key, id: last.id }
-      else this.backAnchor = { key: last.key, id: last.id }
-    }
-    if (entries.length < count) {
-      // The walk reached the other end of the index: it has seen every match.
-      this.full = front ? this.front : [...this.back].reverse()
-    } else if (this.front.length + this.back.length >= this.total) {
-      this.full = this.front.concat(this.back.slice(0, this.total - this.front.length).reverse())
-    }
-  }
-
-  private async readWholeOrder() {
-    const all = await this.orderedIds!()
-    this.full = all.filter((id) => this.match.has(id))
-  }
+  between(first: number, last: number): Promise<string[]>
 }
 
 /** The drafts matching a search or filters: their ids are known, their rows read a page at a time. */
 export class MatchView extends PagedView {
-  private readonly order: MatchOrder
+  private readonly order: MatchedIds
   private readonly getRecords: (ids: string[]) => Promise<Array<SkuDraftRecord | undefined>>
   private readonly preloaded: ReadonlyMap<string, SkuDraftRecord> | undefined
 
   constructor(options: {
-    order: MatchOrder
+    order: MatchedIds
     getRecords: (ids: string[]) => Promise<Array<SkuDraftRecord | undefined>>
     /** Records already read while finding the order (small sets), served without reading again. */
     preloaded?: ReadonlyMap<string, SkuDraftRecord>

@@ -1,0 +1,60 @@
+import { draftKind } from '#shared/sync/kinds.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
+import type { RunStatus } from '#shared/sync/run.ts'
+import { holdHeading, HOLD_REASONS, type HoldReason } from '#shared/sync/send-gates.ts'
+import type { SyncRunRecord } from '../db/sync-records.ts'
+import type { Resolution } from '../db/sync-runs.ts'
+import { counted } from './counting.ts'
+
+/*
+ * What the Sync page's live log says of a run, in the app's words: the sync store writes these
+ * lines as a run is queued, sent, decided about and ended.
+ */
+
+/** Drafts counted for the log in the app's words: "3 drafts" for SKUs (as the SKU list says), "2 apps". */
+export function logCount(kind: SyncKind, n: number): string {
+  return counted(n, draftKind(kind).listNoun)
+}
+
+/**
+ * The log's line for a decision. `sending` is how the engine stood when the run was being sent:
+ * it says when a batch queued again goes out (a cancelled or stopped run releases what it had
+ * queued back to draft).
+ */
+export function decisionLine(
+  kind: SyncKind,
+  choice: Resolution,
+  changed: number,
+  sending?: { status: RunStatus; offline: boolean; cancelling: boolean },
+): string {
+  const what = logCount(kind, changed)
+  if (choice === 'created') return `${what} marked as created.`
+  if (!sending) return `${what} queued to be sent again.`
+  const { status, offline, cancelling } = sending
+  if (cancelling || status.state === 'finished' || status.state === 'stopped')
+    return `${what} queued to be sent again, but the run is ending: they go back to draft.`
+  if (status.state === 'running') return `${what} queued to be sent again with the rest of the run.`
+  if (offline || status.reason === 'offline')
+    return `${what} queued to be sent again: the run is paused and sends them when the connection is back.`
+  return `${what} queued to be sent again: the run stays paused and sends them when you press Resume.`
+}
+
+/**
+ * The reasons SKUs are held back, from their counts by reason: "2 empty (nothing filled in), 1
+ * without a product name or barcode".
+ */
+export function heldBackWords(counts: Record<HoldReason, number>, place: string): string {
+  return HOLD_REASONS.filter((reason) => counts[reason] > 0)
+    .map((reason) => `${counts[reason]} ${holdHeading(reason, place)}`)
+    .join(', ')
+}
+
+/**
+ * The log's line for the queued items a run that ended did not send: a creation's go back to
+ * draft; an update's drafts were never anything but created and changed, and are offered again.
+ */
+export function notSentLine(run: SyncRunRecord, n: number): string {
+  return run.action === 'update'
+    ? `${counted(n, draftKind(run.kind).noun)} not updated: still changed, Update offers ${n === 1 ? 'it' : 'them'} again.`
+    : `${logCount(run.kind, n)} not sent went back to draft.`
+}
