@@ -1,7 +1,11 @@
 import './ui/styles.css'
+import { listProfilesAhead } from './adapters/profiles.ts'
 
 // The fonts to look for first (styles.css), before anything of the app is laid out.
 if (navigator.userAgent.includes('Linux')) document.documentElement.dataset.platform = 'linux'
+
+// Main's answer travels while the modules below load and run (adapters/profiles.ts).
+listProfilesAhead()
 
 // The window's modules run in stages, each in a task of its own (all at once, they made one task
 // of 70–200 ms before the list showed: issue #37); the page's head fetches them all at once
