@@ -1,20 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { Preflight } from '#renderer/db/sync-runs.ts'
+import { emptyPreflight } from '#renderer/db/sync-runs.ts'
 import { START_COPY } from '#renderer/features/sync/preflight-words.ts'
 
 // The Sync page's count tiles add up to every draft: the tryout's 20 drafts showed Ready 0,
 // With errors 2, Synced 6 and Unknown 6, the six failed ones nowhere.
 
-const preflight = (counts: Partial<Preflight>): Preflight => ({
-  ready: 0,
-  invalid: 0,
-  synced: 0,
-  unknown: 0,
-  failed: 0,
-  rejected: 0,
-  inRun: 0,
-  ...counts,
-})
+const preflight = emptyPreflight
 
 const sum = (tiles: { value: number }[]) => tiles.reduce((total, tile) => total + tile.value, 0)
 

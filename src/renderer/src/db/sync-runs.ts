@@ -53,6 +53,11 @@ export interface Preflight {
   inRun: number
 }
 
+/** A pre-flight with every count at zero, for counting into (`counts` already counted). */
+export function emptyPreflight(counts: Partial<Preflight> = {}): Preflight {
+  return { ready: 0, invalid: 0, synced: 0, unknown: 0, failed: 0, rejected: 0, inRun: 0, ...counts }
+}
+
 /** The profile a run sends with, as it is when the run starts. */
 export interface RunTarget {
   id: string

@@ -5,7 +5,7 @@ import { chunks } from './chunks.ts'
 import type { CatalogDatabase } from './database.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
 import type { SyncItemRecord } from './sync-records.ts'
-import type { Preflight } from './sync-runs.ts'
+import { emptyPreflight, type Preflight } from './sync-runs.ts'
 import { baseItemKey } from './sync-outbox.ts'
 
 /** A draft whose payload differs from what was sent to a destination. */
@@ -38,15 +38,7 @@ export class SyncSelectionReader {
   /** The pre-flight of a run of exactly `ids` to `destination`, from the drafts themselves (a chunk at a time). */
   async preflightOf(kind: SyncKind, destination: string, ids: readonly string[]): Promise<Preflight> {
     const table = storedKind(kind).table(this.db)
-    const summary: Preflight = {
-      ready: 0,
-      invalid: 0,
-      synced: 0,
-      unknown: 0,
-      failed: 0,
-      rejected: 0,
-      inRun: 0,
-    }
+    const summary = emptyPreflight()
     for (const chunk of chunks([...new Set(ids)])) {
       for (const draft of await table.bulkGet(chunk)) {
         if (!draft) continue
