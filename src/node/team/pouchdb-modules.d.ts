@@ -31,6 +31,12 @@ declare module 'pouchdb-core' {
     on(event: 'paused' | 'denied' | 'error', listener: (error?: ErrorAnswer) => void): Sync
     on(event: 'change', listener: (info: unknown) => void): Sync
     cancel(): void
+    /** Each direction on its own: its `paused` carries the error that the sync's own leaves out. */
+    pull: Replication
+    push: Replication
+  }
+  export interface Replication {
+    on(event: 'paused', listener: (error?: ErrorAnswer) => void): Replication
   }
   export interface Database {
     put(doc: Document): Promise<Response>

@@ -196,12 +196,18 @@ function replicateLive(
       void stop()
     } else onState({ kind: 'idle', error: reasonOf(error) })
   }
+  // The sync's own `paused` never says why (PouchDB drops its directions' errors): a direction
+  // that failed (the server gone, the network down) and waits to retry is heard on its own.
+  for (const direction of [sync.pull, sync.push])
+    direction.on('paused', (error) => {
+      if (error) failed(error)
+    })
   sync
     .on('active', () => {
       waitingToRetry = false
       onState({ kind: 'sending' })
     })
-    .on('paused', (error) => (error ? failed(error) : onState({ kind: 'idle' })))
+    .on('paused', (error) => (error ? failed(error) : !waitingToRetry && onState({ kind: 'idle' })))
     .on('error', failed)
     .on('denied', (error) =>
       onState({

@@ -1,16 +1,12 @@
 import got from 'got'
 import { httpAddressRule } from '#shared/http-address.ts'
 import { messageOf } from '#shared/error-message.ts'
+import type { WorkspaceProblem } from '#shared/team/workspace-status.ts'
 import type { Workspace } from './replica.ts'
 
 /** Whether a desk may join a workspace, and as whom: what joining checks before it keeps anything. */
 export type WorkspaceCheck =
-  | { ok: true; name: string }
-  | {
-      ok: false
-      problem: 'address' | 'unreachable' | 'credentials' | 'not-a-member' | 'no-database'
-      message: string
-    }
+  { ok: true; name: string } | { ok: false; problem: WorkspaceProblem; message: string }
 
 /** A workspace that takes longer than this to answer is said to be unreachable. */
 const ANSWER_MS = 10_000

@@ -1,0 +1,252 @@
+import { createHash } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { messageOf } from '#shared/error-message.ts'
+import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
+import type { AppLog } from '../app-log.ts'
+import { createKeyedQueue } from '../keyed-queue.ts'
+import type { TokenStore } from '../secrets/token-store.ts'
+import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
+import { checkWorkspace } from './workspace-check.ts'
+import { workspaceFile, type KeptWorkspace } from './workspace-file.ts'
+
+/**
+ * The workspace's password in the token store, bound to the workspace's address as a profile's
+ * token is to its service's. No profile can take this id: a profile's starts with a letter or a
+ * digit (src/shared/profile.ts).
+ */
+export const WORKSPACE_SECRET_ID = '-team-workspace'
+/** The replicas' folder in the data folder: one folder per workspace address (`replicaFolder`). */
+export const REPLICAS_FOLDER = 'team'
+
+export interface TeamWorkspaceOptions {
+  /** The app's data folder: the kept workspace's file and the replicas' folder are in it. */
+  dataDir: string
+  /** The token store main uses, wrapped so what passes through it is kept out of the log (known-tokens.ts). */
+  tokens: TokenStore
+  /**
+   * Tells main's log redaction a credential this service holds beyond the password itself: the
+   * `name:password` pair, whose base64 is what an Authorization header carries.
+   */
+  remember?: (secret: string) => void
+  log?: Pick<AppLog, 'info' | 'warn'>
+}
+
+/** The team workspace main holds (issue #41): joined, kept across starts, replicated, left. */
+export interface TeamWorkspace {
+  status(): WorkspaceStatus
+  /** Hears every change of the status; returns the function that stops hearing. */
+  onStatus(listener: (status: WorkspaceStatus) => void): () => void
+  /** At start: the workspace kept from before is opened again and replicates; none kept, none joined. */
+  reopen(): Promise<WorkspaceStatus>
+  /** Checks the workspace (workspace-check.ts), keeps it, opens the replica and starts replicating. */
+  join(url: string, username: string, password: string): Promise<WorkspaceJoin>
+  /** Stops replicating, closes the replica, forgets the password and the kept workspace. */
+  leave(): Promise<WorkspaceStatus>
+  /** The app quits: replication stops and the replica closes; the workspace stays kept. */
+  close(): Promise<void>
+}
+
+const NONE: WorkspaceStatus = { state: 'none' }
+/** Every join, leave and reopen runs after the one before: one workspace at a time. */
+const ONE_WORKSPACE = 'workspace'
+
+const MEMORY_NOTICE =
+  'No system keychain is available: the workspace’s password is kept in memory until Catalog Desk closes, and the desk joins again next time.'
+const NO_PASSWORD =
+  'The workspace’s password is not kept on this computer (no keychain when the desk joined, or it was removed): leave the workspace and join it again.'
+
+/**
+ * A folder of its own for each workspace address, so a replica never replicates one workspace's
+ * documents into another's.
+ */
+export const replicaFolder = (dataDir: string, url: string) =>
+  join(dataDir, REPLICAS_FOLDER, createHash('sha256').update(url).digest('hex').slice(0, 16))
+
+/** What a workspace is held by while joined: its replica and the replication going on. */
+interface Held {
+  kept: KeptWorkspace
+  replica?: TeamReplica
+  session?: { stop(): Promise<void> }
+}
+
+export function createTeamWorkspace(options: TeamWorkspaceOptions): TeamWorkspace {
+  return new HeldWorkspace(options)
+}
+
+class HeldWorkspace implements TeamWorkspace {
+  readonly #options: TeamWorkspaceOptions
+  readonly #file: ReturnType<typeof workspaceFile>
+  readonly #serially = createKeyedQueue()
+  readonly #listeners = new Set<(status: WorkspaceStatus) => void>()
+  #current: WorkspaceStatus = NONE
+  #held: Held | undefined
+
+  constructor(options: TeamWorkspaceOptions) {
+    this.#options = options
+    this.#file = workspaceFile(options.dataDir)
+  }
+
+  status() {
+    return this.#current
+  }
+
+  onStatus(listener: (status: WorkspaceStatus) => void) {
+    this.#listeners.add(listener)
+    return () => void this.#listeners.delete(listener)
+  }
+
+  reopen() {
+    return this.#serially(ONE_WORKSPACE, async () => {
+      if (this.#held) return this.#current
+      const kept = await this.#file.read()
+      if (!kept) return this.#current
+      let password: string | undefined
+      try {
+        password = await this.#options.tokens.get(WORKSPACE_SECRET_ID, kept.url)
+      } catch {
+        password = undefined
+      }
+      if (password === undefined) {
+        this.#held = { kept }
+        this.#setStatus(joined(kept, { kind: 'unauthorized', reason: NO_PASSWORD }))
+      } else {
+        this.#remember(`${kept.name}:${password}`)
+        await this.#start(kept, password)
+      }
+      this.#options.log?.info(`Team workspace reopened: ${kept.url} as ${kept.name}.`)
+      return this.#current
+    })
+  }
+
+  join(url: string, username: string, password: string) {
+    return this.#serially(ONE_WORKSPACE, () => this.#join(url, username, password))
+  }
+
+  leave() {
+    return this.#serially(ONE_WORKSPACE, async () => {
+      // The replica's folder stays on the disk: edits made on this desk that had not reached the
+      // server yet are in it, and they go when the desk joins this workspace again (the folder is
+      // the address's, so never to another workspace). Joining again also resumes from the
+      // replication's checkpoint rather than pulling the whole workspace anew. What leaving
+      // removes is what lets the desk reach the workspace: the password and the kept address.
+      await this.#stop()
+      await this.#options.tokens.clear(WORKSPACE_SECRET_ID)
+      await this.#file.remove()
+      this.#setStatus(NONE)
+      return this.#current
+    })
+  }
+
+  close() {
+    return this.#serially(ONE_WORKSPACE, () => this.#stop())
+  }
+
+  async #join(url: string, username: string, rawPassword: string): Promise<WorkspaceJoin> {
+    if (this.#held)
+      throw new Error(`This desk is already in the workspace at ${this.#held.kept.url}: leave it first.`)
+    const address = url.trim().replace(/\/+$/, '')
+    const user = username.trim()
+    // Surrounding whitespace goes, as from a pasted token: what is checked is what is kept.
+    const password = rawPassword.trim()
+    if (password === '' || /\p{Cc}/u.test(password))
+      return {
+        ok: false,
+        problem: 'credentials',
+        message: 'Give the password: one line, as the server knows it.',
+      }
+    this.#setStatus({ state: 'joining', url: address })
+    const check = await checkWorkspace({ url: address, username: user, password })
+    if (!check.ok) {
+      this.#setStatus(NONE)
+      return check
+    }
+    const { tokens, log } = this.#options
+    try {
+      const saved = await tokens.set(WORKSPACE_SECRET_ID, address, password)
+      this.#remember(`${user}:${password}`)
+      this.#remember(`${check.name}:${password}`)
+      const kept = { url: address, name: check.name }
+      await this.#file.write(kept)
+      await this.#start(kept, password)
+      log?.info(
+        `Team workspace joined: ${address} as ${check.name}, the password kept in ${saved.storage === 'keychain' ? 'the keychain' : 'memory'}.`,
+      )
+      return {
+        ok: true,
+        status: this.#current,
+        ...(saved.storage === 'memory' ? { notice: MEMORY_NOTICE } : {}),
+      }
+    } catch (error) {
+      // Nothing half kept: a password without its workspace, or a file without its password.
+      await this.#stop()
+      await tokens.clear(WORKSPACE_SECRET_ID).catch(() => {})
+      await this.#file.remove().catch(() => {})
+      this.#setStatus(NONE)
+      throw error
+    }
+  }
+
+  /** Opens the workspace's replica and replicates with it; its states become the status. */
+  async #start(kept: KeptWorkspace, password: string) {
+    const holding: Held = { kept }
+    this.#held = holding
+    try {
+      // LevelDB makes the replica's own folder, not the folders above it.
+      await mkdir(join(this.#options.dataDir, REPLICAS_FOLDER), { recursive: true })
+      holding.replica = openReplica(replicaFolder(this.#options.dataDir, kept.url))
+    } catch (error) {
+      // A replica that cannot be opened never stops the app: Settings says why, leaving still works.
+      this.#setStatus(joined(kept, { kind: 'failed', reason: messageOf(error) }))
+      return
+    }
+    this.#setStatus(joined(kept, { kind: 'starting' }))
+    const onState = (state: ReplicationState) => {
+      // A replication stopped by leaving (or a join after it) speaks no more for the workspace.
+      const current = this.#current
+      if (this.#held !== holding || current.state !== 'joined' || state.kind === 'stopped') return
+      if (state.kind === 'refused') {
+        this.#options.log?.warn(`Team workspace: the server refused ${state.id}: ${state.reason}`)
+        this.#setStatus({ ...current, refused: { id: state.id, reason: state.reason } })
+        return
+      }
+      const replication = replicationOf(state)
+      if (replication.kind !== current.replication.kind && 'reason' in replication)
+        this.#options.log?.warn(`Team workspace ${kept.url}: ${replication.kind}: ${replication.reason}`)
+      this.#setStatus({ ...current, replication })
+    }
+    holding.session = holding.replica.replicate({ url: kept.url, username: kept.name, password }, onState)
+  }
+
+  async #stop() {
+    const holding = this.#held
+    this.#held = undefined
+    await holding?.session?.stop()
+    await holding?.replica?.close()
+  }
+
+  #setStatus(status: WorkspaceStatus) {
+    this.#current = status
+    for (const listener of this.#listeners) listener(status)
+  }
+
+  #remember(secret: string) {
+    this.#options.remember?.(secret)
+  }
+}
+
+const joined = (kept: KeptWorkspace, replication: WorkspaceReplication): WorkspaceStatus => ({
+  state: 'joined',
+  url: kept.url,
+  name: kept.name,
+  replication,
+})
+
+/** A replication state as Settings words it. */
+function replicationOf(
+  state: Exclude<ReplicationState, { kind: 'refused' | 'stopped' }>,
+): WorkspaceReplication {
+  if (state.kind === 'sending') return { kind: 'sending' }
+  if (state.kind === 'unauthorized') return { kind: 'unauthorized', reason: state.error }
+  return state.error === undefined ? { kind: 'up-to-date' } : { kind: 'offline', reason: state.error }
+}
