@@ -7,7 +7,8 @@ import { moveProfilesToSandbox, startEmbeddedSandbox } from './embedded-sandbox.
 import { openPreferences } from '#node/preferences.ts'
 import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
-import { createTokenStore } from '#node/secrets/token-store.ts'
+import { createTokenStore, type TokenStore } from '#node/secrets/token-store.ts'
+import { createTeamWorkspace } from '#node/team/workspace-service.ts'
 import type { AppLog } from '#node/app-log.ts'
 import { createHandlers } from './handlers/index.ts'
 import { registerIpc } from './ipc.ts'
@@ -126,6 +127,7 @@ async function start(): Promise<void> {
   const profiles = createProfileStore({ dir: dataDir, tokens })
   // A sandbox that could not have its port again takes the profiles pointed at it along.
   const sandboxView = await moveProfilesToSandbox(sandbox, { profiles, tokens })
+  const team = teamWorkspace(dataDir, tokens, mainLog)
   const handlers = createHandlers({
     appInfo,
     openExternal,
@@ -145,6 +147,7 @@ async function start(): Promise<void> {
     facePhotos: createFacePhotoStore({ dataDir }),
     camera,
     redact: tokensSeen.redact,
+    team,
   })
   registerIpc(createDispatcher(handlers, mainLog), page.isAppUrl)
 
@@ -152,6 +155,31 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) mainWindow = openMainWindow()
   })
+}
+
+/**
+ * The team workspace joined from Settings (issue #41): the one kept from before is opened again and
+ * replicates, without holding up the window (a keychain or a replica that fails is said in
+ * Settings and the log, never a start that fails). Quitting waits for the replica to close.
+ */
+function teamWorkspace(dataDir: string, tokens: TokenStore, mainLog: AppLog) {
+  const team = createTeamWorkspace({ dataDir, tokens, remember: tokensSeen.remember, log: mainLog })
+  team
+    .reopen()
+    .catch((error: unknown) => mainLog.error('The team workspace could not be opened again', error))
+  let closed = false
+  app.on('will-quit', (event) => {
+    if (closed) return
+    event.preventDefault()
+    void team
+      .close()
+      .catch((error: unknown) => mainLog.error('The team workspace could not be closed', error))
+      .finally(() => {
+        closed = true
+        app.quit()
+      })
+  })
+  return team
 }
 
 if (app.requestSingleInstanceLock()) {

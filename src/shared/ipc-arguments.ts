@@ -82,4 +82,9 @@ export const invokeArguments = {
   readFacePhoto: z.tuple([z.uuid()]),
   deleteFacePhoto: z.tuple([z.uuid()]),
   allowCameraOnce: z.tuple([]),
+  getTeamWorkspace: z.tuple([]),
+  // The address, the user name and the password, bounded only: main's check of the workspace says
+  // in words what is wrong with the address or the name (src/node/team/workspace-check.ts).
+  joinTeamWorkspace: z.tuple([z.string().max(2_048), z.string().max(256), token]),
+  leaveTeamWorkspace: z.tuple([]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -79,6 +79,14 @@ export const CHANNELS = [
    * (src/main/security.ts). Without this call every camera request is refused.
    */
   'allowCameraOnce',
+  /**
+   * The team workspace (issue #41): where the desk stands with it (the page asks again while it
+   * shows it: main pushes nothing), joining one (the password goes to main, which keeps it in the
+   * keychain: no channel gives it back) and leaving it.
+   */
+  'getTeamWorkspace',
+  'joinTeamWorkspace',
+  'leaveTeamWorkspace',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

@@ -6,6 +6,7 @@ import type { ProfileView, TokenEncoding } from './profile.ts'
 import type { FacePhoto, FacePhotoFile } from './try-on/face-photo.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
+import type { WorkspaceJoin, WorkspaceStatus } from './team/workspace-status.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel (listed in
@@ -160,6 +161,9 @@ export interface InvokeResults {
   readFacePhoto: FacePhotoFile
   deleteFacePhoto: void
   allowCameraOnce: void
+  getTeamWorkspace: WorkspaceStatus
+  joinTeamWorkspace: WorkspaceJoin
+  leaveTeamWorkspace: WorkspaceStatus
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

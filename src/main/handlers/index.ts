@@ -5,6 +5,7 @@ import { logged } from './logged.ts'
 import { createServiceHandlers } from './service.ts'
 import { createShellHandlers } from './shell.ts'
 import { createSyncHandlers } from './sync.ts'
+import { createTeamHandlers } from './team.ts'
 import { createTryOnHandlers } from './try-on.ts'
 import type { HandlerDeps, Handlers } from './types.ts'
 import { createUpdateHandlers } from './updates.ts'
@@ -25,6 +26,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
       ...createUpdateHandlers(deps),
       ...createDiagnosticsHandlers(deps, service.listProfiles),
       ...createTryOnHandlers(deps),
+      ...createTeamHandlers(deps),
     },
     deps.log,
   )

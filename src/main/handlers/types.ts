@@ -9,6 +9,7 @@ import type { PreviewAssetLoader } from '#node/preview-assets.ts'
 import type { ProfileStore } from '#node/profiles/profile-store.ts'
 import type { Redact } from '#node/secrets/redaction.ts'
 import type { TokenStore } from '#node/secrets/token-store.ts'
+import type { TeamWorkspace } from '#node/team/workspace-service.ts'
 import type { UpdateService } from '#node/updates/update-service.ts'
 
 /** What a handler receives: the arguments after the contract's schema has parsed them. */
@@ -59,4 +60,6 @@ export interface HandlerDeps extends ServiceDeps {
   facePhotos: FacePhotoStore
   /** Lets the page's next camera request through (the permission handler, src/main/security.ts). */
   camera: { allowOnce(): void }
+  /** The team workspace main holds: its address, the desk's name, the replica (src/node/team/). */
+  team: TeamWorkspace
 }

@@ -133,6 +133,8 @@ class HeldWorkspace implements TeamWorkspace {
       await this.#stop()
       await this.#options.tokens.clear(WORKSPACE_SECRET_ID)
       await this.#file.remove()
+      if (this.#current.state !== 'none')
+        this.#options.log?.info(`Team workspace left: ${this.#current.url}.`)
       this.#setStatus(NONE)
       return this.#current
     })
@@ -157,11 +159,12 @@ class HeldWorkspace implements TeamWorkspace {
       }
     this.#setStatus({ state: 'joining', url: address })
     const check = await checkWorkspace({ url: address, username: user, password })
+    const { tokens, log } = this.#options
     if (!check.ok) {
+      log?.warn(`Joining the team workspace at ${address} as ${user}: ${check.message}`)
       this.#setStatus(NONE)
       return check
     }
-    const { tokens, log } = this.#options
     try {
       const saved = await tokens.set(WORKSPACE_SECRET_ID, address, password)
       this.#remember(`${user}:${password}`)

@@ -20,12 +20,14 @@ import { createProfileStore } from '#node/profiles/profile-store.ts'
 import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
 import { createTokenStore, type TokenStore } from '#node/secrets/token-store.ts'
+import { createTeamWorkspace, WORKSPACE_SECRET_ID } from '#node/team/workspace-service.ts'
 import { createUpdateService } from '#node/updates/update-service.ts'
 import { type Api, type AppInfo } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { FeedUpdater } from './feed-updater.ts'
 import { releasePublicKey } from './release-key.ts'
 import { startStaticServer, type StaticServer } from './static-server.ts'
+import { startTeamServer, type TeamServer } from './team-server.ts'
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..')
 const rendererDir = join(repoRoot, 'out/renderer')
@@ -94,6 +96,11 @@ interface TestFixtures {
    * unit tests); here Chromium's own flags decide.
    */
   cameraAllowed: { count: number }
+  /**
+   * A CouchDB-compatible server for team workspaces (team-server.ts), on loopback, started for the
+   * tests that use it. Main's team workspace is the real service over the test's data folder.
+   */
+  teamServer: TeamServer
 }
 
 interface WorkerFixtures {
@@ -171,6 +178,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  teamServer: async ({}, use) => {
+    const server = await startTeamServer()
+    await use(server)
+    await server.close()
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   reachedThroughSandbox: async ({}, use) => {
     await use(new Set())
   },
@@ -192,7 +206,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const service = `Catalog Desk e2e ${crypto.randomUUID()}`
     const tokens = createTokenStore({ service })
     await use(tokens)
-    for (const id of ['production', 'staging', ...createdProfileIds]) await tokens.clear(id)
+    for (const id of ['production', 'staging', WORKSPACE_SECRET_ID, ...createdProfileIds])
+      await tokens.clear(id)
   },
 
   // eslint-disable-next-line no-empty-pattern
@@ -237,6 +252,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const tokens = rememberingTokens(keychainTokens, known)
     const log = createAppLog({ folder: join(dataDir, 'logs'), redact: known.redact, console: false })
     logs.set(context, log)
+    const team = createTeamWorkspace({ dataDir, tokens, remember: known.remember, log })
     const handlers = createHandlers({
       profiles: createProfileStore({ dir: dataDir, tokens }),
       tokens,
@@ -282,6 +298,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       redact: known.redact,
       facePhotos: createFacePhotoStore({ dataDir }),
       camera: { allowOnce: () => void cameraAllowed.count++ },
+      team,
     })
     const dispatch = createDispatcher(handlers, log)
     // Main's thumbnail route, as main makes it: answered by the worker's renderer server.
@@ -315,6 +332,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     })
     await use(context)
     thumbnailsOfTest = noTestThumbnails
+    await team.close()
     // A handler the page called last may still be writing into the folder (its log): rm retries
     // on ENOTEMPTY rather than failing a test that passed.
     await rm(dataDir, { recursive: true, force: true, maxRetries: 5 })

@@ -12,6 +12,7 @@ import type { EmbeddedSandbox, HandlerDeps, ServiceDeps } from '#main/handlers/t
 import { createAppLog } from '#node/app-log.ts'
 import { createFacePhotoStore } from '#node/face-photos.ts'
 import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
+import { createTeamWorkspace } from '#node/team/workspace-service.ts'
 import { createUpdateService } from '#node/updates/update-service.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
 
@@ -30,7 +31,16 @@ export function serviceDeps(sandbox: EmbeddedSandbox = { url: 'http://127.0.0.1:
     known,
   )
   const deps: ServiceDeps = { profiles: createProfileStore({ dir, tokens }), tokens, sandbox }
-  return { ...deps, ...previewAndClipboardDeps(), ...logAndUpdateDeps(dir, known.redact), keychain, dir }
+  // The team workspace over the same folder and keychain, joined by no test here (test/unit/team/).
+  const team = createTeamWorkspace({ dataDir: dir, tokens, remember: known.remember })
+  return {
+    ...deps,
+    ...previewAndClipboardDeps(),
+    ...logAndUpdateDeps(dir, known.redact),
+    keychain,
+    dir,
+    team,
+  }
 }
 
 /** The repository's own resources folder: the preview samples as the app bundles them. */
