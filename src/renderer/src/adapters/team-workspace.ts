@@ -1,0 +1,12 @@
+import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
+
+/**
+ * The team workspace main holds (issue #41). The password goes to main with the join and never
+ * comes back: main keeps it in the system keychain, and the status carries none.
+ */
+export const teamWorkspaceInMain = {
+  status: (): Promise<WorkspaceStatus> => window.api.getTeamWorkspace(),
+  join: (url: string, username: string, password: string): Promise<WorkspaceJoin> =>
+    window.api.joinTeamWorkspace(url, username, password),
+  leave: (): Promise<WorkspaceStatus> => window.api.leaveTeamWorkspace(),
+}
