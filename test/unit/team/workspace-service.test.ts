@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -14,6 +15,7 @@ import {
 import { WORKSPACE_FILE_NAME } from '#node/team/workspace-file.ts'
 import { basic, startTeamServer, type TeamServer } from '../../e2e/harness/team-server.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
+import { probeSecretService, rawEntry } from '../secrets/secret-service.ts'
 
 const ANA = { username: 'ana', password: 'ana-pass' }
 const SERVICE = 'Catalog Desk test'
@@ -163,3 +165,38 @@ describe('the team workspace main holds (issue #41)', () => {
     server = await startTeamServer()
   })
 })
+
+// A service name of its own per run: the test never sees or touches anyone's real entries.
+const REAL_SERVICE = `Catalog Desk test ${randomUUID()}`
+const secretService = await probeSecretService(REAL_SERVICE)
+
+describe.skipIf(!secretService.usable)('the team workspace with the real Secret Service', () => {
+  it('keeps the password in the keychain across starts, and leaving deletes the entry', async () => {
+    const start = () => {
+      const workspace = createTeamWorkspace({ dataDir, tokens: createTokenStore({ service: REAL_SERVICE }) })
+      opened.push(workspace)
+      return workspace
+    }
+    const first = start()
+    expect(await first.join(workspaceUrl, ANA.username, ANA.password)).toMatchObject({ ok: true })
+    expect(await first.join(workspaceUrl, ANA.username, ANA.password).catch(String)).toMatch(/leave it first/)
+    await first.close()
+    const entry = rawEntry(REAL_SERVICE, WORKSPACE_SECRET_ID)
+    expect(parseKeychainSecret((await entry.getPassword())!)).toEqual({
+      address: workspaceUrl,
+      token: ANA.password,
+    })
+
+    // A new process's store has nothing in memory: the password comes from the keychain.
+    const next = start()
+    await next.reopen()
+    await upToDate(next)
+    await next.leave()
+    expect(await entry.getPassword()).toBeNull()
+  })
+})
+
+if (!secretService.usable)
+  process.stderr.write(
+    `Team workspace keychain test skipped: ${secretService.reason}. Run it with: .ci/with-keychain.sh npx vitest run test/unit/team\n`,
+  )
