@@ -109,7 +109,7 @@ class HeldWorkspace implements TeamWorkspace {
       }
       if (password === undefined) {
         this.#held = { kept }
-        this.#setStatus(joined(kept, { kind: 'unauthorized', reason: NO_PASSWORD }))
+        this.#setStatus(joined(kept, { kind: 'failed', reason: NO_PASSWORD }))
       } else {
         this.#remember(`${kept.name}:${password}`)
         await this.#start(kept, password)

@@ -135,7 +135,7 @@ describe('the team workspace main holds (issue #41)', () => {
     const next = workspaceService()
     expect(await next.reopen()).toMatchObject({
       state: 'joined',
-      replication: { kind: 'unauthorized', reason: expect.stringMatching(/join it again/) },
+      replication: { kind: 'failed', reason: expect.stringMatching(/join it again/) },
     })
     expect(await next.leave()).toEqual({ state: 'none' })
   })
