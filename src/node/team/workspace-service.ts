@@ -194,13 +194,20 @@ class HeldWorkspace implements TeamWorkspace {
   async #start(kept: KeptWorkspace, password: string) {
     const holding: Held = { kept }
     this.#held = holding
+    const folder = replicaFolder(this.#options.dataDir, kept.url)
     try {
       // LevelDB makes the replica's own folder, not the folders above it.
       await mkdir(join(this.#options.dataDir, REPLICAS_FOLDER), { recursive: true })
-      holding.replica = openReplica(replicaFolder(this.#options.dataDir, kept.url))
+      holding.replica = openReplica(folder)
+      // PouchDB opens LevelDB in the background: a first read says whether it could.
+      await holding.replica.changes('0', 1)
     } catch (error) {
       // A replica that cannot be opened never stops the app: Settings says why, leaving still works.
-      this.#setStatus(joined(kept, { kind: 'failed', reason: messageOf(error) }))
+      await holding.replica?.close().catch(() => {})
+      holding.replica = undefined
+      const reason = `The workspace's copy on this computer (${folder}) cannot be opened: ${messageOf(error)}`
+      this.#options.log?.warn(`Team workspace ${kept.url}: ${reason}`)
+      this.#setStatus(joined(kept, { kind: 'failed', reason }))
       return
     }
     this.#setStatus(joined(kept, { kind: 'starting' }))
@@ -224,8 +231,13 @@ class HeldWorkspace implements TeamWorkspace {
   async #stop() {
     const holding = this.#held
     this.#held = undefined
-    await holding?.session?.stop()
-    await holding?.replica?.close()
+    try {
+      await holding?.session?.stop()
+      await holding?.replica?.close()
+    } catch (error) {
+      // Leaving (or quitting) goes on: what failed to close is said in the log.
+      this.#options.log?.warn('Team workspace: the replica did not close cleanly', error)
+    }
   }
 
   #setStatus(status: WorkspaceStatus) {

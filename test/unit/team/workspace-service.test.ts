@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -151,6 +151,21 @@ describe('the team workspace main holds (issue #41)', () => {
       await writeFile(workspaceFile(), text)
       expect(await workspaceService().reopen(), text).toEqual({ state: 'none' })
     }
+  })
+
+  it('a replica that cannot be opened is said, never thrown, and the desk can still leave', async () => {
+    await mkdir(join(dataDir, 'team'))
+    await writeFile(replicaFolder(dataDir, workspaceUrl), 'a file where the replica’s folder goes')
+    const workspace = workspaceService()
+    expect(await workspace.join(workspaceUrl, ANA.username, ANA.password)).toMatchObject({
+      ok: true,
+      status: {
+        state: 'joined',
+        replication: { kind: 'failed', reason: expect.stringMatching(/cannot be opened/) },
+      },
+    })
+    expect(await workspace.leave()).toEqual({ state: 'none' })
+    expect(kept()).toBeUndefined()
   })
 
   it('a server gone is "offline" and retried, not a failure', async () => {
