@@ -26,6 +26,12 @@ export const MAIN_RUNTIME_PACKAGES = [
   'got',
   'ipaddr.js',
   'js-yaml',
+  // The team workspace's replica (src/node/team/replica.ts): PouchDB on LevelDB.
+  'leveldown',
+  'pouchdb-adapter-http',
+  'pouchdb-adapter-leveldb-core',
+  'pouchdb-core',
+  'pouchdb-replication',
   'zod',
 ]
 
@@ -98,14 +104,17 @@ const config: Configuration = {
     // What nothing loads at run time: source maps, type declarations, zod's TypeScript sources.
     '!node_modules/**/*.{map,d.cts,d.mts}',
     '!node_modules/zod/src/**',
+    // leveldown's LevelDB sources (its prebuilt binaries are what loads) and its mobile builds.
+    '!node_modules/leveldown/{deps,prebuilds/android-*}/**',
+    '!node_modules/leveldown/binding.{cc,gyp}',
   ],
   asar: true,
   // A native module is loaded from the disk, not from inside an archive.
-  asarUnpack: ['node_modules/@napi-rs/keyring-*/*.node'],
+  asarUnpack: ['node_modules/@napi-rs/keyring-*/*.node', 'node_modules/leveldown/prebuilds/**'],
   extraResources: [
     { from: 'resources/preview', to: 'resources/preview', filter: ['*.glb', '*.hdr', '*.png'] },
   ],
-  // @napi-rs/keyring is N-API and prebuilt: nothing to rebuild against Electron's headers.
+  // @napi-rs/keyring and leveldown are N-API and prebuilt: nothing to rebuild against Electron's headers.
   npmRebuild: false,
   electronFuses: {
     runAsNode: false,
