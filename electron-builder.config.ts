@@ -104,9 +104,12 @@ const config: Configuration = {
     // What nothing loads at run time: source maps, type declarations, zod's TypeScript sources.
     '!node_modules/**/*.{map,d.cts,d.mts}',
     '!node_modules/zod/src/**',
-    // leveldown's LevelDB sources (its prebuilt binaries are what loads) and its mobile builds.
-    '!node_modules/leveldown/{deps,prebuilds/android-*}/**',
+    // leveldown's LevelDB sources (its prebuilt binaries are what loads), and its binaries for
+    // other systems and processors: `${platform}-${arch}` as Node names them (linux-x64,
+    // win32-ia32), or macOS's one for both processors (darwin-x64+arm64).
+    '!node_modules/leveldown/deps/**',
     '!node_modules/leveldown/binding.{cc,gyp}',
+    '!node_modules/leveldown/prebuilds/!(${platform}-${arch}|${platform}-x64+arm64)/**',
   ],
   asar: true,
   // A native module is loaded from the disk, not from inside an archive.

@@ -10,6 +10,7 @@ import { knownTokens, rememberingTokens } from '#node/secrets/known-tokens.ts'
 import { createTokenStore, type TokenStore } from '#node/secrets/token-store.ts'
 import { createTeamWorkspace } from '#node/team/workspace-service.ts'
 import type { AppLog } from '#node/app-log.ts'
+import { closeBeforeQuit } from './close-before-quit.ts'
 import { createHandlers } from './handlers/index.ts'
 import { registerIpc } from './ipc.ts'
 import { createDispatcher } from './ipc-dispatch.ts'
@@ -91,19 +92,9 @@ async function start(): Promise<void> {
 
   const dataDir = app.getPath('userData')
   const sandbox = await startEmbeddedSandbox(dataDir)
+  const closing = closeBeforeQuit(app, (what, error) => mainLog.error(what, error))
   const running = sandbox.running
-  if (running) {
-    // Quitting waits for the sandbox's last write: what it answered 201 for is on disk.
-    let closed = false
-    app.on('will-quit', (event) => {
-      if (closed) return
-      event.preventDefault()
-      void running.close().finally(() => {
-        closed = true
-        app.quit()
-      })
-    })
-  }
+  if (running) closing.add({ name: 'The embedded sandbox', close: () => running.close() })
   const preferences = await openPreferences(dataDir)
   // The preview's bundled samples. Unpackaged, the app path is the project folder, so this is the
   // repository's resources/; packaged, the folder is to be shipped beside the app's archive, as
@@ -128,6 +119,7 @@ async function start(): Promise<void> {
   // A sandbox that could not have its port again takes the profiles pointed at it along.
   const sandboxView = await moveProfilesToSandbox(sandbox, { profiles, tokens })
   const team = teamWorkspace(dataDir, tokens, mainLog)
+  closing.add({ name: 'The team workspace', close: () => team.close() })
   const handlers = createHandlers({
     appInfo,
     openExternal,
@@ -167,18 +159,6 @@ function teamWorkspace(dataDir: string, tokens: TokenStore, mainLog: AppLog) {
   team
     .reopen()
     .catch((error: unknown) => mainLog.error('The team workspace could not be opened again', error))
-  let closed = false
-  app.on('will-quit', (event) => {
-    if (closed) return
-    event.preventDefault()
-    void team
-      .close()
-      .catch((error: unknown) => mainLog.error('The team workspace could not be closed', error))
-      .finally(() => {
-        closed = true
-        app.quit()
-      })
-  })
   return team
 }
 
