@@ -6,12 +6,25 @@ import { profileSchema, TOKEN_ENCODINGS } from './profile.ts'
 import { serviceRequestSchema } from './service/operations.ts'
 import { activitySchema, updateSettingsSchema } from './update-feed.ts'
 import { MAX_FACE_PHOTO_BYTES } from './try-on/face-photo.ts'
+import { EXCHANGE_BATCH } from './team/draft-exchange.ts'
 
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
 const token = z.string().min(1).max(8_192)
 /** The destination a run was started for (src/shared/sync/destination.ts): main sends only there. */
 const runDestination = z.string().min(1).max(2_048)
+/** A draft's version for the team workspace (src/shared/team/draft-exchange.ts). */
+const draftShare = z.strictObject({
+  kind: z.enum(['sku', 'app']),
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
+  base: z
+    .string()
+    .regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
+    .optional(),
+  payload: z.record(z.string(), z.unknown()),
+  deleted: z.boolean(),
+  editedAt: z.number().nonnegative(),
+})
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
  * handler runs; `satisfies` makes a channel without a schema, or a schema without a channel, a
@@ -87,4 +100,7 @@ export const invokeArguments = {
   // in words what is wrong with the address or the name (src/node/team/workspace-check.ts).
   joinTeamWorkspace: z.tuple([z.string().max(2_048), z.string().max(256), token]),
   leaveTeamWorkspace: z.tuple([]),
+  shareTeamDrafts: z.tuple([z.array(draftShare).max(EXCHANGE_BATCH)]),
+  // A sequence as the replica gave it ('0' for the start), and how many documents at most.
+  teamArrivals: z.tuple([z.string().min(1).max(256), z.number().int().min(1).max(EXCHANGE_BATCH)]),
 } satisfies Record<Channel, z.ZodTuple>

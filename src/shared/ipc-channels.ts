@@ -87,6 +87,13 @@ export const CHANNELS = [
   'getTeamWorkspace',
   'joinTeamWorkspace',
   'leaveTeamWorkspace',
+  /**
+   * The drafts' exchange with the workspace's replica in main (src/shared/team/draft-exchange.ts):
+   * what this desk edited, shared on the revision it was based on; what arrived after a sequence
+   * the page keeps, checked in main first.
+   */
+  'shareTeamDrafts',
+  'teamArrivals',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

@@ -7,6 +7,7 @@ import type { FacePhoto, FacePhotoFile } from './try-on/face-photo.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from './team/workspace-status.ts'
+import type { DraftShared, TeamArrivals } from './team/draft-exchange.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel (listed in
@@ -164,6 +165,8 @@ export interface InvokeResults {
   getTeamWorkspace: WorkspaceStatus
   joinTeamWorkspace: WorkspaceJoin
   leaveTeamWorkspace: WorkspaceStatus
+  shareTeamDrafts: DraftShared[]
+  teamArrivals: TeamArrivals
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

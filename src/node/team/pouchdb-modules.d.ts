@@ -44,7 +44,8 @@ declare module 'pouchdb-core' {
       id: string,
       options?: { rev?: string; conflicts?: boolean },
     ): Promise<StoredDocument & { _conflicts?: string[] }>
-    bulkDocs(docs: Document[]): Promise<Array<Response | ErrorAnswer>>
+    /** `new_edits: false`: the revisions given are stored as they are (replication's way of writing). */
+    bulkDocs(docs: Document[], options?: { new_edits?: boolean }): Promise<Array<Response | ErrorAnswer>>
     changes(options: {
       since: string | number
       limit?: number

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import leveldown from 'leveldown'
 import httpAdapter from 'pouchdb-adapter-http'
 import LevelPouch from 'pouchdb-adapter-leveldb-core'
@@ -80,6 +81,12 @@ export interface TeamReplica {
   changes(since: string, limit: number): Promise<{ changes: Change[]; last: string }>
   /** Writes a document on the revision it was based on (`_rev`; none for a new one). */
   write(doc: Document): Promise<WriteResult>
+  /**
+   * Writes a document as the next version of `base` (none: a first version) even when the replica
+   * holds a later one: the two become versions in conflict, as two desks' edits of one version do
+   * when they replicate. What a desk edited is never dropped for having been based on an old one.
+   */
+  writeBeside(doc: Document, base: string | undefined): Promise<string>
   /** Every version of a document: the winner first, then those in conflict with it. */
   versions(id: string): Promise<StoredDocument[]>
   /**
@@ -133,6 +140,18 @@ export function openReplica(dir: string): TeamReplica {
         if (isConflict(error)) return { ok: false, reason: 'stale' }
         throw error
       }
+    },
+
+    async writeBeside(doc, base) {
+      const [generation, hash] = base ? base.split('-') : ['0', undefined]
+      const start = Number(generation) + 1
+      const id = randomBytes(16).toString('hex')
+      const { _rev: _, ...fields } = doc
+      await local.bulkDocs(
+        [{ ...fields, _rev: `${start}-${id}`, _revisions: { start, ids: hash ? [id, hash] : [id] } }],
+        { new_edits: false },
+      )
+      return `${start}-${id}`
     },
 
     async versions(id) {

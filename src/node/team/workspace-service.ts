@@ -2,10 +2,17 @@ import { createHash } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { messageOf } from '#shared/error-message.ts'
+import {
+  EXCHANGE_BATCH,
+  type DraftShare,
+  type DraftShared,
+  type TeamArrivals,
+} from '#shared/team/draft-exchange.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
+import { arrivalsSince, shareDrafts } from './draft-exchange.ts'
 import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
 import { checkWorkspace } from './workspace-check.ts'
 import { workspaceFile, type KeptWorkspace } from './workspace-file.ts'
@@ -45,6 +52,10 @@ export interface TeamWorkspace {
   leave(): Promise<WorkspaceStatus>
   /** The app quits: replication stops and the replica closes; the workspace stays kept. */
   close(): Promise<void>
+  /** Writes what this desk edited into the replica, as the desk's name (draft-exchange.ts). */
+  share(shares: readonly DraftShare[]): Promise<DraftShared[]>
+  /** What arrived in the replica after `since`, checked; what was set aside is said in the log. */
+  arrivals(since: string, limit: number): Promise<TeamArrivals>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -142,6 +153,32 @@ class HeldWorkspace implements TeamWorkspace {
 
   close() {
     return this.#serially(ONE_WORKSPACE, () => this.#stop())
+  }
+
+  share(shares: readonly DraftShare[]) {
+    return this.#serially(ONE_WORKSPACE, () => {
+      const { replica, kept } = this.#replicating()
+      return shareDrafts(replica, kept.name, shares)
+    })
+  }
+
+  arrivals(since: string, limit: number) {
+    return this.#serially(ONE_WORKSPACE, async () => {
+      const { replica, kept } = this.#replicating()
+      const answer = await arrivalsSince(replica, since, Math.min(limit, EXCHANGE_BATCH))
+      for (const { id, reason } of answer.setAside)
+        this.#options.log?.warn(`Team workspace ${kept.url}: ${id} set aside, not applied: ${reason}`)
+      return answer
+    })
+  }
+
+  /** The workspace joined and its replica open, or why there is none to exchange drafts with. */
+  #replicating(): Held & { replica: TeamReplica } {
+    const held = this.#held
+    if (!held) throw new Error('This desk has joined no team workspace.')
+    if (!held.replica)
+      throw new Error(`The copy of the workspace at ${held.kept.url} on this computer is not open.`)
+    return { ...held, replica: held.replica }
   }
 
   async #join(url: string, username: string, rawPassword: string): Promise<WorkspaceJoin> {

@@ -168,6 +168,41 @@ describe('the team workspace main holds (issue #41)', () => {
     expect(kept()).toBeUndefined()
   })
 
+  it('shares drafts as the desk’s name and hands over what arrived, only while joined', async () => {
+    const workspace = workspaceService()
+    const share = {
+      kind: 'sku' as const,
+      id: 'f1',
+      payload: { productName: 'Aviator' },
+      deleted: false,
+      editedAt: 5,
+    }
+    await expect(workspace.share([share])).rejects.toThrow('This desk has joined no team workspace.')
+    await expect(workspace.arrivals('0', 10)).rejects.toThrow('This desk has joined no team workspace.')
+    await workspace.join(workspaceUrl, ANA.username, ANA.password)
+    const [shared] = await workspace.share([share])
+    expect(shared).toMatchObject({ kind: 'sku', id: 'f1', conflict: false })
+    const { arrivals, last } = await workspace.arrivals('0', 10)
+    expect(arrivals).toEqual([
+      {
+        kind: 'sku',
+        id: 'f1',
+        rev: shared!.rev,
+        payload: share.payload,
+        deleted: false,
+        editedBy: 'ana',
+        editedAt: 5,
+        conflicts: 0,
+      },
+    ])
+    // From the sequence it answered with, nothing newer (replication may hand the desk's own
+    // version back once, as it pulls what it pushed: the same revision).
+    const again = await workspace.arrivals(last, 10)
+    expect(again.arrivals.filter((arrival) => arrival.rev !== shared!.rev)).toEqual([])
+    await workspace.leave()
+    await expect(workspace.arrivals('0', 10)).rejects.toThrow('This desk has joined no team workspace.')
+  })
+
   it('a server gone is "offline" and retried, not a failure', async () => {
     const workspace = workspaceService()
     await workspace.join(workspaceUrl, ANA.username, ANA.password)

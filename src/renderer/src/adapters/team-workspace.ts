@@ -1,3 +1,4 @@
+import type { DraftShare, DraftShared, TeamArrivals } from '#shared/team/draft-exchange.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 
 /**
@@ -9,4 +10,6 @@ export const teamWorkspaceInMain = {
   join: (url: string, username: string, password: string): Promise<WorkspaceJoin> =>
     window.api.joinTeamWorkspace(url, username, password),
   leave: (): Promise<WorkspaceStatus> => window.api.leaveTeamWorkspace(),
+  share: (shares: DraftShare[]): Promise<DraftShared[]> => window.api.shareTeamDrafts(shares),
+  arrivals: (since: string, limit: number): Promise<TeamArrivals> => window.api.teamArrivals(since, limit),
 }

@@ -1,0 +1,147 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { arrivalsSince, shareDrafts } from '#node/team/draft-exchange.ts'
+import { openReplica, type TeamReplica, type Workspace } from '#node/team/replica.ts'
+import type { DraftArrival, DraftShare } from '#shared/team/draft-exchange.ts'
+import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+
+const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
+const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
+const REPLICATES = { timeout: 20_000, interval: 50 }
+
+let server: TeamServer
+let folder: string
+let workspaceUrl: string
+const open: TeamReplica[] = []
+
+beforeEach(async () => {
+  server = await startTeamServer()
+  workspaceUrl = await server.createWorkspace('autumn', [ANA, BEN])
+  folder = await mkdtemp(join(tmpdir(), 'catalog-desk-exchange-'))
+})
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((replica) => replica.close()))
+  await server.close()
+  await rm(folder, { recursive: true, force: true })
+})
+
+/** A desk: its replica, replicating as `who`, and the drafts that arrived in it so far. */
+function desk(name: string, who: Credentials) {
+  const replica = openReplica(join(folder, name))
+  open.push(replica)
+  const workspace: Workspace = { url: workspaceUrl, ...who }
+  let session = replica.replicate(workspace, () => {})
+  return {
+    replica,
+    share: (shares: DraftShare[]) => shareDrafts(replica, who.username, shares),
+    /** Every draft's winning version in the replica, by id, as the page would be handed them. */
+    async drafts(): Promise<Map<string, DraftArrival>> {
+      const { arrivals } = await arrivalsSince(replica, '0', 500)
+      return new Map(arrivals.map((arrival) => [arrival.id, arrival]))
+    },
+    disconnect: () => session.stop(),
+    reconnect() {
+      session = replica.replicate(workspace, () => {})
+    },
+  }
+}
+
+const edit = (id: string, productName: string, base?: string): DraftShare => ({
+  kind: 'sku',
+  id,
+  ...(base ? { base } : {}),
+  payload: { productName, brand: 'Lumen' },
+  deleted: false,
+  editedAt: 1_790_000_000_000,
+})
+
+describe('the drafts’ exchange between a desk and its replica (issue #41)', () => {
+  it('a draft shared on one desk arrives on the other, named by who edited it; an edit on its revision comes back', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const [made] = await a.share([edit('f1', 'Aviator 58')])
+    expect(made).toMatchObject({ kind: 'sku', id: 'f1', conflict: false })
+
+    await vi.waitFor(async () => expect((await b.drafts()).get('f1')?.rev).toBe(made!.rev), REPLICATES)
+    expect((await b.drafts()).get('f1')).toMatchObject({
+      payload: { productName: 'Aviator 58' },
+      deleted: false,
+      editedBy: 'ana',
+      conflicts: 0,
+    })
+
+    const [edited] = await b.share([edit('f1', 'Aviator 58 Gold', made!.rev)])
+    expect(edited!.conflict).toBe(false)
+    await vi.waitFor(async () => expect((await a.drafts()).get('f1')?.rev).toBe(edited!.rev), REPLICATES)
+    expect((await a.drafts()).get('f1')).toMatchObject({
+      payload: { productName: 'Aviator 58 Gold' },
+      editedBy: 'ben',
+    })
+  })
+
+  it('an edit based on a version another desk has moved past is kept beside it: both desks see the conflict', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const [made] = await a.share([edit('f1', 'Aviator 58')])
+    await vi.waitFor(async () => expect((await b.drafts()).get('f1')?.rev).toBe(made!.rev), REPLICATES)
+    const [byBen] = await b.share([edit('f1', 'Aviator 58 Gold', made!.rev)])
+    await vi.waitFor(async () => expect((await a.drafts()).get('f1')?.rev).toBe(byBen!.rev), REPLICATES)
+
+    // Ana's desk edited the draft on the version it had before Ben's arrived.
+    const [byAna] = await a.share([edit('f1', 'Aviator 58 Silver', made!.rev)])
+    expect(byAna!.conflict).toBe(true)
+    expect(byAna!.rev).toMatch(/^2-/)
+    for (const which of [a, b])
+      await vi.waitFor(async () => expect((await which.drafts()).get('f1')?.conflicts).toBe(1), REPLICATES)
+    const names = (await a.replica.versions('sku:f1')).map(
+      (version) => (version.payload as { productName: string }).productName,
+    )
+    expect(names.sort()).toEqual(['Aviator 58 Gold', 'Aviator 58 Silver'])
+  })
+
+  it('a document from the workspace that is not a draft, too large or holding a prototype key is set aside, the others handed over', async () => {
+    const b = desk('b', BEN)
+    const put = async (id: string, doc: Record<string, unknown>) => {
+      const answer = await fetch(`${workspaceUrl}/${encodeURIComponent(id)}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Authorization: basic(server.admin) },
+        body: JSON.stringify(doc),
+      })
+      expect(answer.ok, await answer.text()).toBe(true)
+    }
+    const good = {
+      type: 'sku',
+      payload: { productName: 'Round 50' },
+      deleted: false,
+      editedBy: 'ana',
+      editedAt: 1,
+    }
+    await put('sku:good', good)
+    await put('sku:shape', { ...good, payload: 'not an object' })
+    await put('sku:extra', { ...good, script: 'alert(1)' })
+    await put('sku:huge', { ...good, payload: { productName: 'x'.repeat(1_100_000) } })
+    await put('sku:proto', {
+      ...good,
+      payload: { productName: 'Round', constructor: { prototype: { admin: true } } },
+    })
+    await put('note', { text: 'not a draft' })
+
+    const arrived = async () => arrivalsSince(b.replica, '0', 500)
+    await vi.waitFor(
+      async () => expect((await arrived()).arrivals.length + (await arrived()).setAside.length).toBe(6),
+      REPLICATES,
+    )
+    const { arrivals, setAside } = await arrived()
+    expect(arrivals.map((arrival) => arrival.id)).toEqual(['good'])
+    expect(Object.fromEntries(setAside.map(({ id, reason }) => [id, reason]))).toEqual({
+      'sku:shape': 'its payload is not an object',
+      'sku:extra': 'unknown fields (script)',
+      'sku:huge': 'larger than 1 MB',
+      'sku:proto': 'holds a "constructor" key',
+      note: 'its id is not a shared draft’s',
+    })
+  })
+})
