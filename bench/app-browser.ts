@@ -51,8 +51,9 @@ export async function launchChromium(): Promise<Browser> {
 
 /**
  * A fresh context (so a fresh IndexedDB) whose pages get a `window.api` before the app's scripts
- * run, as the browser tests' harness provides it: `getAppInfo` answers, `listProfiles` answers as
- * main does on a first run (the page asks for it before it syncs, checks or imports), and the
+ * run, as the browser tests' harness provides it: `getAppInfo` answers, `listProfiles` and
+ * `getTeamWorkspace` answer as main does on a first run (the page asks for the profiles as it
+ * opens, and whether a team workspace is joined now and then), and the
  * channels a scenario hands in (main's own handlers, run here); every other channel says it is not
  * available.
  */
@@ -60,7 +61,12 @@ export async function appContext(
   browser: Browser,
   handlers: Partial<Record<Channel, (...args: never[]) => Promise<unknown>>> = {},
 ): Promise<BrowserContext> {
-  handlers = { listProfiles: () => Promise.resolve(firstRunProfiles()), ...handlers }
+  handlers = {
+    listProfiles: () => Promise.resolve(firstRunProfiles()),
+    // No team workspace joined, as on a first run: the page's exchange asks now and then.
+    getTeamWorkspace: () => Promise.resolve({ state: 'none' }),
+    ...handlers,
+  }
   const context = await browser.newContext({ viewport: { width: 1280, height: 820 } })
   const info: AppInfo = {
     name: 'Catalog Desk',

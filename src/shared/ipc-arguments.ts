@@ -13,14 +13,15 @@ const profileId = z.string().min(1).max(64)
 const token = z.string().min(1).max(8_192)
 /** The destination a run was started for (src/shared/sync/destination.ts): main sends only there. */
 const runDestination = z.string().min(1).max(2_048)
-/** A draft's version for the team workspace (src/shared/team/draft-exchange.ts). */
+/** A draft in the team workspace (src/shared/team/draft-exchange.ts): its kind, id and a revision. */
+const sharedKind = z.enum(['sku', 'app'])
+const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
+const revision = z.string().regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
+/** A draft's version for the team workspace. */
 const draftShare = z.strictObject({
-  kind: z.enum(['sku', 'app']),
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
-  base: z
-    .string()
-    .regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
-    .optional(),
+  kind: sharedKind,
+  id: draftId,
+  base: revision.optional(),
   payload: z.record(z.string(), z.unknown()),
   deleted: z.boolean(),
   editedAt: z.number().nonnegative(),
@@ -103,4 +104,13 @@ export const invokeArguments = {
   shareTeamDrafts: z.tuple([z.array(draftShare).max(EXCHANGE_BATCH)]),
   // A sequence as the replica gave it ('0' for the start), and how many documents at most.
   teamArrivals: z.tuple([z.string().min(1).max(256), z.number().int().min(1).max(EXCHANGE_BATCH)]),
+  teamDraftVersions: z.tuple([sharedKind, draftId]),
+  settleTeamConflict: z.tuple([
+    z.strictObject({
+      kind: sharedKind,
+      id: draftId,
+      kept: z.strictObject({ payload: z.record(z.string(), z.unknown()), deleted: z.boolean() }),
+      seen: z.array(revision).min(1).max(100),
+    }),
+  ]),
 } satisfies Record<Channel, z.ZodTuple>

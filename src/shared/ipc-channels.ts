@@ -94,6 +94,9 @@ export const CHANNELS = [
    */
   'shareTeamDrafts',
   'teamArrivals',
+  /** A draft's versions in conflict, to compare, and the person's choice among them. */
+  'teamDraftVersions',
+  'settleTeamConflict',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

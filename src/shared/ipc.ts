@@ -7,7 +7,7 @@ import type { FacePhoto, FacePhotoFile } from './try-on/face-photo.ts'
 import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from './team/workspace-status.ts'
-import type { DraftShared, TeamArrivals } from './team/draft-exchange.ts'
+import type { ConflictSettled, DraftShared, DraftVersion, TeamArrivals } from './team/draft-exchange.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel (listed in
@@ -167,6 +167,8 @@ export interface InvokeResults {
   leaveTeamWorkspace: WorkspaceStatus
   shareTeamDrafts: DraftShared[]
   teamArrivals: TeamArrivals
+  teamDraftVersions: DraftVersion[]
+  settleTeamConflict: ConflictSettled
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -2,7 +2,13 @@ import type { HandlerDeps, Handlers } from './types.ts'
 
 type TeamHandlers = Pick<
   Handlers,
-  'getTeamWorkspace' | 'joinTeamWorkspace' | 'leaveTeamWorkspace' | 'shareTeamDrafts' | 'teamArrivals'
+  | 'getTeamWorkspace'
+  | 'joinTeamWorkspace'
+  | 'leaveTeamWorkspace'
+  | 'shareTeamDrafts'
+  | 'teamArrivals'
+  | 'teamDraftVersions'
+  | 'settleTeamConflict'
 >
 
 /**
@@ -18,5 +24,7 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     leaveTeamWorkspace: () => deps.team.leave(),
     shareTeamDrafts: (shares) => deps.team.share(shares),
     teamArrivals: (since, limit) => deps.team.arrivals(since, limit),
+    teamDraftVersions: (kind, id) => deps.team.versions(kind, id),
+    settleTeamConflict: (choice) => deps.team.settle(choice),
   }
 }

@@ -1,4 +1,12 @@
-import type { DraftArrival, DraftShare, DraftShared, TeamArrivals } from '#shared/team/draft-exchange.ts'
+import type {
+  DraftArrival,
+  DraftShare,
+  DraftShared,
+  DraftVersion,
+  ConflictChoice,
+  ConflictSettled,
+  TeamArrivals,
+} from '#shared/team/draft-exchange.ts'
 import { checkArrival, type SharedDraft, type SharedKind } from '#shared/team/shared-documents.ts'
 import type { TeamReplica } from './replica.ts'
 
@@ -56,12 +64,16 @@ export async function arrivalsSince(
         conflicts: change.conflicts.length,
       })
     else {
-      const { _id, _rev, payload, deleted, editedBy, editedAt } = checked.draft
+      const { _id, _rev, deleted } = checked.draft
+      // A deletion against an edit: the draft stays, as the latest version that keeps it, marked
+      // in conflict until a person settles it (CouchDB may make either the winner).
+      const shown = deleted && change.conflicts.length ? await latestKept(replica, _id) : undefined
+      const { payload, editedBy, editedAt } = shown ?? checked.draft
       answer.arrivals.push({
         ...draftKey(_id),
         rev: _rev,
         payload,
-        deleted,
+        deleted: shown ? false : deleted,
         editedBy,
         editedAt,
         conflicts: change.conflicts.length,
@@ -75,4 +87,48 @@ export async function arrivalsSince(
 function draftKey(documentId: string): Pick<DraftArrival, 'kind' | 'id'> {
   const at = documentId.indexOf(':')
   return { kind: documentId.slice(0, at) as SharedKind, id: documentId.slice(at + 1) }
+}
+
+/** Every version of a draft in the replica, each checked: the winner first, then those in conflict. */
+export async function versionsOf(replica: TeamReplica, documentId: string): Promise<DraftVersion[]> {
+  const versions: DraftVersion[] = []
+  for (const stored of await replica.versions(documentId)) {
+    const checked = checkArrival(stored)
+    if (!checked.ok || !('draft' in checked)) continue
+    const { _rev, payload, deleted, editedBy, editedAt } = checked.draft
+    versions.push({ rev: _rev, payload, deleted, editedBy, editedAt })
+  }
+  return versions
+}
+
+/** The most recently edited version of a draft that does not delete it, if any. */
+async function latestKept(replica: TeamReplica, documentId: string): Promise<DraftVersion | undefined> {
+  return (await versionsOf(replica, documentId))
+    .filter((version) => !version.deleted)
+    .sort((a, b) => b.editedAt - a.editedAt)[0]
+}
+
+/**
+ * Settles a conflict as a person chose (`kept`: one version's fields, a merge, or the deletion),
+ * written as `editedBy` on the winner with every other version removed, in one request: every desk
+ * then has one version again. Refused when the versions are no longer those the person compared
+ * (`seen`): another desk's edit arrived meanwhile, and choosing again must include it.
+ */
+export async function settleConflict(
+  replica: TeamReplica,
+  editedBy: string,
+  { kind, id, kept, seen, at }: ConflictChoice & { at: number },
+): Promise<ConflictSettled> {
+  const documentId = `${kind}:${id}`
+  const now = (await replica.versions(documentId)).map((version) => version._rev)
+  if (now.length !== seen.length || now.some((rev) => !seen.includes(rev)))
+    return { ok: false, reason: 'changed' }
+  const written = await replica.resolve(documentId, {
+    type: kind,
+    payload: kept.payload,
+    deleted: kept.deleted,
+    editedBy,
+    editedAt: at,
+  })
+  return written.ok ? { ok: true, rev: written.rev } : { ok: false, reason: 'changed' }
 }

@@ -4,15 +4,19 @@ import { join } from 'node:path'
 import { messageOf } from '#shared/error-message.ts'
 import {
   EXCHANGE_BATCH,
+  type ConflictChoice,
+  type ConflictSettled,
   type DraftShare,
   type DraftShared,
+  type DraftVersion,
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
+import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
-import { arrivalsSince, shareDrafts } from './draft-exchange.ts'
+import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from './draft-exchange.ts'
 import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
 import { checkWorkspace } from './workspace-check.ts'
 import { workspaceFile, type KeptWorkspace } from './workspace-file.ts'
@@ -56,6 +60,10 @@ export interface TeamWorkspace {
   share(shares: readonly DraftShare[]): Promise<DraftShared[]>
   /** What arrived in the replica after `since`, checked; what was set aside is said in the log. */
   arrivals(since: string, limit: number): Promise<TeamArrivals>
+  /** A draft's versions, the winner first (a conflict's, to compare). */
+  versions(kind: SharedKind, id: string): Promise<DraftVersion[]>
+  /** Settles a draft's conflict as a person chose, as the desk's name. */
+  settle(choice: ConflictChoice): Promise<ConflictSettled>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -169,6 +177,20 @@ class HeldWorkspace implements TeamWorkspace {
       for (const { id, reason } of answer.setAside)
         this.#options.log?.warn(`Team workspace ${kept.url}: ${id} set aside, not applied: ${reason}`)
       return answer
+    })
+  }
+
+  versions(kind: SharedKind, id: string) {
+    return this.#serially(ONE_WORKSPACE, () => versionsOf(this.#replicating().replica, `${kind}:${id}`))
+  }
+
+  settle(choice: ConflictChoice) {
+    return this.#serially(ONE_WORKSPACE, async () => {
+      const { replica, kept } = this.#replicating()
+      const settled = await settleConflict(replica, kept.name, { ...choice, at: Date.now() })
+      if (settled.ok)
+        this.#options.log?.info(`Team workspace: the conflict of ${choice.kind}:${choice.id} settled.`)
+      return settled
     })
   }
 

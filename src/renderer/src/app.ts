@@ -20,5 +20,11 @@ export function mountApp(...notice: StartNotice | []): void {
   // the window opens (a reloaded page starts idle), so this waits until the first page is up: the
   // sync store it reads is built then, in a task of its own, not in the start's (issue #37).
   requestIdleCallback(() => reportActivityToMain(pinia), { timeout: 1_000 })
+  // The team workspace's exchange (issue #41), loaded once the first page is up: with none joined
+  // it only asks main, now and then, whether one is.
+  requestIdleCallback(
+    () => void import('./stores/team-exchange.ts').then(({ startTeamExchange }) => startTeamExchange(pinia)),
+    { timeout: 2_000 },
+  )
   if (notice.length) useSkuDraftsStore(pinia).tell(...notice)
 }

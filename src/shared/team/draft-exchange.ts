@@ -47,6 +47,28 @@ export interface DraftArrival {
   conflicts: number
 }
 
+/** One version of a draft in the workspace, as a person compares them to settle a conflict. */
+export interface DraftVersion {
+  rev: string
+  payload: Record<string, unknown>
+  deleted: boolean
+  editedBy: string
+  editedAt: number
+}
+
+/** A person's choice among a draft's versions in conflict: what to keep, having seen `seen`. */
+export interface ConflictChoice {
+  kind: SharedKind
+  id: string
+  /** One version's fields, fields taken from several, or the deletion. */
+  kept: { payload: Record<string, unknown>; deleted: boolean }
+  /** The revisions of the versions the person compared. */
+  seen: string[]
+}
+
+/** What settling a conflict came to: the version kept, or another version arrived meanwhile. */
+export type ConflictSettled = { ok: true; rev: string } | { ok: false; reason: 'changed' }
+
 /** A document from the workspace that was not applied: its id and why. */
 export interface SetAside {
   id: string
@@ -62,3 +84,12 @@ export interface TeamArrivals {
 
 /** The most shares one request carries, and the most arrivals one answer does. */
 export const EXCHANGE_BATCH = 500
+
+/**
+ * What an edit in an editor was made on: the version it showed (its fields, and its revision in the
+ * team workspace). The workspace's arrivals may replace a draft while an editor is open on it.
+ */
+export interface EditBase {
+  payload: unknown
+  rev: string | undefined
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import AxeBuilder from '@axe-core/playwright'
-import { test as base, expect, type Page } from '@playwright/test'
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test'
 import { createHandlers } from '#main/handlers/index.ts'
 import { createDispatcher } from '#main/ipc-dispatch.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
@@ -101,6 +101,11 @@ interface TestFixtures {
    * tests that use it. Main's team workspace is the real service over the test's data folder.
    */
   teamServer: TeamServer
+  /**
+   * Opens another desk beside the test's page (a team's second person): a browser context of its
+   * own (its IndexedDB), with main's handlers over a data folder and keychain entries of its own.
+   */
+  openDesk: () => Promise<Page>
 }
 
 interface WorkerFixtures {
@@ -236,108 +241,223 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       pageProblems,
       bridgeResults,
       sandbox,
-      tokens: keychainTokens,
+      tokens,
       allowLocalAddresses,
       reachedThroughSandbox,
       cameraAllowed,
     },
     use,
   ) => {
-    // What main keeps on disk, in a folder of this test's own.
-    const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
-    const preferences = await openPreferences(dataDir)
-    if (allowLocalAddresses) await preferences.update({ allowLocalAddresses: true })
-    // As in main: the tokens that pass through the store are kept out of the log and the diagnostics.
-    const known = knownTokens()
-    const tokens = rememberingTokens(keychainTokens, known)
-    const log = createAppLog({ folder: join(dataDir, 'logs'), redact: known.redact, console: false })
-    logs.set(context, log)
-    const team = createTeamWorkspace({ dataDir, tokens, remember: known.remember, log })
-    const handlers = createHandlers({
-      profiles: createProfileStore({ dir: dataDir, tokens }),
+    const close = await wireDesk(context, {
+      openedExternally,
+      clipboard,
+      openedPaths,
+      updater,
+      feedQuestions,
+      pageProblems,
+      bridgeResults,
+      sandbox,
       tokens,
-      sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },
-      appInfo: (): AppInfo => ({
-        name: 'Catalog Desk',
-        version: appVersion,
-        versions: { node: process.versions.node },
-        platform: process.platform,
-      }),
-      openExternal: async (url) => {
-        openedExternally.push(url)
-      },
-      writeClipboard: (text) => {
-        clipboard.push(text)
-      },
-      previewAssets: createPreviewAssetLoader({
-        resourcesDir: join(repoRoot, 'resources'),
-        allowLocalAddresses: () => preferences.current().allowLocalAddresses,
-      }),
-      preferences,
-      log,
-      // An installed build that names no feed of its own: checks go where Settings says.
-      updates: createUpdateService({
-        loadUpdater: async () => updater,
-        preferences,
-        log,
-        currentVersion: appVersion,
-        buildFeedFile: join(dataDir, 'app-update.yml'),
-        dataDir,
-        installOnQuit: true,
-        releaseKeys: [releasePublicKey],
-        confirmFeedAddress: async (address) => {
-          feedQuestions.asked.push(address)
-          return feedQuestions.answer
-        },
-      }),
-      openPath: async (path) => {
-        openedPaths.push(path)
-        return ''
-      },
-      dataDir,
-      redact: known.redact,
-      facePhotos: createFacePhotoStore({ dataDir }),
-      camera: { allowOnce: () => void cameraAllowed.count++ },
-      team,
-    })
-    const dispatch = createDispatcher(handlers, log)
-    // Main's thumbnail route, as main makes it: answered by the worker's renderer server.
-    thumbnailsOfTest = thumbnailRoute({
-      policy: CONTENT_SECURITY_POLICY,
-      allowLocalAddresses: () => preferences.current().allowLocalAddresses,
-      resourcesDir: join(repoRoot, 'resources'),
-    })
-    // A rejection here reaches the page as a rejected promise carrying the error's message.
-    await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
-      const result = await dispatch(channel, throughSandbox(channel, args, reachedThroughSandbox))
-      bridgeResults.push(result)
-      if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)
-      return result
-    })
-    await context.exposeBinding(REPORT_BINDING, (_source, problem: PageProblem) => {
-      pageProblems.list.push(problem)
-    })
-    await context.addInitScript(installPageSide, {
-      channels: [...CHANNELS],
-      invokeBinding: INVOKE_BINDING,
-      reportBinding: REPORT_BINDING,
-    })
-    context.on('console', (message) => {
-      if (message.type() !== 'error') return
-      pageProblems.list.push({ kind: 'console.error', text: consoleText(message) })
-    })
-    context.on('weberror', (webError) => {
-      const error = webError.error()
-      pageProblems.list.push({ kind: 'pageerror', text: error.stack ?? error.message })
+      allowLocalAddresses,
+      reachedThroughSandbox,
+      cameraAllowed,
     })
     await use(context)
+    await close()
+  },
+
+  // Playwright reads a fixture's dependencies from its parameter's names: each is listed.
+  openDesk: async (
+    {
+      browser,
+      contextOptions,
+      baseURL,
+      viewport,
+      openedExternally,
+      clipboard,
+      openedPaths,
+      updater,
+      feedQuestions,
+      pageProblems,
+      bridgeResults,
+      sandbox,
+      allowLocalAddresses,
+      reachedThroughSandbox,
+      cameraAllowed,
+    },
+    use,
+  ) => {
+    const opened: Array<{ close(): Promise<void> }> = []
+    await use(async () => {
+      // A desk of its own: its browser context (its IndexedDB), data folder and keychain entries.
+      const context = await browser.newContext({ ...contextOptions, baseURL, viewport })
+      const tokens = createTokenStore({ service: `Catalog Desk e2e ${crypto.randomUUID()}` })
+      const close = await wireDesk(context, {
+        openedExternally,
+        clipboard,
+        openedPaths,
+        updater,
+        feedQuestions,
+        pageProblems,
+        bridgeResults,
+        sandbox,
+        tokens,
+        allowLocalAddresses,
+        reachedThroughSandbox,
+        cameraAllowed,
+      })
+      opened.push({
+        close: async () => {
+          // The window first: its exchange asks main until it is closed.
+          await context.close()
+          await close()
+          await tokens.clear(WORKSPACE_SECRET_ID)
+        },
+      })
+      return context.newPage()
+    })
+    for (const desk of opened) await desk.close()
+  },
+})
+
+/** What wiring a desk's window needs from the test: its recorders and main's services. */
+type DeskDeps = Pick<
+  TestFixtures,
+  | 'openedExternally'
+  | 'clipboard'
+  | 'openedPaths'
+  | 'updater'
+  | 'feedQuestions'
+  | 'pageProblems'
+  | 'bridgeResults'
+  | 'sandbox'
+  | 'tokens'
+  | 'allowLocalAddresses'
+  | 'reachedThroughSandbox'
+  | 'cameraAllowed'
+>
+
+/**
+ * Wires a browser context like the app's window: main's handlers over a data folder of its own,
+ * run in the test's process behind the page's bridge. Answers the function that closes them.
+ */
+async function wireDesk(
+  context: BrowserContext,
+  {
+    openedExternally,
+    clipboard,
+    openedPaths,
+    updater,
+    feedQuestions,
+    pageProblems,
+    bridgeResults,
+    sandbox,
+    tokens: keychainTokens,
+    allowLocalAddresses,
+    reachedThroughSandbox,
+    cameraAllowed,
+  }: DeskDeps,
+): Promise<() => Promise<void>> {
+  // What main keeps on disk, in a folder of this test's own.
+  const dataDir = await mkdtemp(join(tmpdir(), 'catalog-desk-e2e-'))
+  const preferences = await openPreferences(dataDir)
+  if (allowLocalAddresses) await preferences.update({ allowLocalAddresses: true })
+  // As in main: the tokens that pass through the store are kept out of the log and the diagnostics.
+  const known = knownTokens()
+  const tokens = rememberingTokens(keychainTokens, known)
+  const log = createAppLog({ folder: join(dataDir, 'logs'), redact: known.redact, console: false })
+  logs.set(context, log)
+  const team = createTeamWorkspace({ dataDir, tokens, remember: known.remember, log })
+  const handlers = createHandlers({
+    profiles: createProfileStore({ dir: dataDir, tokens }),
+    tokens,
+    sandbox: { url: sandbox.url, token: EMBEDDED_SANDBOX_TOKEN },
+    appInfo: (): AppInfo => ({
+      name: 'Catalog Desk',
+      version: appVersion,
+      versions: { node: process.versions.node },
+      platform: process.platform,
+    }),
+    openExternal: async (url) => {
+      openedExternally.push(url)
+    },
+    writeClipboard: (text) => {
+      clipboard.push(text)
+    },
+    previewAssets: createPreviewAssetLoader({
+      resourcesDir: join(repoRoot, 'resources'),
+      allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+    }),
+    preferences,
+    log,
+    // An installed build that names no feed of its own: checks go where Settings says.
+    updates: createUpdateService({
+      loadUpdater: async () => updater,
+      preferences,
+      log,
+      currentVersion: appVersion,
+      buildFeedFile: join(dataDir, 'app-update.yml'),
+      dataDir,
+      installOnQuit: true,
+      releaseKeys: [releasePublicKey],
+      confirmFeedAddress: async (address) => {
+        feedQuestions.asked.push(address)
+        return feedQuestions.answer
+      },
+    }),
+    openPath: async (path) => {
+      openedPaths.push(path)
+      return ''
+    },
+    dataDir,
+    redact: known.redact,
+    facePhotos: createFacePhotoStore({ dataDir }),
+    camera: { allowOnce: () => void cameraAllowed.count++ },
+    team,
+  })
+  const dispatch = createDispatcher(handlers, log)
+  // Main's thumbnail route, as main makes it: answered by the worker's renderer server.
+  thumbnailsOfTest = thumbnailRoute({
+    policy: CONTENT_SECURITY_POLICY,
+    allowLocalAddresses: () => preferences.current().allowLocalAddresses,
+    resourcesDir: join(repoRoot, 'resources'),
+  })
+  // A rejection here reaches the page as a rejected promise carrying the error's message.
+  // Once the test is over, main is gone: the page's calls (its team exchange asks now and then)
+  // are refused rather than answered from a data folder being removed.
+  let closed = false
+  await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
+    if (closed) throw new Error('Main has closed (the test is over).')
+    const result = await dispatch(channel, throughSandbox(channel, args, reachedThroughSandbox))
+    bridgeResults.push(result)
+    if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)
+    return result
+  })
+  await context.exposeBinding(REPORT_BINDING, (_source, problem: PageProblem) => {
+    pageProblems.list.push(problem)
+  })
+  await context.addInitScript(installPageSide, {
+    channels: [...CHANNELS],
+    invokeBinding: INVOKE_BINDING,
+    reportBinding: REPORT_BINDING,
+  })
+  context.on('console', (message) => {
+    if (message.type() !== 'error') return
+    pageProblems.list.push({ kind: 'console.error', text: consoleText(message) })
+  })
+  context.on('weberror', (webError) => {
+    const error = webError.error()
+    pageProblems.list.push({ kind: 'pageerror', text: error.stack ?? error.message })
+  })
+  return async () => {
+    closed = true
     thumbnailsOfTest = noTestThumbnails
     await team.close()
     // A handler the page called last may still be writing into the folder (its log): rm retries
     // on ENOTEMPTY rather than failing a test that passed.
     await rm(dataDir, { recursive: true, force: true, maxRetries: 5 })
-  },
-})
+  }
+}
 
 /** Between tests, nobody's settings apply: the route answers that no test is running. */
 const noTestThumbnails: OriginHandler = async () => new Response('No test is running', { status: 503 })

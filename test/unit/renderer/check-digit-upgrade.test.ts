@@ -80,7 +80,7 @@ describe('the upgrade from version 9: GTIN check digits', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(12)
+    expect(db.verno).toBe(13)
     expect(await db.skuDrafts.get('wrong')).toEqual({
       ...wrong,
       validity: 'warnings',

@@ -146,7 +146,7 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found).not.toHaveProperty('syncState')
     // And by a part of its barcode (v11).
     expect((await drafts.search('4567906')).map((draft) => draft.id)).toEqual(['old-1'])
-    expect(db.verno).toBe(12)
+    expect(db.verno).toBe(13)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -191,7 +191,7 @@ describe('SKU drafts in IndexedDB', () => {
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(upgraded)
-    expect(db.verno).toBe(12)
+    expect(db.verno).toBe(13)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)

@@ -514,7 +514,7 @@ describe('schema version 4', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(12)
+    expect(db.verno).toBe(13)
     // Carried on through version 5: a draft never sent stands nowhere; version 6 adds its gaps.
     const { syncState: _state, ...kept } = old
     expect(await db.skuDrafts.get('old-3')).toEqual({

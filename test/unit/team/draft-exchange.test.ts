@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { arrivalsSince, shareDrafts } from '#node/team/draft-exchange.ts'
+import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from '#node/team/draft-exchange.ts'
 import { openReplica, type TeamReplica, type Workspace } from '#node/team/replica.ts'
 import type { DraftArrival, DraftShare } from '#shared/team/draft-exchange.ts'
 import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
@@ -100,6 +100,61 @@ describe('the drafts’ exchange between a desk and its replica (issue #41)', ()
       (version) => (version.payload as { productName: string }).productName,
     )
     expect(names.sort()).toEqual(['Aviator 58 Gold', 'Aviator 58 Silver'])
+  })
+
+  it('a deletion against an edit keeps the draft, in conflict, on both desks; settling it leaves one version everywhere', async () => {
+    const a = desk('a', ANA)
+    const b = desk('b', BEN)
+    const [made] = await a.share([edit('f1', 'Aviator 58')])
+    await vi.waitFor(async () => expect((await b.drafts()).get('f1')?.rev).toBe(made!.rev), REPLICATES)
+    await a.disconnect()
+    await b.disconnect()
+    await a.share([{ ...edit('f1', '', made!.rev), payload: {}, deleted: true, editedAt: 1_790_000_000_100 }])
+    await b.share([{ ...edit('f1', 'Aviator 58 Gold', made!.rev), editedAt: 1_790_000_000_200 }])
+    a.reconnect()
+    b.reconnect()
+    for (const which of [a, b])
+      await vi.waitFor(async () => expect((await which.drafts()).get('f1')?.conflicts).toBe(1), REPLICATES)
+    // Whichever version CouchDB makes the winner, each desk is handed the draft as Ben kept it.
+    for (const which of [a, b])
+      expect((await which.drafts()).get('f1')).toMatchObject({
+        deleted: false,
+        payload: { productName: 'Aviator 58 Gold' },
+        editedBy: 'ben',
+      })
+
+    const versions = await versionsOf(a.replica, 'sku:f1')
+    expect(versions.map((version) => [version.deleted, version.editedBy]).sort()).toEqual([
+      [false, 'ben'],
+      [true, 'ana'],
+    ])
+    const choice = {
+      kind: 'sku' as const,
+      id: 'f1',
+      kept: { payload: { productName: 'Aviator 58 Gold', brand: 'Lumen' }, deleted: false },
+      at: 1_790_000_000_300,
+    }
+    // A choice made on versions other than those there now is refused.
+    expect(await settleConflict(a.replica, 'ana', { ...choice, seen: [versions[0]!.rev] })).toEqual({
+      ok: false,
+      reason: 'changed',
+    })
+    const settled = await settleConflict(a.replica, 'ana', {
+      ...choice,
+      seen: versions.map((version) => version.rev),
+    })
+    expect(settled.ok).toBe(true)
+    for (const which of [a, b])
+      await vi.waitFor(
+        async () =>
+          expect((await which.drafts()).get('f1')).toMatchObject({
+            conflicts: 0,
+            deleted: false,
+            editedBy: 'ana',
+            payload: { productName: 'Aviator 58 Gold' },
+          }),
+        REPLICATES,
+      )
   })
 
   it('a document from the workspace that is not a draft, too large or holding a prototype key is set aside, the others handed over', async () => {

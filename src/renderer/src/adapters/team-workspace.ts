@@ -1,4 +1,12 @@
-import type { DraftShare, DraftShared, TeamArrivals } from '#shared/team/draft-exchange.ts'
+import type {
+  ConflictChoice,
+  ConflictSettled,
+  DraftShare,
+  DraftShared,
+  DraftVersion,
+  TeamArrivals,
+} from '#shared/team/draft-exchange.ts'
+import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 
 /**
@@ -12,4 +20,6 @@ export const teamWorkspaceInMain = {
   leave: (): Promise<WorkspaceStatus> => window.api.leaveTeamWorkspace(),
   share: (shares: DraftShare[]): Promise<DraftShared[]> => window.api.shareTeamDrafts(shares),
   arrivals: (since: string, limit: number): Promise<TeamArrivals> => window.api.teamArrivals(since, limit),
+  versions: (kind: SharedKind, id: string): Promise<DraftVersion[]> => window.api.teamDraftVersions(kind, id),
+  settle: (choice: ConflictChoice): Promise<ConflictSettled> => window.api.settleTeamConflict(choice),
 }

@@ -3,6 +3,7 @@ import type { ValidationResult } from '#shared/validation/problem.ts'
 import { plainCopy } from './plain-copy.ts'
 import { holdDraft } from '../adapters/draft-lock.ts'
 import { messageOf } from '#shared/error-message.ts'
+import type { EditBase } from '#shared/team/draft-exchange.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
 
@@ -13,7 +14,8 @@ const UNDO_DEPTH = 50
 
 export interface DraftStore<P, R extends { payload: P }> {
   get(id: string): Promise<R | undefined>
-  savePayload(id: string, payload: P): Promise<R>
+  /** `based`: the version the edit was made on (`EditBase`). */
+  savePayload(id: string, payload: P, based?: EditBase): Promise<R>
 }
 
 /**
@@ -21,11 +23,10 @@ export interface DraftStore<P, R extends { payload: P }> {
  * validation as the user types, autosave (there is no save button to forget), and undo through
  * the saved versions.
  */
-export function useDraftEditor<P extends Record<string, unknown>, R extends { payload: P }>(
-  id: string,
-  store: DraftStore<P, R>,
-  validate: (payload: P) => ValidationResult,
-) {
+export function useDraftEditor<
+  P extends Record<string, unknown>,
+  R extends { payload: P; team?: { rev: string } },
+>(id: string, store: DraftStore<P, R>, validate: (payload: P) => ValidationResult) {
   const record = shallowRef<R>()
   const payload = ref({}) as Ref<P>
   const state = ref<SaveState>('loading')
@@ -70,10 +71,11 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
     const snapshot = plainCopy(payload.value)
     if (!undoing) history.value = [...history.value, lastSaved].slice(-UNDO_DEPTH)
     undoing = false
+    const based: EditBase = { payload: lastSaved, rev: record.value?.team?.rev }
     lastSaved = snapshot
     saving = saving.then(async () => {
       try {
-        record.value = await store.savePayload(id, snapshot)
+        record.value = await store.savePayload(id, snapshot, based)
         if (state.value === 'saving') state.value = 'saved'
         saveError.value = ''
       } catch (error) {
@@ -97,6 +99,22 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
     await flush()
   }
 
+  /**
+   * The drafts changed in the database (the team workspace's arrivals, a conflict settled): the
+   * record is read again, and with nothing waiting to be saved, another desk's version replaces
+   * what the editor shows. With an edit pending, the edit stays: saved on the version it was made
+   * on (`EditBase`).
+   */
+  async function follow() {
+    const found = await store.get(id)
+    const replaced = found && JSON.stringify(found.payload) !== JSON.stringify(lastSaved)
+    if (replaced && state.value === 'saved') {
+      state.value = 'loading'
+      return load()
+    }
+    if (found) record.value = found
+  }
+
   const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')
 
   // Held while open: another window's startup sweep of untouched new drafts leaves this one alone.
@@ -106,7 +124,7 @@ export function useDraftEditor<P extends Record<string, unknown>, R extends { pa
   onBeforeUnmount(() => void flush().finally(release))
   void load()
 
-  return { record, payload, state, saveError, validation, flush, undo, canUndo }
+  return { record, payload, state, saveError, validation, flush, undo, canUndo, follow }
 }
 
 /** The save state in words, for the editor's status line. */

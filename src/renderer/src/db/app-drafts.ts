@@ -7,6 +7,7 @@ import type { CatalogDatabase } from './database.ts'
 import { db } from './index.ts'
 import type { AppDraftRecord } from './records.ts'
 import { DraftRepository, unsentDraft } from './draft-repository.ts'
+import { noteDeleted, putBack } from './team-exchange.ts'
 
 /** What is appended to a duplicate's name, to tell it apart from its original in the list. */
 export const APP_COPY_SUFFIX = ' (copy)'
@@ -66,21 +67,26 @@ export class AppDraftRepository extends DraftRepository<AppDraftRecord> {
    * Deletes a draft and returns it as it was, for undo. Drafts sent or being sent are refused:
    * what sync recorded about them stays.
    */
-  delete(id: string): Promise<AppDraftRecord> {
-    return this.db.transaction('rw', this.db.appDrafts, async () => {
+  delete(id: string, now = systemClock.now()): Promise<AppDraftRecord> {
+    return this.db.transaction('rw', [this.db.appDrafts, this.db.teamDeletions], async () => {
       const current = await this.db.appDrafts.get(id)
       if (!current) throw new Error('This app draft no longer exists.')
       if (wasSent(current.sync))
         throw new Error('This app has been sent; its record is kept, so it is never created twice.')
+      await noteDeleted(this.db, 'apps', [current], now)
       await this.db.appDrafts.delete(id)
       return current
     })
   }
 
   /** Puts a deleted draft back exactly as it was (id and timestamps included). */
-  async restore(record: AppDraftRecord): Promise<void> {
-    // `add`, not `put`: a draft that somehow took the id since is never overwritten.
-    await this.db.appDrafts.add(record)
+  restore(record: AppDraftRecord): Promise<void> {
+    const { appDrafts, teamDeletions, teamExchange } = this.db
+    return this.db.transaction('rw', [appDrafts, teamDeletions, teamExchange], async () => {
+      const [back] = await putBack(this.db, 'apps', [record], new Map())
+      // `add`, not `put`: a draft that somehow took the id since is never overwritten.
+      await appDrafts.add(back!)
+    })
   }
 }
 

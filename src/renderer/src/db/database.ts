@@ -5,6 +5,8 @@ import type {
   SkuActionRecord,
   SkuDraftRecord,
   SkuUndoRecord,
+  TeamDeletionRecord,
+  TeamExchangeRecord,
 } from './records.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord } from './sync-records.ts'
 import { barcodeParts, searchTerms } from '#shared/search-terms.ts'
@@ -31,6 +33,8 @@ export class CatalogDatabase extends Dexie {
   syncItems!: Table<SyncItemRecord, [run: string, position: number]>
   syncRequests!: EntityTable<SyncRequestRecord, 'id'>
   assetChecks!: EntityTable<AssetCheckRecord, 'id'>
+  teamExchange!: EntityTable<TeamExchangeRecord, 'key'>
+  teamDeletions!: EntityTable<TeamDeletionRecord, 'key'>
 
   /** `options`: Dexie's, e.g. the durability of a connection's transactions (see import-connection.ts). */
   constructor(name = DATABASE_NAME, options?: DexieOptions) {
@@ -127,5 +131,10 @@ export class CatalogDatabase extends Dexie {
     // v12: the undo history keeps a key for each action and what its words need, not the words
     // (issue #40): a label stored before becomes its key, or one kept word for word. No new index.
     this.version(12).stores({}).upgrade(upgradeToActionNames)
+    // v13: the team workspace (issue #41). Drafts gain `team` (their revision there, who edited
+    // it, their conflicts; not indexed: found by `updatedAt`), `teamExchange` keeps where the
+    // exchange stands and `teamDeletions` the drafts deleted here that the workspace has. Nothing
+    // to upgrade: no draft has been shared yet.
+    this.version(13).stores({ teamExchange: 'key', teamDeletions: 'key' })
   }
 }

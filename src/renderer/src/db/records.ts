@@ -22,6 +22,53 @@ export interface DraftMeta {
    * born, which with no save since makes it untouched (`isUntouchedNew`, db/untouched-new.ts).
    */
   untouchedNew?: boolean
+  /** Where it stands with the team workspace, once it was shared or arrived from it (issue #41). */
+  team?: TeamStanding
+}
+
+/**
+ * A draft's standing with the team workspace (db/team-exchange.ts). Its `updatedAt` against
+ * `sharedAt` says whether this desk edited it since the workspace had it: those are shared next.
+ */
+export interface TeamStanding {
+  /** The workspace's revision of the version this desk has: what its next edit is based on. */
+  rev: string
+  /** The draft's `updatedAt` when it was that version here (shared, or arrived). */
+  sharedAt: number
+  /** Who wrote that version (their workspace user) and when, by their desk's clock. */
+  editedBy: string
+  editedAt: number
+  /** How many other versions are in conflict with it in the workspace (CouchDB keeps them all). */
+  conflicts: number
+}
+
+/**
+ * Where the exchange with the team workspace stands (one row, `exchange`): the replica's sequence
+ * the next arrivals are asked from, and for each kind the `updatedAt` from which drafts may be
+ * waiting to be shared. Written in the transaction that applies what it covers, so a crash
+ * replays from where the drafts are.
+ */
+/**
+ * A draft deleted here that the workspace has (db/team-exchange.ts): its deletion is shared as a
+ * version saying "deleted", on the revision the draft had. Kept once shared, with that version's
+ * revision, so an undo that puts the draft back is shared on it.
+ */
+export interface TeamDeletionRecord {
+  /** `<kind>:<draft id>`. */
+  key: string
+  kind: 'skus' | 'apps'
+  id: string
+  /** The revision the draft had when it was deleted. */
+  base: string
+  deletedAt: number
+  /** The deletion's revision in the workspace, once shared. */
+  rev?: string
+}
+
+export interface TeamExchangeRecord {
+  key: 'exchange'
+  since: string
+  sharedFrom: Record<'skus' | 'apps', number>
 }
 
 /**

@@ -10,6 +10,7 @@ import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './stored-kinds.ts'
 import type { SkuActionName, SkuDraftRecord, SkuUndoRecord } from './records.ts'
 import { newDraftRecord } from './sku-drafts.ts'
+import { noteDeleted } from './team-exchange.ts'
 import type { BulkOptions, SkuUndoLog } from './sku-undo-log.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
@@ -349,6 +350,7 @@ export class SkuBulkEdits {
             else gone.push(record)
           }
           await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
+          await noteDeleted(this.db, 'skus', gone, now)
           await this.db.skuDrafts.bulkDelete(gone.map((record) => record.id))
           // A deleted draft's asset check goes with it (an undo brings the draft back unchecked).
           await this.db.assetChecks.bulkDelete(gone.map((record) => record.id))

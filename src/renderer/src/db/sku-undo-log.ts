@@ -3,6 +3,21 @@ import { sameStandings } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 import { withoutRefusals } from './stored-kinds.ts'
 import type { SkuActionRecord, SkuDraftRecord, SkuUndoRecord } from './records.ts'
+import { noteDeleted, putBack as putBackForTeam } from './team-exchange.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
+
+/**
+ * What a bulk action and its undo write: the drafts, the undo history, the asset checks that go
+ * with deleted drafts, and the team workspace's note of deletions and put-back drafts.
+ */
+const undoTables = (db: CatalogDatabase) => [
+  db.skuDrafts,
+  db.skuUndo,
+  db.assetChecks,
+  db.skuActions,
+  db.teamDeletions,
+  db.teamExchange,
+]
 
 /** What every long write over many drafts takes. */
 export interface BulkOptions {
@@ -139,7 +154,7 @@ export class SkuUndoLog {
     at: number,
   ): Promise<T> {
     const { db } = this
-    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
+    return db.transaction('rw', undoTables(db), async () => {
       const batch = this.newBatch()
       const result = await action(batch)
       if (result.count > 0) {
@@ -157,7 +172,7 @@ export class SkuUndoLog {
    */
   undoThrough(batch: string, options: BulkOptions = {}): Promise<UndoneActions> {
     const { db } = this
-    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
+    return db.transaction('rw', undoTables(db), async () => {
       const target = await db.skuActions.where('batch').equals(batch).first()
       if (!target) throw new UndoRefusal('That action is no longer in the undo history.')
       const newer = await db.skuActions.where('seq').aboveOrEqual(target.seq!).reverse().toArray()
@@ -210,7 +225,7 @@ export class SkuUndoLog {
   /** `undo`, noting what became of each draft in `outcomes`. */
   private undoBatch(batch: string, { onProgress }: BulkOptions, outcomes: Outcomes): Promise<void> {
     const { db } = this
-    return db.transaction('rw', db.skuDrafts, db.skuUndo, db.assetChecks, db.skuActions, async () => {
+    return db.transaction('rw', undoTables(db), async () => {
       const keys = await this.db.skuUndo.where('batch').equals(batch).primaryKeys()
       const isList = ([, id]: [string, string]) => id.startsWith(CREATED_ENTRY)
       // Drafts' own entries first, then the import chunks' lists of created drafts: a draft an
@@ -268,7 +283,14 @@ export class SkuUndoLog {
           note(outcomes, entry.id, 'removed')
         }
       })
-      await this.db.skuDrafts.bulkPut(restore)
+      const current = new Map(currents.flatMap((draft) => (draft ? [[draft.id, draft] as const] : [])))
+      await this.db.skuDrafts.bulkPut(await putBackForTeam(this.db, 'skus', restore, current))
+      await noteDeleted(
+        this.db,
+        'skus',
+        remove.map((id) => current.get(id)!),
+        systemClock.now(),
+      )
       await this.db.skuDrafts.bulkDelete(remove)
       await this.db.assetChecks.bulkDelete(remove)
     }

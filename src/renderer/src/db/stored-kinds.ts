@@ -8,6 +8,8 @@ import type { SyncKind } from '#shared/sync/ports.ts'
 import { isLive, standingTags, type DraftSync } from '#shared/sync/standing.ts'
 import type { Validity } from '#shared/validation/problem.ts'
 import type { CatalogDatabase } from './database.ts'
+import type { TeamStanding } from './records.ts'
+import type { EditBase } from '#shared/team/draft-exchange.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
 /** A stored draft of either kind, as the sync code reads and writes it. */
@@ -18,6 +20,7 @@ export interface DraftRow {
   validity: Validity
   updatedAt: number
   payload: unknown
+  team?: TeamStanding
 }
 
 /**
@@ -32,6 +35,8 @@ export interface StoredKind {
   countInvalidUnsent(db: CatalogDatabase, destination: string): Promise<number>
   /** The columns a stored draft derives from its payload (validity, the lists' columns, search words). */
   columns(payload: unknown): object
+  /** Tables keyed by draft id whose row goes with a deleted draft (a SKU's asset check). */
+  beside(db: CatalogDatabase): Table[]
 }
 
 const STORED_KINDS: Readonly<Record<SyncKind, StoredKind>> = {
@@ -39,6 +44,7 @@ const STORED_KINDS: Readonly<Record<SyncKind, StoredKind>> = {
     definition: SKU_KIND,
     table: (db) => db.skuDrafts as unknown as Table<DraftRow, string>,
     columns: (payload) => draftColumns(payload as Sku),
+    beside: (db) => [db.assetChecks],
     // Invalid drafts are few: read those on the validity index, not the thousands that are fine.
     countInvalidUnsent: (db, destination) =>
       db.skuDrafts
@@ -51,6 +57,7 @@ const STORED_KINDS: Readonly<Record<SyncKind, StoredKind>> = {
     definition: APP_KIND,
     table: (db) => db.appDrafts as unknown as Table<DraftRow, string>,
     columns: (payload) => appDraftColumns(payload as AppCreateRequest),
+    beside: () => [],
     // App drafts are few, and their table has no validity index: they are read.
     countInvalidUnsent: (db, destination) =>
       db.appDrafts.filter((draft) => draft.validity === 'invalid' && unsent(draft, destination)).count(),
@@ -79,6 +86,7 @@ export function saveDraftPayload<R extends DraftRow>(
   id: string,
   payload: R['payload'],
   now = systemClock.now(),
+  based?: EditBase,
 ): Promise<R> {
   const { definition, table, columns } = storedKind(kind)
   const drafts = table(db) as unknown as Table<R, string>
@@ -93,10 +101,27 @@ export function saveDraftPayload<R extends DraftRow>(
       updatedAt: now,
       ...columns(payload),
       ...withoutRefusals(current.sync, payload),
+      ...editedOn(current, based),
     }
     await drafts.put(next)
     return next
   })
+}
+
+/**
+ * The team standing an edit leaves: the draft's own, unless another desk's version replaced the
+ * one the editor showed meanwhile (other fields than it saved). Then the edit is shared on the
+ * revision it was made on, and the team workspace keeps both versions: never one silently over
+ * the other.
+ */
+function editedOn(current: DraftRow, based: EditBase | undefined): Pick<DraftRow, 'team'> {
+  const replaced =
+    based !== undefined &&
+    current.team !== undefined &&
+    based.rev !== undefined &&
+    current.team.rev !== based.rev &&
+    JSON.stringify(current.payload) !== JSON.stringify(based.payload)
+  return replaced ? { team: { ...current.team!, rev: based.rev!, sharedAt: -1 } } : {}
 }
 
 /**

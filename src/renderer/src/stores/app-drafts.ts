@@ -3,6 +3,7 @@ import { markRaw, shallowRef } from 'vue'
 import { appRequestFileName, appRequestJson } from '#shared/apps/export.ts'
 import { appDrafts } from '../db/app-drafts.ts'
 import { saveDraftPayload } from '../db/stored-kinds.ts'
+import type { EditBase } from '#shared/team/draft-exchange.ts'
 import { db } from '../db/index.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import type { AppDraftRecord } from '../db/records.ts'
@@ -45,8 +46,8 @@ export const useAppDraftsStore = defineStore('appDrafts', () => {
     return appDrafts.get(id)
   }
 
-  function savePayload(id: string, payload: AppCreateRequest): Promise<AppDraftRecord> {
-    return saveDraftPayload(db, 'apps', id, payload)
+  function savePayload(id: string, payload: AppCreateRequest, based?: EditBase): Promise<AppDraftRecord> {
+    return saveDraftPayload(db, 'apps', id, payload, undefined, based)
   }
 
   /** A new app: marked untouched new until it is saved (`isUntouchedNew`, db/untouched-new.ts). */

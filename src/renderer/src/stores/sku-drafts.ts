@@ -5,6 +5,7 @@ import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { db, skuBulkEdits, skuDrafts, skuList } from '../db/index.ts'
 import { saveDraftPayload } from '../db/stored-kinds.ts'
+import type { EditBase } from '#shared/team/draft-exchange.ts'
 import type { SkuDraftRecord } from '../db/records.ts'
 import type { FilterOptions } from '../db/sku-list-reader.ts'
 import type { ListView } from '../db/sku-list-pages.ts'
@@ -99,8 +100,8 @@ export const useSkuDraftsStore = defineStore('skuDrafts', () => {
     get(id: string): Promise<SkuDraftRecord | undefined> {
       return skuDrafts.get(id)
     },
-    savePayload(id: string, payload: Sku): Promise<SkuDraftRecord> {
-      return saveDraftPayload(db, 'skus', id, payload)
+    savePayload(id: string, payload: Sku, based?: EditBase): Promise<SkuDraftRecord> {
+      return saveDraftPayload(db, 'skus', id, payload, undefined, based)
     },
     /**
      * Called as the editor is left: a draft made by `create` that was never changed (not even

@@ -1,0 +1,64 @@
+import type { Pinia } from 'pinia'
+import { messageOf } from '#shared/error-message.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
+import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
+import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
+import { db } from '../db/index.ts'
+import {
+  applyArrivals,
+  exchangeState,
+  EXCHANGED_KINDS,
+  recordShared,
+  waitingShares,
+} from '../db/team-exchange.ts'
+import { useAppDraftsStore } from './app-drafts.ts'
+import { useSkuDraftsStore } from './sku-drafts.ts'
+
+/** How often the exchange asks main while a workspace is joined, and while none is. */
+const JOINED_MS = 1_000
+const NOT_JOINED_MS = 3_000
+
+/**
+ * The drafts' exchange with the team workspace while the window is open (issue #41): while a
+ * workspace is joined and replicating, the drafts edited here are shared, then what arrived in
+ * the replica is applied (db/team-exchange.ts), and the lists read their drafts again when it
+ * changed them. Main pushes nothing: the page asks, every second while joined. A failure is
+ * logged on the page and tried again at the next turn; nothing is lost, since what is waiting to
+ * be shared and the sequence of arrivals are kept in the database. Returns the function that stops it.
+ */
+export function startTeamExchange(pinia: Pinia): () => void {
+  let stopped = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const turn = async () => {
+    let next = NOT_JOINED_MS
+    try {
+      next = await exchangeOnce(pinia)
+    } catch (error) {
+      console.warn(`The team workspace's exchange failed; it is tried again: ${messageOf(error)}`)
+    }
+    if (!stopped) timer = setTimeout(() => void turn(), next)
+  }
+  void turn()
+  return () => {
+    stopped = true
+    clearTimeout(timer)
+  }
+}
+
+/** One turn of the exchange; answers how long to wait before the next. */
+async function exchangeOnce(pinia: Pinia): Promise<number> {
+  const status = await teamWorkspaceInMain.status()
+  if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
+  for (const kind of EXCHANGED_KINDS) {
+    const shares = await waitingShares(db, kind)
+    if (shares.length === 0) continue
+    const answers = await teamWorkspaceInMain.share(shares.map(({ updatedAt: _, ...share }) => share))
+    await recordShared(db, kind, shares, answers, status.name)
+  }
+  const arrived = await teamWorkspaceInMain.arrivals((await exchangeState(db)).since, EXCHANGE_BATCH)
+  const applied = await applyArrivals(db, arrived, systemClock.now())
+  if (applied.skus) useSkuDraftsStore(pinia).changed()
+  if (applied.apps) await useAppDraftsStore(pinia).load()
+  // A full batch: more is waiting, ask again at once.
+  return arrived.arrivals.length + arrived.setAside.length >= EXCHANGE_BATCH ? 0 : JOINED_MS
+}
