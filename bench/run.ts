@@ -6,6 +6,7 @@ import { packScenario } from './pack.ts'
 import { log, type BenchResult } from './result.ts'
 import { startScenario } from './start.ts'
 import { syncScenario } from './sync.ts'
+import { teamScenario } from './team.ts'
 import { tryOnScenario } from './try-on.ts'
 
 /**
@@ -21,6 +22,7 @@ const SCENARIOS: Record<string, () => Promise<BenchResult[]>> = {
   assets: assetsScenario,
   'try-on': tryOnScenario,
   pack: packScenario,
+  team: teamScenario,
 }
 
 const names = process.argv.slice(2)
