@@ -120,7 +120,9 @@ export async function settleConflict(
   { kind, id, kept, seen, at }: ConflictChoice & { at: number },
 ): Promise<ConflictSettled> {
   const documentId = `${kind}:${id}`
-  const now = (await replica.versions(documentId)).map((version) => version._rev)
+  // The versions a person can have compared: a version set aside on arrival is never shown, and
+  // settling removes it with the others.
+  const now = (await versionsOf(replica, documentId)).map((version) => version.rev)
   if (now.length !== seen.length || now.some((rev) => !seen.includes(rev)))
     return { ok: false, reason: 'changed' }
   const written = await replica.resolve(documentId, {
