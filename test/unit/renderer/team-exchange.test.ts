@@ -11,6 +11,7 @@ import {
   applyArrivals,
   applySettled,
   exchangeState,
+  forWorkspace,
   recordShared,
   waitingShares,
 } from '#renderer/db/team-exchange.ts'
@@ -211,6 +212,25 @@ describe('the drafts’ exchange with the team workspace, in the page', () => {
     )
     expect(await db.skuDrafts.get(square)).toBeUndefined()
     expect(await waitingShares(db, 'skus')).toEqual([])
+  })
+
+  it('joined to another workspace, the drafts’ standings and the sequences start over; the drafts stay', async () => {
+    await forWorkspace(db, 'https://couch.example.com/autumn')
+    const round = await draft('Round', 1_000)
+    await shareAll(() => '1-r')
+    await applyArrivals(db, { arrivals: [], last: '42' }, 2_000)
+    await forWorkspace(db, 'https://couch.example.com/autumn')
+    expect((await exchangeState(db)).since).toBe('42')
+
+    await forWorkspace(db, 'https://couch.example.com/winter')
+    expect(await exchangeState(db)).toMatchObject({
+      since: '0',
+      workspace: 'https://couch.example.com/winter',
+    })
+    expect((await db.skuDrafts.get(round))?.team).toBeUndefined()
+    expect((await waitingShares(db, 'skus')).map((share) => [share.id, share.base])).toEqual([
+      [round, undefined],
+    ])
   })
 
   it('its own version coming back changes nothing but its conflicts', async () => {

@@ -67,6 +67,8 @@ export interface TeamDeletionRecord {
 
 export interface TeamExchangeRecord {
   key: 'exchange'
+  /** The workspace's address the rest is about (absent before a first join). */
+  workspace?: string
   since: string
   sharedFrom: Record<'skus' | 'apps', number>
 }

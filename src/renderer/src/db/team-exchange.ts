@@ -34,6 +34,31 @@ export async function exchangeState(db: CatalogDatabase): Promise<TeamExchangeRe
   )
 }
 
+/**
+ * The exchange's state belongs to one workspace (its sequences are its replica's, the drafts'
+ * revisions its documents'): joined to another, the drafts' standings there, the deletions to share
+ * and the sequences start over. The drafts stay, and are shared with the new workspace.
+ */
+export async function forWorkspace(db: CatalogDatabase, url: string): Promise<void> {
+  if ((await exchangeState(db)).workspace === url) return
+  const tables = EXCHANGED_KINDS.map((kind) => table(db, kind))
+  await db.transaction('rw', [...tables, db.teamDeletions, db.teamExchange], async () => {
+    for (const drafts of tables)
+      await drafts
+        .filter((draft) => draft.team !== undefined)
+        .modify((draft) => {
+          delete draft.team
+        })
+    await db.teamDeletions.clear()
+    await db.teamExchange.put({
+      key: 'exchange',
+      workspace: url,
+      since: '0',
+      sharedFrom: { skus: 0, apps: 0 },
+    })
+  })
+}
+
 /** Edited here since the workspace had it (or never shared), and not a "New" draft left untouched. */
 const waitingToShare = (draft: Draft) => !isUntouchedNew(draft) && draft.updatedAt !== draft.team?.sharedAt
 

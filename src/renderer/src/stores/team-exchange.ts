@@ -8,6 +8,7 @@ import {
   applyArrivals,
   exchangeState,
   EXCHANGED_KINDS,
+  forWorkspace,
   recordShared,
   waitingShares,
 } from '../db/team-exchange.ts'
@@ -49,6 +50,7 @@ export function startTeamExchange(pinia: Pinia): () => void {
 async function exchangeOnce(pinia: Pinia): Promise<number> {
   const status = await teamWorkspaceInMain.status()
   if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
+  await forWorkspace(db, status.url)
   for (const kind of EXCHANGED_KINDS) {
     const shares = await waitingShares(db, kind)
     if (shares.length === 0) continue
