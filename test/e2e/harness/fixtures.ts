@@ -424,10 +424,10 @@ async function wireDesk(
   })
   // A rejection here reaches the page as a rejected promise carrying the error's message.
   // Once the test is over, main is gone: the page's calls (its team exchange asks now and then)
-  // are refused rather than answered from a data folder being removed.
+  // go unanswered, as a window's would, rather than answered from a data folder being removed.
   let closed = false
   await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
-    if (closed) throw new Error('Main has closed (the test is over).')
+    if (closed) return new Promise<never>(() => {})
     const result = await dispatch(channel, throughSandbox(channel, args, reachedThroughSandbox))
     bridgeResults.push(result)
     if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)

@@ -16,14 +16,14 @@ import { useAppDraftsStore } from './app-drafts.ts'
 import { useSkuDraftsStore } from './sku-drafts.ts'
 
 /** How often the exchange asks main while a workspace is joined, and while none is. */
-const JOINED_MS = 1_000
+const JOINED_MS = 500
 const NOT_JOINED_MS = 3_000
 
 /**
  * The drafts' exchange with the team workspace while the window is open (issue #41): while a
  * workspace is joined and replicating, the drafts edited here are shared, then what arrived in
  * the replica is applied (db/team-exchange.ts), and the lists read their drafts again when it
- * changed them. Main pushes nothing: the page asks, every second while joined. A failure is
+ * changed them. Main pushes nothing: the page asks, every half second while joined. A failure is
  * logged on the page and tried again at the next turn; nothing is lost, since what is waiting to
  * be shared and the sequence of arrivals are kept in the database. Returns the function that stops it.
  */
