@@ -24,6 +24,9 @@ const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
 const ARRIVES = { timeout: 20_000 }
 
 test.describe('A team workspace’s drafts (issue #41)', () => {
+  // Two desks, each joined, replicating through the server and taking its exchange's turns.
+  test.slow()
+
   test('a draft made on one desk appears on the other, and an edit made there comes back', async ({
     page,
     teamServer,

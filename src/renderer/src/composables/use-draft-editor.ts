@@ -37,7 +37,9 @@ export function useDraftEditor<
   // Each save keeps the version it replaces; a save that an undo caused keeps nothing, or undoing
   // twice would only flip between two versions.
   const history = shallowRef<P[]>([])
-  let lastSaved = {} as P
+  // The version the editor shows, as its edits' base: its fields as loaded or last saved, and its
+  // revision in the team workspace then (an arrival may replace the stored draft meanwhile).
+  let shown: { payload: P; rev: string | undefined } = { payload: {} as P, rev: undefined }
   let undoing = false
 
   async function load() {
@@ -48,7 +50,7 @@ export function useDraftEditor<
       return
     }
     payload.value = structuredClone(found.payload)
-    lastSaved = structuredClone(found.payload)
+    shown = { payload: structuredClone(found.payload), rev: found.team?.rev }
     // Let the watcher see the loaded payload while still 'loading', so loading is not an edit.
     await nextTick()
     state.value = 'saved'
@@ -69,10 +71,11 @@ export function useDraftEditor<
     // A plain copy: IndexedDB cannot store Vue's proxies, and the stored draft must not change
     // under the editor's feet.
     const snapshot = plainCopy(payload.value)
-    if (!undoing) history.value = [...history.value, lastSaved].slice(-UNDO_DEPTH)
+    if (!undoing) history.value = [...history.value, shown.payload].slice(-UNDO_DEPTH)
     undoing = false
-    const based: EditBase = { payload: lastSaved, rev: record.value?.team?.rev }
-    lastSaved = snapshot
+    const based: EditBase = shown
+    // Its revision stays: this desk's own share of it changes no field (`EditBase`).
+    shown = { payload: snapshot, rev: shown.rev }
     saving = saving.then(async () => {
       try {
         record.value = await store.savePayload(id, snapshot, based)
@@ -107,12 +110,15 @@ export function useDraftEditor<
    */
   async function follow() {
     const found = await store.get(id)
-    const replaced = found && JSON.stringify(found.payload) !== JSON.stringify(lastSaved)
+    const replaced = found && JSON.stringify(found.payload) !== JSON.stringify(shown.payload)
     if (replaced && state.value === 'saved') {
       state.value = 'loading'
       return load()
     }
     if (found) record.value = found
+    // The version shown is the stored one (its revision changes as this desk's edit is shared);
+    // with an edit pending on another, the edit keeps the version it was made on.
+    if (found && !replaced) shown.rev = found.team?.rev
   }
 
   const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')

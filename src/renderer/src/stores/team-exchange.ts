@@ -2,6 +2,7 @@ import type { Pinia } from 'pinia'
 import { messageOf } from '#shared/error-message.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
 import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
 import { db } from '../db/index.ts'
 import {
@@ -56,11 +57,22 @@ async function exchangeOnce(pinia: Pinia): Promise<number> {
     if (shares.length === 0) continue
     const answers = await teamWorkspaceInMain.share(shares.map(({ updatedAt: _, ...share }) => share))
     await recordShared(db, kind, shares, answers, status.name)
+    // An editor open on a draft just shared follows its new revision: its next edit is made on it.
+    await changed(pinia, kind)
   }
   const arrived = await teamWorkspaceInMain.arrivals((await exchangeState(db)).since, EXCHANGE_BATCH)
   const applied = await applyArrivals(db, arrived, systemClock.now())
-  if (applied.skus) useSkuDraftsStore(pinia).changed()
-  if (applied.apps) await useAppDraftsStore(pinia).load()
+  for (const kind of EXCHANGED_KINDS) if (applied[kind]) await changed(pinia, kind)
   // A full batch: more is waiting, ask again at once.
   return arrived.arrivals.length + arrived.setAside.length >= EXCHANGE_BATCH ? 0 : JOINED_MS
+}
+
+/** Tells the lists and editors of each kind that its drafts changed in the database. */
+const TELL_CHANGED: Readonly<Record<SyncKind, (pinia: Pinia) => unknown>> = {
+  skus: (pinia) => useSkuDraftsStore(pinia).changed(),
+  apps: (pinia) => useAppDraftsStore(pinia).load(),
+}
+
+async function changed(pinia: Pinia, kind: SyncKind): Promise<void> {
+  await TELL_CHANGED[kind](pinia)
 }
