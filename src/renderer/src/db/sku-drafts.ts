@@ -5,6 +5,7 @@ import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import type { CatalogDatabase } from './database.ts'
 import { DraftRepository, unsentDraft } from './draft-repository.ts'
+import { storedKind } from './stored-kinds.ts'
 import type { SkuDraftRecord } from './records.ts'
 
 /** A SKU draft that has never been sent, with a new id. */
@@ -20,8 +21,8 @@ export function newDraftRecord(payload: Sku, now: number, columns = draftColumns
  */
 export class SkuDraftRepository extends DraftRepository<SkuDraftRecord> {
   constructor(db: CatalogDatabase) {
-    // A discarded draft's asset check goes with it.
-    super(db, db.skuDrafts, [db.assetChecks])
+    // A discarded draft's asset check goes with it (the kind's `beside` tables).
+    super(db, db.skuDrafts, storedKind('skus').beside(db))
   }
 
   /** A draft made by "New SKU", marked so (`isUntouchedNew`): left untouched, it is discarded. */
