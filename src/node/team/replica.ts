@@ -115,7 +115,9 @@ export function openReplica(dir: string): TeamReplica {
 
     async changes(since, limit) {
       const answer = await local.changes({
-        since: since === '0' ? 0 : since,
+        // The replica's sequences are integers; the LevelDB adapter compares `since` with `===`, so
+        // a sequence given as text would hand back the change it names with every batch.
+        since: sequenceNumber(since),
         limit,
         include_docs: true,
         conflicts: true,
@@ -237,6 +239,9 @@ function replicateLive(
     )
   return { stop }
 }
+
+/** A sequence the replica answered with, as the number it is; one it never made starts over. */
+const sequenceNumber = (since: string) => (/^\d+$/.test(since) ? Number(since) : 0)
 
 const isConflict = (error: unknown) => (error as { status?: number } | undefined)?.status === 409
 

@@ -71,6 +71,21 @@ const frame = (id: string, name: string, by: Credentials, base?: string): Shared
 })
 
 describe('a team workspace replica (issue #41)', () => {
+  it('hands each local change over once, batch after batch, from the sequence the last batch ended at', async () => {
+    const replica = openReplica(join(folder, 'alone'))
+    open.push(replica)
+    for (const id of ['f1', 'f2', 'f3']) await replica.write({ ...frame(id, id, ANA) })
+    const first = await replica.changes('0', 2)
+    const second = await replica.changes(first.last, 2)
+    const third = await replica.changes(second.last, 2)
+    expect([first, second, third].map(({ changes }) => changes.map((change) => change.id))).toEqual([
+      ['sku:f1', 'sku:f2'],
+      ['sku:f3'],
+      [],
+    ])
+    expect(third.last).toBe(second.last)
+  })
+
   it('a draft made on one desk reaches the other through the workspace, as the other desk’s user sees it', async () => {
     const a = desk('a', ANA)
     const b = desk('b', BEN)
