@@ -245,6 +245,9 @@ async function writeRows({ rows, payloads, checks }: { rows: Row[]; payloads: Sk
       status: row.status,
       terms: row.terms,
       gaps: row.gaps ?? [],
+      // Never shared, so waiting to be shared should a team workspace be joined, as the app's own
+      // writes mark it (src/renderer/src/db/team-waiting.ts).
+      teamWaiting: 1,
     })
   }
   await new Promise<void>((resolve, reject) => {

@@ -1,14 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises'
+import { setTimeout } from 'node:timers/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from '@playwright/test'
+import { draftColumns } from '#shared/draft-columns.ts'
+import type { Sku } from '#shared/schema/sku.ts'
+import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { createTokenStore } from '#node/secrets/token-store.ts'
 import { createTeamWorkspace, type TeamWorkspace } from '#node/team/workspace-service.ts'
 import { basic, startTeamServer, type Credentials } from '../test/e2e/harness/team-server.ts'
 import { createFakeKeychain } from '../test/unit/secrets/fake-keychain.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
 import { log, median, result, type BenchResult } from './result.ts'
-import { seedDrafts } from './seed-drafts.ts'
+import { seedDrafts, seededDraft } from './seed-drafts.ts'
 
 /**
  * A team workspace (issue #41), two desks on one loopback CouchDB-compatible server (the tests'
@@ -20,8 +24,18 @@ import { seedDrafts } from './seed-drafts.ts'
  *   server, B's exchange applies it and the list reads it. Baseline: the same trip by hand, a raw
  *   `PUT` of the document to the server while a `_changes` long poll waits for it. Medians of
  *   EDITS edits. Goal: under 2,000 ms.
+ * - `team-first-pull`: a new desk joins a workspace of PULLED drafts (100,000; BENCH_TEAM_DRAFTS
+ *   sets another number), from the join until its database holds them all: replication into the
+ *   desk's replica, then the page's exchange into IndexedDB. Baseline: reading the same database's
+ *   `_changes` (500 a request), making the same records (`draftColumns`, as the exchange does) and
+ *   writing them into the page's IndexedDB directly, 500 a transaction. Goal: a ratio of 1.5.
+ *   `team-first-pull-replica`: the part of it until the replica held them all (the second store).
  */
 const EDITS = 7
+const PULLED = Number(process.env.BENCH_TEAM_DRAFTS ?? 100_000)
+/** Documents a `_bulk_docs` request seeds; drafts a `_changes` request or a baseline transaction takes. */
+const SEED_CHUNK = 2_000
+const PAGE = 500
 const ANA: Credentials = { username: 'ana', password: 'ana-bench-pass' }
 const BEN: Credentials = { username: 'ben', password: 'ben-bench-pass' }
 
@@ -58,7 +72,21 @@ export async function teamScenario(): Promise<BenchResult[]> {
     log(
       `team-edit-latency: ${edits.map(Math.round).join(', ')} ms; raw PUT and _changes: ${raw.map(Math.round).join(', ')} ms`,
     )
-    return [result('team', 'team-edit-latency', median(edits), median(raw))]
+
+    const pulled = await server.createWorkspace('catalogue', [ANA, BEN])
+    log(`team-first-pull: seeding ${PULLED.toLocaleString('en-US')} drafts…`)
+    await seedWorkspace(pulled, PULLED)
+    const first = await firstPull(browser, renderer.url, pulled)
+    desks.push(first.desk)
+    const direct = await directPull(browser, renderer.url, pulled)
+    log(
+      `team-first-pull: ${Math.round(first.total)} ms (the replica ${Math.round(first.replica)} ms), directly ${Math.round(direct)} ms`,
+    )
+    return [
+      result('team', 'team-edit-latency', median(edits), median(raw)),
+      result('team', 'team-first-pull', first.total, direct),
+      result('team', 'team-first-pull-replica', first.replica, direct),
+    ]
   } finally {
     for (const desk of desks) await desk.close()
     await browser.close()
@@ -83,6 +111,8 @@ async function openDesk(browser: Browser, url: string, workspace: string, who: C
   })
   const page = await context.newPage()
   await page.goto(`${url}#/skus`)
+  // The app has made its database (a count before would make an empty one).
+  await page.getByRole('heading', { name: 'SKUs', level: 1 }).waitFor()
   return {
     page,
     team,
@@ -92,6 +122,111 @@ async function openDesk(browser: Browser, url: string, workspace: string, who: C
       await rm(dataDir, { recursive: true, force: true })
     },
   }
+}
+
+/** The workspace as another desk left it: `count` drafts, written by Ana, `_bulk_docs` at a time. */
+async function seedWorkspace(workspace: string, count: number): Promise<void> {
+  const headers = { Authorization: basic(ANA), 'Content-Type': 'application/json' }
+  for (let start = 0; start < count; start += SEED_CHUNK) {
+    const docs = Array.from({ length: Math.min(SEED_CHUNK, count - start) }, (_, k) => {
+      const { id, productName, brand, barcode, category, subCategory, status, updatedAt } = seededDraft(
+        start + k,
+      )
+      return {
+        _id: `sku:${id}`,
+        type: 'sku',
+        payload: { ...TEMPLATE, productName, brand, barcode, category, subCategory, status },
+        deleted: false,
+        editedBy: ANA.username,
+        editedAt: updatedAt,
+      }
+    })
+    const answer = await fetch(`${workspace}/_bulk_docs`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ docs }),
+    })
+    if (!answer.ok) throw new Error(`Seeding the workspace: HTTP ${answer.status}`)
+  }
+}
+
+const TEMPLATE = newSkuPayload()
+
+/** How many SKU drafts the page's database holds. */
+const draftCount = (page: Page) => page.evaluate(countDrafts)
+
+/** A new desk joins and pulls: ms until its replica, then its database, held every draft. */
+async function firstPull(browser: Browser, url: string, workspace: string) {
+  const started = performance.now()
+  const desk = await openDesk(browser, url, workspace, BEN)
+  const inReplica = replicaCounter(desk.team)
+  let replica = 0
+  // Sampled every second: the pull takes minutes at 100,000 drafts.
+  for (let count = 0, sample = 0; count < PULLED; count = await draftCount(desk.page), sample++) {
+    if (!replica && (await inReplica()) >= PULLED) replica = performance.now() - started
+    if (sample % 15 === 0) log(`team-first-pull: ${count.toLocaleString('en-US')} drafts on the new desk…`)
+    await setTimeout(1_000)
+  }
+  const total = performance.now() - started
+  return { desk, total, replica: replica || total }
+}
+
+/**
+ * How many drafts the desk's replica holds, counted on from the last call (a pull only adds): its
+ * arrivals, a batch at a time, as main hands them to the page.
+ */
+function replicaCounter(team: TeamWorkspace): () => Promise<number> {
+  let since = '0'
+  let count = 0
+  return async () => {
+    for (;;) {
+      const batch = await team.arrivals(since, PAGE)
+      if (batch.arrivals.length + batch.setAside.length === 0) return count
+      count += batch.arrivals.length
+      since = batch.last
+    }
+  }
+}
+
+/** The baseline: `_changes` read, the same records made and written into a fresh page's IndexedDB. */
+async function directPull(browser: Browser, url: string, workspace: string): Promise<number> {
+  const context = await appContext(browser)
+  try {
+    const page = await context.newPage()
+    await page.goto(`${url}#/skus`)
+    await page.getByText('No SKU drafts yet').waitFor()
+    const headers = { Authorization: basic(BEN) }
+    const started = performance.now()
+    let since = '0'
+    for (;;) {
+      const address = `${workspace}/_changes?include_docs=true&limit=${PAGE}&since=${encodeURIComponent(since)}`
+      const answer = (await (await fetch(address, { headers })).json()) as Changes
+      if (answer.results.length === 0) break
+      const now = Date.now()
+      const records = answer.results.map(({ id, doc }) => ({
+        id: id.slice('sku:'.length),
+        payload: doc.payload,
+        createdAt: now,
+        updatedAt: now,
+        sync: {},
+        standing: [],
+        ...draftColumns(doc.payload),
+      }))
+      await page.evaluate(writeRecords, records)
+      since = String(answer.last_seq)
+    }
+    const took = performance.now() - started
+    if ((await draftCount(page)) < PULLED)
+      throw new Error('The baseline wrote fewer drafts than the workspace holds')
+    return took
+  } finally {
+    await context.close()
+  }
+}
+
+interface Changes {
+  results: Array<{ id: string; doc: { payload: Sku } }>
+  last_seq: string | number
 }
 
 /** Writes an edit into desk A's database as a save does, and answers the ms until B's row shows it. */
@@ -135,12 +270,15 @@ interface PageGlobals {
     open(name: string): PageRequest<{
       transaction(
         store: string,
-        mode: 'readwrite',
+        mode: 'readwrite' | 'readonly',
       ): {
         objectStore(name: string): {
           get(id: string): PageRequest<Record<string, unknown> & { payload: Record<string, unknown> }>
           put(value: unknown): PageRequest<unknown>
+          count(): PageRequest<number>
         }
+        oncomplete: (() => void) | null
+        onerror: (() => void) | null
       }
       close(): void
     }>
@@ -170,10 +308,44 @@ async function writeName({ id, name }: { id: string; name: string }): Promise<nu
       payload: { ...draft.payload, productName: name },
       productName: name,
       updatedAt: now,
+      // Edited here since the workspace had it, as the app's own writes mark it (db/team-waiting.ts).
+      teamWaiting: 1,
     }),
   )
   db.close()
   return now
+}
+
+/** In a page: the SKU drafts its database holds. */
+async function countDrafts(): Promise<number> {
+  const g = globalThis as unknown as PageGlobals
+  const settled = <T>(request: PageRequest<T>) =>
+    new Promise<T>((resolve, reject) => {
+      request.onsuccess = () => resolve(request.result)
+      request.onerror = () => reject(new Error('IndexedDB refused'))
+    })
+  const db = await settled(g.indexedDB.open('catalog-desk'))
+  const count = await settled(db.transaction('skuDrafts', 'readonly').objectStore('skuDrafts').count())
+  db.close()
+  return count
+}
+
+/** In the baseline's page: one transaction of raw puts. */
+async function writeRecords(records: unknown[]): Promise<void> {
+  const g = globalThis as unknown as PageGlobals
+  const opening = g.indexedDB.open('catalog-desk')
+  const db = await new Promise<typeof opening.result>((resolve, reject) => {
+    opening.onsuccess = () => resolve(opening.result)
+    opening.onerror = () => reject(new Error('IndexedDB refused'))
+  })
+  const tx = db.transaction('skuDrafts', 'readwrite')
+  const drafts = tx.objectStore('skuDrafts')
+  for (const record of records) drafts.put(record)
+  await new Promise<void>((resolve, reject) => {
+    tx.oncomplete = () => resolve()
+    tx.onerror = () => reject(new Error('IndexedDB refused'))
+  })
+  db.close()
 }
 
 /** In desk B's page: when its list's row of the draft shows `name`. */

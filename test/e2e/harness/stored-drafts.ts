@@ -163,6 +163,8 @@ export async function putDrafts(page: Page, payloads: readonly Record<string, un
     ...draftColumns(payload as Sku),
     sync: {},
     standing: [],
+    // Never shared: waiting to be shared should a team workspace be joined (db/team-waiting.ts).
+    teamWaiting: 1,
   }))
   await page.evaluate(
     (rows) =>

@@ -62,7 +62,8 @@ describe('app drafts in IndexedDB', () => {
       validity: 'invalid',
       errorCount: 1,
     })
-    expect(await apps.get(id)).toEqual(saved)
+    // Stored marked as waiting to be shared, should a team workspace be joined (db/team-waiting.ts).
+    expect(await apps.get(id)).toEqual({ ...saved, teamWaiting: 1 })
   })
 
   it('refuses to save a draft that is gone or held by a run; a sent one is edited, a refusal cleared', async () => {
@@ -87,7 +88,8 @@ describe('app drafts in IndexedDB', () => {
     expect(stateAt(saved.sync, DEST)).toBe('synced')
     // The refusal is about what was refused: the edit offers it there again.
     expect(stateAt(saved.sync, 'https://api.example.com')).toBe('draft')
-    expect(await apps.get(id)).toEqual(saved)
+    // Stored marked as waiting to be shared, should a team workspace be joined (db/team-waiting.ts).
+    expect(await apps.get(id)).toEqual({ ...saved, teamWaiting: 1 })
   })
 
   it('lists every draft, most recently edited first', async () => {

@@ -80,16 +80,19 @@ describe('the upgrade from version 9: GTIN check digits', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(13)
+    expect(db.verno).toBe(14)
     expect(await db.skuDrafts.get('wrong')).toEqual({
       ...wrong,
       validity: 'warnings',
       warningCount: 1,
       gaps: ['check-digit'],
+      // Every draft is written again on its way to version 14 (v11's search words), and the write
+      // marks it as waiting to be shared should a workspace be joined.
+      teamWaiting: 1,
     })
     expect((await db.skuDrafts.get('lettered'))?.gaps).toEqual(['category', 'check-digit'])
-    expect(await db.skuDrafts.get('right')).toEqual(right)
-    expect(await db.skuDrafts.get('shop-code')).toEqual(shopCode)
+    expect(await db.skuDrafts.get('right')).toEqual({ ...right, teamWaiting: 1 })
+    expect(await db.skuDrafts.get('shop-code')).toEqual({ ...shopCode, teamWaiting: 1 })
     // Found on the index alone, as the Sync page's gates read it.
     expect((await db.skuDrafts.where('gaps').equals('check-digit').primaryKeys()).sort()).toEqual([
       'lettered',

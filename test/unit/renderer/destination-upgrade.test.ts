@@ -167,7 +167,7 @@ async function upgraded(): Promise<CatalogDatabase> {
 describe('the upgrade from version 4: sync state per destination', () => {
   it('gives every run its destination: the embedded sandbox whatever its port, a service its address', async () => {
     const db = await upgraded()
-    expect(db.verno).toBe(13)
+    expect(db.verno).toBe(14)
     const runs = Object.fromEntries((await db.syncRuns.toArray()).map((run) => [run.id, run]))
     expect(runs[OLD_SANDBOX]).toMatchObject({ destination: SANDBOX, url: 'http://127.0.0.1:53123' })
     expect(runs[OPEN_SANDBOX]).toMatchObject({ destination: SANDBOX, url: 'http://127.0.0.1:41999' })

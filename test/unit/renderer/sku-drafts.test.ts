@@ -146,7 +146,7 @@ describe('SKU drafts in IndexedDB', () => {
     expect(found).not.toHaveProperty('syncState')
     // And by a part of its barcode (v11).
     expect((await drafts.search('4567906')).map((draft) => draft.id)).toEqual(['old-1'])
-    expect(db.verno).toBe(13)
+    expect(db.verno).toBe(14)
   })
 
   it('upgrades a version 2 database to version 3: drafts kept, listed, and bulk actions undoable', async () => {
@@ -187,11 +187,12 @@ describe('SKU drafts in IndexedDB', () => {
     const { syncState: _state, ...kept } = old
     // Its search words gain its barcode's parts (v11).
     const terms = [...old.terms, '#8901234567890', '#01234567890', '#234567890', '#4567890', '#67890']
-    const upgraded = { ...kept, sync: {}, standing: [], gaps: [], terms }
+    // Marked as waiting to be shared, should a team workspace be joined (db/team-waiting.ts).
+    const upgraded = { ...kept, sync: {}, standing: [], gaps: [], terms, teamWaiting: 1 }
     const view = await new SkuListReader(db).open({ ...defaultListQuery(), search: 'north' })
     await view.load(0, 10)
     expect(view.cached(0)).toEqual(upgraded)
-    expect(db.verno).toBe(13)
+    expect(db.verno).toBe(14)
     expect(await db.skuUndo.count()).toBe(0)
 
     const undoLog = new SkuUndoLog(db)

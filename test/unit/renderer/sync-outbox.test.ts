@@ -514,7 +514,7 @@ describe('schema version 4', () => {
 
     db = new CatalogDatabase(name)
     await db.open()
-    expect(db.verno).toBe(13)
+    expect(db.verno).toBe(14)
     // Carried on through version 5: a draft never sent stands nowhere; version 6 adds its gaps.
     const { syncState: _state, ...kept } = old
     expect(await db.skuDrafts.get('old-3')).toEqual({
@@ -522,10 +522,13 @@ describe('schema version 4', () => {
       sync: {},
       standing: [],
       gaps: skuGaps(old.payload),
+      // Written again, and so marked as waiting to be shared should a workspace be joined (v14).
+      teamWaiting: 1,
     })
-    // Every index kept, but the one state: version 5 reads the standings instead, version 6 adds the gaps.
+    // Every index kept, but the one state: version 5 reads the standings instead, version 6 adds
+    // the gaps, version 14 the drafts waiting to be shared.
     expect(db.skuDrafts.schema.indexes.map((index) => index.name).sort()).toEqual(
-      [...indexesBefore.filter((index) => index !== 'syncState'), 'standing', 'gaps'].sort(),
+      [...indexesBefore.filter((index) => index !== 'syncState'), 'standing', 'gaps', 'teamWaiting'].sort(),
     )
     expect(await db.skuDrafts.where('standing').equals(standingTag(DEST, 'synced')).count()).toBe(0)
     expect(await db.syncRuns.count()).toBe(0)

@@ -241,6 +241,29 @@ describe('the drafts’ exchange with the team workspace, in the page', () => {
     expect(await db.skuDrafts.get(round)).toMatchObject({ updatedAt: 1_000 })
   })
 
+  it('finds the drafts waiting to be shared on their mark, whatever wrote them, and never one that arrived', async () => {
+    const marked = async () => (await db.skuDrafts.where('teamWaiting').equals(1).primaryKeys()).sort()
+    const round = await draft('Round', 1_000)
+    const square = await draft('Square', 1_000)
+    await shareAll((id) => (id === round ? '1-r' : '1-s'))
+    const arrived = Array.from({ length: 50 }, (_, k) => arrival(`from-ben-${k}`, `1-b${k}`, `Pilot ${k}`))
+    await applyArrivals(db, { arrivals: arrived, last: '60' }, 2_000)
+    expect(await marked()).toEqual([])
+
+    // A save, a bulk edit of an arrived draft, an undo of that edit: each marks what it wrote.
+    await saveDraftPayload(db, 'skus', round, sku('Round 50'), 3_000)
+    const undoLog = new SkuUndoLog(db)
+    await new SkuBulkEdits(db, undoLog).setField(['from-ben-7'], 'brand', 'Lumen Optics', { now: 3_100 })
+    expect(await marked()).toEqual(['from-ben-7', round].sort())
+    expect((await waitingShares(db, 'skus')).map((share) => share.id).sort()).toEqual(await marked())
+    // Put back, a draft is shared again (an undo is an edit like any other to the workspace).
+    await undoLog.undoLatest()
+    expect(await marked()).toEqual(['from-ben-7', round].sort())
+    await shareAll(() => '2-r')
+    expect(await marked()).toEqual([])
+    expect(await db.skuDrafts.get(square)).not.toHaveProperty('teamWaiting')
+  })
+
   describe('deletions', () => {
     const bulk = () => {
       const undoLog = new SkuUndoLog(db)
@@ -310,5 +333,55 @@ describe('the drafts’ exchange with the team workspace, in the page', () => {
       await apps.restore(deleted)
       expect(await appShares()).toEqual([])
     })
+  })
+})
+
+describe('the upgrade to waiting marks (schema version 14)', () => {
+  /** A version 13 database holding drafts, joined to `workspace` when one is given. */
+  async function version13(workspace?: string) {
+    const v13 = new Dexie(name)
+    v13.version(13).stores({
+      skuDrafts:
+        'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, *standing, *terms, *gaps',
+      appDrafts: 'id, updatedAt, name, *standing',
+      teamExchange: 'key',
+      teamDeletions: 'key',
+    })
+    const standing = { editedBy: 'ben', editedAt: 7, conflicts: 0 }
+    await v13.table('skuDrafts').bulkAdd([
+      // Edited here since it arrived, never shared, and as it arrived.
+      {
+        ...newDraftRecord(sku('Edited'), 2_000),
+        id: 'edited',
+        team: { rev: '1-e', sharedAt: 1_000, ...standing },
+      },
+      { ...newDraftRecord(sku('Local'), 2_000), id: 'local' },
+      {
+        ...newDraftRecord(sku('Arrived'), 1_000),
+        id: 'arrived',
+        team: { rev: '1-a', sharedAt: 1_000, ...standing },
+      },
+    ])
+    if (workspace)
+      await v13
+        .table('teamExchange')
+        .put({ key: 'exchange', workspace, since: '9', sharedFrom: { skus: 0, apps: 0 } })
+    v13.close()
+    db = new CatalogDatabase(name)
+  }
+  const shared = async () => (await waitingShares(db, 'skus')).map((share) => share.id).sort()
+
+  it('on a desk joined to a workspace, marks the drafts that wait to be shared', async () => {
+    await version13('https://couch.example.com/autumn')
+    expect(await shared()).toEqual(['edited', 'local'])
+    expect(await exchangeState(db)).toMatchObject({ since: '9' })
+  })
+
+  it('on a desk never joined, writes nothing; joining marks every draft, to be shared', async () => {
+    await version13()
+    expect(await shared()).toEqual([])
+    expect(await db.skuDrafts.get('local')).not.toHaveProperty('teamWaiting')
+    await forWorkspace(db, 'https://couch.example.com/autumn')
+    expect(await shared()).toEqual(['arrived', 'edited', 'local'])
   })
 })

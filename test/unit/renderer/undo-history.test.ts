@@ -303,7 +303,7 @@ describe('the upgrade to the undo history (schema version 8)', () => {
     ])
     expect(await labels()).toEqual(['Deleted 1 draft'])
     expect((await undoLog.undoLatest())?.result).toMatchObject({ restored: 1 })
-    expect(await drafts.get(draft.id)).toEqual(draft)
+    expect(await drafts.get(draft.id)).toEqual({ ...draft, teamWaiting: 1 })
     expect(await undoLog.history()).toEqual([])
   })
 

@@ -81,8 +81,8 @@ export class AppDraftRepository extends DraftRepository<AppDraftRecord> {
 
   /** Puts a deleted draft back exactly as it was (id and timestamps included). */
   restore(record: AppDraftRecord): Promise<void> {
-    const { appDrafts, teamDeletions, teamExchange } = this.db
-    return this.db.transaction('rw', [appDrafts, teamDeletions, teamExchange], async () => {
+    const { appDrafts, teamDeletions } = this.db
+    return this.db.transaction('rw', [appDrafts, teamDeletions], async () => {
       const [back] = await putBack(this.db, 'apps', [record], new Map())
       // `add`, not `put`: a draft that somehow took the id since is never overwritten.
       await appDrafts.add(back!)

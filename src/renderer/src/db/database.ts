@@ -17,6 +17,7 @@ import { skuGaps } from '#shared/sync/send-gates.ts'
 import { upgradeToUndoHistory } from './undo-history-upgrade.ts'
 import { upgradeToActionNames } from './undo-name-upgrade.ts'
 import { upgradeToUpdates } from './updates-upgrade.ts'
+import { teamWaitingMark, upgradeToWaitingMarks } from './team-waiting.ts'
 
 export const DATABASE_NAME = 'catalog-desk'
 
@@ -136,5 +137,17 @@ export class CatalogDatabase extends Dexie {
     // exchange stands and `teamDeletions` the drafts deleted here that the workspace has. Nothing
     // to upgrade: no draft has been shared yet.
     this.version(13).stores({ teamExchange: 'key', teamDeletions: 'key' })
+    // v14: the drafts waiting to be shared are marked (`teamWaiting`, db/team-waiting.ts) and
+    // indexed, so the exchange no longer reads every draft that arrived to find them. A desk
+    // joined to a workspace marks the drafts that wait; one never joined has nothing to mark
+    // (joining marks every draft: `forWorkspace`).
+    this.version(14)
+      .stores({
+        skuDrafts:
+          'id, updatedAt, productName, brand, barcode, category, subCategory, status, validity, *standing, *terms, *gaps, teamWaiting',
+        appDrafts: 'id, updatedAt, name, *standing, teamWaiting',
+      })
+      .upgrade(upgradeToWaitingMarks)
+    this.use(teamWaitingMark)
   }
 }

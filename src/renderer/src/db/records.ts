@@ -24,11 +24,14 @@ export interface DraftMeta {
   untouchedNew?: boolean
   /** Where it stands with the team workspace, once it was shared or arrived from it (issue #41). */
   team?: TeamStanding
+  /** 1 while it waits to be shared with the workspace, absent otherwise: kept by db/team-waiting.ts. */
+  teamWaiting?: 1
 }
 
 /**
  * A draft's standing with the team workspace (db/team-exchange.ts). Its `updatedAt` against
- * `sharedAt` says whether this desk edited it since the workspace had it: those are shared next.
+ * `sharedAt` says whether this desk edited it since the workspace had it: those are shared next
+ * (marked `teamWaiting`, db/team-waiting.ts).
  */
 export interface TeamStanding {
   /** The workspace's revision of the version this desk has: what its next edit is based on. */
@@ -42,12 +45,6 @@ export interface TeamStanding {
   conflicts: number
 }
 
-/**
- * Where the exchange with the team workspace stands (one row, `exchange`): the replica's sequence
- * the next arrivals are asked from, and for each kind the `updatedAt` from which drafts may be
- * waiting to be shared. Written in the transaction that applies what it covers, so a crash
- * replays from where the drafts are.
- */
 /**
  * A draft deleted here that the workspace has (db/team-exchange.ts): its deletion is shared as a
  * version saying "deleted", on the revision the draft had. Kept once shared, with that version's
@@ -65,12 +62,17 @@ export interface TeamDeletionRecord {
   rev?: string
 }
 
+/**
+ * Where the exchange with the team workspace stands (one row, `exchange`): the workspace it is
+ * about and the replica's sequence the next arrivals are asked from, written in the transaction
+ * that applies what came before it, so a crash replays from where the drafts are. (A database of
+ * version 13 also holds `sharedFrom`, which the waiting mark replaced.)
+ */
 export interface TeamExchangeRecord {
   key: 'exchange'
   /** The workspace's address the rest is about (absent before a first join). */
   workspace?: string
   since: string
-  sharedFrom: Record<'skus' | 'apps', number>
 }
 
 /**

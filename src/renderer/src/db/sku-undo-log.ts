@@ -16,7 +16,6 @@ const undoTables = (db: CatalogDatabase) => [
   db.assetChecks,
   db.skuActions,
   db.teamDeletions,
-  db.teamExchange,
 ]
 
 /** What every long write over many drafts takes. */

@@ -5,8 +5,8 @@ import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from './database.ts'
 import { unsentDraft } from './draft-repository.ts'
-import type { DraftMeta, TeamExchangeRecord, TeamStanding } from './records.ts'
-import { isUntouchedNew } from './untouched-new.ts'
+import type { DraftMeta, TeamDeletionRecord, TeamExchangeRecord, TeamStanding } from './records.ts'
+import { isWaitingToShare } from './team-waiting.ts'
 import { storedKind, withoutRefusals } from './stored-kinds.ts'
 
 // The page's side of the team workspace's exchange (issue #41): which drafts this desk edited
@@ -23,21 +23,16 @@ const KIND_OF: Readonly<Record<SharedKind, SyncKind>> = { sku: 'skus', app: 'app
 const table = (db: CatalogDatabase, kind: SyncKind) =>
   storedKind(kind).table(db) as unknown as Table<Draft, string>
 
-/** Where the exchange stands: from the start of the workspace's changes, nothing shared yet. */
+/** Where the exchange stands: from the start of the workspace's changes. */
 export async function exchangeState(db: CatalogDatabase): Promise<TeamExchangeRecord> {
-  return (
-    (await db.teamExchange.get('exchange')) ?? {
-      key: 'exchange',
-      since: '0',
-      sharedFrom: { skus: 0, apps: 0 },
-    }
-  )
+  return (await db.teamExchange.get('exchange')) ?? { key: 'exchange', since: '0' }
 }
 
 /**
  * The exchange's state belongs to one workspace (its sequences are its replica's, the drafts'
  * revisions its documents'): joined to another, the drafts' standings there, the deletions to share
- * and the sequences start over. The drafts stay, and are shared with the new workspace.
+ * and the sequences start over. The drafts stay, each marked waiting (db/team-waiting.ts), and are
+ * shared with the new workspace.
  */
 export async function forWorkspace(db: CatalogDatabase, url: string): Promise<void> {
   if ((await exchangeState(db)).workspace === url) return
@@ -45,41 +40,31 @@ export async function forWorkspace(db: CatalogDatabase, url: string): Promise<vo
   await db.transaction('rw', [...tables, db.teamDeletions, db.teamExchange], async () => {
     for (const drafts of tables)
       await drafts
-        .filter((draft) => draft.team !== undefined)
+        .filter((draft) => draft.team !== undefined || (isWaitingToShare(draft) && !draft.teamWaiting))
         .modify((draft) => {
           delete draft.team
         })
     await db.teamDeletions.clear()
-    await db.teamExchange.put({
-      key: 'exchange',
-      workspace: url,
-      since: '0',
-      sharedFrom: { skus: 0, apps: 0 },
-    })
+    await db.teamExchange.put({ key: 'exchange', workspace: url, since: '0' })
   })
 }
-
-/** Edited here since the workspace had it (or never shared), and not a "New" draft left untouched. */
-const waitingToShare = (draft: Draft) => !isUntouchedNew(draft) && draft.updatedAt !== draft.team?.sharedAt
 
 /** A share as the page keeps it until the replica answers: with the `updatedAt` it was read at. */
 export type WaitingShare = DraftShare & { updatedAt: number }
 
 /**
  * What of `kind` waits to be shared, at most a batch: the deletions made here first, then the
- * drafts edited here, oldest edit first (read from `sharedFrom` up, the edits before it having
- * been shared), each on the revision it was based on.
+ * drafts edited here (marked waiting: db/team-waiting.ts), each on the revision it was based on.
  */
 export async function waitingShares(db: CatalogDatabase, kind: SyncKind): Promise<WaitingShare[]> {
   const deletions = await db.teamDeletions
     .filter((deletion) => deletion.kind === kind && deletion.rev === undefined)
     .limit(EXCHANGE_BATCH)
     .toArray()
-  const { sharedFrom } = await exchangeState(db)
   const drafts = await table(db, kind)
-    .where('updatedAt')
-    .aboveOrEqual(sharedFrom[kind])
-    .filter(waitingToShare)
+    .where('teamWaiting')
+    .equals(1)
+    .filter(isWaitingToShare)
     .limit(EXCHANGE_BATCH - deletions.length)
     .toArray()
   return [
@@ -107,7 +92,7 @@ export async function waitingShares(db: CatalogDatabase, kind: SyncKind): Promis
 /**
  * Records what the replica made of `shares` (as `editedBy`, the desk's name there): each draft not
  * edited again meanwhile takes its new revision, each deletion its own; one written beside a later
- * version counts one more conflict. The drafts before the last one shared need not be read again.
+ * version counts one more conflict.
  */
 export function recordShared(
   db: CatalogDatabase,
@@ -117,7 +102,7 @@ export function recordShared(
   editedBy: string,
 ): Promise<void> {
   const drafts = table(db, kind)
-  return db.transaction('rw', [drafts, db.teamDeletions, db.teamExchange], async () => {
+  return db.transaction('rw', [drafts, db.teamDeletions], async () => {
     const shared = new Map(shares.map((share) => [share.id, share]))
     for (const answer of answers) {
       const share = shared.get(answer.id)
@@ -140,10 +125,6 @@ export function recordShared(
       }
       await drafts.put({ ...draft, team })
     }
-    const state = await exchangeState(db)
-    const edits = shares.filter((share) => !share.deleted).map((share) => share.updatedAt)
-    const last = Math.max(state.sharedFrom[kind], ...edits)
-    await db.teamExchange.put({ ...state, sharedFrom: { ...state.sharedFrom, [kind]: last } })
   })
 }
 
@@ -171,9 +152,9 @@ export async function noteDeleted(
  * Drafts an undo puts back as they were (`records`, the drafts as they are now in `current`, absent
  * when deleted): to the workspace, putting back is an edit like any other. A deletion not shared yet
  * is forgotten (the workspace never heard of it); otherwise a draft the workspace has is shared
- * again, on the latest revision this desk knows of it (the deletion's, or the edit's undone), and
- * the scan for drafts waiting to be shared starts low enough to find it. Call in the transaction
- * that puts them back, with `teamDeletions` and `teamExchange` in it; answers the records to write.
+ * again, on the latest revision this desk knows of it (the deletion's, or the edit's undone): written,
+ * it is marked waiting. Call in the transaction that puts them back, with `teamDeletions` in it;
+ * answers the records to write.
  */
 export async function putBack<R extends DraftMeta>(
   db: CatalogDatabase,
@@ -182,7 +163,6 @@ export async function putBack<R extends DraftMeta>(
   current: ReadonlyMap<string, Pick<DraftMeta, 'team'>>,
 ): Promise<R[]> {
   const written: R[] = []
-  let lowest = Infinity
   for (const record of records) {
     const key = deletionKey(kind, record.id)
     const deletion = await db.teamDeletions.get(key)
@@ -194,12 +174,6 @@ export async function putBack<R extends DraftMeta>(
     }
     const rev = current.get(record.id)?.team?.rev ?? deletion?.rev ?? record.team.rev
     written.push({ ...record, team: { ...record.team, rev, sharedAt: -1 } })
-    lowest = Math.min(lowest, record.updatedAt)
-  }
-  if (lowest !== Infinity) {
-    const state = await exchangeState(db)
-    if (lowest < state.sharedFrom[kind])
-      await db.teamExchange.put({ ...state, sharedFrom: { ...state.sharedFrom, [kind]: lowest } })
   }
   return written
 }
@@ -210,11 +184,12 @@ export type ArrivalsApplied = Record<SyncKind, number>
 /**
  * Applies what arrived from the workspace and keeps the sequence after it, in one transaction, so
  * a crash replays the arrivals from where the drafts are. A draft edited (or deleted) here and not
- * shared yet is left as it is: its edit (or deletion) is shared next on
- * the revision it was based on, and the workspace keeps both versions as a conflict. Otherwise the
- * arrived version replaces the draft (its send standings here kept; an editor open on it follows,
- * or saves its pending edit on the version it was made on: `EditBase`), a new one is added, and a
- * version that says "deleted" deletes it.
+ * shared yet is left as it is: its edit (or deletion) is shared next on the revision it was based
+ * on, and the workspace keeps both versions as a conflict. Otherwise the arrived version replaces
+ * the draft (its send standings here kept; an editor open on it follows, or saves its pending edit
+ * on the version it was made on: `EditBase`), a new one is added, and a version that says
+ * "deleted" deletes it. Each kind's drafts are read and written in bulk: a first pull brings
+ * thousands.
  */
 export function applyArrivals(
   db: CatalogDatabase,
@@ -225,19 +200,70 @@ export function applyArrivals(
   const beside = EXCHANGED_KINDS.flatMap((kind) => storedKind(kind).beside(db))
   return db.transaction('rw', [...tables, ...beside, db.teamDeletions, db.teamExchange], async () => {
     const applied: ArrivalsApplied = { skus: 0, apps: 0 }
-    for (const arrival of arrivals) {
-      const kind = KIND_OF[arrival.kind]
-      if (await applyArrival(db, kind, arrival, now)) applied[kind]++
+    for (const kind of EXCHANGED_KINDS) {
+      const ofKind = arrivals.filter((arrival) => KIND_OF[arrival.kind] === kind)
+      if (ofKind.length) applied[kind] = await applyKind(db, kind, ofKind, now)
     }
     await db.teamExchange.put({ ...(await exchangeState(db)), since: last })
     return applied
   })
 }
 
-/** One arrival; whether it changed the draft as the list shows it. */
-async function applyArrival(db: CatalogDatabase, kind: SyncKind, arrival: DraftArrival, now: number) {
+/**
+ * What one arrival does to the draft here: written, removed, or neither; undefined when the draft
+ * is left as it is (then a deletion made here is kept too).
+ */
+type Outcome = { put?: Draft; remove?: true } | undefined
+
+/** One kind's arrivals (a draft at most once: a batch of changes names each document once). */
+async function applyKind(
+  db: CatalogDatabase,
+  kind: SyncKind,
+  arrivals: readonly DraftArrival[],
+  now: number,
+) {
   const drafts = table(db, kind)
-  const draft = await drafts.get(arrival.id)
+  const ids = arrivals.map((arrival) => arrival.id)
+  const [current, deletions] = await Promise.all([
+    drafts.bulkGet(ids),
+    db.teamDeletions.bulkGet(ids.map((id) => deletionKey(kind, id))),
+  ])
+  const puts: Draft[] = []
+  const removed: string[] = []
+  const forgotten: string[] = []
+  arrivals.forEach((arrival, at) => {
+    const deletion = deletions[at]
+    const outcome = outcomeOf(kind, arrival, current[at], deletion, now)
+    if (!outcome) return
+    if (deletion) forgotten.push(deletion.key)
+    if (outcome.put) puts.push(outcome.put)
+    if (outcome.remove) removed.push(arrival.id)
+  })
+  await drafts.bulkPut(puts)
+  await drafts.bulkDelete(removed)
+  for (const other of storedKind(kind).beside(db)) await other.bulkDelete(removed)
+  await db.teamDeletions.bulkDelete(forgotten)
+  return puts.length + removed.length
+}
+
+/** What an arrival does to `draft` (absent: none here, or `deletion` says it was deleted here). */
+function outcomeOf(
+  kind: SyncKind,
+  arrival: DraftArrival,
+  draft: Draft | undefined,
+  deletion: TeamDeletionRecord | undefined,
+  now: number,
+): Outcome {
+  if (draft?.team?.rev === arrival.rev) {
+    // This desk's own version, back from the workspace: only its conflicts may have changed.
+    if (draft.team.conflicts === arrival.conflicts) return undefined
+    return { put: { ...draft, team: { ...draft.team, conflicts: arrival.conflicts } } }
+  }
+  if (draft && isWaitingToShare(draft)) return undefined
+  // Deleted here, and the deletion not shared yet: it goes on the revision the draft had, and the
+  // workspace keeps it beside this version. Its own deletion coming back is nothing new either.
+  if (deletion && (deletion.rev === undefined || deletion.rev === arrival.rev)) return undefined
+  if (arrival.deleted || !arrival.payload) return draft ? { remove: true } : {}
   const team: TeamStanding = {
     rev: arrival.rev,
     sharedAt: now,
@@ -245,33 +271,14 @@ async function applyArrival(db: CatalogDatabase, kind: SyncKind, arrival: DraftA
     editedAt: arrival.editedAt ?? now,
     conflicts: arrival.conflicts,
   }
-  if (draft?.team?.rev === arrival.rev) {
-    // This desk's own version, back from the workspace: only its conflicts may have changed.
-    if (draft.team.conflicts === arrival.conflicts) return false
-    await drafts.put({ ...draft, team: { ...draft.team, conflicts: arrival.conflicts } })
-    return true
-  }
-  if (draft && waitingToShare(draft)) return false
-  const deletion = await db.teamDeletions.get(deletionKey(kind, arrival.id))
-  // Deleted here, and the deletion not shared yet: it goes on the revision the draft had, and the
-  // workspace keeps it beside this version. Its own deletion coming back is nothing new either.
-  if (deletion && (deletion.rev === undefined || deletion.rev === arrival.rev)) return false
-  if (deletion) await db.teamDeletions.delete(deletion.key)
-  if (arrival.deleted || !arrival.payload) {
-    if (!draft) return false
-    await drafts.delete(arrival.id)
-    for (const other of storedKind(kind).beside(db)) await other.delete(arrival.id)
-    return true
-  }
   const { payload } = arrival
   // The kind's columns carry what a stored draft derives from its payload (validity, counts).
   const columns = storedKind(kind).columns(payload) as Partial<Draft>
-  await drafts.put(
-    draft
+  return {
+    put: draft
       ? { ...draft, payload, updatedAt: now, ...columns, ...withoutRefusals(draft.sync, payload), team }
       : ({ ...unsentDraft(payload, now, columns), id: arrival.id, team } as Draft),
-  )
-  return true
+  }
 }
 
 /**

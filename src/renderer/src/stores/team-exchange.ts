@@ -19,6 +19,11 @@ import { useSkuDraftsStore } from './sku-drafts.ts'
 /** How often the exchange asks main while a workspace is joined, and while none is. */
 const JOINED_MS = 500
 const NOT_JOINED_MS = 3_000
+/**
+ * While arrivals stream in (a new desk's first pull: thousands of drafts, a batch a turn), the
+ * lists read their drafts again at most this often rather than after every batch.
+ */
+const STREAMING_TELL_MS = 2_000
 
 /**
  * The drafts' exchange with the team workspace while the window is open (issue #41): while a
@@ -31,10 +36,11 @@ const NOT_JOINED_MS = 3_000
 export function startTeamExchange(pinia: Pinia): () => void {
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  const tell = listsTeller(pinia)
   const turn = async () => {
     let next = NOT_JOINED_MS
     try {
-      next = await exchangeOnce(pinia)
+      next = await exchangeOnce(tell)
     } catch (error) {
       console.warn(`The team workspace's exchange failed; it is tried again: ${messageOf(error)}`)
     }
@@ -48,7 +54,7 @@ export function startTeamExchange(pinia: Pinia): () => void {
 }
 
 /** One turn of the exchange; answers how long to wait before the next. */
-async function exchangeOnce(pinia: Pinia): Promise<number> {
+async function exchangeOnce(tell: ListsTeller): Promise<number> {
   const status = await teamWorkspaceInMain.status()
   if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
   await forWorkspace(db, status.url)
@@ -58,13 +64,17 @@ async function exchangeOnce(pinia: Pinia): Promise<number> {
     const answers = await teamWorkspaceInMain.share(shares.map(({ updatedAt: _, ...share }) => share))
     await recordShared(db, kind, shares, answers, status.name)
     // An editor open on a draft just shared follows its new revision: its next edit is made on it.
-    await changed(pinia, kind)
+    await tell([kind], { streaming: false })
   }
   const arrived = await teamWorkspaceInMain.arrivals((await exchangeState(db)).since, EXCHANGE_BATCH)
   const applied = await applyArrivals(db, arrived, systemClock.now())
-  for (const kind of EXCHANGED_KINDS) if (applied[kind]) await changed(pinia, kind)
   // A full batch: more is waiting, ask again at once.
-  return arrived.arrivals.length + arrived.setAside.length >= EXCHANGE_BATCH ? 0 : JOINED_MS
+  const more = arrived.arrivals.length + arrived.setAside.length >= EXCHANGE_BATCH
+  await tell(
+    EXCHANGED_KINDS.filter((kind) => applied[kind] > 0),
+    { streaming: more },
+  )
+  return more ? 0 : JOINED_MS
 }
 
 /** Tells the lists and editors of each kind that its drafts changed in the database. */
@@ -73,6 +83,23 @@ const TELL_CHANGED: Readonly<Record<SyncKind, (pinia: Pinia) => unknown>> = {
   apps: (pinia) => useAppDraftsStore(pinia).load(),
 }
 
-async function changed(pinia: Pinia, kind: SyncKind): Promise<void> {
-  await TELL_CHANGED[kind](pinia)
+/**
+ * Tells the lists of `kinds` their drafts changed: at once, or while arrivals stream in
+ * (`streaming`), with the kinds not told yet, once every STREAMING_TELL_MS.
+ */
+type ListsTeller = (kinds: readonly SyncKind[], options: { streaming: boolean }) => Promise<void>
+
+function listsTeller(pinia: Pinia): ListsTeller {
+  const untold = new Set<SyncKind>()
+  let toldAt = -Infinity
+  return async (kinds, { streaming }) => {
+    for (const kind of kinds) untold.add(kind)
+    const now = performance.now()
+    if (untold.size === 0 || (streaming && now - toldAt < STREAMING_TELL_MS)) return
+    toldAt = now
+    for (const kind of [...untold]) {
+      untold.delete(kind)
+      await TELL_CHANGED[kind](pinia)
+    }
+  }
 }
