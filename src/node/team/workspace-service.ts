@@ -87,6 +87,8 @@ interface Held {
   kept: KeptWorkspace
   replica?: TeamReplica
   session?: { stop(): Promise<void> }
+  /** The ids of the documents set aside while it was held (Settings counts them). */
+  setAside: Set<string>
 }
 
 export function createTeamWorkspace(options: TeamWorkspaceOptions): TeamWorkspace {
@@ -127,7 +129,7 @@ class HeldWorkspace implements TeamWorkspace {
         password = undefined
       }
       if (password === undefined) {
-        this.#held = { kept }
+        this.#held = { kept, setAside: new Set() }
         this.#setStatus(joined(kept, { kind: 'failed', reason: NO_PASSWORD }))
       } else {
         this.#remember(`${kept.name}:${password}`)
@@ -176,6 +178,7 @@ class HeldWorkspace implements TeamWorkspace {
       const answer = await arrivalsSince(replica, since, Math.min(limit, EXCHANGE_BATCH))
       for (const { id, reason } of answer.setAside)
         this.#options.log?.warn(`Team workspace ${kept.url}: ${id} set aside, not applied: ${reason}`)
+      this.#noteSetAside(answer.setAside)
       return answer
     })
   }
@@ -251,7 +254,7 @@ class HeldWorkspace implements TeamWorkspace {
 
   /** Opens the workspace's replica and replicates with it; its states become the status. */
   async #start(kept: KeptWorkspace, password: string) {
-    const holding: Held = { kept }
+    const holding: Held = { kept, setAside: new Set() }
     this.#held = holding
     const folder = replicaFolder(this.#options.dataDir, kept.url)
     try {
@@ -297,6 +300,15 @@ class HeldWorkspace implements TeamWorkspace {
       // Leaving (or quitting) goes on: what failed to close is said in the log.
       this.#options.log?.warn('Team workspace: the replica did not close cleanly', error)
     }
+  }
+
+  /** Settings tells of documents set aside: counted once each, however often the page asks again. */
+  #noteSetAside(setAside: TeamArrivals['setAside']) {
+    const current = this.#current
+    const last = setAside.at(-1)
+    if (!last || !this.#held || current.state !== 'joined') return
+    for (const { id } of setAside) this.#held.setAside.add(id)
+    this.#setStatus({ ...current, setAside: { count: this.#held.setAside.size, last } })
   }
 
   #setStatus(status: WorkspaceStatus) {

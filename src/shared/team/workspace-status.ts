@@ -15,6 +15,11 @@ export type WorkspaceStatus =
       replication: WorkspaceReplication
       /** The last document the server refused (its `validate_doc_update`), while replication goes on. */
       refused?: { id: string; reason: string }
+      /**
+       * Documents from the workspace this desk set aside since it joined or started, never applied
+       * (too large, a prototype key, not a draft's shape): how many, and the last one and why.
+       */
+      setAside?: { count: number; last: { id: string; reason: string } }
     }
 
 /**

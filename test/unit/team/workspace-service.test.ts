@@ -202,6 +202,33 @@ describe('the team workspace main holds (issue #41)', () => {
     await expect(workspace.arrivals('0', 10)).rejects.toThrow('This desk has joined no team workspace.')
   })
 
+  it('counts the documents set aside for Settings, each once however often the page asks, and names the last', async () => {
+    const workspace = workspaceService()
+    await workspace.join(workspaceUrl, ANA.username, ANA.password)
+    const put = (id: string, doc: Record<string, unknown>) =>
+      fetch(`${workspaceUrl}/${id}`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', Authorization: basic(server.admin) },
+        body: JSON.stringify(doc),
+      })
+    await put('sku:huge', {
+      type: 'sku',
+      payload: { notes: 'x'.repeat(1_100_000) },
+      deleted: false,
+      editedBy: 'ben',
+      editedAt: 1,
+    })
+    await put('settings', { theme: 'dark' })
+    const setAside = async () => (await workspace.arrivals('0', 10)).setAside.map(({ id }) => id)
+    await vi.waitFor(async () => expect(await setAside()).toHaveLength(2), REPLICATES)
+    await workspace.arrivals('0', 10)
+    const status = workspace.status()
+    expect(status.state === 'joined' && status.setAside).toEqual({
+      count: 2,
+      last: { id: expect.stringMatching(/^(sku:huge|settings)$/), reason: expect.any(String) },
+    })
+  })
+
   it('a server gone is "offline" and retried, not a failure', async () => {
     const workspace = workspaceService()
     await workspace.join(workspaceUrl, ANA.username, ANA.password)

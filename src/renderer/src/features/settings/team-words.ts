@@ -1,4 +1,5 @@
 import type { WorkspaceReplication } from '#shared/team/workspace-status.ts'
+import { counted } from '#renderer/words/counting.ts'
 
 /** What Settings says a workspace's replication is doing: a headline, and why when there is a why. */
 export function replicationWords(replication: WorkspaceReplication): { headline: string; detail?: string } {
@@ -17,3 +18,7 @@ export function replicationWords(replication: WorkspaceReplication): { headline:
       return { headline: 'Not replicating', detail: replication.reason }
   }
 }
+
+/** How many documents from the workspace this desk set aside, as Settings says it. */
+export const setAsideWords = (count: number): string =>
+  `${counted(count, 'document')} from the workspace ${count === 1 ? 'was' : 'were'} set aside`
