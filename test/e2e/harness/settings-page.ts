@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test'
 import { expect } from './fixtures.ts'
+import type { Credentials } from './team-server.ts'
 
 /** Adds a profile from Settings as a person would, and waits until its form shows it. */
 export async function addProfile(page: Page, name: string, url: string) {
@@ -21,4 +22,15 @@ export async function saveToken(page: Page, token: string) {
 export async function openSettings(page: Page) {
   await page.goto('/#/settings')
   await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
+}
+
+/** Joins a team workspace from Settings as `who`, and waits until it is up to date. */
+export async function joinTeamWorkspace(page: Page, workspaceUrl: string, who: Credentials) {
+  await openSettings(page)
+  const team = page.getByRole('region', { name: 'Team workspace' })
+  await team.getByLabel('Workspace address').fill(workspaceUrl)
+  await team.getByLabel('User name').fill(who.username)
+  await team.getByLabel('Password', { exact: true }).fill(who.password)
+  await team.getByRole('button', { name: 'Join' }).click()
+  await expect(team.getByRole('status')).toHaveText('Up to date')
 }

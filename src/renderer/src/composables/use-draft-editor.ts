@@ -110,7 +110,9 @@ export function useDraftEditor<
    */
   async function follow() {
     const found = await store.get(id)
-    const replaced = found && JSON.stringify(found.payload) !== JSON.stringify(shown.payload)
+    // A draft gone (another desk's deletion, or a deletion kept when settling a conflict) is
+    // replaced too: with nothing waiting to be saved, the editor reads it again and says it is gone.
+    const replaced = !found || JSON.stringify(found.payload) !== JSON.stringify(shown.payload)
     if (replaced && state.value === 'saved') {
       state.value = 'loading'
       return load()

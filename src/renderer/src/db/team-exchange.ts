@@ -17,7 +17,8 @@ import { storedKind, withoutRefusals } from './stored-kinds.ts'
 type Draft = DraftMeta & { payload: unknown }
 
 export const EXCHANGED_KINDS: readonly SyncKind[] = ['skus', 'apps']
-const SHARED_KIND: Readonly<Record<SyncKind, SharedKind>> = { skus: 'sku', apps: 'app' }
+/** The kind of a draft's documents in the workspace. */
+export const SHARED_KIND: Readonly<Record<SyncKind, SharedKind>> = { skus: 'sku', apps: 'app' }
 const KIND_OF: Readonly<Record<SharedKind, SyncKind>> = { sku: 'skus', app: 'apps' }
 
 const table = (db: CatalogDatabase, kind: SyncKind) =>

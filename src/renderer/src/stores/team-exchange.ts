@@ -13,8 +13,7 @@ import {
   recordShared,
   waitingShares,
 } from '../db/team-exchange.ts'
-import { useAppDraftsStore } from './app-drafts.ts'
-import { useSkuDraftsStore } from './sku-drafts.ts'
+import { TELL_DRAFTS_CHANGED } from './draft-lists.ts'
 
 /** How often the exchange asks main while a workspace is joined, and while none is. */
 const JOINED_MS = 500
@@ -77,12 +76,6 @@ async function exchangeOnce(tell: ListsTeller): Promise<number> {
   return more ? 0 : JOINED_MS
 }
 
-/** Tells the lists and editors of each kind that its drafts changed in the database. */
-const TELL_CHANGED: Readonly<Record<SyncKind, (pinia: Pinia) => unknown>> = {
-  skus: (pinia) => useSkuDraftsStore(pinia).changed(),
-  apps: (pinia) => useAppDraftsStore(pinia).load(),
-}
-
 /**
  * Tells the lists of `kinds` their drafts changed: at once, or while arrivals stream in
  * (`streaming`), with the kinds not told yet, once every STREAMING_TELL_MS.
@@ -99,7 +92,7 @@ function listsTeller(pinia: Pinia): ListsTeller {
     toldAt = now
     for (const kind of [...untold]) {
       untold.delete(kind)
-      await TELL_CHANGED[kind](pinia)
+      await TELL_DRAFTS_CHANGED[kind](pinia)
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { FieldNode } from '#shared/schema/catalogue.ts'
 import { findField } from '#shared/schema/catalogue.ts'
 import { parsePath, type PathSegment } from '#shared/json-path.ts'
+import { fieldName } from '#shared/validation/messages.ts'
 import { appCatalogue } from '#shared/validation/validate.ts'
 
 /**
@@ -18,4 +19,9 @@ export function appField(path: string): { node: FieldNode; segments: PathSegment
 /** The children of a section as dotted paths (every flag of `ui_config.advance`, say). */
 export function childPaths(path: string): string[] {
   return appField(path).node.children.map((child) => `${path}.${child.key}`)
+}
+
+/** A field as the editor and its errors name it ("Name", "Logo"); "The app" for the request itself. */
+export function appFieldTitle(path: string): string {
+  return path === '' ? 'The app' : fieldName(appCatalogue(), parsePath(path))
 }
