@@ -297,6 +297,22 @@ describe('the drafts’ exchange with the team workspace, in the page', () => {
       expect(await waiting()).toEqual([[round, true, '1-r']])
     })
 
+    it('a deletion shared here that the workspace keeps beside another desk’s edit brings the draft back, in conflict', async () => {
+      const round = await draft('Round', 1_000)
+      await shareAll(() => '1-r')
+      await bulk().edits.delete([round], { now: 2_000 })
+      await shareAll(() => '2-d')
+      // The deletion won, and Ben's edit stands beside it: main hands his edit over as the version to
+      // show, under the winner's revision (arrivalsSince).
+      const beside = { arrivals: [arrival(round, '2-d', 'Round by Ben', { conflicts: 1 })], last: '6' }
+      expect(await applyArrivals(db, beside, 3_000)).toEqual({ skus: 1, apps: 0 })
+      expect(await db.skuDrafts.get(round)).toMatchObject({
+        productName: 'Round by Ben',
+        team: { rev: '2-d', conflicts: 1 },
+      })
+      expect(await waiting()).toEqual([])
+    })
+
     it('undone before it was shared, a deletion is forgotten; undone after, the draft is shared again on the deletion', async () => {
       const round = await draft('Round', 1_000)
       const square = await draft('Square', 1_000)

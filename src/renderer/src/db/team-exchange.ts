@@ -262,8 +262,11 @@ function outcomeOf(
   }
   if (draft && isWaitingToShare(draft)) return undefined
   // Deleted here, and the deletion not shared yet: it goes on the revision the draft had, and the
-  // workspace keeps it beside this version. Its own deletion coming back is nothing new either.
-  if (deletion && (deletion.rev === undefined || deletion.rev === arrival.rev)) return undefined
+  // workspace keeps it beside this version. Its own deletion coming back is nothing new either,
+  // unless it comes back beside another desk's edit: the draft is back, in conflict (main hands
+  // the edit over under the deletion's revision when the deletion won).
+  if (deletion && (deletion.rev === undefined || (deletion.rev === arrival.rev && arrival.deleted)))
+    return undefined
   if (arrival.deleted || !arrival.payload) return draft ? { remove: true } : {}
   const team: TeamStanding = {
     rev: arrival.rev,
