@@ -66,12 +66,13 @@ export async function arrivalsSince(
     else {
       const { _id, _rev, deleted } = checked.draft
       // A deletion against an edit: the draft stays, as the latest version that keeps it, marked
-      // in conflict until a person settles it (CouchDB may make either the winner).
+      // in conflict until a person settles it (CouchDB may make either the winner). It goes under
+      // that version's revision, so an edit made on it continues the edit, never the deletion.
       const shown = deleted && change.conflicts.length ? await latestKept(replica, _id) : undefined
       const { payload, editedBy, editedAt } = shown ?? checked.draft
       answer.arrivals.push({
         ...draftKey(_id),
-        rev: _rev,
+        rev: shown?.rev ?? _rev,
         payload,
         deleted: shown ? false : deleted,
         editedBy,

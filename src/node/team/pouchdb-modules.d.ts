@@ -53,7 +53,16 @@ declare module 'pouchdb-core' {
       conflicts?: boolean
       style?: 'all_docs' | 'main_only'
     }): Promise<ChangesAnswer>
-    sync(remote: Database, options: { live?: boolean; retry?: boolean; batch_size?: number }): Sync
+    sync(
+      remote: Database,
+      options: {
+        live?: boolean
+        retry?: boolean
+        batch_size?: number
+        /** The wait before the next retry, in ms, from the last one (0 at first). */
+        back_off_function?: (last: number) => number
+      },
+    ): Sync
     close(): Promise<void>
   }
   export interface Options {

@@ -198,7 +198,12 @@ function replicateLive(
     auth: { username: workspace.username, password: workspace.password },
     skip_setup: true,
   })
-  const sync = local.sync(remote, { live: true, retry: true, batch_size: 500 })
+  const sync = local.sync(remote, {
+    live: true,
+    retry: true,
+    batch_size: 500,
+    back_off_function: retryDelay,
+  })
   // PouchDB announces no end for a replication cancelled while it waits to retry: it has ended.
   let waitingToRetry = false
   let stopped: Promise<void> | undefined
@@ -242,6 +247,13 @@ function replicateLive(
 
 /** A sequence the replica answered with, as the number it is; one it never made starts over. */
 const sequenceNumber = (since: string) => (/^\d+$/.test(since) ? Number(since) : 0)
+
+/**
+ * The wait before replication tries again, from the last one (0 at the first failure): doubling
+ * from a second up to half a minute. PouchDB's own doubles up to ten minutes, so a desk back
+ * online after an hour's outage would wait minutes before anything moved.
+ */
+export const retryDelay = (last: number): number => Math.min(Math.max(last * 2, 1_000), 30_000)
 
 const isConflict = (error: unknown) => (error as { status?: number } | undefined)?.status === 409
 

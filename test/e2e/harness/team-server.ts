@@ -23,6 +23,14 @@ export interface TeamServer {
   admin: Credentials
   /** A database the given users may read and write, as a team's workspace would be. */
   createWorkspace(name: string, members: readonly Credentials[]): Promise<string>
+  /**
+   * Makes the server unreachable, as a cut network would, until `resume`: the connections open now
+   * (a desk's `_changes` long poll) are cut, and every request meanwhile has its connection closed
+   * unanswered, so each desk's replication fails and retries, as it would offline.
+   */
+  pause(): void
+  /** Reachable again: the desks' next retries get through. */
+  resume(): void
   close(): Promise<void>
 }
 
@@ -48,9 +56,16 @@ export async function startTeamServer(): Promise<TeamServer> {
     prefix: `server-${++servers}-`,
   })
   // `inMemoryConfig`: no config.json or log written into the working folder.
-  const server: Server = createServer(
-    expressPouchDB(MemoryPouch, { mode: 'fullCouchDB', inMemoryConfig: true, logPath: '/dev/null' }),
-  )
+  const couch = expressPouchDB(MemoryPouch, {
+    mode: 'fullCouchDB',
+    inMemoryConfig: true,
+    logPath: '/dev/null',
+  })
+  let reachable = true
+  const server: Server = createServer((request, response) => {
+    if (reachable) couch(request, response)
+    else request.socket.destroy()
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', resolve)
@@ -92,6 +107,13 @@ export async function startTeamServer(): Promise<TeamServer> {
         members: { names: members.map((member) => member.username), roles: [] },
       })
       return `${url}/${name}`
+    },
+    pause() {
+      reachable = false
+      server.closeAllConnections()
+    },
+    resume() {
+      reachable = true
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

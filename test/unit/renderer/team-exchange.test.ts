@@ -302,13 +302,13 @@ describe('the drafts’ exchange with the team workspace, in the page', () => {
       await shareAll(() => '1-r')
       await bulk().edits.delete([round], { now: 2_000 })
       await shareAll(() => '2-d')
-      // The deletion won, and Ben's edit stands beside it: main hands his edit over as the version to
-      // show, under the winner's revision (arrivalsSince).
-      const beside = { arrivals: [arrival(round, '2-d', 'Round by Ben', { conflicts: 1 })], last: '6' }
+      // Ben's edit stands beside the deletion: main hands it over as the version to show, under its
+      // own revision, whichever won (arrivalsSince).
+      const beside = { arrivals: [arrival(round, '2-b', 'Round by Ben', { conflicts: 1 })], last: '6' }
       expect(await applyArrivals(db, beside, 3_000)).toEqual({ skus: 1, apps: 0 })
       expect(await db.skuDrafts.get(round)).toMatchObject({
         productName: 'Round by Ben',
-        team: { rev: '2-d', conflicts: 1 },
+        team: { rev: '2-b', conflicts: 1 },
       })
       expect(await waiting()).toEqual([])
     })

@@ -110,14 +110,19 @@ describe('the drafts’ exchange between a desk and its replica (issue #41)', ()
     await a.disconnect()
     await b.disconnect()
     await a.share([{ ...edit('f1', '', made!.rev), payload: {}, deleted: true, editedAt: 1_790_000_000_100 }])
-    await b.share([{ ...edit('f1', 'Aviator 58 Gold', made!.rev), editedAt: 1_790_000_000_200 }])
+    const [gold] = await b.share([
+      { ...edit('f1', 'Aviator 58 Gold', made!.rev), editedAt: 1_790_000_000_200 },
+    ])
     a.reconnect()
     b.reconnect()
     for (const which of [a, b])
       await vi.waitFor(async () => expect((await which.drafts()).get('f1')?.conflicts).toBe(1), REPLICATES)
-    // Whichever version CouchDB makes the winner, each desk is handed the draft as Ben kept it.
+    // Whichever version CouchDB makes the winner, each desk is handed the draft as Ben kept it,
+    // under that version's own revision: an edit made on it goes on Ben's version, never on the
+    // deletion's (which would end the deletion without anyone choosing).
     for (const which of [a, b])
       expect((await which.drafts()).get('f1')).toMatchObject({
+        rev: gold!.rev,
         deleted: false,
         payload: { productName: 'Aviator 58 Gold' },
         editedBy: 'ben',

@@ -2,7 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openReplica, type ReplicationState, type TeamReplica, type Workspace } from '#node/team/replica.ts'
+import {
+  openReplica,
+  retryDelay,
+  type ReplicationState,
+  type TeamReplica,
+  type Workspace,
+} from '#node/team/replica.ts'
 import { checkArrival, type SharedDraft } from '#shared/team/shared-documents.ts'
 import { startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
 
@@ -71,6 +77,13 @@ const frame = (id: string, name: string, by: Credentials, base?: string): Shared
 })
 
 describe('a team workspace replica (issue #41)', () => {
+  it('retries a failed replication within half a minute however long the outage lasted', () => {
+    const waits: number[] = []
+    for (let last = 0, tries = 0; tries < 12; tries++) waits.push((last = retryDelay(last)))
+    expect(waits.slice(0, 5)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000])
+    expect(Math.max(...waits)).toBe(30_000)
+  })
+
   it('hands each local change over once, batch after batch, from the sequence the last batch ended at', async () => {
     const replica = openReplica(join(folder, 'alone'))
     open.push(replica)

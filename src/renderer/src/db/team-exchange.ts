@@ -262,11 +262,10 @@ function outcomeOf(
   }
   if (draft && isWaitingToShare(draft)) return undefined
   // Deleted here, and the deletion not shared yet: it goes on the revision the draft had, and the
-  // workspace keeps it beside this version. Its own deletion coming back is nothing new either,
-  // unless it comes back beside another desk's edit: the draft is back, in conflict (main hands
-  // the edit over under the deletion's revision when the deletion won).
-  if (deletion && (deletion.rev === undefined || (deletion.rev === arrival.rev && arrival.deleted)))
-    return undefined
+  // workspace keeps it beside this version. Its own deletion coming back is nothing new either.
+  // (Kept beside another desk's edit, the deletion comes back as that edit, under the edit's own
+  // revision: the draft is back, in conflict.)
+  if (deletion && (deletion.rev === undefined || deletion.rev === arrival.rev)) return undefined
   if (arrival.deleted || !arrival.payload) return draft ? { remove: true } : {}
   const team: TeamStanding = {
     rev: arrival.rev,
