@@ -17,7 +17,7 @@ export const isWaitingToShare = (draft: DraftMeta): boolean =>
 const DRAFT_TABLES = new Set(['skuDrafts', 'appDrafts'])
 
 /** The draft as it is stored: with the mark when it waits, without when it does not. */
-export function withWaitingMark<T extends DraftMeta>(draft: T): T {
+function withWaitingMark<T extends DraftMeta>(draft: T): T {
   const waiting = isWaitingToShare(draft)
   if (waiting === (draft.teamWaiting === 1)) return draft
   const { teamWaiting: _, ...unmarked } = draft
