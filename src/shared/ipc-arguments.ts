@@ -26,6 +26,12 @@ const draftShare = z.strictObject({
   deleted: z.boolean(),
   editedAt: z.number().nonnegative(),
 })
+/** A saved column mapping for the team workspace: a header, its field (null: ignored), when. */
+const mappingShare = z.strictObject({
+  header: z.string().min(1).max(500),
+  path: z.string().min(1).max(300).nullable(),
+  editedAt: z.number().nonnegative(),
+})
 /**
  * The schema of each channel's arguments, as a tuple. Main checks every call against it before a
  * handler runs; `satisfies` makes a channel without a schema, or a schema without a channel, a
@@ -102,6 +108,7 @@ export const invokeArguments = {
   joinTeamWorkspace: z.tuple([z.string().max(2_048), z.string().max(256), token]),
   leaveTeamWorkspace: z.tuple([]),
   shareTeamDrafts: z.tuple([z.array(draftShare).max(EXCHANGE_BATCH)]),
+  shareTeamMappings: z.tuple([z.array(mappingShare).max(EXCHANGE_BATCH)]),
   // A sequence as the replica gave it ('0' for the start), and how many documents at most.
   teamArrivals: z.tuple([z.string().min(1).max(256), z.number().int().min(1).max(EXCHANGE_BATCH)]),
   teamDraftVersions: z.tuple([sharedKind, draftId]),

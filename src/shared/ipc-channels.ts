@@ -90,9 +90,10 @@ export const CHANNELS = [
   /**
    * The drafts' exchange with the workspace's replica in main (src/shared/team/draft-exchange.ts):
    * what this desk edited, shared on the revision it was based on; what arrived after a sequence
-   * the page keeps, checked in main first.
+   * the page keeps, checked in main first. The column mappings saved here go the same way.
    */
   'shareTeamDrafts',
+  'shareTeamMappings',
   'teamArrivals',
   /** A draft's versions in conflict, to compare, and the person's choice among them. */
   'teamDraftVersions',

@@ -166,6 +166,7 @@ export interface InvokeResults {
   joinTeamWorkspace: WorkspaceJoin
   leaveTeamWorkspace: WorkspaceStatus
   shareTeamDrafts: DraftShared[]
+  shareTeamMappings: void
   teamArrivals: TeamArrivals
   teamDraftVersions: DraftVersion[]
   settleTeamConflict: ConflictSettled

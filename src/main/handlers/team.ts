@@ -6,6 +6,7 @@ type TeamHandlers = Pick<
   | 'joinTeamWorkspace'
   | 'leaveTeamWorkspace'
   | 'shareTeamDrafts'
+  | 'shareTeamMappings'
   | 'teamArrivals'
   | 'teamDraftVersions'
   | 'settleTeamConflict'
@@ -23,6 +24,7 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     joinTeamWorkspace: (url, username, password) => deps.team.join(url, username, password),
     leaveTeamWorkspace: () => deps.team.leave(),
     shareTeamDrafts: (shares) => deps.team.share(shares),
+    shareTeamMappings: (shares) => deps.team.shareMappings(shares),
     teamArrivals: (since, limit) => deps.team.arrivals(since, limit),
     teamDraftVersions: (kind, id) => deps.team.versions(kind, id),
     settleTeamConflict: (choice) => deps.team.settle(choice),

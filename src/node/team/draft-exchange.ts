@@ -52,18 +52,23 @@ export async function arrivalsSince(
   limit: number,
 ): Promise<TeamArrivals> {
   const { changes, last } = await replica.changes(since, limit)
-  const answer: TeamArrivals = { arrivals: [], setAside: [], last }
+  const answer: TeamArrivals = { arrivals: [], mappings: [], setAside: [], last }
   for (const change of changes) {
     const checked = checkArrival(change.doc)
     if (!checked.ok) answer.setAside.push({ id: checked.id, reason: checked.reason })
-    else if ('removed' in checked)
-      answer.arrivals.push({
-        ...draftKey(checked.removed._id),
-        rev: checked.removed._rev,
-        deleted: true,
-        conflicts: change.conflicts.length,
-      })
-    else {
+    else if ('mapping' in checked) {
+      const { header, path, editedBy, editedAt } = checked.mapping
+      answer.mappings.push({ header, path, editedBy, editedAt })
+    } else if ('removed' in checked) {
+      // A mapping removed outside the app is forgotten by the workspace only: desks keep theirs.
+      if (!checked.removed._id.startsWith('mapping:'))
+        answer.arrivals.push({
+          ...draftKey(checked.removed._id),
+          rev: checked.removed._rev,
+          deleted: true,
+          conflicts: change.conflicts.length,
+        })
+    } else {
       const { _id, _rev, deleted } = checked.draft
       // A deletion against an edit: the draft stays, as the latest version that keeps it, marked
       // in conflict until a person settles it (CouchDB may make either the winner). It goes under

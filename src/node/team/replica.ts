@@ -89,6 +89,8 @@ export interface TeamReplica {
   writeBeside(doc: Document, base: string | undefined): Promise<string>
   /** Every version of a document: the winner first, then those in conflict with it. */
   versions(id: string): Promise<StoredDocument[]>
+  /** The winning revision of a document; none when the replica has none (or it was removed). */
+  latest(id: string): Promise<string | undefined>
   /**
    * Settles a conflict: writes `kept` (a version's fields, or a merge) on the winner's revision
    * and removes the other leaves, in one request, so every desk sees one version again.
@@ -162,6 +164,8 @@ export function openReplica(dir: string): TeamReplica {
       const others = await Promise.all((_conflicts ?? []).map((rev) => local.get(id, { rev })))
       return [won, ...others]
     },
+
+    latest: (id) => winningRevision(local, id),
 
     async resolve(id, kept) {
       const [winner, ...others] = await this.versions(id)
@@ -243,6 +247,15 @@ function replicateLive(
       }),
     )
   return { stop }
+}
+
+async function winningRevision(local: Database, id: string): Promise<string | undefined> {
+  try {
+    return (await local.get(id))._rev
+  } catch (error) {
+    if ((error as { status?: number } | undefined)?.status === 404) return undefined
+    throw error
+  }
 }
 
 /** A sequence the replica answered with, as the number it is; one it never made starts over. */

@@ -9,6 +9,7 @@ import {
   type DraftShare,
   type DraftShared,
   type DraftVersion,
+  type MappingShare,
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
@@ -17,6 +18,7 @@ import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from './draft-exchange.ts'
+import { shareMappings } from './mapping-exchange.ts'
 import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
 import { checkWorkspace } from './workspace-check.ts'
 import { workspaceFile, type KeptWorkspace } from './workspace-file.ts'
@@ -58,6 +60,8 @@ export interface TeamWorkspace {
   close(): Promise<void>
   /** Writes what this desk edited into the replica, as the desk's name (draft-exchange.ts). */
   share(shares: readonly DraftShare[]): Promise<DraftShared[]>
+  /** Writes column mappings saved on this desk into the replica, as the desk's name. */
+  shareMappings(shares: readonly MappingShare[]): Promise<void>
   /** What arrived in the replica after `since`, checked; what was set aside is said in the log. */
   arrivals(since: string, limit: number): Promise<TeamArrivals>
   /** A draft's versions, the winner first (a conflict's, to compare). */
@@ -169,6 +173,13 @@ class HeldWorkspace implements TeamWorkspace {
     return this.#serially(ONE_WORKSPACE, () => {
       const { replica, kept } = this.#replicating()
       return shareDrafts(replica, kept.name, shares)
+    })
+  }
+
+  shareMappings(shares: readonly MappingShare[]) {
+    return this.#serially(ONE_WORKSPACE, () => {
+      const { replica, kept } = this.#replicating()
+      return shareMappings(replica, kept.name, shares)
     })
   }
 

@@ -75,9 +75,28 @@ export interface SetAside {
   reason: string
 }
 
-/** What arrived after a sequence: the drafts, what was set aside, and the sequence to ask from next. */
+/**
+ * A column mapping saved on this desk, for the workspace: a header and the field it is imported
+ * into (null: ignored), and when it was saved. The workspace keeps one document a header.
+ */
+export interface MappingShare {
+  header: string
+  path: string | null
+  editedAt: number
+}
+
+/** A column mapping as it arrived: saved on a desk, by that desk's workspace user. */
+export interface MappingArrival extends MappingShare {
+  editedBy: string
+}
+
+/**
+ * What arrived after a sequence: the drafts, the column mappings, what was set aside, and the
+ * sequence to ask from next.
+ */
 export interface TeamArrivals {
   arrivals: DraftArrival[]
+  mappings: MappingArrival[]
   setAside: SetAside[]
   last: string
 }

@@ -23,9 +23,27 @@ export interface SharedDraft {
 export type SharedKind = 'sku' | 'app'
 const KINDS: readonly SharedKind[] = ['sku', 'app']
 
-/** A document that arrived, checked: a draft's version, or the removal of one (a `_deleted` leaf). */
+/**
+ * A saved column mapping (`mapping:<32 hex digits of the header's SHA-256>`): the field a
+ * spreadsheet's header is imported into (null: ignored), saved on a desk by its workspace user.
+ */
+export interface SharedMapping {
+  _id: string
+  _rev?: string
+  type: 'mapping'
+  header: string
+  path: string | null
+  editedBy: string
+  editedAt: number
+}
+
+/**
+ * A document that arrived, checked: a draft's version, a column mapping, or the removal of either
+ * (a `_deleted` leaf).
+ */
 export type Arrival =
   | { ok: true; draft: SharedDraft & { _rev: string } }
+  | { ok: true; mapping: SharedMapping & { _rev: string } }
   | { ok: true; removed: { _id: string; _rev: string } }
   | { ok: false; id: string; reason: string }
 
@@ -39,9 +57,12 @@ export const MAX_SHARED_DOCUMENT_BYTES = 1024 * 1024
 /** Keys that, copied into an object, would reach its prototype: a document holding one is refused. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
-const ID = /^(sku|app):[A-Za-z0-9_-]{1,100}$/
+const ID = /^(sku|app):[A-Za-z0-9_-]{1,100}$|^mapping:[0-9a-f]{32}$/
 const REV = /^\d{1,10}-[0-9a-f]{1,64}$/
 const MAX_NAME_CHARS = 200
+/** A header longer than any sheet's; a field path longer than the contract's deepest. */
+const MAX_HEADER_CHARS = 500
+const MAX_PATH_CHARS = 300
 
 /**
  * Checks a document from the workspace before anything of it reaches a draft: its size, its depth,
@@ -67,7 +88,37 @@ export function checkArrival(doc: unknown): Arrival {
       ? refuse(`a removal with fields (${extra.join(', ')})`)
       : { ok: true, removed: { _id: doc._id, _rev: doc._rev } }
   }
-  return draftOf(doc as Record<string, unknown> & { _id: string; _rev: string }, refuse)
+  const fields = doc as Record<string, unknown> & { _id: string; _rev: string }
+  return fields._id.startsWith('mapping:') ? mappingOf(fields, refuse) : draftOf(fields, refuse)
+}
+
+function mappingOf(
+  doc: Record<string, unknown> & { _id: string; _rev: string },
+  refuse: (reason: string) => Arrival,
+): Arrival {
+  const { _id, _rev, type, header, path, editedBy, editedAt, ...rest } = doc
+  const unknown = Object.keys(rest)
+  if (unknown.length) return refuse(`unknown fields (${unknown.slice(0, 5).join(', ')})`)
+  if (type !== 'mapping') return refuse('its type does not match its id')
+  if (typeof header !== 'string' || header.trim() === '' || header.length > MAX_HEADER_CHARS)
+    return refuse('"header" is not a column’s header')
+  if (path !== null && (typeof path !== 'string' || path === '' || path.length > MAX_PATH_CHARS))
+    return refuse('"path" is not a field’s path')
+  const who = whoAndWhen(editedBy, editedAt)
+  if (who) return refuse(who)
+  return {
+    ok: true,
+    mapping: { _id, _rev, type, header, path, editedBy: editedBy as string, editedAt: editedAt as number },
+  }
+}
+
+/** What is wrong with a version's author and time, if anything. */
+function whoAndWhen(editedBy: unknown, editedAt: unknown): string | undefined {
+  if (typeof editedBy !== 'string' || editedBy.length === 0 || editedBy.length > MAX_NAME_CHARS)
+    return '"editedBy" is not a user’s name'
+  if (typeof editedAt !== 'number' || !Number.isFinite(editedAt) || editedAt < 0)
+    return '"editedAt" is not a time'
+  return undefined
 }
 
 function draftOf(
@@ -81,11 +132,20 @@ function draftOf(
     return refuse('its type does not match its id')
   if (!isRecord(payload)) return refuse('its payload is not an object')
   if (typeof deleted !== 'boolean') return refuse('"deleted" is not true or false')
-  if (typeof editedBy !== 'string' || editedBy.length === 0 || editedBy.length > MAX_NAME_CHARS)
-    return refuse('"editedBy" is not a user’s name')
-  if (typeof editedAt !== 'number' || !Number.isFinite(editedAt) || editedAt < 0)
-    return refuse('"editedAt" is not a time')
-  return { ok: true, draft: { _id, _rev, type: type as SharedKind, payload, deleted, editedBy, editedAt } }
+  const who = whoAndWhen(editedBy, editedAt)
+  if (who) return refuse(who)
+  return {
+    ok: true,
+    draft: {
+      _id,
+      _rev,
+      type: type as SharedKind,
+      payload,
+      deleted,
+      editedBy: editedBy as string,
+      editedAt: editedAt as number,
+    },
+  }
 }
 
 /** The document's size as JSON, in bytes; undefined when it cannot be written as JSON. */

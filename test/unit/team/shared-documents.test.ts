@@ -58,3 +58,36 @@ describe('documents arriving from a team workspace (issue #41)', () => {
     for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
   })
 })
+
+describe('column mappings arriving from a team workspace (issue #41)', () => {
+  const mapping = {
+    _id: 'mapping:0123456789abcdef0123456789abcdef',
+    _rev: REV,
+    type: 'mapping',
+    header: 'Nome do produto',
+    path: 'productName',
+    editedBy: 'ana',
+    editedAt: 1_790_000_000_000,
+  }
+
+  it('takes a mapping, an ignored column’s too', () => {
+    expect(checkArrival(mapping)).toEqual({ ok: true, mapping })
+    expect(checkArrival({ ...mapping, path: null })).toEqual({
+      ok: true,
+      mapping: { ...mapping, path: null },
+    })
+  })
+
+  it('sets aside a mapping whose shape is not one, saying which part', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...mapping, _id: 'mapping:Nome do produto' }, /id is not a shared draft/],
+      [{ ...mapping, type: 'sku' }, /type does not match its id/],
+      [{ ...mapping, header: '' }, /"header"/],
+      [{ ...mapping, header: 'x'.repeat(501) }, /"header"/],
+      [{ ...mapping, path: { field: 'productName' } }, /"path"/],
+      [{ ...mapping, editedBy: 7 }, /"editedBy"/],
+      [{ ...mapping, payload: {} }, /unknown fields \(payload\)/],
+    ]
+    for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
+  })
+})

@@ -4,6 +4,7 @@ import type {
   DraftShare,
   DraftShared,
   DraftVersion,
+  MappingShare,
   TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
@@ -19,6 +20,7 @@ export const teamWorkspaceInMain = {
     window.api.joinTeamWorkspace(url, username, password),
   leave: (): Promise<WorkspaceStatus> => window.api.leaveTeamWorkspace(),
   share: (shares: DraftShare[]): Promise<DraftShared[]> => window.api.shareTeamDrafts(shares),
+  shareMappings: (shares: MappingShare[]): Promise<void> => window.api.shareTeamMappings(shares),
   arrivals: (since: string, limit: number): Promise<TeamArrivals> => window.api.teamArrivals(since, limit),
   versions: (kind: SharedKind, id: string): Promise<DraftVersion[]> => window.api.teamDraftVersions(kind, id),
   settle: (choice: ConflictChoice): Promise<ConflictSettled> => window.api.settleTeamConflict(choice),

@@ -34,13 +34,20 @@ export function useDraftEditor<
   const validation = computed(() => validate(payload.value))
   let timer: ReturnType<typeof setTimeout> | undefined
   let saving: Promise<void> = Promise.resolve()
-  // Each save keeps the version it replaces; a save that an undo caused keeps nothing, or undoing
-  // twice would only flip between two versions.
-  const history = shallowRef<P[]>([])
+  const versions = savedVersions(payload, () => flush())
   // The version the editor shows, as its edits' base: its fields as loaded or last saved, and its
   // revision in the team workspace then (an arrival may replace the stored draft meanwhile).
   let shown: { payload: P; rev: string | undefined } = { payload: {} as P, rev: undefined }
-  let undoing = false
+  // Set while another desk's version replaces what the editor shows: taking it is not an edit.
+  let following = false
+
+  /** Shows a stored version; the caller keeps the watcher from taking it for an edit. */
+  async function show(found: R) {
+    payload.value = structuredClone(found.payload)
+    shown = { payload: structuredClone(found.payload), rev: found.team?.rev }
+    // Let the watcher see the payload before the caller says it may schedule saves again.
+    await nextTick()
+  }
 
   async function load() {
     const found = await store.get(id)
@@ -49,15 +56,12 @@ export function useDraftEditor<
       state.value = 'missing'
       return
     }
-    payload.value = structuredClone(found.payload)
-    shown = { payload: structuredClone(found.payload), rev: found.team?.rev }
-    // Let the watcher see the loaded payload while still 'loading', so loading is not an edit.
-    await nextTick()
+    await show(found)
     state.value = 'saved'
   }
 
   function schedule() {
-    if (state.value === 'loading' || state.value === 'missing') return
+    if (following || state.value === 'loading' || state.value === 'missing') return
     state.value = 'pending'
     clearTimeout(timer)
     timer = setTimeout(() => void flush(), AUTOSAVE_DELAY_MS)
@@ -71,8 +75,7 @@ export function useDraftEditor<
     // A plain copy: IndexedDB cannot store Vue's proxies, and the stored draft must not change
     // under the editor's feet.
     const snapshot = plainCopy(payload.value)
-    if (!undoing) history.value = [...history.value, shown.payload].slice(-UNDO_DEPTH)
-    undoing = false
+    versions.keep(shown.payload)
     const based: EditBase = shown
     // Its revision stays: this desk's own share of it changes no field (`EditBase`).
     shown = { payload: snapshot, rev: shown.rev }
@@ -89,19 +92,6 @@ export function useDraftEditor<
     return saving
   }
 
-  /** Puts back the version saved before the last change, and saves it at once. */
-  async function undo() {
-    // Pending edits are saved first, so they are what the undo takes back.
-    await flush()
-    const previous = history.value.at(-1)
-    if (!previous) return
-    history.value = history.value.slice(0, -1)
-    undoing = true
-    payload.value = structuredClone(previous)
-    await nextTick()
-    await flush()
-  }
-
   /**
    * The drafts changed in the database (the team workspace's arrivals, a conflict settled): the
    * record is read again, and with nothing waiting to be saved, another desk's version replaces
@@ -114,8 +104,13 @@ export function useDraftEditor<
     // replaced too: with nothing waiting to be saved, the editor reads it again and says it is gone.
     const replaced = !found || JSON.stringify(found.payload) !== JSON.stringify(shown.payload)
     if (replaced && state.value === 'saved') {
-      state.value = 'loading'
-      return load()
+      // In place: the form stays (with the conflict panel as a person left it, and the focus).
+      record.value = found
+      if (found) {
+        following = true
+        await show(found).finally(() => (following = false))
+      } else state.value = 'missing'
+      return
     }
     if (found) record.value = found
     // The version shown is the stored one (its revision changes as this desk's edit is shared);
@@ -123,7 +118,7 @@ export function useDraftEditor<
     if (found && !replaced) shown.rev = found.team?.rev
   }
 
-  const canUndo = computed(() => history.value.length > 0 || state.value === 'pending')
+  const canUndo = computed(() => versions.history.value.length > 0 || state.value === 'pending')
 
   // Held while open: another window's startup sweep of untouched new drafts leaves this one alone.
   const release = holdDraft(id)
@@ -132,7 +127,36 @@ export function useDraftEditor<
   onBeforeUnmount(() => void flush().finally(release))
   void load()
 
-  return { record, payload, state, saveError, validation, flush, undo, canUndo, follow }
+  return { record, payload, state, saveError, validation, flush, undo: versions.undo, canUndo, follow }
+}
+
+/**
+ * Undo through the saved versions of an editor's `payload`: each save keeps the version it
+ * replaces (`keep`); a save that an undo caused keeps nothing, or undoing twice would only flip
+ * between two versions.
+ */
+function savedVersions<P>(payload: Ref<P>, flush: () => Promise<void>) {
+  const history = shallowRef<P[]>([])
+  let undoing = false
+  return {
+    history,
+    keep(replaced: P) {
+      if (!undoing) history.value = [...history.value, replaced].slice(-UNDO_DEPTH)
+      undoing = false
+    },
+    /** Puts back the version saved before the last change, and saves it at once. */
+    async undo() {
+      // Pending edits are saved first, so they are what the undo takes back.
+      await flush()
+      const previous = history.value.at(-1)
+      if (!previous) return
+      history.value = history.value.slice(0, -1)
+      undoing = true
+      payload.value = structuredClone(previous)
+      await nextTick()
+      await flush()
+    },
+  }
 }
 
 /** The save state in words, for the editor's status line. */

@@ -33,10 +33,10 @@ export async function exchangeState(db: CatalogDatabase): Promise<TeamExchangeRe
  * The exchange's state belongs to one workspace (its sequences are its replica's, the drafts'
  * revisions its documents'): joined to another, the drafts' standings there, the deletions to share
  * and the sequences start over. The drafts stay, each marked waiting (db/team-waiting.ts), and are
- * shared with the new workspace.
+ * shared with the new workspace. Answers whether it started over.
  */
-export async function forWorkspace(db: CatalogDatabase, url: string): Promise<void> {
-  if ((await exchangeState(db)).workspace === url) return
+export async function forWorkspace(db: CatalogDatabase, url: string): Promise<boolean> {
+  if ((await exchangeState(db)).workspace === url) return false
   const tables = EXCHANGED_KINDS.map((kind) => table(db, kind))
   await db.transaction('rw', [...tables, db.teamDeletions, db.teamExchange], async () => {
     for (const drafts of tables)
@@ -48,6 +48,7 @@ export async function forWorkspace(db: CatalogDatabase, url: string): Promise<vo
     await db.teamDeletions.clear()
     await db.teamExchange.put({ key: 'exchange', workspace: url, since: '0' })
   })
+  return true
 }
 
 /** A share as the page keeps it until the replica answers: with the `updatedAt` it was read at. */

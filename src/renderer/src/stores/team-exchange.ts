@@ -14,6 +14,7 @@ import {
   waitingShares,
 } from '../db/team-exchange.ts'
 import { TELL_DRAFTS_CHANGED } from './draft-lists.ts'
+import { applyMappingArrivals, mappingsShared, shareAllMappings, waitingMappings } from './saved-mappings.ts'
 
 /** How often the exchange asks main while a workspace is joined, and while none is. */
 const JOINED_MS = 500
@@ -56,7 +57,13 @@ export function startTeamExchange(pinia: Pinia): () => void {
 async function exchangeOnce(tell: ListsTeller): Promise<number> {
   const status = await teamWorkspaceInMain.status()
   if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
-  await forWorkspace(db, status.url)
+  // Joined to another workspace: the column mappings saved here are shared with it too.
+  if (await forWorkspace(db, status.url)) shareAllMappings()
+  const mappings = waitingMappings(EXCHANGE_BATCH)
+  if (mappings.length) {
+    await teamWorkspaceInMain.shareMappings(mappings)
+    mappingsShared(mappings)
+  }
   for (const kind of EXCHANGED_KINDS) {
     const shares = await waitingShares(db, kind)
     if (shares.length === 0) continue
@@ -66,9 +73,11 @@ async function exchangeOnce(tell: ListsTeller): Promise<number> {
     await tell([kind], { streaming: false })
   }
   const arrived = await teamWorkspaceInMain.arrivals((await exchangeState(db)).since, EXCHANGE_BATCH)
+  // Before the drafts' transaction keeps the sequence: a crash between replays them, to the same end.
+  applyMappingArrivals(arrived.mappings)
   const applied = await applyArrivals(db, arrived, systemClock.now())
   // A full batch: more is waiting, ask again at once.
-  const more = arrived.arrivals.length + arrived.setAside.length >= EXCHANGE_BATCH
+  const more = arrived.arrivals.length + arrived.mappings.length + arrived.setAside.length >= EXCHANGE_BATCH
   await tell(
     EXCHANGED_KINDS.filter((kind) => applied[kind] > 0),
     { streaming: more },

@@ -7,7 +7,8 @@ import type { RowNumbering } from '#shared/sheet/places.ts'
 import type { RowsProgress } from '#shared/sheet/read-rows.ts'
 import type { FileKind } from '#shared/sheet/file-kind.ts'
 import type { ProductCounts, ProductFormat } from '#shared/sheet/products.ts'
-import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
+import type { ColumnMatch } from '#shared/sheet/types.ts'
+import type { SavedMapping } from '#renderer/stores/saved-mappings.ts'
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import type { RepeatedRows } from '#shared/sync/file-verdict.ts'
@@ -21,11 +22,12 @@ import type { RareValueRows } from '#shared/rare-values.ts'
  * a cancelled job is recognised and dropped.
  */
 
+/** Saved column mappings, kept by stores/saved-mappings.ts (shared with a team workspace). */
+export type { SavedMapping }
+
 /** `xml`: a Google Merchant Center feed (RSS 2.0 or Atom), read into a sheet's rows (xml-feed.ts). */
 export type SheetFormat = FileKind
 
-/** A saved mapping: the field each header was mapped to (null: ignored), whatever file it was in. */
-export type SavedMapping = Record<string, FieldPath | null>
 
 /** Rows read of the file so far, and how far through its bytes that is: the pipeline's (read-rows.ts). */
 export type ReadProgress = RowsProgress

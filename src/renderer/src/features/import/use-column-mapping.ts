@@ -15,7 +15,7 @@ import { messageOf } from '#shared/error-message.ts'
 import type { Analysis } from './import-protocol.ts'
 import type { ImportState } from './import-state.ts'
 import { mappingFileName } from './reading-words.ts'
-import { saveMapping } from './saved-mappings.ts'
+import { saveMapping } from '#renderer/stores/saved-mappings.ts'
 
 /**
  * The mapping step's choices: the field each column fills, the settings beyond the columns, and
