@@ -28,7 +28,6 @@ export type { SavedMapping }
 /** `xml`: a Google Merchant Center feed (RSS 2.0 or Atom), read into a sheet's rows (xml-feed.ts). */
 export type SheetFormat = FileKind
 
-
 /** Rows read of the file so far, and how far through its bytes that is: the pipeline's (read-rows.ts). */
 export type ReadProgress = RowsProgress
 
