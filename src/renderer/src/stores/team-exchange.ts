@@ -1,7 +1,8 @@
 import type { Pinia } from 'pinia'
 import { messageOf } from '#shared/error-message.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
-import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
+import { EXCHANGE_BATCH, type TeamArrivals } from '#shared/team/draft-exchange.ts'
+import type { WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
 import { db } from '../db/index.ts'
@@ -36,11 +37,11 @@ const STREAMING_TELL_MS = 2_000
 export function startTeamExchange(pinia: Pinia): () => void {
   let stopped = false
   let timer: ReturnType<typeof setTimeout> | undefined
-  const tell = listsTeller(pinia)
+  const exchange = exchangeTurns(pinia)
   const turn = async () => {
     let next = NOT_JOINED_MS
     try {
-      next = await exchangeOnce(tell)
+      next = await exchange()
     } catch (error) {
       console.warn(`The team workspace's exchange failed; it is tried again: ${messageOf(error)}`)
     }
@@ -53,36 +54,80 @@ export function startTeamExchange(pinia: Pinia): () => void {
   }
 }
 
-/** One turn of the exchange; answers how long to wait before the next. */
-async function exchangeOnce(tell: ListsTeller): Promise<number> {
-  const status = await teamWorkspaceInMain.status()
-  if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
-  // Joined to another workspace: the column mappings saved here are shared with it too.
+/** The next batch of arrivals, asked for before the last one is applied. */
+interface Prefetch {
+  since: string
+  answer: Promise<TeamArrivals>
+}
+
+/**
+ * The exchange's turns; each answers how long to wait before the next. While arrivals stream in
+ * (a new desk's first pull), the next batch is asked of main while this one is written, so main's
+ * reading and the answer's passage overlap the page's writing. It is used only when nothing was
+ * shared since it was asked: a share moves the replica on, and the batch could hold a draft's
+ * version from before it.
+ */
+export function exchangeTurns(pinia: Pinia): () => Promise<number> {
+  const tell = listsTeller(pinia)
+  let prefetch: Prefetch | undefined
+  return async () => {
+    const ahead = prefetch
+    prefetch = undefined
+    const status = await teamWorkspaceInMain.status()
+    if (status.state !== 'joined' || status.replication.kind === 'failed') return NOT_JOINED_MS
+    const shared = await shareWaiting(status, tell)
+    const { since } = await exchangeState(db)
+    const arrived =
+      ahead && !shared && ahead.since === since
+        ? await ahead.answer
+        : await teamWorkspaceInMain.arrivals(since, EXCHANGE_BATCH)
+    // A full batch: more is waiting, asked for now and the next turn comes at once.
+    const more = arrived.arrivals.length + arrived.mappings.length + arrived.setAside.length >= EXCHANGE_BATCH
+    if (more) prefetch = prefetched(arrived.last)
+    // Before the drafts' transaction keeps the sequence: a crash between replays them, to the same end.
+    applyMappingArrivals(arrived.mappings)
+    const applied = await applyArrivals(db, arrived, systemClock.now())
+    await tell(
+      EXCHANGED_KINDS.filter((kind) => applied[kind] > 0),
+      { streaming: more },
+    )
+    return more ? 0 : JOINED_MS
+  }
+}
+
+/** Asks main for the arrivals after `since`; a failure is the turn's that awaits it, if any. */
+function prefetched(since: string): Prefetch {
+  const answer = teamWorkspaceInMain.arrivals(since, EXCHANGE_BATCH)
+  answer.catch(() => undefined)
+  return { since, answer }
+}
+
+/**
+ * Shares what waits here: the column mappings saved (all of them, joined to another workspace),
+ * then each kind's drafts edited. Answers whether anything was.
+ */
+async function shareWaiting(
+  status: Extract<WorkspaceStatus, { state: 'joined' }>,
+  tell: ListsTeller,
+): Promise<boolean> {
+  let shared = false
   if (await forWorkspace(db, status.url)) shareAllMappings()
   const mappings = waitingMappings(EXCHANGE_BATCH)
   if (mappings.length) {
     await teamWorkspaceInMain.shareMappings(mappings)
     mappingsShared(mappings)
+    shared = true
   }
   for (const kind of EXCHANGED_KINDS) {
     const shares = await waitingShares(db, kind)
     if (shares.length === 0) continue
     const answers = await teamWorkspaceInMain.share(shares.map(({ updatedAt: _, ...share }) => share))
     await recordShared(db, kind, shares, answers, status.name)
+    shared = true
     // An editor open on a draft just shared follows its new revision: its next edit is made on it.
     await tell([kind], { streaming: false })
   }
-  const arrived = await teamWorkspaceInMain.arrivals((await exchangeState(db)).since, EXCHANGE_BATCH)
-  // Before the drafts' transaction keeps the sequence: a crash between replays them, to the same end.
-  applyMappingArrivals(arrived.mappings)
-  const applied = await applyArrivals(db, arrived, systemClock.now())
-  // A full batch: more is waiting, ask again at once.
-  const more = arrived.arrivals.length + arrived.mappings.length + arrived.setAside.length >= EXCHANGE_BATCH
-  await tell(
-    EXCHANGED_KINDS.filter((kind) => applied[kind] > 0),
-    { streaming: more },
-  )
-  return more ? 0 : JOINED_MS
+  return shared
 }
 
 /**
