@@ -56,12 +56,15 @@ export async function arrivalsSince(
   for (const change of changes) {
     const checked = checkArrival(change.doc)
     if (!checked.ok) answer.setAside.push({ id: checked.id, reason: checked.reason })
+    // Claims are the server's to decide (claims.ts): read there when a desk sends, not from here.
+    else if ('claim' in checked) continue
     else if ('mapping' in checked) {
       const { header, path, editedBy, editedAt } = checked.mapping
       answer.mappings.push({ header, path, editedBy, editedAt })
     } else if ('removed' in checked) {
       // A mapping removed outside the app is forgotten by the workspace only: desks keep theirs.
-      if (!checked.removed._id.startsWith('mapping:'))
+      // A claim removed is a run that ended.
+      if (!/^(mapping|claim):/.test(checked.removed._id))
         answer.arrivals.push({
           ...draftKey(checked.removed._id),
           rev: checked.removed._rev,

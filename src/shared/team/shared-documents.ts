@@ -38,12 +38,43 @@ export interface SharedMapping {
 }
 
 /**
- * A document that arrived, checked: a draft's version, a column mapping, or the removal of either
+ * Claims (issue #42): before a desk sends drafts to a shared destination it claims each one with a
+ * document written straight to the workspace's server, never through its replica, so the server
+ * alone decides who holds a draft: a second claim on it is refused (409), and the desk that holds
+ * it is named. A claim is the draft's on one destination (`claim:<destination's digest>:<kind>:<id>`),
+ * lasts until `expiresAt` by the server's clock (renewed while its run is alive) and is removed
+ * when the run ends. One still there after its expiry is a desk that stopped mid-send.
+ */
+export interface ClaimDocument {
+  _id: string
+  _rev?: string
+  type: 'claim'
+  /** The destination's address, as `destinationOf` gives it. */
+  destination: string
+  kind: SharedKind
+  /** The draft's id. */
+  draft: string
+  /** The workspace user (the desk's name) whose run holds it. */
+  owner: string
+  /** The run that holds it, on the owner's desk. */
+  run: string
+  /** When it was taken, and until when it holds: ms since the epoch, by the server's clock. */
+  claimedAt: number
+  expiresAt: number
+}
+
+/** The hex digits of the destination's SHA-256 a claim's id carries (its address can be long). */
+export const DESTINATION_DIGEST_CHARS = 16
+
+/**
+ * A document that arrived, checked: a draft's version, a column mapping, a desk's claim on a draft
+ * (claims.ts: written on the server, they replicate like the rest), or the removal of any
  * (a `_deleted` leaf).
  */
 export type Arrival =
   | { ok: true; draft: SharedDraft & { _rev: string } }
   | { ok: true; mapping: SharedMapping & { _rev: string } }
+  | { ok: true; claim: ClaimDocument & { _rev: string } }
   | { ok: true; removed: { _id: string; _rev: string } }
   | { ok: false; id: string; reason: string }
 
@@ -57,9 +88,14 @@ export const MAX_SHARED_DOCUMENT_BYTES = 1024 * 1024
 /** Keys that, copied into an object, would reach its prototype: a document holding one is refused. */
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
-const ID = /^(sku|app):[A-Za-z0-9_-]{1,100}$|^mapping:[0-9a-f]{32}$/
+const DRAFT_ID = '(sku|app):[A-Za-z0-9_-]{1,100}'
+const ID = new RegExp(
+  `^${DRAFT_ID}$|^mapping:[0-9a-f]{32}$|^claim:[0-9a-f]{${DESTINATION_DIGEST_CHARS}}:${DRAFT_ID}$`,
+)
 const REV = /^\d{1,10}-[0-9a-f]{1,64}$/
 const MAX_NAME_CHARS = 200
+/** A destination's address: as long as a profile's may be. */
+const MAX_DESTINATION_CHARS = 2_000
 /** A header longer than any sheet's; a field path longer than the contract's deepest. */
 const MAX_HEADER_CHARS = 500
 const MAX_PATH_CHARS = 300
@@ -89,7 +125,35 @@ export function checkArrival(doc: unknown): Arrival {
       : { ok: true, removed: { _id: doc._id, _rev: doc._rev } }
   }
   const fields = doc as Record<string, unknown> & { _id: string; _rev: string }
+  if (fields._id.startsWith('claim:')) {
+    const claim = checkClaim(fields)
+    return claim ? { ok: true, claim } : refuse('not a claim’s shape')
+  }
   return fields._id.startsWith('mapping:') ? mappingOf(fields, refuse) : draftOf(fields, refuse)
+}
+
+/** A claim as the server holds it, when it has a claim's shape (its id checked by `checkArrival`). */
+export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | undefined {
+  if (!isRecord(doc)) return undefined
+  const { _id, _rev, type, destination, kind, draft, owner, run, claimedAt, expiresAt, ...rest } = doc
+  const text = (value: unknown, most: number) =>
+    typeof value === 'string' && value.length > 0 && value.length <= most
+  const time = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0
+  const fits =
+    Object.keys(rest).length === 0 &&
+    typeof _id === 'string' &&
+    typeof _rev === 'string' &&
+    REV.test(_rev) &&
+    type === 'claim' &&
+    text(destination, MAX_DESTINATION_CHARS) &&
+    KINDS.includes(kind as SharedKind) &&
+    text(draft, 100) &&
+    _id.endsWith(`:${String(kind)}:${String(draft)}`) &&
+    text(owner, MAX_NAME_CHARS) &&
+    text(run, MAX_NAME_CHARS) &&
+    time(claimedAt) &&
+    time(expiresAt)
+  return fits ? (doc as unknown as ClaimDocument & { _rev: string }) : undefined
 }
 
 function mappingOf(

@@ -48,7 +48,8 @@ let servers = 0
 
 const ADMIN: Credentials = { username: 'admin', password: 'admin-secret' }
 
-export async function startTeamServer(): Promise<TeamServer> {
+/** A CouchDB-compatible server on loopback; `clockSkewMs`: how far its clock is from this machine's. */
+export async function startTeamServer({ clockSkewMs = 0 } = {}): Promise<TeamServer> {
   // The memory adapter's databases belong to the process, by name: a prefix of its own keeps one
   // server's databases (its users, its replicator's) from the next one's.
   const MemoryPouch = ServerPouch.defaults({
@@ -63,6 +64,9 @@ export async function startTeamServer(): Promise<TeamServer> {
   })
   let reachable = true
   const server: Server = createServer((request, response) => {
+    // The server's clock, as its `Date` header says it (what claims are judged by): here off by
+    // `clockSkewMs` from this machine's, as another computer's may be.
+    if (clockSkewMs) response.setHeader('Date', new Date(Date.now() + clockSkewMs).toUTCString())
     if (reachable) couch(request, response)
     else request.socket.destroy()
   })

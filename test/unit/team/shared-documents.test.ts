@@ -90,4 +90,28 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
     ]
     for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
   })
+
+  it('takes a desk’s claim on a draft, and sets aside one whose shape is not a claim’s', () => {
+    const claim = {
+      _id: 'claim:0123456789abcdef:sku:f1',
+      _rev: REV,
+      type: 'claim',
+      destination: 'https://api.example.test',
+      kind: 'sku',
+      draft: 'f1',
+      owner: 'ana',
+      run: 'r-1',
+      claimedAt: 1_790_000_000_000,
+      expiresAt: 1_790_000_120_000,
+    }
+    expect(checkArrival(claim)).toEqual({ ok: true, claim })
+    const cases: unknown[] = [
+      { ...claim, _id: 'claim:0123:sku:f1' },
+      { ...claim, draft: 'f2' },
+      { ...claim, owner: '' },
+      { ...claim, expiresAt: 'soon' },
+      { ...claim, note: 'hi' },
+    ]
+    for (const doc of cases) expect(checkArrival(doc)).toMatchObject({ ok: false })
+  })
 })

@@ -1,0 +1,204 @@
+import { createHash } from 'node:crypto'
+import got from 'got'
+import { messageOf } from '#shared/error-message.ts'
+import { CLAIM_TTL_MS, type ClaimedDraft, type ClaimHeld, type ClaimsTaken } from '#shared/team/claims.ts'
+import { checkClaim, DESTINATION_DIGEST_CHARS, type ClaimDocument } from '#shared/team/shared-documents.ts'
+import type { Workspace } from './replica.ts'
+
+/** A claim request that takes longer than this is a server out of reach: nothing is sent. */
+const ANSWER_MS = 10_000
+
+/** A draft's claim document on a destination (`ClaimDocument`). */
+export function claimId(destination: string, { kind, id }: ClaimedDraft): string {
+  const digest = createHash('sha256').update(destination).digest('hex').slice(0, DESTINATION_DIGEST_CHARS)
+  return `claim:${digest}:${kind}:${id}`
+}
+
+/**
+ * One run's claims on one destination (issue #42), as main holds them while the run is alive:
+ * taken, renewed, released, each straight on the workspace's server (a replica would take any
+ * claim and let CouchDB pick a winner later: too late to hold a send back). The revisions of the
+ * claims taken are kept here, so a renewal or a release is refused (409) for a claim another desk
+ * took over meanwhile. Should main stop, the claims stay until their expiry, which is what tells
+ * the other desks that this run stopped mid-send.
+ */
+export class RunClaims {
+  readonly #workspace: Workspace
+  readonly #owner: string
+  readonly #run: string
+  readonly #destination: string
+  readonly #ttlMs: number
+  /** The claims this run holds: their documents as last written, by id. */
+  readonly #held = new Map<string, ClaimDocument & { _rev: string }>()
+
+  constructor(
+    workspace: Workspace,
+    claim: { owner: string; run: string; destination: string },
+    ttlMs = CLAIM_TTL_MS,
+  ) {
+    this.#workspace = workspace
+    this.#owner = claim.owner
+    this.#run = claim.run
+    this.#destination = claim.destination
+    this.#ttlMs = ttlMs
+  }
+
+  /** How many claims the run holds. */
+  get size(): number {
+    return this.#held.size
+  }
+
+  /**
+   * Claims `drafts`: each is taken unless another run holds it (the server refuses the second
+   * document), which is answered with its owner and expiry. A claim this run already holds (an
+   * answer lost on the way) is taken again as it is.
+   */
+  async take(drafts: readonly ClaimedDraft[]): Promise<ClaimsTaken> {
+    const serverNow = await this.#serverNow()
+    const docs = drafts.map((draft): ClaimDocument => ({
+      _id: claimId(this.#destination, draft),
+      type: 'claim',
+      destination: this.#destination,
+      kind: draft.kind,
+      draft: draft.id,
+      owner: this.#owner,
+      run: this.#run,
+      claimedAt: serverNow,
+      expiresAt: serverNow + this.#ttlMs,
+    }))
+    const answers = await this.#bulk(docs)
+    const refused: string[] = []
+    answers.forEach((answer, at) => {
+      if (answer.rev) this.#held.set(docs[at]!._id, { ...docs[at]!, _rev: answer.rev })
+      else refused.push(docs[at]!._id)
+    })
+    const held = await this.#holders(refused)
+    return {
+      taken: [...this.#held.values()].map(({ kind, draft }) => ({ kind, id: draft })),
+      held: held.claims,
+      serverNow: held.serverNow ?? serverNow,
+    }
+  }
+
+  /** Moves every claim's expiry on by the TTL from the server's now; answers those lost meanwhile. */
+  async renew(): Promise<ClaimedDraft[]> {
+    const serverNow = await this.#serverNow()
+    const docs = [...this.#held.values()].map((doc) => ({ ...doc, expiresAt: serverNow + this.#ttlMs }))
+    const answers = await this.#bulk(docs)
+    const lost: ClaimedDraft[] = []
+    answers.forEach((answer, at) => {
+      const doc = docs[at]!
+      if (answer.rev) this.#held.set(doc._id, { ...doc, _rev: answer.rev })
+      else {
+        this.#held.delete(doc._id)
+        lost.push({ kind: doc.kind, id: doc.draft })
+      }
+    })
+    return lost
+  }
+
+  /** Removes the claims of `drafts` (every claim when none is named): the run is done with them. */
+  async release(drafts?: readonly ClaimedDraft[]): Promise<void> {
+    const ids = drafts ? drafts.map((draft) => claimId(this.#destination, draft)) : [...this.#held.keys()]
+    const docs = ids.flatMap((id) => {
+      const doc = this.#held.get(id)
+      return doc ? [{ _id: id, _rev: doc._rev, _deleted: true }] : []
+    })
+    if (docs.length) await this.#bulk(docs)
+    for (const id of ids) this.#held.delete(id)
+  }
+
+  /**
+   * Who holds the claims `ids` (refused to this run): read with the server's time, so whether each
+   * has expired is judged by the server's clock. One of this run's own (its answer lost) is taken.
+   */
+  async #holders(ids: readonly string[]): Promise<{ claims: ClaimHeld[]; serverNow?: number }> {
+    if (ids.length === 0) return { claims: [] }
+    const answer = await this.#request<{ rows: Array<{ id: string; doc?: unknown }> }>(
+      'POST',
+      '/_all_docs?include_docs=true',
+      { keys: ids },
+    )
+    const claims: ClaimHeld[] = []
+    for (const { id, doc } of answer.body.rows) {
+      const claim = checkClaim(doc)
+      const checked = claim?._id === id ? claim : undefined
+      if (checked && checked.owner === this.#owner && checked.run === this.#run) {
+        this.#held.set(id, checked)
+        continue
+      }
+      const [, , kind, draft] = id.split(':') as [string, string, ClaimedDraft['kind'], string]
+      // A document there that is not a claim (written by hand, damaged) holds the draft as firmly:
+      // named as unreadable, and taken as expired, for a person to settle.
+      claims.push(
+        checked
+          ? { ...heldBy(checked), expired: checked.expiresAt <= answer.serverNow }
+          : { kind, id: draft, owner: '', run: '', claimedAt: 0, expiresAt: 0, expired: true },
+      )
+    }
+    return { claims, serverNow: answer.serverNow }
+  }
+
+  /** The server's clock now, from the `Date` its answer to a cheap request carries. */
+  async #serverNow(): Promise<number> {
+    return (await this.#request('GET', '')).serverNow
+  }
+
+  /** Writes `docs` in one request; each answers its new revision, or none when refused (409). */
+  async #bulk(docs: readonly object[]): Promise<Array<{ rev?: string }>> {
+    const answer = await this.#request<Array<{ rev?: string; error?: string }>>('POST', '/_bulk_docs', {
+      docs,
+    })
+    return answer.body.map((result) => (result.error ? {} : { rev: result.rev }))
+  }
+
+  async #request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    json?: object,
+  ): Promise<{ body: T; serverNow: number }> {
+    const { url, username, password } = this.#workspace
+    const address = `${url}${path}`
+    let response
+    try {
+      response = await got(address, {
+        method,
+        ...(json ? { json } : {}),
+        headers: { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
+        throwHttpErrors: false,
+        followRedirect: false,
+        retry: { limit: 0 },
+        timeout: { request: ANSWER_MS },
+        responseType: 'json',
+      })
+    } catch (error) {
+      throw new Error(
+        `The workspace's server at ${new URL(url).origin} did not answer: ${messageOf(error)}`,
+        {
+          cause: error,
+        },
+      )
+    }
+    if (response.statusCode >= 300)
+      throw new Error(
+        `The workspace's server refused the claims (HTTP ${response.statusCode} at ${address}).`,
+      )
+    const serverNow = Date.parse(response.headers.date ?? '')
+    if (!Number.isFinite(serverNow))
+      throw new Error(
+        `The workspace's server at ${new URL(url).origin} did not say its time (a Date header).`,
+      )
+    return { body: response.body as T, serverNow }
+  }
+}
+
+function heldBy({
+  kind,
+  draft,
+  owner,
+  run,
+  claimedAt,
+  expiresAt,
+}: ClaimDocument): Omit<ClaimHeld, 'expired'> {
+  return { kind, id: draft, owner, run, claimedAt, expiresAt }
+}

@@ -1,0 +1,29 @@
+import type { SharedKind } from './shared-documents.ts'
+
+// Claims (issue #42), as main's claims (src/node/team/claims.ts) answer the page: the document
+// itself is `ClaimDocument`, with the workspace's other documents (shared-documents.ts).
+
+/** A draft as a claim names it. */
+export interface ClaimedDraft {
+  kind: SharedKind
+  id: string
+}
+
+/** A claim another desk holds: whose, until when (the server's clock), and whether that has passed. */
+export interface ClaimHeld extends ClaimedDraft {
+  owner: string
+  run: string
+  claimedAt: number
+  expiresAt: number
+  expired: boolean
+}
+
+/** What claiming came to: the drafts this run now holds, those another run holds, the server's time. */
+export interface ClaimsTaken {
+  taken: ClaimedDraft[]
+  held: ClaimHeld[]
+  serverNow: number
+}
+
+/** How long a claim holds unless renewed: a run renews its claims well within it. */
+export const CLAIM_TTL_MS = 2 * 60_000

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { claimId, RunClaims } from '#node/team/claims.ts'
+import type { ClaimedDraft } from '#shared/team/claims.ts'
+import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+
+// Claims (issue #42) against a CouchDB-compatible server on loopback: the server alone decides who
+// holds a draft on a destination, and judges a claim's expiry by its own clock.
+const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
+const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
+const PRODUCTION = 'https://api.example.test'
+const MINUTE = 60_000
+
+let server: TeamServer | undefined
+
+afterEach(async () => {
+  await server?.close()
+  server = undefined
+})
+
+async function workspace(options?: { clockSkewMs?: number }) {
+  server = await startTeamServer(options)
+  return server.createWorkspace('autumn', [ANA, BEN])
+}
+
+const drafts = (count: number, from = 0): ClaimedDraft[] =>
+  Array.from({ length: count }, (_, n) => ({ kind: 'sku', id: `draft-${from + n}` }))
+
+function runOf(url: string, who: Credentials, run: string, destination = PRODUCTION, ttlMs?: number) {
+  return new RunClaims({ url, ...who }, { owner: who.username, run, destination }, ttlMs)
+}
+
+const ids = (claimed: readonly ClaimedDraft[]) => claimed.map((draft) => draft.id).sort()
+
+describe('claims on drafts, taken on the workspace’s server (issue #42)', () => {
+  it('a draft another desk’s run holds is not taken, and that desk is named; the others are', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    expect(ids((await ana.take(drafts(3))).taken)).toEqual(['draft-0', 'draft-1', 'draft-2'])
+
+    const ben = runOf(url, BEN, 'run-b')
+    const answer = await ben.take(drafts(3, 1))
+    expect(ids(answer.taken)).toEqual(['draft-3'])
+    expect(answer.held.map(({ id, owner, run, expired }) => ({ id, owner, run, expired }))).toEqual([
+      { id: 'draft-1', owner: 'ana', run: 'run-a', expired: false },
+      { id: 'draft-2', owner: 'ana', run: 'run-a', expired: false },
+    ])
+
+    // Another destination is another claim.
+    const staging = runOf(url, BEN, 'run-c', 'https://staging.example.test')
+    expect(ids((await staging.take(drafts(1, 1))).taken)).toEqual(['draft-1'])
+  })
+
+  it('when two desks claim the same drafts at the same moment, the server gives each draft to one', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    const ben = runOf(url, BEN, 'run-b')
+    const both = drafts(300)
+    const [a, b] = await Promise.all([ana.take(both), ben.take(both)])
+
+    const taken = [...ids(a.taken), ...ids(b.taken)].sort()
+    expect(taken).toEqual(ids(both))
+    // Each desk is told who holds what it did not get.
+    expect(ids(a.held)).toEqual(ids(b.taken))
+    expect(ids(b.held)).toEqual(ids(a.taken))
+    expect(new Set(a.held.map((held) => held.owner))).toEqual(new Set(a.held.length ? ['ben'] : []))
+  })
+
+  it('judges a claim’s expiry by the server’s clock, not the desk’s', async () => {
+    // The server's clock is an hour behind this machine's: by this machine's, Ana's claim expired
+    // long ago; by the server's, it holds for two minutes.
+    const url = await workspace({ clockSkewMs: -60 * MINUTE })
+    const ana = runOf(url, ANA, 'run-a', PRODUCTION, 2 * MINUTE)
+    const { serverNow } = await ana.take(drafts(1))
+    expect(Date.now() - serverNow).toBeGreaterThan(59 * MINUTE)
+
+    const held = (await runOf(url, BEN, 'run-b').take(drafts(1))).held[0]!
+    expect(held).toMatchObject({ owner: 'ana', expired: false })
+    expect(held.expiresAt - serverNow).toBe(2 * MINUTE)
+
+    // A run that stopped renewing: past its expiry on the server, it is said expired, and still held.
+    const stopped = runOf(url, ANA, 'run-s', PRODUCTION, 0)
+    await stopped.take(drafts(1, 1))
+    const ben = await runOf(url, BEN, 'run-b').take(drafts(1, 1))
+    expect(ben.taken).toEqual([])
+    expect(ben.held[0]).toMatchObject({ owner: 'ana', run: 'run-s', expired: true })
+  })
+
+  it('renewing moves the expiry on; a claim taken over meanwhile is answered as lost', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    const { serverNow } = await ana.take(drafts(2))
+    const read = async (draft: ClaimedDraft) =>
+      (await (
+        await fetch(`${url}/${encodeURIComponent(claimId(PRODUCTION, draft))}`, {
+          headers: { Authorization: basic(BEN) },
+        })
+      ).json()) as { _rev: string; expiresAt: number; owner: string }
+
+    // Ben's desk settles draft-1 (say Ana's run was taken for stopped) and writes over her claim.
+    const over = await read(drafts(1, 1)[0]!)
+    await fetch(`${url}/${encodeURIComponent(claimId(PRODUCTION, drafts(1, 1)[0]!))}`, {
+      method: 'PUT',
+      headers: { Authorization: basic(BEN), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...over, owner: 'ben', run: 'run-b' }),
+    })
+
+    expect(await ana.renew()).toEqual(drafts(1, 1))
+    expect((await read(drafts(1)[0]!)).expiresAt).toBeGreaterThanOrEqual(serverNow + 2 * MINUTE)
+    expect(ana.size).toBe(1)
+  })
+
+  it('released, the drafts can be claimed by another desk; a run whose answer was lost takes its own again', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    await ana.take(drafts(2))
+    // The same run asking again (its first answer lost on the way) holds them, as it does.
+    expect(ids((await runOf(url, ANA, 'run-a').take(drafts(2))).taken)).toEqual(['draft-0', 'draft-1'])
+
+    await ana.release(drafts(1))
+    expect(ids((await runOf(url, BEN, 'run-b').take(drafts(2))).taken)).toEqual(['draft-0'])
+    await ana.release()
+    expect(ana.size).toBe(0)
+    expect(ids((await runOf(url, BEN, 'run-c').take(drafts(2))).taken)).toEqual(['draft-1'])
+  })
+
+  it('a server out of reach takes nothing, and the error names it', async () => {
+    const url = await workspace()
+    server!.pause()
+    const ana = runOf(url, ANA, 'run-a')
+    await expect(ana.take(drafts(1))).rejects.toThrow(/server at http:\/\/127\.0\.0\.1:\d+ did not answer/)
+    expect(ana.size).toBe(0)
+  })
+})
