@@ -296,6 +296,9 @@ what is sent now, so running again with another --require never reopens the rest
 What push cannot know: what other journals or the app created at that address.
 The service has no read endpoint, so only the journal (and a list you give with --platform-has)
 says what is there: keep one journal a destination, and check the platform when unsure.
+push does not know team workspaces: it neither claims SKUs nor reads what the team's desks sent.
+A team sends from the app (each desk claims its drafts on the workspace first), or gives push a
+journal of its own per destination, kept in one place, and sends there from push only.
 
 Only what provably did not reach the service is sent again by itself (429, 503 with Retry-After,
 no connection), a few times with waits. A batch the service refuses (400/422, 413) is split until

@@ -16,6 +16,8 @@ const runDestination = z.string().min(1).max(2_048)
 /** A draft in the team workspace (src/shared/team/draft-exchange.ts): its kind, id and a revision. */
 const sharedKind = z.enum(['sku', 'app'])
 const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
+const runId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
+const claimedDraft = z.strictObject({ kind: sharedKind, id: draftId })
 const revision = z.string().regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
 /** A draft's version for the team workspace. */
 const draftShare = z.strictObject({
@@ -120,4 +122,14 @@ export const invokeArguments = {
       seen: z.array(revision).min(1).max(100),
     }),
   ]),
+  // A destination's address as `destinationOf` gives it, the run's id, its drafts a batch at a time.
+  claimTeamDrafts: z.tuple([
+    z.strictObject({
+      destination: z.string().min(1).max(2_000),
+      run: runId,
+      drafts: z.array(claimedDraft).min(1).max(EXCHANGE_BATCH),
+    }),
+  ]),
+  renewTeamClaims: z.tuple([runId]),
+  releaseTeamClaims: z.tuple([runId, z.array(claimedDraft).max(EXCHANGE_BATCH).optional()]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -98,6 +98,13 @@ export const CHANNELS = [
   /** A draft's versions in conflict, to compare, and the person's choice among them. */
   'teamDraftVersions',
   'settleTeamConflict',
+  /**
+   * A run's claims on the drafts it is about to send to a shared destination (issue #42,
+   * src/shared/team/claims.ts), taken, renewed and released on the workspace's server by main.
+   */
+  'claimTeamDrafts',
+  'renewTeamClaims',
+  'releaseTeamClaims',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

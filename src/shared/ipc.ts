@@ -8,6 +8,7 @@ import type { z } from './schema/zod.ts'
 import type { Outcome, OutcomeKind } from './service/outcome.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from './team/workspace-status.ts'
 import type { ConflictSettled, DraftShared, DraftVersion, TeamArrivals } from './team/draft-exchange.ts'
+import type { ClaimAnswer, ClaimedDraft } from './team/claims.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel (listed in
@@ -170,6 +171,9 @@ export interface InvokeResults {
   teamArrivals: TeamArrivals
   teamDraftVersions: DraftVersion[]
   settleTeamConflict: ConflictSettled
+  claimTeamDrafts: ClaimAnswer
+  renewTeamClaims: ClaimedDraft[]
+  releaseTeamClaims: void
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -10,6 +10,9 @@ type TeamHandlers = Pick<
   | 'teamArrivals'
   | 'teamDraftVersions'
   | 'settleTeamConflict'
+  | 'claimTeamDrafts'
+  | 'renewTeamClaims'
+  | 'releaseTeamClaims'
 >
 
 /**
@@ -28,5 +31,8 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     teamArrivals: (since, limit) => deps.team.arrivals(since, limit),
     teamDraftVersions: (kind, id) => deps.team.versions(kind, id),
     settleTeamConflict: (choice) => deps.team.settle(choice),
+    claimTeamDrafts: (request) => deps.team.claim(request),
+    renewTeamClaims: (run) => deps.team.renewClaims(run),
+    releaseTeamClaims: (run, drafts) => deps.team.releaseClaims(run, drafts),
   }
 }

@@ -12,11 +12,13 @@ import {
   type MappingShare,
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
+import type { ClaimRequest, ClaimAnswer, ClaimedDraft } from '#shared/team/claims.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
+import { RunClaims } from './claims.ts'
 import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from './draft-exchange.ts'
 import { shareMappings } from './mapping-exchange.ts'
 import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
@@ -68,6 +70,16 @@ export interface TeamWorkspace {
   versions(kind: SharedKind, id: string): Promise<DraftVersion[]>
   /** Settles a draft's conflict as a person chose, as the desk's name. */
   settle(choice: ConflictChoice): Promise<ConflictSettled>
+  /**
+   * Claims drafts for a run about to send them to a shared destination (issue #42, claims.ts),
+   * on the workspace's server as the desk's name; a server out of reach, or no workspace, is an
+   * answer saying so: nothing may be sent there then.
+   */
+  claim(request: ClaimRequest): Promise<ClaimAnswer>
+  /** Renews a run's claims; answers those another desk took over meanwhile. */
+  renewClaims(run: string): Promise<ClaimedDraft[]>
+  /** Releases a run's claims, those of `drafts` or all of them: the run is done with them. */
+  releaseClaims(run: string, drafts?: readonly ClaimedDraft[]): Promise<void>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -93,6 +105,10 @@ interface Held {
   session?: { stop(): Promise<void> }
   /** The ids of the documents set aside while it was held (Settings counts them). */
   setAside: Set<string>
+  /** The password replication uses, for the claims written straight on the server. */
+  password?: string
+  /** The claims of the runs under way on this desk, by run. */
+  claims: Map<string, RunClaims>
 }
 
 export function createTeamWorkspace(options: TeamWorkspaceOptions): TeamWorkspace {
@@ -133,7 +149,7 @@ class HeldWorkspace implements TeamWorkspace {
         password = undefined
       }
       if (password === undefined) {
-        this.#held = { kept, setAside: new Set() }
+        this.#held = { kept, setAside: new Set(), claims: new Map() }
         this.#setStatus(joined(kept, { kind: 'failed', reason: NO_PASSWORD }))
       } else {
         this.#remember(`${kept.name}:${password}`)
@@ -208,6 +224,38 @@ class HeldWorkspace implements TeamWorkspace {
     })
   }
 
+  async claim({ destination, run, drafts }: ClaimRequest): Promise<ClaimAnswer> {
+    const held = this.#held
+    if (!held) return { ok: false, message: 'This desk has joined no team workspace.' }
+    if (!held.password) return { ok: false, message: NO_PASSWORD }
+    let claims = held.claims.get(run)
+    if (!claims) {
+      const { url, name } = held.kept
+      claims = new RunClaims(
+        { url, username: name, password: held.password },
+        { owner: name, run, destination },
+      )
+      held.claims.set(run, claims)
+    }
+    try {
+      return { ok: true, ...(await claims.take(drafts)) }
+    } catch (error) {
+      this.#options.log?.warn(`Team workspace ${held.kept.url}: claiming for run ${run}: ${messageOf(error)}`)
+      return { ok: false, message: messageOf(error) }
+    }
+  }
+
+  async renewClaims(run: string) {
+    return (await this.#held?.claims.get(run)?.renew()) ?? []
+  }
+
+  async releaseClaims(run: string, drafts?: readonly ClaimedDraft[]) {
+    const claims = this.#held?.claims.get(run)
+    if (!claims) return
+    await claims.release(drafts)
+    if (claims.size === 0) this.#held?.claims.delete(run)
+  }
+
   /** The workspace joined and its replica open, or why there is none to exchange drafts with. */
   #replicating(): Held & { replica: TeamReplica } {
     const held = this.#held
@@ -265,7 +313,7 @@ class HeldWorkspace implements TeamWorkspace {
 
   /** Opens the workspace's replica and replicates with it; its states become the status. */
   async #start(kept: KeptWorkspace, password: string) {
-    const holding: Held = { kept, setAside: new Set() }
+    const holding: Held = { kept, setAside: new Set(), password, claims: new Map() }
     this.#held = holding
     const folder = replicaFolder(this.#options.dataDir, kept.url)
     try {

@@ -27,3 +27,14 @@ export interface ClaimsTaken {
 
 /** How long a claim holds unless renewed: a run renews its claims well within it. */
 export const CLAIM_TTL_MS = 2 * 60_000
+
+/** A run's claim on drafts about to be sent to `destination` (`destinationOf`). */
+export interface ClaimRequest {
+  destination: string
+  /** The run's id on this desk. */
+  run: string
+  drafts: ClaimedDraft[]
+}
+
+/** What claiming came to, or why nothing could be claimed (no workspace, its server out of reach). */
+export type ClaimAnswer = ({ ok: true } & ClaimsTaken) | { ok: false; message: string }

@@ -286,6 +286,9 @@ describe('catalog-desk push: usage', () => {
     // The gates, what push cannot know, and how to settle what is left unknown or failed.
     expect(run.stdout).toMatch(/those that fail one are "held" back: not sent/)
     expect(run.stdout).toMatch(/What push cannot know: what other journals or the app created/)
+    // A team (issue #42): push claims nothing, so it says how a team sends.
+    expect(run.stdout).toMatch(/push does not know team workspaces: it neither claims SKUs/)
+    expect(run.stdout).toMatch(/journal of its own per destination/)
     // Matching by barcode, updates, and how to give the platform's ids.
     expect(run.stdout).toMatch(/SKUs are matched by barcode with what push sent to the same address before/)
     expect(run.stdout).toMatch(/--no-updates\s+Create only/)

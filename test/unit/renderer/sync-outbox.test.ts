@@ -390,6 +390,17 @@ describe('ending runs and the person’s decisions', () => {
     expect(await runs.open()).toEqual([])
   })
 
+  it('drafts another desk’s run holds leave the run before it sends, back to draft; the rest stay queued', async () => {
+    const ids = await seed(4)
+    const { run } = await runs.enqueue('skus', { target })
+    const queued = await runs.queuedKeys(run.id)
+    expect([...queued].sort()).toEqual([...ids].sort())
+    expect(await runs.leaveOut(run.id, [ids[1]!, ids[3]!, 'not-in-the-run'])).toBe(2)
+    expect(await states(ids)).toEqual(['queued', 'draft', 'queued', 'draft'])
+    expect([...(await runs.queuedKeys(run.id))].sort()).toEqual([ids[0]!, ids[2]!].sort())
+    expect(await runs.get(run.id)).toMatchObject({ state: 'open', returned: 2 })
+  })
+
   it('an unknown batch can be marked created, or queued again in its run', async () => {
     const ids = await seed(4)
     const { run } = await runs.enqueue('skus', { target })

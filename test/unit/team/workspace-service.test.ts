@@ -229,6 +229,30 @@ describe('the team workspace main holds (issue #41)', () => {
     })
   })
 
+  it('claims drafts for a run as the desk’s name, straight on the server; with no workspace, says so', async () => {
+    const workspace = workspaceService()
+    const request = {
+      destination: 'https://api.example.test',
+      run: 'run-1',
+      drafts: [{ kind: 'sku' as const, id: 'f1' }],
+    }
+    expect(await workspace.claim(request)).toEqual({
+      ok: false,
+      message: 'This desk has joined no team workspace.',
+    })
+    await workspace.join(workspaceUrl, ANA.username, ANA.password)
+    expect(await workspace.claim(request)).toMatchObject({ ok: true, taken: request.drafts, held: [] })
+    const claims = await fetch(`${workspaceUrl}/_all_docs?include_docs=true`, {
+      headers: { Authorization: basic(server.admin) },
+    })
+    const docs = ((await claims.json()) as { rows: Array<{ doc: { type: string; owner: string } }> }).rows
+    expect(docs.map(({ doc }) => [doc.type, doc.owner])).toEqual([['claim', 'ana']])
+    expect(await workspace.renewClaims('run-1')).toEqual([])
+    await workspace.releaseClaims('run-1')
+    // Released: the same run may claim it again, as another would.
+    expect(await workspace.claim(request)).toMatchObject({ ok: true, taken: request.drafts })
+  })
+
   it('a server gone is "offline" and retried, not a failure', async () => {
     const workspace = workspaceService()
     await workspace.join(workspaceUrl, ANA.username, ANA.password)

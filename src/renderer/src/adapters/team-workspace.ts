@@ -7,6 +7,7 @@ import type {
   MappingShare,
   TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
+import type { ClaimAnswer, ClaimedDraft, ClaimRequest } from '#shared/team/claims.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 
@@ -24,4 +25,8 @@ export const teamWorkspaceInMain = {
   arrivals: (since: string, limit: number): Promise<TeamArrivals> => window.api.teamArrivals(since, limit),
   versions: (kind: SharedKind, id: string): Promise<DraftVersion[]> => window.api.teamDraftVersions(kind, id),
   settle: (choice: ConflictChoice): Promise<ConflictSettled> => window.api.settleTeamConflict(choice),
+  claim: (request: ClaimRequest): Promise<ClaimAnswer> => window.api.claimTeamDrafts(request),
+  renewClaims: (run: string): Promise<ClaimedDraft[]> => window.api.renewTeamClaims(run),
+  releaseClaims: (run: string, drafts?: ClaimedDraft[]): Promise<void> =>
+    window.api.releaseTeamClaims(run, drafts),
 }

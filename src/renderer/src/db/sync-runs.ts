@@ -580,6 +580,33 @@ export class SyncRunRepository {
     return returned
   }
 
+  /** The drafts of a run's items still queued, in the run's order. */
+  async queuedKeys(id: string): Promise<string[]> {
+    return (await itemsInState(this.db, id, 'queued').toArray()).map((item) => item.key)
+  }
+
+  /**
+   * Leaves drafts out of a run before it sends them (another desk's run holds them, issue #42):
+   * their items still queued leave the run and the drafts go back to draft, as a cancel returns
+   * them. Returns how many left.
+   */
+  async leaveOut(id: string, keys: readonly string[], now = systemClock.now()): Promise<number> {
+    const run = await this.db.syncRuns.get(id)
+    if (!run || keys.length === 0) return 0
+    const drafts = storedKind(run.kind).table(this.db)
+    const wanted = new Set(keys)
+    const left = await this.db.transaction('rw', this.db.syncItems, drafts, this.db.syncRuns, async () => {
+      const items = (await itemsInState(this.db, id, 'queued').toArray()).filter((item) =>
+        wanted.has(item.key),
+      )
+      await this.db.syncItems.bulkDelete(items.map((item) => [item.run, item.position]))
+      await moveStandings(drafts, run, backTo('draft', items), ['queued'])
+      await this.db.syncRuns.update(id, { updatedAt: now, returned: (run.returned ?? 0) + items.length })
+      return items.length
+    })
+    return left
+  }
+
   /**
    * The person's decision about a batch that may have been processed (unknown, or failed with a
    * 500): 'created' marks its SKUs synced; 'resend' queues them again in their run (which then

@@ -4,7 +4,9 @@ import type { RunStatus } from '#shared/sync/run.ts'
 import { holdHeading, HOLD_REASONS, type HoldReason } from '#shared/sync/send-gates.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
 import type { Resolution } from '../db/sync-runs.ts'
+import type { ClaimHeld } from '#shared/team/claims.ts'
 import { counted } from './counting.ts'
+import { formatTime } from './format.ts'
 
 /*
  * What the Sync page's live log says of a run, in the app's words: the sync store writes these
@@ -57,4 +59,27 @@ export function notSentLine(run: SyncRunRecord, n: number): string {
   return run.action === 'update'
     ? `${counted(n, draftKind(run.kind).noun)} not updated: still changed, Update offers ${n === 1 ? 'it' : 'them'} again.`
     : `${logCount(run.kind, n)} not sent went back to draft.`
+}
+
+/**
+ * The log's lines for the drafts left out of a run because another desk's run holds them on the
+ * same destination (issue #42), a line for each desk: one still sending, or one whose claim ran
+ * out (its run stopped mid-send: what it sent is not known).
+ */
+export function heldByOthersLines(run: SyncRunRecord, held: readonly ClaimHeld[]): string[] {
+  const groups = new Map<string, ClaimHeld[]>()
+  for (const claim of held) {
+    const key = `${claim.owner}\n${claim.expired}`
+    groups.set(key, [...(groups.get(key) ?? []), claim])
+  }
+  return [...groups.values()].map((claims) => {
+    const { owner, expired } = claims[0]!
+    const what = `${logCount(run.kind, claims.length)} left out`
+    const them = claims.length === 1 ? 'it' : 'them'
+    const place = run.profileName
+    if (!owner) return `${what}: a claim on ${place} that the app cannot read holds ${them}.`
+    if (!expired) return `${what}: ${owner}’s desk is sending ${them} to ${place}.`
+    const ranOut = Math.max(...claims.map((claim) => claim.expiresAt))
+    return `${what}: ${owner}’s desk was sending ${them} to ${place} and stopped (its claim ran out ${formatTime(ranOut)}); what reached ${place} is not known.`
+  })
 }

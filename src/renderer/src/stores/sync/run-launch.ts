@@ -14,6 +14,7 @@ import type { useProfilesStore } from '../profiles.ts'
 import type { useRunViews } from '../run-views.ts'
 import type { useLiveRun } from './live-run.ts'
 import { recordRunEnd } from './run-end.ts'
+import { claimRun, type RunClaimsHeld } from './run-claims.ts'
 
 /** What sending a run touches of the rest of the store. */
 export interface LaunchDeps {
@@ -68,6 +69,7 @@ export function useRunLaunch(deps: LaunchDeps) {
     let gone!: () => void
     slot.engineOf = { runId: run.id, gone: new Promise<void>((done) => (gone = done)) }
     let started = false
+    let claims: RunClaimsHeld | undefined
     try {
       await profiles.load()
       const problem = runTargetProblem(run, profiles.profiles)
@@ -78,6 +80,13 @@ export function useRunLaunch(deps: LaunchDeps) {
       }
       // The run's profile leads where the run was started for (checked just above).
       networked = profiles.profiles.some((profile) => profile.id === run.profileId && needsNetwork(profile))
+      const claimed = await claimRun(run, addLog)
+      if (!claimed.ok) {
+        error.value = claimed.message
+        addLog(claimed.message)
+        return
+      }
+      claims = claimed.claims
       await show(run, networked)
       started = true
       void deps.refresh().catch(() => {})
@@ -87,6 +96,9 @@ export function useRunLaunch(deps: LaunchDeps) {
     } catch (failure) {
       error.value = messageOf(failure)
     } finally {
+      await claims
+        ?.release()
+        .catch((failure) => addLog(`The run's claims were not released: ${messageOf(failure)}`))
       slot.engine = undefined
       slot.engineOf = undefined
       gone()

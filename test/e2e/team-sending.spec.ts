@@ -1,0 +1,75 @@
+import { DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
+import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { grid } from './harness/list-page.ts'
+import { joinTeamWorkspace } from './harness/settings-page.ts'
+import { addActiveProfile, seedForSync } from './harness/sync-setup.ts'
+import { openSync, progress, receivedBarcodes } from './harness/sync-page.ts'
+import type { Credentials } from './harness/team-server.ts'
+import { IMAGE_HOST } from '../../bench/seed-drafts.ts'
+
+const ANA: Credentials = { username: 'ana', password: 'ana-autumn-pass' }
+const BEN: Credentials = { username: 'ben', password: 'ben-autumn-pass' }
+
+/** Replication and the exchange each take their turn: a second or two on loopback. */
+const ARRIVES = { timeout: 20_000 }
+
+/**
+ * The team's Production: an address elsewhere on the network (so it is claimed), whose requests
+ * the test sends to its sandbox. One request a draft, so a run lasts while the other desk tries.
+ */
+const PRODUCTION: Profile = {
+  ...DEFAULT_SENDING,
+  timeouts: { ...DEFAULT_SENDING.timeouts },
+  id: 'production',
+  name: 'Production',
+  kind: 'service',
+  baseUrl: 'https://api.catalog-team.example',
+  batchSize: 1,
+  concurrency: 1,
+}
+
+test.describe('Sending as a team (issue #42)', () => {
+  test.slow()
+
+  test('drafts another desk is sending are left out of this desk’s run, naming that desk; the service gets each once', async ({
+    page,
+    pageProblems,
+    teamServer,
+    openDesk,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
+    reachedThroughSandbox.add(PRODUCTION.id)
+    await seedForSync(page, pageProblems, 10)
+    await addActiveProfile(page, PRODUCTION)
+    await joinTeamWorkspace(page, workspaceUrl, ANA)
+    const ben = await openDesk()
+    await ben.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
+    await joinTeamWorkspace(ben, workspaceUrl, BEN)
+    await addActiveProfile(ben, PRODUCTION)
+    await ben.goto('/#/skus')
+    await expect(grid(ben).getByRole('row')).toHaveCount(11, ARRIVES)
+
+    // Ana's run sends one draft a second; Ben starts his while hers is under way.
+    sandbox.addFaults([{ kind: 'latency', delayMs: 1_000, times: null }])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect.poll(() => sandbox.requests().length).toBeGreaterThanOrEqual(1)
+    await openSync(ben)
+    await ben.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect(ben.getByRole('log')).toContainText(
+      '9 drafts left out: ana’s desk is sending them to Production.',
+    )
+    await expect(progress(ben).getByRole('heading', { name: 'Finished' })).toBeVisible()
+    expect(await axe(ben)).toEqual([])
+    await screenshot(ben, 'team-sending-held')
+
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 30_000 })
+    const barcodes = receivedBarcodes(sandbox)
+    expect(barcodes).toHaveLength(9)
+    expect(new Set(barcodes).size).toBe(9)
+    // Every request the sandbox had came from Ana's run: Ben's sent nothing there.
+    expect(sandbox.requests()).toHaveLength(9)
+  })
+})
