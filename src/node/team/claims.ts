@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto'
-import got from 'got'
 import { messageOf } from '#shared/error-message.ts'
 import { CLAIM_TTL_MS, type ClaimedDraft, type ClaimHeld, type ClaimsTaken } from '#shared/team/claims.ts'
 import { checkClaim, DESTINATION_DIGEST_CHARS, type ClaimDocument } from '#shared/team/shared-documents.ts'
 import type { Workspace } from './replica.ts'
-
-/** A claim request that takes longer than this is a server out of reach: nothing is sent. */
-const ANSWER_MS = 10_000
+import { askServer } from './server-request.ts'
 
 /** A draft's claim document on a destination (`ClaimDocument`). */
 export function claimId(destination: string, { kind, id }: ClaimedDraft): string {
@@ -157,26 +154,15 @@ export class RunClaims {
     path: string,
     json?: object,
   ): Promise<{ body: T; serverNow: number }> {
-    const { url, username, password } = this.#workspace
+    const { url } = this.#workspace
     const address = `${url}${path}`
     let response
     try {
-      response = await got(address, {
-        method,
-        ...(json ? { json } : {}),
-        headers: { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        timeout: { request: ANSWER_MS },
-        responseType: 'json',
-      })
+      response = await askServer(this.#workspace, address, { method, json })
     } catch (error) {
       throw new Error(
         `The workspace's server at ${new URL(url).origin} did not answer: ${messageOf(error)}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       )
     }
     if (response.statusCode >= 300)

@@ -1,15 +1,12 @@
-import got from 'got'
 import { httpAddressRule } from '#shared/http-address.ts'
 import { messageOf } from '#shared/error-message.ts'
 import type { WorkspaceProblem } from '#shared/team/workspace-status.ts'
 import type { Workspace } from './replica.ts'
+import { askServer } from './server-request.ts'
 
 /** Whether a desk may join a workspace, and as whom: what joining checks before it keeps anything. */
 export type WorkspaceCheck =
   { ok: true; name: string } | { ok: false; problem: WorkspaceProblem; message: string }
-
-/** A workspace that takes longer than this to answer is said to be unreachable. */
-const ANSWER_MS = 10_000
 
 /**
  * Asks the workspace's server who the user is (CouchDB's `_session`) and whether that user may read
@@ -32,15 +29,7 @@ export async function checkWorkspace({ url, username, password }: Workspace): Pr
             : 'The address has a query or a fragment (? or #): give the database’s address only.',
     }
   const database = new URL(url.replace(/\/+$/, ''))
-  const ask = (address: string) =>
-    got(address, {
-      headers: { Authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` },
-      throwHttpErrors: false,
-      followRedirect: false,
-      retry: { limit: 0 },
-      timeout: { request: ANSWER_MS },
-      responseType: 'json',
-    })
+  const ask = (address: string) => askServer({ username, password }, address)
   try {
     const session = await ask(new URL('/_session', database).href)
     const name = (session.body as { userCtx?: { name?: unknown } } | undefined)?.userCtx?.name
