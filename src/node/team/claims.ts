@@ -52,7 +52,7 @@ export class RunClaims {
    */
   async take(drafts: readonly ClaimedDraft[]): Promise<ClaimsTaken> {
     const serverNow = await this.#serverNow()
-    const docs = drafts.map((draft): ClaimDocument => ({
+    const claimOf = (draft: ClaimedDraft): ClaimDocument => ({
       _id: claimId(this.#destination, draft),
       type: 'claim',
       destination: this.#destination,
@@ -62,19 +62,31 @@ export class RunClaims {
       run: this.#run,
       claimedAt: serverNow,
       expiresAt: serverNow + this.#ttlMs,
-    }))
+    })
+    let refused = await this.#write(drafts.map(claimOf))
+    let held = await this.#holders(refused)
+    // A claim released between the refusal and the reading is free: taken at a second try.
+    if (held.freed.length) {
+      refused = await this.#write(held.freed.map(claimOf))
+      const again = await this.#holders(refused)
+      held = { ...again, claims: [...held.claims, ...again.claims] }
+    }
+    return {
+      taken: [...this.#held.values()].map(({ kind, draft }) => ({ kind, id: draft })),
+      held: held.claims,
+      serverNow: held.serverNow ?? serverNow,
+    }
+  }
+
+  /** Writes new claims; those written are held, and the ids of those refused are answered. */
+  async #write(docs: readonly ClaimDocument[]): Promise<string[]> {
     const answers = await this.#bulk(docs)
     const refused: string[] = []
     answers.forEach((answer, at) => {
       if (answer.rev) this.#held.set(docs[at]!._id, { ...docs[at]!, _rev: answer.rev })
       else refused.push(docs[at]!._id)
     })
-    const held = await this.#holders(refused)
-    return {
-      taken: [...this.#held.values()].map(({ kind, draft }) => ({ kind, id: draft })),
-      held: held.claims,
-      serverNow: held.serverNow ?? serverNow,
-    }
+    return refused
   }
 
   /** Moves every claim's expiry on by the TTL from the server's now; answers those lost meanwhile. */
@@ -109,22 +121,30 @@ export class RunClaims {
    * Who holds the claims `ids` (refused to this run): read with the server's time, so whether each
    * has expired is judged by the server's clock. One of this run's own (its answer lost) is taken.
    */
-  async #holders(ids: readonly string[]): Promise<{ claims: ClaimHeld[]; serverNow?: number }> {
-    if (ids.length === 0) return { claims: [] }
-    const answer = await this.#request<{ rows: Array<{ id: string; doc?: unknown }> }>(
-      'POST',
-      '/_all_docs?include_docs=true',
-      { keys: ids },
-    )
+  async #holders(
+    ids: readonly string[],
+  ): Promise<{ claims: ClaimHeld[]; freed: ClaimedDraft[]; serverNow?: number }> {
+    if (ids.length === 0) return { claims: [], freed: [] }
+    const answer = await this.#request<{ rows?: unknown }>('POST', '/_all_docs?include_docs=true', {
+      keys: ids,
+    })
+    // Each row by its key: a claim removed since has no document (and CouchDB no id for one gone).
+    const rows = listOf<{ key: string; doc?: unknown }>(answer.body.rows)
     const claims: ClaimHeld[] = []
-    for (const { id, doc } of answer.body.rows) {
+    const freed: ClaimedDraft[] = []
+    for (const { key: id, doc } of rows) {
+      if (!ids.includes(id)) continue
+      const [, , kind, draft] = id.split(':') as [string, string, ClaimedDraft['kind'], string]
+      if (doc === undefined || doc === null) {
+        freed.push({ kind, id: draft })
+        continue
+      }
       const claim = checkClaim(doc)
       const checked = claim?._id === id ? claim : undefined
       if (checked && checked.owner === this.#owner && checked.run === this.#run) {
         this.#held.set(id, checked)
         continue
       }
-      const [, , kind, draft] = id.split(':') as [string, string, ClaimedDraft['kind'], string]
       // A document there that is not a claim (written by hand, damaged) holds the draft as firmly:
       // named as unreadable, and taken as expired, for a person to settle.
       claims.push(
@@ -133,7 +153,7 @@ export class RunClaims {
           : { kind, id: draft, owner: '', run: '', claimedAt: 0, expiresAt: 0, expired: true },
       )
     }
-    return { claims, serverNow: answer.serverNow }
+    return { claims, freed, serverNow: answer.serverNow }
   }
 
   /** The server's clock now, from the `Date` its answer to a cheap request carries. */
@@ -143,10 +163,13 @@ export class RunClaims {
 
   /** Writes `docs` in one request; each answers its new revision, or none when refused (409). */
   async #bulk(docs: readonly object[]): Promise<Array<{ rev?: string }>> {
-    const answer = await this.#request<Array<{ rev?: string; error?: string }>>('POST', '/_bulk_docs', {
-      docs,
-    })
-    return answer.body.map((result) => (result.error ? {} : { rev: result.rev }))
+    const answer = await this.#request<unknown>('POST', '/_bulk_docs', { docs })
+    const results = listOf<{ rev?: unknown; error?: unknown }>(answer.body)
+    if (results.length !== docs.length)
+      throw new Error(`The workspace's server answered ${results.length} of ${docs.length} claims.`)
+    return results.map((result) =>
+      !result.error && typeof result.rev === 'string' ? { rev: result.rev } : {},
+    )
   }
 
   async #request<T>(
@@ -187,4 +210,11 @@ function heldBy({
   expiresAt,
 }: ClaimDocument): Omit<ClaimHeld, 'expired'> {
   return { kind, id: draft, owner, run, claimedAt, expiresAt }
+}
+
+/** The server's answer as the list CouchDB gives (each entry an object), or an error saying not. */
+function listOf<T extends object>(value: unknown): T[] {
+  if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'object' || entry === null))
+    throw new Error('The workspace’s server answered the claims in a form CouchDB never does.')
+  return value as T[]
 }

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claimId, RunClaims } from '#node/team/claims.ts'
 import type { ClaimedDraft } from '#shared/team/claims.ts'
@@ -130,4 +132,44 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     await expect(ana.take(drafts(1))).rejects.toThrow(/server at http:\/\/127\.0\.0\.1:\d+ did not answer/)
     expect(ana.size).toBe(0)
   })
+
+  it('a claim released between its refusal and the reading is taken at a second try', async () => {
+    // The race, made to order: a server that refuses the first write, then reads the claim as
+    // removed, then takes the second (the test server cannot be paused between two requests).
+    const answers = [
+      [{ id: claimId(PRODUCTION, drafts(1)[0]!), error: 'conflict' }],
+      { rows: [{ key: claimId(PRODUCTION, drafts(1)[0]!), value: { deleted: true }, doc: null }] },
+      [{ id: claimId(PRODUCTION, drafts(1)[0]!), rev: '3-0a' }],
+    ]
+    const url = await scripted((request) => (request === 'GET' ? {} : answers.shift()))
+    const answer = await runOf(url, ANA, 'run-a').take(drafts(1))
+    expect(answer).toMatchObject({ taken: drafts(1), held: [] })
+    expect(answers).toEqual([])
+  })
+
+  it('a server answering in a form CouchDB never does takes nothing, and says so', async () => {
+    const url = await scripted((request) => (request === 'GET' ? {} : { ok: true }))
+    const ana = runOf(url, ANA, 'run-a')
+    await expect(ana.take(drafts(2))).rejects.toThrow('answered the claims in a form CouchDB never does')
+    expect(ana.size).toBe(0)
+  })
 })
+
+let scriptedServer: Server | undefined
+afterEach(() => {
+  scriptedServer?.close()
+  scriptedServer = undefined
+})
+
+/** A server answering each request (by method) with what `answer` gives, as JSON, with a `Date`. */
+async function scripted(answer: (method: string) => unknown): Promise<string> {
+  scriptedServer = createServer((request, response) => {
+    request.resume()
+    request.on('end', () => {
+      response.setHeader('Content-Type', 'application/json')
+      response.end(JSON.stringify(answer(request.method ?? 'GET')))
+    })
+  })
+  await new Promise<void>((resolve) => scriptedServer!.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(scriptedServer.address() as AddressInfo).port}/autumn`
+}
