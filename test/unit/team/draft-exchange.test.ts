@@ -1,38 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from '#node/team/draft-exchange.ts'
-import { openReplica, type TeamReplica, type Workspace } from '#node/team/replica.ts'
+import type { Workspace } from '#node/team/replica.ts'
 import type { DraftArrival, DraftShare } from '#shared/team/draft-exchange.ts'
-import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+import { basic, type Credentials } from '../../e2e/harness/team-server.ts'
+import { ANA, BEN, REPLICATES, useTeamWorkspace } from './team-workspace-fixture.ts'
 
-const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
-const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
-const REPLICATES = { timeout: 20_000, interval: 50 }
-
-let server: TeamServer
-let folder: string
-let workspaceUrl: string
-const open: TeamReplica[] = []
-
-beforeEach(async () => {
-  server = await startTeamServer()
-  workspaceUrl = await server.createWorkspace('autumn', [ANA, BEN])
-  folder = await mkdtemp(join(tmpdir(), 'catalog-desk-exchange-'))
-})
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()))
-  await server.close()
-  await rm(folder, { recursive: true, force: true })
-})
+const team = useTeamWorkspace('catalog-desk-exchange-')
 
 /** A desk: its replica, replicating as `who`, and the drafts that arrived in it so far. */
 function desk(name: string, who: Credentials) {
-  const replica = openReplica(join(folder, name))
-  open.push(replica)
-  const workspace: Workspace = { url: workspaceUrl, ...who }
+  const replica = team.openReplica(name)
+  const workspace: Workspace = { url: team.url, ...who }
   let session = replica.replicate(workspace, () => {})
   return {
     replica,
@@ -165,9 +143,9 @@ describe('the drafts’ exchange between a desk and its replica (issue #41)', ()
   it('a document from the workspace that is not a draft, too large or holding a prototype key is set aside, the others handed over', async () => {
     const b = desk('b', BEN)
     const put = async (id: string, doc: Record<string, unknown>) => {
-      const answer = await fetch(`${workspaceUrl}/${encodeURIComponent(id)}`, {
+      const answer = await fetch(`${team.url}/${encodeURIComponent(id)}`, {
         method: 'PUT',
-        headers: { 'Content-Type': 'application/json', Authorization: basic(server.admin) },
+        headers: { 'Content-Type': 'application/json', Authorization: basic(team.server.admin) },
         body: JSON.stringify(doc),
       })
       expect(answer.ok, await answer.text()).toBe(true)

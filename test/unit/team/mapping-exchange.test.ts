@@ -1,39 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { arrivalsSince } from '#node/team/draft-exchange.ts'
 import { shareMappings } from '#node/team/mapping-exchange.ts'
-import { openReplica, type TeamReplica } from '#node/team/replica.ts'
 import type { MappingArrival } from '#shared/team/draft-exchange.ts'
-import { startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+import type { Credentials } from '../../e2e/harness/team-server.ts'
+import { ANA, BEN, REPLICATES, useTeamWorkspace } from './team-workspace-fixture.ts'
 
-const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
-const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
-const REPLICATES = { timeout: 20_000, interval: 50 }
-
-let server: TeamServer
-let folder: string
-let workspaceUrl: string
-const open: TeamReplica[] = []
-
-beforeEach(async () => {
-  server = await startTeamServer()
-  workspaceUrl = await server.createWorkspace('autumn', [ANA, BEN])
-  folder = await mkdtemp(join(tmpdir(), 'catalog-desk-mappings-'))
-})
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()))
-  await server.close()
-  await rm(folder, { recursive: true, force: true })
-})
+const team = useTeamWorkspace('catalog-desk-mappings-')
 
 /** A desk's replica, replicating as `who`, and the mappings that arrived in it, by header. */
 function desk(name: string, who: Credentials) {
-  const replica = openReplica(join(folder, name))
-  open.push(replica)
-  replica.replicate({ url: workspaceUrl, ...who }, () => {})
+  const replica = team.openReplica(name)
+  replica.replicate({ url: team.url, ...who }, () => {})
   return {
     replica,
     async mappings(): Promise<Map<string, MappingArrival>> {

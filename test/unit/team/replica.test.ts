@@ -1,44 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import {
-  openReplica,
-  retryDelay,
-  type ReplicationState,
-  type TeamReplica,
-  type Workspace,
-} from '#node/team/replica.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { retryDelay, type ReplicationState, type Workspace } from '#node/team/replica.ts'
 import { checkArrival, type SharedDraft } from '#shared/team/shared-documents.ts'
-import { startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
+import type { Credentials } from '../../e2e/harness/team-server.ts'
+import { ANA, BEN, REPLICATES, useTeamWorkspace } from './team-workspace-fixture.ts'
 
-const ANA: Credentials = { username: 'ana', password: 'ana-pass' }
-const BEN: Credentials = { username: 'ben', password: 'ben-pass' }
-const REPLICATES = { timeout: 20_000, interval: 50 }
-
-let server: TeamServer
-let folder: string
-let workspaceUrl: string
-const open: TeamReplica[] = []
-
-beforeEach(async () => {
-  server = await startTeamServer()
-  workspaceUrl = await server.createWorkspace('autumn', [ANA, BEN])
-  folder = await mkdtemp(join(tmpdir(), 'catalog-desk-team-'))
-})
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((replica) => replica.close()))
-  await server.close()
-  await rm(folder, { recursive: true, force: true })
-})
+const team = useTeamWorkspace('catalog-desk-team-')
 
 /** A desk: its replica in a folder of its own, replicating as `who`. */
 function desk(name: string, who: Credentials) {
-  const replica = openReplica(join(folder, name))
-  open.push(replica)
+  const replica = team.openReplica(name)
   const states: ReplicationState[] = []
-  const workspace: Workspace = { url: workspaceUrl, ...who }
+  const workspace: Workspace = { url: team.url, ...who }
   let session = replica.replicate(workspace, (state) => states.push(state))
   return {
     replica,
@@ -85,8 +57,7 @@ describe('a team workspace replica (issue #41)', () => {
   })
 
   it('hands each local change over once, batch after batch, from the sequence the last batch ended at', async () => {
-    const replica = openReplica(join(folder, 'alone'))
-    open.push(replica)
+    const replica = team.openReplica('alone')
     for (const id of ['f1', 'f2', 'f3']) await replica.write({ ...frame(id, id, ANA) })
     const first = await replica.changes('0', 2)
     const second = await replica.changes(first.last, 2)
@@ -190,7 +161,7 @@ describe('a team workspace replica (issue #41)', () => {
     await outsider.replica.write({ ...frame('f5', 'Shield', ANA) })
     await vi.waitFor(() => expect(outsider.states.at(-1)).toEqual({ kind: 'stopped' }), REPLICATES)
     expect(outsider.states).toContainEqual({ kind: 'unauthorized', error: expect.stringMatching(/HTTP 401/) })
-    const answer = await fetch(`${workspaceUrl}/sku:f5`, {
+    const answer = await fetch(`${team.url}/sku:f5`, {
       headers: { Authorization: `Basic ${Buffer.from('admin:admin-secret').toString('base64')}` },
     })
     expect(answer.status).toBe(404)
@@ -199,7 +170,7 @@ describe('a team workspace replica (issue #41)', () => {
   it('documents from the workspace that are not drafts’ reach the desk’s replica but are set aside by its check', async () => {
     const b = desk('b', BEN)
     const put = (id: string, body: unknown) =>
-      fetch(`${workspaceUrl}/${id}`, {
+      fetch(`${team.url}/${id}`, {
         method: 'PUT',
         headers: {
           Authorization: `Basic ${Buffer.from('ana:ana-pass').toString('base64')}`,
@@ -229,7 +200,7 @@ describe('a team workspace replica (issue #41)', () => {
     await vi.waitFor(async () => expect((await b.drafts()).has('sku:f6')).toBe(true), REPLICATES)
     await b.disconnect()
     await b.replica.close()
-    open.splice(open.indexOf(b.replica), 1)
+    team.open.splice(team.open.indexOf(b.replica), 1)
     await a.replica.write({ ...frame('f7', 'Oval', ANA) })
     const again = desk('b', BEN)
     await vi.waitFor(
