@@ -31,6 +31,7 @@ export const MAIN_RUNTIME_PACKAGES = [
   'pouchdb-adapter-http',
   'pouchdb-adapter-leveldb-core',
   'pouchdb-core',
+  'pouchdb-fetch',
   'pouchdb-replication',
   'zod',
 ]

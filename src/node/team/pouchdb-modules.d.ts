@@ -70,7 +70,10 @@ declare module 'pouchdb-core' {
     prefix?: string
     auth?: { username: string; password: string }
     skip_setup?: boolean
+    /** The HTTP adapter's requests go through this instead of pouchdb-fetch's `fetch`. */
+    fetch?: Fetch
   }
+  export type Fetch = (url: string, init: Record<string, unknown>) => Promise<unknown>
   export interface Static {
     new (name: string, options?: Options): Database
     plugin(plugin: Plugin): Static
@@ -85,6 +88,10 @@ declare module 'pouchdb-core' {
 declare module 'pouchdb-adapter-http' {
   const plugin: import('pouchdb-core').Plugin
   export default plugin
+}
+
+declare module 'pouchdb-fetch' {
+  export const fetch: import('pouchdb-core').Fetch
 }
 
 declare module 'pouchdb-replication' {

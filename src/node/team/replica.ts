@@ -6,9 +6,11 @@ import PouchDB, {
   type Database,
   type Document,
   type ErrorAnswer,
+  type Fetch,
   type Response,
   type StoredDocument as PouchStored,
 } from 'pouchdb-core'
+import { fetch as pouchFetch } from 'pouchdb-fetch'
 import replication from 'pouchdb-replication'
 
 /**
@@ -197,10 +199,12 @@ function replicateLive(
   workspace: Workspace,
   onState: (state: ReplicationState) => void,
 ): { stop(): Promise<void> } {
+  const requests = untilStopped()
   const remote = new DeskPouch(workspace.url, {
     adapter: 'http',
     auth: { username: workspace.username, password: workspace.password },
     skip_setup: true,
+    fetch: requests.fetch,
   })
   const sync = local.sync(remote, {
     live: true,
@@ -216,6 +220,8 @@ function replicateLive(
     (stopped ??= (async () => {
       sync.cancel()
       if (!waitingToRetry) await ended
+      // Ended: a request still in flight (cancelling does not cancel them) answers no one now.
+      requests.stop()
       await remote.close()
       onState({ kind: 'stopped' })
     })())
@@ -247,6 +253,32 @@ function replicateLive(
       }),
     )
   return { stop }
+}
+
+/**
+ * The remote's requests, answered until the replication stops. Cancelling a live replication does
+ * not cancel its requests in flight, and PouchDB leaves the failure of one that fails afterwards
+ * (the server gone, its connection cut as the app quits or the desk leaves) unhandled, which
+ * Node reports as an error of the process. A request that fails once the replication stopped is
+ * not answered at all: nothing waits for it any more.
+ */
+function untilStopped(): { fetch: Fetch; stop(): void } {
+  let stopped = false
+  const never = new Promise<never>(() => {})
+  return {
+    fetch: async (url, init) => {
+      if (stopped) return never
+      try {
+        return await pouchFetch(url, init)
+      } catch (failure) {
+        if (stopped) return never
+        throw failure
+      }
+    },
+    stop: () => {
+      stopped = true
+    },
+  }
 }
 
 async function winningRevision(local: Database, id: string): Promise<string | undefined> {
