@@ -7,6 +7,7 @@ import { serviceRequestSchema } from './service/operations.ts'
 import { activitySchema, updateSettingsSchema } from './update-feed.ts'
 import { MAX_FACE_PHOTO_BYTES } from './try-on/face-photo.ts'
 import { EXCHANGE_BATCH } from './team/draft-exchange.ts'
+import { SENT_STATES } from './team/shared-documents.ts'
 
 const profileId = z.string().min(1).max(64)
 /** A pasted token: bounded, so a mistaken paste of a whole file is refused before it reaches the keychain. */
@@ -19,6 +20,18 @@ const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 const claimedDraft = z.strictObject({ kind: sharedKind, id: draftId })
 const revision = z.string().regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
+/** An outcome of a run, for the draft's send record in the team workspace (src/shared/team/send-records.ts). */
+const runOutcome = z.strictObject({
+  kind: sharedKind,
+  draft: draftId,
+  position: z.number().int().nonnegative(),
+  label: z.string().max(1_000),
+  state: z.enum(SENT_STATES),
+  at: z.number().nonnegative(),
+  remoteId: z.string().min(1).max(200).optional(),
+  message: z.string().max(10_000).optional(),
+  sent: z.unknown().optional(),
+})
 /** A draft's version for the team workspace. */
 const draftShare = z.strictObject({
   kind: sharedKind,
@@ -132,4 +145,5 @@ export const invokeArguments = {
   ]),
   renewTeamClaims: z.tuple([runId]),
   releaseTeamClaims: z.tuple([runId, z.array(claimedDraft).max(EXCHANGE_BATCH).optional()]),
+  recordTeamSends: z.tuple([runId, z.array(runOutcome).min(1).max(EXCHANGE_BATCH)]),
 } satisfies Record<Channel, z.ZodTuple>

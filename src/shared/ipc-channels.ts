@@ -105,6 +105,8 @@ export const CHANNELS = [
   'claimTeamDrafts',
   'renewTeamClaims',
   'releaseTeamClaims',
+  /** A run's outcomes, written on the workspace's server as the drafts' send records (issue #42). */
+  'recordTeamSends',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

@@ -174,6 +174,7 @@ export interface InvokeResults {
   claimTeamDrafts: ClaimAnswer
   renewTeamClaims: ClaimedDraft[]
   releaseTeamClaims: void
+  recordTeamSends: void
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -2,7 +2,7 @@ import { DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { grid } from './harness/list-page.ts'
 import { joinTeamWorkspace } from './harness/settings-page.ts'
-import { addActiveProfile, seedForSync } from './harness/sync-setup.ts'
+import { addActiveProfile, seededValid, seedForSync } from './harness/sync-setup.ts'
 import { openSync, progress, receivedBarcodes } from './harness/sync-page.ts'
 import type { Credentials } from './harness/team-server.ts'
 import { IMAGE_HOST } from '../../bench/seed-drafts.ts'
@@ -31,7 +31,7 @@ const PRODUCTION: Profile = {
 test.describe('Sending as a team (issue #42)', () => {
   test.slow()
 
-  test('drafts another desk is sending are left out of this desk’s run, naming that desk; the service gets each once', async ({
+  test('drafts another desk is sending are left out of this desk’s run, naming that desk; once sent, both desks show them created by that desk, and the service gets each once', async ({
     page,
     pageProblems,
     teamServer,
@@ -41,7 +41,7 @@ test.describe('Sending as a team (issue #42)', () => {
   }) => {
     const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
     reachedThroughSandbox.add(PRODUCTION.id)
-    await seedForSync(page, pageProblems, 10)
+    const seeded = await seedForSync(page, pageProblems, 10)
     await addActiveProfile(page, PRODUCTION)
     await joinTeamWorkspace(page, workspaceUrl, ANA)
     const ben = await openDesk()
@@ -70,6 +70,24 @@ test.describe('Sending as a team (issue #42)', () => {
     expect(barcodes).toHaveLength(9)
     expect(new Set(barcodes).size).toBe(9)
     // Every request the sandbox had came from Ana's run: Ben's sent nothing there.
+    expect(sandbox.requests()).toHaveLength(9)
+
+    // Ana's send records reach Ben's desk: nothing is offered for creation there again, and his
+    // history and each draft name her desk, as hers do.
+    await expect(ben.getByRole('button', { name: 'Nothing new to create on Production' })).toBeVisible(ARRIVES)
+    await expect(ben.getByRole('region', { name: 'History' })).toContainText(
+      'to Production, sent by ana’s desk',
+    )
+    await screenshot(ben, 'team-sending-history')
+    const sent = seeded.find((draft) => seededValid(draft.index))!
+    for (const desk of [page, ben]) {
+      await desk.goto(`/#/skus/${sent.id}`)
+      const banner = desk.locator('.sent-banner')
+      await expect(banner).toContainText('Created on Production; unchanged since.')
+      await expect(banner).toContainText('Sent by ana’s desk')
+    }
+    expect(await axe(ben)).toEqual([])
+    await screenshot(ben, 'team-sending-recorded')
     expect(sandbox.requests()).toHaveLength(9)
   })
 })

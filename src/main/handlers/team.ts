@@ -13,6 +13,7 @@ type TeamHandlers = Pick<
   | 'claimTeamDrafts'
   | 'renewTeamClaims'
   | 'releaseTeamClaims'
+  | 'recordTeamSends'
 >
 
 /**
@@ -34,5 +35,6 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     claimTeamDrafts: (request) => deps.team.claim(request),
     renewTeamClaims: (run) => deps.team.renewClaims(run),
     releaseTeamClaims: (run, drafts) => deps.team.releaseClaims(run, drafts),
+    recordTeamSends: (run, outcomes) => deps.team.recordSends(run, outcomes),
   }
 }

@@ -1,14 +1,30 @@
 import { createHash } from 'node:crypto'
 import { messageOf } from '#shared/error-message.ts'
 import { CLAIM_TTL_MS, type ClaimedDraft, type ClaimHeld, type ClaimsTaken } from '#shared/team/claims.ts'
-import { checkClaim, DESTINATION_DIGEST_CHARS, type ClaimDocument } from '#shared/team/shared-documents.ts'
+import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
+import {
+  checkClaim,
+  checkSent,
+  DESTINATION_DIGEST_CHARS,
+  type ClaimDocument,
+  type SentDocument,
+} from '#shared/team/shared-documents.ts'
 import type { Workspace } from './replica.ts'
 import { askServer } from './server-request.ts'
 
 /** A draft's claim document on a destination (`ClaimDocument`). */
-export function claimId(destination: string, { kind, id }: ClaimedDraft): string {
+export function claimId(destination: string, draft: ClaimedDraft): string {
+  return documentId('claim', destination, draft)
+}
+
+/** A draft's send record on a destination (`SentDocument`). */
+export function sentId(destination: string, draft: ClaimedDraft): string {
+  return documentId('sent', destination, draft)
+}
+
+function documentId(type: 'claim' | 'sent', destination: string, { kind, id }: ClaimedDraft): string {
   const digest = createHash('sha256').update(destination).digest('hex').slice(0, DESTINATION_DIGEST_CHARS)
-  return `claim:${digest}:${kind}:${id}`
+  return `${type}:${digest}:${kind}:${id}`
 }
 
 /**
@@ -27,6 +43,8 @@ export class RunClaims {
   readonly #ttlMs: number
   /** The claims this run holds: their documents as last written, by id. */
   readonly #held = new Map<string, ClaimDocument & { _rev: string }>()
+  /** The revisions of the send records of the drafts claimed, as the server last answered them. */
+  readonly #recordRevs = new Map<string, string>()
 
   constructor(
     workspace: Workspace,
@@ -71,11 +89,78 @@ export class RunClaims {
       const again = await this.#holders(refused)
       held = { ...again, claims: [...held.claims, ...again.claims] }
     }
+    const taken = [...this.#held.values()].map(({ kind, draft }) => ({ kind, id: draft }))
+    const asked = new Set(drafts.map((draft) => claimId(this.#destination, draft)))
+    const recorded = await this.#records(
+      taken.filter((draft) => asked.has(claimId(this.#destination, draft))),
+    )
     return {
-      taken: [...this.#held.values()].map(({ kind, draft }) => ({ kind, id: draft })),
+      taken,
       held: held.claims,
       serverNow: held.serverNow ?? serverNow,
+      recorded: recorded.filter((record) => record.run !== this.#run),
     }
+  }
+
+  /**
+   * Writes the run's outcomes as the drafts' send records, straight on the server: the claims
+   * still held, so no other desk reads the drafts' records before these are there. A record
+   * another desk wrote meanwhile (a decision about it) is read again and written over once.
+   */
+  async record(outcomes: readonly RunOutcome[]): Promise<void> {
+    const docOf = (outcome: RunOutcome): SentDocument => {
+      const _id = sentId(this.#destination, { kind: outcome.kind, id: outcome.draft })
+      const _rev = this.#recordRevs.get(_id)
+      return {
+        ...outcome,
+        destination: this.#destination,
+        desk: this.#owner,
+        run: this.#run,
+        _id,
+        ...(_rev ? { _rev } : {}),
+        type: 'sent',
+      }
+    }
+    let waiting = [...outcomes]
+    for (let attempt = 0; waiting.length > 0; attempt++) {
+      const docs = waiting.map(docOf)
+      const answers = await this.#bulk(docs)
+      waiting = waiting.filter((_, at) => {
+        const rev = answers[at]!.rev
+        if (rev) this.#recordRevs.set(docs[at]!._id, rev)
+        return !rev
+      })
+      if (waiting.length === 0) return
+      if (attempt > 0)
+        throw new Error(
+          `The workspace's server refused ${waiting.length} send records (written elsewhere meanwhile).`,
+        )
+      await this.#records(waiting.map((outcome) => ({ kind: outcome.kind, id: outcome.draft })))
+    }
+  }
+
+  /** The send records the server holds for `drafts`, each checked; their revisions are kept for `record`. */
+  async #records(drafts: readonly ClaimedDraft[]): Promise<SendRecord[]> {
+    if (drafts.length === 0) return []
+    const ids = drafts.map((draft) => sentId(this.#destination, draft))
+    const answer = await this.#request<{ rows?: unknown }>('POST', '/_all_docs?include_docs=true', {
+      keys: ids,
+    })
+    const found: SendRecord[] = []
+    for (const { key, doc } of listOf<{ key: string; doc?: unknown }>(answer.body.rows)) {
+      if (!ids.includes(key) || doc === undefined || doc === null) continue
+      const checked = checkSent(doc)
+      // One that is not a send record's shape is written over by this run's outcome.
+      if (typeof checked === 'string' || checked._id !== key) {
+        const rev = (doc as { _rev?: unknown })._rev
+        if (typeof rev === 'string') this.#recordRevs.set(key, rev)
+        continue
+      }
+      const { _id, _rev, type: _type, ...record } = checked
+      this.#recordRevs.set(key, _rev)
+      found.push(record)
+    }
+    return found
   }
 
   /** Writes new claims; those written are held, and the ids of those refused are answered. */

@@ -52,19 +52,22 @@ export async function arrivalsSince(
   limit: number,
 ): Promise<TeamArrivals> {
   const { changes, last } = await replica.changes(since, limit)
-  const answer: TeamArrivals = { arrivals: [], mappings: [], setAside: [], last }
+  const answer: TeamArrivals = { arrivals: [], mappings: [], records: [], setAside: [], last }
   for (const change of changes) {
     const checked = checkArrival(change.doc)
     if (!checked.ok) answer.setAside.push({ id: checked.id, reason: checked.reason })
     // Claims are the server's to decide (claims.ts): read there when a desk sends, not from here.
     else if ('claim' in checked) continue
-    else if ('mapping' in checked) {
+    else if ('sent' in checked) {
+      const { _id, _rev, type: _type, ...record } = checked.sent
+      answer.records.push(record)
+    } else if ('mapping' in checked) {
       const { header, path, editedBy, editedAt } = checked.mapping
       answer.mappings.push({ header, path, editedBy, editedAt })
     } else if ('removed' in checked) {
       // A mapping removed outside the app is forgotten by the workspace only: desks keep theirs.
-      // A claim removed is a run that ended.
-      if (!/^(mapping|claim):/.test(checked.removed._id))
+      // A claim removed is a run that ended; a send record removed (by hand) changes no draft.
+      if (!/^(mapping|claim|sent):/.test(checked.removed._id))
         answer.arrivals.push({
           ...draftKey(checked.removed._id),
           rev: checked.removed._rev,

@@ -13,6 +13,7 @@ import {
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimRequest, ClaimAnswer, ClaimedDraft } from '#shared/team/claims.ts'
+import type { RunOutcome } from '#shared/team/send-records.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
@@ -80,6 +81,11 @@ export interface TeamWorkspace {
   renewClaims(run: string): Promise<ClaimedDraft[]>
   /** Releases a run's claims, those of `drafts` or all of them: the run is done with them. */
   releaseClaims(run: string, drafts?: readonly ClaimedDraft[]): Promise<void>
+  /**
+   * Writes a run's outcomes on the server as the drafts' send records, as the desk's name, while
+   * the run holds their claims (a run that claimed nothing, to the built-in Sandbox, records none).
+   */
+  recordSends(run: string, outcomes: readonly RunOutcome[]): Promise<void>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -247,6 +253,13 @@ class HeldWorkspace implements TeamWorkspace {
 
   async renewClaims(run: string) {
     return (await this.#held?.claims.get(run)?.renew()) ?? []
+  }
+
+  async recordSends(run: string, outcomes: readonly RunOutcome[]) {
+    const claims = this.#held?.claims.get(run)
+    if (!claims)
+      throw new Error('This run holds no claims in a team workspace: its outcomes are this desk’s own.')
+    await claims.record(outcomes)
   }
 
   async releaseClaims(run: string, drafts?: readonly ClaimedDraft[]) {

@@ -112,7 +112,7 @@ function isLiveState(state: ItemState): state is LiveState {
 }
 
 /** Whether a run holds the draft at this destination: its creation or its update is queued or being sent. */
-function isLiveStanding(standing: DestinationStanding): boolean {
+export function isLiveStanding(standing: DestinationStanding): boolean {
   return isLiveState(standing.state) || (standing.update !== undefined && isLiveState(standing.update.state))
 }
 

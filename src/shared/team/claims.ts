@@ -1,3 +1,4 @@
+import type { SendRecord } from './send-records.ts'
 import type { SharedKind } from './shared-documents.ts'
 
 // Claims (issue #42), as main's claims (src/node/team/claims.ts) answer the page: the document
@@ -18,11 +19,16 @@ export interface ClaimHeld extends ClaimedDraft {
   expired: boolean
 }
 
-/** What claiming came to: the drafts this run now holds, those another run holds, the server's time. */
+/**
+ * What claiming came to: the drafts this run now holds, those another run holds, the server's
+ * time, and the send records the server holds for the drafts taken, from other runs: what another
+ * desk sent there already, which this desk's replica may not have yet.
+ */
 export interface ClaimsTaken {
   taken: ClaimedDraft[]
   held: ClaimHeld[]
   serverNow: number
+  recorded: SendRecord[]
 }
 
 /** How long a claim holds unless renewed: a run renews its claims well within it. */

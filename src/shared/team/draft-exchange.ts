@@ -1,3 +1,4 @@
+import type { SendRecord } from './send-records.ts'
 import type { SharedKind } from './shared-documents.ts'
 
 /**
@@ -91,12 +92,13 @@ export interface MappingArrival extends MappingShare {
 }
 
 /**
- * What arrived after a sequence: the drafts, the column mappings, what was set aside, and the
- * sequence to ask from next.
+ * What arrived after a sequence: the drafts, the column mappings, the send records (issue #42),
+ * what was set aside, and the sequence to ask from next.
  */
 export interface TeamArrivals {
   arrivals: DraftArrival[]
   mappings: MappingArrival[]
+  records: SendRecord[]
   setAside: SetAside[]
   last: string
 }

@@ -63,6 +63,43 @@ export interface ClaimDocument {
   expiresAt: number
 }
 
+/** The outcomes a send record keeps: the states an item of a run ends in. */
+export const SENT_STATES = ['synced', 'rejected', 'failed', 'unknown'] as const
+export type SentState = (typeof SENT_STATES)[number]
+
+/**
+ * A draft's send record at one destination (issue #42, send-records.ts):
+ * `sent:<destination's digest>:<kind>:<id>`, its latest outcome there as the run that sent it
+ * recorded it, replaced by the next run that sends it there. Written straight to the server by the
+ * desk whose run sent it, before the run releases its claims, so the next desk to claim the draft
+ * finds it there; it replicates to every desk, which then shows the same outcome.
+ */
+export interface SentDocument {
+  _id: string
+  _rev?: string
+  type: 'sent'
+  /** The destination's address, as `destinationOf` gives it. */
+  destination: string
+  kind: SharedKind
+  /** The draft's id. */
+  draft: string
+  /** The workspace user (the desk's name) whose run sent it. */
+  desk: string
+  /** The run on that desk, the item's place in it, and how a person finds the draft (its barcode). */
+  run: string
+  position: number
+  label: string
+  state: SentState
+  /** When the outcome came, in ms since the epoch by the sending desk's clock. */
+  at: number
+  /** The platform's id of what it created, when the answer said it. */
+  remoteId?: string
+  /** Why it was refused, failed or is unknown. */
+  message?: string
+  /** Exactly what was sent: what a later version of the draft is compared with, and updated from. */
+  sent?: unknown
+}
+
 /** The hex digits of the destination's SHA-256 a claim's id carries (its address can be long). */
 export const DESTINATION_DIGEST_CHARS = 16
 
@@ -75,6 +112,7 @@ export type Arrival =
   | { ok: true; draft: SharedDraft & { _rev: string } }
   | { ok: true; mapping: SharedMapping & { _rev: string } }
   | { ok: true; claim: ClaimDocument & { _rev: string } }
+  | { ok: true; sent: SentDocument & { _rev: string } }
   | { ok: true; removed: { _id: string; _rev: string } }
   | { ok: false; id: string; reason: string }
 
@@ -90,7 +128,7 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 const DRAFT_ID = '(sku|app):[A-Za-z0-9_-]{1,100}'
 const ID = new RegExp(
-  `^${DRAFT_ID}$|^mapping:[0-9a-f]{32}$|^claim:[0-9a-f]{${DESTINATION_DIGEST_CHARS}}:${DRAFT_ID}$`,
+  `^${DRAFT_ID}$|^mapping:[0-9a-f]{32}$|^(claim|sent):[0-9a-f]{${DESTINATION_DIGEST_CHARS}}:${DRAFT_ID}$`,
 )
 const REV = /^\d{1,10}-[0-9a-f]{1,64}$/
 const MAX_NAME_CHARS = 200
@@ -99,6 +137,9 @@ const MAX_DESTINATION_CHARS = 2_000
 /** A header longer than any sheet's; a field path longer than the contract's deepest. */
 const MAX_HEADER_CHARS = 500
 const MAX_PATH_CHARS = 300
+/** A draft's label (its barcode or name) and an outcome's message, as a run keeps them. */
+const MAX_LABEL_CHARS = 1_000
+const MAX_MESSAGE_CHARS = 10_000
 
 /**
  * Checks a document from the workspace before anything of it reaches a draft: its size, its depth,
@@ -129,6 +170,10 @@ export function checkArrival(doc: unknown): Arrival {
     const claim = checkClaim(fields)
     return claim ? { ok: true, claim } : refuse('not a claim’s shape')
   }
+  if (fields._id.startsWith('sent:')) {
+    const sent = checkSent(fields)
+    return typeof sent === 'string' ? refuse(sent) : { ok: true, sent }
+  }
   return fields._id.startsWith('mapping:') ? mappingOf(fields, refuse) : draftOf(fields, refuse)
 }
 
@@ -154,6 +199,43 @@ export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | u
     time(claimedAt) &&
     time(expiresAt)
   return fits ? (doc as unknown as ClaimDocument & { _rev: string }) : undefined
+}
+
+/**
+ * A send record as the server holds it, or what is wrong with it: another desk's account of what
+ * it sent, which becomes this desk's record of the draft there, so each field is checked (the
+ * payload sent is kept as it came: only compared with the draft and sent on as an update's base).
+ */
+export function checkSent(doc: unknown): (SentDocument & { _rev: string }) | string {
+  if (!isRecord(doc)) return 'not an object'
+  const { _id, _rev, type, destination, kind, draft, desk, run, position, label, state, at, ...optional } =
+    doc
+  // `sent` is what was sent, any JSON: kept as it came.
+  const { remoteId, message, sent: _sent, ...rest } = optional
+  const text = (value: unknown, most: number) =>
+    typeof value === 'string' && value.length > 0 && value.length <= most
+  const unknown = Object.keys(rest)
+  if (unknown.length) return `unknown fields (${unknown.slice(0, 5).join(', ')})`
+  if (type !== 'sent' || typeof _id !== 'string' || typeof _rev !== 'string' || !REV.test(_rev))
+    return 'its type does not match its id'
+  if (
+    !KINDS.includes(kind as SharedKind) ||
+    !text(draft, 100) ||
+    !_id.endsWith(`:${String(kind)}:${String(draft)}`)
+  )
+    return '"kind" and "draft" do not match its id'
+  if (!text(destination, MAX_DESTINATION_CHARS)) return '"destination" is not an address'
+  if (!text(desk, MAX_NAME_CHARS)) return '"desk" is not a user’s name'
+  if (!text(run, MAX_NAME_CHARS)) return '"run" is not a run’s id'
+  if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0)
+    return '"position" is not a place in a run'
+  if (typeof label !== 'string' || label.length > MAX_LABEL_CHARS) return '"label" is not a draft’s label'
+  if (!SENT_STATES.includes(state as SentState)) return `"state" is not one of ${SENT_STATES.join(', ')}`
+  if (typeof at !== 'number' || !Number.isFinite(at) || at < 0) return '"at" is not a time'
+  if (remoteId !== undefined && !text(remoteId, MAX_NAME_CHARS)) return '"remoteId" is not an id'
+  if (message !== undefined && (typeof message !== 'string' || message.length > MAX_MESSAGE_CHARS))
+    return '"message" is not a message'
+  return doc as unknown as SentDocument & { _rev: string }
 }
 
 function mappingOf(

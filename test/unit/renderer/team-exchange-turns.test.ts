@@ -34,6 +34,7 @@ vi.mock('#renderer/adapters/team-workspace.ts', () => ({
       return {
         arrivals: after.map((change) => change.arrival),
         mappings: [],
+        records: [],
         setAside: [],
         last: String(after.at(-1)?.seq ?? since),
       }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { claimId, RunClaims } from '#node/team/claims.ts'
+import { claimId, RunClaims, sentId } from '#node/team/claims.ts'
+import type { RunOutcome } from '#shared/team/send-records.ts'
 import type { ClaimedDraft } from '#shared/team/claims.ts'
 import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
 
@@ -32,6 +33,24 @@ function runOf(url: string, who: Credentials, run: string, destination = PRODUCT
 }
 
 const ids = (claimed: readonly ClaimedDraft[]) => claimed.map((draft) => draft.id).sort()
+
+function outcome(
+  draft: string,
+  position: number,
+  state: RunOutcome['state'],
+  more: Partial<RunOutcome> = {},
+): RunOutcome {
+  return {
+    kind: 'sku',
+    draft,
+    position,
+    label: `040000000000${position}`,
+    state,
+    at: 1_790_000_000_000 + position,
+    sent: { skuId: draft, productName: `Rouge ${position}` },
+    ...more,
+  }
+}
 
 describe('claims on drafts, taken on the workspace’s server (issue #42)', () => {
   it('a draft another desk’s run holds is not taken, and that desk is named; the others are', async () => {
@@ -125,6 +144,57 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     expect(ids((await runOf(url, BEN, 'run-c').take(drafts(2))).taken)).toEqual(['draft-1'])
   })
 
+  it('a run’s outcomes are on the server before its claims are released: the next desk to claim the drafts reads them', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    await ana.take(drafts(3))
+    const outcomes: RunOutcome[] = [
+      outcome('draft-0', 0, 'synced', { remoteId: 'plat-0' }),
+      outcome('draft-1', 1, 'rejected', { message: 'barcode: not a GTIN' }),
+      outcome('draft-2', 2, 'unknown', { message: 'No answer' }),
+    ]
+    await ana.record(outcomes)
+    await ana.release()
+
+    const ben = runOf(url, BEN, 'run-b')
+    const answer = await ben.take(drafts(4))
+    expect(ids(answer.taken)).toEqual(['draft-0', 'draft-1', 'draft-2', 'draft-3'])
+    expect(answer.recorded.sort((a, b) => a.position - b.position)).toEqual(
+      outcomes.map((sent) => ({ ...sent, destination: PRODUCTION, desk: 'ana', run: 'run-a' })),
+    )
+    // Ben's run sends draft-1 again (edited since): its record is written over Ana's, and a run
+    // never hears its own records as another's.
+    await ben.record([outcome('draft-1', 0, 'synced', { remoteId: 'plat-1' })])
+    await ben.release()
+    const later = runOf(url, ANA, 'run-c')
+    const again = await later.take(drafts(2))
+    await later.release()
+    expect(again.recorded.map(({ draft, desk, run, state }) => ({ draft, desk, run, state }))).toEqual([
+      { draft: 'draft-0', desk: 'ana', run: 'run-a', state: 'synced' },
+      { draft: 'draft-1', desk: 'ben', run: 'run-b', state: 'synced' },
+    ])
+    const ownAgain = runOf(url, BEN, 'run-b')
+    expect((await ownAgain.take(drafts(2))).recorded.map((record) => record.run)).toEqual(['run-a'])
+  })
+
+  it('a record written elsewhere since the run read it is read again and written over, once', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    await ana.take(drafts(1))
+    // Another desk's record of it lands between Ana's claim and her outcome (a document written by
+    // hand, as no desk of the app writes a record it does not hold the claim of).
+    const id = sentId(PRODUCTION, drafts(1)[0]!)
+    const put = await fetch(`${url}/${encodeURIComponent(id)}`, {
+      method: 'PUT',
+      headers: { Authorization: basic(BEN), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ note: 'written by hand' }),
+    })
+    expect(put.status).toBe(201)
+    await ana.record([outcome('draft-0', 0, 'synced')])
+    const stored = await fetch(`${url}/${encodeURIComponent(id)}`, { headers: { Authorization: basic(ANA) } })
+    expect(await stored.json()).toMatchObject({ desk: 'ana', run: 'run-a', state: 'synced', _rev: /^2-/ })
+  })
+
   it('a server out of reach takes nothing, and the error names it', async () => {
     const url = await workspace()
     server!.pause()
@@ -140,6 +210,8 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
       [{ id: claimId(PRODUCTION, drafts(1)[0]!), error: 'conflict' }],
       { rows: [{ key: claimId(PRODUCTION, drafts(1)[0]!), value: { deleted: true }, doc: null }] },
       [{ id: claimId(PRODUCTION, drafts(1)[0]!), rev: '3-0a' }],
+      // No send record of it yet.
+      { rows: [{ key: sentId(PRODUCTION, drafts(1)[0]!), error: 'not_found' }] },
     ]
     const url = await scripted((request) => (request === 'GET' ? {} : answers.shift()))
     const answer = await runOf(url, ANA, 'run-a').take(drafts(1))

@@ -114,4 +114,36 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
     ]
     for (const doc of cases) expect(checkArrival(doc)).toMatchObject({ ok: false })
   })
+
+  it('takes another desk’s send record, and sets aside one that is not, naming the field (issue #42)', () => {
+    const sent = {
+      _id: 'sent:0123456789abcdef:sku:f1',
+      _rev: REV,
+      type: 'sent',
+      destination: 'https://api.example.test',
+      kind: 'sku',
+      draft: 'f1',
+      desk: 'ana',
+      run: 'r-1',
+      position: 3,
+      label: '0123456789012',
+      state: 'synced',
+      at: 1_790_000_000_000,
+      remoteId: 'plat-9',
+      sent: { skuId: 'S-1', productName: 'Rouge' },
+    }
+    expect(checkArrival(sent)).toEqual({ ok: true, sent })
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...sent, _id: 'sent:0123:sku:f1' }, /id is not a shared draft/],
+      [{ ...sent, draft: 'f2' }, /"kind" and "draft" do not match its id/],
+      [{ ...sent, desk: '' }, /"desk"/],
+      [{ ...sent, state: 'sending' }, /"state" is not one of synced, rejected, failed, unknown/],
+      [{ ...sent, position: -1 }, /"position"/],
+      [{ ...sent, at: 'now' }, /"at"/],
+      [{ ...sent, remoteId: 42 }, /"remoteId"/],
+      [{ ...sent, decidedBy: 'ben' }, /unknown fields \(decidedBy\)/],
+      [{ ...sent, type: 'claim' }, /type does not match its id/],
+    ]
+    for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
+  })
 })

@@ -197,7 +197,7 @@ describe('the team workspace main holds (issue #41)', () => {
     ])
     // From the sequence it answered with, nothing: each change is handed over once.
     const again = await workspace.arrivals(last, 10)
-    expect(again).toEqual({ arrivals: [], mappings: [], setAside: [], last })
+    expect(again).toEqual({ arrivals: [], mappings: [], records: [], setAside: [], last })
     await workspace.leave()
     await expect(workspace.arrivals('0', 10)).rejects.toThrow('This desk has joined no team workspace.')
   })

@@ -1,4 +1,5 @@
 import { createSyncRun } from '#shared/sync/engine.ts'
+import type { ItemState, ItemUpdate, OutboxItem, RequestRecord, SyncOutbox } from '#shared/sync/ports.ts'
 import type { RunEvents, SyncRun } from '#shared/sync/run.ts'
 import { db } from '../db/index.ts'
 import { DexieSyncOutbox } from '../db/sync-outbox.ts'
@@ -13,16 +14,24 @@ import { bridgeTransport } from './sync-transport.ts'
  * main with the run's own profile, the page's clock, and a wait for the network that probes the
  * service with an empty batch (it creates nothing). `needsNetwork` says whether the run's
  * destination needs the network: for one on this computer the probes go on while the page says
- * it is offline.
+ * it is offline. `recorded` hears each request's outcome once it is written here (a team's send
+ * records follow them).
  */
 export function createAppSyncRun(
   run: SyncRunRecord,
   events: RunEvents,
-  { needsNetwork }: { needsNetwork(): boolean },
+  {
+    needsNetwork,
+    recorded,
+  }: {
+    needsNetwork(): boolean
+    recorded?(request: RequestRecord, updates: readonly ItemUpdate[]): void
+  },
 ): SyncRun {
+  const outbox = new DexieSyncOutbox(db, run)
   return createSyncRun(
     {
-      outbox: new DexieSyncOutbox(db, run),
+      outbox: recorded ? new TellingOutbox(outbox, recorded) : outbox,
       transport: bridgeTransport(run),
       clock: systemClock,
       waitUntilOnline: onlineWaiter({
@@ -41,4 +50,39 @@ export function createAppSyncRun(
     },
     events,
   )
+}
+
+/** An outbox that tells `recorded` of each request's outcome once the outbox has written it. */
+class TellingOutbox implements SyncOutbox {
+  private readonly outbox: SyncOutbox
+  private readonly recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void
+
+  constructor(
+    outbox: SyncOutbox,
+    recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void,
+  ) {
+    this.outbox = outbox
+    this.recorded = recorded
+  }
+
+  queuedAfter(after: number, limit: number): Promise<OutboxItem[]> {
+    return this.outbox.queuedAfter(after, limit)
+  }
+
+  beginRequest(request: RequestRecord): Promise<void> {
+    return this.outbox.beginRequest(request)
+  }
+
+  async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
+    await this.outbox.endRequest(request, updates)
+    this.recorded(request, updates)
+  }
+
+  recoverInterrupted(message: string): Promise<number> {
+    return this.outbox.recoverInterrupted(message)
+  }
+
+  counts(): Promise<Record<ItemState, number>> {
+    return this.outbox.counts()
+  }
 }

@@ -8,6 +8,7 @@ import type {
   TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimAnswer, ClaimedDraft, ClaimRequest } from '#shared/team/claims.ts'
+import type { RunOutcome } from '#shared/team/send-records.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 
@@ -29,4 +30,6 @@ export const teamWorkspaceInMain = {
   renewClaims: (run: string): Promise<ClaimedDraft[]> => window.api.renewTeamClaims(run),
   releaseClaims: (run: string, drafts?: ClaimedDraft[]): Promise<void> =>
     window.api.releaseTeamClaims(run, drafts),
+  recordSends: (run: string, outcomes: RunOutcome[]): Promise<void> =>
+    window.api.recordTeamSends(run, outcomes),
 }

@@ -46,6 +46,13 @@ export interface SyncRunRecord {
   /** The last pause or stop, in a person's words (what the history shows). */
   lastMessage?: string
   lastPause?: PauseReason
+  /** The team workspace's name of the desk that sent it: this desk's while joined (issue #42). */
+  sentBy?: string
+  /**
+   * Another desk's run, known here from the workspace's send records (db/team-send-records.ts):
+   * never sent, resumed or decided from this desk; its items are those records.
+   */
+  fromWorkspace?: true
 }
 
 /** One item of a run: a SKU draft (its id is the key) at its place in the run. */

@@ -581,6 +581,11 @@ export class SyncRunRepository {
   }
 
   /** The drafts of a run's items still queued, in the run's order. */
+  /** Names the desk that sends a run (its team workspace name, issue #42), for the history. */
+  async sentBy(id: string, desk: string): Promise<void> {
+    await this.db.syncRuns.update(id, { sentBy: desk })
+  }
+
   async queuedKeys(id: string): Promise<string[]> {
     return (await itemsInState(this.db, id, 'queued').toArray()).map((item) => item.key)
   }

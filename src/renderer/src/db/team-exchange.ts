@@ -6,6 +6,7 @@ import type { SyncKind } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from './database.ts'
 import { unsentDraft } from './draft-repository.ts'
 import type { DraftMeta, TeamDeletionRecord, TeamExchangeRecord, TeamStanding } from './records.ts'
+import { applySendRecords, sendRecordTables } from './team-send-records.ts'
 import { isWaitingToShare } from './team-waiting.ts'
 import { storedKind, withoutRefusals } from './stored-kinds.ts'
 
@@ -191,20 +192,29 @@ export type ArrivalsApplied = Record<SyncKind, number>
  * the draft (its send standings here kept; an editor open on it follows, or saves its pending edit
  * on the version it was made on: `EditBase`), a new one is added, and a version that says
  * "deleted" deletes it. Each kind's drafts are read and written in bulk: a first pull brings
- * thousands.
+ * thousands. Other desks' send records (issue #42) come after the drafts they are about.
  */
 export function applyArrivals(
   db: CatalogDatabase,
-  { arrivals, last }: Pick<TeamArrivals, 'arrivals' | 'last'>,
+  {
+    arrivals,
+    records = [],
+    last,
+  }: Pick<TeamArrivals, 'arrivals' | 'last'> & Partial<Pick<TeamArrivals, 'records'>>,
   now: number,
 ): Promise<ArrivalsApplied> {
   const tables = EXCHANGED_KINDS.map((kind) => table(db, kind))
   const beside = EXCHANGED_KINDS.flatMap((kind) => storedKind(kind).beside(db))
-  return db.transaction('rw', [...tables, ...beside, db.teamDeletions, db.teamExchange], async () => {
+  const written = [...tables, ...beside, ...sendRecordTables(db), db.teamDeletions, db.teamExchange]
+  return db.transaction('rw', written, async () => {
     const applied: ArrivalsApplied = { skus: 0, apps: 0 }
     for (const kind of EXCHANGED_KINDS) {
       const ofKind = arrivals.filter((arrival) => KIND_OF[arrival.kind] === kind)
       if (ofKind.length) applied[kind] = await applyKind(db, kind, ofKind, now)
+    }
+    if (records.length) {
+      const recorded = await applySendRecords(db, records)
+      for (const kind of EXCHANGED_KINDS) applied[kind] += recorded[kind]
     }
     await db.teamExchange.put({ ...(await exchangeState(db)), since: last })
     return applied

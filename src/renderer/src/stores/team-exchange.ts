@@ -15,6 +15,7 @@ import {
   waitingShares,
 } from '../db/team-exchange.ts'
 import { TELL_DRAFTS_CHANGED } from './draft-lists.ts'
+import { useSyncStore } from './sync.ts'
 import { applyMappingArrivals, mappingsShared, shareAllMappings, waitingMappings } from './saved-mappings.ts'
 
 /** How often the exchange asks main while a workspace is joined, and while none is. */
@@ -82,7 +83,9 @@ export function exchangeTurns(pinia: Pinia): () => Promise<number> {
         ? await ahead.answer
         : await teamWorkspaceInMain.arrivals(since, EXCHANGE_BATCH)
     // A full batch: more is waiting, asked for now and the next turn comes at once.
-    const more = arrived.arrivals.length + arrived.mappings.length + arrived.setAside.length >= EXCHANGE_BATCH
+    const more =
+      arrived.arrivals.length + arrived.mappings.length + arrived.records.length + arrived.setAside.length >=
+      EXCHANGE_BATCH
     if (more) prefetch = prefetched(arrived.last)
     // Before the drafts' transaction keeps the sequence: a crash between replays them, to the same end.
     applyMappingArrivals(arrived.mappings)
@@ -91,6 +94,8 @@ export function exchangeTurns(pinia: Pinia): () => Promise<number> {
       EXCHANGED_KINDS.filter((kind) => applied[kind] > 0),
       { streaming: more },
     )
+    // Another desk's send records: the Sync page's counts and history, if it was opened, read again.
+    if (arrived.records.length && pinia.state.value.sync) await useSyncStore(pinia).refresh()
     return more ? 0 : JOINED_MS
   }
 }

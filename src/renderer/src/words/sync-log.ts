@@ -5,7 +5,9 @@ import { holdHeading, HOLD_REASONS, type HoldReason } from '#shared/sync/send-ga
 import type { SyncRunRecord } from '../db/sync-records.ts'
 import type { Resolution } from '../db/sync-runs.ts'
 import type { ClaimHeld } from '#shared/team/claims.ts'
-import { counted } from './counting.ts'
+import type { SendRecord } from '#shared/team/send-records.ts'
+import { SENT_STATES, type SentState } from '#shared/team/shared-documents.ts'
+import { count, counted } from './counting.ts'
 import { formatTime } from './format.ts'
 
 /*
@@ -82,4 +84,29 @@ export function heldByOthersLines(run: SyncRunRecord, held: readonly ClaimHeld[]
     const ranOut = Math.max(...claims.map((claim) => claim.expiresAt))
     return `${what}: ${owner}’s desk was sending ${them} to ${place} and stopped (its claim ran out ${formatTime(ranOut)}); what reached ${place} is not known.`
   })
+}
+
+/**
+ * The log's lines for drafts a run left out because another desk of the team already sent them to
+ * its destination (issue #42), desk by desk, with what came of it there.
+ */
+export function sentElsewhereLines(run: SyncRunRecord, records: readonly SendRecord[]): string[] {
+  const byDesk = new Map<string, SendRecord[]>()
+  for (const record of records) byDesk.set(record.desk, [...(byDesk.get(record.desk) ?? []), record])
+  return [...byDesk].map(([desk, sent]) => {
+    const them = sent.length === 1 ? 'it' : 'them'
+    const outcomes = SENT_STATES.flatMap((state) => {
+      const n = sent.filter((record) => record.state === state).length
+      return n ? [`${count(n)} ${SENT_OUTCOME_WORDS[state]}`] : []
+    })
+    return `${logCount(run.kind, sent.length)} left out: ${desk}’s desk sent ${them} to ${run.profileName} already (${outcomes.join(', ')}).`
+  })
+}
+
+/** What came of another desk's sending, as `sentElsewhereLines` counts it. */
+const SENT_OUTCOME_WORDS: Readonly<Record<SentState, string>> = {
+  synced: 'created',
+  rejected: 'refused',
+  failed: 'failed with a server error',
+  unknown: 'with an unknown outcome',
 }

@@ -1,22 +1,33 @@
 import { messageOf } from '#shared/error-message.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
+import type { ItemUpdate, RequestRecord } from '#shared/sync/ports.ts'
 import { CLAIM_TTL_MS, type ClaimHeld } from '#shared/team/claims.ts'
 import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
+import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
+import type { SharedKind } from '#shared/team/shared-documents.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import { teamWorkspaceInMain } from '../../adapters/team-workspace.ts'
-import { syncRuns } from '../../db/index.ts'
+import { db, syncRuns } from '../../db/index.ts'
+import { itemsOfKeys } from '../../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
 import { SHARED_KIND } from '../../db/team-exchange.ts'
-import { heldByOthersLines, logCount } from '../../words/sync-log.ts'
+import { applySendRecordsNow, keepingOut } from '../../db/team-send-records.ts'
+import { heldByOthersLines, logCount, sentElsewhereLines } from '../../words/sync-log.ts'
 
 /** How often a run renews its claims: well within their expiry, so one renewal missed loses none. */
 const RENEW_MS = CLAIM_TTL_MS / 4
 
-/** A run's claims while it sends, renewed on their own until released. */
+/**
+ * A run's claims while it sends, renewed on their own until released, and the outcomes of its
+ * requests written as the drafts' send records in the workspace as they come (`recorded`): every
+ * one of them is written before the claims are released, or the claims are kept until they run out.
+ */
 export interface RunClaimsHeld {
+  recorded(request: RequestRecord, updates: readonly ItemUpdate[]): void
   release(): Promise<void>
 }
 
-const NO_CLAIMS: RunClaimsHeld = { release: async () => {} }
+const NO_CLAIMS: RunClaimsHeld = { recorded: () => {}, release: async () => {} }
 
 /**
  * Claims a run's queued drafts on its destination before it sends them (issue #42), when this desk
@@ -30,9 +41,12 @@ export async function claimRun(
   addLog: (text: string) => void,
 ): Promise<{ ok: true; claims: RunClaimsHeld } | { ok: false; message: string }> {
   if (run.destination === EMBEDDED_SANDBOX_DESTINATION) return { ok: true, claims: NO_CLAIMS }
-  if ((await teamWorkspaceInMain.status()).state !== 'joined') return { ok: true, claims: NO_CLAIMS }
+  const status = await teamWorkspaceInMain.status()
+  if (status.state !== 'joined') return { ok: true, claims: NO_CLAIMS }
+  await syncRuns.sentBy(run.id, status.name)
   const keys = await syncRuns.queuedKeys(run.id)
   const held: ClaimHeld[] = []
+  const recorded: SendRecord[] = []
   for (let at = 0; at < keys.length; at += EXCHANGE_BATCH) {
     const drafts = keys.slice(at, at + EXCHANGE_BATCH).map((id) => ({ kind: SHARED_KIND[run.kind], id }))
     const answer = await teamWorkspaceInMain.claim({ destination: run.destination, run: run.id, drafts })
@@ -44,6 +58,7 @@ export async function claimRun(
       }
     }
     held.push(...answer.held)
+    recorded.push(...answer.recorded)
   }
   if (held.length) {
     await syncRuns.leaveOut(
@@ -52,16 +67,120 @@ export async function claimRun(
     )
     for (const line of heldByOthersLines(run, held)) addLog(line)
   }
+  // Sent there by another desk, and this desk's replica had not brought the record yet.
+  const sentElsewhere = await keepingOut(db, run.kind, recorded)
+  if (sentElsewhere.length) {
+    await syncRuns.leaveOut(
+      run.id,
+      sentElsewhere.map((record) => record.draft),
+    )
+    await applySendRecordsNow(db, sentElsewhere)
+    for (const line of sentElsewhereLines(run, sentElsewhere)) addLog(line)
+  }
+  const outcomes = outcomesWriter(run, addLog)
   const timer = setInterval(() => void renew(run, addLog), RENEW_MS)
   return {
     ok: true,
     claims: {
+      recorded: outcomes.add,
       async release() {
         clearInterval(timer)
+        const unwritten = await outcomes.flush()
+        if (unwritten > 0)
+          throw new Error(
+            `the outcomes of ${logCount(run.kind, unwritten)} could not be written to the team workspace, so its claims are kept until they run out (two minutes): ${outcomes.failure()}`,
+          )
         await teamWorkspaceInMain.releaseClaims(run.id)
       },
     },
   }
+}
+
+/**
+ * Writes a run's outcomes to the workspace as its requests end, one write after another; what
+ * could not be written waits for the next (and for `flush`, as the run ends). Only a creation's
+ * outcomes are a draft's send record: an update leaves what stands there as it was created.
+ */
+function outcomesWriter(run: SyncRunRecord, addLog: (text: string) => void) {
+  const creates = (run.action ?? 'create') === 'create'
+  const kind = SHARED_KIND[run.kind]
+  let waiting: RunOutcome[] = []
+  let writing = Promise.resolve()
+  let lastFailure = ''
+
+  async function write() {
+    while (waiting.length) {
+      const batch = waiting.slice(0, EXCHANGE_BATCH)
+      try {
+        await teamWorkspaceInMain.recordSends(run.id, batch)
+      } catch (failure) {
+        if (!lastFailure)
+          addLog(
+            `What this run sent could not be written to the team workspace yet; it is tried again after the next request and as the run ends: ${messageOf(failure)}`,
+          )
+        lastFailure = messageOf(failure)
+        return
+      }
+      waiting = waiting.slice(batch.length)
+    }
+  }
+
+  return {
+    add(request: RequestRecord, updates: readonly ItemUpdate[]) {
+      if (!creates) return
+      writing = writing.then(async () => {
+        try {
+          waiting.push(...(await outcomesOf(run, kind, request, updates)))
+        } catch (failure) {
+          addLog(
+            `What this run sent could not be read to write it to the team workspace: ${messageOf(failure)}`,
+          )
+          return
+        }
+        await write()
+      })
+    },
+    /** Writes what waits; answers how many outcomes are still unwritten. */
+    async flush(): Promise<number> {
+      await writing
+      await write()
+      return waiting.length
+    },
+    failure: () => lastFailure,
+  }
+}
+
+/** A request's outcomes as send records: its items that ended (not those queued again). */
+async function outcomesOf(
+  run: SyncRunRecord,
+  kind: SharedKind,
+  request: RequestRecord,
+  updates: readonly ItemUpdate[],
+): Promise<RunOutcome[]> {
+  const ended = updates.filter((update) => update.state !== 'queued')
+  const items = await itemsOfKeys(
+    db,
+    run.id,
+    ended.map((update) => update.key),
+  )
+  return ended.flatMap((update, at) => {
+    const item = items[at]
+    if (!item || update.state === 'queued') return []
+    const remoteId = update.remoteId ?? item.remoteId
+    return [
+      {
+        kind,
+        draft: item.key,
+        position: item.position,
+        label: item.label,
+        state: update.state,
+        at: request.endedAt ?? systemClock.now(),
+        ...(remoteId !== undefined ? { remoteId } : {}),
+        ...(update.message !== undefined ? { message: update.message } : {}),
+        ...(item.sent !== undefined ? { sent: item.sent } : {}),
+      },
+    ]
+  })
 }
 
 /** Renews a run's claims; what was lost or could not be renewed is said in the log. */

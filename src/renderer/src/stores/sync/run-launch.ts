@@ -1,7 +1,7 @@
 import type { Ref } from 'vue'
 import { messageOf } from '#shared/error-message.ts'
 import { needsNetwork } from '#shared/sync/destination.ts'
-import { noItems } from '#shared/sync/ports.ts'
+import { noItems, type ItemUpdate, type RequestRecord } from '#shared/sync/ports.ts'
 import type { SyncRun } from '#shared/sync/run.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
@@ -64,12 +64,17 @@ export function useRunLaunch(deps: LaunchDeps) {
     // Until its profile is read, a run is taken to need the network.
     let networked = true
     // Claimed before the first await, so a second launch (a double click) finds it taken.
-    const current = engineFor(run, () => networked, deps)
+    let claims: RunClaimsHeld | undefined
+    const current = engineFor(
+      run,
+      () => networked,
+      deps,
+      (request, updates) => claims?.recorded(request, updates),
+    )
     slot.engine = current
     let gone!: () => void
     slot.engineOf = { runId: run.id, gone: new Promise<void>((done) => (gone = done)) }
     let started = false
-    let claims: RunClaimsHeld | undefined
     try {
       await profiles.load()
       const problem = runTargetProblem(run, profiles.profiles)
@@ -120,6 +125,7 @@ function engineFor(
   run: SyncRunRecord,
   networked: () => boolean,
   { running, runs, addLog }: Pick<LaunchDeps, 'running' | 'runs' | 'addLog'>,
+  recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void,
 ): SyncRun {
   const { patch, throughput } = running
   return createAppSyncRun(
@@ -142,6 +148,6 @@ function engineFor(
       onLog: (line, at) => addLog(line, at),
       onConcurrency: (limit, max) => patch({ concurrency: { limit, max } }),
     },
-    { needsNetwork: networked },
+    { needsNetwork: networked, recorded },
   )
 }

@@ -1,0 +1,173 @@
+import 'fake-indexeddb/auto'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Sku } from '#shared/schema/sku.ts'
+import type { RequestRecord } from '#shared/sync/ports.ts'
+import { stateAt } from '#shared/sync/standing.ts'
+import type { ClaimAnswer, ClaimRequest } from '#shared/team/claims.ts'
+import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
+import full from '../../fixtures/sku-eyewear-full.json'
+
+// A run's claims and send records on the page (stores/sync/run-claims.ts, issue #42), against
+// main as it answers; main's side against a server is test/unit/team/claims.test.ts.
+const main = vi.hoisted(() => ({
+  recorded: [] as SendRecord[],
+  writes: [] as RunOutcome[][],
+  calls: [] as string[],
+  failWrites: false,
+}))
+vi.mock('#renderer/adapters/team-workspace.ts', () => ({
+  teamWorkspaceInMain: {
+    status: async () => ({
+      state: 'joined',
+      url: 'http://127.0.0.1:5984/autumn',
+      name: 'ben',
+      replication: { kind: 'up-to-date' },
+    }),
+    async claim({ drafts }: ClaimRequest): Promise<ClaimAnswer> {
+      main.calls.push('claim')
+      return { ok: true, taken: drafts, held: [], serverNow: 1, recorded: main.recorded }
+    },
+    async recordSends(_run: string, outcomes: RunOutcome[]) {
+      main.calls.push('record')
+      if (main.failWrites) throw new Error('The workspace’s server did not answer')
+      main.writes.push(outcomes)
+    },
+    async releaseClaims() {
+      main.calls.push('release')
+    },
+    renewClaims: async () => [],
+  },
+}))
+
+const { db, skuDrafts, syncRuns } = await import('#renderer/db/index.ts')
+const { DexieSyncOutbox } = await import('#renderer/db/sync-outbox.ts')
+const { claimRun } = await import('#renderer/stores/sync/run-claims.ts')
+
+const PRODUCTION = 'https://api.example.test'
+const target = {
+  id: 'production',
+  name: 'Production',
+  url: PRODUCTION,
+  destination: PRODUCTION,
+  batchSize: 10,
+  concurrency: 1,
+}
+const sku = (barcode: string): Sku =>
+  ({ ...structuredClone(full), barcode, productName: `Frame ${barcode}` }) as Sku
+
+beforeEach(async () => {
+  main.recorded = []
+  main.writes = []
+  main.calls = []
+  main.failWrites = false
+  await db.delete()
+  await db.open()
+})
+
+async function queuedRun(n: number) {
+  const drafts = []
+  for (let i = 0; i < n; i++) drafts.push(await skuDrafts.create(sku(`400638133393${i}`), 1_000 + i))
+  const { run } = await syncRuns.enqueue('skus', { target })
+  return { drafts, run }
+}
+
+describe('a run’s claims and send records, on the page', () => {
+  it('leaves out what another desk already created there, naming it, and stands it synced by that desk', async () => {
+    const { drafts, run } = await queuedRun(3)
+    main.recorded = [
+      {
+        destination: PRODUCTION,
+        kind: 'sku',
+        draft: drafts[0]!.id,
+        desk: 'ana',
+        run: 'ana-run',
+        position: 0,
+        label: drafts[0]!.barcode,
+        state: 'synced',
+        at: 2_000,
+        remoteId: 'plat-0',
+        sent: drafts[0]!.payload,
+      },
+    ]
+    const log: string[] = []
+    const claimed = await claimRun(run, (line) => log.push(line))
+    expect(claimed.ok).toBe(true)
+    expect(log).toEqual(['1 draft left out: ana’s desk sent it to Production already (1 created).'])
+    expect([...(await syncRuns.queuedKeys(run.id))].sort()).toEqual([drafts[1]!.id, drafts[2]!.id].sort())
+    const first = await db.skuDrafts.get(drafts[0]!.id)
+    expect(stateAt(first!.sync, PRODUCTION)).toBe('synced')
+    expect(first!.sync[PRODUCTION]).toMatchObject({ run: 'ana-run', remoteId: 'plat-0' })
+    expect(await syncRuns.get(run.id)).toMatchObject({ sentBy: 'ben' })
+    if (claimed.ok) await claimed.claims.release()
+  })
+
+  it('writes each request’s outcomes, with what was sent, before it releases the claims', async () => {
+    const { drafts, run } = await queuedRun(2)
+    const claimed = await claimRun(run, () => {})
+    if (!claimed.ok) throw new Error(claimed.message)
+    const outbox = new DexieSyncOutbox(db, run)
+    const request: RequestRecord = {
+      id: 'r-1',
+      runId: run.id,
+      kind: 'skus',
+      keys: drafts.map((draft) => draft.id),
+      bytes: 1,
+      startedAt: 3_000,
+    }
+    await outbox.beginRequest(request)
+    const ended = { ...request, endedAt: 3_500 }
+    const updates = [
+      { key: drafts[0]!.id, state: 'synced' as const, remoteId: 'plat-0' },
+      { key: drafts[1]!.id, state: 'rejected' as const, message: 'barcode: not a GTIN' },
+    ]
+    await outbox.endRequest(ended, updates)
+    claimed.claims.recorded(ended, updates)
+    await claimed.claims.release()
+    expect(main.calls).toEqual(['claim', 'record', 'release'])
+    const positions = new Map(
+      (await syncRuns.history(drafts[0]!.id)).map(({ item }) => [item.key, item.position]),
+    )
+    expect(main.writes.flat()).toEqual([
+      {
+        kind: 'sku',
+        draft: drafts[0]!.id,
+        position: positions.get(drafts[0]!.id),
+        label: drafts[0]!.barcode,
+        state: 'synced',
+        at: 3_500,
+        remoteId: 'plat-0',
+        sent: drafts[0]!.payload,
+      },
+      expect.objectContaining({ draft: drafts[1]!.id, state: 'rejected', message: 'barcode: not a GTIN' }),
+    ])
+  })
+
+  it('keeps the claims when the outcomes cannot be written: no other desk may send those drafts meanwhile', async () => {
+    const { drafts, run } = await queuedRun(1)
+    const claimed = await claimRun(run, () => {})
+    if (!claimed.ok) throw new Error(claimed.message)
+    const outbox = new DexieSyncOutbox(db, run)
+    const request: RequestRecord = {
+      id: 'r-1',
+      runId: run.id,
+      kind: 'skus',
+      keys: [drafts[0]!.id],
+      bytes: 1,
+      startedAt: 1,
+    }
+    await outbox.beginRequest(request)
+    const updates = [{ key: drafts[0]!.id, state: 'unknown' as const, message: 'No answer' }]
+    await outbox.endRequest({ ...request, endedAt: 2 }, updates)
+    main.failWrites = true
+    claimed.claims.recorded({ ...request, endedAt: 2 }, updates)
+    await expect(claimed.claims.release()).rejects.toThrow(
+      'the outcomes of 1 draft could not be written to the team workspace, so its claims are kept until they run out',
+    )
+    expect(main.calls).not.toContain('release')
+    // Written once the server answers again.
+    main.failWrites = false
+    await claimed.claims.release()
+    expect(main.writes.flat()).toMatchObject([{ draft: drafts[0]!.id, state: 'unknown' }])
+    expect(main.calls.at(-1)).toBe('release')
+  })
+})
