@@ -21,6 +21,7 @@ const LARGE = 'uniform-4096.ktx2'
 const MODEL = '3f1f8f8e-6c1e-4c69-9a59-4f5f2b8f2f10'
 const OTHER_MODEL = '9b2d7d3c-1a4e-4b8e-8f0e-2c6d5a4b3e21'
 const MISBEHAVING = new URL('./misbehaving-ktx2-worker.ts', import.meta.url)
+const HANGING = new URL('./hanging-ktx2-worker.ts', import.meta.url)
 
 let transcoders: TextureTranscoder[] = []
 afterEach(async () => {
@@ -137,13 +138,15 @@ describe('within the budget, on the thread', () => {
 
 describe('a thread that takes too long or stops', () => {
   it('too slow: past its time the texture fails saying so, and the next texture is transcoded by a new thread', async () => {
-    const transcoder = start({ timeoutMs: 50 })
+    // A texture the thread never finishes (not merely a large one: on a busy machine the small one
+    // after it could take longer than a limit a real large texture would pass).
+    const transcoder = start({ timeoutMs: 2_000, workerFile: HANGING })
     // Warm: the clock runs from Basis compiled, not from the thread's start.
     await transcoder.transcode(fixtureTexture(), MODEL)
     const slow = transcoder.transcode(fixture(LARGE), OTHER_MODEL)
     const next = transcoder.transcode(fixtureTexture(), OTHER_MODEL)
     await expect(slow).rejects.toThrow(
-      'the KTX2 transcoder stopped (the texture took longer than 0.05 seconds, the most one may take)',
+      'the KTX2 transcoder stopped (the texture took longer than 2 seconds, the most one may take)',
     )
     await expect(next).resolves.toMatchObject({ width: 512 })
   })
