@@ -19,6 +19,12 @@ const sharedKind = z.enum(['sku', 'app'])
 const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 const claimedDraft = z.strictObject({ kind: sharedKind, id: draftId })
+const draftToClaim = z.strictObject({
+  kind: sharedKind,
+  id: draftId,
+  position: z.number().int().nonnegative(),
+  label: z.string().max(1_000),
+})
 const revision = z.string().regex(/^\d{1,10}-[0-9a-f]{1,64}$/)
 /** An outcome of a run, for the draft's send record in the team workspace (src/shared/team/send-records.ts). */
 const runOutcome = z.strictObject({
@@ -31,6 +37,14 @@ const runOutcome = z.strictObject({
   remoteId: z.string().min(1).max(200).optional(),
   message: z.string().max(10_000).optional(),
   sent: z.unknown().optional(),
+})
+/** A person's decision about another run's draft, as its send record (main names who decided). */
+const decidedRecord = runOutcome.extend({
+  destination: z.string().min(1).max(2_000),
+  desk: z.string().min(1).max(200),
+  run: runId,
+  recordedBy: z.string().min(1).max(200),
+  decision: z.enum(['created', 'resend']),
 })
 /** A draft's version for the team workspace. */
 const draftShare = z.strictObject({
@@ -140,10 +154,11 @@ export const invokeArguments = {
     z.strictObject({
       destination: z.string().min(1).max(2_000),
       run: runId,
-      drafts: z.array(claimedDraft).min(1).max(EXCHANGE_BATCH),
+      drafts: z.array(draftToClaim).min(1).max(EXCHANGE_BATCH),
     }),
   ]),
   renewTeamClaims: z.tuple([runId]),
   releaseTeamClaims: z.tuple([runId, z.array(claimedDraft).max(EXCHANGE_BATCH).optional()]),
   recordTeamSends: z.tuple([runId, z.array(runOutcome).min(1).max(EXCHANGE_BATCH)]),
+  decideTeamSends: z.tuple([z.array(decidedRecord).min(1).max(EXCHANGE_BATCH)]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -107,6 +107,8 @@ export const CHANNELS = [
   'releaseTeamClaims',
   /** A run's outcomes, written on the workspace's server as the drafts' send records (issue #42). */
   'recordTeamSends',
+  /** A person's decisions about drafts whose outcome was not known, written there for every desk. */
+  'decideTeamSends',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

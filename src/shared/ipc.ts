@@ -175,6 +175,7 @@ export interface InvokeResults {
   renewTeamClaims: ClaimedDraft[]
   releaseTeamClaims: void
   recordTeamSends: void
+  decideTeamSends: void
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

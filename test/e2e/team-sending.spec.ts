@@ -74,7 +74,9 @@ test.describe('Sending as a team (issue #42)', () => {
 
     // Ana's send records reach Ben's desk: nothing is offered for creation there again, and his
     // history and each draft name her desk, as hers do.
-    await expect(ben.getByRole('button', { name: 'Nothing new to create on Production' })).toBeVisible(ARRIVES)
+    await expect(ben.getByRole('button', { name: 'Nothing new to create on Production' })).toBeVisible(
+      ARRIVES,
+    )
     await expect(ben.getByRole('region', { name: 'History' })).toContainText(
       'to Production, sent by ana’s desk',
     )
@@ -89,5 +91,77 @@ test.describe('Sending as a team (issue #42)', () => {
     expect(await axe(ben)).toEqual([])
     await screenshot(ben, 'team-sending-recorded')
     expect(sandbox.requests()).toHaveLength(9)
+  })
+
+  test('a desk stopped mid-send: once its claims run out, another desk finds what it left undecided, settles it with the platform’s list, and the service holds each SKU once', async ({
+    page,
+    pageProblems,
+    teamServer,
+    openDesk,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
+    reachedThroughSandbox.add(PRODUCTION.id)
+    // Ana's desk is one the test can stop: its window closes mid-send.
+    const ana = await openDesk()
+    const seeded = await seedForSync(ana, pageProblems, 10)
+    const valid = seeded.filter((draft) => seededValid(draft.index)).map((draft) => draft.barcode)
+    await addActiveProfile(ana, PRODUCTION)
+    await joinTeamWorkspace(ana, workspaceUrl, ANA)
+    await page.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
+    await joinTeamWorkspace(page, workspaceUrl, BEN)
+    await addActiveProfile(page, PRODUCTION)
+    await page.goto('/#/skus')
+    await expect(grid(page).getByRole('row')).toHaveCount(11, ARRIVES)
+
+    // Three requests answered; the fourth stored, its answer never coming; then Ana's window closes.
+    sandbox.addFaults([
+      { kind: 'latency', delayMs: 300, times: 3 },
+      { kind: 'slow-response', stage: 'after', delayMs: 600_000, times: 1 },
+    ])
+    await openSync(ana)
+    await ana.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect.poll(() => receivedBarcodes(sandbox).length, { timeout: 30_000 }).toBe(4)
+    await ana.close()
+
+    // Her claims hold two minutes by the server's clock, and nothing renews them: three pass there.
+    teamServer.setClockSkew(3 * 60_000)
+    await openSync(page)
+    await page.getByRole('button', { name: /^Create \d new on Production$/ }).click()
+    await expect(page.getByRole('log')).toContainText(
+      /6 drafts left out: ana’s desk was sending them to Production and stopped \(its claim ran out .+\); whether Production created them is not known: decide in the history below\./,
+    )
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible()
+    await expect(page.getByRole('region', { name: 'History' })).toContainText(
+      'to Production, sent by ana’s desk',
+    )
+    const panel = page.getByRole('region', { name: 'Check the platform' })
+    await expect(panel).toContainText('6 drafts sent to Production may or may not be there')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'team-sending-stopped')
+
+    // What the platform has settles them: the fourth marked created, the five never sent sent again.
+    const platform = receivedBarcodes(sandbox)
+    const choosing = page.waitForEvent('filechooser')
+    await panel.getByText('Import a list from the platform…').click()
+    await (
+      await choosing
+    ).setFiles({
+      name: 'platform-barcodes.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from(`${platform.join('\n')}\n`),
+    })
+    const dialog = page.getByRole('dialog', { name: 'The platform’s list platform-barcodes.txt' })
+    await dialog.getByRole('radio', { name: /Send again/ }).check()
+    await dialog.getByRole('button', { name: 'Mark 1 as created and send 5 again' }).click()
+    await expect(page.getByRole('log')).toContainText('Done: 5 synced, 0 rejected, 0 failed, 0 unknown.', {
+      timeout: 30_000,
+    })
+
+    // Each valid draft is on the platform once: nothing was created twice.
+    const received = receivedBarcodes(sandbox)
+    expect([...received].sort()).toEqual([...valid].sort())
+    expect(new Set(received).size).toBe(received.length)
   })
 })

@@ -14,6 +14,7 @@ type TeamHandlers = Pick<
   | 'renewTeamClaims'
   | 'releaseTeamClaims'
   | 'recordTeamSends'
+  | 'decideTeamSends'
 >
 
 /**
@@ -36,5 +37,6 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     renewTeamClaims: (run) => deps.team.renewClaims(run),
     releaseTeamClaims: (run, drafts) => deps.team.releaseClaims(run, drafts),
     recordTeamSends: (run, outcomes) => deps.team.recordSends(run, outcomes),
+    decideTeamSends: (records) => deps.team.decideSends(records),
   }
 }

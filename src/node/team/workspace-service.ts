@@ -13,13 +13,15 @@ import {
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimRequest, ClaimAnswer, ClaimedDraft } from '#shared/team/claims.ts'
-import type { RunOutcome } from '#shared/team/send-records.ts'
+import type { DecidedRecord, RunOutcome } from '#shared/team/send-records.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { RunClaims } from './claims.ts'
+import { ServerSendRecords } from './send-records.ts'
+import { ServerDocuments } from './server-documents.ts'
 import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from './draft-exchange.ts'
 import { shareMappings } from './mapping-exchange.ts'
 import { openReplica, type ReplicationState, type TeamReplica } from './replica.ts'
@@ -86,6 +88,11 @@ export interface TeamWorkspace {
    * the run holds their claims (a run that claimed nothing, to the built-in Sandbox, records none).
    */
   recordSends(run: string, outcomes: readonly RunOutcome[]): Promise<void>
+  /**
+   * Writes a person's decisions about drafts whose outcome was not known (`SentDocument.decision`)
+   * on the server, straight, as the desk's name: every desk then sees them decided.
+   */
+  decideSends(records: readonly DecidedRecord[]): Promise<void>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -260,6 +267,21 @@ class HeldWorkspace implements TeamWorkspace {
     if (!claims)
       throw new Error('This run holds no claims in a team workspace: its outcomes are this desk’s own.')
     await claims.record(outcomes)
+  }
+
+  async decideSends(records: readonly DecidedRecord[]) {
+    const held = this.#held
+    if (!held) throw new Error('This desk has joined no team workspace.')
+    if (!held.password) throw new Error(NO_PASSWORD)
+    const { url, name } = held.kept
+    const server = new ServerDocuments({ url, username: name, password: held.password })
+    for (const destination of new Set(records.map((record) => record.destination))) {
+      const decided = records
+        .filter((record) => record.destination === destination)
+        .map((record) => ({ ...record, recordedBy: name }))
+      await new ServerSendRecords(server, destination).write(decided)
+    }
+    this.#options.log?.info(`Team workspace ${url}: ${records.length} decisions about send records written.`)
   }
 
   async releaseClaims(run: string, drafts?: readonly ClaimedDraft[]) {

@@ -10,8 +10,16 @@ export interface ClaimedDraft {
   id: string
 }
 
+/** A draft as a run claims it: its item's place in the run, and how a person finds it (its barcode). */
+export interface DraftToClaim extends ClaimedDraft {
+  position: number
+  label: string
+}
+
 /** A claim another desk holds: whose, until when (the server's clock), and whether that has passed. */
 export interface ClaimHeld extends ClaimedDraft {
+  /** The draft's item in the holder's run. */
+  position: number
   owner: string
   run: string
   claimedAt: number
@@ -27,6 +35,11 @@ export interface ClaimHeld extends ClaimedDraft {
 export interface ClaimsTaken {
   taken: ClaimedDraft[]
   held: ClaimHeld[]
+  /**
+   * Of those taken, the claims that had run out with no outcome recorded by their run: it stopped
+   * mid-send, and their outcome is now recorded as not known (in `recorded`).
+   */
+  stopped: ClaimHeld[]
   serverNow: number
   recorded: SendRecord[]
 }
@@ -39,7 +52,7 @@ export interface ClaimRequest {
   destination: string
   /** The run's id on this desk. */
   run: string
-  drafts: ClaimedDraft[]
+  drafts: DraftToClaim[]
 }
 
 /** What claiming came to, or why nothing could be claimed (no workspace, its server out of reach). */

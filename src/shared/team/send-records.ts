@@ -14,3 +14,6 @@ export type SendRecord = Omit<SentDocument, '_id' | '_rev' | 'type'>
  * the destination (the run's claims') and the desk's name.
  */
 export type RunOutcome = Omit<SendRecord, 'destination' | 'desk' | 'run'>
+
+/** A person's decision about a draft whose outcome was not known, as its send record says it. */
+export type DecidedRecord = SendRecord & Required<Pick<SendRecord, 'recordedBy' | 'decision'>>

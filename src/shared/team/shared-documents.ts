@@ -1,5 +1,6 @@
 import { isRecord } from '../is-record.ts'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../json-depth.ts'
+import type { SyncKind } from '../sync/ports.ts'
 
 /**
  * What a team workspace holds (issue #41), one CouchDB document a shared thing: a SKU draft
@@ -22,6 +23,10 @@ export interface SharedDraft {
 
 export type SharedKind = 'sku' | 'app'
 const KINDS: readonly SharedKind[] = ['sku', 'app']
+
+/** The kind of a draft's documents in the workspace, and the kind of draft a document is. */
+export const SHARED_KIND: Readonly<Record<SyncKind, SharedKind>> = { skus: 'sku', apps: 'app' }
+export const DRAFT_KIND_OF: Readonly<Record<SharedKind, SyncKind>> = { sku: 'skus', app: 'apps' }
 
 /**
  * A saved column mapping (`mapping:<32 hex digits of the header's SHA-256>`): the field a
@@ -54,6 +59,8 @@ export interface ClaimDocument {
   kind: SharedKind
   /** The draft's id. */
   draft: string
+  /** The draft's item in the run: where that run's record of it would be. */
+  position: number
   /** The workspace user (the desk's name) whose run holds it. */
   owner: string
   /** The run that holds it, on the owner's desk. */
@@ -98,7 +105,20 @@ export interface SentDocument {
   message?: string
   /** Exactly what was sent: what a later version of the draft is compared with, and updated from. */
   sent?: unknown
+  /**
+   * The desk that wrote this record when it is not the sending desk's own account: another desk that
+   * found the sending desk's claim run out (the outcome not known), or that decided about it.
+   */
+  recordedBy?: string
+  /**
+   * A person's decision about an outcome that was not known, on `recordedBy`'s desk: created after
+   * all (the record is then `synced`), or to be sent again (the draft is free for a new run).
+   */
+  decision?: SentDecision
 }
+
+/** What a person decided about a draft whose outcome at a destination was not known. */
+export type SentDecision = 'created' | 'resend'
 
 /** The hex digits of the destination's SHA-256 a claim's id carries (its address can be long). */
 export const DESTINATION_DIGEST_CHARS = 16
@@ -180,10 +200,12 @@ export function checkArrival(doc: unknown): Arrival {
 /** A claim as the server holds it, when it has a claim's shape (its id checked by `checkArrival`). */
 export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | undefined {
   if (!isRecord(doc)) return undefined
-  const { _id, _rev, type, destination, kind, draft, owner, run, claimedAt, expiresAt, ...rest } = doc
+  const { _id, _rev, type, destination, kind, draft, position, owner, run, claimedAt, expiresAt, ...rest } =
+    doc
   const text = (value: unknown, most: number) =>
     typeof value === 'string' && value.length > 0 && value.length <= most
   const time = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0
+  const place = (value: unknown) => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
   const fits =
     Object.keys(rest).length === 0 &&
     typeof _id === 'string' &&
@@ -194,6 +216,7 @@ export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | u
     KINDS.includes(kind as SharedKind) &&
     text(draft, 100) &&
     _id.endsWith(`:${String(kind)}:${String(draft)}`) &&
+    place(position) &&
     text(owner, MAX_NAME_CHARS) &&
     text(run, MAX_NAME_CHARS) &&
     time(claimedAt) &&
@@ -211,7 +234,7 @@ export function checkSent(doc: unknown): (SentDocument & { _rev: string }) | str
   const { _id, _rev, type, destination, kind, draft, desk, run, position, label, state, at, ...optional } =
     doc
   // `sent` is what was sent, any JSON: kept as it came.
-  const { remoteId, message, sent: _sent, ...rest } = optional
+  const { remoteId, message, sent: _sent, recordedBy, decision, ...rest } = optional
   const text = (value: unknown, most: number) =>
     typeof value === 'string' && value.length > 0 && value.length <= most
   const unknown = Object.keys(rest)
@@ -235,6 +258,10 @@ export function checkSent(doc: unknown): (SentDocument & { _rev: string }) | str
   if (remoteId !== undefined && !text(remoteId, MAX_NAME_CHARS)) return '"remoteId" is not an id'
   if (message !== undefined && (typeof message !== 'string' || message.length > MAX_MESSAGE_CHARS))
     return '"message" is not a message'
+  if (recordedBy !== undefined && !text(recordedBy, MAX_NAME_CHARS))
+    return '"recordedBy" is not a user’s name'
+  if (decision !== undefined && decision !== 'created' && decision !== 'resend')
+    return '"decision" is not created or resend'
   return doc as unknown as SentDocument & { _rev: string }
 }
 

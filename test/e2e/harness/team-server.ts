@@ -31,6 +31,11 @@ export interface TeamServer {
   pause(): void
   /** Reachable again: the desks' next retries get through. */
   resume(): void
+  /**
+   * Sets how far the server's clock is from this machine's from now on, as time passing on the
+   * server would: a test sees claims run out without waiting for them.
+   */
+  setClockSkew(ms: number): void
   close(): Promise<void>
 }
 
@@ -49,7 +54,8 @@ let servers = 0
 const ADMIN: Credentials = { username: 'admin', password: 'admin-secret' }
 
 /** A CouchDB-compatible server on loopback; `clockSkewMs`: how far its clock is from this machine's. */
-export async function startTeamServer({ clockSkewMs = 0 } = {}): Promise<TeamServer> {
+export async function startTeamServer({ clockSkewMs: skew = 0 } = {}): Promise<TeamServer> {
+  let clockSkewMs = skew
   // The memory adapter's databases belong to the process, by name: a prefix of its own keeps one
   // server's databases (its users, its replicator's) from the next one's.
   const MemoryPouch = ServerPouch.defaults({
@@ -111,6 +117,9 @@ export async function startTeamServer({ clockSkewMs = 0 } = {}): Promise<TeamSer
         members: { names: members.map((member) => member.username), roles: [] },
       })
       return `${url}/${name}`
+    },
+    setClockSkew(ms) {
+      clockSkewMs = ms
     },
     pause() {
       reachable = false

@@ -7,6 +7,7 @@ const run = { kind: 'skus', profileName: 'Production' } as SyncRunRecord
 const held = (id: string, owner: string, expired = false): ClaimHeld => ({
   kind: 'sku',
   id,
+  position: 0,
   owner,
   run: `run-${owner}`,
   claimedAt: 0,
@@ -24,7 +25,7 @@ describe('the log’s words for drafts other desks hold (issue #42)', () => {
     ])
     expect(lines[0]).toBe('2 drafts left out: ana’s desk is sending them to Production.')
     expect(lines[1]).toMatch(
-      /^1 draft left out: ben’s desk was sending it to Production and stopped \(its claim ran out .+\); what reached Production is not known\.$/,
+      /^1 draft left out: ben’s desk was sending it to Production and stopped \(its claim ran out .+\); whether Production created it is not known: decide in the history below\.$/,
     )
     expect(lines[2]).toBe('1 draft left out: a claim on Production that the app cannot read holds it.')
     expect(lines).toHaveLength(3)

@@ -25,7 +25,8 @@ vi.mock('#renderer/adapters/team-workspace.ts', () => ({
     }),
     async claim({ drafts }: ClaimRequest): Promise<ClaimAnswer> {
       main.calls.push('claim')
-      return { ok: true, taken: drafts, held: [], serverNow: 1, recorded: main.recorded }
+      const taken = drafts.map(({ kind, id }) => ({ kind, id }))
+      return { ok: true, taken, held: [], stopped: [], serverNow: 1, recorded: main.recorded }
     },
     async recordSends(_run: string, outcomes: RunOutcome[]) {
       main.calls.push('record')
@@ -93,7 +94,9 @@ describe('a run’s claims and send records, on the page', () => {
     const claimed = await claimRun(run, (line) => log.push(line))
     expect(claimed.ok).toBe(true)
     expect(log).toEqual(['1 draft left out: ana’s desk sent it to Production already (1 created).'])
-    expect([...(await syncRuns.queuedKeys(run.id))].sort()).toEqual([drafts[1]!.id, drafts[2]!.id].sort())
+    expect((await syncRuns.queued(run.id)).map((item) => item.key).sort()).toEqual(
+      [drafts[1]!.id, drafts[2]!.id].sort(),
+    )
     const first = await db.skuDrafts.get(drafts[0]!.id)
     expect(stateAt(first!.sync, PRODUCTION)).toBe('synced')
     expect(first!.sync[PRODUCTION]).toMatchObject({ run: 'ana-run', remoteId: 'plat-0' })
@@ -121,7 +124,10 @@ describe('a run’s claims and send records, on the page', () => {
       { key: drafts[1]!.id, state: 'rejected' as const, message: 'barcode: not a GTIN' },
     ]
     await outbox.endRequest(ended, updates)
-    claimed.claims.recorded(ended, updates)
+    claimed.claims.recorded(
+      updates.map((update) => update.key),
+      3_500,
+    )
     await claimed.claims.release()
     expect(main.calls).toEqual(['claim', 'record', 'release'])
     const positions = new Map(
@@ -159,7 +165,7 @@ describe('a run’s claims and send records, on the page', () => {
     const updates = [{ key: drafts[0]!.id, state: 'unknown' as const, message: 'No answer' }]
     await outbox.endRequest({ ...request, endedAt: 2 }, updates)
     main.failWrites = true
-    claimed.claims.recorded({ ...request, endedAt: 2 }, updates)
+    claimed.claims.recorded([drafts[0]!.id], 2)
     await expect(claimed.claims.release()).rejects.toThrow(
       'the outcomes of 1 draft could not be written to the team workspace, so its claims are kept until they run out',
     )

@@ -96,7 +96,7 @@ describe('another desk’s send records, on this desk', () => {
     // Never offered for creation there again: a run to Production takes only the third.
     expect(await runs.preflight('skus', PRODUCTION)).toMatchObject({ ready: 1, synced: 1, rejected: 1 })
     const { run } = await runs.enqueue('skus', { target })
-    expect(await runs.queuedKeys(run.id)).toEqual([c!.id])
+    expect((await runs.queued(run.id)).map((item) => item.key)).toEqual([c!.id])
     // Nothing of Ana's run is offered to resume here.
     expect((await runs.open()).map((open) => open.id)).toEqual([run.id])
   })

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { claimId, RunClaims, sentId } from '#node/team/claims.ts'
+import { claimId, RunClaims } from '#node/team/claims.ts'
+import { sentId } from '#node/team/send-records.ts'
 import type { RunOutcome } from '#shared/team/send-records.ts'
-import type { ClaimedDraft } from '#shared/team/claims.ts'
+import type { ClaimedDraft, DraftToClaim } from '#shared/team/claims.ts'
 import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
 
 // Claims (issue #42) against a CouchDB-compatible server on loopback: the server alone decides who
@@ -25,8 +26,13 @@ async function workspace(options?: { clockSkewMs?: number }) {
   return server.createWorkspace('autumn', [ANA, BEN])
 }
 
-const drafts = (count: number, from = 0): ClaimedDraft[] =>
-  Array.from({ length: count }, (_, n) => ({ kind: 'sku', id: `draft-${from + n}` }))
+const drafts = (count: number, from = 0): DraftToClaim[] =>
+  Array.from({ length: count }, (_, n) => ({
+    kind: 'sku',
+    id: `draft-${from + n}`,
+    position: from + n,
+    label: `400000000000${from + n}`,
+  }))
 
 function runOf(url: string, who: Credentials, run: string, destination = PRODUCTION, ttlMs?: number) {
   return new RunClaims({ url, ...who }, { owner: who.username, run, destination }, ttlMs)
@@ -98,12 +104,47 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     expect(held).toMatchObject({ owner: 'ana', expired: false })
     expect(held.expiresAt - serverNow).toBe(2 * MINUTE)
 
-    // A run that stopped renewing: past its expiry on the server, it is said expired, and still held.
+    // A run that stopped renewing: past its expiry on the server, it stopped, and its claim is
+    // taken over (by the server's clock: by this machine's, the first claim had run out too).
     const stopped = runOf(url, ANA, 'run-s', PRODUCTION, 0)
     await stopped.take(drafts(1, 1))
     const ben = await runOf(url, BEN, 'run-b').take(drafts(1, 1))
-    expect(ben.taken).toEqual([])
-    expect(ben.held[0]).toMatchObject({ owner: 'ana', run: 'run-s', expired: true })
+    expect(ids(ben.taken)).toEqual(['draft-1'])
+    expect(ben.held).toEqual([])
+    expect(ben.stopped).toMatchObject([
+      { id: 'draft-1', owner: 'ana', run: 'run-s', position: 1, expired: true },
+    ])
+  })
+
+  it('a run that stopped mid-send: its claims, run out, are taken over once, and what it left no record of is recorded as not known', async () => {
+    const url = await workspace()
+    // Ana's run claimed three drafts, recorded one outcome, and stopped (its claims never renewed).
+    const ana = runOf(url, ANA, 'run-a', PRODUCTION, 0)
+    await ana.take(drafts(3))
+    await ana.record([outcome('draft-0', 0, 'synced', { remoteId: 'plat-0' })])
+
+    // Ben and Carla's runs (Carla as Ben's second desk) take them over at the same moment: the
+    // server gives each draft to one.
+    const [benRun, carlaRun] = [runOf(url, BEN, 'run-b'), runOf(url, BEN, 'run-c')]
+    const [ben, carla] = await Promise.all([benRun.take(drafts(3)), carlaRun.take(drafts(3))])
+    expect([...ids(ben.taken), ...ids(carla.taken)].sort()).toEqual(['draft-0', 'draft-1', 'draft-2'])
+    // Taken over, all three; stopped with no outcome recorded, two.
+    expect([...ids(ben.stopped), ...ids(carla.stopped)].sort()).toEqual(['draft-1', 'draft-2'])
+    const recorded = [...ben.recorded, ...carla.recorded].sort((a, b) => a.position - b.position)
+    expect(recorded).toMatchObject([
+      { draft: 'draft-0', desk: 'ana', run: 'run-a', state: 'synced', remoteId: 'plat-0' },
+      { draft: 'draft-1', desk: 'ana', run: 'run-a', position: 1, state: 'unknown', recordedBy: 'ben' },
+      { draft: 'draft-2', desk: 'ana', run: 'run-a', position: 2, state: 'unknown', recordedBy: 'ben' },
+    ])
+    expect(recorded[1]!.message).toBe(
+      'ana’s desk stopped while it held this draft to send (its claim ran out): whether it was created is not known.',
+    )
+    expect(recorded[1]!.recordedBy).toBe('ben')
+    // Ana's run, resumed on her desk once theirs are done, hears what was recorded for it
+    // elsewhere, and nothing of its own account.
+    await Promise.all([benRun.release(), carlaRun.release()])
+    const resumed = await runOf(url, ANA, 'run-a').take(drafts(3))
+    expect(resumed.recorded.map((record) => record.draft).sort()).toEqual(['draft-1', 'draft-2'])
   })
 
   it('renewing moves the expiry on; a claim taken over meanwhile is answered as lost', async () => {
@@ -125,7 +166,7 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
       body: JSON.stringify({ ...over, owner: 'ben', run: 'run-b' }),
     })
 
-    expect(await ana.renew()).toEqual(drafts(1, 1))
+    expect(ids(await ana.renew())).toEqual(['draft-1'])
     expect((await read(drafts(1)[0]!)).expiresAt).toBeGreaterThanOrEqual(serverNow + 2 * MINUTE)
     expect(ana.size).toBe(1)
   })
@@ -215,14 +256,15 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     ]
     const url = await scripted((request) => (request === 'GET' ? {} : answers.shift()))
     const answer = await runOf(url, ANA, 'run-a').take(drafts(1))
-    expect(answer).toMatchObject({ taken: drafts(1), held: [] })
+    expect(ids(answer.taken)).toEqual(['draft-0'])
+    expect(answer.held).toEqual([])
     expect(answers).toEqual([])
   })
 
   it('a server answering in a form CouchDB never does takes nothing, and says so', async () => {
     const url = await scripted((request) => (request === 'GET' ? {} : { ok: true }))
     const ana = runOf(url, ANA, 'run-a')
-    await expect(ana.take(drafts(2))).rejects.toThrow('answered the claims in a form CouchDB never does')
+    await expect(ana.take(drafts(2))).rejects.toThrow('answered in a form CouchDB never does')
     expect(ana.size).toBe(0)
   })
 })

@@ -99,6 +99,7 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
       destination: 'https://api.example.test',
       kind: 'sku',
       draft: 'f1',
+      position: 4,
       owner: 'ana',
       run: 'r-1',
       claimedAt: 1_790_000_000_000,
@@ -109,6 +110,7 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
       { ...claim, _id: 'claim:0123:sku:f1' },
       { ...claim, draft: 'f2' },
       { ...claim, owner: '' },
+      { ...claim, position: 1.5 },
       { ...claim, expiresAt: 'soon' },
       { ...claim, note: 'hi' },
     ]

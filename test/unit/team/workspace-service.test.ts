@@ -237,7 +237,7 @@ describe('the team workspace main holds (issue #41)', () => {
     const request = {
       destination: 'https://api.example.test',
       run: 'run-1',
-      drafts: [{ kind: 'sku' as const, id: 'f1' }],
+      drafts: [{ kind: 'sku' as const, id: 'f1', position: 0, label: '4006381333931' }],
     }
     expect(await workspace.claim(request)).toEqual({
       ok: false,

@@ -2,7 +2,7 @@ import { createSyncRun } from '#shared/sync/engine.ts'
 import type { ItemState, ItemUpdate, OutboxItem, RequestRecord, SyncOutbox } from '#shared/sync/ports.ts'
 import type { RunEvents, SyncRun } from '#shared/sync/run.ts'
 import { db } from '../db/index.ts'
-import { DexieSyncOutbox } from '../db/sync-outbox.ts'
+import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../db/sync-records.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { onlineWaiter } from './network.ts'
@@ -14,8 +14,8 @@ import { bridgeTransport } from './sync-transport.ts'
  * main with the run's own profile, the page's clock, and a wait for the network that probes the
  * service with an empty batch (it creates nothing). `needsNetwork` says whether the run's
  * destination needs the network: for one on this computer the probes go on while the page says
- * it is offline. `recorded` hears each request's outcome once it is written here (a team's send
- * records follow them).
+ * it is offline. `recorded` hears which items ended, and when, once the outbox has written it: each
+ * request's, and those a crash left sending, recovered as unknown (a team's send records follow them).
  */
 export function createAppSyncRun(
   run: SyncRunRecord,
@@ -25,13 +25,13 @@ export function createAppSyncRun(
     recorded,
   }: {
     needsNetwork(): boolean
-    recorded?(request: RequestRecord, updates: readonly ItemUpdate[]): void
+    recorded?(keys: readonly string[], at: number): void
   },
 ): SyncRun {
   const outbox = new DexieSyncOutbox(db, run)
   return createSyncRun(
     {
-      outbox: recorded ? new TellingOutbox(outbox, recorded) : outbox,
+      outbox: recorded ? new TellingOutbox(outbox, run.id, recorded) : outbox,
       transport: bridgeTransport(run),
       clock: systemClock,
       waitUntilOnline: onlineWaiter({
@@ -52,16 +52,15 @@ export function createAppSyncRun(
   )
 }
 
-/** An outbox that tells `recorded` of each request's outcome once the outbox has written it. */
+/** An outbox that tells `recorded` which items ended once the outbox has written it. */
 class TellingOutbox implements SyncOutbox {
   private readonly outbox: SyncOutbox
-  private readonly recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void
+  private readonly runId: string
+  private readonly recorded: (keys: readonly string[], at: number) => void
 
-  constructor(
-    outbox: SyncOutbox,
-    recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void,
-  ) {
+  constructor(outbox: SyncOutbox, runId: string, recorded: (keys: readonly string[], at: number) => void) {
     this.outbox = outbox
+    this.runId = runId
     this.recorded = recorded
   }
 
@@ -75,11 +74,21 @@ class TellingOutbox implements SyncOutbox {
 
   async endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void> {
     await this.outbox.endRequest(request, updates)
-    this.recorded(request, updates)
+    this.recorded(
+      updates.filter((update) => update.state !== 'queued').map((update) => update.key),
+      request.endedAt ?? systemClock.now(),
+    )
   }
 
-  recoverInterrupted(message: string): Promise<number> {
-    return this.outbox.recoverInterrupted(message)
+  async recoverInterrupted(message: string): Promise<number> {
+    const sending = await itemsInState(db, this.runId, 'sending').toArray()
+    const recovered = await this.outbox.recoverInterrupted(message)
+    if (sending.length)
+      this.recorded(
+        sending.map((item) => item.key),
+        systemClock.now(),
+      )
+    return recovered
   }
 
   counts(): Promise<Record<ItemState, number>> {

@@ -586,8 +586,13 @@ export class SyncRunRepository {
     await this.db.syncRuns.update(id, { sentBy: desk })
   }
 
-  async queuedKeys(id: string): Promise<string[]> {
-    return (await itemsInState(this.db, id, 'queued').toArray()).map((item) => item.key)
+  /** A run's items still queued: each draft's id, its place in the run and its label. */
+  async queued(id: string): Promise<Array<Pick<SyncItemRecord, 'key' | 'position' | 'label'>>> {
+    return (await itemsInState(this.db, id, 'queued').toArray()).map(({ key, position, label }) => ({
+      key,
+      position,
+      label,
+    }))
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Table } from 'dexie'
 import type { DraftArrival, DraftShare, DraftShared, TeamArrivals } from '#shared/team/draft-exchange.ts'
 import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
-import type { SharedKind } from '#shared/team/shared-documents.ts'
+import { DRAFT_KIND_OF, SHARED_KIND } from '#shared/team/shared-documents.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from './database.ts'
 import { unsentDraft } from './draft-repository.ts'
@@ -18,9 +18,6 @@ import { storedKind, withoutRefusals } from './stored-kinds.ts'
 type Draft = DraftMeta & { payload: unknown }
 
 export const EXCHANGED_KINDS: readonly SyncKind[] = ['skus', 'apps']
-/** The kind of a draft's documents in the workspace. */
-export const SHARED_KIND: Readonly<Record<SyncKind, SharedKind>> = { skus: 'sku', apps: 'app' }
-const KIND_OF: Readonly<Record<SharedKind, SyncKind>> = { sku: 'skus', app: 'apps' }
 
 const table = (db: CatalogDatabase, kind: SyncKind) =>
   storedKind(kind).table(db) as unknown as Table<Draft, string>
@@ -209,7 +206,7 @@ export function applyArrivals(
   return db.transaction('rw', written, async () => {
     const applied: ArrivalsApplied = { skus: 0, apps: 0 }
     for (const kind of EXCHANGED_KINDS) {
-      const ofKind = arrivals.filter((arrival) => KIND_OF[arrival.kind] === kind)
+      const ofKind = arrivals.filter((arrival) => DRAFT_KIND_OF[arrival.kind] === kind)
       if (ofKind.length) applied[kind] = await applyKind(db, kind, ofKind, now)
     }
     if (records.length) {

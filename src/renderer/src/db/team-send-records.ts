@@ -1,11 +1,12 @@
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
-import type { SendRecord } from '#shared/team/send-records.ts'
-import type { SharedKind } from '#shared/team/shared-documents.ts'
+import type { DecidedRecord, SendRecord } from '#shared/team/send-records.ts'
+import { DRAFT_KIND_OF, SHARED_KIND, type SentDecision } from '#shared/team/shared-documents.ts'
 import { isLiveStanding, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 import { createdStanding } from './draft-standings.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
+import { itemsInState, itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 
 // Other desks' send records (issue #42): what a desk of the team workspace sent to a shared
@@ -14,8 +15,6 @@ import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
 // other desk's run, kept here as a run `fromWorkspace` (so the history names who sent it), and the
 // draft's standing at the destination, so every desk shows the same "synced on Production" and
 // never offers the draft for creation there again.
-
-const KIND_OF: Readonly<Record<SharedKind, SyncKind>> = { sku: 'skus', app: 'apps' }
 
 /** The tables `applySendRecords` writes, for a caller's transaction. */
 export function sendRecordTables(db: CatalogDatabase) {
@@ -26,8 +25,11 @@ export function sendRecordTables(db: CatalogDatabase) {
  * Applies send records of other desks' runs, in the caller's transaction (`sendRecordTables`):
  * each run's record and items here, and each draft's standing at the destination, unless a run of
  * this desk holds the draft there now (queued or sending: its own outcome comes next) or its
- * standing there is later than the record's. Records of this desk's own runs change nothing: its
- * items are already the record. Answers how many drafts of each kind changed.
+ * standing there is later than the record's. A record of this desk's own run changes something
+ * only when another desk wrote it (`recordedBy`: the run's claim ran out there, or a person decided
+ * about it): its items are otherwise the record already. A decision to send again takes the item
+ * out of its run and frees the draft there, for the next run. Answers how many drafts of each kind
+ * changed.
  */
 export async function applySendRecords(
   db: CatalogDatabase,
@@ -42,32 +44,45 @@ export async function applySendRecords(
   }
   for (const [runId, ofRun] of byRun) {
     const run = await db.syncRuns.get(runId)
-    if (run && !run.fromWorkspace) continue
-    const first = ofRun[0]!
-    const kind = KIND_OF[first.kind]
-    const items: SyncItemRecord[] = ofRun.map((record) => ({
-      run: runId,
-      position: record.position,
-      key: record.draft,
-      label: record.label,
-      state: record.state,
-      ...(record.message !== undefined ? { message: record.message } : {}),
-      ...(record.remoteId !== undefined ? { remoteId: record.remoteId } : {}),
-      ...(record.sent !== undefined ? { sent: record.sent } : {}),
-    }))
-    const known = await db.syncItems.bulkGet(items.map((item) => [runId, item.position]))
-    await db.syncItems.bulkPut(items)
-    const times = ofRun.map((record) => record.at)
-    await db.syncRuns.put(
-      recordedRun(run, first, kind, {
-        added: known.filter((item) => item === undefined).length,
-        first: Math.min(...times),
-        last: Math.max(...times),
-      }),
-    )
-    changed[kind] += await applyStandings(db, kind, ofRun)
+    const own = run !== undefined && !run.fromWorkspace
+    const applied = own ? ofRun.filter((record) => record.recordedBy !== undefined) : ofRun
+    if (applied.length === 0) continue
+    const first = applied[0]!
+    const kind = DRAFT_KIND_OF[first.kind]
+    const known = await db.syncItems.bulkGet(applied.map((record) => [runId, record.position]))
+    const freed = applied.filter((record) => record.decision === 'resend')
+    const kept = applied.filter((record) => record.decision !== 'resend')
+    await db.syncItems.bulkDelete(freed.map((record) => [runId, record.position]))
+    await db.syncItems.bulkPut(kept.map((record) => itemOf(runId, record, known[applied.indexOf(record)])))
+    const returned = freed.filter((record) => known[applied.indexOf(record)] !== undefined).length
+    const times = applied.map((record) => record.at)
+    const counts = {
+      added: kept.filter((record) => known[applied.indexOf(record)] === undefined).length,
+      returned,
+      first: Math.min(...times),
+      last: Math.max(...times),
+    }
+    if (!own) await db.syncRuns.put(recordedRun(run, first, kind, counts))
+    else if (returned) await db.syncRuns.update(runId, { returned: (run.returned ?? 0) + returned })
+    changed[kind] += await applyStandings(db, kind, applied)
   }
   return changed
+}
+
+/** A run's item as a record says it stands: over what this desk knew of it (its request, say). */
+function itemOf(run: string, record: SendRecord, known: SyncItemRecord | undefined): SyncItemRecord {
+  const { message: _message, ...before } = known ?? {}
+  return {
+    ...before,
+    run,
+    position: record.position,
+    key: record.draft,
+    label: record.label,
+    state: record.state,
+    ...(record.message !== undefined ? { message: record.message } : {}),
+    ...(record.remoteId !== undefined ? { remoteId: record.remoteId } : {}),
+    ...(record.sent !== undefined ? { sent: record.sent } : {}),
+  }
 }
 
 /** `applySendRecords` in a transaction of its own. */
@@ -78,8 +93,8 @@ export function applySendRecordsNow(db: CatalogDatabase, records: readonly SendR
 /**
  * Of the records another desk's runs left on the drafts a run of `kind` claimed, those that keep
  * their draft out of the run: created there, or an outcome not known (a person decides first:
- * sending it again could create it twice), or refused for the very content the draft has now (an
- * edit offers it again, as after a refusal here).
+ * sending it again could create it twice) unless a person decided to send it again, or refused
+ * for the very content the draft has now (an edit offers it again, as after a refusal here).
  */
 export async function keepingOut(
   db: CatalogDatabase,
@@ -91,7 +106,7 @@ export async function keepingOut(
     .bulkGet(records.map((record) => record.draft))
   return records.filter(
     (record, at) =>
-      record.state !== 'rejected' ||
+      (record.state !== 'rejected' && record.decision !== 'resend') ||
       (record.sent !== undefined &&
         payloadFingerprint(record.sent) === payloadFingerprint(drafts[at]?.payload)),
   )
@@ -102,12 +117,13 @@ function recordedRun(
   run: SyncRunRecord | undefined,
   record: SendRecord,
   kind: SyncKind,
-  { added, first, last }: { added: number; first: number; last: number },
+  { added, returned, first, last }: { added: number; returned: number; first: number; last: number },
 ): SyncRunRecord {
   if (run)
     return {
       ...run,
       total: run.total + added,
+      ...(returned ? { returned: (run.returned ?? 0) + returned } : {}),
       createdAt: Math.min(run.createdAt, first),
       updatedAt: Math.max(run.updatedAt, last),
     }
@@ -143,6 +159,11 @@ async function applyStandings(db: CatalogDatabase, kind: SyncKind, records: read
     if (standing && isLiveStanding(standing)) return
     const same = standing?.run === record.run && standing.position === record.position
     if (standing && !same && standing.at > record.at) return
+    if (record.decision === 'resend') {
+      // Free to be sent again: back to draft there, unless a later run took it meanwhile.
+      if (same) puts.push({ ...draft, ...withStanding(draft, record.destination, undefined) })
+      return
+    }
     if (same && standing.state === record.state) return
     puts.push({ ...draft, ...withStanding(draft, record.destination, standingOf(kind, record)) })
   })
@@ -165,4 +186,49 @@ function standingOf(kind: SyncKind, record: SendRecord): DestinationStanding {
   return record.remoteId === undefined
     ? standing
     : { ...standing, remoteId: record.remoteId, remoteCreatedAt: record.at }
+}
+
+/**
+ * A person's decision about drafts whose outcome at a run's destination was not known: the records
+ * that say it, as `by` decided now, for every desk of the team. Of another desk's run (kept here
+ * from the workspace's records), every undecided item; else the items of `keys` just decided
+ * here (a batch, a platform's list), as they now stand: marked created, or still undecided and
+ * sent again. Created: synced, what was sent standing there. Send again: the drafts are free for
+ * the next run to that destination.
+ */
+export async function decidedRecords(
+  db: CatalogDatabase,
+  runId: string,
+  decision: SentDecision,
+  by: string,
+  now: number,
+  keys?: readonly string[],
+): Promise<DecidedRecord[]> {
+  const run = await db.syncRuns.get(runId)
+  if (!run) throw new Error('This run is no longer in the history.')
+  const decided = (item: SyncItemRecord | undefined): item is SyncItemRecord =>
+    item !== undefined &&
+    (decision === 'created' ? item.state === 'synced' : item.state === 'unknown' || item.state === 'failed')
+  const items = keys
+    ? (await itemsOfKeys(db, runId, keys)).filter(decided)
+    : [
+        ...(await itemsInState(db, runId, 'failed').toArray()),
+        ...(await itemsInState(db, runId, 'unknown').toArray()),
+      ]
+  return items.map((item) => ({
+    destination: run.destination,
+    kind: SHARED_KIND[run.kind],
+    draft: item.key,
+    desk: run.sentBy ?? '',
+    run: runId,
+    position: item.position,
+    label: item.label,
+    state: decision === 'created' ? 'synced' : item.state === 'failed' ? 'failed' : 'unknown',
+    at: now,
+    message: decision === 'created' ? `Marked as created by ${by}` : `To be sent again, as ${by} decided`,
+    ...(item.remoteId !== undefined ? { remoteId: item.remoteId } : {}),
+    ...(item.sent !== undefined ? { sent: item.sent } : {}),
+    recordedBy: by,
+    decision,
+  }))
 }

@@ -3,7 +3,8 @@ import type { SyncKind } from '#shared/sync/ports.ts'
 import type { ConflictChoice, ConflictSettled, DraftVersion } from '#shared/team/draft-exchange.ts'
 import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
 import { db } from '../db/index.ts'
-import { applySettled, SHARED_KIND } from '../db/team-exchange.ts'
+import { SHARED_KIND } from '#shared/team/shared-documents.ts'
+import { applySettled } from '../db/team-exchange.ts'
 import { TELL_DRAFTS_CHANGED } from './draft-lists.ts'
 
 /** A draft's versions in the team workspace, the winner first, for a person to compare (issue #41). */

@@ -82,7 +82,7 @@ export function heldByOthersLines(run: SyncRunRecord, held: readonly ClaimHeld[]
     if (!owner) return `${what}: a claim on ${place} that the app cannot read holds ${them}.`
     if (!expired) return `${what}: ${owner}’s desk is sending ${them} to ${place}.`
     const ranOut = Math.max(...claims.map((claim) => claim.expiresAt))
-    return `${what}: ${owner}’s desk was sending ${them} to ${place} and stopped (its claim ran out ${formatTime(ranOut)}); what reached ${place} is not known.`
+    return `${what}: ${owner}’s desk was sending ${them} to ${place} and stopped (its claim ran out ${formatTime(ranOut)}); whether ${place} created ${them} is not known: decide in the history below.`
   })
 }
 
@@ -109,4 +109,12 @@ const SENT_OUTCOME_WORDS: Readonly<Record<SentState, string>> = {
   rejected: 'refused',
   failed: 'failed with a server error',
   unknown: 'with an unknown outcome',
+}
+
+/** The log's line once a person decided about another desk's drafts whose outcome was not known. */
+export function recordedDecisionLine(run: SyncRunRecord, choice: Resolution, n: number): string {
+  const what = `${logCount(run.kind, n)} ${run.sentBy ?? 'another desk'}’s desk sent`
+  return choice === 'created'
+    ? `${what} marked as created, as you decided: every desk of the team sees it.`
+    : `${what} ${n === 1 ? 'is' : 'are'} free to send again, as you decided: counted in “Ready to send” again.`
 }

@@ -5,6 +5,7 @@ import { count, drafts } from '../../words/counting.ts'
 import { recordedLines, resentLine, withErrorsLine } from '../../words/reconcile-outcome.ts'
 import type { useProfilesStore } from '../profiles.ts'
 import type { useSyncStore } from '../sync.ts'
+import { shareDecisions, type RunDecision } from '../team-decisions.ts'
 import type { ReconcilePreview, useReconcileWork } from './work-state.ts'
 
 /** What the undecided drafts not on the list become: sent again by a new run, or left for later. */
@@ -59,6 +60,9 @@ export function useListConfirmation({ profiles, sync, work }: ConfirmationDeps) 
       progress.value = undefined
       const { plan, file, place } = shown
       const lines = recordedLines(result, { file, place, listed: plan.listed.length, ids: plan.ids.length })
+      // Before sending again: the next run's claims read the team's records of these drafts.
+      const unshared = await shareDecisions(teamDecisions(plan.listed, resend, result))
+      if (unshared) lines.push(unshared)
       await sync.refresh()
       const resent = await sendAgain(result, place)
       if (resent) lines.push(resent)
@@ -99,4 +103,25 @@ export function useListConfirmation({ profiles, sync, work }: ConfirmationDeps) 
   }
 
   return { confirm }
+}
+
+/** A list's decisions run by run, for the team workspace: the listed drafts created, the released sent again. */
+function teamDecisions(
+  listed: readonly UndecidedDraft[],
+  resend: readonly UndecidedDraft[],
+  { released }: Reconciled,
+): RunDecision[] {
+  const freed = new Set(released)
+  const byRun = new Map<string, { created: string[]; resend: string[] }>()
+  const add = (draft: UndecidedDraft, to: 'created' | 'resend') => {
+    const run = byRun.get(draft.run.id) ?? { created: [], resend: [] }
+    run[to].push(draft.id)
+    byRun.set(draft.run.id, run)
+  }
+  for (const draft of listed) add(draft, 'created')
+  for (const draft of resend) if (freed.has(draft.id)) add(draft, 'resend')
+  return [...byRun].flatMap(([runId, { created, resend: again }]) => [
+    { runId, decision: 'created' as const, keys: created },
+    { runId, decision: 'resend' as const, keys: again },
+  ])
 }

@@ -2,10 +2,14 @@ import { shallowRef, type Ref } from 'vue'
 import { messageOf } from '#shared/error-message.ts'
 import { draftKind } from '#shared/sync/kinds.ts'
 import type { RunAction, SyncKind } from '#shared/sync/ports.ts'
-import { syncRuns } from '../../db/index.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
+import { teamWorkspaceInMain } from '../../adapters/team-workspace.ts'
+import { db, syncRuns } from '../../db/index.ts'
+import { applySendRecordsNow, decidedRecords } from '../../db/team-send-records.ts'
 import type { SyncItemRecord, SyncRequestRecord } from '../../db/sync-records.ts'
 import type { Resolution } from '../../db/sync-runs.ts'
-import { decisionLine } from '../../words/sync-log.ts'
+import { decisionLine, recordedDecisionLine } from '../../words/sync-log.ts'
+import { shareDecisions } from '../team-decisions.ts'
 import type { useLiveRun } from './live-run.ts'
 
 /** A run's batches as its page lists them, a page of requests at a time. */
@@ -79,6 +83,13 @@ export function useDecisions({ running, error, addLog, refresh, resumeRun }: Dec
         }
         // Nothing moved (decided already, elsewhere or by a list): no line says "0 drafts".
         if (changed > 0) addLog(decisionLine(kind, choice, changed, engineStood))
+        // Marked created on a desk of a team: every desk hears it (sent again, the run's own
+        // outcome goes there as it comes).
+        if (changed > 0 && choice === 'created') {
+          const keys = outcome.moved.map((item) => item.key)
+          const unshared = await shareDecisions([{ runId, decision: 'created', keys }])
+          if (unshared) addLog(unshared)
+        }
         running.requestsRevision.value++
         // The run goes on in the background; the page follows it through the store.
         if (!current && choice === 'resend' && changed > 0) void resumeRun(runId)
@@ -107,7 +118,36 @@ export function useDecisions({ running, error, addLog, refresh, resumeRun }: Dec
     return readBatches(runId, kind, shown, action, deciding)
   }
 
-  return { deciding, resolve, batchesOf }
+  /**
+   * The person's decision about another desk's drafts whose outcome is not known (a run that
+   * stopped mid-send, issue #42): written on the workspace's server first, for every desk, then
+   * here. Created: synced. Send again: free for the next run to that destination.
+   */
+  async function decideRecorded(runId: string, choice: Resolution) {
+    if (deciding.value.has(runId)) return
+    error.value = ''
+    deciding.value = new Set([...deciding.value, runId])
+    try {
+      const status = await teamWorkspaceInMain.status()
+      if (status.state !== 'joined')
+        throw new Error(
+          'Join the team workspace again to decide about another desk’s drafts: every desk sees the decision.',
+        )
+      const records = await decidedRecords(db, runId, choice, status.name, systemClock.now())
+      if (records.length === 0) return
+      await teamWorkspaceInMain.decideSends(records)
+      await applySendRecordsNow(db, records)
+      const run = await syncRuns.get(runId)
+      if (run) addLog(recordedDecisionLine(run, choice, records.length))
+      await refresh()
+    } catch (failure) {
+      error.value = messageOf(failure)
+    } finally {
+      deciding.value = new Set([...deciding.value].filter((id) => id !== runId))
+    }
+  }
+
+  return { deciding, resolve, batchesOf, decideRecorded }
 }
 
 /** See `batchesOf`: the batches being decided (`deciding`) are no longer waiting. */

@@ -1,16 +1,14 @@
 import { messageOf } from '#shared/error-message.ts'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
-import type { ItemUpdate, RequestRecord } from '#shared/sync/ports.ts'
+import type { ItemState } from '#shared/sync/ports.ts'
 import { CLAIM_TTL_MS, type ClaimHeld } from '#shared/team/claims.ts'
 import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
 import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
-import type { SharedKind } from '#shared/team/shared-documents.ts'
-import { systemClock } from '#shared/sync/system-clock.ts'
+import { SENT_STATES, SHARED_KIND, type SentState, type SharedKind } from '#shared/team/shared-documents.ts'
 import { teamWorkspaceInMain } from '../../adapters/team-workspace.ts'
 import { db, syncRuns } from '../../db/index.ts'
 import { itemsOfKeys } from '../../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
-import { SHARED_KIND } from '../../db/team-exchange.ts'
 import { applySendRecordsNow, keepingOut } from '../../db/team-send-records.ts'
 import { heldByOthersLines, logCount, sentElsewhereLines } from '../../words/sync-log.ts'
 
@@ -23,7 +21,8 @@ const RENEW_MS = CLAIM_TTL_MS / 4
  * one of them is written before the claims are released, or the claims are kept until they run out.
  */
 export interface RunClaimsHeld {
-  recorded(request: RequestRecord, updates: readonly ItemUpdate[]): void
+  /** Items of the run that ended (`keys`), at `at`: their outcomes are written next. */
+  recorded(keys: readonly string[], at: number): void
   release(): Promise<void>
 }
 
@@ -44,11 +43,14 @@ export async function claimRun(
   const status = await teamWorkspaceInMain.status()
   if (status.state !== 'joined') return { ok: true, claims: NO_CLAIMS }
   await syncRuns.sentBy(run.id, status.name)
-  const keys = await syncRuns.queuedKeys(run.id)
+  const queued = await syncRuns.queued(run.id)
   const held: ClaimHeld[] = []
+  const stopped: ClaimHeld[] = []
   const recorded: SendRecord[] = []
-  for (let at = 0; at < keys.length; at += EXCHANGE_BATCH) {
-    const drafts = keys.slice(at, at + EXCHANGE_BATCH).map((id) => ({ kind: SHARED_KIND[run.kind], id }))
+  for (let at = 0; at < queued.length; at += EXCHANGE_BATCH) {
+    const drafts = queued
+      .slice(at, at + EXCHANGE_BATCH)
+      .map(({ key, position, label }) => ({ kind: SHARED_KIND[run.kind], id: key, position, label }))
     const answer = await teamWorkspaceInMain.claim({ destination: run.destination, run: run.id, drafts })
     if (!answer.ok) {
       await teamWorkspaceInMain.releaseClaims(run.id).catch(() => {})
@@ -58,6 +60,7 @@ export async function claimRun(
       }
     }
     held.push(...answer.held)
+    stopped.push(...answer.stopped)
     recorded.push(...answer.recorded)
   }
   if (held.length) {
@@ -67,7 +70,8 @@ export async function claimRun(
     )
     for (const line of heldByOthersLines(run, held)) addLog(line)
   }
-  // Sent there by another desk, and this desk's replica had not brought the record yet.
+  // Sent there by another desk (and this desk's replica had not brought the record yet), or held
+  // by a run that stopped: its outcome is not known, and a person decides first.
   const sentElsewhere = await keepingOut(db, run.kind, recorded)
   if (sentElsewhere.length) {
     await syncRuns.leaveOut(
@@ -75,7 +79,15 @@ export async function claimRun(
       sentElsewhere.map((record) => record.draft),
     )
     await applySendRecordsNow(db, sentElsewhere)
-    for (const line of sentElsewhereLines(run, sentElsewhere)) addLog(line)
+    const ofStopped = new Set(stopped.map((claim) => claim.id))
+    const lines = [
+      ...heldByOthersLines(run, stopped),
+      ...sentElsewhereLines(
+        run,
+        sentElsewhere.filter((record) => !ofStopped.has(record.draft)),
+      ),
+    ]
+    for (const line of lines) addLog(line)
   }
   const outcomes = outcomesWriter(run, addLog)
   const timer = setInterval(() => void renew(run, addLog), RENEW_MS)
@@ -126,11 +138,11 @@ function outcomesWriter(run: SyncRunRecord, addLog: (text: string) => void) {
   }
 
   return {
-    add(request: RequestRecord, updates: readonly ItemUpdate[]) {
-      if (!creates) return
+    add(keys: readonly string[], at: number) {
+      if (!creates || keys.length === 0) return
       writing = writing.then(async () => {
         try {
-          waiting.push(...(await outcomesOf(run, kind, request, updates)))
+          waiting.push(...(await outcomesOf(run, kind, keys, at)))
         } catch (failure) {
           addLog(
             `What this run sent could not be read to write it to the team workspace: ${messageOf(failure)}`,
@@ -150,38 +162,34 @@ function outcomesWriter(run: SyncRunRecord, addLog: (text: string) => void) {
   }
 }
 
-/** A request's outcomes as send records: its items that ended (not those queued again). */
+/** The outcomes of items that ended, as send records: what each item now says, with what it sent. */
 async function outcomesOf(
   run: SyncRunRecord,
   kind: SharedKind,
-  request: RequestRecord,
-  updates: readonly ItemUpdate[],
+  keys: readonly string[],
+  at: number,
 ): Promise<RunOutcome[]> {
-  const ended = updates.filter((update) => update.state !== 'queued')
-  const items = await itemsOfKeys(
-    db,
-    run.id,
-    ended.map((update) => update.key),
-  )
-  return ended.flatMap((update, at) => {
-    const item = items[at]
-    if (!item || update.state === 'queued') return []
-    const remoteId = update.remoteId ?? item.remoteId
+  const items = await itemsOfKeys(db, run.id, keys)
+  return items.flatMap((item) => {
+    if (!item || !isSentState(item.state)) return []
     return [
       {
         kind,
         draft: item.key,
         position: item.position,
         label: item.label,
-        state: update.state,
-        at: request.endedAt ?? systemClock.now(),
-        ...(remoteId !== undefined ? { remoteId } : {}),
-        ...(update.message !== undefined ? { message: update.message } : {}),
+        state: item.state,
+        at,
+        ...(item.remoteId !== undefined ? { remoteId: item.remoteId } : {}),
+        ...(item.message !== undefined ? { message: item.message } : {}),
         ...(item.sent !== undefined ? { sent: item.sent } : {}),
       },
     ]
   })
 }
+
+const isSentState = (state: ItemState): state is SentState =>
+  (SENT_STATES as readonly string[]).includes(state)
 
 /** Renews a run's claims; what was lost or could not be renewed is said in the log. */
 async function renew(run: SyncRunRecord, addLog: (text: string) => void) {

@@ -1,7 +1,7 @@
 import type { Ref } from 'vue'
 import { messageOf } from '#shared/error-message.ts'
 import { needsNetwork } from '#shared/sync/destination.ts'
-import { noItems, type ItemUpdate, type RequestRecord } from '#shared/sync/ports.ts'
+import { noItems } from '#shared/sync/ports.ts'
 import type { SyncRun } from '#shared/sync/run.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
@@ -69,7 +69,7 @@ export function useRunLaunch(deps: LaunchDeps) {
       run,
       () => networked,
       deps,
-      (request, updates) => claims?.recorded(request, updates),
+      (keys, at) => claims?.recorded(keys, at),
     )
     slot.engine = current
     let gone!: () => void
@@ -125,7 +125,7 @@ function engineFor(
   run: SyncRunRecord,
   networked: () => boolean,
   { running, runs, addLog }: Pick<LaunchDeps, 'running' | 'runs' | 'addLog'>,
-  recorded: (request: RequestRecord, updates: readonly ItemUpdate[]) => void,
+  recorded: (keys: readonly string[], at: number) => void,
 ): SyncRun {
   const { patch, throughput } = running
   return createAppSyncRun(
