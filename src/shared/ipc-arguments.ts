@@ -161,4 +161,5 @@ export const invokeArguments = {
   releaseTeamClaims: z.tuple([runId, z.array(claimedDraft).max(EXCHANGE_BATCH).optional()]),
   recordTeamSends: z.tuple([runId, z.array(runOutcome).min(1).max(EXCHANGE_BATCH)]),
   decideTeamSends: z.tuple([z.array(decidedRecord).min(1).max(EXCHANGE_BATCH)]),
+  teamSendRecords: z.tuple([z.string().min(1).max(2_000), z.array(claimedDraft).min(1).max(EXCHANGE_BATCH)]),
 } satisfies Record<Channel, z.ZodTuple>

@@ -109,6 +109,8 @@ export const CHANNELS = [
   'recordTeamSends',
   /** A person's decisions about drafts whose outcome was not known, written there for every desk. */
   'decideTeamSends',
+  /** What this desk's replica holds of drafts' send records, for a run leaving them out. */
+  'teamSendRecords',
 ] as const
 
 export type Channel = (typeof CHANNELS)[number]

@@ -9,6 +9,7 @@ import type { Outcome, OutcomeKind } from './service/outcome.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from './team/workspace-status.ts'
 import type { ConflictSettled, DraftShared, DraftVersion, TeamArrivals } from './team/draft-exchange.ts'
 import type { ClaimAnswer, ClaimedDraft } from './team/claims.ts'
+import type { SendRecord } from './team/send-records.ts'
 
 /**
  * The one contract between the renderer and the main process. Each invoke channel (listed in
@@ -176,6 +177,7 @@ export interface InvokeResults {
   releaseTeamClaims: void
   recordTeamSends: void
   decideTeamSends: void
+  teamSendRecords: SendRecord[]
 }
 
 export type ChannelArgs<C extends Channel> = z.input<(typeof invokeArguments)[C]>

@@ -1,5 +1,7 @@
 import { DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
-import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import type { Page } from '@playwright/test'
+import type { SeededDraft } from '../../bench/seed-drafts.ts'
+import { axe, expect, screenshot, test, type TestFixtures } from './harness/fixtures.ts'
 import { grid } from './harness/list-page.ts'
 import { joinTeamWorkspace } from './harness/settings-page.ts'
 import { addActiveProfile, seededValid, seedForSync } from './harness/sync-setup.ts'
@@ -28,6 +30,38 @@ const PRODUCTION: Profile = {
   concurrency: 1,
 }
 
+/**
+ * Ana's desk with ten seeded drafts (nine valid), Ben's with them arrived, both joined to one
+ * workspace and sending to Production. `anaStops`: Ana's desk is one of its own, which the test
+ * may close (Ben's is the test's page); else Ana's is the test's page. `anaBatch`: her drafts a
+ * request (one by default, so a run lasts while the other desk acts).
+ */
+async function twoDesks(
+  { page, pageProblems, teamServer, openDesk, reachedThroughSandbox }: DeskFixtures,
+  { anaStops = false, anaBatch = 1 } = {},
+): Promise<{ ana: Page; ben: Page; seeded: SeededDraft[] }> {
+  const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
+  reachedThroughSandbox.add(PRODUCTION.id)
+  const ana = anaStops ? await openDesk() : page
+  const ben = anaStops ? page : await openDesk()
+  const seeded = await seedForSync(ana, pageProblems, 10)
+  await addActiveProfile(ana, { ...PRODUCTION, batchSize: anaBatch })
+  await joinTeamWorkspace(ana, workspaceUrl, ANA)
+  await ben.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
+  await joinTeamWorkspace(ben, workspaceUrl, BEN)
+  await addActiveProfile(ben, PRODUCTION)
+  await ben.goto('/#/skus')
+  await expect(grid(ben).getByRole('row')).toHaveCount(11, ARRIVES)
+  return { ana, ben, seeded }
+}
+
+type DeskFixtures = Pick<
+  TestFixtures,
+  'pageProblems' | 'teamServer' | 'openDesk' | 'reachedThroughSandbox'
+> & {
+  page: Page
+}
+
 test.describe('Sending as a team (issue #42)', () => {
   test.slow()
 
@@ -39,27 +73,24 @@ test.describe('Sending as a team (issue #42)', () => {
     sandbox,
     reachedThroughSandbox,
   }) => {
-    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
-    reachedThroughSandbox.add(PRODUCTION.id)
-    const seeded = await seedForSync(page, pageProblems, 10)
-    await addActiveProfile(page, PRODUCTION)
-    await joinTeamWorkspace(page, workspaceUrl, ANA)
-    const ben = await openDesk()
-    await ben.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
-    await joinTeamWorkspace(ben, workspaceUrl, BEN)
-    await addActiveProfile(ben, PRODUCTION)
-    await ben.goto('/#/skus')
-    await expect(grid(ben).getByRole('row')).toHaveCount(11, ARRIVES)
+    const { ben, seeded } = await twoDesks({
+      page,
+      pageProblems,
+      teamServer,
+      openDesk,
+      reachedThroughSandbox,
+    })
 
     // Ana's run sends one draft a second; Ben starts his while hers is under way.
     sandbox.addFaults([{ kind: 'latency', delayMs: 1_000, times: null }])
     await openSync(page)
     await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
     await expect.poll(() => sandbox.requests().length).toBeGreaterThanOrEqual(1)
+    // Nine, or fewer when Ana's first outcomes reached Ben's desk first: none left for his run.
     await openSync(ben)
-    await ben.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await ben.getByRole('button', { name: /^Create \d new on Production$/ }).click()
     await expect(ben.getByRole('log')).toContainText(
-      '9 drafts left out: ana’s desk is sending them to Production.',
+      /\d drafts? left out: ana’s desk is sending (them|it) to Production\./,
     )
     await expect(progress(ben).getByRole('heading', { name: 'Finished' })).toBeVisible()
     expect(await axe(ben)).toEqual([])
@@ -101,19 +132,10 @@ test.describe('Sending as a team (issue #42)', () => {
     sandbox,
     reachedThroughSandbox,
   }) => {
-    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA, BEN])
-    reachedThroughSandbox.add(PRODUCTION.id)
     // Ana's desk is one the test can stop: its window closes mid-send.
-    const ana = await openDesk()
-    const seeded = await seedForSync(ana, pageProblems, 10)
+    const desks = { page, pageProblems, teamServer, openDesk, reachedThroughSandbox }
+    const { ana, seeded } = await twoDesks(desks, { anaStops: true })
     const valid = seeded.filter((draft) => seededValid(draft.index)).map((draft) => draft.barcode)
-    await addActiveProfile(ana, PRODUCTION)
-    await joinTeamWorkspace(ana, workspaceUrl, ANA)
-    await page.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
-    await joinTeamWorkspace(page, workspaceUrl, BEN)
-    await addActiveProfile(page, PRODUCTION)
-    await page.goto('/#/skus')
-    await expect(grid(page).getByRole('row')).toHaveCount(11, ARRIVES)
 
     // Three requests answered; the fourth stored, its answer never coming; then Ana's window closes.
     sandbox.addFaults([
@@ -163,5 +185,91 @@ test.describe('Sending as a team (issue #42)', () => {
     const received = receivedBarcodes(sandbox)
     expect([...received].sort()).toEqual([...valid].sort())
     expect(new Set(received).size).toBe(received.length)
+  })
+
+  test('another desk decides about a stopped desk’s drafts from its history: marked created on the platform’s word, and the team sees who decided', async ({
+    page,
+    pageProblems,
+    teamServer,
+    openDesk,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const desks = { page, pageProblems, teamServer, openDesk, reachedThroughSandbox }
+    const { ana, seeded } = await twoDesks(desks, { anaStops: true, anaBatch: 50 })
+
+    // One request with all nine: stored, its answer never coming; then Ana's window closes.
+    sandbox.addFaults([{ kind: 'slow-response', stage: 'after', delayMs: 600_000, times: 1 }])
+    await openSync(ana)
+    await ana.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect.poll(() => receivedBarcodes(sandbox).length, { timeout: 30_000 }).toBe(9)
+    await ana.close()
+    teamServer.setClockSkew(3 * 60_000)
+
+    await openSync(page)
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible()
+    const decision = page.getByRole('article', { name: '9 sent by ana’s desk: outcome unknown' })
+    await expect(decision).toBeVisible()
+    // All nine are on the platform: Ben marks them created, asked first.
+    await decision.getByRole('button', { name: 'Mark as created…' }).click()
+    const asked = page.getByRole('alertdialog')
+    await expect(asked).toContainText('Mark 9 SKUs as created without sending?')
+    expect(await axe(page)).toEqual([])
+    await asked.getByRole('button', { name: 'Mark 9 SKUs as created' }).click()
+    await expect(page.getByRole('log')).toContainText(
+      '9 drafts ana’s desk sent marked as created, as you decided: every desk of the team sees it.',
+    )
+    await expect(decision).toHaveCount(0)
+    await expect(page.getByRole('button', { name: 'Nothing new to create on Production' })).toBeVisible()
+
+    // The draft says who sent it and who decided; the workspace holds Ben's decision for every desk.
+    const sent = seeded.find((draft) => seededValid(draft.index))!
+    await page.goto(`/#/skus/${sent.id}`)
+    const banner = page.locator('.sent-banner')
+    await expect(banner).toContainText('Sent by ana’s desk')
+    await banner.getByText(/^History/).click()
+    await expect(banner).toContainText('(sent by ana’s desk): synced: Marked as created by ben')
+    await screenshot(page, 'team-sending-decided')
+    expect(receivedBarcodes(sandbox)).toHaveLength(9)
+  })
+
+  test('with the workspace’s server out of reach, the Sync page says so and sends nothing to a shared destination', async ({
+    page,
+    pageProblems,
+    teamServer,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
+    reachedThroughSandbox.add(PRODUCTION.id)
+    await seedForSync(page, pageProblems, 10)
+    await addActiveProfile(page, PRODUCTION)
+    await joinTeamWorkspace(page, workspaceUrl, ANA)
+    await openSync(page)
+    await expect(page.getByRole('region', { name: 'SKUs to send' })).toContainText(
+      'Sent as ana’s desk of the team workspace: each draft is claimed on its server first, so no two desks send it',
+    )
+
+    teamServer.pause()
+    await page.goto('/#/settings')
+    await expect(page.getByRole('region', { name: 'Team workspace' }).getByRole('status')).toHaveText(
+      'Offline: will retry',
+      ARRIVES,
+    )
+    await openSync(page)
+    const note = page.getByRole('region', { name: 'SKUs to send' }).getByRole('status').filter({
+      hasText: 'server is out of reach',
+    })
+    await expect(note).toHaveText(
+      "The team workspace's server is out of reach: nothing can be sent to Production until it answers, since each draft is claimed there first so that no two desks send it.",
+    )
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect(page.getByRole('log')).toContainText(
+      'Nothing was sent to Production: from a team workspace, the drafts are claimed on its server first',
+    )
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'team-sending-unreachable')
+    expect(sandbox.requests()).toHaveLength(0)
   })
 })

@@ -15,6 +15,7 @@ type TeamHandlers = Pick<
   | 'releaseTeamClaims'
   | 'recordTeamSends'
   | 'decideTeamSends'
+  | 'teamSendRecords'
 >
 
 /**
@@ -38,5 +39,6 @@ export function createTeamHandlers(deps: Pick<HandlerDeps, 'team'>): TeamHandler
     releaseTeamClaims: (run, drafts) => deps.team.releaseClaims(run, drafts),
     recordTeamSends: (run, outcomes) => deps.team.recordSends(run, outcomes),
     decideTeamSends: (records) => deps.team.decideSends(records),
+    teamSendRecords: (destination, drafts) => deps.team.sendRecords(destination, drafts),
   }
 }

@@ -109,7 +109,7 @@ export class RunClaims {
     await this.#records.write(unknown)
     const unknownOf = new Set(unknown.map((record) => record.draft))
     return {
-      taken: taken,
+      taken,
       held: held.claims,
       stopped,
       serverNow: held.serverNow ?? serverNow,

@@ -44,6 +44,11 @@ declare module 'pouchdb-core' {
       id: string,
       options?: { rev?: string; conflicts?: boolean },
     ): Promise<StoredDocument & { _conflicts?: string[] }>
+    /** The winning versions of `keys` (a row each; none for a document never written or removed). */
+    allDocs(options: {
+      keys: string[]
+      include_docs: true
+    }): Promise<{ rows: Array<{ key: string; doc?: StoredDocument | null }> }>
     /** `new_edits: false`: the revisions given are stored as they are (replication's way of writing). */
     bulkDocs(docs: Document[], options?: { new_edits?: boolean }): Promise<Array<Response | ErrorAnswer>>
     changes(options: {

@@ -91,6 +91,8 @@ export interface TeamReplica {
   writeBeside(doc: Document, base: string | undefined): Promise<string>
   /** Every version of a document: the winner first, then those in conflict with it. */
   versions(id: string): Promise<StoredDocument[]>
+  /** The winning versions of the documents `ids` the replica holds (those it has not are left out). */
+  winners(ids: readonly string[]): Promise<StoredDocument[]>
   /** The winning revision of a document; none when the replica has none (or it was removed). */
   latest(id: string): Promise<string | undefined>
   /**
@@ -168,6 +170,7 @@ export function openReplica(dir: string): TeamReplica {
     },
 
     latest: (id) => winningRevision(local, id),
+    winners: (ids) => winnersOf(local, ids),
 
     async resolve(id, kept) {
       const [winner, ...others] = await this.versions(id)
@@ -279,6 +282,12 @@ function untilStopped(): { fetch: Fetch; stop(): void } {
       stopped = true
     },
   }
+}
+
+async function winnersOf(local: Database, ids: readonly string[]): Promise<StoredDocument[]> {
+  if (ids.length === 0) return []
+  const { rows } = await local.allDocs({ keys: [...ids], include_docs: true })
+  return rows.flatMap((row) => (row.doc ? [row.doc] : []))
 }
 
 async function winningRevision(local: Database, id: string): Promise<string | undefined> {

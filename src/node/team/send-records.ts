@@ -22,7 +22,9 @@ export const sentId = (destination: string, draft: ClaimedDraft) =>
  * The send records of one destination on the workspace's server (issue #42), read and written
  * straight: one document a draft, replaced by each later outcome or decision. The revisions read
  * or written are kept, so the next write of a record goes on the one this desk last saw; a record
- * written elsewhere meanwhile is read again and written over, once.
+ * written elsewhere meanwhile is read again and written over, once, unless it holds a person's
+ * decision and what would replace it is a run's account (a crash's recovered "unknown", say): the
+ * decision stands.
  */
 export class ServerSendRecords {
   readonly #server: ServerDocuments
@@ -71,7 +73,11 @@ export class ServerSendRecords {
         throw new Error(
           `The workspace's server refused ${waiting.length} send records (written elsewhere meanwhile).`,
         )
-      await this.read(waiting.map((record) => ({ kind: record.kind, id: record.draft })))
+      const there = await this.read(waiting.map((record) => ({ kind: record.kind, id: record.draft })))
+      const decided = new Set(
+        there.filter((record) => record.decision !== undefined).map((record) => record.draft),
+      )
+      waiting = waiting.filter((record) => record.decision !== undefined || !decided.has(record.draft))
     }
   }
 

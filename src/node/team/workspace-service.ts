@@ -13,14 +13,15 @@ import {
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimRequest, ClaimAnswer, ClaimedDraft } from '#shared/team/claims.ts'
-import type { DecidedRecord, RunOutcome } from '#shared/team/send-records.ts'
+import type { DecidedRecord, RunOutcome, SendRecord } from '#shared/team/send-records.ts'
+import { checkSent } from '#shared/team/shared-documents.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 import type { AppLog } from '../app-log.ts'
 import { createKeyedQueue } from '../keyed-queue.ts'
 import type { TokenStore } from '../secrets/token-store.ts'
 import { RunClaims } from './claims.ts'
-import { ServerSendRecords } from './send-records.ts'
+import { sentId, ServerSendRecords } from './send-records.ts'
 import { ServerDocuments } from './server-documents.ts'
 import { arrivalsSince, settleConflict, shareDrafts, versionsOf } from './draft-exchange.ts'
 import { shareMappings } from './mapping-exchange.ts'
@@ -93,6 +94,8 @@ export interface TeamWorkspace {
    * on the server, straight, as the desk's name: every desk then sees them decided.
    */
   decideSends(records: readonly DecidedRecord[]): Promise<void>
+  /** The send records of `drafts` at `destination` this desk's replica holds, each checked. */
+  sendRecords(destination: string, drafts: readonly ClaimedDraft[]): Promise<SendRecord[]>
 }
 
 const NONE: WorkspaceStatus = { state: 'none' }
@@ -282,6 +285,16 @@ class HeldWorkspace implements TeamWorkspace {
       await new ServerSendRecords(server, destination).write(decided)
     }
     this.#options.log?.info(`Team workspace ${url}: ${records.length} decisions about send records written.`)
+  }
+
+  async sendRecords(destination: string, drafts: readonly ClaimedDraft[]) {
+    const docs = await this.#replicating().replica.winners(drafts.map((draft) => sentId(destination, draft)))
+    return docs.flatMap((doc) => {
+      const checked = checkSent(doc)
+      if (typeof checked === 'string') return []
+      const { _id, _rev, type: _type, ...record } = checked
+      return [record]
+    })
   }
 
   async releaseClaims(run: string, drafts?: readonly ClaimedDraft[]) {

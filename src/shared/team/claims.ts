@@ -33,6 +33,7 @@ export interface ClaimHeld extends ClaimedDraft {
  * desk sent there already, which this desk's replica may not have yet.
  */
 export interface ClaimsTaken {
+  /** Of the drafts asked for, those this run holds now. */
   taken: ClaimedDraft[]
   held: ClaimHeld[]
   /**

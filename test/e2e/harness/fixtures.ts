@@ -53,7 +53,7 @@ export interface PageProblems {
   allow(pattern: RegExp): void
 }
 
-interface TestFixtures {
+export interface TestFixtures {
   /** URLs the page asked main to open in the user's browser, in order. */
   openedExternally: string[]
   /** What the page put on the system clipboard, in order. */

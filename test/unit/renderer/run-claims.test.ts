@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Sku } from '#shared/schema/sku.ts'
-import type { RequestRecord } from '#shared/sync/ports.ts'
+import type { ItemUpdate, RequestRecord } from '#shared/sync/ports.ts'
+import type { SyncRunRecord } from '#renderer/db/sync-records.ts'
 import { stateAt } from '#shared/sync/standing.ts'
 import type { ClaimAnswer, ClaimRequest } from '#shared/team/claims.ts'
 import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
@@ -11,6 +12,8 @@ import full from '../../fixtures/sku-eyewear-full.json'
 // main as it answers; main's side against a server is test/unit/team/claims.test.ts.
 const main = vi.hoisted(() => ({
   recorded: [] as SendRecord[],
+  held: [] as string[],
+  inReplica: [] as SendRecord[],
   writes: [] as RunOutcome[][],
   calls: [] as string[],
   failWrites: false,
@@ -25,9 +28,23 @@ vi.mock('#renderer/adapters/team-workspace.ts', () => ({
     }),
     async claim({ drafts }: ClaimRequest): Promise<ClaimAnswer> {
       main.calls.push('claim')
-      const taken = drafts.map(({ kind, id }) => ({ kind, id }))
-      return { ok: true, taken, held: [], stopped: [], serverNow: 1, recorded: main.recorded }
+      const taken = drafts.filter(({ id }) => !main.held.includes(id)).map(({ kind, id }) => ({ kind, id }))
+      const held = drafts
+        .filter(({ id }) => main.held.includes(id))
+        .map(({ kind, id, position }) => ({
+          kind,
+          id,
+          position,
+          owner: 'ana',
+          run: 'ana-run',
+          claimedAt: 0,
+          expiresAt: 120_000,
+          expired: false,
+        }))
+      return { ok: true, taken, held, stopped: [], serverNow: 1, recorded: main.recorded }
     },
+    sendRecords: async (_destination: string, drafts: Array<{ id: string }>) =>
+      main.inReplica.filter((record) => drafts.some((draft) => draft.id === record.draft)),
     async recordSends(_run: string, outcomes: RunOutcome[]) {
       main.calls.push('record')
       if (main.failWrites) throw new Error('The workspace’s server did not answer')
@@ -58,6 +75,8 @@ const sku = (barcode: string): Sku =>
 
 beforeEach(async () => {
   main.recorded = []
+  main.held = []
+  main.inReplica = []
   main.writes = []
   main.calls = []
   main.failWrites = false
@@ -70,6 +89,28 @@ async function queuedRun(n: number) {
   for (let i = 0; i < n; i++) drafts.push(await skuDrafts.create(sku(`400638133393${i}`), 1_000 + i))
   const { run } = await syncRuns.enqueue('skus', { target })
   return { drafts, run }
+}
+
+/** A run's claims as it launches, taken. */
+async function claimedRun(run: SyncRunRecord) {
+  const claimed = await claimRun(run, () => {})
+  if (!claimed.ok) throw new Error(claimed.message)
+  return claimed.claims
+}
+
+/** One request of `run` carrying the drafts of `updates`, its outcome written by the outbox at 3,500 ms. */
+async function sent(run: SyncRunRecord, updates: ItemUpdate[]) {
+  const outbox = new DexieSyncOutbox(db, run)
+  const request: RequestRecord = {
+    id: 'r-1',
+    runId: run.id,
+    kind: 'skus',
+    keys: updates.map((update) => update.key),
+    bytes: 1,
+    startedAt: 3_000,
+  }
+  await outbox.beginRequest(request)
+  await outbox.endRequest({ ...request, endedAt: 3_500 }, updates)
 }
 
 describe('a run’s claims and send records, on the page', () => {
@@ -104,31 +145,46 @@ describe('a run’s claims and send records, on the page', () => {
     if (claimed.ok) await claimed.claims.release()
   })
 
+  it('leaves out what another desk holds, and stands what that desk recorded of it already', async () => {
+    const { drafts, run } = await queuedRun(3)
+    // Ana's run holds the first two; her record of the first reached this desk's replica while
+    // this run held it (the exchange leaves a draft a run holds as it is).
+    main.held = [drafts[0]!.id, drafts[1]!.id]
+    main.inReplica = [
+      {
+        destination: PRODUCTION,
+        kind: 'sku',
+        draft: drafts[0]!.id,
+        desk: 'ana',
+        run: 'ana-run',
+        position: 0,
+        label: drafts[0]!.barcode,
+        state: 'synced',
+        at: 2_000,
+        sent: drafts[0]!.payload,
+      },
+    ]
+    const log: string[] = []
+    const claims = await claimRun(run, (line) => log.push(line))
+    expect(log).toEqual(['2 drafts left out: ana’s desk is sending them to Production.'])
+    expect((await syncRuns.queued(run.id)).map((item) => item.key)).toEqual([drafts[2]!.id])
+    const standings = await db.skuDrafts.bulkGet(drafts.map((draft) => draft.id))
+    expect(standings.map((draft) => stateAt(draft!.sync, PRODUCTION))).toEqual(['synced', 'draft', 'queued'])
+    if (claims.ok) await claims.claims.release()
+  })
+
   it('writes each request’s outcomes, with what was sent, before it releases the claims', async () => {
     const { drafts, run } = await queuedRun(2)
-    const claimed = await claimRun(run, () => {})
-    if (!claimed.ok) throw new Error(claimed.message)
-    const outbox = new DexieSyncOutbox(db, run)
-    const request: RequestRecord = {
-      id: 'r-1',
-      runId: run.id,
-      kind: 'skus',
-      keys: drafts.map((draft) => draft.id),
-      bytes: 1,
-      startedAt: 3_000,
-    }
-    await outbox.beginRequest(request)
-    const ended = { ...request, endedAt: 3_500 }
-    const updates = [
-      { key: drafts[0]!.id, state: 'synced' as const, remoteId: 'plat-0' },
-      { key: drafts[1]!.id, state: 'rejected' as const, message: 'barcode: not a GTIN' },
-    ]
-    await outbox.endRequest(ended, updates)
-    claimed.claims.recorded(
-      updates.map((update) => update.key),
+    const claims = await claimedRun(run)
+    await sent(run, [
+      { key: drafts[0]!.id, state: 'synced', remoteId: 'plat-0' },
+      { key: drafts[1]!.id, state: 'rejected', message: 'barcode: not a GTIN' },
+    ])
+    claims.recorded(
+      drafts.map((draft) => draft.id),
       3_500,
     )
-    await claimed.claims.release()
+    await claims.release()
     expect(main.calls).toEqual(['claim', 'record', 'release'])
     const positions = new Map(
       (await syncRuns.history(drafts[0]!.id)).map(({ item }) => [item.key, item.position]),
@@ -150,29 +206,17 @@ describe('a run’s claims and send records, on the page', () => {
 
   it('keeps the claims when the outcomes cannot be written: no other desk may send those drafts meanwhile', async () => {
     const { drafts, run } = await queuedRun(1)
-    const claimed = await claimRun(run, () => {})
-    if (!claimed.ok) throw new Error(claimed.message)
-    const outbox = new DexieSyncOutbox(db, run)
-    const request: RequestRecord = {
-      id: 'r-1',
-      runId: run.id,
-      kind: 'skus',
-      keys: [drafts[0]!.id],
-      bytes: 1,
-      startedAt: 1,
-    }
-    await outbox.beginRequest(request)
-    const updates = [{ key: drafts[0]!.id, state: 'unknown' as const, message: 'No answer' }]
-    await outbox.endRequest({ ...request, endedAt: 2 }, updates)
+    const claims = await claimedRun(run)
+    await sent(run, [{ key: drafts[0]!.id, state: 'unknown', message: 'No answer' }])
     main.failWrites = true
-    claimed.claims.recorded([drafts[0]!.id], 2)
-    await expect(claimed.claims.release()).rejects.toThrow(
+    claims.recorded([drafts[0]!.id], 2)
+    await expect(claims.release()).rejects.toThrow(
       'the outcomes of 1 draft could not be written to the team workspace, so its claims are kept until they run out',
     )
     expect(main.calls).not.toContain('release')
     // Written once the server answers again.
     main.failWrites = false
-    await claimed.claims.release()
+    await claims.release()
     expect(main.writes.flat()).toMatchObject([{ draft: drafts[0]!.id, state: 'unknown' }])
     expect(main.calls.at(-1)).toBe('release')
   })

@@ -5,7 +5,7 @@ import { CatalogDatabase } from '#renderer/db/database.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
 import { saveDraftPayload } from '#renderer/db/stored-kinds.ts'
 import { SyncRunRepository, type RunTarget } from '#renderer/db/sync-runs.ts'
-import { applySendRecordsNow, keepingOut } from '#renderer/db/team-send-records.ts'
+import { applySendRecordsNow, decidedRecords, keepingOut } from '#renderer/db/team-send-records.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { stateAt } from '#shared/sync/standing.ts'
@@ -108,9 +108,15 @@ describe('another desk’s send records, on this desk', () => {
       skus: 0,
       apps: 0,
     })
-    // Held by this desk's run (queued): its own outcome comes next.
+    // Held by this desk's run (queued): its own outcome comes next; even another desk's word on
+    // this very run's item waits for the run's claims to read it.
     expect(await applySendRecordsNow(db, [record(b!, 1)])).toEqual({ skus: 0, apps: 0 })
+    const position = (await runs.queued(run.id)).find((item) => item.key === a!.id)!.position
+    await applySendRecordsNow(db, [
+      record(a!, position, { run: run.id, state: 'unknown', recordedBy: 'ben' }),
+    ])
     expect(await statesAt([a!.id, b!.id])).toEqual(['queued', 'queued'])
+    expect((await runs.queued(run.id)).map((item) => item.key).sort()).toEqual([a!.id, b!.id].sort())
     await runs.releaseQueued(run.id)
     await applySendRecordsNow(db, [record(b!, 1, { at: 9_000 })])
     await applySendRecordsNow(db, [
@@ -131,5 +137,31 @@ describe('another desk’s send records, on this desk', () => {
     ]
     await saveDraftPayload(db, 'skus', d!.id, edited as Sku, 6_000)
     expect((await keepingOut(db, 'skus', records)).map((kept) => kept.draft)).toEqual([a!.id, b!.id, c!.id])
+  })
+
+  it('a decision about another desk’s unknown drafts: marked created stands synced, named by who decided; sent again frees them', async () => {
+    const [a, b, c] = await seed(3)
+    await applySendRecordsNow(db, [
+      record(a!, 0, { state: 'unknown' }),
+      record(b!, 1, { state: 'unknown' }),
+      record(c!, 2, { state: 'synced' }),
+    ])
+    const created = await decidedRecords(db, 'ana-run-1', 'created', 'ben', 9_000)
+    expect(
+      created.map(({ draft, state, recordedBy, decision }) => ({ draft, state, recordedBy, decision })),
+    ).toEqual([
+      { draft: a!.id, state: 'synced', recordedBy: 'ben', decision: 'created' },
+      { draft: b!.id, state: 'synced', recordedBy: 'ben', decision: 'created' },
+    ])
+    // Ben decides for the first only (his list names it); the second is sent again.
+    await applySendRecordsNow(db, [created[0]!])
+    await applySendRecordsNow(db, await decidedRecords(db, 'ana-run-1', 'resend', 'ben', 9_500, [b!.id]))
+    expect(await statesAt([a!.id, b!.id, c!.id])).toEqual(['synced', 'draft', 'synced'])
+    const [history] = await runs.history(a!.id)
+    expect(history!.item).toMatchObject({ state: 'synced', message: 'Marked as created by ben' })
+    expect(await runs.get('ana-run-1')).toMatchObject({ total: 3, returned: 1 })
+    expect(await runs.preflight('skus', PRODUCTION)).toMatchObject({ ready: 1, synced: 2, unknown: 0 })
+    // Nothing is left to decide: no record says so again.
+    expect(await decidedRecords(db, 'ana-run-1', 'created', 'ben', 10_000)).toEqual([])
   })
 })

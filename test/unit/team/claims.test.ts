@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { claimId, RunClaims } from '#node/team/claims.ts'
-import { sentId } from '#node/team/send-records.ts'
+import { sentId, ServerSendRecords } from '#node/team/send-records.ts'
+import { ServerDocuments } from '#node/team/server-documents.ts'
 import type { RunOutcome } from '#shared/team/send-records.ts'
 import type { ClaimedDraft, DraftToClaim } from '#shared/team/claims.ts'
 import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
@@ -234,6 +235,27 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     await ana.record([outcome('draft-0', 0, 'synced')])
     const stored = await fetch(`${url}/${encodeURIComponent(id)}`, { headers: { Authorization: basic(ANA) } })
     expect(await stored.json()).toMatchObject({ desk: 'ana', run: 'run-a', state: 'synced', _rev: /^2-/ })
+  })
+
+  it('a person’s decision on the server stands against a run’s later account of the same draft', async () => {
+    const url = await workspace()
+    const ana = runOf(url, ANA, 'run-a')
+    await ana.take(drafts(1))
+    // Ben's desk decided, meanwhile, that the draft was created (its claim had run out there).
+    const decided = {
+      ...outcome('draft-0', 0, 'synced'),
+      destination: PRODUCTION,
+      desk: 'ana',
+      run: 'run-a',
+      recordedBy: 'ben',
+      decision: 'created' as const,
+    }
+    await new ServerSendRecords(new ServerDocuments({ url, ...BEN }), PRODUCTION).write([decided])
+    // Ana's desk, restarted, recovers its item as unknown and writes that: the decision stays.
+    await ana.record([outcome('draft-0', 0, 'unknown')])
+    await ana.release()
+    const answer = await runOf(url, BEN, 'run-b').take(drafts(1))
+    expect(answer.recorded).toMatchObject([{ state: 'synced', recordedBy: 'ben', decision: 'created' }])
   })
 
   it('a server out of reach takes nothing, and the error names it', async () => {

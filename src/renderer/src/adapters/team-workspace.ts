@@ -8,7 +8,7 @@ import type {
   TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimAnswer, ClaimedDraft, ClaimRequest } from '#shared/team/claims.ts'
-import type { DecidedRecord, RunOutcome } from '#shared/team/send-records.ts'
+import type { DecidedRecord, RunOutcome, SendRecord } from '#shared/team/send-records.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceStatus } from '#shared/team/workspace-status.ts'
 
@@ -33,4 +33,6 @@ export const teamWorkspaceInMain = {
   recordSends: (run: string, outcomes: RunOutcome[]): Promise<void> =>
     window.api.recordTeamSends(run, outcomes),
   decideSends: (records: DecidedRecord[]): Promise<void> => window.api.decideTeamSends(records),
+  sendRecords: (destination: string, drafts: ClaimedDraft[]): Promise<SendRecord[]> =>
+    window.api.teamSendRecords(destination, drafts),
 }

@@ -1,8 +1,8 @@
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
-import type { SyncKind } from '#shared/sync/ports.ts'
+import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
 import type { DecidedRecord, SendRecord } from '#shared/team/send-records.ts'
 import { DRAFT_KIND_OF, SHARED_KIND, type SentDecision } from '#shared/team/shared-documents.ts'
-import { isLiveStanding, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
+import { isLiveStanding, LIVE_STATES, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 import { createdStanding } from './draft-standings.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
@@ -45,19 +45,27 @@ export async function applySendRecords(
   for (const [runId, ofRun] of byRun) {
     const run = await db.syncRuns.get(runId)
     const own = run !== undefined && !run.fromWorkspace
-    const applied = own ? ofRun.filter((record) => record.recordedBy !== undefined) : ofRun
-    if (applied.length === 0) continue
+    const known = await db.syncItems.bulkGet(ofRun.map((record) => [runId, record.position]))
+    // Of this desk's own run, only what another desk wrote, and never over an item the run still
+    // holds (queued or sending): the run's claims read the server's records when it is resumed.
+    const pairs = ofRun
+      .map((record, at) => ({ record, known: known[at] }))
+      .filter(
+        ({ record, known }) =>
+          !own || (record.recordedBy !== undefined && !(known && isLiveState(known.state))),
+      )
+    if (pairs.length === 0) continue
+    const applied = pairs.map(({ record }) => record)
     const first = applied[0]!
     const kind = DRAFT_KIND_OF[first.kind]
-    const known = await db.syncItems.bulkGet(applied.map((record) => [runId, record.position]))
-    const freed = applied.filter((record) => record.decision === 'resend')
-    const kept = applied.filter((record) => record.decision !== 'resend')
-    await db.syncItems.bulkDelete(freed.map((record) => [runId, record.position]))
-    await db.syncItems.bulkPut(kept.map((record) => itemOf(runId, record, known[applied.indexOf(record)])))
-    const returned = freed.filter((record) => known[applied.indexOf(record)] !== undefined).length
+    const freed = pairs.filter(({ record }) => record.decision === 'resend')
+    const kept = pairs.filter(({ record }) => record.decision !== 'resend')
+    await db.syncItems.bulkDelete(freed.map(({ record }) => [runId, record.position]))
+    await db.syncItems.bulkPut(kept.map(({ record, known }) => itemOf(runId, record, known)))
+    const returned = freed.filter(({ known }) => known !== undefined).length
     const times = applied.map((record) => record.at)
     const counts = {
-      added: kept.filter((record) => known[applied.indexOf(record)] === undefined).length,
+      added: kept.filter(({ known }) => known === undefined).length,
       returned,
       first: Math.min(...times),
       last: Math.max(...times),
@@ -68,6 +76,8 @@ export async function applySendRecords(
   }
   return changed
 }
+
+const isLiveState = (state: ItemState) => (LIVE_STATES as readonly ItemState[]).includes(state)
 
 /** A run's item as a record says it stands: over what this desk knew of it (its request, say). */
 function itemOf(run: string, record: SendRecord, known: SyncItemRecord | undefined): SyncItemRecord {

@@ -63,6 +63,16 @@ export function offlineNote(place: string, needsNetwork: boolean): string {
     : `This computer is offline, and ${place} is on this computer: syncing to it works offline.`
 }
 
+/**
+ * From a team workspace (issue #42): how a run to `place` goes out, and that nothing can while the
+ * workspace's server is out of reach.
+ */
+export function teamNote(place: string, desk: string, unreachable: boolean): string {
+  return unreachable
+    ? `The team workspace's server is out of reach: nothing can be sent to ${place} until it answers, since each draft is claimed there first so that no two desks send it.`
+    : `Sent as ${desk}’s desk of the team workspace: each draft is claimed on its server first, so no two desks send it, and what ${place} answers is shared with every desk.`
+}
+
 /** The verb and the pronoun that agree with a count, for the notes of either kind. */
 export const isAre = (n: number) => (n === 1 ? 'is' : 'are')
 export const itThem = (n: number) => (n === 1 ? 'it' : 'them')

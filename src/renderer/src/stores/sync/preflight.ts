@@ -10,6 +10,7 @@ import type { useRunViews } from '../run-views.ts'
 import { useHeldBack } from './held-back.ts'
 import { usePromotions } from './promotions.ts'
 import { useScope } from './scope.ts'
+import { useTeamSending } from './team-sending.ts'
 import { useUpdatesOffer } from './updates-offer.ts'
 
 /**
@@ -29,6 +30,7 @@ export function usePreflight(
   const { read: readPromotions, ...promotions } = usePromotions(profiles, gates.heldBack)
   const { read: readUpdates, ...offer } = useUpdatesOffer()
   const { readPreflight, ...scope } = useScope(profiles, refresh)
+  const { read: readTeamSending, teamSending } = useTeamSending(profiles)
 
   /** Reads the pre-flights, the promotions on offer, the history and the open runs again. */
   async function refresh() {
@@ -39,6 +41,7 @@ export function usePreflight(
     await readGates(active, chosen?.ids)
     await readPromotions(active, chosen !== undefined)
     await readUpdates(active, chosen?.ids)
+    await readTeamSending()
   }
   // Sending the failed SKUs too puts them before the gates as well.
   watch(
@@ -79,6 +82,7 @@ export function usePreflight(
   return {
     includeFailed,
     target,
+    teamSending,
     ...gates,
     ...promotions,
     ...offer,

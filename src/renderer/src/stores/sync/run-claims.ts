@@ -69,6 +69,12 @@ export async function claimRun(
       held.map((claim) => claim.id),
     )
     for (const line of heldByOthersLines(run, held)) addLog(line)
+    // What those desks recorded of them already, which the exchange could not apply while this run
+    // held them: the rest arrives as it comes.
+    for (let at = 0; at < held.length; at += EXCHANGE_BATCH) {
+      const drafts = held.slice(at, at + EXCHANGE_BATCH).map(({ kind, id }) => ({ kind, id }))
+      await applySendRecordsNow(db, await teamWorkspaceInMain.sendRecords(run.destination, drafts))
+    }
   }
   // Sent there by another desk (and this desk's replica had not brought the record yet), or held
   // by a run that stopped: its outcome is not known, and a person decides first.
