@@ -87,5 +87,7 @@ test.describe('A team workspace’s app drafts (issue #41)', () => {
     const row = apps(ben).getByRole('row', { name: /Glow Check/ })
     await expect(row).toBeVisible()
     await expect(row).not.toContainText('versions')
+    // The version it shows is the one Ana kept, named as hers.
+    await expect(row).toContainText('· ana')
   })
 })

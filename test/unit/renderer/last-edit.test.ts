@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { lastEdit } from '#renderer/features/skus/list/row-format.ts'
+import { lastEdit } from '#renderer/features/team/last-edit.ts'
 
 // The list's Last edit column (issue #41): a version that came through the team workspace says who
 // wrote it and when by their clock; once edited here, it is this desk's edit again.

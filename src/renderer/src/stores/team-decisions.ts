@@ -1,4 +1,6 @@
 import { messageOf } from '#shared/error-message.ts'
+import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
+import type { DecidedRecord } from '#shared/team/send-records.ts'
 import type { SentDecision } from '#shared/team/shared-documents.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
@@ -29,11 +31,16 @@ export async function shareDecisions(decisions: readonly RunDecision[]): Promise
         if (status.state !== 'joined') throw new Error('this desk is not in the team workspace now')
         name = status.name
       }
-      const records = await decidedRecords(db, runId, decision, name, systemClock.now(), keys)
-      if (records.length) await teamWorkspaceInMain.decideSends(records)
+      await writeDecisions(await decidedRecords(db, runId, decision, name, systemClock.now(), keys))
     }
     return undefined
   } catch (failure) {
     return `The other desks of the team do not know of this decision: ${messageOf(failure)}`
   }
+}
+
+/** Writes decisions' records in the workspace, a bridge's batch at a time (a stopped run may hold thousands). */
+export async function writeDecisions(records: readonly DecidedRecord[]): Promise<void> {
+  for (let at = 0; at < records.length; at += EXCHANGE_BATCH)
+    await teamWorkspaceInMain.decideSends(records.slice(at, at + EXCHANGE_BATCH))
 }

@@ -9,7 +9,7 @@ import { applySendRecordsNow, decidedRecords } from '../../db/team-send-records.
 import type { SyncItemRecord, SyncRequestRecord } from '../../db/sync-records.ts'
 import type { Resolution } from '../../db/sync-runs.ts'
 import { decisionLine, recordedDecisionLine } from '../../words/sync-log.ts'
-import { shareDecisions } from '../team-decisions.ts'
+import { shareDecisions, writeDecisions } from '../team-decisions.ts'
 import type { useLiveRun } from './live-run.ts'
 
 /** A run's batches as its page lists them, a page of requests at a time. */
@@ -135,7 +135,7 @@ export function useDecisions({ running, error, addLog, refresh, resumeRun }: Dec
         )
       const records = await decidedRecords(db, runId, choice, status.name, systemClock.now())
       if (records.length === 0) return
-      await teamWorkspaceInMain.decideSends(records)
+      await writeDecisions(records)
       await applySendRecordsNow(db, records)
       const run = await syncRuns.get(runId)
       if (run) addLog(recordedDecisionLine(run, choice, records.length))

@@ -25,14 +25,3 @@ export function shortTime(epochMs: number, now = new Date()): string {
   if (then.getFullYear() === now.getFullYear()) return dayOfYear.format(then)
   return fullDay.format(then)
 }
-
-/**
- * A draft's last edit as the list says it: when, and who when that version came through the team
- * workspace (issue #41) and was not edited here since: by their desk's clock, under their name.
- */
-export function lastEdit(row: Pick<SkuDraftRecord, 'updatedAt' | 'team'>): { at: number; by?: string } {
-  const team = row.team
-  return team && team.sharedAt === row.updatedAt && team.editedBy
-    ? { at: team.editedAt, by: team.editedBy }
-    : { at: row.updatedAt }
-}
