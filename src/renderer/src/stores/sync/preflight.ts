@@ -83,6 +83,7 @@ export function usePreflight(
     includeFailed,
     target,
     teamSending,
+    readTeamSending,
     ...gates,
     ...promotions,
     ...offer,
