@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Sku } from '#shared/schema/sku.ts'
 import type { ItemUpdate, RequestRecord } from '#shared/sync/ports.ts'
+import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import type { SyncRunRecord } from '#renderer/db/sync-records.ts'
 import { stateAt } from '#shared/sync/standing.ts'
 import type { ClaimAnswer, ClaimRequest } from '#shared/team/claims.ts'
@@ -91,6 +92,23 @@ async function queuedRun(n: number) {
   return { drafts, run }
 }
 
+/** Ana's run's record of a draft it created on Production, as main answers it. */
+function createdByAna(draft: SkuDraftRecord, more: Partial<SendRecord> = {}): SendRecord {
+  return {
+    destination: PRODUCTION,
+    kind: 'sku',
+    draft: draft.id,
+    desk: 'ana',
+    run: 'ana-run',
+    position: 0,
+    label: draft.barcode,
+    state: 'synced',
+    at: 2_000,
+    sent: draft.payload,
+    ...more,
+  }
+}
+
 /** A run's claims as it launches, taken. */
 async function claimedRun(run: SyncRunRecord) {
   const claimed = await claimRun(run, () => {})
@@ -116,21 +134,7 @@ async function sent(run: SyncRunRecord, updates: ItemUpdate[]) {
 describe('a run’s claims and send records, on the page', () => {
   it('leaves out what another desk already created there, naming it, and stands it synced by that desk', async () => {
     const { drafts, run } = await queuedRun(3)
-    main.recorded = [
-      {
-        destination: PRODUCTION,
-        kind: 'sku',
-        draft: drafts[0]!.id,
-        desk: 'ana',
-        run: 'ana-run',
-        position: 0,
-        label: drafts[0]!.barcode,
-        state: 'synced',
-        at: 2_000,
-        remoteId: 'plat-0',
-        sent: drafts[0]!.payload,
-      },
-    ]
+    main.recorded = [createdByAna(drafts[0]!, { remoteId: 'plat-0' })]
     const log: string[] = []
     const claimed = await claimRun(run, (line) => log.push(line))
     expect(claimed.ok).toBe(true)
@@ -150,20 +154,7 @@ describe('a run’s claims and send records, on the page', () => {
     // Ana's run holds the first two; her record of the first reached this desk's replica while
     // this run held it (the exchange leaves a draft a run holds as it is).
     main.held = [drafts[0]!.id, drafts[1]!.id]
-    main.inReplica = [
-      {
-        destination: PRODUCTION,
-        kind: 'sku',
-        draft: drafts[0]!.id,
-        desk: 'ana',
-        run: 'ana-run',
-        position: 0,
-        label: drafts[0]!.barcode,
-        state: 'synced',
-        at: 2_000,
-        sent: drafts[0]!.payload,
-      },
-    ]
+    main.inReplica = [createdByAna(drafts[0]!)]
     const log: string[] = []
     const claims = await claimRun(run, (line) => log.push(line))
     expect(log).toEqual(['2 drafts left out: ana’s desk is sending them to Production.'])
