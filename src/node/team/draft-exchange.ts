@@ -7,6 +7,7 @@ import type {
   ConflictSettled,
   TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
+import { recordOf } from '#shared/team/send-records.ts'
 import { checkArrival, type SharedDraft, type SharedKind } from '#shared/team/shared-documents.ts'
 import type { TeamReplica } from './replica.ts'
 
@@ -58,10 +59,8 @@ export async function arrivalsSince(
     if (!checked.ok) answer.setAside.push({ id: checked.id, reason: checked.reason })
     // Claims are the server's to decide (claims.ts): read there when a desk sends, not from here.
     else if ('claim' in checked) continue
-    else if ('sent' in checked) {
-      const { _id, _rev, type: _type, ...record } = checked.sent
-      answer.records.push(record)
-    } else if ('mapping' in checked) {
+    else if ('sent' in checked) answer.records.push(recordOf(checked.sent))
+    else if ('mapping' in checked) {
       const { header, path, editedBy, editedAt } = checked.mapping
       answer.mappings.push({ header, path, editedBy, editedAt })
     } else if ('removed' in checked) {

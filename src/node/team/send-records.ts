@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { ClaimedDraft } from '#shared/team/claims.ts'
-import type { SendRecord } from '#shared/team/send-records.ts'
+import { recordOf, type SendRecord } from '#shared/team/send-records.ts'
 import { checkSent, DESTINATION_DIGEST_CHARS, type SentDocument } from '#shared/team/shared-documents.ts'
 import type { ServerDocuments } from './server-documents.ts'
 
@@ -50,9 +50,8 @@ export class ServerSendRecords {
         if (typeof rev === 'string') this.#revs.set(key, rev)
         continue
       }
-      const { _id, _rev, type: _type, ...record } = checked
-      this.#revs.set(key, _rev)
-      found.push(record)
+      this.#revs.set(key, checked._rev)
+      found.push(recordOf(checked))
     }
     return found
   }

@@ -13,7 +13,7 @@ import {
   type TeamArrivals,
 } from '#shared/team/draft-exchange.ts'
 import type { ClaimRequest, ClaimAnswer, ClaimedDraft } from '#shared/team/claims.ts'
-import type { DecidedRecord, RunOutcome, SendRecord } from '#shared/team/send-records.ts'
+import { recordOf, type DecidedRecord, type RunOutcome, type SendRecord } from '#shared/team/send-records.ts'
 import { checkSent } from '#shared/team/shared-documents.ts'
 import type { SharedKind } from '#shared/team/shared-documents.ts'
 import type { WorkspaceJoin, WorkspaceReplication, WorkspaceStatus } from '#shared/team/workspace-status.ts'
@@ -291,9 +291,7 @@ class HeldWorkspace implements TeamWorkspace {
     const docs = await this.#replicating().replica.winners(drafts.map((draft) => sentId(destination, draft)))
     return docs.flatMap((doc) => {
       const checked = checkSent(doc)
-      if (typeof checked === 'string') return []
-      const { _id, _rev, type: _type, ...record } = checked
-      return [record]
+      return typeof checked === 'string' ? [] : [recordOf(checked)]
     })
   }
 

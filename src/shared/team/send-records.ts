@@ -17,3 +17,8 @@ export type RunOutcome = Omit<SendRecord, 'destination' | 'desk' | 'run'>
 
 /** A person's decision about a draft whose outcome was not known, as its send record says it. */
 export type DecidedRecord = SendRecord & Required<Pick<SendRecord, 'recordedBy' | 'decision'>>
+
+/** A checked send record's document as the record it holds: without CouchDB's fields and its type. */
+export function recordOf({ _id, _rev, type: _type, ...record }: SentDocument): SendRecord {
+  return record
+}
