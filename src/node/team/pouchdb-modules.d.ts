@@ -68,7 +68,14 @@ declare module 'pouchdb-core' {
         back_off_function?: (last: number) => number
       },
     ): Sync
+    /** What the database is and its latest sequence. */
+    info(): Promise<DatabaseInfo>
     close(): Promise<void>
+  }
+  export interface DatabaseInfo {
+    db_name: string
+    doc_count: number
+    update_seq: number | string
   }
   export interface Options {
     adapter?: string

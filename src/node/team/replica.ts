@@ -209,6 +209,7 @@ function replicateLive(
     skip_setup: true,
     fetch: requests.fetch,
   })
+  readsInfoWithoutFailing(remote)
   const sync = local.sync(remote, {
     live: true,
     retry: true,
@@ -282,6 +283,18 @@ function untilStopped(): { fetch: Fetch; stop(): void } {
       stopped = true
     },
   }
+}
+
+/**
+ * PouchDB's replication reads its source's info only to count its progress, and as it writes each
+ * checkpoint nothing waits for that read: the workspace's connection cut at that moment (a reset,
+ * the server restarting) was an error of the whole process. The replica never reads the
+ * workspace's info otherwise, so a failed read counts nothing, and the replication's next request
+ * meets the failure, where it is retried.
+ */
+function readsInfoWithoutFailing(remote: Database): void {
+  const info = remote.info.bind(remote)
+  remote.info = () => info().catch(() => ({ db_name: '', doc_count: 0, update_seq: 0 }))
 }
 
 async function winnersOf(local: Database, ids: readonly string[]): Promise<StoredDocument[]> {

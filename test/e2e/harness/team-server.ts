@@ -32,6 +32,11 @@ export interface TeamServer {
   /** Reachable again: the desks' next retries get through. */
   resume(): void
   /**
+   * From now on, requests `cut` picks (by method and path) have their connection closed unanswered,
+   * as a connection reset under way would; `cut` undefined: none.
+   */
+  hangUpOn(cut: ((method: string, path: string) => boolean) | undefined): void
+  /**
    * Sets how far the server's clock is from this machine's from now on, as time passing on the
    * server would: a test sees claims run out without waiting for them.
    */
@@ -69,11 +74,12 @@ export async function startTeamServer({ clockSkewMs: skew = 0 } = {}): Promise<T
     logPath: '/dev/null',
   })
   let reachable = true
+  let hangsUp: ((method: string, path: string) => boolean) | undefined
   const server: Server = createServer((request, response) => {
     // The server's clock, as its `Date` header says it (what claims are judged by): here off by
     // `clockSkewMs` from this machine's, as another computer's may be.
     if (clockSkewMs) response.setHeader('Date', new Date(Date.now() + clockSkewMs).toUTCString())
-    if (reachable) couch(request, response)
+    if (reachable && !hangsUp?.(request.method ?? 'GET', request.url ?? '/')) couch(request, response)
     else request.socket.destroy()
   })
   await new Promise<void>((resolve, reject) => {
@@ -127,6 +133,9 @@ export async function startTeamServer({ clockSkewMs: skew = 0 } = {}): Promise<T
     },
     resume() {
       reachable = true
+    },
+    hangUpOn(cut) {
+      hangsUp = cut
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

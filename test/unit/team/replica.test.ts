@@ -208,4 +208,32 @@ describe('a team workspace replica (issue #41)', () => {
       REPLICATES,
     )
   })
+
+  it('a server that hangs up on reading the workspace’s info, as a cut connection does, still gets drafts through, and no error is left unanswered', async () => {
+    const unanswered: unknown[] = []
+    const hear = (reason: unknown) => unanswered.push(reason)
+    process.on('unhandledRejection', hear)
+    try {
+      // PouchDB's replication reads the source's info as it writes each checkpoint, and nothing
+      // waits for that read: a hang-up there was an error of the whole process (CI, 25f44de).
+      const a = desk('a', ANA)
+      const b = desk('b', BEN)
+      await a.replica.write({ ...frame('f7', 'Oval', ANA) })
+      await vi.waitFor(async () => expect((await b.drafts()).has('sku:f7')).toBe(true), REPLICATES)
+      let hungUp = 0
+      team.server.hangUpOn(
+        (method, path) => method === 'GET' && /^\/autumn\/(\?|$)/.test(path) && ++hungUp > 0,
+      )
+      await b.replica.write({ ...frame('f8', 'Aviator', BEN) })
+      await vi.waitFor(async () => expect((await a.drafts()).has('sku:f8')).toBe(true), REPLICATES)
+      await a.replica.write({ ...frame('f9', 'Cat eye', ANA) })
+      await vi.waitFor(async () => expect((await b.drafts()).has('sku:f9')).toBe(true), REPLICATES)
+      expect(hungUp).toBeGreaterThan(0)
+      await a.disconnect()
+      await b.disconnect()
+      expect(unanswered).toEqual([])
+    } finally {
+      process.off('unhandledRejection', hear)
+    }
+  })
 })
