@@ -102,13 +102,23 @@ function imports(entry: string, moduleId: string, context: ChunkingContext): boo
   return false
 }
 
+const START_ENTRY = resolve('src/renderer/src/main.ts')
+
 /**
  * One chunk a start stage, earlier stages first (a higher priority): each takes what its entry
- * imports that no earlier stage took. Vite's preload helper, which main.ts imports too, goes first
- * in a chunk of its own.
+ * imports that no earlier stage took. What main.ts itself imports (Vite's preload helper, the
+ * profiles' adapter it asks main with first) goes first, in a chunk of its own: left in a stage's,
+ * it made main.ts import that stage's chunk, which then ran before the first stage (Vue and the
+ * app's stores did, in the window's first task).
  */
 const startStageGroups = [
-  { name: 'preload-helper', test: /preload-helper/, priority: START_STAGES.length + 1 },
+  {
+    name: (moduleId: string, context: ChunkingContext) =>
+      moduleId !== START_ENTRY && (/preload-helper/.test(moduleId) || imports(START_ENTRY, moduleId, context))
+        ? 'start-entry'
+        : null,
+    priority: START_STAGES.length + 1,
+  },
   ...START_STAGES.map((stage, index) => ({
     name: (moduleId: string, context: ChunkingContext) =>
       imports(stage.entry, moduleId, context) ? stage.name : null,

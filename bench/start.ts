@@ -19,7 +19,8 @@ import { seedDrafts } from './seed-drafts.ts'
  * - `start-warm`: the same context opened again after DRAFTS drafts were written: the database
  *   exists and is upgraded, the scripts are in the browser's cache and, since the app was opened
  *   once more before the measured openings, compiled code too (as the app's window has it after a
- *   few starts); ready is the first rows on screen. DRAFTS is more than a screenful, a first
+ *   few starts); ready is the first rows in the list, and each opening is checked afterwards to
+ *   have drawn by then every row its list shows on screen (one row, the keyboard's, is no list). DRAFTS is more than a screenful, a first
  *   week's catalogue: the list reads a window whatever the count (the `open` line measures it at
  *   100,000), so the number matters little.
  *
@@ -124,11 +125,12 @@ async function open(
 ): Promise<Opening> {
   await page.goto(url)
   await page.waitForFunction(() => (globalThis as unknown as StartGlobals).__start?.readyAt !== undefined)
-  const { readyAt, readyBy, tasks, fetched } = await page.evaluate(() => {
+  const { readyAt, readyBy, rowsAtReady, tasks, fetched } = await page.evaluate(() => {
     const g = globalThis as unknown as StartGlobals
     return { ...g.__start!, fetched: g.performance.getEntriesByType('resource') }
   })
   if (readyBy !== expected) throw new Error(`Expected the page to show ${expected}, it showed ${readyBy}`)
+  if (expected === 'rows') await expectScreenfulAt(page, rowsAtReady!)
   return {
     ready: readyAt!,
     longTasks: tasks.filter((task) => task.start < readyAt!).map((task) => task.duration),
@@ -136,6 +138,25 @@ async function open(
       .filter((entry) => entry.startTime < readyAt! && /\.(js|css)$/.test(new URL(entry.name).pathname))
       .map((entry) => new URL(entry.name).pathname),
   }
+}
+
+/**
+ * Ready is called at the first rows in the list, which is the list a person sees only if they fill
+ * its screen: once the page has settled, the rows it shows on screen (laid out now, not while
+ * measured) must be no more than were drawn at ready.
+ */
+async function expectScreenfulAt(page: Awaited<ReturnType<BrowserContext['newPage']>>, drawn: number) {
+  const onScreen = await page.evaluate(() => {
+    const g = globalThis as unknown as StartGlobals
+    const grid = g.document.querySelector('[role="grid"]')!.getBoundingClientRect()
+    const bottom = Math.min(grid.bottom, g.innerHeight)
+    return Array.from(g.document.querySelectorAll('[role="row"][data-id]')).filter((row) => {
+      const box = row.getBoundingClientRect()
+      return box.bottom > grid.top && box.top < bottom
+    }).length
+  })
+  if (drawn < onScreen)
+    throw new Error(`The list was called ready with ${drawn} rows drawn, and shows ${onScreen} on screen`)
 }
 
 const readies = (openings: Opening[]) => openings.map((opening) => opening.ready)
@@ -175,16 +196,20 @@ function baselinePage(files: string[]): string {
 interface StartState {
   readyAt?: number
   readyBy?: Ready
+  /** The rows with a draft in the DOM when ready was called. */
+  rowsAtReady?: number
   tasks: Array<{ start: number; duration: number }>
 }
 interface PageNode {
   href: string
+  getBoundingClientRect(): { top: number; bottom: number }
   addEventListener(type: string, listener: (event: { target: unknown }) => void, capture?: boolean): void
   querySelector(selector: string): PageNode | null
   querySelectorAll(selector: string): ArrayLike<PageNode>
 }
 interface StartGlobals {
   document: PageNode
+  innerHeight: number
   location: { pathname: string }
   performance: {
     now(): number
@@ -207,6 +232,7 @@ interface StartGlobals {
  * file it links loaded.
  */
 function watchStart({ baselinePage, longTaskMs }: { baselinePage: string; longTaskMs: number }) {
+  const ROW = '[role="row"][data-id]'
   const g = globalThis as unknown as StartGlobals
   const state: StartState = { tasks: [] }
   g.__start = state
@@ -221,6 +247,7 @@ function watchStart({ baselinePage, longTaskMs }: { baselinePage: string; longTa
     g.requestAnimationFrame(() => {
       state.readyBy = by
       state.readyAt = g.performance.now()
+      state.rowsAtReady = g.document.querySelectorAll(ROW).length
     })
   }
 
@@ -240,7 +267,7 @@ function watchStart({ baselinePage, longTaskMs }: { baselinePage: string; longTa
   }
 
   const observer = new g.MutationObserver(() => {
-    const by: Ready | undefined = g.document.querySelector('[role="row"][data-id]')
+    const by: Ready | undefined = g.document.querySelector(ROW)
       ? 'rows'
       : g.document.querySelector('.list-start h2') && g.document.querySelector('.list-start__destination')
         ? 'first-run'

@@ -100,6 +100,32 @@ test.describe('SKU list at catalogue scale', () => {
     expect(await bodyRows(page).count()).toBeLessThan(60)
   })
 
+  test('opens with every row on screen drawn at once, never one row and then the rest', async ({ page }) => {
+    await openCatalogue(page)
+    // How many rows the list held the moment its first row appeared, in the page opened again.
+    await page.addInitScript(() => {
+      const seen = new MutationObserver(() => {
+        const rows = document.querySelectorAll('[role="row"][data-id]').length
+        if (rows === 0) return
+        seen.disconnect()
+        ;(globalThis as { firstRows?: number }).firstRows = rows
+      })
+      seen.observe(document, { childList: true, subtree: true })
+    })
+    await page.reload()
+    await expect(rowAt(page, 0)).toBeVisible()
+    const { first, onScreen } = await grid(page).evaluate((el) => {
+      const box = el.getBoundingClientRect()
+      const rows = Array.from(el.querySelectorAll('[role="row"][data-id]')).filter((row) => {
+        const { top, bottom } = row.getBoundingClientRect()
+        return bottom > box.top && top < Math.min(box.bottom, innerHeight)
+      })
+      return { first: (globalThis as { firstRows?: number }).firstRows, onScreen: rows.length }
+    })
+    expect(onScreen).toBeGreaterThan(5)
+    expect(first).toBeGreaterThanOrEqual(onScreen)
+  })
+
   test('searches, filters and sorts as a person would', async ({ page }) => {
     const drafts = await openCatalogue(page)
     const search = page.getByLabel('Search SKUs')

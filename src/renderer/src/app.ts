@@ -13,8 +13,11 @@ export { router }
  * first when there is one (an import rolled back, runs recovered). main.ts loads this module beside
  * the checks before it (start-checks.ts), so the two run in tasks of their own (issue #37).
  */
-export function mountApp(...notice: StartNotice | []): void {
+export async function mountApp(...notice: StartNotice | []): Promise<void> {
   const pinia = createPinia()
+  // The first page resolved before the mount, which then draws it with the shell: mounted first,
+  // the shell alone was laid out and painted in a frame of its own, the page a frame later.
+  await router.replace(router.options.history.location)
   createApp(App).use(pinia).use(router).mount('#app')
   // Main installs no update while a sync run or an import is under way. Nothing is under way as
   // the window opens (a reloaded page starts idle), so this waits until the first page is up: the

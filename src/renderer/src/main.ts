@@ -28,4 +28,4 @@ const opened = route.params.id
 await sweepUntouchedNewDrafts(typeof opened === 'string' ? opened : undefined)
 await openListAhead(route.path)
 
-mountApp(...(notice ?? []))
+await mountApp(...(notice ?? []))

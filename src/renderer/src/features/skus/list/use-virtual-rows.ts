@@ -19,22 +19,23 @@ export function useVirtualRows(
   head: Readonly<Ref<HTMLElement | undefined>>,
   options: VirtualRowsOptions,
 ) {
-  const scrollTop = ref(0)
-  // Until the grid is laid out, the window's height stands in for the grid's (what to read).
+  // Back from the editor, the rows drawn first are those where the list was.
+  const scrollTop = ref(options.initialScrollTop)
+  /**
+   * Until the grid is laid out, the window's height stands in for the grid's, which is never
+   * taller: the list's first frame lays out and paints the rows on screen with the rest of the
+   * page, rather than laying the page out, drawing the rows it then found room for and laying it
+   * out again, all in one task of 50–60 ms (issue #37); nor is the page laid out in the middle of
+   * its mount to measure it.
+   */
   const viewport = ref(window.innerHeight)
   const headHeight = ref(40)
   /**
-   * Whether the grid has been laid out once. Until then only the active row is drawn (focus may
-   * go to it); the rows on screen come with the first measure, in the frame that lays the page
-   * out, so the page's mount and its rows are two tasks rather than one (issue #37), and the page
-   * is not laid out in the middle of its mount to measure it.
+   * Whether the grid's true size is known (its first layout). From then the rows beyond the
+   * screen's edges are drawn too: about as many as the window's height drew before, so the first
+   * measure changes few rows or none.
    */
   const measured = ref(false)
-  /**
-   * Whether the rows beyond the screen's edges are drawn too: from the task after the first
-   * frame, which then has only the rows a person sees to build and lay out (issue #37).
-   */
-  const overscan = ref(false)
 
   const onScreen = computed(() =>
     rowsOnScreen(
@@ -42,11 +43,9 @@ export function useVirtualRows(
       options.total.value,
     ),
   )
-  const drawn = computed(() => {
-    const { total, active } = options
-    if (measured.value) return rowsToDraw(onScreen.value, total.value, active.value, overscan.value)
-    return total.value > 0 ? [Math.min(active.value, total.value - 1)] : []
-  })
+  const drawn = computed(() =>
+    rowsToDraw(onScreen.value, options.total.value, options.active.value, measured.value),
+  )
 
   let frame = 0
   function onScroll() {
@@ -61,11 +60,9 @@ export function useVirtualRows(
 
   // Its first call comes once the grid is laid out, before it is painted: the true sizes, read
   // where reading them costs no layout of its own.
-  let overscanTimer: ReturnType<typeof setTimeout> | undefined
   const resize = new ResizeObserver(() => {
     viewport.value = grid.value?.clientHeight ?? viewport.value
     headHeight.value = head.value?.offsetHeight ?? headHeight.value
-    if (!measured.value) overscanTimer = setTimeout(() => (overscan.value = true))
     measured.value = true
   })
 
@@ -82,7 +79,6 @@ export function useVirtualRows(
   onBeforeUnmount(() => {
     resize.disconnect()
     cancelAnimationFrame(frame)
-    clearTimeout(overscanTimer)
   })
 
   /** Scrolls just enough for the row to be whole on screen, below the sticky header. */
