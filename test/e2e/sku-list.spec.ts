@@ -65,6 +65,21 @@ async function tabUntilInGrid(page: Page): Promise<void> {
   if ((await inGrid()) === 0) throw new Error('Tab never reached the list')
 }
 
+/** The little of the page the first-rows test reads, typed by hand (no DOM types here). */
+interface FirstRowsGlobals {
+  document: {
+    querySelectorAll(
+      selector: string,
+    ): ArrayLike<{ getBoundingClientRect(): { top: number; bottom: number } }>
+  }
+  MutationObserver: new (callback: () => void) => {
+    observe(target: unknown, options: Record<string, boolean>): void
+    disconnect(): void
+  }
+  innerHeight: number
+  firstRows?: number
+}
+
 const focusedRow = (page: Page): Locator => grid(page).locator('[role="row"]:focus')
 
 test.describe('SKU list at catalogue scale', () => {
@@ -104,23 +119,25 @@ test.describe('SKU list at catalogue scale', () => {
     await openCatalogue(page)
     // How many rows the list held the moment its first row appeared, in the page opened again.
     await page.addInitScript(() => {
-      const seen = new MutationObserver(() => {
-        const rows = document.querySelectorAll('[role="row"][data-id]').length
+      const g = globalThis as unknown as FirstRowsGlobals
+      const seen = new g.MutationObserver(() => {
+        const rows = g.document.querySelectorAll('[role="row"][data-id]').length
         if (rows === 0) return
         seen.disconnect()
-        ;(globalThis as { firstRows?: number }).firstRows = rows
+        g.firstRows = rows
       })
-      seen.observe(document, { childList: true, subtree: true })
+      seen.observe(g.document, { childList: true, subtree: true })
     })
     await page.reload()
     await expect(rowAt(page, 0)).toBeVisible()
     const { first, onScreen } = await grid(page).evaluate((el) => {
+      const g = globalThis as unknown as FirstRowsGlobals
       const box = el.getBoundingClientRect()
-      const rows = Array.from(el.querySelectorAll('[role="row"][data-id]')).filter((row) => {
+      const rows = Array.from(g.document.querySelectorAll('[role="row"][data-id]')).filter((row) => {
         const { top, bottom } = row.getBoundingClientRect()
-        return bottom > box.top && top < Math.min(box.bottom, innerHeight)
+        return bottom > box.top && top < Math.min(box.bottom, g.innerHeight)
       })
-      return { first: (globalThis as { firstRows?: number }).firstRows, onScreen: rows.length }
+      return { first: g.firstRows, onScreen: rows.length }
     })
     expect(onScreen).toBeGreaterThan(5)
     expect(first).toBeGreaterThanOrEqual(onScreen)

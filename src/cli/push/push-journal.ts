@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { counted } from '#shared/counted.ts'
-import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
+import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import { CliError, type Output } from '../io.ts'
 import { JournalBusyError } from './journal-lock.ts'
 import { legacyAdoption, readLegacyJournal } from './journal-legacy.ts'

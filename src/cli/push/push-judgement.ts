@@ -1,5 +1,5 @@
 import { counted } from '#shared/counted.ts'
-import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
+import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import {
   gateFieldTitle,
   HOLD_HEADINGS,

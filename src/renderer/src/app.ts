@@ -3,7 +3,6 @@ import { createPinia } from 'pinia'
 import App from './App.vue'
 import { router } from './router.ts'
 import type { StartNotice } from './start-checks.ts'
-import { reportActivityToMain } from './stores/activity.ts'
 import { useSkuDraftsStore } from './stores/sku-drafts.ts'
 
 export { router }
@@ -21,8 +20,11 @@ export async function mountApp(...notice: StartNotice | []): Promise<void> {
   createApp(App).use(pinia).use(router).mount('#app')
   // Main installs no update while a sync run or an import is under way. Nothing is under way as
   // the window opens (a reloaded page starts idle), so this waits until the first page is up: the
-  // sync store it reads is built then, in a task of its own, not in the start's (issue #37).
-  requestIdleCallback(() => reportActivityToMain(pinia), { timeout: 1_000 })
+  // sync store it reads is loaded and built then, not in the start (issue #37).
+  requestIdleCallback(
+    () => void import('./stores/activity.ts').then(({ reportActivityToMain }) => reportActivityToMain(pinia)),
+    { timeout: 1_000 },
+  )
   // The team workspace's exchange (issue #41), loaded once the first page is up: with none joined
   // it only asks main, now and then, whether one is.
   requestIdleCallback(

@@ -1,7 +1,7 @@
 import { createChangeSignal } from './change-signal.ts'
 import { createConcurrencyController, fixedConcurrency } from './concurrency.ts'
 import { draftKind, runSending } from './kinds.ts'
-import { ITEM_STATES, noItems } from './ports.ts'
+import { ITEM_STATES, noItems, RECOVERED_MESSAGE } from './ports.ts'
 import { counted } from '../counted.ts'
 import { createRequestAttempt, type ItemCounts } from './request-attempt.ts'
 import { createRunLifecycle } from './run-lifecycle.ts'
@@ -38,9 +38,6 @@ import { messageOf } from '../error-message.ts'
  * the run's lifecycle (run-lifecycle.ts: pause, resume, cancel, stop, the wait for the network).
  * This file puts them together: the run's counts, its start and end, and what it says.
  */
-
-export const RECOVERED_MESSAGE =
-  'The app or the command stopped while this was being sent: the service may or may not have received it.'
 
 let runsMade = 0
 

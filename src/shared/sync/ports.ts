@@ -1,6 +1,10 @@
 import type { Outcome } from '../service/outcome.ts'
 import type { OperationCall } from '../service/operations.ts'
 
+/** What an item interrupted mid-send says, recovered as `unknown` (`SyncOutbox.recoverInterrupted`). */
+export const RECOVERED_MESSAGE =
+  'The app or the command stopped while this was being sent: the service may or may not have received it.'
+
 /**
  * What the sync engine needs from the world, and nothing more: an outbox it reads items from and
  * writes states to, a transport that sends one request and says what came of it, and a clock. The
@@ -126,7 +130,8 @@ export interface SyncOutbox {
   endRequest(request: RequestRecord, updates: readonly ItemUpdate[]): Promise<void>
   /**
    * After a crash or restart: every `sending` item becomes `unknown` (its request may have been
-   * processed) and every open request is closed as such. Returns how many items it changed.
+   * processed) and every open request is closed as such, with `message` (RECOVERED_MESSAGE).
+   * Returns how many items it changed.
    */
   recoverInterrupted(message: string): Promise<number>
   /** The run's items by state, counted in the store (where a run starts or resumes from). */

@@ -1,5 +1,5 @@
 import { liveTag } from '#shared/sync/standing.ts'
-import { RECOVERED_MESSAGE } from '#shared/sync/engine.ts'
+import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from '../db/database.ts'
 import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'
 import type { SyncRunRepository } from '../db/sync-runs.ts'

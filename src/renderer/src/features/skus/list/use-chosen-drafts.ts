@@ -2,7 +2,6 @@ import { shallowRef } from 'vue'
 import { useRouter } from 'vue-router'
 import { useAssetChecksStore } from '#renderer/stores/asset-checks.ts'
 import type { useSkuDraftsStore } from '#renderer/stores/sku-drafts.ts'
-import { useSyncStore } from '#renderer/stores/sync.ts'
 import { assetTallyText } from '#renderer/words/asset-checks.ts'
 import { drafts } from '#renderer/words/counting.ts'
 import { messageOf } from '#shared/error-message.ts'
@@ -19,10 +18,11 @@ export function useChosenDrafts(store: ReturnType<typeof useSkuDraftsStore>, pic
 
   /**
    * Takes the chosen drafts to the Sync page, where the next run sends those of them that are
-   * ready. The sync store is asked for here, not as the list mounts: the list's start does not
-   * build it (issue #37).
+   * ready. The sync store is loaded and built here, not as the list mounts: the list's start does
+   * neither (issue #37).
    */
   async function syncChosen(ids: string[], description: string) {
+    const { useSyncStore } = await import('#renderer/stores/sync.ts')
     await useSyncStore().choose({ ids, description })
     await router.push('/sync')
   }
