@@ -15,8 +15,9 @@ export { router }
 export async function mountApp(...notice: StartNotice | []): Promise<void> {
   const pinia = createPinia()
   // The first page resolved before the mount, which then draws it with the shell: mounted first,
-  // the shell alone was laid out and painted in a frame of its own, the page a frame later.
-  await router.replace(router.options.history.location)
+  // the shell alone was laid out and painted in a frame of its own, the page a frame later. A
+  // page that fails to load still leaves the shell mounted, as before (the router tries again).
+  await router.replace(router.options.history.location).catch(() => undefined)
   createApp(App).use(pinia).use(router).mount('#app')
   // Main installs no update while a sync run or an import is under way. Nothing is under way as
   // the window opens (a reloaded page starts idle), so this waits until the first page is up: the
