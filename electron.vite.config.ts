@@ -80,7 +80,7 @@ function fixedNameAssets(): Plugin {
 const START_STAGES = [
   ['start-schemas', 'src/shared/validation/validate.ts'],
   ['start-words', 'src/renderer/src/words/counting.ts'],
-  ['start-database', 'src/renderer/src/db/database.ts'],
+  ['start-database', 'src/renderer/src/db/connection.ts'],
   ['start-checks', 'src/renderer/src/start-checks.ts'],
   ['start-app', 'src/renderer/src/app.ts'],
   ['start-list', 'src/renderer/src/features/skus/SkuListPage.vue'],

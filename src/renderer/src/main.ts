@@ -17,7 +17,10 @@ listProfilesAhead()
 // read meanwhile (`openListAhead`).
 await import('#shared/validation/validate.ts')
 await import('./words/counting.ts')
-await import('./db/database.ts')
+const { db } = await import('./db/connection.ts')
+// Opened (on a first run, made) while the stages below load and run; a failure is heard by the
+// first read, as it would be without this.
+db.open().catch(() => undefined)
 const { openListAhead, recoverInterrupted, sweepUntouchedNewDrafts } = await import('./start-checks.ts')
 const notice = await recoverInterrupted()
 // A "New SKU" or "New app" a closed or crashed window left untouched is deleted (the draft the

@@ -1,5 +1,5 @@
 import { AssetChecks } from './asset-checks.ts'
-import { CatalogDatabase } from './database.ts'
+import { db } from './connection.ts'
 import { SkuBulkEdits } from './sku-bulk-edits.ts'
 import { SkuDraftRepository } from './sku-drafts.ts'
 import { SkuImportWrites } from './sku-import-writes.ts'
@@ -11,8 +11,7 @@ import { SkuUndoLog } from './sku-undo-log.ts'
 import { SkuSendGates } from './sku-send-gates.ts'
 import { SkuValueCounts } from './sku-value-counts.ts'
 
-/** The app's one database, opened lazily by Dexie on first use. */
-export const db = new CatalogDatabase()
+export { db }
 export const assetChecks = new AssetChecks(db)
 export const skuDrafts = new SkuDraftRepository(db)
 /** The undo history of bulk actions and imports, which both write through it. */
