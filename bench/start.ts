@@ -20,9 +20,9 @@ import { seedDrafts } from './seed-drafts.ts'
  *   exists and is upgraded, the scripts are in the browser's cache and, since the app was opened
  *   once more before the measured openings, compiled code too (as the app's window has it after a
  *   few starts); ready is the first rows in the list, and each opening is checked afterwards to
- *   have drawn by then every row its list shows on screen (one row, the keyboard's, is no list). DRAFTS is more than a screenful, a first
- *   week's catalogue: the list reads a window whatever the count (the `open` line measures it at
- *   100,000), so the number matters little.
+ *   have drawn by then every row its list shows on screen (one row, the keyboard's, is no list).
+ *   DRAFTS is more than a screenful, a first week's catalogue: the list reads a window whatever
+ *   the count (the `open` line measures it at 100,000), so the number matters little.
  *
  * `start-cold-longest-task` and `start-warm-longest-task`: the longest task before ready in any
  * opening, against the goal of 50 ms as their baseline (as the import's `longest-task`); each

@@ -220,10 +220,13 @@ describe('a team workspace replica (issue #41)', () => {
       const b = desk('b', BEN)
       await a.replica.write({ ...frame('f7', 'Oval', ANA) })
       await vi.waitFor(async () => expect((await b.drafts()).has('sku:f7')).toBe(true), REPLICATES)
+      // From here every read of the workspace's info (GET /autumn/) is cut.
       let hungUp = 0
-      team.server.hangUpOn(
-        (method, path) => method === 'GET' && /^\/autumn\/(\?|$)/.test(path) && ++hungUp > 0,
-      )
+      team.server.hangUpOn((method, path) => {
+        const info = method === 'GET' && /^\/autumn\/(\?|$)/.test(path)
+        if (info) hungUp++
+        return info
+      })
       await b.replica.write({ ...frame('f8', 'Aviator', BEN) })
       await vi.waitFor(async () => expect((await a.drafts()).has('sku:f8')).toBe(true), REPLICATES)
       await a.replica.write({ ...frame('f9', 'Cat eye', ANA) })
