@@ -107,7 +107,8 @@ export function stateAt(sync: DraftSync | undefined, destination: string): SyncS
 
 type LiveState = (typeof LIVE_STATES)[number]
 
-function isLiveState(state: ItemState): state is LiveState {
+/** Whether an item in this state is held by its run: queued or being sent. */
+export function isLiveState(state: ItemState): state is LiveState {
   return (LIVE_STATES as readonly ItemState[]).includes(state)
 }
 

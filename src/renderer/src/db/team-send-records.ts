@@ -1,8 +1,8 @@
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
-import type { ItemState, SyncKind } from '#shared/sync/ports.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
 import type { DecidedRecord, SendRecord } from '#shared/team/send-records.ts'
 import { DRAFT_KIND_OF, SHARED_KIND, type SentDecision } from '#shared/team/shared-documents.ts'
-import { isLiveStanding, LIVE_STATES, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
+import { isLiveStanding, isLiveState, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 import { createdStanding } from './draft-standings.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
@@ -76,8 +76,6 @@ export async function applySendRecords(
   }
   return changed
 }
-
-const isLiveState = (state: ItemState) => (LIVE_STATES as readonly ItemState[]).includes(state)
 
 /** A run's item as a record says it stands: over what this desk knew of it (its request, say). */
 function itemOf(run: string, record: SendRecord, known: SyncItemRecord | undefined): SyncItemRecord {
