@@ -4,8 +4,9 @@
  */
 const CHUNK = 500
 
-export function chunks<T>(items: readonly T[]): T[][] {
+/** `items` in order, `size` at a time (CHUNK unless said: the bridge's batch, say). */
+export function chunks<T>(items: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = []
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK))
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
   return out
 }

@@ -4,6 +4,7 @@ import type { DecidedRecord } from '#shared/team/send-records.ts'
 import type { SentDecision } from '#shared/team/shared-documents.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { teamWorkspaceInMain } from '../adapters/team-workspace.ts'
+import { chunks } from '../db/chunks.ts'
 import { db, syncRuns } from '../db/index.ts'
 import { decidedRecords } from '../db/team-send-records.ts'
 
@@ -41,6 +42,5 @@ export async function shareDecisions(decisions: readonly RunDecision[]): Promise
 
 /** Writes decisions' records in the workspace, a bridge's batch at a time (a stopped run may hold thousands). */
 export async function writeDecisions(records: readonly DecidedRecord[]): Promise<void> {
-  for (let at = 0; at < records.length; at += EXCHANGE_BATCH)
-    await teamWorkspaceInMain.decideSends(records.slice(at, at + EXCHANGE_BATCH))
+  for (const batch of chunks(records, EXCHANGE_BATCH)) await teamWorkspaceInMain.decideSends(batch)
 }

@@ -6,6 +6,7 @@ import { EXCHANGE_BATCH } from '#shared/team/draft-exchange.ts'
 import type { RunOutcome, SendRecord } from '#shared/team/send-records.ts'
 import { SENT_STATES, SHARED_KIND, type SentState, type SharedKind } from '#shared/team/shared-documents.ts'
 import { teamWorkspaceInMain } from '../../adapters/team-workspace.ts'
+import { chunks } from '../../db/chunks.ts'
 import { db, syncRuns } from '../../db/index.ts'
 import { itemsOfKeys } from '../../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
@@ -47,10 +48,13 @@ export async function claimRun(
   const held: ClaimHeld[] = []
   const stopped: ClaimHeld[] = []
   const recorded: SendRecord[] = []
-  for (let at = 0; at < queued.length; at += EXCHANGE_BATCH) {
-    const drafts = queued
-      .slice(at, at + EXCHANGE_BATCH)
-      .map(({ key, position, label }) => ({ kind: SHARED_KIND[run.kind], id: key, position, label }))
+  for (const batch of chunks(queued, EXCHANGE_BATCH)) {
+    const drafts = batch.map(({ key, position, label }) => ({
+      kind: SHARED_KIND[run.kind],
+      id: key,
+      position,
+      label,
+    }))
     const answer = await teamWorkspaceInMain.claim({ destination: run.destination, run: run.id, drafts })
     if (!answer.ok) {
       await teamWorkspaceInMain.releaseClaims(run.id).catch(() => {})
@@ -71,8 +75,8 @@ export async function claimRun(
     for (const line of heldByOthersLines(run, held)) addLog(line)
     // What those desks recorded of them already, which the exchange could not apply while this run
     // held them: the rest arrives as it comes.
-    for (let at = 0; at < held.length; at += EXCHANGE_BATCH) {
-      const drafts = held.slice(at, at + EXCHANGE_BATCH).map(({ kind, id }) => ({ kind, id }))
+    for (const batch of chunks(held, EXCHANGE_BATCH)) {
+      const drafts = batch.map(({ kind, id }) => ({ kind, id }))
       await applySendRecordsNow(db, await teamWorkspaceInMain.sendRecords(run.destination, drafts))
     }
   }
