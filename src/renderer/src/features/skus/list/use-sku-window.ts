@@ -39,8 +39,8 @@ export function useSkuWindow(query: () => ListQuery, revision: Ref<number>) {
       await next.load(wanted.first, wanted.last)
       // The rows are drawn in a task of their own. The first page's, read ahead as the window
       // opened, are there before the page has mounted: drawn with it, page and rows were one task
-      // of 50–140 ms, and one frame of 30–60 ms (issue #37).
-      await nextTask()
+      // of 50–140 ms, and one frame of 30–60 ms (issue #37). With none, the page shows at once.
+      if (next.total > 0) await nextTask()
       if (mine !== ticket) return
       view.value = next
       allCount.value = all ?? next.total
