@@ -78,8 +78,8 @@ function fixedNameAssets(): Plugin {
  * fetched and compiled, not run), rather than one round trip after another as each stage asks.
  */
 const START_STAGES = [
-  ['start-words', 'src/renderer/src/words/counting.ts'],
   ['start-schemas', 'src/shared/validation/validate.ts'],
+  ['start-words', 'src/renderer/src/words/counting.ts'],
   ['start-database', 'src/renderer/src/db/connection.ts'],
   ['start-checks', 'src/renderer/src/start-checks.ts'],
   ['start-app', 'src/renderer/src/app.ts'],
