@@ -1,5 +1,5 @@
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext } from '@playwright/test'
 import { CONTENT_SECURITY_POLICY } from '#main/content-security-policy.ts'
@@ -80,6 +80,13 @@ export async function startScenario(built = rendererDir): Promise<BenchResult[]>
     }
     report('start-cold', app.cold, baseline.cold)
     report('start-warm', app.warm, baseline.warm)
+    // Others' work on the machine moves every figure above (the baselines too): say how busy it was
+    // (over the last 1, 5 and 15 minutes, this run's own work included).
+    log(
+      `start: load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(', ')} on ${cpus().length} processors`,
+    )
     return [
       result('list', 'start-cold', median(readies(app.cold)), median(readies(baseline.cold))),
       result('list', 'start-warm', median(readies(app.warm)), median(readies(baseline.warm))),
