@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, resolve } from 'node:path'
 import vue from '@vitejs/plugin-vue'
@@ -167,6 +167,35 @@ function preloadStartStages(): Plugin {
   }
 }
 
+/** The start stages whose chunks are compiled whole as they load (see `compileWhole`). */
+const COMPILED_WHOLE = new Set(['start-app', 'start-list'])
+
+/**
+ * The last stages' chunks (Vue, the shell, the stores; the list's page) are compiled whole as they
+ * load, off the page's thread while the earlier stages run, rather than a function at a time as
+ * the mount first calls each: that compiling was about half of the mount's task (issue #37,
+ * docs/benchmarks.md). V8's explicit compile hint is a comment that only counts as the file's
+ * first line, and Vite puts a line of its own at the top of a chunk with dynamic imports in its
+ * last step: so the hint is written into the files once they are written.
+ */
+function compileWhole(): Plugin {
+  return {
+    name: 'catalog-desk:compile-whole',
+    apply: 'build',
+    writeBundle({ dir }, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || !COMPILED_WHOLE.has(chunk.name) || !dir) continue
+        const file = join(dir, chunk.fileName)
+        writeFileSync(file, `//# allFunctionsCalledOnLoad\n${chunk.code}`)
+        if (!chunk.map) continue
+        // One line more at the top: the source map's lines move down one (";" starts a line).
+        const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { mappings: string }
+        writeFileSync(`${file}.map`, JSON.stringify({ ...map, mappings: `;${map.mappings}` }))
+      }
+    },
+  }
+}
+
 export default defineConfig({
   main: {
     build: {
@@ -185,7 +214,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue(), devServerCsp(), preloadStartStages(), fixedNameAssets()],
+    plugins: [vue(), devServerCsp(), preloadStartStages(), compileWhole(), fixedNameAssets()],
     // fflate's asynchronous zip() makes blob: workers, which the CSP refuses: see the module.
     resolve: {
       alias: [{ find: /^fflate$/, replacement: resolve('src/renderer/fflate-without-workers.ts') }],
