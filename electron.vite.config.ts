@@ -214,7 +214,14 @@ export default defineConfig({
   },
   renderer: {
     root: 'src/renderer',
-    plugins: [vue(), devServerCsp(), preloadStartStages(), compileWhole(), fixedNameAssets()],
+    plugins: [
+      // No component uses the Options API: Vue's support for it is left out of the start's chunks.
+      vue({ features: { optionsAPI: false } }),
+      devServerCsp(),
+      preloadStartStages(),
+      compileWhole(),
+      fixedNameAssets(),
+    ],
     // fflate's asynchronous zip() makes blob: workers, which the CSP refuses: see the module.
     resolve: {
       alias: [{ find: /^fflate$/, replacement: resolve('src/renderer/fflate-without-workers.ts') }],
