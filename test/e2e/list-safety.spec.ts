@@ -110,7 +110,7 @@ test.describe('Hands that cannot slip on the SKU list', () => {
     await expect(lede(page)).toHaveText('20 drafts on this computer')
   })
 
-  test('the empty list offers Import, the templates and New SKU, and says where syncing goes', async ({
+  test('the empty list offers Import, the templates and New SKU, says where syncing goes, and nothing to filter or select', async ({
     page,
   }) => {
     await page.goto('/#/skus')
@@ -122,6 +122,11 @@ test.describe('Hands that cannot slip on the SKU list', () => {
     await expect(start).toContainText(
       'Syncing goes to Sandbox, the sandbox built into this app: you can try everything, syncing included, without a token.',
     )
+    // Nothing to search, filter or select yet: no search box, filters, selection bar or keys.
+    await expect(page.getByRole('searchbox', { name: 'Search SKUs' })).toHaveCount(0)
+    await expect(page.getByRole('combobox')).toHaveCount(0)
+    await expect(page.getByRole('region', { name: 'Selected drafts' })).toHaveCount(0)
+    await expect(page.getByText('the row’s problems')).toHaveCount(0)
     // Offered once: the header's Import and New SKU move into the empty state.
     await expect(page.getByRole('button', { name: 'New SKU' })).toHaveCount(1)
     await expect(page.getByRole('link', { name: 'Import' })).toHaveCount(1)
