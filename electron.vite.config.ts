@@ -183,8 +183,9 @@ function compileWhole(): Plugin {
     name: 'catalog-desk:compile-whole',
     apply: 'build',
     writeBundle({ dir }, bundle) {
+      if (!dir) return
       for (const chunk of Object.values(bundle)) {
-        if (chunk.type !== 'chunk' || !COMPILED_WHOLE.has(chunk.name) || !dir) continue
+        if (chunk.type !== 'chunk' || !COMPILED_WHOLE.has(chunk.name)) continue
         const file = join(dir, chunk.fileName)
         writeFileSync(file, `//# allFunctionsCalledOnLoad\n${chunk.code}`)
         if (!chunk.map) continue
