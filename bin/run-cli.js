@@ -25,8 +25,8 @@ export async function runCli(load) {
   try {
     const { main } = await load()
     process.exitCode = await main(process.argv.slice(2), {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      stdout: untilReaderLeaves(process.stdout),
+      stderr: untilReaderLeaves(process.stderr),
       cwd: process.cwd(),
     })
   } catch (error) {
@@ -36,4 +36,22 @@ export async function runCli(load) {
     )
     process.exitCode = 2
   }
+}
+
+/**
+ * A standard stream the CLI writes to until whoever reads it has gone (`validate --json | head`):
+ * after that, what it writes is dropped, as a program SIGPIPE ends would drop it, but the command
+ * runs to its end and its exit status stands. Node ignores SIGPIPE, so without this the closed
+ * pipe was an unhandled 'error' event and a stack trace; and ending there would cut a push off
+ * between its sends.
+ * @param {NodeJS.WriteStream} stream
+ * @returns {{ write(text: string): unknown }}
+ */
+function untilReaderLeaves(stream) {
+  let gone = false
+  stream.on('error', (error) => {
+    if (gone || /** @type {NodeJS.ErrnoException} */ (error).code === 'EPIPE') gone = true
+    else throw error
+  })
+  return { write: (text) => gone || stream.write(text) }
 }
