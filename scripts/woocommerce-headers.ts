@@ -67,7 +67,12 @@ const SOURCES: Source[] = [
     commit: '3807e4bab13a5cfb1decf1099125c6f3591ebdc4',
     version: '3.4.5',
     plugin: 'wp-content/plugins/woocommerce',
-    po: po('pt_BR', 'pt_PT', 'de_DE', 'es_ES', 'fr_FR', 'it_IT', 'nl_NL'),
+    // Every language of the snapshot: a Russian shop's export read as a plain sheet lost its names.
+    po: po(
+      ...['pt_BR', 'pt_PT', 'de_DE', 'de_CH', 'de_CH_informal', 'es_ES', 'fr_FR', 'it_IT', 'nl_NL'],
+      ...['da_DK', 'sv_SE', 'nb_NO', 'fi', 'pl_PL', 'ru_RU', 'uk', 'el', 'tr_TR'],
+      ...['ja', 'ko_KR', 'zh_CN', 'zh_TW', 'th', 'vi'],
+    ),
   },
 ]
 
@@ -92,6 +97,23 @@ const LANGUAGE_OF: Record<string, string> = {
   de_DE: 'German',
   it_IT: 'Italian',
   nl_NL: 'Dutch',
+  de_CH: 'German',
+  de_CH_informal: 'German',
+  da_DK: 'Danish',
+  sv_SE: 'Swedish',
+  nb_NO: 'Norwegian',
+  fi: 'Finnish',
+  pl_PL: 'Polish',
+  ru_RU: 'Russian',
+  uk: 'Ukrainian',
+  el: 'Greek',
+  tr_TR: 'Turkish',
+  ja: 'Japanese',
+  ko_KR: 'Korean',
+  zh_CN: 'Chinese',
+  zh_TW: 'Chinese',
+  th: 'Thai',
+  vi: 'Vietnamese',
 }
 
 function gitShow(gitDir: string, commit: string, path: string): string {

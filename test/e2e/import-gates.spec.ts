@@ -100,7 +100,7 @@ test.describe('Importing with the send gates', () => {
     await screenshot(page, 'import-gates-editor-ready')
   })
 
-  test('rows repeated whole are named, with the distinct SKUs, and rows sharing a barcode are held back', async ({
+  test('rows read as the same SKU are named, with the distinct SKUs, and rows sharing a barcode are held back', async ({
     page,
   }) => {
     await page.goto('/#/import')
@@ -120,7 +120,7 @@ test.describe('Importing with the send gates', () => {
     )
     await expect(verdict).toContainText('1 row missing a field Sandbox requires')
     await expect(verdict).toContainText(
-      'The 4 rows hold 2 distinct SKUs: some repeat others whole, lines 2, 4, 5.',
+      'The 4 rows hold 2 distinct SKUs: some read as the same SKU, in the columns read, lines 2, 4, 5.',
     )
     // One group for the barcode, whose rows each name the others.
     const shared = page.getByRole('button', {

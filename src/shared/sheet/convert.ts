@@ -21,8 +21,10 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  * - An empty cell (or one of spaces only) means the field is absent, except in fields that allow
  *   an empty string (orgId, actionUrl), where it means "".
  * - Text, web address and colour cells are kept exactly as written, spaces included, but for the
- *   barcode: it identifies the product (duplicates are found by it), so spaces around it go. (One a
- *   spreadsheet shortened to 8.90123E+12 is refused by validation, wherever it comes from.) A value
+ *   barcode: it identifies the product (duplicates are found by it), so spaces around it go, and so
+ *   does the apostrophe before digits by which a spreadsheet keeps them text (Shopify's export
+ *   writes "'7350177880121"), which was never part of the barcode. (One a spreadsheet shortened to
+ *   8.90123E+12 is refused by validation, wherever it comes from.) A value
  *   of an open list in another case than the suggested one takes its spelling ("Eyewear").
  * - Numbers: read by `readNumberText`, as the editor reads them: a dot for decimals, or a comma
  *   when the person says the file writes them so; never both, never a thousands separator.
@@ -75,7 +77,7 @@ export function cellConverter(path: FieldPath, options: CellOptions = {}): CellC
   const target = columnTarget(path)
   if (target.kind === 'slot') return slotCell(name)
   if (target.kind === 'json') return jsonCell(name)
-  if (path === 'barcode') return barcodeCell
+  if (path === 'barcode') return options.asExported ? trimmedCell : barcodeCell
   if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
   if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options), options.list)
@@ -84,9 +86,24 @@ export function cellConverter(path: FieldPath, options: CellOptions = {}): CellC
   return leafCell(target.node.meta, name, options)
 }
 
-function barcodeCell(text: string): Converted {
+function trimmedCell(text: string): { value: string | undefined } {
   const trimmed = text.trim()
-  return trimmed === '' ? ABSENT : { value: trimmed }
+  return { value: trimmed === '' ? undefined : trimmed }
+}
+
+/**
+ * A spreadsheet's mark that a cell is text: an apostrophe before what would read as a number.
+ * Only before digits (spaces between groups allowed): "'Gold-7" keeps its apostrophe.
+ */
+const TEXT_MARK = /^'(\d[\d ]*)$/
+
+/** The app's own export writes a draft's barcode as it is, so only other files lose the mark. */
+function barcodeCell(text: string): Converted {
+  const { value } = trimmedCell(text)
+  const digits = value === undefined ? undefined : TEXT_MARK.exec(value)?.[1]
+  return digits === undefined
+    ? { value }
+    : { value: digits, conversion: { kind: 'text-mark', from: value!, to: digits } }
 }
 
 /** Extra columns kept at the person's word: their text as written. */

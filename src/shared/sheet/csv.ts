@@ -12,7 +12,10 @@ import { lineOf } from './places.ts'
  * breaks may be CRLF, LF or CR, mixed in one file too (each becomes LF before parsing, inside
  * quoted cells as well); quoted cells may hold delimiters, quotes ("") and line breaks; a byte
  * order mark is dropped. Rows shorter than the header get empty cells; cells beyond the last
- * header are ignored, and said so once (in `notes`). Leading blank lines are skipped.
+ * header are ignored, and said so once (in `notes`). Blank lines before the header are rows of the
+ * sheet as a spreadsheet shows it: they are handed over as blank rows ahead of the data, so each
+ * data row keeps its line (a WordPress export that begins with a line break has its header on
+ * line 2), and a byte order mark after them is dropped from the header.
  *
  * Papa Parse's own worker mode is not used: it builds a blob worker, which the app's Content
  * Security Policy forbids, and the app already runs this whole pipeline in its own worker.
@@ -38,6 +41,8 @@ function csvReader() {
   let parser: Papa.Parser | null = null
   let headers: string[] | null = null
   let dataRows = 0
+  /** Blank lines before the header, until it comes. */
+  let blankBefore = 0
   let sawText = false
   const notes: string[] = []
 
@@ -69,6 +74,8 @@ function csvReader() {
         `1 column found, headed "${cells[0]!.slice(0, 80)}": the columns could not be told apart. Separate them with commas, semicolons, tabs or |, the same number in every row.`,
       )
     }
+    // The text's own byte order mark is gone already; one after blank lines or spaces is not text.
+    cells[0] = cells[0]!.replace(/^\s*\uFEFF/, '')
     headers = cells
   }
 
@@ -98,16 +105,7 @@ function csvReader() {
     pending = last ? '' : pending.slice(result.meta.cursor)
     if (last) {
       const unclosed = result.errors.find((error) => error.code === 'MissingQuotes')
-      if (unclosed) {
-        // Papa counts the rows of this last batch from 0: from the header and the blank lines
-        // before it when they are in the batch, from the next data row otherwise.
-        const before = headers === null ? result.data.findIndex((cells) => !isBlankRow(cells)) : -1
-        const row = dataRows + (unclosed.row ?? 0) - before
-        throw new SheetFileError(
-          'unclosed-quote',
-          `A quote (") opened in ${row === 0 ? 'the header' : `line ${count(lineOf(row))}`} is never closed, so the rest of the file would be one cell.`,
-        )
-      }
+      if (unclosed) throw unclosedQuote(unclosed.row ?? 0, result.data, { headers, dataRows, blankBefore })
     }
     if (pending.length > MAX_PENDING_CHARS) {
       throw new SheetFileError(
@@ -118,8 +116,13 @@ function csvReader() {
     const out: string[][] = []
     for (const cells of result.data) {
       if (headers === null) {
-        if (isBlankRow(cells)) continue
+        if (isBlankRow(cells)) {
+          blankBefore++
+          continue
+        }
         takeHeader(cells)
+        out.push(...Array.from({ length: blankBefore }, () => (headers as string[]).map(() => '')))
+        dataRows += blankBefore
         continue
       }
       dataRows++
@@ -146,6 +149,29 @@ function csvReader() {
   }
 
   return { push, headers: () => headers ?? [], notes }
+}
+
+/**
+ * A quote never closed, at Papa's row `at` of the file's last batch, said with its line. Papa counts
+ * that batch's rows from 0: from the blank lines before the header not yet counted and the header
+ * when they are in the batch, from the next data row otherwise. The lines before the header count
+ * as rows (see above).
+ */
+function unclosedQuote(
+  at: number,
+  batch: readonly string[][],
+  read: { headers: string[] | null; dataRows: number; blankBefore: number },
+): SheetFileError {
+  const row =
+    read.headers !== null
+      ? read.dataRows + at + 1
+      : at === batch.findIndex((cells) => !isBlankRow(cells))
+        ? 0
+        : read.blankBefore + at
+  return new SheetFileError(
+    'unclosed-quote',
+    `A quote (") opened in ${row === 0 ? 'the header' : `line ${count(lineOf(row))}`} is never closed, so the rest of the file would be one cell.`,
+  )
 }
 
 /** A whole CSV text at once (small files, tests, the CLI). */

@@ -101,7 +101,14 @@ const BARCODE_CODES = new Set([
   'isbn13',
   'jan',
 ])
-const BARCODE_JOINERS = new Set(['code', 'number', 'no', 'nr', 'or', 'and', 'a', 'bar'])
+/**
+ * Words a barcode's header joins its code with, in the languages shops export in: "EAN code",
+ * "Ref_EAN", "Code EAN", "Código EAN", "Codice EAN", "EAN-Nummer", "Kod EAN", "N° EAN".
+ */
+const BARCODE_JOINERS = new Set([
+  ...['code', 'number', 'no', 'nr', 'or', 'and', 'a', 'bar', 'ref', 'reference'],
+  ...['codigo', 'codice', 'kod', 'nummer', 'numero', 'n'],
+])
 
 function isBarcodeWords(words: string): boolean {
   const tokens = words.split(' ').filter(Boolean)

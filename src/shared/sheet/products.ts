@@ -120,7 +120,7 @@ export function productLayout(headers: readonly string[]): ProductLayout {
   // A WooCommerce export in the shop's language, read in English; some of its headers may be the
   // same words in both ("Type" and "Parent" in French).
   const english = wooCommerceInEnglish(headers)
-  const translated = english && formatLayout(english.headers)
+  const translated = english && formatLayout(english.headers, true)
   const layout =
     translated?.format === 'woocommerce'
       ? { ...translated, language: english!.language, readAs: english!.headers }
@@ -140,7 +140,12 @@ export function matchOptionsOf(layout: ProductLayout): {
   return { structural: layout.structural, ...(layout.readAs && { readAs: layout.readAs }) }
 }
 
-function formatLayout(headers: readonly string[]): ProductLayout {
+/**
+ * `wooCommerceHeaders`: the headers are WooCommerce's exporter's in the shop's language, which says
+ * the format on its own: its Parent column may be left out (a shop exporting only some columns of
+ * products without variations), as it may not in English, whose "Type" and "ID" any sheet may have.
+ */
+function formatLayout(headers: readonly string[], wooCommerceHeaders = false): ProductLayout {
   const words = headers.map((header) => wordsOf(header))
   const at = (...names: string[]) => {
     const index = words.findIndex((w) => names.includes(w))
@@ -212,35 +217,8 @@ function formatLayout(headers: readonly string[]): ProductLayout {
     }
   }
 
-  const type = at('type')
-  const parent = at('parent')
-  const id = at('id')
-  const sku = at('sku')
-  if (type !== undefined && parent !== undefined && (id !== undefined || sku !== undefined)) {
-    const options = words.flatMap((w, index) => {
-      const numbered = /^attribute (\d+) name$/.exec(w)
-      const value = numbered
-        ? at(`attribute ${numbered[1]} value s`, `attribute ${numbered[1]} values`)
-        : undefined
-      return numbered && value !== undefined ? [{ name: index, value }] : []
-    })
-    const structural = new Map<number, string>([
-      [type, 'Says which rows are variations and which their parents'],
-      [parent, 'Names the variation’s parent product'],
-    ])
-    words.forEach((w, index) => {
-      if (/^attribute \d+ (name|value s|values|visible|global|default)$/.test(w))
-        structural.set(index, 'A variation’s attribute (its option)')
-    })
-    // The package's size and weight for shipping, not the product's.
-    words.forEach((w, index) => {
-      if (/^(weight|length|width|height)( (kg|g|lbs|oz|cm|mm|in|m))?$/.test(w))
-        structural.set(index, 'The shipping package’s size or weight, not the product’s')
-    })
-    const published = at('published')
-    const own = new Set(options.flatMap((option) => [option.name, option.value]))
-    return { ...plain, format: 'woocommerce', structural, options, own, type, parent, id, sku, published }
-  }
+  const wooCommerce = wooCommerceLayout(words, at, wooCommerceHeaders)
+  if (wooCommerce) return { ...plain, ...wooCommerce }
 
   // A feed without variants has no item_group_id, but google_product_category is Google's alone.
   const group = at('item group id')
@@ -282,6 +260,48 @@ function formatLayout(headers: readonly string[]): ProductLayout {
 
 const cell = (cells: readonly string[], index: number | undefined) =>
   index === undefined ? '' : (cells[index] ?? '').trim()
+
+/**
+ * WooCommerce's export: its Type, Parent, ID and SKU, its attribute pairs, and the package's size
+ * and weight (for shipping, not the product's); undefined when the headers are not its own
+ * (`wooCommerceHeaders`: see {@link formatLayout}).
+ */
+function wooCommerceLayout(
+  words: readonly string[],
+  at: (...names: string[]) => number | undefined,
+  wooCommerceHeaders: boolean,
+): (Omit<ProductLayout, 'format'> & { format: 'woocommerce' }) | undefined {
+  const type = at('type')
+  const parent = at('parent')
+  const id = at('id')
+  const sku = at('sku')
+  if (
+    type === undefined ||
+    (parent === undefined && !wooCommerceHeaders) ||
+    (id === undefined && sku === undefined)
+  )
+    return undefined
+  const options = words.flatMap((w, index) => {
+    const numbered = /^attribute (\d+) name$/.exec(w)
+    const value = numbered
+      ? at(`attribute ${numbered[1]} value s`, `attribute ${numbered[1]} values`)
+      : undefined
+    return numbered && value !== undefined ? [{ name: index, value }] : []
+  })
+  const structural = new Map<number, string>([
+    [type, 'Says which rows are variations and which their parents'],
+  ])
+  if (parent !== undefined) structural.set(parent, 'Names the variation’s parent product')
+  words.forEach((w, index) => {
+    if (/^attribute \d+ (name|value s|values|visible|global|default)$/.test(w))
+      structural.set(index, 'A variation’s attribute (its option)')
+    if (/^(weight|length|width|height)( (kg|g|lbs|oz|cm|mm|in|m))?$/.test(w))
+      structural.set(index, 'The shipping package’s size or weight, not the product’s')
+  })
+  const published = at('published')
+  const own = new Set(options.flatMap((option) => [option.name, option.value]))
+  return { format: 'woocommerce', structural, options, own, type, parent, id, sku, published }
+}
 
 /** WooCommerce's parents, found in a first pass: variations may come before them. */
 export class ParentIndex {
@@ -522,12 +542,23 @@ export class ProductReader {
     }
   }
 
+  /**
+   * An item's colour and size are its options, in a group of variants or alone: an item without
+   * item_group_id is one product in one colour, which the colour still names (the format reads
+   * those columns itself, so left out here they were lost without a word).
+   */
   private merchantCenter(row: number, cells: string[]): SourceRow {
     const { layout } = this
     const group = cell(cells, layout.group)
+    const options: Record<string, string> = {}
+    for (const attribute of layout.attributes ?? []) {
+      const value = cell(cells, attribute.column)
+      if (value) options[attribute.name] = value
+    }
+    const withOptions = { row, cells, ...(Object.keys(options).length && { options }) }
     if (!group) {
       this.counts.products++
-      return { row, cells }
+      return withOptions
     }
     const seen = this.groups.get(group) ?? 0
     this.groups.set(group, seen + 1)
@@ -535,12 +566,7 @@ export class ProductReader {
     // A group's first item counts as a variant once a second one shows it has several.
     if (seen === 1) this.counts.variants++
     if (seen >= 1) this.counts.variants++
-    const options: Record<string, string> = {}
-    for (const attribute of layout.attributes ?? []) {
-      const value = cell(cells, attribute.column)
-      if (value) options[attribute.name] = value
-    }
-    return { row, cells, ...(Object.keys(options).length && { options }) }
+    return withOptions
   }
 }
 

@@ -133,6 +133,11 @@ const CONVERSION_WORDS: Record<
     many: 'variants named by their product’s name and their options',
     example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
   },
+  'text-mark': {
+    one: 'apostrophe a spreadsheet wrote to keep the digits as text dropped',
+    many: 'apostrophes a spreadsheet wrote to keep the digits as text dropped',
+    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

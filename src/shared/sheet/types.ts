@@ -108,6 +108,8 @@ export type ConversionKind =
   | 'category-list'
   /** A variant without a name of its own: its product's name with its options ("Tee – Red / M"). */
   | 'variant-name'
+  /** A barcode's leading apostrophe, a spreadsheet's mark for text, dropped ("'7350177880121"). */
+  | 'text-mark'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

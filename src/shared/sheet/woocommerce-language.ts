@@ -115,5 +115,19 @@ export function wooCommerceInEnglish(
   }
   if (!best || best.translated < LEAST_TRANSLATED) return undefined
   const known = best.translated + english.filter(Boolean).length
-  return known * 2 > named ? { language: best.language, headers: best.headers } : undefined
+  return known * 2 > named ? { language: best.language, headers: withBlanksNamed(best.headers) } : undefined
+}
+
+/**
+ * A blank header between two the exporter writes with one between them is that one: a real French
+ * export heads its type column "  " between "ID" and "UGS" (SKU), and without its Type the file
+ * was no WooCommerce export, and none of its names was read.
+ */
+function withBlanksNamed(headers: readonly string[]): string[] {
+  return headers.map((header, column) => {
+    if (header.trim() !== '') return header
+    const before = WOOCOMMERCE_EXPORT_HEADERS.indexOf(headers[column - 1] ?? '')
+    const after = WOOCOMMERCE_EXPORT_HEADERS.indexOf(headers[column + 1] ?? '')
+    return before >= 0 && after === before + 2 ? WOOCOMMERCE_EXPORT_HEADERS[before + 1]! : header
+  })
 }

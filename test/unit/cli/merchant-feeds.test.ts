@@ -123,7 +123,8 @@ const EXAMPLE_SKUS = [
     actionUrl: 'http://www.example.com/clothing/sports/product?id=CLO1029384&src=gshopping&popup=false',
     category: 'Sporting Goods',
     subCategory: 'Bicycle Jerseys',
-    options: undefined,
+    // One product, not a group's variant: its colour and size still name it.
+    options: { color: 'Black/Red/White', size: 'M' },
   },
 ]
 

@@ -155,7 +155,7 @@ describe('the import’s dry run, by the send gates', () => {
     ])
   })
 
-  it('names the rows repeated whole, and how many distinct SKUs the file holds', () => {
+  it('names the rows read as the same SKU, and how many distinct SKUs the file holds', () => {
     const row = `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`
     const other = `Round,4006381333948,Northwind,eyewear,sunglasses,${IMAGE},0.5`
     const { report } = dryRun([HEADER, row, other, row, other, row].join('\n'))

@@ -169,6 +169,14 @@ describe('headers as shops and people write them', () => {
     'GTIN, UPC, EAN, or ISBN',
     'Bar code',
     'Variant Barcode',
+    // A French grocer's import sheet, and the same words in the languages shops export in.
+    'Ref_EAN',
+    'Code EAN',
+    'Código EAN',
+    'Codice EAN',
+    'EAN-Nummer',
+    'Kod EAN',
+    'N° EAN',
   ])('%j is a barcode column', (header) => {
     expect(matchColumns([header])[0]?.path).toBe('barcode')
   })

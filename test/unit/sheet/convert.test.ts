@@ -87,6 +87,21 @@ describe('barcode cells', () => {
     expect(convertCell('barcode', '  ')).toEqual({ value: undefined })
   })
 
+  // Shopify's export writes its barcodes so (a real shop's products_export_1.csv: "'7350177880121").
+  it('lose the apostrophe a spreadsheet wrote before the digits to keep them text, said as a conversion', () => {
+    expect(convertCell('barcode', "'7350177880121")).toEqual({
+      value: '7350177880121',
+      conversion: { kind: 'text-mark', from: "'7350177880121", to: '7350177880121' },
+    })
+    expect(convertCell('barcode', " '0012 3456 ")).toMatchObject({ value: '0012 3456' })
+    // Not before other text, nor when the app's own export wrote the draft's barcode so.
+    expect(convertCell('barcode', "'Gold-7")).toEqual({ value: "'Gold-7" })
+    expect(convertCell('barcode', "''123")).toEqual({ value: "''123" })
+    expect(convertCell('barcode', "'7350177880121", { asExported: true })).toEqual({
+      value: "'7350177880121",
+    })
+  })
+
   it.each(['8.90123E+12', '8,90123E+12', '1.23457e+19', '9E+12'])(
     'keep %s, a number the spreadsheet shortened, for validation to refuse (in a row: an error)',
     (text) => {

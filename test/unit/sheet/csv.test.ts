@@ -79,11 +79,25 @@ describe('parseCsvText', () => {
     ])
   })
 
-  it('skips blank lines before the header and keeps blank rows after it (row numbers stay true)', () => {
+  it('counts blank lines before the header as rows, as blank rows after it, so row numbers stay true', () => {
+    // The header is line 3, Aviator line 5: data row 4.
     expect(parseCsvText('\n\nproductName,brand\n\nAviator,Northwind\n').rows).toEqual([
+      ['', ''],
+      ['', ''],
       ['', ''],
       ['Aviator', 'Northwind'],
     ])
+  })
+
+  // A real Russian WooCommerce export (a WordPress page's stray output before the file) begins so.
+  it('drops a byte order mark that comes after a blank line and a tab, not only one at the start', () => {
+    const read = parseCsvText('\n\t\uFEFFID,Name\n40,Aviator\n')
+    expect(read.headers).toEqual(['ID', 'Name'])
+    expect(read.rows).toEqual([
+      ['', ''],
+      ['40', 'Aviator'],
+    ])
+    expect(parseCsvText(' ID,Name\n40,Aviator\n').headers).toEqual([' ID', 'Name'])
   })
 
   it('strips a stray CR of CRLF lines in a mostly-LF file', () => {
@@ -135,12 +149,17 @@ describe('streamCsv', () => {
     ]
     const text = lines.join('\n') + '\nSKU 40,Brand\n'
     expect(() => parseCsvText(text)).toThrow('A quote (") opened in line 41 is never closed')
-    expect(() => parseCsvText(`\n\n${text}`)).toThrow('A quote (") opened in line 41 is never closed')
+    // Two blank lines before the header: the spreadsheet's line 43.
+    expect(() => parseCsvText(`\n\n${text}`)).toThrow('A quote (") opened in line 43 is never closed')
+    expect(() => parseCsvText('\n\nproductName,"brand\nA,B\n')).toThrow('A quote (") opened in the header')
     expect(() => parseCsvText('productName,"brand\nA,B\n')).toThrow('A quote (") opened in the header')
     for (const chunkBytes of [64, 1000]) {
       await expect(streamCsv(text, { onHeader: () => {}, onRows: () => {} }, { chunkBytes })).rejects.toThrow(
         'A quote (") opened in line 41 is never closed',
       )
+      await expect(
+        streamCsv(`\n\n${text}`, { onHeader: () => {}, onRows: () => {} }, { chunkBytes }),
+      ).rejects.toThrow('A quote (") opened in line 43 is never closed')
     }
   })
 

@@ -121,6 +121,44 @@ describe('a WooCommerce export in the shop’s language', () => {
     )
   })
 
+  // Both as real shops' exports have them (a Russian shop's, a French one's; no licence to copy
+  // them here): only some columns exported, no Parent; the type column's header left blank.
+  it('reads an export of some columns, without Parent, in a language WooCommerce writes', () => {
+    const csv = [
+      'ID,Тип,Артикул,Имя,Опубликован,Категории,Изображения',
+      '40,simple,,Комбинезон,1,Женская одежда,https://example.com/40.jpg',
+      '41,simple,,Платье,1,Женская одежда,https://example.com/41.jpg',
+    ].join('\n')
+    const { results, products, layout } = readSheet(parseCsvText(csv))
+    expect(layout).toMatchObject({ format: 'woocommerce', language: 'Russian' })
+    expect(products).toMatchObject({ products: 2, variants: 0 })
+    expect(results.map((result) => [result.row, result.sku.productName, result.sku.category])).toEqual([
+      [1, 'Комбинезон', 'Женская одежда'],
+      [2, 'Платье', 'Женская одежда'],
+    ])
+    // In English, "ID" and "Type" without "Parent" may be any sheet's.
+    expect(productLayout(['ID', 'Type', 'SKU', 'Name']).format).toBe('plain')
+  })
+
+  it('takes a blank header between two the exporter writes one apart for the one between them', () => {
+    const csv = [
+      'ID,  ,UGS,Nom,Publié,Parent,Nom de l’attribut 1,Valeur(s) de l’attribut 1,Images',
+      '10,variable,ENS,Ensemble,1,,Taille,"06 ans, 08 ans",https://example.com/ens.jpg',
+      '11,variation,,Ensemble - Taille 06 ans,1,ENS,Taille,06 ans,',
+      '12,variation,,Ensemble - Taille 08 ans,1,ENS,Taille,08 ans,',
+    ].join('\n')
+    const { results, products, layout } = readSheet(parseCsvText(csv))
+    expect(layout).toMatchObject({ format: 'woocommerce', language: 'French' })
+    expect(layout.readAs?.slice(0, 4)).toEqual(['ID', 'Type', 'SKU', 'Name'])
+    expect(products).toMatchObject({ products: 1, variants: 2 })
+    expect(results.map((result) => [result.sku.productName, result.sku.productImage])).toEqual([
+      ['Ensemble - Taille 06 ans', 'https://example.com/ens.jpg'],
+      ['Ensemble - Taille 08 ans', 'https://example.com/ens.jpg'],
+    ])
+    // Only there: a blank header elsewhere stays blank.
+    expect(productLayout(['ID', 'Type', 'UGS', 'Nom', 'Publié', '', 'Parent']).readAs?.[5]).toBe('')
+  })
+
   it('a sheet with a few words WooCommerce also uses is no WooCommerce export', () => {
     const layout = productLayout(['Nome', 'Preço', 'Descrição', 'Categorias', 'Código de barras'])
     expect(layout.format).toBe('plain')
