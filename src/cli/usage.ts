@@ -114,11 +114,14 @@ field as required.
 Then the verdict, the one push and the app's Sync page give: "24 SKUs valid; 0 sendable; 24 held
 back: no barcode (24)", each reason with its lines. A valid SKU is held back, as push would hold it,
 when it is empty; has no product name or no barcode; leaves a required field empty (--require, else
-the --profile's required fields, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}); shares its barcode with another SKU of FILE;
-or, with --profile or --journal only, has a barcode that push's journal of that destination may
-have created already (a creation whose outcome is unknown or failed). Also named, with their lines:
-rows repeated whole ("the file's 368 SKU rows hold 23 distinct SKUs", then "lines 25, 48 repeat
-line 2"), barcodes on more than one SKU, and shop ids on more than one row (a sheet's own product id:
+the --profile's required fields, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}); names the template's sample
+model or pictures; or shares its barcode with another SKU of FILE. With --profile or --journal,
+FILE is judged as a push to that journal's destination would judge it ("push --dry-run"): what push
+would send is sendable, and what it would hold back is held back, with its reasons, besides the
+above: a SKU changed since it was created there whose platform id is unknown, and one an earlier
+push left unknown, failed or refused and unchanged since (left as it stands). Also named, with their lines:
+rows read as the same SKU ("the file's 368 SKU rows hold 23 distinct SKUs", then "lines 25, 48 as
+line 2": the same in the columns read), barcodes on more than one SKU, and shop ids on more than one row (a sheet's own product id:
 WooCommerce's ID, else its SKU; Shopify's Variant ID, else its Handle with the variant's options;
 a column headed Variant ID, ID, Product ID, else SKU): those hold nothing back. "push --dry-run"
 says the same of a push to one destination, with what it would create, update or leave unchanged.
@@ -147,8 +150,11 @@ Options:
                (files for lines); an XML feed's or a JSON product list's rows are its items, with
                no line. row is null for a problem with the file itself; a JSON product list's
                problems add item, the row's place: "[0].product_colors[2]"). reason: empty, identity,
-               required, check-digit, duplicate or created. An app creation request has no
-               verdict: its object stops at invalid, errors and warnings
+               required, check-digit, sample or duplicate; with --profile or --journal, push's
+               too: no-id (changed, its platform id unknown), standing (left as an earlier
+               push left it) and no-update (an app changed since it was created). An app
+               creation request has a verdict only with them; without, its object stops at
+               invalid, errors and warnings
   --all        Print every problem, and every row of a reason or a repeat, on a line of its own
   --require FIELDS
                The fields a SKU needs besides its product name and barcode, as push takes them:
@@ -160,8 +166,8 @@ ${wrapped(REQUIRABLE_FIELDS, 15, 100)};
                fields, and its destination's journal (where push keeps it). Only read: no token,
                no lock, nothing written
   --journal PATH
-               Hold back the SKUs whose barcode this push journal (of SKUs) may have created at
-               its destination; read only
+               Judge as a push with this journal would (push's --journal, of SKUs or of apps):
+               hold back what it would hold back; read only
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
 Exit status: 0 every SKU valid and sendable (warnings allowed), 1 a SKU invalid or held back (or
@@ -288,9 +294,12 @@ in --report, counted in --json, exit status 1:
   - no product name or no barcode (always required);
   - a required field left empty: the --profile's required fields (Settings), else ${DEFAULT_REQUIRED_FIELDS.join(', ')};
     --require overrides either;
+  - a sample address: the template's model or pictures, which stand for the shop's own files;
   - a barcode that another SKU of FILE carries too (none of them goes: keep one; if one of them is
     what the journal sent there, it is that SKU and only the others are held);
-  - a barcode --platform-has lists that the journal never created there.
+  - a barcode --platform-has lists that the journal never created there;
+  - changed since it was created there, with the platform's id unknown (no-id: --platform-has
+    with an id column gives it).
 Updates pass the same gates. What the journal left in doubt keeps its state: the gates judge only
 what is sent now, so running again with another --require never reopens the rest.
 What push cannot know: what other journals or the app created at that address.

@@ -13,7 +13,7 @@ import { lineOf } from './sheet-report.ts'
 /**
  * The one verdict (src/shared/sync/file-verdict.ts) as `validate`, `convert` and `push --dry-run`
  * say it: "24 SKUs valid; 0 sendable; 24 held back: no barcode (24)", then each reason with its
- * rows, the rows that repeat others, the barcodes several SKUs carry and the shop ids several rows
+ * rows, the rows read as the same SKU, the barcodes several SKUs carry and the shop ids several rows
  * carry, each with its rows (the first few, unless --all).
  */
 
@@ -112,9 +112,15 @@ function listed(lines: readonly string[], places: Places): string[] {
   ]
 }
 
+/** Why an item is held back: a gate's reason, or one only a push has (push/push-verdict.ts). */
+export type VerdictHold = Pick<Hold, 'message'> & { reason: string }
+/** The verdict with its holds as a push to a journal's destination judged them, when one did. */
+type Verdict = Omit<FileVerdict, 'holds'> & { holds: ReadonlyMap<number, VerdictHold> }
+
 /**
  * The verdict of the SKUs of a file as `validate` and `convert` read it, item by item as it
- * streams (an app creation request has no verdict: the gates are a SKU's).
+ * streams (an app creation request has none: the gates are a SKU's). With a destination's journal,
+ * what is held back is what a push there would hold back (`judgedByPush`), an app too.
  */
 export class VerdictReport {
   private readonly tally: VerdictTally
@@ -122,7 +128,11 @@ export class VerdictReport {
   /** How the sheet's rows are said, known once the file is read (a pair's split): `finish`. */
   private numbering: RowNumbering = 'lines'
   private gated = true
-  private verdict: FileVerdict | undefined
+  /** An app creation request's validity: judged only by a push (an app changed since it was created). */
+  private appValid = false
+  private verdict: Verdict | undefined
+  private pushHeld:
+    { held: ReadonlyMap<number, VerdictHold>; headings: Readonly<Record<string, string>> } | undefined
 
   constructor(options: VerdictOptions) {
     // A JSON list's items are counted from 1 in the verdict, and said from 0 as [N] is.
@@ -135,6 +145,7 @@ export class VerdictReport {
   add(item: CheckedItem, kind: InputKind): void {
     if (kind === 'app-request') {
       this.gated = false
+      this.appValid = item.errors.length === 0
       return
     }
     this.sheet = item.row !== undefined
@@ -147,13 +158,26 @@ export class VerdictReport {
   }
 
   /**
-   * The verdict once every item is added (`file`, read, says how its rows are said: the first call
-   * gives it); undefined for an app creation request.
+   * What a push to the journal's destination holds back (push/push-verdict.ts), by index, before
+   * `finish`: the items it holds are the verdict's held back, for its reasons, said by `headings`.
    */
-  finish(file?: Pick<CheckedFile, 'numbering'>): FileVerdict | undefined {
-    if (!this.gated) return undefined
-    if (!this.verdict && file?.numbering) this.numbering = file.numbering
-    this.verdict ??= this.tally.verdict()
+  judgedByPush(held: ReadonlyMap<number, VerdictHold>, headings: Readonly<Record<string, string>>): void {
+    this.pushHeld = { held, headings }
+  }
+
+  /**
+   * The verdict once every item is added (`file`, read, says how its rows are said: the first call
+   * gives it); undefined for an app creation request no push judged.
+   */
+  finish(file?: Pick<CheckedFile, 'numbering'>): Verdict | undefined {
+    if (this.verdict) return this.verdict
+    const held = this.pushHeld?.held
+    if (!this.gated) return held && (this.verdict = appVerdict(this.appValid, held))
+    if (file?.numbering) this.numbering = file.numbering
+    const verdict = this.tally.verdict()
+    this.verdict = held
+      ? { ...verdict, holds: held, heldBack: held.size, sendable: verdict.valid - held.size }
+      : verdict
     return this.verdict
   }
 
@@ -172,20 +196,33 @@ export class VerdictReport {
     // A file of no SKUs has nothing to judge; its report says it holds none.
     if (!verdict || verdict.total === 0) return ''
     const places: Places = { ...(this.sheet && { numbering: this.numbering }), all }
-    const groups = holdGroups(this.holdsByPlace(verdict), { kept: all ? Infinity : PLACES_NAMED })
-    const lines = [verdictLine(verdict, groups), ...holdLines(groups, places)]
+    const groups = holdGroups(this.holdsByPlace(verdict), {
+      kept: all ? Infinity : PLACES_NAMED,
+      ...(this.pushHeld && { headings: this.pushHeld.headings }),
+    })
+    const noun = this.gated ? 'SKU' : 'app'
+    if (!this.gated)
+      return [
+        verdictLine(verdict, groups, noun),
+        ...[...verdict.holds.values()].map((hold) => `  ${hold.message}`),
+      ]
+        .join('\n')
+        .concat('\n')
+    const lines = [verdictLine(verdict, groups, noun), ...holdLines(groups, places)]
+    // The same SKU, not the same row: rows that differ only in columns not read read alike, and
+    // saying they repeat each other sent people looking for copies that are not there.
     if (verdict.repeated.length > 0) {
       lines.push(
         this.sheet
-          ? `the file's ${counted(verdict.total, 'SKU row')} hold ${counted(verdict.distinct, 'distinct SKU')}; repeated whole:`
-          : `the list's ${counted(verdict.total, 'SKU')} hold ${counted(verdict.distinct, 'distinct SKU')}; repeated whole:`,
+          ? `the file's ${counted(verdict.total, 'SKU row')} hold ${counted(verdict.distinct, 'distinct SKU')}; read as the same SKU (in the columns read):`
+          : `the list's ${counted(verdict.total, 'SKU')} hold ${counted(verdict.distinct, 'distinct SKU')}; the same SKU more than once:`,
       )
       lines.push(
         ...listed(
           verdict.repeated.map((group) => {
             const [first, ...others] = this.places(group.rows)
             const one = placeList([first!], { ...places, all: true })
-            return `  ${placeList(others, places)} ${others.length === 1 ? 'repeats' : 'repeat'} ${one}`
+            return `  ${placeList(others, places)} as ${one}`
           }),
           places,
         ),
@@ -208,8 +245,9 @@ export class VerdictReport {
   }
 
   /** Each hold with where it is, in file order. */
-  private *holdsByPlace(verdict: FileVerdict): Generator<readonly [number, Hold]> {
-    for (const [index, hold] of verdict.holds) yield [this.place(this.tally.rowOf(index)), hold]
+  private *holdsByPlace(verdict: Verdict): Generator<readonly [number, VerdictHold]> {
+    for (const [index, hold] of verdict.holds)
+      yield [this.gated ? this.place(this.tally.rowOf(index)) : index, hold]
   }
 
   /**
@@ -246,6 +284,22 @@ export class VerdictReport {
       sharedBarcodes: repeats(verdict.sharedBarcodes, 'barcode'),
       repeatedShopIds: repeats(verdict.repeatedShopIds, 'shopId'),
     }
+  }
+}
+
+/** An app creation request's verdict: the one app, held back as a push judged it. */
+function appVerdict(valid: boolean, holds: ReadonlyMap<number, VerdictHold>): Verdict {
+  const counted = valid ? 1 : 0
+  return {
+    total: 1,
+    valid: counted,
+    sendable: counted - holds.size,
+    heldBack: holds.size,
+    holds,
+    repeated: [],
+    distinct: 1,
+    repeatedShopIds: [],
+    sharedBarcodes: [],
   }
 }
 

@@ -8,6 +8,7 @@ import { reportWriter } from '../report-writer.ts'
 import { skuOutput } from '../sku-output.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
 import { CONVERT_USAGE } from '../usage.ts'
+import { heldByPush, PUSH_VERDICT_HEADINGS } from '../push/push-verdict.ts'
 import { VERDICT_ARGS, verdictOptions } from '../verdict-options.ts'
 import { VerdictReport } from '../verdict-report.ts'
 
@@ -44,7 +45,8 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     throw new CliError('IN and OUT are the same file; write to another file.', 'convert')
 
   const options = await sheetOptions(values, io.cwd)
-  const verdict = new VerdictReport(await verdictOptions('convert', values, io))
+  const judged = await verdictOptions('convert', values, io)
+  const verdict = new VerdictReport(judged)
   const path = resolve(io.cwd, output)
   if (!values.force) await OutputFile.refuseExisting(path, output)
   const all = values.all === true
@@ -63,6 +65,12 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
       written++
     })
     await skus.end()
+    // Against a destination's journal, held back is what a push there holds back.
+    if (judged.journals?.skus)
+      verdict.judgedByPush(
+        await heldByPush(input, io.cwd, options, judged.journals.skus, { ...judged, command: 'convert' }),
+        PUSH_VERDICT_HEADINGS,
+      )
     file.commit(values.force === true)
     io.stdout.write(showMapping(checked.mapping, options))
     report.write(io.stdout, checked)

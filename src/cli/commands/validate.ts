@@ -1,6 +1,7 @@
 import { parseCommandArgs } from '../args.ts'
 import { checkInput, hasErrors } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
+import { heldByPush, PUSH_VERDICT_HEADINGS } from '../push/push-verdict.ts'
 import { RareValueReport } from '../rare-value-report.ts'
 import { reportWriter } from '../report-writer.ts'
 import { SHEET_ARGS, sheetOptions, showMapping } from '../sheet-options.ts'
@@ -13,7 +14,7 @@ import { VerdictReport } from '../verdict-report.ts'
  * [--mapping FILE] [--decimal-comma] [--show-mapping]`: checks a JSON file of SKUs or an app
  * request, or a CSV or XLSX sheet of SKUs, against the contract, then gives the one verdict of its
  * SKUs (verdict-report.ts): how many are valid, how many a push would send and how many it would
- * hold back, and why, with the rows that repeat others, the barcodes several SKUs share and the
+ * hold back, and why, with the rows read as the same SKU, the barcodes several SKUs share and the
  * shop ids several rows carry; then the values that look like typos of a common one
  * (rare-value-report.ts), which are questions and never change the exit status. Exit 0 only when
  * every SKU would be sent.
@@ -37,7 +38,8 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
     throw new CliError(`validate checks one FILE; also given: ${extra.join(' ')}`, 'validate')
 
   const options = await sheetOptions(values, io.cwd)
-  const verdict = new VerdictReport(await verdictOptions('validate', values, io))
+  const judged = await verdictOptions('validate', values, io)
+  const verdict = new VerdictReport(judged)
   const all = values.all === true
   const report = reportWriter(values.json === true, { all })
   const rare = new RareValueReport()
@@ -47,6 +49,13 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
       verdict.add(item, kind)
       rare.add(item, kind)
     })
+    // Against a destination's journal, held back is what a push there holds back.
+    const journal = judged.journals?.[checked.kind === 'app-request' ? 'apps' : 'skus']
+    if (journal)
+      verdict.judgedByPush(
+        await heldByPush(file, io.cwd, options, journal, { ...judged, command: 'validate' }),
+        PUSH_VERDICT_HEADINGS,
+      )
     const json = verdict.json(checked)
     if (values.json) {
       report.write(io.stdout, checked, {

@@ -340,7 +340,7 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): 'cu
         ? `${DRAFT_KINDS[kind as SyncKind].noun}s`
         : String(kind)
     throw new JournalMismatchError(
-      `${path} is a journal of ${what(found.kind)} sent to ${found.baseUrl}, and this push sends ${what(expected.kind)}. Name another --journal.`,
+      `${path} is a journal of ${what(found.kind)} sent to ${found.baseUrl}, not of ${what(expected.kind)}. Name another --journal.`,
     )
   }
   return found.format === 1 ? 'legacy' : 'current'

@@ -40,6 +40,8 @@ export interface DryRunJson {
 
 /** How the reasons only a push has are counted. */
 const STANDING = 'standing'
+/** How the counts line says them. */
+export const STANDING_HEADING = 'left as an earlier push left it (unknown, failed or refused)'
 
 export function dryRunJson(
   input: PushInput,
@@ -78,7 +80,7 @@ export function dryRunJson(
   }
   const groups = holdGroups(
     holds.map((hold) => [hold.row ?? hold.index, hold] as const),
-    { headings: { ...headings, [STANDING]: 'left as an earlier push left it (unknown, failed or refused)' } },
+    { headings: { ...headings, [STANDING]: STANDING_HEADING } },
   )
   return { json, groups }
 }

@@ -96,6 +96,8 @@ export interface GateContext {
   journal: Pick<Journal, 'record' | 'records' | 'payloadAt'>
   /** The fields required besides the identity fields. */
   required: readonly string[]
+  /** Who requires them, as a reason says it: "this push" unless told (validate's profile, "this check"). */
+  requiredBy?: string
   /** Whether a barcode whose GTIN check digit is wrong holds its SKU back (a profile's choice). */
   holdBadCheckDigits?: boolean
   /** The service's address, as a reason names it. */
@@ -283,13 +285,13 @@ function holdAtSendGates(judging: Judging): void {
 
 /** Items held for their own fields (those that would be sent), and the others by barcode. */
 function ownHolds({ context, plans }: Judging): { own: Map<number, Hold>; byBarcode: Map<string, number[]> } {
-  const { input, required, holdBadCheckDigits = false } = context
+  const { input, required, requiredBy = 'this push', holdBadCheckDigits = false } = context
   const own = new Map<number, Hold>()
   const byBarcode = new Map<string, number[]>()
   plans.forEach((plan, index) => {
     if (plan === undefined || plan === 'held') return
     if (plan === 'create' || plan === 'update') {
-      const hold = holdForGaps(input.gapsOf(index), required, 'this push', { holdBadCheckDigits })
+      const hold = holdForGaps(input.gapsOf(index), required, requiredBy, { holdBadCheckDigits })
       if (hold) {
         own.set(index, hold)
         return

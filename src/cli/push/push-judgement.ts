@@ -40,6 +40,8 @@ export interface JudgementContext {
   input: PushInput
   journal: Journal
   required: readonly RequirableField[]
+  /** Who requires them, as a reason says it (`GateContext.requiredBy`). */
+  requiredBy?: string
   /** The profile's choice: a wrong GTIN check digit holds a SKU back. */
   holdBadCheckDigits: boolean
   baseUrl: string
@@ -87,11 +89,12 @@ async function recoverInterrupted(out: Output, { input, journal, dryRun }: Judge
 }
 
 async function judge(out: Output, context: JudgementContext): Promise<PushVerdict> {
-  const { input, journal, required, holdBadCheckDigits, baseUrl, platform, noUpdates } = context
+  const { input, journal, required, requiredBy, holdBadCheckDigits, baseUrl, platform, noUpdates } = context
   const judgement = judgePush({
     input,
     journal,
     required,
+    ...(requiredBy === undefined ? {} : { requiredBy }),
     holdBadCheckDigits,
     address: baseUrl,
     noUpdates,

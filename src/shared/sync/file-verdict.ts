@@ -49,7 +49,7 @@ export interface VerdictOptions {
 
 /** Rows that are the same SKU, or that carry the same shop id. */
 export interface RepeatedRows {
-  /** The shared barcode or shop id; empty for rows repeated whole without a barcode. */
+  /** The shared barcode or shop id; empty for rows read as the same SKU without a barcode. */
   key: string
   rows: number[]
 }

@@ -84,7 +84,7 @@ describe('validate: the verdict and its exit status', () => {
     expect(bad.stderr).toContain('Run "catalog-desk validate --help" for usage.')
   })
 
-  it('names rows repeated whole, says how many distinct SKUs the file holds, and holds them for their barcode', async () => {
+  it('names rows read as the same SKU, says how many distinct SKUs the file holds, and holds them for their barcode', async () => {
     const rows = ['Aviator,4006381333931,eyewear', 'Round,4006381333948,eyewear']
     // Rows 1 and 2, then the same two again twice: 6 rows, 2 distinct SKUs.
     const file = await csvFile('repeated.csv', PLAIN, [...rows, ...rows, ...rows])
@@ -94,9 +94,11 @@ describe('validate: the verdict and its exit status', () => {
     expect(out).toContain(
       '6 SKUs valid; 0 sendable; 6 held back: sharing a barcode with another SKU to be sent (6)',
     )
-    expect(out).toContain("the file's 6 SKU rows hold 2 distinct SKUs; repeated whole:")
-    expect(out).toContain('  lines 4, 6 repeat line 2')
-    expect(out).toContain('  lines 5, 7 repeat line 3')
+    expect(out).toContain(
+      "the file's 6 SKU rows hold 2 distinct SKUs; read as the same SKU (in the columns read):",
+    )
+    expect(out).toContain('  lines 4, 6 as line 2')
+    expect(out).toContain('  lines 5, 7 as line 3')
 
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
     expect(json).toMatchObject({ valid: 6, sendable: 0, heldBack: 6, distinct: 2 })
@@ -220,7 +222,7 @@ describe('validate --profile and --journal: the destination’s records', () => 
     return { dataDir, journal: journalPath }
   }
 
-  it('--profile takes its required fields and holds a barcode its journal may have created; nothing is written', async () => {
+  it('--profile takes its required fields and, as a push there would, leaves a barcode its journal may have created as it stands; nothing is written', async () => {
     const { dataDir, journal } = await appData()
     const file = await jsonFile('destination.json', [sku('111'), sku('222'), { ...sku('333'), brand: '' }])
     const before = await readdir(join(dataDir, 'push-journals'))
@@ -234,7 +236,7 @@ describe('validate --profile and --journal: the destination’s records', () => 
     expect(run.stderr).toBe('')
     expect(run.code).toBe(1)
     expect(run.stdout).toContain(
-      '3 SKUs valid; 1 sendable; 2 held back: with a barcode already created there (1); brand is empty; Acme requires it (1)',
+      '3 SKUs valid; 1 sendable; 2 held back: left as an earlier push left it (unknown, failed or refused) (1); brand is empty; Acme requires it (1)',
     )
     // The journal is read without its lock, and nothing is added beside it.
     expect(await readdir(join(dataDir, 'push-journals'))).toEqual(before)
@@ -245,7 +247,7 @@ describe('validate --profile and --journal: the destination’s records', () => 
 
     const byJournal = await runCli(['validate', file, '--journal', journal, '--require', 'category'], scratch)
     expect(byJournal.stdout).toContain(
-      '3 SKUs valid; 2 sendable; 1 held back: with a barcode already created there (1)',
+      '3 SKUs valid; 2 sendable; 1 held back: left as an earlier push left it (unknown, failed or refused) (1)',
     )
     const json = JSON.parse(
       (await runCli(['validate', file, '--journal', journal, '--json'], scratch)).stdout,
@@ -253,9 +255,8 @@ describe('validate --profile and --journal: the destination’s records', () => 
     expect(json.holds).toEqual([
       {
         index: 0,
-        reason: 'created',
-        message:
-          'Barcode 111 was already sent to https://api.example.com by an earlier push, which may have created it (outcome unknown): sending it would create a second copy',
+        reason: 'standing',
+        message: 'A creation an earlier push sent is unknown: no answer; it is left as it is',
       },
     ])
   })
