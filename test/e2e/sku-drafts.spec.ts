@@ -70,6 +70,31 @@ test.describe('SKU drafts', () => {
     await expect(page.getByLabel('Payload JSON')).toContainText('"collectionIds"')
   })
 
+  // A tryout lost an edit made just before a reload: the page went in the autosave's pause.
+  test('an edit the page goes before saving (a reload, the window closed) is there when the app opens again', async ({
+    page,
+  }) => {
+    // The page's timers stopped, so the autosave waits for good: the reload comes in its pause.
+    await page.clock.install()
+    await newDraft(page)
+    await page.getByLabel('Product name').fill('Saved before')
+    await saved(page)
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000)
+    await page.getByLabel('Product name').fill('Typed just before closing')
+    await expect(page.getByRole('status').filter({ hasText: 'Unsaved changes…' })).toBeVisible()
+    await page.reload()
+    await page.clock.resume()
+    await expect(page.getByLabel('Product name')).toHaveValue('Typed just before closing')
+    await expect(page.getByRole('status').filter({ hasText: 'All changes saved' })).toBeVisible()
+    expect((await storedDrafts(page)).map((draft) => draft.payload.productName)).toEqual([
+      'Typed just before closing',
+    ])
+    // Kept once: the next start has nothing more to save.
+    expect(
+      await page.evaluate(() => Object.keys(localStorage).filter((key) => key.includes('unsaved-edit'))),
+    ).toEqual([])
+  })
+
   test('validates as the user types, in the catalogue’s words', async ({ page, pageProblems }) => {
     pageProblems.allow(EXAMPLE_HOST_UNREACHABLE)
     await newDraft(page)

@@ -1,6 +1,7 @@
 import { db, skuImports, skuList, syncRuns } from './db/index.ts'
 import { defaultListQuery } from './db/sku-list-query.ts'
 import { rollBackInterruptedImport } from './features/import/interrupted-import.ts'
+import { saveInterruptedEdits } from './stores/interrupted-edits.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './stores/interrupted-sync.ts'
 import { drafts } from './words/counting.ts'
 
@@ -11,13 +12,15 @@ export type StartNotice = [message: string, tone?: 'error']
 
 /**
  * The checks before anything shows or writes drafts (main.ts): an import cut short by a crash or
- * a closed window is rolled back (usually there is none, and this is one localStorage read), and
+ * a closed window is rolled back (usually there is none, and this is one localStorage read),
  * drafts a sync left `sending` become `unknown`, so the list never shows a state nobody is working
- * on. Answers what the list should say about it, if anything.
+ * on, and an edit the last window closed on before it was saved is saved. Answers what the list
+ * should say about it, if anything.
  */
 export async function recoverInterrupted(): Promise<StartNotice | undefined> {
   const interrupted = await rollBackInterruptedImport(skuImports)
   const { recovered } = await recoverInterruptedRuns(db, syncRuns)
+  await saveInterruptedEdits(db)
   if (interrupted) return [interrupted]
   if (recovered > 0) return [recoveredMessage(drafts(recovered)), 'error']
   return undefined

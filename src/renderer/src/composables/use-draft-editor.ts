@@ -4,6 +4,8 @@ import { plainCopy } from './plain-copy.ts'
 import { holdDraft } from '../adapters/draft-lock.ts'
 import { messageOf } from '#shared/error-message.ts'
 import type { EditBase } from '#shared/team/draft-exchange.ts'
+import type { SyncKind } from '#shared/sync/ports.ts'
+import { keepWhenThePageGoes } from '../adapters/unsaved-edits.ts'
 
 export type SaveState = 'loading' | 'missing' | 'saved' | 'pending' | 'saving' | 'failed'
 
@@ -20,13 +22,13 @@ export interface DraftStore<P, R extends { payload: P }> {
 
 /**
  * One draft under edit, whatever it holds (a SKU, an app): its payload as a reactive object,
- * validation as the user types, autosave (there is no save button to forget), and undo through
- * the saved versions.
+ * validation as the user types, autosave (there is no save button to forget; an edit the page goes
+ * before saving is saved at the next start: unsaved-edits.ts), and undo through the saved versions.
  */
 export function useDraftEditor<
   P extends Record<string, unknown>,
   R extends { payload: P; team?: { rev: string } },
->(id: string, store: DraftStore<P, R>, validate: (payload: P) => ValidationResult) {
+>(kind: SyncKind, id: string, store: DraftStore<P, R>, validate: (payload: P) => ValidationResult) {
   const record = shallowRef<R>()
   const payload = ref({}) as Ref<P>
   const state = ref<SaveState>('loading')
@@ -52,12 +54,8 @@ export function useDraftEditor<
   async function load() {
     const found = await store.get(id)
     record.value = found
-    if (!found) {
-      state.value = 'missing'
-      return
-    }
-    await show(found)
-    state.value = 'saved'
+    if (found) await show(found)
+    state.value = found ? 'saved' : 'missing'
   }
 
   function schedule() {
@@ -84,6 +82,7 @@ export function useDraftEditor<
         record.value = await store.savePayload(id, snapshot, based)
         if (state.value === 'saving') state.value = 'saved'
         saveError.value = ''
+        unsaved.saved()
       } catch (error) {
         state.value = 'failed'
         saveError.value = messageOf(error)
@@ -120,10 +119,19 @@ export function useDraftEditor<
 
   const canUndo = computed(() => versions.history.value.length > 0 || state.value === 'pending')
 
+  // The page going (a reload, the window closed) with an edit not yet written: kept for the next
+  // start to save.
+  const unsaved = keepWhenThePageGoes(kind, id, () =>
+    state.value === 'pending' || state.value === 'saving'
+      ? { payload: plainCopy(payload.value), based: shown }
+      : undefined,
+  )
+
   // Held while open: another window's startup sweep of untouched new drafts leaves this one alone.
   const release = holdDraft(id)
   // Set up here, synchronously, so Vue stops the watcher with the component.
   watch(payload, schedule, { deep: true })
+  onBeforeUnmount(unsaved.stop)
   onBeforeUnmount(() => void flush().finally(release))
   void load()
 

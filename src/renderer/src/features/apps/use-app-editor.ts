@@ -6,5 +6,5 @@ import { useDraftEditor } from '#renderer/composables/use-draft-editor.ts'
 
 /** One app draft under edit: validated as typed, saved automatically, undo through saved versions. */
 export function useAppEditor(id: string) {
-  return useDraftEditor<AppCreateRequest, AppDraftRecord>(id, useAppDraftsStore(), validateAppDraft)
+  return useDraftEditor<AppCreateRequest, AppDraftRecord>('apps', id, useAppDraftsStore(), validateAppDraft)
 }

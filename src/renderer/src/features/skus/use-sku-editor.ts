@@ -9,5 +9,5 @@ import { useDraftEditor } from '#renderer/composables/use-draft-editor.ts'
  * autosave to IndexedDB and undo through the saved versions (`useDraftEditor`, shared with apps).
  */
 export function useSkuEditor(id: string) {
-  return useDraftEditor<Sku, SkuDraftRecord>(id, useSkuDraftsStore(), validateSku)
+  return useDraftEditor<Sku, SkuDraftRecord>('skus', id, useSkuDraftsStore(), validateSku)
 }
