@@ -11,7 +11,7 @@ import type { PushInput } from './push-input.ts'
 
 export interface ReportEntry {
   index: number
-  /** The SKU's barcode, or the app's name. */
+  /** The SKU's barcode ('' when it has none: never its name), or the app's name. */
   barcode: string
   /**
    * Where the item stands: synced (on the platform as the input has it: created or updated, now or
@@ -108,7 +108,7 @@ export function reportEntries({
   const entries: ReportEntry[] = []
   const invalid = new Map(input.invalid.map((item) => [item.index, item.message]))
   for (let index = 0; index < input.items.total; index++) {
-    const barcode = input.labelOf(index)
+    const barcode = input.keyOf(index)
     const problem = invalid.get(index)
     if (problem !== undefined) {
       entries.push({ index, barcode, state: 'invalid', action: 'none', message: problem })
@@ -274,7 +274,9 @@ export function pushText(
     const found = entries.filter((entry) => entry.state === state)
     for (const entry of found.slice(0, LISTED)) {
       const what = entry.action === 'update' ? `${state} update` : state
-      lines.push(`  ${what}: [${entry.index}] ${entry.barcode}: ${entry.message ?? ''}`.trimEnd())
+      lines.push(
+        `  ${what}: [${entry.index}] ${input.labelOf(entry.index)}: ${entry.message ?? ''}`.trimEnd(),
+      )
     }
     if (found.length > LISTED)
       lines.push(`  … and ${found.length - LISTED} more ${state} (--report lists them all)`)

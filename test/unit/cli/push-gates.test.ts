@@ -109,6 +109,8 @@ describe('push: the gates', () => {
       action: 'none',
       message: 'No product name',
     })
+    // A SKU without a barcode has none in the report, never its product name in its place.
+    expect(report[3]).toMatchObject({ index: 3, barcode: '', state: 'held', message: 'No barcode' })
     expect(report[6]!.message).toMatch(/^Barcode SHARED-1 is also on 1 other SKU to be sent \(item 4/)
 
     // The text summary counts them too.
