@@ -81,6 +81,13 @@ test.describe('Updates of SKUs created on a destination', () => {
     await page.getByLabel('Sync: Sandbox').selectOption({ label: 'Synced, changed since' })
     const rows = page.getByRole('row').filter({ hasText: 'Changed since' })
     await expect(rows).toHaveCount(2)
+    // Whole in its column at 1280 px: a tryout read "Changed sinc".
+    await page.setViewportSize({ width: 1280, height: 800 })
+    const label = rows.first().locator('.sku-sync-changed')
+    await expect(label).toHaveText('Changed since sent')
+    expect(await label.evaluate((element) => element.scrollWidth <= element.parentElement!.clientWidth)).toBe(
+      true,
+    )
     await expect(page.getByRole('row').filter({ hasText: seeded[2]!.barcode })).toHaveCount(0)
 
     await openSync(page)

@@ -246,7 +246,7 @@ function dropLeadAfterSent(facts: DropFacts): string {
 export function dropMessage(facts: DropFacts): string {
   return facts.bodySent
     ? `${dropLeadAfterSent(facts)} ${facts.empty ? emptyNothingDone(facts.operation) : maybeCreated(facts.operation)}`
-    : `${dropLeadBeforeSent(facts)} Nothing was created.`
+    : `${dropLeadBeforeSent(facts)} ${nothingDone(facts.operation)}.`
 }
 
 /** Outcomes decided before any request, for want of a token. */

@@ -463,6 +463,17 @@ describe('classifyFailure: a drop is decided by whether the body had left', () =
     expect(outcome.message).toMatch(/Nothing was created\.$/)
   })
 
+  it('an update that never left says nothing was updated, not created', () => {
+    const outcome = classifyFailure(drop('ECONNREFUSED', {}, 'connect ECONNREFUSED 127.0.0.1:1'), {
+      ...context,
+      operation: 'update-sku',
+      bodySent: false,
+      cancelled: false,
+    })
+    expect(outcome).toMatchObject({ kind: 'unreachable', processed: 'no' })
+    expect(outcome.message).toMatch(/Nothing was updated\.$/)
+  })
+
   it.each([
     [
       'a reset',

@@ -24,7 +24,8 @@ export const RUN_STATE_LABELS: Record<SyncRunState, string> = {
 export const PAUSE_TITLES: Record<PauseReason, string> = {
   requested: 'Paused',
   'needs-token': 'Paused: the service needs a valid token',
-  offline: 'Paused: offline',
+  // The engine's "offline": the service could not be reached, whether or not this computer is online.
+  offline: 'Paused: the service cannot be reached',
   busy: 'Paused: the service is busy',
   failing: 'Paused: the service keeps failing',
 }
@@ -36,7 +37,7 @@ export function statusTitle(
   target: string,
   action: RunAction = 'create',
 ): string {
-  if (offline) return PAUSE_TITLES.offline
+  if (offline) return 'Paused: this computer is offline'
   switch (status.state) {
     case 'running':
       return action === 'update' ? `Sending updates to ${target}` : `Sending to ${target}`
