@@ -260,7 +260,9 @@ test.describe('Sync', () => {
     await next.reload()
     const banner = next.getByRole('region', { name: 'A run did not finish' })
     await expect(banner).toBeVisible()
-    await expect(banner.getByRole('paragraph')).toHaveText(/stopped with 5 SKUs still to send, 0 synced\.\s*$/)
+    await expect(banner.getByRole('paragraph')).toHaveText(
+      /stopped with 5 SKUs still to send, 0 synced\.\s*$/,
+    )
     await banner.getByRole('button', { name: 'Resume sending' }).click()
     await expect(next.getByRole('alert').filter({ hasText: 'This run was started for' })).toHaveText(
       `This run was started for ${sandbox.url}; the profile now points at http://127.0.0.1:9. Cancel it and start a new sync.`,

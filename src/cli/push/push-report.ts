@@ -242,6 +242,23 @@ export function appDroppedFields(input: PushInput, journal: Pick<Journal, 'recor
 
 const LISTED = 20
 
+/** The items not synced, the first few of each state (invalid, held, …), each by its label. */
+function notSyncedLines(input: PushInput, entries: readonly ReportEntry[]): string[] {
+  const lines: string[] = []
+  for (const state of ['invalid', 'held', 'rejected', 'failed', 'unknown'] as const) {
+    const found = entries.filter((entry) => entry.state === state)
+    for (const entry of found.slice(0, LISTED)) {
+      const what = entry.action === 'update' ? `${state} update` : state
+      lines.push(
+        `  ${what}: [${entry.index}] ${input.labelOf(entry.index)}: ${entry.message ?? ''}`.trimEnd(),
+      )
+    }
+    if (found.length > LISTED)
+      lines.push(`  … and ${found.length - LISTED} more ${state} (--report lists them all)`)
+  }
+  return lines
+}
+
 /** The text summary on stdout: the counts, what was not synced and why, and for an app its id and lost fields. */
 export function pushText(
   input: PushInput,
@@ -270,17 +287,7 @@ export function pushText(
       `Created ${created.synced}, updated ${updated.synced} (only the changed fields sent), unchanged since sent there ${json.unchanged} (not sent again).`,
     )
   }
-  for (const state of ['invalid', 'held', 'rejected', 'failed', 'unknown'] as const) {
-    const found = entries.filter((entry) => entry.state === state)
-    for (const entry of found.slice(0, LISTED)) {
-      const what = entry.action === 'update' ? `${state} update` : state
-      lines.push(
-        `  ${what}: [${entry.index}] ${input.labelOf(entry.index)}: ${entry.message ?? ''}`.trimEnd(),
-      )
-    }
-    if (found.length > LISTED)
-      lines.push(`  … and ${found.length - LISTED} more ${state} (--report lists them all)`)
-  }
+  lines.push(...notSyncedLines(input, entries))
   if (updated.notFound > 0) {
     lines.push(
       `${NOT_FOUND_WORDS}: the service found no SKU under the id kept for ${updated.notFound === 1 ? 'it' : 'them'} (deleted there, or not the platform's id). Push does not create ${updated.notFound === 1 ? 'it' : 'them'} again by itself; if one is on the platform under another id, give that id with --platform-has LIST (barcode and id columns).`,
