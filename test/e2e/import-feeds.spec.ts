@@ -63,6 +63,23 @@ test('a Merchant Center XML feed: its elements mapped as columns, the jeans read
   await expect(counts).toContainText('Held back from sending2')
   await expect(counts).toContainText('Errors0')
   await expect(page.getByRole('button', { name: /^Import 6/ })).toBeVisible()
+  // Rows without a barcode match no draft: said before they are added.
+  const withoutBarcode = page.locator('.import-duplicates__without')
+  await expect(withoutBarcode).toHaveText(
+    '2 rows without a barcode match no draft: whatever is chosen here, each is added as a new draft.',
+  )
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'import-feeds-dry-run')
+
+  // The same feed again (a tryout's second import): its barcodes are drafts now, and the two
+  // without one would be added twice; said so before the person imports.
+  await page.getByRole('button', { name: /^Import 6/ }).click()
+  await expect(page.getByRole('heading', { name: '6 drafts imported' })).toBeVisible()
+  await page.getByRole('button', { name: 'Import another file' }).click()
+  await page.getByLabel('Choose a file').setInputFiles(join(real, 'google-merchant-example-feed.rss.xml'))
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.locator('.import-duplicates__counts')).toContainText('4 barcodes already exist as drafts')
+  await expect(withoutBarcode).toHaveText(
+    '2 rows without a barcode match no draft: whatever is chosen here, each is added as a new draft, again if this file was imported before.',
+  )
 })

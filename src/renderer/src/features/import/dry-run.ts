@@ -30,15 +30,17 @@ export interface SyncedKeys {
 /** Barcodes seen, with how often, so repeats are counted once each. */
 class BarcodeTally {
   private readonly seen = new Map<string, number>()
+  private without = 0
 
   add(barcode: string) {
     if (barcode) this.seen.set(barcode, (this.seen.get(barcode) ?? 0) + 1)
+    else this.without++
   }
 
   summary(): BarcodeSummary {
     let repeated = 0
     for (const times of this.seen.values()) if (times > 1) repeated++
-    return { distinct: [...this.seen.keys()], repeated }
+    return { distinct: [...this.seen.keys()], repeated, without: this.without }
   }
 }
 

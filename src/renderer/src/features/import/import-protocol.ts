@@ -132,10 +132,14 @@ export interface ReportedProblem extends GroupedProblem {
   severity: Severity
 }
 
-/** Barcodes of the rows an import would write, each once, and how many the file holds twice or more. */
+/**
+ * Barcodes of the rows an import would write, each once, how many the file holds twice or more,
+ * and how many rows have none (no draft can be matched to them: each is added as a new draft).
+ */
 export interface BarcodeSummary {
   distinct: string[]
   repeated: number
+  without: number
 }
 
 /**

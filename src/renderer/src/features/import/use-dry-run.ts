@@ -34,6 +34,7 @@ export function useDryRun(state: ImportState, client: ImportClient, columns: Col
         sentDraftsChange(n, profiles.placeName(destination), 'will'),
       ),
       repeated: barcodes.value?.repeated ?? 0,
+      withoutBarcode: barcodes.value?.without ?? 0,
     }
   })
   const toImport = computed(() =>
