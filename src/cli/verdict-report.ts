@@ -229,7 +229,8 @@ export class VerdictReport {
       )
     }
     if (verdict.sharedBarcodes.length > 0) {
-      lines.push(`barcodes on more than one SKU (a push sends none of them: keep one):`)
+      // Only those a push would send hold each other back: one beside an invalid or held SKU goes.
+      lines.push(`barcodes on more than one SKU (of those it would send, a push sends none: keep one):`)
       lines.push(...listed(this.repeatLines(verdict.sharedBarcodes, 'barcode', places), places))
     }
     if (verdict.repeatedShopIds.length > 0) {

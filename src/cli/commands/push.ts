@@ -104,7 +104,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
  * standard output is the report (or --json).
  */
 function sayInput(err: Output, input: PushInput, sheet: SheetOptions, { file, values }: PushOptions): void {
-  err.write(showMapping(input.file.mapping, sheet))
+  // With --json the mapping is a member of the JSON (`withMapping`), as validate gives it.
+  if (!values.json) err.write(showMapping(input.file.mapping, sheet))
   // A column whose header looks like a typo of a field is not read: said before anything is sent.
   for (const note of input.file.suggestions ?? []) err.write(`note: ${note}\n`)
   // The gates and the reconciliation go by barcodes (a kind's `gated`); an app request is sent as before.
@@ -148,7 +149,11 @@ async function printDryRun(
     const standing = (index: number) => standingWords(journal.record(input.keyOf(index))?.last)
     const { judgement, platformList } = verdict
     const { json, groups } = dryRunJson(input, judgement, PUSH_HOLD_HEADINGS, standing, platformList)
-    out.write(values.json ? JSON.stringify(json, null, 2) + '\n' : dryRunText(input, json, groups))
+    out.write(
+      values.json
+        ? JSON.stringify(withMapping(json, input, values), null, 2) + '\n'
+        : dryRunText(input, json, groups),
+    )
     return json.sendable === json.total ? EXIT_OK : EXIT_INVALID
   } finally {
     await journal.close()
@@ -172,8 +177,11 @@ async function report(
   })
   // Automation reads these files: one that was asked for and not written is not a success.
   const written = await writeOutputs(io.stderr, outputs, { input, journal, entries })
-  const dropped = appDroppedFields(input, journal)
-  const app = input.kind.keepsAnswer ? journal.record(input.keyOf(0)) : undefined
+  // The app's id and what the service did not keep are of the app as it stands there: said only
+  // when that is this input's (created now, or unchanged since), not for one held back or invalid.
+  const standsAsSent = entries[0]?.state === 'synced'
+  const dropped = standsAsSent ? appDroppedFields(input, journal) : []
+  const app = input.kind.keepsAnswer && standsAsSent ? journal.record(input.keyOf(0)) : undefined
   const json = pushJson(
     input,
     entries,
@@ -182,8 +190,16 @@ async function report(
     verdict.platformList,
   )
   io.stdout.write(
-    values.json ? JSON.stringify(json, null, 2) + '\n' : pushText(input, json, entries, dropped),
+    values.json
+      ? JSON.stringify(withMapping(json, input, values), null, 2) + '\n'
+      : pushText(input, json, entries, dropped),
   )
   // Changes left out by --no-updates were asked for: they do not fail the push.
   return json.synced + json.notUpdated === json.total && written ? EXIT_OK : EXIT_INVALID
+}
+
+/** `--json` with `--show-mapping`: the mapping used as its `mapping` member, as validate writes it. */
+function withMapping<J extends object>(json: J, input: PushInput, values: PushOptions['values']): J {
+  const mapping = input.file.mapping
+  return values['show-mapping'] && mapping ? { ...json, mapping } : json
 }

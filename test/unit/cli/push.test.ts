@@ -132,6 +132,18 @@ describe('catalog-desk push', () => {
     const run = await push(['sheet.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
     expect(JSON.parse(run.stdout)).toMatchObject({ total: 2, synced: 2 })
     expect(barcodesIn(sandbox)).toEqual(['C-1', 'C-2'])
+    // --show-mapping with --json: the mapping is the JSON's, as validate gives it, not text on stderr.
+    for (const dryRun of [['--dry-run'], []]) {
+      const shown = await push([
+        'sheet.csv',
+        ...['--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json', '--show-mapping'],
+        ...dryRun,
+      ])
+      expect(JSON.parse(shown.stdout)).toMatchObject({
+        mapping: { columns: { barcode: 'barcode', productName: 'productName', category: 'category' } },
+      })
+      expect(shown.stderr).not.toContain('mapping used')
+    }
   })
 
   it('an app creation request: one app, its _id and the fields the service did not keep', async () => {
@@ -149,6 +161,20 @@ describe('catalog-desk push', () => {
     const json = JSON.parse(again.stdout) as { app: { _id: string; droppedFields: { path: string }[] } }
     expect(json.app._id).toBe(id)
     expect(json.app.droppedFields).toContainEqual({ path: 'report_config.features', change: 'emptied' })
+
+    // Changed since (held: no update for apps), nothing is sent: no id or lost field is said of it.
+    const changed = await inputFile('app-changed.json', {
+      ...(fixture('app-create-request.json') as Record<string, unknown>),
+      sdkVersion: '9.9.9',
+    })
+    const held = await push([changed, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'])
+    expect(held.code).toBe(1)
+    expect(held.stdout).toContain('held: [0]')
+    expect(held.stdout).not.toContain('App id')
+    expect(held.stdout).not.toContain('did not keep')
+    const heldJson = await push([changed, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
+    expect(JSON.parse(heldJson.stdout)).not.toHaveProperty('app')
+    expect(sandbox.received().apps).toHaveLength(1)
   })
 
   it('a refused token ends the run early: nothing lost, exit 1, the token never printed', async () => {

@@ -108,6 +108,19 @@ describe('validate: the verdict and its exit status', () => {
     ])
   })
 
+  it('a barcode shared with an invalid SKU holds nothing back: the valid one is sent', async () => {
+    const file = await jsonFile('shared-invalid.json', [
+      sku('111'),
+      { ...sku('111', 'Round'), isActive: 'yes' },
+    ])
+    const out = lines((await runCli(['validate', file])).stdout)
+    expect(out).toContain('1 SKU valid; 1 sendable; 0 held back')
+    expect(out).toContain(
+      'barcodes on more than one SKU (of those it would send, a push sends none: keep one):',
+    )
+    expect(out).toContain('  barcode 111 is on items 0, 1')
+  })
+
   it('names a barcode two different SKUs share, with their rows, and holds both', async () => {
     const file = await jsonFile('shared.json', [sku('111'), sku('222'), sku('111', 'Round')])
     const run = await runCli(['validate', file])
@@ -118,7 +131,9 @@ describe('validate: the verdict and its exit status', () => {
     )
     // A JSON list's items are counted from 0, as its problems' [N] are.
     expect(out).toContain('  sharing a barcode with another SKU to be sent: items 0, 2')
-    expect(out).toContain('barcodes on more than one SKU (a push sends none of them: keep one):')
+    expect(out).toContain(
+      'barcodes on more than one SKU (of those it would send, a push sends none: keep one):',
+    )
     expect(out).toContain('  barcode 111 is on items 0, 2')
 
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as ValidationSummary
