@@ -154,13 +154,15 @@ function sayHeld(out: Output, { input, required, dryRun }: JudgementContext, { h
     const count = [...held.values()].filter((hold) => hold.reason === reason).length
     return count > 0 ? [`${count} ${PUSH_HOLD_HEADINGS[reason]}`] : []
   })
-  const requires =
-    required.length === 0
-      ? 'only a product name and a barcode are required'
-      : `required besides a product name and a barcode: ${required.map(gateFieldTitle).join(', ')}`
+  // The fields required are a SKU's gates: an app is held only as changed since it was created.
+  const requires = !input.kind.gated
+    ? ''
+    : required.length === 0
+      ? ' (only a product name and a barcode are required)'
+      : ` (required besides a product name and a barcode: ${required.map(gateFieldTitle).join(', ')})`
   listOnStderr(
     out,
-    `${held.size} of ${counted(input.items.total, input.kind.noun)} are held back and not sent (${requires}): ${counts.join('; ')}.`,
+    `${held.size} of ${counted(input.items.total, input.kind.noun)} ${held.size === 1 ? 'is' : 'are'} held back and not sent${requires}: ${counts.join('; ')}.`,
     heldLines(input, held),
     dryRun ? '(--json lists them all)' : undefined,
   )

@@ -172,6 +172,10 @@ describe('catalog-desk push', () => {
     expect(held.stdout).toContain('held: [0]')
     expect(held.stdout).not.toContain('App id')
     expect(held.stdout).not.toContain('did not keep')
+    // Held as changed, not for a SKU's fields: nothing is said of fields required.
+    expect(held.stderr).toContain(
+      '1 of 1 app is held back and not sent: 1 changed, and the service cannot update them.',
+    )
     const heldJson = await push([changed, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
     expect(JSON.parse(heldJson.stdout)).not.toHaveProperty('app')
     expect(sandbox.received().apps).toHaveLength(1)
