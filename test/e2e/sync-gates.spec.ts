@@ -38,9 +38,9 @@ test.describe('Gates before sending', () => {
     await page.getByRole('button', { name: 'New SKU' }).click()
     await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeVisible()
     await expect(page.getByText('Not sent: Empty')).toBeVisible()
-    const [, , twin, twinCopy, noCategory] = await putDrafts(page, [
+    const [, roundWithout, twin, twinCopy, noCategory] = await putDrafts(page, [
       sku('5000000000001', ''),
-      sku('', 'Round Without Barcode'),
+      sku('', 'Round Without Barcode', { category: '' }),
       sku('5000000000009', 'Twin Aviator', photo),
       sku(' 5000000000009', 'Twin Aviator (copy)', photo),
       sku('5000000000010', 'No Category', { category: '' }),
@@ -71,6 +71,13 @@ test.describe('Gates before sending', () => {
     // A field the profile requires names the profile.
     await openEditor(noCategory!)
     await expect(summary).toContainText('Not sent: Category is empty; Sandbox requires it')
+    // Every reason at once: a tryout filled in the barcode only to be told of the category then.
+    await openEditor(roundWithout!)
+    await expect(summary.locator('.badge--invalid')).toHaveText([
+      'Not sent: No barcode',
+      'Not sent: Category is empty; Sandbox requires it',
+    ])
+    await screenshot(page, 'sync-gates-editor-reasons')
 
     await page.goto('/#/skus')
     await openSync(page)

@@ -196,11 +196,12 @@ export function holdHeading(reason: HoldReason, place: string): string {
 
 /**
  * Why a SKU with these `gaps` is held back by a profile that requires `required` (the identity
- * fields always), or undefined when its own fields let it through. Only the first reason is given:
- * an empty draft is "empty", not also "no barcode". `requiredBy` says who requires the fields, as
- * the reason names it: the profile's name in the app ("Brand is empty; Sandbox requires it"),
- * "this push" in the CLI. A wrong check digit holds it back only when `rules` say so; a sample
- * address, unless they say the destination takes samples (the Sandbox).
+ * fields always), or undefined when its own fields let it through. Only the first reason is given
+ * (`holdsForGaps` gives them all): an empty draft is "empty", not also "no barcode". `requiredBy`
+ * says who requires the fields, as the reason names it: the profile's name in the app ("Brand is
+ * empty; Sandbox requires it"), "this push" in the CLI. A wrong check digit holds it back only
+ * when `rules` say so; a sample address, unless they say the destination takes samples (the
+ * Sandbox).
  */
 export function holdForGaps(
   gaps: readonly string[],
@@ -208,33 +209,47 @@ export function holdForGaps(
   requiredBy: string,
   rules: HoldRules = {},
 ): Hold | undefined {
+  return holdsForGaps(gaps, required, requiredBy, rules)[0]
+}
+
+/**
+ * Every reason `holdForGaps` would give, in its order, for the editor to say at once what stands
+ * between a draft and sending (a tryout filled in the barcode only to be told of the category).
+ * An empty draft has that reason alone.
+ */
+export function holdsForGaps(
+  gaps: readonly string[],
+  required: readonly string[],
+  requiredBy: string,
+  rules: HoldRules = {},
+): Hold[] {
   if (gaps.includes(EMPTY_GAP)) {
-    return { reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }
+    return [{ reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }]
   }
+  const holds: Hold[] = []
   const missing = (fields: readonly GateField[]) =>
     fields.filter((field) => gaps.includes(field)).map(gateFieldTitle)
   const identity = missing(IDENTITY_FIELDS)
-  if (identity.length > 0) {
-    return { reason: 'identity', message: `No ${identity.map((title) => title.toLowerCase()).join(' or ')}` }
-  }
-  const wanted = REQUIRABLE_FIELDS.filter((field) => required.includes(field))
-  const absent = missing(wanted)
+  if (identity.length > 0)
+    holds.push({
+      reason: 'identity',
+      message: `No ${identity.map((title) => title.toLowerCase()).join(' or ')}`,
+    })
+  const absent = missing(REQUIRABLE_FIELDS.filter((field) => required.includes(field)))
   if (absent.length > 0) {
-    return {
+    holds.push({
       reason: 'required',
       message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
-    }
+    })
   }
-  if (rules.holdBadCheckDigits && gaps.includes(CHECK_DIGIT_GAP)) {
-    return {
+  if (rules.holdBadCheckDigits && gaps.includes(CHECK_DIGIT_GAP))
+    holds.push({
       reason: 'check-digit',
       message: checkDigitMessage('The barcode’s check digit is wrong', requiredBy),
-    }
-  }
-  if (!rules.takesSamples && gaps.includes(SAMPLE_GAP)) {
-    return { reason: 'sample', message: sampleMessage(['any'], requiredBy) }
-  }
-  return undefined
+    })
+  if (!rules.takesSamples && gaps.includes(SAMPLE_GAP))
+    holds.push({ reason: 'sample', message: sampleMessage(['any'], requiredBy) })
+  return holds
 }
 
 /** How a hold names the samples a SKU uses; `any` when only its gaps are known, not which. */
@@ -286,12 +301,23 @@ export function holdOf(
   requiredBy = 'this push',
   rules: HoldRules = {},
 ): Hold | undefined {
-  const hold = holdForGaps(skuGaps(payload), required, requiredBy, rules)
-  // The payload is at hand: say which samples it uses.
-  if (hold?.reason === 'sample') return { ...hold, message: sampleMessage(samplesUsed(payload), requiredBy) }
-  if (hold?.reason !== 'check-digit') return hold
-  // The payload is at hand: say which digit (or letter) is wrong, as validation does.
-  return { ...hold, message: checkDigitMessage(barcodeFinding(payload)!.message, requiredBy) }
+  return holdsOf(payload, required, requiredBy, rules)[0]
+}
+
+/** Every reason `holdOf` would give, in its order (`holdsForGaps`), each in the payload's words. */
+export function holdsOf(
+  payload: unknown,
+  required: readonly string[],
+  requiredBy = 'this push',
+  rules: HoldRules = {},
+): Hold[] {
+  return holdsForGaps(skuGaps(payload), required, requiredBy, rules).map((hold) => {
+    // The payload is at hand: say which samples it uses, and which digit (or letter) is wrong, as
+    // validation does.
+    if (hold.reason === 'sample') return { ...hold, message: sampleMessage(samplesUsed(payload), requiredBy) }
+    if (hold.reason !== 'check-digit') return hold
+    return { ...hold, message: checkDigitMessage(barcodeFinding(payload)!.message, requiredBy) }
+  })
 }
 
 function listed(words: readonly string[]): string {

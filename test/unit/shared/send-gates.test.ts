@@ -8,6 +8,8 @@ import {
   holdForGaps,
   holdHeading,
   holdOf,
+  holdsForGaps,
+  holdsOf,
   isEmptySku,
   skuGaps,
   TRIMMED_CHARACTERS,
@@ -69,6 +71,23 @@ describe('the gates before sending', () => {
     expect(
       holdOf({ ...bare, arEffect: { effectAssets3D: [null] } }, ['arEffect.effectAssets3D'])?.reason,
     ).toBe('required')
+  })
+
+  it('gives every reason at once for the editor, in the order the first is chosen; an empty draft has one', () => {
+    const sku = { productName: 'Aviator', barcode: '', category: '' }
+    expect(holdsOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual([
+      { reason: 'identity', message: 'No barcode' },
+      { reason: 'required', message: 'Category is empty; Sandbox requires it' },
+    ])
+    expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual(
+      holdsOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')[0],
+    )
+    expect(holdsForGaps(['empty', 'barcode', 'category'], DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual([
+      { reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' },
+    ])
+    expect(
+      holdsOf({ productName: 'Aviator', barcode: '1', category: 'eyewear' }, DEFAULT_REQUIRED_FIELDS),
+    ).toEqual([])
   })
 
   it('holds back a barcode whose check digit is wrong only when asked, after the fields it requires', () => {
