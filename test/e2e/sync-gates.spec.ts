@@ -80,6 +80,15 @@ test.describe('Gates before sending', () => {
     await screenshot(page, 'sync-gates-editor-reasons')
 
     await page.goto('/#/skus')
+    // The list's Sync column says which drafts a sync would hold back by their own fields, the
+    // reason in its tooltip (the Checks column's "not filled" is the contract's, optional or not).
+    const heldIn = (name: string) => page.getByRole('row').filter({ hasText: name }).locator('.sku-sync-held')
+    await expect(heldIn('Round Without Barcode')).toHaveText('Held back: No barcode')
+    await expect(heldIn('Round Without Barcode')).toHaveAttribute('title', 'No barcode')
+    await expect(heldIn('No Category')).toHaveText('Held back: Category is empty; Sandbox requires it')
+    await expect(heldIn(seeded[0]!.productName)).toHaveCount(0)
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'sync-gates-list-held')
     await openSync(page)
 
     const start = page.getByRole('region', { name: 'SKUs to send' })
