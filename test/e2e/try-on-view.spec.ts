@@ -319,6 +319,10 @@ test.describe('Try on', () => {
     await expect(
       page.getByText(/the app’s reading of the platform’s face anchor, not the platform’s own/),
     ).toBeVisible()
+    // No frame is drawn, so none is said to be shown, to show or to move.
+    await expect(page.getByTestId('try-on-model')).toHaveCount(0)
+    await expect(page.getByRole('checkbox', { name: 'Show the frame' })).toHaveCount(0)
+    await expect(page.getByText('Nothing to fit: the try-on shows eyewear only.')).toBeVisible()
     expect(await axe(page)).toEqual([])
   })
 })
