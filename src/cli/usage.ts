@@ -354,18 +354,20 @@ Options:
                        the app's data folder, or CATALOG_DESK_DATA_DIR: one a destination, whatever
                        FILE; its path is printed at the start)
   --report PATH        Write a JSON list with one entry per item: {index, barcode, state, action,
-                       message?, notFound?} (state: synced, rejected, failed, unknown, queued,
-                       invalid, held or not-updated; action: create, update or none)
+                       message?, notFound?, marked?} (state: synced, rejected, failed, unknown,
+                       queued, invalid, held or not-updated; action: create, update or none;
+                       marked: created there by the platform's list, nothing sent)
   --json               Print one JSON object at the end instead of the text summary:
                        {total, synced, rejected, failed, unknown, invalid, held, queued?,
                         created: {synced, rejected, failed, unknown, queued?},
                         updated: {synced, rejected, notFound, failed, unknown, queued?},
-                        unchanged, notUpdated, status, reason?, message?,
+                        unchanged, marked, notUpdated, status, reason?, message?,
                         app?: {_id, droppedFields: [{path, change}]},
                         platformList?: {file, markedCreated, sentAgain, keptBack, unmatched,
                                         idsSet}}
                        (the first counts are of every item, both actions together; unchanged are
-                       in synced, notUpdated are not)
+                       in synced, notUpdated are not; marked, created by the platform's list with
+                       nothing sent, are in created.synced)
                        (reason, when status is paused: needs-token, offline, busy or failing)
   --require FIELDS     The fields a SKU needs to be sent besides its product name and barcode,
                        comma-separated, from:

@@ -24,6 +24,8 @@ export interface ReportEntry {
   message?: string
   /** A refused update: the SKU is not on the platform any more (404 with the service's message). */
   notFound?: true
+  /** Marked created by the platform's list (`--platform-has`): synced, with nothing sent for it. */
+  marked?: true
 }
 
 export type ReportState = Exclude<ItemState, 'sending'> | 'invalid' | 'held' | 'not-updated'
@@ -60,6 +62,8 @@ export interface PushJson {
   updated: ActionCounts & { notFound: number }
   /** Created there earlier and unchanged since: nothing sent (counted in synced). */
   unchanged: number
+  /** Of `created.synced`, those the platform's list marked created: nothing was sent for them. */
+  marked: number
   /** Changed since they were sent there, left as they are by --no-updates (not in synced; exit 0 allows them). */
   notUpdated: number
   status: 'finished' | 'cancelled' | 'paused' | 'stopped'
@@ -127,7 +131,7 @@ export function reportEntries({
         entry.state = 'synced'
         break
       case 'marked':
-        Object.assign(entry, { state: 'synced', action: 'create' })
+        Object.assign(entry, { state: 'synced', action: 'create', marked: true })
         if (markedMessage !== undefined) entry.message = markedMessage
         break
       case 'not-updated':
@@ -191,6 +195,7 @@ export function pushJson(
   const created = noCounts()
   const updated = { ...noCounts(), notFound: 0 }
   let unchanged = 0
+  let marked = 0
   let notUpdated = 0
   let invalid = 0
   let held = 0
@@ -200,6 +205,7 @@ export function pushJson(
     else if (entry.state === 'not-updated') notUpdated += 1
     else if (entry.action === 'none') unchanged += 1
     else {
+      if (entry.marked) marked += 1
       const counts = entry.action === 'create' ? created : updated
       if (entry.notFound) updated.notFound += 1
       else if (entry.state === 'queued') counts.queued = (counts.queued ?? 0) + 1
@@ -218,6 +224,7 @@ export function pushJson(
     created,
     updated,
     unchanged,
+    marked,
     notUpdated,
     ...statusWords(finalStatus),
   }
@@ -282,9 +289,11 @@ export function pushText(
   const { created, updated } = json
   const anyUpdate =
     updated.synced + updated.rejected + updated.notFound + updated.failed + updated.unknown > 0
-  if (anyUpdate || json.unchanged > 0 || json.notUpdated > 0) {
+  // A SKU the platform's list marked created is synced, but no request made it: said apart.
+  const marked = json.marked > 0 ? ` (${json.marked} of them marked by the platform's list, not sent)` : ''
+  if (anyUpdate || json.unchanged > 0 || json.notUpdated > 0 || json.marked > 0) {
     lines.push(
-      `Created ${created.synced}, updated ${updated.synced} (only the changed fields sent), unchanged since sent there ${json.unchanged} (not sent again).`,
+      `Created ${created.synced}${marked}, updated ${updated.synced} (only the changed fields sent), unchanged since sent there ${json.unchanged} (not sent again).`,
     )
   }
   lines.push(...notSyncedLines(input, entries))

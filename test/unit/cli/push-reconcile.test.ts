@@ -149,9 +149,25 @@ describe('push: reconciling unknown and failed SKUs with the platform', () => {
     expect(run.code).toBe(0)
     expect(JSON.parse(run.stdout)).toMatchObject({
       synced: 2,
+      created: { synced: 2 },
+      marked: 2,
       platformList: { markedCreated: 2, sentAgain: 0, unmatched: 0 },
     })
     expect(barcodesIn(sandbox)).toEqual(['0007', '0017'])
+  })
+
+  it('says how many of those created were only marked by the platform’s list, nothing sent', async () => {
+    const sandbox = await sandboxFor({ faults: [{ kind: 'reset', stage: 'after' }] })
+    await writeFile(path('two.json'), JSON.stringify(skus(2)))
+    const base = ['two.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    await push([...base, '--unresolved', 'check.csv'])
+    const requests = sandbox.requests().length
+    const run = await push([...base, '--platform-has', 'check.csv', '--report', 'marked.json'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain("Created 2 (2 of them marked by the platform's list, not sent), updated 0")
+    expect(sandbox.requests()).toHaveLength(requests)
+    const report = JSON.parse(await readFile(path('marked.json'), 'utf8')) as { marked?: true }[]
+    expect(report.map((entry) => entry.marked)).toEqual([true, true])
   })
 
   it('a queued SKU whose barcode is on the platform’s list is held as created there', async () => {

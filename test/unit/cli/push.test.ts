@@ -45,6 +45,7 @@ describe('catalog-desk push', () => {
       created: { synced: 7, rejected: 0, failed: 0, unknown: 0 },
       updated: { synced: 0, rejected: 0, notFound: 0, failed: 0, unknown: 0 },
       unchanged: 0,
+      marked: 0,
       notUpdated: 0,
       status: 'finished',
     })
