@@ -18,6 +18,9 @@ test.describe('Importing with the send gates', () => {
     page,
     pageProblems,
   }) => {
+    // An import, the Sync page and two editors, each waited for: 11 s on a quiet 2-core machine,
+    // 34 s once with two browser suites beside it. Every step waits for an event; this only bounds the whole.
+    test.setTimeout(90_000)
     // The list and the editor ask for the photos: a host the test does not answer.
     pageProblems.allow(/Failed to load resource/)
     await page.route(`${IMAGES}/**`, (route) => route.fulfill({ status: 404, body: '' }))
