@@ -52,10 +52,11 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     // Read whole before the journal is touched: a list that cannot be read changes nothing.
     const platformHas = values['platform-has']
     const platform = platformHas === undefined ? undefined : await readPlatformList(platformHas, io.cwd)
+    const dataDir = values.journal === undefined ? appDataDir(options.env) : undefined
     const journalPath =
-      values.journal === undefined
-        ? defaultJournalPath(appDataDir(options.env), baseUrl, input.kind.kind)
-        : resolve(io.cwd, values.journal)
+      dataDir === undefined
+        ? resolve(io.cwd, values.journal!)
+        : defaultJournalPath(dataDir, baseUrl, input.kind.kind)
     const outputs = outputsOf(options, io.cwd)
     await checkOutputs(outputs, {
       cwd: io.cwd,
@@ -68,7 +69,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       file,
       baseUrl,
       path: journalPath,
-      named: values.journal !== undefined,
+      ...(dataDir === undefined ? {} : { dataDir }),
       cwd: io.cwd,
       dryRun,
     })

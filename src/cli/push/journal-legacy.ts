@@ -4,6 +4,7 @@ import { JournalMismatchError, readJournalLines } from './journal-file.ts'
 import type { AdoptedRecord, JournalAdoption, LegacyLines } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
+import { sameAddress } from '#shared/http-address.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
@@ -64,7 +65,7 @@ export function readLegacyJournal(
         if (
           header?.type === 'header' &&
           header.format === 1 &&
-          header.baseUrl === expected.baseUrl &&
+          sameAddress(header.baseUrl, expected.baseUrl) &&
           header.kind === expected.kind
         )
           legacy = { header: header as LegacyLines['header'], lines: [] }

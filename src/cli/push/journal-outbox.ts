@@ -10,6 +10,7 @@ import {
 } from './journal-file.ts'
 import { writeJsonLinesAtomic } from '#node/atomic-json.ts'
 import { DRAFT_KINDS } from '#shared/sync/kinds.ts'
+import { sameAddress } from '#shared/http-address.ts'
 import {
   noItems,
   OutboxConflictError,
@@ -329,7 +330,9 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): 'cu
   if (found?.type !== 'header' || (found.format !== JOURNAL_FORMAT && found.format !== 1)) {
     throw new JournalMismatchError(`${path} is not a push journal of this version; name another --journal.`)
   }
-  if (found.baseUrl !== expected.baseUrl) {
+  // Compared as the URL standard spells them: a journal an earlier version wrote for
+  // "http://LOCALHOST:4010" is the one of "http://localhost:4010".
+  if (!sameAddress(found.baseUrl, expected.baseUrl)) {
     throw new JournalMismatchError(
       `${path} is the journal of a push to ${found.baseUrl}, not ${expected.baseUrl}: what it calls synced is synced there. Name another --journal.`,
     )

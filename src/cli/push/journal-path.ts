@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { LOOPBACK_NAMES } from '#shared/http-address.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 
 /**
@@ -25,4 +27,27 @@ export function destinationName(baseUrl: string): string {
     .filter((part) => part !== '')
     .join('_')
     .replace(/[^A-Za-z0-9.-]/g, '_')
+}
+
+/**
+ * The journals kept in `dataDir` for this address's port and path under this computer's other
+ * names ("http://127.0.0.1:4010" for "http://localhost:4010"): the same service, most likely,
+ * though not surely (a name may lead to another listener), so they are not read as this address's
+ * journal, only named, since what one records as created the other would create again.
+ */
+export function loopbackJournals(
+  dataDir: string,
+  baseUrl: string,
+  kind: SyncKind,
+): Array<{ baseUrl: string; path: string }> {
+  const url = URL.parse(baseUrl)
+  if (!url || !LOOPBACK_NAMES.includes(url.hostname)) return []
+  return LOOPBACK_NAMES.filter((name) => name !== url.hostname)
+    .map((name) => {
+      const other = new URL(url)
+      other.hostname = name
+      const address = other.href.replace(/\/+$/, '')
+      return { baseUrl: address, path: defaultJournalPath(dataDir, address, kind) }
+    })
+    .filter(({ path }) => existsSync(path))
 }

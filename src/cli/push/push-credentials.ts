@@ -19,6 +19,8 @@ export interface Credentials {
   baseUrl?: string
   tokenEncoding: TokenEncoding
   getToken(): Promise<string | undefined>
+  /** What to do when the service refuses the token, naming where it came from (a sentence, no stop). */
+  tokenRemedy: string
   /** From the profile, unless the command line says otherwise. */
   profile?: Profile
 }
@@ -35,7 +37,9 @@ export function tokenFromEnv(
   tokenEncoding: TokenEncoding = DEFAULT_SENDING.tokenEncoding,
 ): Credentials {
   const token = VARIABLE_NAME.test(name) ? env[name]?.trim() : undefined
-  if (token) return { tokenEncoding, getToken: async () => token }
+  const holder = looksLikeVariableName(name) ? `the environment variable ${name}` : '--token-env'
+  if (token)
+    return { tokenEncoding, getToken: async () => token, tokenRemedy: `Check the token ${holder} gives` }
   throw new CliError(tokenEnvProblem(name, env), 'push')
 }
 
@@ -160,11 +164,13 @@ export async function fromProfile(
     )
   }
   const baseUrl = normaliseBaseUrl(profile.baseUrl)
-  if (withoutToken) return { baseUrl, tokenEncoding: profile.tokenEncoding, getToken: noToken, profile }
+  const tokenRemedy = `Set a valid token for the profile "${profile.name}" in the app's Settings, or use --token-env`
+  const named = { baseUrl, tokenEncoding: profile.tokenEncoding, tokenRemedy, profile }
+  if (withoutToken) return { ...named, getToken: noToken }
   // Asked for this address: a token left from the profile's former address is not handed out.
   const keychain = tokens ?? createTokenStore()
   const found = await keychain.lookup(profile.id, baseUrl)
   if (!found.found) throw new CliError(await missingTokenMessage(profile, found.missing, keychain), 'push')
   const { token } = found
-  return { baseUrl, tokenEncoding: profile.tokenEncoding, getToken: async () => token, profile }
+  return { ...named, getToken: async () => token }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { counted } from '#shared/counted.ts'
@@ -6,6 +7,7 @@ import { CliError, type Output } from '../io.ts'
 import { JournalBusyError } from './journal-lock.ts'
 import { legacyAdoption, readLegacyJournal } from './journal-legacy.ts'
 import { JournalMismatchError, openJournal, type Journal } from './journal-outbox.ts'
+import { loopbackJournals } from './journal-path.ts'
 import type { PushInput } from './push-input.ts'
 
 /**
@@ -23,8 +25,11 @@ export interface PushJournalOptions {
   file: string
   baseUrl: string
   path: string
-  /** Named by `--journal`: its folder is not created, and no journal beside FILE is carried over. */
-  named: boolean
+  /**
+   * The app's data folder, where the destination's own journal is kept; undefined when `--journal`
+   * names the journal: its folder is not created, and no journal beside FILE is carried over.
+   */
+  dataDir?: string
   cwd: string
   /** Read the journal, and create, lock or write nothing. */
   dryRun: boolean
@@ -37,9 +42,15 @@ export interface PushJournalOptions {
  */
 export async function openPushJournal(out: Output, options: PushJournalOptions): Promise<Journal> {
   const { input, baseUrl, path, dryRun } = options
+  const named = options.dataDir === undefined
+  const others =
+    options.dataDir === undefined || existsSync(path)
+      ? []
+      : loopbackJournals(options.dataDir, baseUrl, input.kind.kind)
+  if (!dryRun && others.length > 0) throw new CliError(otherNameMessage(others[0]!, path), 'push')
   let journal: Journal
   try {
-    if (!options.named && !dryRun) await mkdir(dirname(path), { recursive: true })
+    if (!named && !dryRun) await mkdir(dirname(path), { recursive: true })
     journal = await openJournal({
       path,
       baseUrl,
@@ -51,7 +62,7 @@ export async function openPushJournal(out: Output, options: PushJournalOptions):
     throw journalRefusal(path, error)
   }
   try {
-    if (!options.named) await adoptBesideFile(out, journal, options)
+    if (!named) await adoptBesideFile(out, journal, options)
   } catch (error) {
     await journal.close()
     throw journalRefusal(path, error)
@@ -62,7 +73,17 @@ export async function openPushJournal(out: Output, options: PushJournalOptions):
       ? `Journal of ${baseUrl}: ${path} (${counted(journal.size, input.kind.noun)} sent there before${read}).\n`
       : `Journal of ${baseUrl}: ${path} (${dryRun ? 'none yet; a dry run creates none' : 'new'}).\n`,
   )
+  if (dryRun) for (const other of others) out.write(`${otherNameMessage(other, path)} (A push stops here.)\n`)
   return journal
+}
+
+/**
+ * A first push to this computer under one name when a journal of it under another exists: the
+ * same service, most likely, and a push would create again what that journal records as created.
+ * Whether it is stays the person's to say, with --journal.
+ */
+function otherNameMessage(other: { baseUrl: string; path: string }, path: string): string {
+  return `There is no journal of this address yet, and ${other.path} is the journal of ${other.baseUrl}, this computer under another name: if that is this service, a push would create again what it records as created. Push with --journal ${other.path} to use it, or with --journal ${path} to keep one of this address's own.`
 }
 
 /** Carries over the journal an earlier version kept beside FILE, once, leaving that file as it was. */

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path'
+import type { SettingsNamed } from '#node/service/outcome-messages.ts'
+import { canonicalAddress } from '#shared/http-address.ts'
 import {
   DEFAULT_SENDING,
   serviceUrlProblem,
@@ -56,6 +58,8 @@ export interface PushOptions {
   unresolved?: { path: string; format: UnresolvedFormat }
   credentials: Credentials
   baseUrl: string
+  /** Where the address and token came from, as the service's messages' advice names them. */
+  settings: SettingsNamed
   profile?: Profile
   batchSize: number
   concurrency: number
@@ -87,7 +91,8 @@ export async function readPushOptions(args: string[], io: CliIo): Promise<PushOp
           ...(io.tokens ? { tokens: io.tokens } : {}),
         })
       : dryRun
-        ? { tokenEncoding: encoding ?? DEFAULT_SENDING.tokenEncoding, getToken: noToken }
+        ? // No token, so none is refused: the remedy is never said.
+          { tokenEncoding: encoding ?? DEFAULT_SENDING.tokenEncoding, getToken: noToken, tokenRemedy: '' }
         : tokenFromEnv(values['token-env']!, env, encoding)
   const baseUrl = baseUrlOf(values['base-url'], credentials)
   const profile = credentials.profile
@@ -99,6 +104,10 @@ export async function readPushOptions(args: string[], io: CliIo): Promise<PushOp
     ...(unresolved ? { unresolved } : {}),
     credentials,
     baseUrl,
+    settings: {
+      address: values['base-url'] === undefined ? "the profile's base URL" : '--base-url',
+      tokenRemedy: credentials.tokenRemedy,
+    },
     ...(profile ? { profile } : {}),
     ...sendingOf(values, profile),
     // The profile's required fields, unless --require says otherwise (it may loosen them too: it is
@@ -153,18 +162,24 @@ function unresolvedOption(
   return { path: resolve(cwd, value), format }
 }
 
-/** `--base-url`, else the profile's; a profile's token is never sent to another address. */
+/**
+ * `--base-url`, else the profile's, in the URL standard's spelling: "http://LOCALHOST:4010/" is
+ * the address "http://localhost:4010" is, with one journal. A profile's token is never sent to
+ * another address.
+ */
 function baseUrlOf(value: string | undefined, credentials: Credentials): string {
-  const given = value?.trim().replace(/\/+$/, '')
-  const problem = given === undefined ? undefined : serviceUrlProblem(given)
-  if (problem) throw new CliError(`--base-url "${given}": ${problem}.`, 'push')
-  if (credentials.baseUrl !== undefined && given !== undefined && given !== credentials.baseUrl) {
+  const typed = value?.trim().replace(/\/+$/, '')
+  const problem = typed === undefined ? undefined : serviceUrlProblem(typed)
+  if (problem) throw new CliError(`--base-url "${typed}": ${problem}.`, 'push')
+  const given = typed === undefined ? undefined : canonicalAddress(typed)
+  const profiles = credentials.baseUrl === undefined ? undefined : canonicalAddress(credentials.baseUrl)
+  if (profiles !== undefined && given !== undefined && given !== profiles) {
     throw new CliError(
       `The profile's token belongs to ${credentials.baseUrl}; it is not sent to ${given}. Leave out --base-url or use --token-env.`,
       'push',
     )
   }
-  const baseUrl = given ?? credentials.baseUrl
+  const baseUrl = given ?? profiles
   if (baseUrl === undefined) throw new CliError('Missing --base-url: the address of the service.', 'push')
   return baseUrl
 }

@@ -1,4 +1,5 @@
 import { createServiceClient } from '#node/service/client.ts'
+import type { SettingsNamed } from '#node/service/outcome-messages.ts'
 import type { Timeouts } from '#shared/profile.ts'
 import type { SkuUpdateArgument } from '#shared/service/operations.ts'
 import { createSyncRun } from '#shared/sync/engine.ts'
@@ -27,6 +28,8 @@ export interface PushRunsContext {
   journal: Journal
   credentials: Credentials
   baseUrl: string
+  /** Where the address and token came from, as the service's messages' advice names them. */
+  settings: SettingsNamed
   timeouts: Timeouts
   batchSize: number
   concurrency: number
@@ -51,6 +54,7 @@ export async function sendPush(context: PushRunsContext): Promise<PushRuns> {
     tokenEncoding: context.credentials.tokenEncoding,
     timeouts: context.timeouts,
     getToken: context.credentials.getToken,
+    settings: context.settings,
   })
   const runs = runOutboxes(context)
   /** The run going now, which Ctrl-C cancels; and whether it came, so no further run starts. */

@@ -10,6 +10,7 @@ import {
   TOKEN_UNSENDABLE_MESSAGE,
   badAddressMessage,
   unencodableMessage,
+  type SettingsNamed,
 } from './outcome-messages.ts'
 import { createRedactor, type Redact } from '../secrets/redaction.ts'
 import { redactOutcome } from './redact-outcome.ts'
@@ -32,6 +33,8 @@ export interface ServiceClientConfig {
   /** How much of an answer is read; beyond it the answer is classified by its status alone. */
   maxResponseBytes?: number
   userAgent?: string
+  /** Where the address and token were set, as messages' advice names them: the profile's when absent. */
+  settings?: SettingsNamed
 }
 
 export interface SendOptions {
@@ -124,6 +127,7 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
       host: new URL(url).host,
       timeouts: config.timeouts,
       maxResponseBytes,
+      settings: config.settings,
     }
     const outcome =
       result.kind === 'answer'

@@ -1,7 +1,13 @@
 import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import { serviceOperation } from '#shared/service/operations.ts'
 import type { Timeouts } from '#shared/profile.ts'
-import { answerMessage, dropMessage, type DropReason, type Operation } from './outcome-messages.ts'
+import {
+  answerMessage,
+  dropMessage,
+  type DropReason,
+  type Operation,
+  type SettingsNamed,
+} from './outcome-messages.ts'
 import { redactStrings, type Redact } from '../secrets/redaction.ts'
 import { parseRetryAfter } from './retry-after.ts'
 import { readServiceError } from './service-error-body.ts'
@@ -40,6 +46,8 @@ export interface ClassifyContext {
   host?: string
   timeouts?: Timeouts
   maxResponseBytes?: number
+  /** Where the address and token were set, as the advice names them: the profile's when absent. */
+  settings?: SettingsNamed
 }
 
 function outcome(kind: OutcomeKind, fields: Omit<Outcome, 'kind' | 'processed'>): Outcome {
@@ -126,6 +134,7 @@ export function classifyAnswer(answer: ServiceAnswer, context: ClassifyContext):
       location: status >= 300 && status < 400 && location ? showable(location, 200, redact) : undefined,
       bodyUnread: answer.bodyUnread,
       maxResponseBytes: context.maxResponseBytes,
+      settings: context.settings,
     }),
   )
   return result
@@ -207,6 +216,7 @@ export function classifyFailure(error: unknown, context: FailureContext): Outcom
     timeouts: context.timeouts,
     code,
     detail,
+    settings: context.settings,
   })
   return outcome(kind, { message: redact(message), durationMs: context.durationMs })
 }

@@ -58,6 +58,23 @@ function nounOf(operation: Operation | undefined): string {
   return subjectOf(operation).replace(/^the /, '')
 }
 
+/**
+ * Where the person set the address and the token a request went with, as the messages' advice
+ * names them: the app's profile, or the CLI's options (`--base-url`, `--token-env`), where "this
+ * profile" would send them looking for a profile they never used.
+ */
+export interface SettingsNamed {
+  /** What holds the address: "the profile's base URL", "--base-url". */
+  address: string
+  /** What to do about a token the service refused, a sentence without its full stop. */
+  tokenRemedy: string
+}
+
+export const PROFILE_SETTINGS: SettingsNamed = {
+  address: "the profile's base URL",
+  tokenRemedy: 'Set a valid token for this profile',
+}
+
 /** The facts about an HTTP answer that its message is made of. */
 export interface AnswerFacts {
   kind: OutcomeKind
@@ -73,6 +90,8 @@ export interface AnswerFacts {
   location?: string
   bodyUnread?: 'too-large' | 'read-failed'
   maxResponseBytes?: number
+  /** The profile's, unless the caller set the address and token otherwise. */
+  settings?: SettingsNamed
 }
 
 function answerLead(facts: AnswerFacts): string {
@@ -142,9 +161,9 @@ function answerConsequence(facts: AnswerFacts): string {
     case 'retry-later':
       return `${nothingDone(facts.operation)}; it can be sent again later.`
     case 'needs-token':
-      return `${nothingDone(facts.operation)}. Set a valid token for this profile.`
+      return `${nothingDone(facts.operation)}. ${(facts.settings ?? PROFILE_SETTINGS).tokenRemedy}.`
     case 'wrong-address':
-      return `${nothingDone(facts.operation)}. Check the profile's base URL and the API version.`
+      return `${nothingDone(facts.operation)}. Check ${(facts.settings ?? PROFILE_SETTINGS).address} and the API version.`
     case 'not-found':
       return `${nothingDone(facts.operation)}: it was deleted there, or the id kept for it is not the platform's.`
     case 'failed':
@@ -192,6 +211,8 @@ export interface DropFacts {
   code?: string
   /** The HTTP stack's own words (redacted and capped), for reasons without a sentence of ours. */
   detail?: string
+  /** The profile's, unless the caller set the address otherwise. */
+  settings?: SettingsNamed
 }
 
 function dropLeadBeforeSent(facts: DropFacts): string {
@@ -203,7 +224,7 @@ function dropLeadBeforeSent(facts: DropFacts): string {
     case 'refused':
       return `Could not connect to ${host}: the connection was refused. Is the service running there?`
     case 'dns':
-      return `Could not find ${host} (DNS): check the profile's base URL and the network.`
+      return `Could not find ${host} (DNS): check ${(facts.settings ?? PROFILE_SETTINGS).address} and the network.`
     case 'dns-temporary':
       return `Could not look up ${host} just now (DNS).`
     case 'tls':

@@ -219,6 +219,34 @@ describe('push --token-encoding with --token-env', () => {
     expect(JSON.parse(encoded.stdout)).toMatchObject({ total: 1, synced: 1, status: 'finished' })
   })
 
+  it('a refused token: the advice names the profile it came from', async () => {
+    const keychain = createFakeKeychain()
+    const tokens = createTokenStore({ service: SERVICE, keychain: keychain.backend })
+    await createProfileStore({ dir, tokens }).save({
+      ...DEFAULT_SENDING,
+      id: 'acme',
+      name: 'Acme production',
+      kind: 'service',
+      baseUrl: sandbox.url,
+      tokenEncoding: 'base64',
+    })
+    await tokens.set('acme', sandbox.url, 'an-old-token')
+    const request = fixture('bulk-upload-request.json') as { skus: unknown[] }
+    await writeFile(join(dir, 'skus.json'), JSON.stringify({ skus: request.skus.slice(0, 1) }))
+    const out = { code: -1, stdout: '', stderr: '' }
+    out.code = await main(['push', 'skus.json', '--profile', 'acme', '--journal', 'acme.jsonl'], {
+      stdout: { write: (t: string) => (out.stdout += t) },
+      stderr: { write: (t: string) => (out.stderr += t) },
+      cwd: dir,
+      env: { CATALOG_DESK_DATA_DIR: dir },
+      tokens,
+    })
+    expect(out.code).toBe(1)
+    expect(out.stderr).toContain(
+      `Nothing was created. Set a valid token for the profile "Acme production" in the app's Settings, or use --token-env.`,
+    )
+  })
+
   it('refuses an unknown encoding', async () => {
     const out = await run(
       ['push', 'x.json', '--base-url', sandbox.url, '--token-env', 'T', '--token-encoding', 'hex'],

@@ -133,6 +133,38 @@ describe('push: resuming from the journal', () => {
     expect(barcodesIn(sandbox)).toEqual(['A-0', 'A-1', 'B-0', 'B-1'])
   })
 
+  it('an address in another spelling is the same journal; this computer under another name waits for --journal', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(harness.dir(), 'a.json'), JSON.stringify(skus(2, 'A')))
+    const port = new URL(sandbox.url).port
+    const token = ['--token-env', 'PUSH_TOKEN', '--json']
+    const first = await push(['a.json', '--base-url', `HTTP://127.0.0.1:${port}/`, ...token])
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: { synced: 2 } })
+    // The URL standard's spelling of the same address: its journal, nothing created again.
+    const again = await push(['a.json', '--base-url', `http://127.0.0.1:${port}`, ...token])
+    expect(again.code).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ synced: 2, unchanged: 2 })
+    // localhost: this computer too, most likely the same service, with no journal yet. A push
+    // stops before anything is sent and names both journals; a dry run says so and goes on.
+    const local = ['a.json', '--base-url', `http://localhost:${port}`, '--token-env', 'PUSH_TOKEN']
+    const refused = await push(local)
+    expect(refused.code).toBe(2)
+    const known = harness.journalOf(sandbox.url)
+    expect(refused.stderr).toContain(
+      `${known} is the journal of http://127.0.0.1:${port}, this computer under another name: if that is this service, a push would create again what it records as created. Push with --journal ${known} to use it`,
+    )
+    const dryRun = await push(['a.json', '--base-url', `http://localhost:${port}`, '--dry-run'])
+    expect(dryRun.code).toBe(0)
+    expect(dryRun.stderr).toContain(
+      `is the journal of http://127.0.0.1:${port}, this computer under another name`,
+    )
+    // Named, that journal is taken for this address: nothing is created again.
+    const named = await push([...local, '--journal', known, '--json'])
+    expect(named.code).toBe(0)
+    expect(JSON.parse(named.stdout)).toMatchObject({ synced: 2, unchanged: 2 })
+    expect(barcodesIn(sandbox)).toEqual(['A-0', 'A-1'])
+  })
+
   it('--journal naming a file that is not a journal: exit 2, the file untouched, nothing sent', async () => {
     const sandbox = await sandboxFor()
     await writeFile(join(harness.dir(), 'skus.json'), JSON.stringify(skus(2)))

@@ -196,6 +196,11 @@ describe('catalog-desk push', () => {
       reason: 'needs-token',
     })
     expect(run.stdout + run.stderr).not.toContain('wrong-token-123')
+    // What to do names where the token came from: no profile was used.
+    expect(run.stderr).toContain(
+      'Nothing was created. Check the token the environment variable PUSH_TOKEN gives.',
+    )
+    expect(run.stderr).not.toContain('profile')
     // With the right token, the same command resumes and sends them.
     const fixed = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN', '--json'])
     expect(JSON.parse(fixed.stdout)).toMatchObject({ synced: 4, status: 'finished' })
@@ -216,6 +221,8 @@ describe('catalog-desk push', () => {
     ])
     expect(run.code).toBe(1)
     expect(JSON.parse(run.stdout)).toMatchObject({ failed: 2, queued: 2, status: 'stopped' })
+    expect(run.stderr).toContain('Nothing was created. Check --base-url and the API version.')
+    expect(run.stderr).not.toContain('profile')
     expect(sandbox.requests()).toHaveLength(1)
   })
 
