@@ -95,7 +95,7 @@ test.describe('Gates before sending', () => {
     await expect(start.getByRole('button', { name: 'Create 4 new on Sandbox' })).toBeVisible()
     const held = start.locator('.sync-start__held')
     await expect(held).toContainText('1 draft empty (nothing filled in)')
-    await expect(held).toContainText('2 drafts without a product name or barcode')
+    await expect(held).toContainText('2 drafts missing a product name or a barcode')
     await expect(held).toContainText('2 drafts sharing a barcode with another SKU to be sent')
     // Only the reason Settings controls points there.
     await expect(held).toContainText('1 draft missing a field Sandbox requires (set in Settings)')
@@ -131,7 +131,7 @@ test.describe('Gates before sending', () => {
 
     await start.getByRole('button', { name: 'Create 5 new on Sandbox' }).click()
     await expect(page.getByRole('log')).toContainText(
-      '5 drafts held back: 1 empty (nothing filled in), 2 without a product name or barcode, 2 sharing a barcode with another SKU to be sent.',
+      '5 drafts held back: 1 empty (nothing filled in), 2 missing a product name or a barcode, 2 sharing a barcode with another SKU to be sent.',
     )
     await expect(page.getByRole('log')).toContainText('Done: 5 synced', { timeout: 20_000 })
     expect(receivedBarcodes(sandbox).sort()).toEqual(

@@ -76,10 +76,13 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
       `The workbook cannot be read: it is damaged, cut short or not an XLSX file (${detail}).`,
     )
   }
-  const rows = data.map((row) => row.map(cellText))
-  while (rows.length > 0 && isBlankRow(rows[0]!)) rows.shift()
-  const headerCells = rows.shift()
+  const cells = data.map((row) => row.map(cellText))
+  // Blank rows above the header are rows of the sheet as the spreadsheet shows them: handed over as
+  // blank rows ahead of the data (as csv.ts does), so each data row keeps its line.
+  const header = cells.findIndex((row) => !isBlankRow(row))
+  const headerCells = header < 0 ? undefined : cells[header]
   if (!headerCells) throw new SheetFileError('empty', 'The workbook’s first sheet is empty.')
+  const rows = [...cells.slice(0, header).map((): string[] => []), ...cells.slice(header + 1)]
   // Empty columns at the right of the header are formatting, not columns.
   let width = headerCells.length
   while (width > 0 && headerCells[width - 1] === '') width--

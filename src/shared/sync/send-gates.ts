@@ -170,13 +170,13 @@ export interface Hold {
 }
 
 /**
- * How each reason is headed where SKUs held back are counted ("3 drafts: no product name or
- * barcode"), where the destination is said around it (the CLI's summary names the address). The
+ * How each reason is headed where SKUs held back are counted ("3 drafts missing a product name or
+ * a barcode": either, as the rows' own reasons say), where the destination is said around it (the CLI's summary names the address). The
  * app names it in the heading itself: `holdHeading`.
  */
 export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   empty: 'empty (nothing filled in)',
-  identity: 'without a product name or barcode',
+  identity: 'missing a product name or a barcode',
   required: 'missing a field this profile requires',
   'check-digit': 'whose barcode’s check digit is wrong',
   sample: 'using the sample model or pictures',

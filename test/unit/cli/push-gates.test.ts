@@ -76,7 +76,7 @@ describe('push: the gates', () => {
       status: 'finished',
     })
     expect(run.stderr).toContain(
-      '5 of 8 SKUs are held back and not sent (required besides a product name and a barcode: Category): 1 empty (nothing filled in); 2 without a product name or barcode; 2 sharing a barcode with another SKU to be sent.',
+      '5 of 8 SKUs are held back and not sent (required besides a product name and a barcode: Category): 1 empty (nothing filled in); 2 missing a product name or a barcode; 2 sharing a barcode with another SKU to be sent.',
     )
     expect(run.stderr).toContain(
       '  [1] #1: Empty: nothing is filled in beyond what a new draft starts with\n',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import { lineOf } from '#shared/sheet/places.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 
 describe('XLSX', () => {
@@ -25,6 +26,21 @@ describe('XLSX', () => {
       arEffect: { envSettings: { intensity: 0.3 } },
       meta: { lensWidth: '52' },
     })
+  })
+
+  it('counts blank rows above the header as rows, as the CSV reader does, so each row keeps its line', async () => {
+    // The header on the spreadsheet's row 3, Aviator on row 4: data row 3, as the line says.
+    const bytes = await writeXlsx([['', ''], ['', ''], ['productName', 'brand'], ['Aviator', 'Northwind']])
+    const sheet = await readXlsx(bytes)
+    expect(sheet.headers).toEqual(['productName', 'brand'])
+    expect(sheet.rows).toEqual([
+      ['', ''],
+      ['', ''],
+      ['Aviator', 'Northwind'],
+    ])
+    const results = convertSheet(sheet)
+    const aviator = results.find((result) => result.sku?.productName === 'Aviator')
+    expect(lineOf(aviator!.row)).toBe(4)
   })
 
   it('accepts an ArrayBuffer, a Uint8Array and a Blob', async () => {

@@ -45,7 +45,7 @@ export function decisionLine(
 
 /**
  * The reasons SKUs are held back, from their counts by reason: "2 empty (nothing filled in), 1
- * without a product name or barcode".
+ * missing a product name or a barcode".
  */
 export function heldBackWords(counts: Record<HoldReason, number>, place: string): string {
   return HOLD_REASONS.filter((reason) => counts[reason] > 0)
