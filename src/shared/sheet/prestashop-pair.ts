@@ -2,6 +2,7 @@ import { streamCsv, type CsvHandlers, type CsvStreamOptions } from './csv.ts'
 import { SheetFileError } from './errors.ts'
 import { headerWords } from './header-words.ts'
 import { thousands, type PairFiles } from './places.ts'
+import { inEnglish } from './prestashop-headers.ts'
 import { COMBINATIONS_ALONE, isCombinationsAlone, isProductsFile } from './prestashop.ts'
 
 /**
@@ -48,7 +49,7 @@ async function headerOf(input: string | Blob): Promise<string[]> {
 
 /** Words a combinations column and a products column are matched by: "Image URLs" and "Image URL" alike. */
 const keyOf = (header: string) =>
-  headerWords(header)
+  headerWords(inEnglish(header))
     .words.split(' ')
     .map((word) => (word.length > 3 ? word.replace(/s$/, '') : word))
     .join(' ')

@@ -1,5 +1,6 @@
 import { SheetFileError } from './errors.ts'
 import { headerWords, wordsOf } from './header-words.ts'
+import { inEnglish } from './prestashop-headers.ts'
 
 /**
  * PrestaShop's product import files, as its back office takes them (Advanced parameters › Import)
@@ -42,11 +43,12 @@ export interface PrestashopColumns {
 /** The shop's own codes, which a combination has of its own (an empty one is empty, not its product's). */
 const CODES = new Set(['ean13', 'upc', 'isbn', 'mpn', 'reference', 'supplier reference'])
 
-const wordsOfHeader = (header: string) => headerWords(header).words
+/** A header's words, PrestaShop's own columns in English whatever the file's language (prestashop-headers.ts). */
+const wordsOfHeader = (header: string) => headerWords(inEnglish(header)).words
 
 /** The columns of a combinations file that say what it is: its product, and its attributes and values. */
 function combinationColumns(headers: readonly string[]) {
-  const raw = headers.map((header) => wordsOf(header))
+  const raw = headers.map((header) => wordsOf(inEnglish(header)))
   const attribute = raw.indexOf('attribute name type position')
   const value = raw.indexOf('value value position')
   return attribute < 0 || value < 0 ? undefined : { attribute, value }

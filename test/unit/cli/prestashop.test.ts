@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -143,6 +143,69 @@ describe.each(DIALECTS)('$name: the products file with its combinations file', (
     )
   })
 })
+
+/**
+ * A combinations file headed with the back office's labels in the shop's language, beside an
+ * English products file: a few lines written here after a real Spanish pair
+ * (cotanol/Scrapping-testing @ 47cc418c, 20251013012751-royo-*_import.csv, no licence to copy it),
+ * whose combinations file was refused as "neither is PrestaShop's combinations file", and the
+ * labels a French shop's generator writes.
+ */
+const PRODUCTS = [
+  '"Product ID";"Active (0/1)";"Name *";"Categories (x,y,z...)";"Reference #";"Manufacturer";"EAN13";"Image URLs (x,y,z...)"',
+  '87;1;"Conjunto mueble de baño Royo Easy";"13";"C0071197";"Royo Group";"8414623313881";"https://cdn.example.com/easy.jpg"',
+]
+const LOCALISED = [
+  {
+    language: 'Spanish',
+    header:
+      '"Id del Producto";"Referencia del Producto";"Atributo (Nombre:Tipo:Posicion)*";"Valor (Valor:Posicion)*";"Ref proveedor";"Referencia";"EAN13";"URLs de las imagenes(x,y,z...)"',
+    row: (size: string, code: string, ean: string, image: string) =>
+      `87;"";"Medida:select:0,Acabado:select:1";"${size}:0,Nogal arenado:1";"";"${code}";"${ean}";"${image}"`,
+  },
+  {
+    language: 'French',
+    header:
+      '"ID produit*";"Attribut (Nom:Type:Position)*";"Valeur (Valeur:Position)*";"Référence";"EAN13";"Image URLs (x,y,z...)"',
+    row: (size: string, code: string, ean: string, image: string) =>
+      `87;"Medida:select:0,Acabado:select:1";"${size}:0,Nogal arenado:1";"${code}";"${ean}";"${image}"`,
+  },
+]
+
+describe.each(LOCALISED)(
+  'PrestaShop: a combinations file headed in $language',
+  ({ language, header, row }) => {
+    it('is read with its products file: each combination a SKU with its options and its own codes', async () => {
+      const products = join(scratch, `products-${language}.csv`)
+      const combinations = join(scratch, `combinations-${language}.csv`)
+      await writeFile(products, `${PRODUCTS.join('\n')}\n`)
+      const rows = [
+        row('80 cm', 'C0071203', '8414623313942', ''),
+        row('100 cm', 'C0072028', '8414623335746', 'https://cdn.example.com/easy-100.jpg'),
+      ]
+      await writeFile(combinations, `${[header, ...rows].join('\n')}\n`)
+      const out = join(scratch, `localised-${language}.json`)
+      const run = await runCli(['convert', products, out, '--combinations', combinations])
+      expect(run.stderr).toBe('')
+      expect(run.stdout).toContain('read as a PrestaShop product import: 1 product, 2 variants')
+      const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Named[] }
+      expect(skus).toEqual([
+        expect.objectContaining({
+          productName: 'Conjunto mueble de baño Royo Easy – 80 cm / Nogal arenado',
+          barcode: '8414623313942',
+          brand: 'Royo Group',
+          productImage: 'https://cdn.example.com/easy.jpg',
+          options: { Medida: '80 cm', Acabado: 'Nogal arenado' },
+        }),
+        expect.objectContaining({
+          productName: 'Conjunto mueble de baño Royo Easy – 100 cm / Nogal arenado',
+          barcode: '8414623335746',
+          productImage: 'https://cdn.example.com/easy-100.jpg',
+        }),
+      ])
+    })
+  },
+)
 
 describe('PrestaShop: the products file alone', () => {
   it('every product is a SKU, with its category and its first picture', async () => {
