@@ -75,10 +75,15 @@ export function columnNotes(
 function structuralNotes(matches: readonly ColumnMatch[], mapping: SheetMapping): string[] {
   const byReason = new Map<string, string[]>()
   const app: string[] = []
+  const offered: string[] = []
   for (const match of matches) {
     if (!match.structural || (mapping.columns[match.column] ?? null) !== null) continue
     const header = `"${match.header}"`
     if (isAppColumn(match.header)) app.push(header)
+    else if (match.offer !== undefined && !mapping.columns.includes(match.offer))
+      offered.push(
+        `column ${header} is read by the file's format, not as a field. ${match.why ?? ''}; no other column fills ${describeColumn(match.offer)}: to take it for that, say so with --mapping ({"columns": {${JSON.stringify(match.header)}: "${match.offer}"}})`,
+      )
     else byReason.set(match.why ?? '', [...(byReason.get(match.why ?? '') ?? []), header])
   }
   const listed = (headers: string[]) =>
@@ -90,7 +95,7 @@ function structuralNotes(matches: readonly ColumnMatch[], mapping: SheetMapping)
     return `${listed(headers)} read by the file's format, not as ${fields}${why ? `. ${why}` : ''}`
   })
   if (app.length) notes.push(`${listed(app)} Catalog Desk's own, not read back`)
-  return notes
+  return [...notes, ...offered]
 }
 
 /** Columns read as nothing whose header looks like a typo of a field that no column fills. */

@@ -83,3 +83,44 @@ test('a Merchant Center XML feed: its elements mapped as columns, the jeans read
     '2 rows without a barcode match no draft: whatever is chosen here, each is added as a new draft, again if this file was imported before.',
   )
 })
+
+/**
+ * A feed with Google's taxonomy and no product_type of the shop's own (as a real pharmacy's feed
+ * of 60 items is, whose every SKU was held back for want of a category): Google's paths are
+ * offered as the category, never taken unasked. A few items written here after it.
+ */
+const PHARMACY_FEED = `<?xml version="1.0"?>
+<rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><title>Pharmacy</title>
+<item><g:id>1</g:id><g:title>Vitamin C 1000 mg</g:title><g:brand>Lucky</g:brand><g:gtin>4006381333931</g:gtin>
+<g:google_product_category>Health &amp; Beauty &gt; Health Care</g:google_product_category></item>
+<item><g:id>2</g:id><g:title>Mint toothpaste</g:title><g:brand>Lucky</g:brand><g:gtin>5901234123457</g:gtin>
+<g:google_product_category>Health &amp; Beauty &gt; Personal Care &gt; Oral Care</g:google_product_category></item>
+</channel></rss>
+`
+
+test('a feed whose only category is Google’s: offered as the category, taken at the person’s word', async ({
+  page,
+}) => {
+  await page.goto('/#/import')
+  await page.getByLabel('Choose a file').setInputFiles({
+    name: 'pharmacy-feed.xml',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(PHARMACY_FEED),
+  })
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+  const google = row(page, 'google_product_category')
+  await expect(google).toContainText(
+    'The taxonomy of Google Shopping, not the platform’s category. No other column fills Category',
+  )
+  await expect(field(page, 'google_product_category')).toHaveCount(0)
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'import-feeds-google-category')
+
+  await google.getByRole('button', { name: /^Use for Category/ }).click()
+  await expect(field(page, 'google_product_category')).toHaveValue('category')
+  await expect(field(page, 'google_product_category')).toBeFocused()
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  const counts = page.locator('.import-counts')
+  await expect(counts).toContainText('Ready to send2')
+  await expect(counts).toContainText('Held back from sending0')
+})

@@ -369,6 +369,8 @@ export interface MatchOptions {
   saved?: Readonly<Record<string, FieldPath | null>>
   /** Columns a file format reads itself (WooCommerce's Type and Parent), with what it does with them. */
   structural?: ReadonlyMap<number, string>
+  /** Of those, the field each may fill at the person's word when no other column fills it. */
+  offers?: ReadonlyMap<number, FieldPath>
   /**
    * Each column's header as the format reads it, when it is not as written: a WooCommerce export
    * in the shop's language read in English ("Nome" as "Name", products.ts). Matched by it; the
@@ -395,7 +397,7 @@ export interface MatchOptions {
  * A path `json:PATH` means the cells hold JSON for PATH (see {@link JSON_COLUMN_PREFIX}).
  */
 export function matchColumns(headers: readonly string[], options: MatchOptions = {}): ColumnMatch[] {
-  const { saved, structural, readAs } = options
+  const { saved, structural, offers, readAs } = options
   /** The header as matched: as the format reads it, else as written. */
   const matched = (column: number) => readAs?.[column] ?? headers[column] ?? ''
   const matches: ColumnMatch[] = headers.map((header, column) => {
@@ -462,6 +464,10 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
     filled.add(suggestion)
     match.suggestion = suggestion
     match.why = `“${match.header.trim()}” looks like ${describeColumn(suggestion)}`
+  }
+  for (const match of matches) {
+    const offer = match.structural ? offers?.get(match.column) : undefined
+    if (offer !== undefined && !filled.has(offer)) match.offer = offer
   }
   return matches
 }

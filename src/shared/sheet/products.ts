@@ -1,5 +1,6 @@
 import { APP_COLUMN_READING, isAppColumn } from './app-columns.ts'
 import { wordsOf } from './header-words.ts'
+import type { FieldPath } from './types.ts'
 import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
@@ -53,6 +54,8 @@ export interface ProductLayout {
   readAs?: string[]
   /** Columns the format reads itself, with what it does with them; the column matcher leaves them alone. */
   structural: Map<number, string>
+  /** Of those, the ones that may fill a field no other column fills, at the person's word. */
+  offers?: Map<number, FieldPath>
   /** Shopify: Handle, Title, Image Src, Variant Image; the option pairs. */
   handle?: number
   title?: number
@@ -135,9 +138,40 @@ export function productLayout(headers: readonly string[]): ProductLayout {
 /** What the column matcher takes from a layout: the columns the format reads itself, the headers as it reads them. */
 export function matchOptionsOf(layout: ProductLayout): {
   structural: ReadonlyMap<number, string>
+  offers?: ReadonlyMap<number, FieldPath>
   readAs?: readonly string[]
 } {
-  return { structural: layout.structural, ...(layout.readAs && { readAs: layout.readAs }) }
+  return {
+    structural: layout.structural,
+    ...(layout.offers && { offers: layout.offers }),
+    ...(layout.readAs && { readAs: layout.readAs }),
+  }
+}
+
+/** A Google Merchant Center feed's layout, told by its item_group_id or google_product_category. */
+function merchantCenterLayout(
+  at: (...names: string[]) => number | undefined,
+): Pick<ProductLayout, 'format' | 'structural' | 'offers' | 'group' | 'attributes'> | undefined {
+  // A feed without variants has no item_group_id, but google_product_category is Google's alone.
+  const group = at('item group id')
+  const googleCategory = at('google product category')
+  if (group === undefined && googleCategory === undefined) return undefined
+  const attributes = ['color', 'size'].flatMap((name) => {
+    const column = at(name)
+    return column === undefined ? [] : [{ name, column }]
+  })
+  const structural = new Map<number, string>()
+  if (group !== undefined) structural.set(group, 'Groups the variants of one product')
+  for (const attribute of attributes) structural.set(attribute.column, 'A variant’s attribute (its option)')
+  // Google's product taxonomy (178, or "Apparel & Accessories > … > Sunglasses") is not the
+  // platform's category; the shop's own product_type is. A feed without one may still want
+  // Google's paths as its categories: offered, never taken unasked.
+  const offers = new Map<number, FieldPath>()
+  if (googleCategory !== undefined) {
+    structural.set(googleCategory, 'The taxonomy of Google Shopping, not the platform’s category')
+    offers.set(googleCategory, 'category')
+  }
+  return { format: 'merchant-center', structural, offers, ...(group !== undefined && { group }), attributes }
 }
 
 /**
@@ -220,23 +254,8 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
   const wooCommerce = wooCommerceLayout(words, at, wooCommerceHeaders)
   if (wooCommerce) return { ...plain, ...wooCommerce }
 
-  // A feed without variants has no item_group_id, but google_product_category is Google's alone.
-  const group = at('item group id')
-  const googleCategory = at('google product category')
-  if (group !== undefined || googleCategory !== undefined) {
-    const attributes = ['color', 'size'].flatMap((name) => {
-      const column = at(name)
-      return column === undefined ? [] : [{ name, column }]
-    })
-    const structural = new Map<number, string>()
-    if (group !== undefined) structural.set(group, 'Groups the variants of one product')
-    for (const attribute of attributes) structural.set(attribute.column, 'A variant’s attribute (its option)')
-    // Google's product taxonomy (178, or "Apparel & Accessories > … > Sunglasses") is not the
-    // platform's category; the shop's own product_type is.
-    if (googleCategory !== undefined)
-      structural.set(googleCategory, 'The taxonomy of Google Shopping, not the platform’s category')
-    return { ...plain, format: 'merchant-center', structural, group, attributes }
-  }
+  const merchant = merchantCenterLayout(at)
+  if (merchant) return { ...plain, ...merchant }
   const magento = magentoColumns(headers)
   if (magento)
     return {

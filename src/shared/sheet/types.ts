@@ -42,6 +42,11 @@ export interface ColumnMatch {
    * Product name), not filled until the person says so, and only one no other column fills.
    */
   suggestion?: FieldPath
+  /**
+   * For a column the file's format reads itself: a field it fills at the person's word, offered
+   * only when no other column fills it (a Merchant feed's google_product_category, the category).
+   */
+  offer?: FieldPath
 }
 
 /** The field each column fills, by column position (null: ignored). Saved and reused by header. */

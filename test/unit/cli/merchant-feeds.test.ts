@@ -41,9 +41,9 @@ async function validate(file: string): Promise<SheetSummary> {
   return JSON.parse(run.stdout) as SheetSummary
 }
 
-async function convert(file: string): Promise<Sku[]> {
+async function convert(file: string, options: string[] = []): Promise<Sku[]> {
   const out = join(scratch, `${file.split('/').pop()}.json`)
-  const run = await runCli(['convert', file, out])
+  const run = await runCli(['convert', file, out, ...options])
   expect(run.stderr).toBe('')
   expect(run.code).toBe(0)
   return (JSON.parse(await readFile(out, 'utf8')) as { skus: Sku[] }).skus
@@ -187,6 +187,35 @@ describe('Google Merchant Center XML feeds through the CLI', () => {
       subCategory: undefined,
       options: undefined,
     })
+  })
+
+  // A real pharmacy's feed of 60 items has Google's taxonomy and no product_type: every SKU was held
+  // back for want of a category, and nothing said that google_product_category could give one.
+  it('Google’s category, the only one a feed has: offered with the mapping that takes it, never taken unasked', async () => {
+    const feed = join(scratch, 'pharmacy.xml')
+    await writeFile(
+      feed,
+      `<?xml version="1.0"?>
+<rss xmlns:g="http://base.google.com/ns/1.0" version="2.0"><channel><title>Pharmacy</title>
+<item><g:id>1</g:id><g:title>Vitamin C 1000 mg</g:title><g:gtin>4006381333931</g:gtin>
+<g:google_product_category>Health &amp; Beauty &gt; Health Care</g:google_product_category></item>
+</channel></rss>
+`,
+    )
+    const run = await runCli(['validate', feed])
+    expect(run.stdout).toContain(
+      'note: column "google_product_category" is read by the file\'s format, not as a field. The taxonomy of Google Shopping, not the platform’s category; no other column fills Category: to take it for that, say so with --mapping ({"columns": {"google_product_category": "category"}})',
+    )
+    expect(run.stdout).toContain('held back: category is empty')
+    const mapping = join(scratch, 'google-category.json')
+    await writeFile(
+      mapping,
+      JSON.stringify({ format: 'catalog-desk-mapping/1', columns: { google_product_category: 'category' } }),
+    )
+    const skus = await convert(feed, ['--mapping', mapping])
+    expect(skus[0]).toMatchObject({ category: 'Health & Beauty', subCategory: 'Health Care' })
+    // With the shop's own product_type, Google's is not offered.
+    expect((await runCli(['validate', RSS])).stdout).not.toContain('no other column fills Category')
   })
 
   it('XML that is no feed, or a feed with a DOCTYPE, is refused with exit 2 and the reason', async () => {

@@ -30,7 +30,12 @@ describe('XLSX', () => {
 
   it('counts blank rows above the header as rows, as the CSV reader does, so each row keeps its line', async () => {
     // The header on the spreadsheet's row 3, Aviator on row 4: data row 3, as the line says.
-    const bytes = await writeXlsx([['', ''], ['', ''], ['productName', 'brand'], ['Aviator', 'Northwind']])
+    const bytes = await writeXlsx([
+      ['', ''],
+      ['', ''],
+      ['productName', 'brand'],
+      ['Aviator', 'Northwind'],
+    ])
     const sheet = await readXlsx(bytes)
     expect(sheet.headers).toEqual(['productName', 'brand'])
     expect(sheet.rows).toEqual([
