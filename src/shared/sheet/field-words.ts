@@ -40,6 +40,11 @@ words(
   'product image url',
   // Magento's main picture of a product (its small and thumbnail images are other sizes of it).
   'base image',
+  // The first of numbered pictures (Etsy's listings download: IMAGE1 to IMAGE10); the others
+  // match nothing, as a second picture has no field.
+  'image 1',
+  'photo 1',
+  'picture 1',
   'img',
   'thumbnail',
 )

@@ -181,6 +181,20 @@ describe('headers as shops and people write them', () => {
     expect(matchColumns([header])[0]?.path).toBe('barcode')
   })
 
+  // Etsy's listings download numbers its pictures IMAGE1 to IMAGE10 (a real one read none of them).
+  it('the first of numbered pictures is the product image; the others fill nothing', () => {
+    const matches = matchColumns(['TITLE', 'IMAGE1', 'IMAGE2', 'IMAGE3', 'Photo 1', 'Photo 2'])
+    expect(matches.map((match) => match.path)).toEqual([
+      'productName',
+      'productImage',
+      null,
+      null,
+      null,
+      null,
+    ])
+    expect(matches[4]).toMatchObject({ couldFill: 'productImage' })
+  })
+
   it.each(['SKU', 'SKU Code', 'Variant SKU', 'MPN', 'Google Shopping / MPN', 'Handle', 'Article number'])(
     '%j is a shop’s own code: not the barcode, and says so',
     (header) => {
