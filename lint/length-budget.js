@@ -58,8 +58,6 @@ export const LONG_FUNCTIONS = {
   'src/shared/schema/sku.ts': 128,
   // csvReader's closure is one streaming parser's state machine.
   'src/shared/sheet/csv.ts': 106,
-  // formatLayout holds every export format's product rule: to become a table of formats.
-  'src/shared/sheet/products.ts': 88,
   // rowToSku (111) and compile (85) map every column inline: to become a table of columns.
   'src/shared/sheet/rows.ts': 111,
   // readFeed's SAX handlers keep each element of the feed inline: to split by element.

@@ -67,6 +67,8 @@ export interface ProductLayout {
   own: Set<number>
   /** Shopify's image columns: a row with nothing else adds an image to its product. */
   images?: Set<number>
+  /** Shopify's Gift Card (true on a gift card's first row): no product to try on. */
+  giftCard?: number
   /** WooCommerce: ID, Type, SKU, Parent and Published. */
   id?: number
   published?: number
@@ -113,11 +115,11 @@ export interface ProductCounts {
 }
 
 /**
- * Why a product is skipped: downloadable or virtual (nothing to try on), grouped (a set of other
+ * Why a product is skipped: downloadable or virtual, or a gift card (nothing to try on), grouped (a set of other
  * products, each in the file), a bundle (Magento's: other products sold together, each in the
  * file), external (sold on another site); a store view's row (Magento's translation of a product).
  */
-export type SkipReason = 'not-physical' | 'grouped' | 'bundle' | 'external' | 'store-view'
+export type SkipReason = 'not-physical' | 'gift-card' | 'grouped' | 'bundle' | 'external' | 'store-view'
 
 export function productLayout(headers: readonly string[]): ProductLayout {
   // A WooCommerce export in the shop's language, read in English; some of its headers may be the
@@ -145,6 +147,76 @@ export function matchOptionsOf(layout: ProductLayout): {
     structural: layout.structural,
     ...(layout.offers && { offers: layout.offers }),
     ...(layout.readAs && { readAs: layout.readAs }),
+  }
+}
+
+/** A Shopify product export's layout, told by its Handle, Title and a variant's column. */
+function shopifyLayout(
+  words: readonly string[],
+  at: (...names: string[]) => number | undefined,
+): ProductLayout | undefined {
+  // Shopify's classic template ("Handle", "Variant SKU", "Image Src") and its newer export ("URL
+  // handle", "SKU", "Product image URL", "Variant image URL").
+  const handle = at('handle', 'url handle')
+  const title = at('title')
+  const shopifyVariant = at('variant sku', 'variant barcode', 'option1 value', 'variant price')
+  if (handle === undefined || title === undefined || shopifyVariant === undefined) return undefined
+  const options = [1, 2, 3].flatMap((n) => {
+    const name = at(`option${n} name`)
+    const value = at(`option${n} value`)
+    return name === undefined || value === undefined ? [] : [{ name, value }]
+  })
+  const variantImage = at('variant image', 'variant image url')
+  const imageSrc = at('image src', 'product image url')
+  const own = new Set<number>()
+  const images = new Set<number>()
+  words.forEach((w, index) => {
+    if (/^(image src|product image url|image position|image alt text)$/.test(w)) images.add(index)
+    if (w.startsWith('variant ') || /^option\d (name|value|linked to)$/.test(w) || images.has(index))
+      own.add(index)
+  })
+  // The newer export drops the "Variant" prefix from the variant's own columns.
+  for (const name of [
+    'sku',
+    'barcode',
+    'price',
+    'compare at price',
+    'grams',
+    'weight',
+    'weight unit',
+    'inventory quantity',
+  ]) {
+    const index = at(name)
+    if (index !== undefined) own.add(index)
+  }
+  const structural = new Map<number, string>()
+  for (const option of options) {
+    structural.set(option.name, 'Names a variant option')
+    structural.set(option.value, 'The variant’s option value')
+  }
+  if (variantImage !== undefined && imageSrc !== undefined)
+    structural.set(variantImage, 'The variant’s picture (else the product’s first image)')
+  // Shopify's standard product taxonomy ("Apparel & Accessories > … > Sunglasses") is not the
+  // platform's category; a fixed Category says it better.
+  const taxonomy = at('product category')
+  if (taxonomy !== undefined) structural.set(taxonomy, 'Shopify’s own taxonomy, not the platform’s category')
+  // Shopify's active, draft or archived is the shop's listing, not the platform's DRAFT or PUBLISHED.
+  const status = at('status')
+  if (status !== undefined)
+    structural.set(status, 'Shopify’s listing status (active, draft, archived), not the platform’s')
+  const giftCard = at('gift card')
+  if (giftCard !== undefined) structural.set(giftCard, 'A gift card is no product: its rows are skipped')
+  return {
+    format: 'shopify',
+    structural,
+    handle,
+    title,
+    ...(giftCard !== undefined && { giftCard }),
+    imageSrc,
+    variantImage,
+    options,
+    own,
+    images,
   }
 }
 
@@ -187,69 +259,8 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
   }
   const plain: ProductLayout = { format: 'plain', structural: new Map(), options: [], own: new Set() }
 
-  // Shopify's classic template ("Handle", "Variant SKU", "Image Src") and its newer export ("URL
-  // handle", "SKU", "Product image URL", "Variant image URL").
-  const handle = at('handle', 'url handle')
-  const title = at('title')
-  const shopifyVariant = at('variant sku', 'variant barcode', 'option1 value', 'variant price')
-  if (handle !== undefined && title !== undefined && shopifyVariant !== undefined) {
-    const options = [1, 2, 3].flatMap((n) => {
-      const name = at(`option${n} name`)
-      const value = at(`option${n} value`)
-      return name === undefined || value === undefined ? [] : [{ name, value }]
-    })
-    const variantImage = at('variant image', 'variant image url')
-    const imageSrc = at('image src', 'product image url')
-    const own = new Set<number>()
-    const images = new Set<number>()
-    words.forEach((w, index) => {
-      if (/^(image src|product image url|image position|image alt text)$/.test(w)) images.add(index)
-      if (w.startsWith('variant ') || /^option\d (name|value|linked to)$/.test(w) || images.has(index))
-        own.add(index)
-    })
-    // The newer export drops the "Variant" prefix from the variant's own columns.
-    for (const name of [
-      'sku',
-      'barcode',
-      'price',
-      'compare at price',
-      'grams',
-      'weight',
-      'weight unit',
-      'inventory quantity',
-    ]) {
-      const index = at(name)
-      if (index !== undefined) own.add(index)
-    }
-    const structural = new Map<number, string>()
-    for (const option of options) {
-      structural.set(option.name, 'Names a variant option')
-      structural.set(option.value, 'The variant’s option value')
-    }
-    if (variantImage !== undefined && imageSrc !== undefined)
-      structural.set(variantImage, 'The variant’s picture (else the product’s first image)')
-    // Shopify's standard product taxonomy ("Apparel & Accessories > … > Sunglasses") is not the
-    // platform's category; a fixed Category says it better.
-    const taxonomy = at('product category')
-    if (taxonomy !== undefined)
-      structural.set(taxonomy, 'Shopify’s own taxonomy, not the platform’s category')
-    // Shopify's active, draft or archived is the shop's listing, not the platform's DRAFT or PUBLISHED.
-    const status = at('status')
-    if (status !== undefined)
-      structural.set(status, 'Shopify’s listing status (active, draft, archived), not the platform’s')
-    return {
-      ...plain,
-      format: 'shopify',
-      structural,
-      handle,
-      title,
-      imageSrc,
-      variantImage,
-      options,
-      own,
-      images,
-    }
-  }
+  const shopify = shopifyLayout(words, at)
+  if (shopify) return { ...plain, ...shopify }
 
   const wooCommerce = wooCommerceLayout(words, at, wooCommerceHeaders)
   if (wooCommerce) return { ...plain, ...wooCommerce }
@@ -389,7 +400,7 @@ export class ProductReader {
   private readonly layout: ProductLayout
   private readonly parents: ParentIndex | undefined
   private shopifyProduct:
-    { handle: string; cells: string[]; skus: number; firstIsVariant: boolean } | undefined
+    { handle: string; cells: string[]; skus: number; firstIsVariant: boolean; giftCard?: true } | undefined
   private readonly groups = new Map<string, number>()
   private readonly counts: ProductCounts
   /** Magento's rows told apart: by the first pass's index, else (no configurable products) alone. */
@@ -454,6 +465,11 @@ export class ProductReader {
       (handle === this.shopifyProduct.handle || handle === '') &&
       cell(cells, layout.title) === ''
     if (!continues) {
+      // A gift card's denominations are its variants: the card and all its rows are skipped.
+      if (/^true$/i.test(cell(cells, layout.giftCard))) {
+        this.shopifyProduct = { handle, cells: [...cells], skus: 0, firstIsVariant: false, giftCard: true }
+        return this.skip('gift-card')
+      }
       const productOnly = declaresOptionsOnly(layout, cells)
       this.shopifyProduct = {
         handle,
@@ -466,6 +482,7 @@ export class ProductReader {
       return this.withImage(shopifyVariant({ row, cells, ...optionsOf(layout, cells, cells) }), cells)
     }
     const product = this.shopifyProduct!
+    if (product.giftCard) return undefined
     const variantCells = [...layout.own].filter((index) => !layout.images?.has(index))
     if (!variantCells.some((index) => cell(cells, index) !== '')) {
       this.counts.imageRows++

@@ -61,6 +61,7 @@ export function readAsText(products: ProductCounts): string {
 /** Why a product is no SKU, by its reason; in the order said. */
 const SKIPPED: Record<SkipReason, string> = {
   'not-physical': 'downloadable or virtual (not a physical product)',
+  'gift-card': 'gift card (not a physical product)',
   grouped: 'grouped (a set of other products)',
   bundle: 'bundle (other products sold together)',
   external: 'external (sold on another site)',

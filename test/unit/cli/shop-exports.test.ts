@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -172,5 +172,28 @@ describe('Shopify’s variants named by their product and options', () => {
     expect(notes).toContain(
       'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
     )
+  })
+})
+
+// A real Shopify export (a cosmetics shop's) holds its gift card, "Denominations" $10 to $100, among
+// its products: each denomination became a SKU to try on. Written here after it.
+describe('Shopify’s gift cards', () => {
+  it('are skipped with all their denominations, and said so', async () => {
+    const file = join(scratch, 'shopify-gift-card.csv')
+    await writeFile(
+      file,
+      [
+        'Handle,Title,Vendor,Type,Option1 Name,Option1 Value,Variant SKU,Variant Barcode,Variant Price,Gift Card,Image Src',
+        'serum,Vitamin C Serum,Ayonne,Serums,Title,Default Title,AY-1,4006381333931,29.00,false,https://cdn.example.com/serum.jpg',
+        'gift-cards,Ayonne Gift Cards,Ayonne,Anti Aging serums,Denominations,$10.00,,,9.95,true,https://cdn.example.com/card.jpg',
+        'gift-cards,,,,,$25.00,,,25.00,,',
+        'gift-cards,,,,,$50.00,,,50.00,,',
+      ].join('\n'),
+    )
+    expect((await converted(file, 'gift-card.json')).map((sku) => sku.productName)).toEqual([
+      'Vitamin C Serum',
+    ])
+    const { notes } = await validated(file)
+    expect(notes).toContain('1 product skipped: 1 gift card (not a physical product)')
   })
 })
