@@ -22,6 +22,13 @@ async function storedPayload(page: Page, id: string) {
 }
 
 test.describe('App editor', () => {
+  test('the keyboard reaches the preview past the form: the link after the title', async ({ page }) => {
+    await namedApp(page, 'Keyboard Preview')
+    await page.getByRole('link', { name: 'Skip to the preview' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('complementary', { name: 'App preview' })).toBeFocused()
+  })
+
   test('a CSS colour name or short hex becomes the hex text the contract asks for, and says so', async ({
     page,
   }) => {

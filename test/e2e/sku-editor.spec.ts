@@ -21,6 +21,31 @@ async function imageServer(): Promise<{ url: string; server: Server }> {
 }
 
 test.describe('SKU editor controls', () => {
+  // A tryout pressed Tab ~56 times to reach the preview, past every field of the form.
+  test('the keyboard reaches the preview from the title in one Tab, and the route stays', async ({
+    page,
+  }) => {
+    await newDraft(page)
+    await expect(page.getByRole('heading', { name: 'Untitled SKU' })).toBeFocused()
+    const route = page.url()
+    await page.keyboard.press('Tab')
+    const skip = page.getByRole('link', { name: 'Skip to the preview' })
+    await expect(skip).toBeFocused()
+    await expect(skip).toBeInViewport()
+    await screenshot(page, 'sku-editor-skip-to-preview')
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('complementary', { name: 'AR preview' })).toBeFocused()
+    await page.keyboard.press('Tab')
+    await expect(page.getByRole('radio', { name: 'Studio' })).toBeFocused()
+    expect(page.url()).toBe(route)
+
+    // The app's own skip link, first on every page, moves the focus without leaving the page.
+    await page.getByRole('link', { name: 'Skip to content' }).focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('main')).toBeFocused()
+    expect(page.url()).toBe(route)
+  })
+
   test('a switch sets a boolean, can say it is not set, and steppers move by the field’s step', async ({
     page,
   }) => {
