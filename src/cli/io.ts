@@ -41,3 +41,11 @@ export class CliError extends Error {
     this.usageOf = usageOf
   }
 }
+
+/**
+ * `text` as one word of a shell command line, quoted only when it must be: a path in a message's
+ * advice is pasted into a terminal as it is (macOS's "Application Support" has a space).
+ */
+export function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`
+}

@@ -5,7 +5,7 @@ import type { ProductCounts } from '#shared/sheet/products.ts'
 import type { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
 import { conversionText, readAsText, skippedText } from '#shared/sheet/reading-words.ts'
-import type { ColumnMatch } from '#shared/sheet/types.ts'
+import type { ColumnMatch, FieldPath } from '#shared/sheet/types.ts'
 import { counted } from '#shared/counted.ts'
 
 /**
@@ -80,7 +80,7 @@ function structuralNotes(matches: readonly ColumnMatch[], mapping: SheetMapping)
     if (!match.structural || (mapping.columns[match.column] ?? null) !== null) continue
     const header = `"${match.header}"`
     if (isAppColumn(match.header)) app.push(header)
-    else if (match.offer !== undefined && !mapping.columns.includes(match.offer))
+    else if (match.offer !== undefined && !fills(mapping, match.offer))
       offered.push(
         `column ${header} is read by the file's format, not as a field. ${match.why ?? ''}; no other column fills ${describeColumn(match.offer)}: to take it for that, say so with --mapping ({"columns": {${JSON.stringify(match.header)}: "${match.offer}"}})`,
       )
@@ -97,6 +97,10 @@ function structuralNotes(matches: readonly ColumnMatch[], mapping: SheetMapping)
   if (app.length) notes.push(`${listed(app)} Catalog Desk's own, not read back`)
   return [...notes, ...offered]
 }
+
+/** Whether a column or a fixed value fills `field`. */
+const fills = (mapping: SheetMapping, field: FieldPath) =>
+  mapping.columns.includes(field) || Object.hasOwn(mapping.constants, field)
 
 /** Columns read as nothing whose header looks like a typo of a field that no column fills. */
 function typoColumns(matches: readonly ColumnMatch[], mapping: SheetMapping): ColumnMatch[] {

@@ -327,8 +327,8 @@ when the command died becomes "unknown". An update whose outcome is unknown or f
 by the next push, whole: an update is idempotent (sent twice, it leaves the SKU as once). A journal
 of another address is refused; one address spelt two ways ("HTTP://LocalHost/") is one. A first
 push to this computer under one name (localhost, 127.0.0.1, [::1]) while a journal of another
-exists stops, naming both: --journal says which to keep. Ctrl-C stops sending new requests; those in flight finish and are
-recorded. A journal an earlier catalog-desk kept (FILE.push-journal.jsonl beside FILE, or the one
+records SKUs created there stops, naming them: --journal says which to keep. Ctrl-C stops sending
+new requests; those in flight finish and are recorded. A journal an earlier catalog-desk kept (FILE.push-journal.jsonl beside FILE, or the one
 --journal names) is carried over by barcode when FILE is the file it was written for, unchanged:
 nothing it created is created again; with FILE changed since it is refused (exit 2), saying how to
 carry it over.

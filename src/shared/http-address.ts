@@ -26,7 +26,7 @@ export function canonicalAddress(value: string): string {
 
 /**
  * Whether `found` (read from a file: anything) may stand for the address `expected`: the same
- * address in any spelling, this computer under any of its names (a journal of
+ * address in any spelling, or this computer under any of its names (a push journal of
  * "http://localhost:4010" is taken for "http://127.0.0.1:4010" when the person names it).
  */
 export function sameAddress(found: unknown, expected: string): boolean {

@@ -52,11 +52,11 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
     // Read whole before the journal is touched: a list that cannot be read changes nothing.
     const platformHas = values['platform-has']
     const platform = platformHas === undefined ? undefined : await readPlatformList(platformHas, io.cwd)
-    const dataDir = values.journal === undefined ? appDataDir(options.env) : undefined
+    const dataDir = appDataDir(options.env)
     const journalPath =
-      dataDir === undefined
-        ? resolve(io.cwd, values.journal!)
-        : defaultJournalPath(dataDir, baseUrl, input.kind.kind)
+      values.journal === undefined
+        ? defaultJournalPath(dataDir, baseUrl, input.kind.kind)
+        : resolve(io.cwd, values.journal)
     const outputs = outputsOf(options, io.cwd)
     await checkOutputs(outputs, {
       cwd: io.cwd,
@@ -69,7 +69,8 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       file,
       baseUrl,
       path: journalPath,
-      ...(dataDir === undefined ? {} : { dataDir }),
+      dataDir,
+      named: values.journal !== undefined,
       cwd: io.cwd,
       dryRun,
     })

@@ -4,7 +4,7 @@ import { JournalMismatchError, readJournalLines } from './journal-file.ts'
 import type { AdoptedRecord, JournalAdoption, LegacyLines } from './journal-outbox.ts'
 import type { PushInput } from './push-input.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
-import { sameAddress } from '#shared/http-address.ts'
+import { canonicalAddress } from '#shared/http-address.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
 /**
@@ -62,10 +62,13 @@ export function readLegacyJournal(
       if (other) return
       if (number === 0) {
         const header = value as Partial<LegacyLines['header']> & { type?: unknown; format?: unknown }
+        // The same address in any spelling, never this computer under another name: this journal
+        // is found beside FILE, not named by the person (journal-path.ts).
         if (
           header?.type === 'header' &&
           header.format === 1 &&
-          sameAddress(header.baseUrl, expected.baseUrl) &&
+          typeof header.baseUrl === 'string' &&
+          canonicalAddress(header.baseUrl) === canonicalAddress(expected.baseUrl) &&
           header.kind === expected.kind
         )
           legacy = { header: header as LegacyLines['header'], lines: [] }

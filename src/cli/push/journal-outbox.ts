@@ -330,8 +330,9 @@ function checkHeader(value: unknown, expected: JournalHeader, path: string): 'cu
   if (found?.type !== 'header' || (found.format !== JOURNAL_FORMAT && found.format !== 1)) {
     throw new JournalMismatchError(`${path} is not a push journal of this version; name another --journal.`)
   }
-  // Compared as the URL standard spells them: a journal an earlier version wrote for
-  // "http://LOCALHOST:4010" is the one of "http://localhost:4010".
+  // The same address in any spelling ("http://LOCALHOST:4010/" is "http://localhost:4010"), or
+  // this computer under another name: a default journal's file is its own name's (journal-path.ts),
+  // so another name's journal is read only when --journal names it.
   if (!sameAddress(found.baseUrl, expected.baseUrl)) {
     throw new JournalMismatchError(
       `${path} is the journal of a push to ${found.baseUrl}, not ${expected.baseUrl}: what it calls synced is synced there. Name another --journal.`,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { LOOPBACK_NAMES } from '#shared/http-address.ts'
+import { canonicalAddress, isLoopbackAddress, LOOPBACK_NAMES } from '#shared/http-address.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 
 /**
@@ -30,23 +30,24 @@ export function destinationName(baseUrl: string): string {
 }
 
 /**
- * The journals kept in `dataDir` for this address's port and path under this computer's other
- * names ("http://127.0.0.1:4010" for "http://localhost:4010"): the same service, most likely,
- * though not surely (a name may lead to another listener), so they are not read as this address's
- * journal, only named, since what one records as created the other would create again.
+ * The files in `dataDir` that would be the journals of this address's scheme, port and path under
+ * this computer's other names ("http://127.0.0.1:4010" for "http://localhost:4010"): the same
+ * service, most likely, though not surely (a name may lead to another listener), so they are never
+ * read as this address's journal unless the person names one. A file's name leaves the scheme out:
+ * its header says whose journal it is (push-journal.ts reads it).
  */
 export function loopbackJournals(
   dataDir: string,
   baseUrl: string,
   kind: SyncKind,
 ): Array<{ baseUrl: string; path: string }> {
-  const url = URL.parse(baseUrl)
-  if (!url || !LOOPBACK_NAMES.includes(url.hostname)) return []
+  if (!isLoopbackAddress(baseUrl)) return []
+  const url = new URL(baseUrl)
   return LOOPBACK_NAMES.filter((name) => name !== url.hostname)
     .map((name) => {
       const other = new URL(url)
       other.hostname = name
-      const address = other.href.replace(/\/+$/, '')
+      const address = canonicalAddress(other.href)
       return { baseUrl: address, path: defaultJournalPath(dataDir, address, kind) }
     })
     .filter(({ path }) => existsSync(path))

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { normaliseBaseUrl } from '#node/profiles/profile-rules.ts'
 import { createTokenStore, type MissingToken, type TokenStore } from '#node/secrets/token-store.ts'
+import { isSendableToken } from '#node/service/client.ts'
 import { DEFAULT_SENDING, type Profile, type TokenEncoding } from '#shared/profile.ts'
 import { destinationKindOf, hasOwnAddress } from '#shared/sync/destination.ts'
 import { CliError } from '../io.ts'
@@ -38,9 +39,14 @@ export function tokenFromEnv(
 ): Credentials {
   const token = VARIABLE_NAME.test(name) ? env[name]?.trim() : undefined
   const holder = looksLikeVariableName(name) ? `the environment variable ${name}` : '--token-env'
-  if (token)
-    return { tokenEncoding, getToken: async () => token, tokenRemedy: `Check the token ${holder} gives` }
-  throw new CliError(tokenEnvProblem(name, env), 'push')
+  if (!token) throw new CliError(tokenEnvProblem(name, env), 'push')
+  // Refused before anything is read or sent, in words of where it came from.
+  if (!isSendableToken(token, tokenEncoding))
+    throw new CliError(
+      `The token ${holder} gives holds spaces, line breaks or other characters a request header cannot carry as it is: check it, or give --token-encoding base64 if the service takes the token so.`,
+      'push',
+    )
+  return { tokenEncoding, getToken: async () => token, tokenRemedy: `Check the token ${holder} gives` }
 }
 
 /**

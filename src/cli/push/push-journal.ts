@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { counted } from '#shared/counted.ts'
-import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
-import { CliError, type Output } from '../io.ts'
+import { RECOVERED_MESSAGE, type ItemState } from '#shared/sync/ports.ts'
+import { CliError, shellWord, type Output } from '../io.ts'
 import { JournalBusyError } from './journal-lock.ts'
 import { legacyAdoption, readLegacyJournal } from './journal-legacy.ts'
-import { JournalMismatchError, openJournal, type Journal } from './journal-outbox.ts'
-import { loopbackJournals } from './journal-path.ts'
+import { JournalMismatchError, openJournal, type Journal, type JournalRecord } from './journal-outbox.ts'
+import { defaultJournalPath, loopbackJournals } from './journal-path.ts'
 import type { PushInput } from './push-input.ts'
 
 /**
@@ -25,11 +25,10 @@ export interface PushJournalOptions {
   file: string
   baseUrl: string
   path: string
-  /**
-   * The app's data folder, where the destination's own journal is kept; undefined when `--journal`
-   * names the journal: its folder is not created, and no journal beside FILE is carried over.
-   */
-  dataDir?: string
+  /** The app's data folder, where each destination's own journal is kept (journal-path.ts). */
+  dataDir: string
+  /** Named by `--journal`: the person's choice, whichever journal it is. */
+  named: boolean
   cwd: string
   /** Read the journal, and create, lock or write nothing. */
   dryRun: boolean
@@ -42,15 +41,15 @@ export interface PushJournalOptions {
  */
 export async function openPushJournal(out: Output, options: PushJournalOptions): Promise<Journal> {
   const { input, baseUrl, path, dryRun } = options
-  const named = options.dataDir === undefined
+  // The destination's own journal, by default or named: its folder is made, and a journal an
+  // earlier version kept beside FILE is carried over into it.
+  const own = path === defaultJournalPath(options.dataDir, baseUrl, input.kind.kind)
   const others =
-    options.dataDir === undefined || existsSync(path)
-      ? []
-      : loopbackJournals(options.dataDir, baseUrl, input.kind.kind)
-  if (!dryRun && others.length > 0) throw new CliError(otherNameMessage(others[0]!, path), 'push')
+    options.named || existsSync(path) ? [] : await journalsUnderOtherNames(options.dataDir, baseUrl, input)
+  if (!dryRun && others.length > 0) throw new CliError(otherNamesMessage(others, path), 'push')
   let journal: Journal
   try {
-    if (!named && !dryRun) await mkdir(dirname(path), { recursive: true })
+    if (own && !dryRun) await mkdir(dirname(path), { recursive: true })
     journal = await openJournal({
       path,
       baseUrl,
@@ -62,7 +61,7 @@ export async function openPushJournal(out: Output, options: PushJournalOptions):
     throw journalRefusal(path, error)
   }
   try {
-    if (!named) await adoptBesideFile(out, journal, options)
+    if (own) await adoptBesideFile(out, journal, options)
   } catch (error) {
     await journal.close()
     throw journalRefusal(path, error)
@@ -73,17 +72,55 @@ export async function openPushJournal(out: Output, options: PushJournalOptions):
       ? `Journal of ${baseUrl}: ${path} (${counted(journal.size, input.kind.noun)} sent there before${read}).\n`
       : `Journal of ${baseUrl}: ${path} (${dryRun ? 'none yet; a dry run creates none' : 'new'}).\n`,
   )
-  if (dryRun) for (const other of others) out.write(`${otherNameMessage(other, path)} (A push stops here.)\n`)
+  if (dryRun && others.length > 0) out.write(`${otherNamesMessage(others, path)} (A push stops here.)\n`)
   return journal
 }
 
 /**
- * A first push to this computer under one name when a journal of it under another exists: the
- * same service, most likely, and a push would create again what that journal records as created.
- * Whether it is stays the person's to say, with --journal.
+ * This computer's journals under its other names (localhost, 127.0.0.1, [::1]) for the same
+ * scheme, port and path, that record SKUs which stand there or may (created, unknown, failed):
+ * the same service, most likely, where a push under this name would create them again.
  */
-function otherNameMessage(other: { baseUrl: string; path: string }, path: string): string {
-  return `There is no journal of this address yet, and ${other.path} is the journal of ${other.baseUrl}, this computer under another name: if that is this service, a push would create again what it records as created. Push with --journal ${other.path} to use it, or with --journal ${path} to keep one of this address's own.`
+async function journalsUnderOtherNames(
+  dataDir: string,
+  baseUrl: string,
+  input: PushInput,
+): Promise<OtherJournal[]> {
+  const found: OtherJournal[] = []
+  for (const other of loopbackJournals(dataDir, baseUrl, input.kind.kind)) {
+    // Read only; one of another scheme (its file's name is the same) or unreadable is not this service's.
+    const journal = await openJournal({ ...other, kind: input.kind.kind, dryRun: true }).catch(
+      () => undefined,
+    )
+    if (!journal) continue
+    try {
+      if ([...journal.records()].some(([, record]) => mayStandThere(record))) found.push(other)
+    } finally {
+      await journal.close()
+    }
+  }
+  return found
+}
+
+interface OtherJournal {
+  baseUrl: string
+  path: string
+}
+
+/** Whether what a journal records of an item says it stands there, or may: sent, with no clear "no". */
+const mayStandThere = (record: JournalRecord) =>
+  record.stands !== undefined || (record.last !== undefined && !NOT_THERE.has(record.last.state))
+
+/** An item never sent, or refused whole: not there. */
+const NOT_THERE: ReadonlySet<ItemState> = new Set(['queued', 'rejected'])
+
+/**
+ * A first push to this computer under one name when journals of it under others exist: whether it
+ * is the same service stays the person's to say, with --journal.
+ */
+function otherNamesMessage(others: readonly OtherJournal[], path: string): string {
+  const which = others.map((other) => `${shellWord(other.path)} (${other.baseUrl})`).join(' and ')
+  return `There is no journal of this address yet, and this computer under another name has one that records SKUs created there, or that may be: ${which}. If that is this service, a push would create them again. Push with --journal naming it to use it, or with --journal ${shellWord(path)} to keep one of this address's own.`
 }
 
 /** Carries over the journal an earlier version kept beside FILE, once, leaving that file as it was. */

@@ -91,8 +91,12 @@ export async function readPushOptions(args: string[], io: CliIo): Promise<PushOp
           ...(io.tokens ? { tokens: io.tokens } : {}),
         })
       : dryRun
-        ? // No token, so none is refused: the remedy is never said.
-          { tokenEncoding: encoding ?? DEFAULT_SENDING.tokenEncoding, getToken: noToken, tokenRemedy: '' }
+        ? // No token: nothing is sent, so none is refused.
+          {
+            tokenEncoding: encoding ?? DEFAULT_SENDING.tokenEncoding,
+            getToken: noToken,
+            tokenRemedy: 'Give the token with --token-env or --profile',
+          }
         : tokenFromEnv(values['token-env']!, env, encoding)
   const baseUrl = baseUrlOf(values['base-url'], credentials)
   const profile = credentials.profile

@@ -52,6 +52,11 @@ export const DEFAULT_USER_AGENT = 'catalog-desk'
 /** Visible ASCII only: a raw token is sent as it is, and a header cannot carry spaces or line breaks. */
 const SENDABLE_RAW_TOKEN = /^[\x21-\x7e]+$/
 
+/** Whether `token` can be sent in the encoding given: base64 carries anything, raw only visible ASCII. */
+export function isSendableToken(token: string, encoding: TokenEncoding): boolean {
+  return encoding !== 'raw' || SENDABLE_RAW_TOKEN.test(token)
+}
+
 export function bearerValue(token: string, encoding: TokenEncoding): string {
   return encoding === 'base64' ? Buffer.from(token, 'utf8').toString('base64') : token
 }
@@ -73,7 +78,7 @@ export function createServiceClient(config: ServiceClientConfig): ServiceClient 
     try {
       const token = await config.getToken()
       if (!token) return { outcome: notSent('needs-token', NO_TOKEN_MESSAGE) }
-      if (config.tokenEncoding === 'raw' && !SENDABLE_RAW_TOKEN.test(token)) {
+      if (!isSendableToken(token, config.tokenEncoding)) {
         return { outcome: notSent('needs-token', TOKEN_UNSENDABLE_MESSAGE) }
       }
       return { token }

@@ -171,8 +171,8 @@ export interface Hold {
 
 /**
  * How each reason is headed where SKUs held back are counted ("3 drafts missing a product name or
- * a barcode": either, as the rows' own reasons say), where the destination is said around it (the CLI's summary names the address). The
- * app names it in the heading itself: `holdHeading`.
+ * a barcode": either, as the rows' own reasons say), where the destination is said around it (the
+ * CLI's summary names the address). The app names it in the heading itself: `holdHeading`.
  */
 export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   empty: 'empty (nothing filled in)',

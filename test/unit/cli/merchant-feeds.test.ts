@@ -214,7 +214,15 @@ describe('Google Merchant Center XML feeds through the CLI', () => {
     )
     const skus = await convert(feed, ['--mapping', mapping])
     expect(skus[0]).toMatchObject({ category: 'Health & Beauty', subCategory: 'Health Care' })
-    // With the shop's own product_type, Google's is not offered.
+    // Nor when a fixed value fills the category, or the shop's own product_type does.
+    const fixed = join(scratch, 'fixed-category.json')
+    await writeFile(
+      fixed,
+      JSON.stringify({ format: 'catalog-desk-mapping/1', constants: { category: 'Health' } }),
+    )
+    expect((await runCli(['validate', feed, '--mapping', fixed])).stdout).not.toContain(
+      'no other column fills Category',
+    )
     expect((await runCli(['validate', RSS])).stdout).not.toContain('no other column fills Category')
   })
 

@@ -151,18 +151,43 @@ describe('push: resuming from the journal', () => {
     expect(refused.code).toBe(2)
     const known = harness.journalOf(sandbox.url)
     expect(refused.stderr).toContain(
-      `${known} is the journal of http://127.0.0.1:${port}, this computer under another name: if that is this service, a push would create again what it records as created. Push with --journal ${known} to use it`,
+      `this computer under another name has one that records SKUs created there, or that may be: ${known} (http://127.0.0.1:${port}). If that is this service, a push would create them again. Push with --journal naming it to use it, or with --journal ${harness.journalOf(`http://localhost:${port}`)} to keep one of this address's own.`,
     )
     const dryRun = await push(['a.json', '--base-url', `http://localhost:${port}`, '--dry-run'])
     expect(dryRun.code).toBe(0)
-    expect(dryRun.stderr).toContain(
-      `is the journal of http://127.0.0.1:${port}, this computer under another name`,
-    )
+    expect(dryRun.stderr).toContain(`${known} (http://127.0.0.1:${port}). If that is this service`)
     // Named, that journal is taken for this address: nothing is created again.
     const named = await push([...local, '--journal', known, '--json'])
     expect(named.code).toBe(0)
     expect(JSON.parse(named.stdout)).toMatchObject({ synced: 2, unchanged: 2 })
     expect(barcodesIn(sandbox)).toEqual(['A-0', 'A-1'])
+  })
+
+  it('another name’s journal stops a push only when it is this scheme’s and records SKUs that may stand there', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(join(harness.dir(), 'a.json'), JSON.stringify(skus(2, 'A')))
+    const port = new URL(sandbox.url).port
+    const local = ['a.json', '--base-url', `http://localhost:${port}`, '--token-env', 'PUSH_TOKEN', '--json']
+    // A first push through 127.0.0.1 whose token was refused: nothing was created, nothing stops.
+    const refused = await push(['a.json', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'], {
+      env: { PUSH_TOKEN: 'not-the-token', CATALOG_DESK_DATA_DIR: harness.dataDir() },
+    })
+    expect(refused.code).toBe(1)
+    expect(barcodesIn(sandbox)).toEqual([])
+    const sent = await push(local)
+    expect(sent.code).toBe(0)
+    expect(JSON.parse(sent.stdout)).toMatchObject({ created: { synced: 2 } })
+    // The same file name for https on that port is another service's journal: it stops nothing.
+    const other = await sandboxFor()
+    const otherPort = new URL(other.url).port
+    const journal = harness.journalOf(other.url)
+    await push(['a.json', '--base-url', other.url, '--token-env', 'PUSH_TOKEN'])
+    const lines = (await readFile(journal, 'utf8')).split('\n')
+    lines[0] = lines[0]!.replace(`http://127.0.0.1:${otherPort}`, `https://127.0.0.1:${otherPort}`)
+    await writeFile(journal, lines.join('\n'))
+    const overHttp = await push(['a.json', '--base-url', `http://localhost:${otherPort}`, '--dry-run'])
+    expect(overHttp.code).toBe(0)
+    expect(overHttp.stderr).not.toContain('this computer under another name')
   })
 
   it('--journal naming a file that is not a journal: exit 2, the file untouched, nothing sent', async () => {

@@ -206,6 +206,20 @@ describe('catalog-desk push', () => {
     expect(JSON.parse(fixed.stdout)).toMatchObject({ synced: 4, status: 'finished' })
   })
 
+  it('a token a header cannot carry as it is: refused before anything is read or sent, naming its variable', async () => {
+    const sandbox = await sandboxFor()
+    const file = await inputFile('skus.json', skus(1))
+    const run = await push([file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'], {
+      env: { PUSH_TOKEN: 'two words', CATALOG_DESK_DATA_DIR: harness.dataDir() },
+    })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(
+      'The token the environment variable PUSH_TOKEN gives holds spaces, line breaks or other characters a request header cannot carry as it is',
+    )
+    expect(run.stderr).not.toContain('two words')
+    expect(sandbox.requests()).toHaveLength(0)
+  })
+
   it('a wrong address (404) stops the run: the batch failed, nothing more sent', async () => {
     const sandbox = await sandboxFor()
     const file = await inputFile('skus.json', skus(4))
