@@ -35,6 +35,18 @@ const GOOGLE_NS = 'http://base.google.com/ns/1.0'
 /** Elements that are another name of a column of the tab-separated feed. */
 const COLUMN_OF: Record<string, string> = { summary: 'description' }
 
+/**
+ * WordPress's own export (Tools › Export, "WordPress eXtended RSS") is RSS 2.0 too: its items are
+ * every post, page, picture and product of the site, products' variations and pictures among them,
+ * told by WordPress's own elements, not a feed's. Told by its namespace (wordpress.org/export/).
+ */
+function isWordPressExport(root: SaxesTagNS): boolean {
+  return Object.values(root.ns ?? {}).some((uri) => uri.startsWith('http://wordpress.org/export/'))
+}
+
+const WORDPRESS_EXPORT =
+  'It is a WordPress export (Tools › Export), not a product feed: its items are every post, page, picture and product of the site. Export the products from WooCommerce instead (Products › Export, a CSV file), and import that.'
+
 /** A feed nests four deep (rss, channel, item, g:shipping, g:country); far deeper is no feed. */
 const MAX_DEPTH = 32
 
@@ -103,6 +115,7 @@ async function readFeed(
       )
     if (depth === 0) {
       rootName = tag.name
+      if (isWordPressExport(tag)) throw new SheetFileError('not-a-feed', WORDPRESS_EXPORT)
       if (tag.local === 'rss') kind = 'RSS 2.0'
       else if (tag.local === 'feed') kind = 'Atom'
       else

@@ -226,6 +226,28 @@ describe('Google Merchant Center XML feeds through the CLI', () => {
     expect((await runCli(['validate', RSS])).stdout).not.toContain('no other column fills Category')
   })
 
+  // WooCommerce's sample data as WordPress exports it (a theme's repository carries it): read as a
+  // feed, its 47 items gave 47 SKUs, pictures and grouped products among them, the categories joined.
+  it('a WordPress export (RSS with WordPress’s own elements) is refused, pointing to WooCommerce’s CSV export', async () => {
+    const wxr = join(scratch, 'sample_products.xml')
+    await writeFile(
+      wxr,
+      `<?xml version="1.0" encoding="UTF-8"?>
+<!-- generator="WordPress/5.0.3" -->
+<rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/">
+<channel><title>WooCommerce Demo Store</title>
+<item><title>V-Neck T-Shirt</title><wp:post_type>product</wp:post_type></item>
+<item><title>vneck-tee-2.jpg</title><wp:post_type>attachment</wp:post_type></item>
+</channel></rss>
+`,
+    )
+    const run = await runCli(['validate', wxr])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(
+      'It is a WordPress export (Tools › Export), not a product feed: its items are every post, page, picture and product of the site. Export the products from WooCommerce instead (Products › Export, a CSV file), and import that.',
+    )
+  })
+
   it('XML that is no feed, or a feed with a DOCTYPE, is refused with exit 2 and the reason', async () => {
     const other = join(scratch, 'catalog.xml')
     await writeFile(other, '<?xml version="1.0"?>\n<products><product/></products>\n')
