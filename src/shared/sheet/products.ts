@@ -296,6 +296,25 @@ const cell = (cells: readonly string[], index: number | undefined) =>
  * and weight (for shipping, not the product's); undefined when the headers are not its own
  * (`wooCommerceHeaders`: see {@link formatLayout}).
  */
+/**
+ * Headers only WooCommerce's exporter writes (its yes/no questions, its attributes' flags): two of
+ * them say an English sheet is its export even without Parent, whose Type ("simple", "variable")
+ * would otherwise be taken for the sub-category.
+ */
+const WOOCOMMERCE_ONLY: ReadonlySet<string> = new Set([
+  'is featured',
+  'visibility in catalog',
+  'catalog visibility',
+  'in stock',
+  'backorders allowed',
+  'sold individually',
+  'allow customer reviews',
+  'tax status',
+  'tax class',
+  'attribute 1 visible',
+  'attribute 1 global',
+])
+
 function wooCommerceLayout(
   words: readonly string[],
   at: (...names: string[]) => number | undefined,
@@ -305,9 +324,11 @@ function wooCommerceLayout(
   const parent = at('parent')
   const id = at('id')
   const sku = at('sku')
+  // Without Parent (a shop exporting some columns only), the exporter's own questions say it.
+  const exporters = words.filter((w) => WOOCOMMERCE_ONLY.has(w)).length >= 2
   if (
     type === undefined ||
-    (parent === undefined && !wooCommerceHeaders) ||
+    (parent === undefined && !wooCommerceHeaders && !exporters) ||
     (id === undefined && sku === undefined)
   )
     return undefined

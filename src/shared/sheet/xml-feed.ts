@@ -35,6 +35,17 @@ const GOOGLE_NS = 'http://base.google.com/ns/1.0'
 /** Elements that are another name of a column of the tab-separated feed. */
 const COLUMN_OF: Record<string, string> = { summary: 'description' }
 
+/** The feed its root element says, or a SheetFileError saying what the file is instead. */
+function feedKindOf(root: SaxesTagNS): FeedKind {
+  if (isWordPressExport(root)) throw new SheetFileError('not-a-feed', WORDPRESS_EXPORT)
+  if (root.local === 'rss') return 'RSS 2.0'
+  if (root.local === 'feed') return 'Atom'
+  throw new SheetFileError(
+    'not-a-feed',
+    `It is XML, but not a product feed: its root element is <${root.name}>, where a Google Merchant Center feed has <rss> (RSS 2.0) or <feed> (Atom).`,
+  )
+}
+
 /**
  * WordPress's own export (Tools › Export, "WordPress eXtended RSS") is RSS 2.0 too: its items are
  * every post, page, picture and product of the site, products' variations and pictures among them,
@@ -115,14 +126,7 @@ async function readFeed(
       )
     if (depth === 0) {
       rootName = tag.name
-      if (isWordPressExport(tag)) throw new SheetFileError('not-a-feed', WORDPRESS_EXPORT)
-      if (tag.local === 'rss') kind = 'RSS 2.0'
-      else if (tag.local === 'feed') kind = 'Atom'
-      else
-        throw new SheetFileError(
-          'not-a-feed',
-          `It is XML, but not a product feed: its root element is <${tag.name}>, where a Google Merchant Center feed has <rss> (RSS 2.0) or <feed> (Atom).`,
-        )
+      kind = feedKindOf(tag)
       return
     }
     if (item === undefined) {

@@ -197,3 +197,27 @@ describe('Shopify’s gift cards', () => {
     expect(notes).toContain('1 product skipped: 1 gift card (not a physical product)')
   })
 })
+
+// Two real English WooCommerce exports without a Parent column (a wine shop's 404 products, a
+// sneaker shop's 69): every SKU's sub-category was "simple", the Type column's words. Written here
+// after their headers.
+describe('WooCommerce’s export without a Parent column', () => {
+  it('is told by the exporter’s own questions: its Type says what each row is, never a sub-category', async () => {
+    const file = join(scratch, 'woocommerce-no-parent.csv')
+    await writeFile(
+      file,
+      [
+        '"ID","Type","SKU","Name","Published","Is featured?","Visibility in catalog","In stock?","Regular price","Categories","Images"',
+        '"101","simple","J9-UNC","Jordan 9 unc","1","0","visible","1","250","Zapatillas > Jordan","https://cdn.example.com/j9.jpg"',
+        '"102","simple","J6-MID","Jordan 6 midnight","1","0","visible","1","230","Zapatillas > Jordan","https://cdn.example.com/j6.jpg"',
+      ].join('\n'),
+    )
+    const skus = (await converted(file, 'woocommerce-no-parent.json')) as Array<Record<string, unknown>>
+    expect(skus.map((sku) => [sku.productName, sku.category, sku.subCategory])).toEqual([
+      ['Jordan 9 unc', 'Zapatillas', 'Jordan'],
+      ['Jordan 6 midnight', 'Zapatillas', 'Jordan'],
+    ])
+    const { notes } = await validated(file)
+    expect(notes).toContain('read as a WooCommerce product export: 2 products, 0 variants')
+  })
+})
