@@ -70,6 +70,45 @@ test.describe('Settings: profiles, token and connection', () => {
     await expect(page.getByText('No token is set for Local service.')).toBeVisible()
   })
 
+  // A tryout removed the active profile, and its token with it, in one click; and after "Save new
+  // profile", "Save token" or "Use this profile" the keyboard's focus fell back to the page's start.
+  test('removing a profile asks first and says where syncing goes; the focus follows each step', async ({
+    page,
+    sandbox,
+  }) => {
+    await openSettings(page)
+    await addProfile(page, 'Staging copy', sandbox.url)
+    const name = page.getByRole('heading', { name: 'Staging copy', level: 2 })
+    await expect(name).toBeFocused()
+    // A test without a token, then a token saved: the result said of no token is gone with it.
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(result(page)).toContainText('Not connected')
+    await page.getByLabel('Paste the token').fill(EMBEDDED_SANDBOX_TOKEN)
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await expect(page.getByLabel('Replace the token')).toBeFocused()
+    await expect(result(page)).toHaveCount(0)
+    await page.getByRole('button', { name: 'Use this profile' }).click()
+    await expect(name).toBeFocused()
+
+    await page.getByRole('button', { name: 'Remove profile' }).click()
+    const ask = page.getByRole('alertdialog', { name: 'Remove the profile “Staging copy”?' })
+    await expect(ask).toContainText(
+      'its API token is deleted from the system keychain: this cannot be undone',
+    )
+    await expect(ask).toContainText('It is the active profile: syncing goes to the Sandbox then.')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'settings-remove-profile')
+    await ask.getByRole('button', { name: 'Keep it' }).click()
+    await expect(page.getByRole('button', { name: /Staging copy/ })).toContainText('Active')
+
+    await page.getByRole('button', { name: 'Remove profile' }).click()
+    await ask.getByRole('button', { name: 'Remove profile' }).click()
+    await expect(page.getByRole('button', { name: /Staging copy/ })).toHaveCount(0)
+    const sandboxItem = page.getByRole('button', { name: /Sandbox/ })
+    await expect(sandboxItem).toContainText('Active')
+    await expect(sandboxItem).toBeFocused()
+  })
+
   test('profile settings are checked before they are saved, and survive a reload', async ({ page }) => {
     await openSettings(page)
     await page.getByRole('button', { name: /Production/ }).click()

@@ -63,7 +63,8 @@ export const useProfilesStore = defineStore('profiles', () => {
 
   async function setToken(id: string, token: string): Promise<TokenSaved> {
     const saved = await profilesInMain.setToken(id, token)
-    // What "Test both" found was about the former token.
+    // What the connection tests found was about the former token (or its absence).
+    delete tests.value[id]
     delete encodingTests.value[id]
     await load()
     return saved
