@@ -1,4 +1,5 @@
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
+import { seedDrafts } from '../../bench/seed-drafts.ts'
 import { storedDraftCount } from './harness/stored-drafts.ts'
 import { bulkButton, lede, openSeededList, rowAt, said, selectFirst, selected } from './harness/list-page.ts'
 
@@ -79,6 +80,28 @@ test.describe('Hands that cannot slip on the SKU list', () => {
     await expect(said(page, '5 drafts duplicated')).toBeVisible()
     await expect(page.getByRole('alertdialog')).toHaveCount(0)
     await expect(lede(page)).toHaveText('65 drafts on this computer')
+  })
+
+  // A tryout was asked "Delete 6 drafts?" over six drafts, two of them sent, and got "4 drafts
+  // deleted. 2 drafts skipped": the question now counts what the delete will do.
+  test('the question before a delete counts the drafts it deletes, and says the sent ones are kept', async ({
+    page,
+  }) => {
+    await page.goto('/#/skus')
+    await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+    await seedDrafts(page, 20, { sent: [1, 3] })
+    await page.reload()
+    await expect(lede(page)).toHaveText('20 drafts on this computer')
+    await selectFirst(page, 8)
+    await bulkButton(page, 'Delete').click()
+    const deleting = page.getByRole('alertdialog', { name: 'Delete 6 drafts?' })
+    await expect(deleting).toContainText(
+      '6 drafts will be deleted from this computer. 2 sent drafts are kept, so they are never created twice.',
+    )
+    await screenshot(page, 'sku-list-confirm-delete-sent')
+    await deleting.getByRole('button', { name: 'Delete 6 drafts' }).click()
+    await expect(said(page, '6 drafts deleted.')).toBeVisible()
+    await expect(lede(page)).toHaveText('14 drafts on this computer')
   })
 
   test('Ctrl+Z undoes the last action after its snackbar went and after a reload, and says when there is nothing', async ({

@@ -324,6 +324,20 @@ export class SkuBulkEdits {
    * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
    * keeps it from being created there twice.
    */
+  /** What deleting `ids` would do now: how many go, and how many stay and why (asked before it). */
+  async previewDelete(ids: readonly string[]): Promise<{ count: number; skipped: Skipped }> {
+    const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
+    let count = 0
+    for (const chunk of chunks(ids)) {
+      for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
+        const kept = keptFromDelete(record)
+        if (kept) skipped[kept]++
+        else count++
+      }
+    }
+    return { count, skipped }
+  }
+
   async delete(
     ids: string | readonly string[],
     { now = systemClock.now(), onProgress }: BulkOptions = {},
@@ -344,10 +358,9 @@ export class SkuBulkEdits {
         for (const chunk of chunks(list)) {
           const gone: SkuDraftRecord[] = []
           for (const record of await this.db.skuDrafts.bulkGet(chunk)) {
-            if (!record) skipped.missing++
-            else if (isLive(record.sync)) skipped.inRun++
-            else if (wasSent(record.sync)) skipped.sent++
-            else gone.push(record)
+            const kept = keptFromDelete(record)
+            if (kept) skipped[kept]++
+            else if (record) gone.push(record)
           }
           await this.db.skuUndo.bulkAdd(gone.map((record) => ({ batch, id: record.id, before: record })))
           await noteDeleted(this.db, 'skus', gone, now)
@@ -363,4 +376,15 @@ export class SkuBulkEdits {
       now,
     )
   }
+}
+
+/**
+ * Why a delete leaves a draft, or undefined when it goes: one being sent is read for sending, one
+ * sent is kept so it is never created twice, one gone is gone already.
+ */
+function keptFromDelete(record: SkuDraftRecord | undefined): keyof Skipped | undefined {
+  if (!record) return 'missing'
+  if (isLive(record.sync)) return 'inRun'
+  if (wasSent(record.sync)) return 'sent'
+  return undefined
 }

@@ -14,6 +14,22 @@ function skippedText({ inRun, sent, missing }: Skipped): string {
   return parts.length ? ` ${parts.join(' ')}` : ''
 }
 
+/**
+ * Before a delete: the drafts it keeps, said apart from those it deletes ("2 sent drafts are kept,
+ * so they are never created twice."); empty when it keeps none.
+ */
+export function keptOnDeleteText({ inRun, sent }: Skipped): string {
+  const parts: string[] = []
+  const are = (n: number) => (n === 1 ? 'is' : 'are')
+  const noun = (n: number) => (n === 1 ? 'draft' : 'drafts')
+  if (sent)
+    parts.push(
+      `${count(sent)} sent ${noun(sent)} ${are(sent)} kept, so ${sent === 1 ? 'it is' : 'they are'} never created twice.`,
+    )
+  if (inRun) parts.push(`${count(inRun)} ${noun(inRun)} being sent ${are(inRun)} kept.`)
+  return parts.join(' ')
+}
+
 /** Edited drafts sent before: where they stand now, and what the Sync page does with them. */
 function changedSinceSentText({ changedSinceSent: n }: SetFieldResult): string {
   if (!n) return ''

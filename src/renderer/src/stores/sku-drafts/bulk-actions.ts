@@ -3,7 +3,7 @@ import { bulkField } from '#shared/validation/bulk-fields.ts'
 import type { Replacement } from '#shared/values/replace-text.ts'
 import { messageOf } from '#shared/error-message.ts'
 import { skuBulkEdits } from '../../db/index.ts'
-import type { ReplacePreview } from '../../db/sku-bulk-edits.ts'
+import type { ReplacePreview, Skipped } from '../../db/sku-bulk-edits.ts'
 import type { ExportChoices } from '../../db/export-drafts.ts'
 import { download } from '../../adapters/download.ts'
 import { drafts } from '../../words/counting.ts'
@@ -52,6 +52,11 @@ export function useSkuBulkActions(needs: BulkActionNeeds) {
     return skuBulkEdits.previewReplace(ids, path, replacement)
   }
 
+  /** What deleting `ids` would do: how many drafts go, and which stay (the question before it). */
+  function previewDelete(ids: readonly string[]): Promise<{ count: number; skipped: Skipped }> {
+    return skuBulkEdits.previewDelete(ids)
+  }
+
   /** Replaces text in one field of `ids` (the selection, or the drafts matching), one undoable action. */
   async function replaceInField(ids: string[], path: string, replacement: Replacement) {
     const title = fieldTitle(path)
@@ -96,5 +101,5 @@ export function useSkuBulkActions(needs: BulkActionNeeds) {
     }
   }
 
-  return { setField, previewReplace, replaceInField, duplicate, remove, exportSelected }
+  return { setField, previewReplace, replaceInField, duplicate, previewDelete, remove, exportSelected }
 }

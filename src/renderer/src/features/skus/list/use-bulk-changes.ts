@@ -4,6 +4,7 @@ import { useQuestion } from '#renderer/composables/use-question.ts'
 import { identityQuestion, isIdentityField } from '#renderer/words/bulk-edits.ts'
 import { drafts } from '#renderer/words/counting.ts'
 import type { Replacement } from '#shared/values/replace-text.ts'
+import type { Skipped } from '#renderer/db/sku-bulk-edits.ts'
 import type { ListSelection } from './use-list-selection.ts'
 import type { SkuWindow } from './use-sku-window.ts'
 
@@ -41,8 +42,11 @@ function keyboardTarget({ picker, list, active }: BulkChangeContext): string[] |
 export function useBulkCopies(context: BulkChangeContext) {
   const { store, active, grid } = context
 
-  /** The open question before a bulk duplicate or delete: what it does and to how many drafts. */
-  const bulkQuestion = shallowRef<{ action: 'duplicate' | 'remove'; count: number }>()
+  /**
+   * The open question before a bulk duplicate or delete: what it does and to how many drafts; for a
+   * delete, those it would go through with, and the ones it keeps (sent, being sent) said apart.
+   */
+  const bulkQuestion = shallowRef<{ action: 'duplicate' | 'remove'; count: number; skipped?: Skipped }>()
   const { open: askingBulk, ask, answer: answerBulk } = useQuestion()
   /** The question's action in words, its title and its button: "Delete 42 drafts". */
   const bulkAction = computed(() =>
@@ -63,7 +67,13 @@ export function useBulkCopies(context: BulkChangeContext) {
     const ids = keyboardTarget(context) ?? (await store.selectedIds())
     if (ids.length === 0) return undefined
     if (!askAnyway && ids.length <= CONFIRM_ABOVE) return ids
-    bulkQuestion.value = { action, count: ids.length }
+    if (action === 'duplicate') bulkQuestion.value = { action, count: ids.length }
+    else {
+      const { count, skipped } = await store.previewDelete(ids)
+      // None would go: nothing to ask; the delete's own word says why each stays.
+      if (count === 0) return ids
+      bulkQuestion.value = { action, count, skipped }
+    }
     const yes = await ask()
     return yes ? ids : undefined
   }
