@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { addProfile, openSettings } from './harness/settings-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
+import { seedDrafts } from '../../bench/seed-drafts.ts'
 
 const result = (page: Page) => page.locator('.connection-result')
 
@@ -107,6 +108,35 @@ test.describe('Settings: profiles, token and connection', () => {
     const sandboxItem = page.getByRole('button', { name: /Sandbox/ })
     await expect(sandboxItem).toContainText('Active')
     await expect(sandboxItem).toBeFocused()
+  })
+
+  // A tryout's first "Create" through a profile without a token logged a request "Token refused".
+  test('a profile without its token: the Sync page says so and starts nothing, until one is set', async ({
+    page,
+    sandbox,
+  }) => {
+    await page.goto('/#/skus')
+    await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+    await seedDrafts(page, 3)
+    await openSettings(page)
+    await addProfile(page, 'My staging', sandbox.url)
+    await page.getByRole('button', { name: 'Use this profile' }).click()
+    await page.getByRole('link', { name: 'Sync' }).click()
+    const create = page.getByRole('button', { name: /^Create \d+ new on My staging$/ })
+    await expect(create).toBeDisabled()
+    await expect(create).toHaveAccessibleDescription(
+      'No token is set for My staging, so nothing can be sent there: set one in Settings.',
+    )
+    expect(sandbox.requests()).toHaveLength(0)
+    await screenshot(page, 'sync-no-token')
+
+    await page.getByRole('link', { name: 'set one in Settings' }).first().click()
+    await page.getByRole('button', { name: /My staging/ }).click()
+    await page.getByLabel('Paste the token').fill(EMBEDDED_SANDBOX_TOKEN)
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await expect(page.getByLabel('Replace the token')).toBeFocused()
+    await page.getByRole('link', { name: 'Sync' }).click()
+    await expect(create).toBeEnabled()
   })
 
   test('profile settings are checked before they are saved, and survive a reload', async ({ page }) => {

@@ -5,7 +5,7 @@ import { startSandbox, type Sandbox } from '#node/sandbox/server.ts'
 import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
 import { stateOf, storedDrafts } from './harness/stored-drafts.ts'
-import { seedForSync, seededValid } from './harness/sync-setup.ts'
+import { addActiveProfile, seedForSync, seededValid } from './harness/sync-setup.ts'
 import { openSync, receivedBarcodes } from './harness/sync-page.ts'
 
 const SECOND_TOKEN = 'second-token'
@@ -26,24 +26,17 @@ const rows = (page: Page) => grid(page).locator('[role="row"][data-id]')
 
 /** Adds the profile "Second" leading to `second` (with its token) and makes it the active one. */
 async function addSecondProfile(page: Page, second: Sandbox) {
-  await page.evaluate(
-    async ({ profile, token }) => {
-      const api = (globalThis as AppWindow).api
-      await api.saveProfile(profile)
-      await api.setToken(profile.id, token)
-      await api.activateProfile(profile.id)
-    },
+  await addActiveProfile(
+    page,
     {
-      profile: {
-        ...DEFAULT_SENDING,
-        timeouts: { ...DEFAULT_SENDING.timeouts },
-        id: 'second',
-        name: 'Second',
-        kind: 'service' as const,
-        baseUrl: second.url,
-      },
-      token: SECOND_TOKEN,
+      ...DEFAULT_SENDING,
+      timeouts: { ...DEFAULT_SENDING.timeouts },
+      id: 'second',
+      name: 'Second',
+      kind: 'service',
+      baseUrl: second.url,
     },
+    SECOND_TOKEN,
   )
   await page.reload()
 }

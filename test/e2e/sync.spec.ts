@@ -1,7 +1,13 @@
 import { DEFAULT_SENDING } from '#shared/profile.ts'
 import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test, type AppWindow } from './harness/fixtures.ts'
-import { addActiveProfile, seedForSync, seededValid, setSending } from './harness/sync-setup.ts'
+import {
+  addActiveProfile,
+  seedForSync,
+  seededValid,
+  setSending,
+  STAND_IN_TOKEN,
+} from './harness/sync-setup.ts'
 import { decide } from './harness/decisions.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { history, legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
@@ -186,20 +192,25 @@ test.describe('Sync', () => {
     await expect(history(page).locator('details.sync-run').first()).toContainText('You marked it as created')
   })
 
-  test('pauses for a missing token, with a way to Settings, and goes on once one is set', async ({
+  test('pauses for a refused token, with a way to Settings, and goes on once a valid one is set', async ({
     page,
     pageProblems,
     sandbox,
   }) => {
     await seedForSync(page, pageProblems, 5)
-    await addActiveProfile(page, {
-      ...DEFAULT_SENDING,
-      timeouts: { ...DEFAULT_SENDING.timeouts },
-      id: 'local',
-      name: 'Local service',
-      kind: 'service',
-      baseUrl: sandbox.url,
-    })
+    await addActiveProfile(
+      page,
+      {
+        ...DEFAULT_SENDING,
+        timeouts: { ...DEFAULT_SENDING.timeouts },
+        id: 'local',
+        name: 'Local service',
+        kind: 'service',
+        baseUrl: sandbox.url,
+      },
+      // Without a token no run starts (settings.spec.ts); with a wrong one, the service refuses it.
+      'not-the-token',
+    )
     await openSync(page)
     await page.getByRole('button', { name: 'Create 5 new on Local service' }).click()
     await expect(
@@ -207,13 +218,13 @@ test.describe('Sync', () => {
     ).toBeVisible()
     const prompt = page.getByRole('alert').filter({ hasText: 'A valid token is needed' })
     await expect(prompt).toContainText('nothing was created')
-    expect(sandbox.requests()).toHaveLength(0)
+    expect(sandbox.received().skus).toEqual([])
     expect(await syncStates(page)).toEqual({ queued: 5 })
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'sync-needs-token')
 
     await prompt.getByRole('link', { name: 'Open Settings' }).click()
-    await page.getByLabel('Paste the token').fill(EMBEDDED_SANDBOX_TOKEN)
+    await page.getByLabel('Replace the token').fill(EMBEDDED_SANDBOX_TOKEN)
     await page.getByRole('button', { name: 'Save token' }).click()
     await expect(page.getByRole('button', { name: /Local service/ })).toContainText('Token set')
     await openSync(page)
@@ -242,12 +253,13 @@ test.describe('Sync', () => {
       kind: 'service' as const,
       baseUrl: sandbox.url,
     }
-    await addActiveProfile(page, local)
+    await addActiveProfile(page, local, 'not-the-token')
     await openSync(page)
     await page.getByRole('button', { name: 'Create 5 new on Local service' }).click()
     await expect(
       progress(page).getByRole('heading', { name: 'Paused: the service needs a valid token' }),
     ).toBeVisible()
+    const refused = sandbox.requests().length
     await page.close()
 
     // The profile is edited to another address (with a token, so a send would succeed there).
@@ -270,7 +282,7 @@ test.describe('Sync', () => {
     // Nothing was sent, the run stays open and its drafts queued, until the person cancels it.
     await expect(banner).toBeVisible()
     await expect(progress(next)).toHaveCount(0)
-    expect(sandbox.requests()).toHaveLength(0)
+    expect(sandbox.requests()).toHaveLength(refused)
     expect(await syncStates(next)).toEqual({ queued: 5 })
     await banner.getByRole('button', { name: 'Cancel the run' }).click()
     await expect(banner).toHaveCount(0)
@@ -386,15 +398,19 @@ test.describe('Sync', () => {
     await seedForSync(page, pageProblems, 20)
     // A service elsewhere on the network, as Staging is; in the test its requests reach the sandbox.
     reachedThroughSandbox.add('remote')
-    await addActiveProfile(page, {
-      ...DEFAULT_SENDING,
-      timeouts: { ...DEFAULT_SENDING.timeouts },
-      id: 'remote',
-      name: 'Remote service',
-      kind: 'service',
-      baseUrl: REMOTE_ADDRESS,
-      batchSize: 3,
-    })
+    await addActiveProfile(
+      page,
+      {
+        ...DEFAULT_SENDING,
+        timeouts: { ...DEFAULT_SENDING.timeouts },
+        id: 'remote',
+        name: 'Remote service',
+        kind: 'service',
+        baseUrl: REMOTE_ADDRESS,
+        batchSize: 3,
+      },
+      STAND_IN_TOKEN,
+    )
     sandbox.addFaults([{ kind: 'latency', delayMs: 250, times: null }])
     await openSync(page)
     await page.getByRole('button', { name: 'Create 18 new on Remote service' }).click()

@@ -4,7 +4,7 @@ import type { SeededDraft } from '../../bench/seed-drafts.ts'
 import { axe, expect, screenshot, test, type TestFixtures } from './harness/fixtures.ts'
 import { grid } from './harness/list-page.ts'
 import { joinTeamWorkspace } from './harness/settings-page.ts'
-import { addActiveProfile, seededValid, seedForSync } from './harness/sync-setup.ts'
+import { addActiveProfile, seededValid, seedForSync, STAND_IN_TOKEN } from './harness/sync-setup.ts'
 import { openSync, progress, receivedBarcodes } from './harness/sync-page.ts'
 import type { Credentials } from './harness/team-server.ts'
 import { IMAGE_HOST } from '../../bench/seed-drafts.ts'
@@ -45,11 +45,11 @@ async function twoDesks(
   const ana = anaStops ? await openDesk() : page
   const ben = anaStops ? page : await openDesk()
   const seeded = await seedForSync(ana, pageProblems, 10)
-  await addActiveProfile(ana, { ...PRODUCTION, batchSize: anaBatch })
+  await addActiveProfile(ana, { ...PRODUCTION, batchSize: anaBatch }, STAND_IN_TOKEN)
   await joinTeamWorkspace(ana, workspaceUrl, ANA)
   await ben.route(`https://${IMAGE_HOST}/**`, (route) => route.fulfill({ status: 404, body: '' }))
   await joinTeamWorkspace(ben, workspaceUrl, BEN)
-  await addActiveProfile(ben, PRODUCTION)
+  await addActiveProfile(ben, PRODUCTION, STAND_IN_TOKEN)
   await ben.goto('/#/skus')
   await expect(grid(ben).getByRole('row')).toHaveCount(11, ARRIVES)
   return { ana, ben, seeded }
@@ -244,7 +244,7 @@ test.describe('Sending as a team (issue #42)', () => {
     const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
     reachedThroughSandbox.add(PRODUCTION.id)
     await seedForSync(page, pageProblems, 10)
-    await addActiveProfile(page, PRODUCTION)
+    await addActiveProfile(page, PRODUCTION, STAND_IN_TOKEN)
     await joinTeamWorkspace(page, workspaceUrl, ANA)
     await openSync(page)
     await expect(page.getByRole('region', { name: 'SKUs to send' })).toContainText(

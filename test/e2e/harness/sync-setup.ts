@@ -58,11 +58,22 @@ export async function setSending(
   )
 }
 
-/** Adds a service profile (no token) through the bridge and makes it the active one. */
-export async function addActiveProfile(page: Page, profile: Profile): Promise<void> {
-  await page.evaluate(async (profile) => {
-    const api = (globalThis as AppWindow).api
-    await api.saveProfile(profile)
-    await api.activateProfile(profile.id)
-  }, profile)
+/**
+ * Adds a service profile through the bridge and makes it the active one, with `token` when given
+ * (without one, the Sync page starts no run to it). A profile the test reaches through the sandbox
+ * needs one, of any text: its requests go to the sandbox, which takes them with its own.
+ */
+export async function addActiveProfile(page: Page, profile: Profile, token?: string): Promise<void> {
+  await page.evaluate(
+    async ({ profile, token }) => {
+      const api = (globalThis as AppWindow).api
+      await api.saveProfile(profile)
+      if (token !== undefined) await api.setToken(profile.id, token)
+      await api.activateProfile(profile.id)
+    },
+    { profile, token },
+  )
 }
+
+/** The token of a profile reached through the sandbox (`addActiveProfile`): any text does. */
+export const STAND_IN_TOKEN = 'a-token-of-its-own'

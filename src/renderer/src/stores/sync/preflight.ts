@@ -1,5 +1,6 @@
 import { computed, ref, watch, type Ref } from 'vue'
 import { messageOf } from '#shared/error-message.ts'
+import { destinationKindOf } from '#shared/sync/destination.ts'
 import { draftKind } from '#shared/sync/kinds.ts'
 import type { SyncKind } from '#shared/sync/ports.ts'
 import { appDrafts } from '../../db/app-drafts.ts'
@@ -26,6 +27,13 @@ export function usePreflight(
   /** Per kind: whether a new run takes the drafts whose last sending failed too (the pre-flight's choice). */
   const includeFailed = ref<Record<SyncKind, boolean>>({ skus: false, apps: false })
   const target = computed(() => profiles.active)
+  /**
+   * The active profile needs a token of the person's and has none: a run could send nothing, so
+   * none starts (a tryout's first "Create" logged a request refused for want of a token).
+   */
+  const targetLacksToken = computed(
+    () => !!target.value && destinationKindOf(target.value).ownToken && !target.value.hasToken,
+  )
   const { read: readGates, ...gates } = useHeldBack(profiles, includeFailed)
   const { read: readPromotions, ...promotions } = usePromotions(profiles, gates.heldBack)
   const { read: readUpdates, ...offer } = useUpdatesOffer()
@@ -82,6 +90,7 @@ export function usePreflight(
   return {
     includeFailed,
     target,
+    targetLacksToken,
     teamSending,
     readTeamSending,
     ...gates,
