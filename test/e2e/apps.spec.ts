@@ -506,6 +506,8 @@ test.describe('App drafts list', () => {
     await page.getByRole('button', { name: 'Delete Glow Check' }).click()
     await expect(page.getByText('“Glow Check” deleted.')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Glow Check' })).toHaveCount(0)
+    // Its row and button gone, the focus goes to the app now last, not to the page's start.
+    await expect(page.getByRole('link', { name: 'Northwind Skin Check' })).toBeFocused()
     expect((await storedApps(page)).map((app) => app.name)).toEqual(['Northwind Skin Check'])
     const before = (await storedApps(page)).length
     await page.getByRole('button', { name: 'Undo' }).click()
@@ -533,6 +535,10 @@ test.describe('App drafts list', () => {
     const stored = (await storedApps(page)).find((app) => app.name === 'Northwind Skin Check')!
     expect(exported).toEqual(stored.payload)
     expect(exported).toMatchObject({ name: 'Northwind Skin Check', sdkVersion: '2.0.0' })
+
+    // A new app's editor starts with the focus on its heading, as a SKU's does.
+    await page.getByRole('button', { name: 'New app' }).click()
+    await expect(page.getByRole('heading', { name: 'Untitled app', level: 1 })).toBeFocused()
   })
 
   test('edits are saved as typed, survive a reload, and Undo steps back through them', async ({ page }) => {
