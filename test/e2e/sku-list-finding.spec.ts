@@ -52,6 +52,16 @@ test.describe('Finding and moving in the SKU list', () => {
     // Digits that are in no barcode find nothing.
     await search.fill('4242')
     await expect(page.getByText('No draft matches “4242”.')).toBeVisible()
+    // Nothing matching: the lede offers to clear, and nothing after it.
+    await expect(lede(page)).toHaveText(/ · 0 matching ·\s+Clear search and filters\s*$/)
+
+    // A name that is there, hidden by a filter: the words say the filters too (a tryout read
+    // "No draft matches “Aviator”." over six Aviators the Checks filter hid).
+    const published = drafts.find((draft) => draft.status === 'PUBLISHED')!
+    await search.fill(published.barcode)
+    await expect(lede(page)).toContainText('· 1 match')
+    await page.getByLabel('Status').selectOption('DRAFT')
+    await expect(page.getByText(`No draft matches “${published.barcode}” with these filters.`)).toBeVisible()
   })
 
   test('an undo that removes the copies takes them out of the selection, and says so in words', async ({

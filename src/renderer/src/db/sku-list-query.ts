@@ -87,7 +87,12 @@ export function defaultDirection(sort: SortKey): SortDirection {
 
 /** Whether the query shows a subset of the drafts (rather than all of them in some order). */
 export function narrows(query: ListQuery): boolean {
-  return query.search.trim() !== '' || FILTER_KEYS.some((key) => query.filters[key] !== undefined)
+  return query.search.trim() !== '' || filters(query)
+}
+
+/** Whether a filter (not the search) narrows the query. */
+export function filters(query: ListQuery): boolean {
+  return FILTER_KEYS.some((key) => query.filters[key] !== undefined)
 }
 
 /** Two queries that match the same drafts (their order may differ). */

@@ -3,6 +3,7 @@ import type { HoldReason } from '#shared/sync/send-gates.ts'
 import {
   defaultDirection,
   defaultListQuery,
+  filters,
   narrows,
   sameView,
   type FilterKey,
@@ -62,6 +63,8 @@ export function useListQuery() {
   // `narrows` stays in db/sku-list-query.ts beside the indexes it names; the list asks this getter.
   /** Whether the list shows some of the drafts (a search or a filter), rather than all of them. */
   const narrowed = computed(() => narrows(query.value))
+  /** Whether a filter narrows it, besides the search: an empty list then says both. */
+  const filtered = computed(() => filters(query.value))
 
   /** Starts from the query as it is, with `change` made to it. */
   function change(change: Partial<ListQuery>) {
@@ -72,6 +75,7 @@ export function useListQuery() {
     query,
     shownQuery,
     narrowed,
+    filtered,
     plainQuery: () => plainQuery(query.value),
     search(text: string) {
       change({ search: text })
