@@ -2,7 +2,13 @@ import { parsePath, getAt, setAt, type PathSegment } from '../json-path.ts'
 import { EFFECT_ASSETS_2D_SLOTS, type Sku } from '../schema/sku.ts'
 import { validateDocument, type DocumentKind } from '../validation/document.ts'
 import type { Problem } from '../validation/problem.ts'
-import { missingMessage, missingTitle, skuCatalogue, validateSku } from '../validation/validate.ts'
+import {
+  isMissingField,
+  missingMessage,
+  missingTitle,
+  skuCatalogue,
+  validateSku,
+} from '../validation/validate.ts'
 import { findField } from '../schema/catalogue.ts'
 import { fillMissingDefaults } from '../schema/sku-template.ts'
 import { isRecord } from '../is-record.ts'
@@ -171,12 +177,15 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
   return result
 }
 
-/** The column that answers for a problem at `path`: the field's own, one inside it, or one holding it. */
-function columnFor(mapping: CompiledMapping, path: string): CompiledColumn | undefined {
+/**
+ * The column that answers for a problem at `path`: the field's own, one inside it (unless
+ * `!inside`), or one holding it.
+ */
+function columnFor(mapping: CompiledMapping, path: string, inside = true): CompiledColumn | undefined {
   const own = mapping.byPath.get(path)
   if (own) return own
-  const inside = mapping.columns.find((column) => column.path.startsWith(`${path}.`))
-  if (inside) return inside
+  const within = inside ? mapping.columns.find((column) => column.path.startsWith(`${path}.`)) : undefined
+  if (within) return within
   const segments = path.split('.')
   for (let length = segments.length - 1; length > 0; length--) {
     const holder = mapping.byPath.get(segments.slice(0, length).join('.'))
@@ -294,7 +303,9 @@ export function rowToSku(
     compiledMapping.draftColumn === undefined ? '' : (cells[compiledMapping.draftColumn] ?? '').trim()
   const result = validateSku(sku)
   const place = (problem: Problem): CellProblem => {
-    const column = columnFor(compiledMapping, problem.path)
+    // A whole section not filled ("Product details is not filled") is the row's, not the first of
+    // its columns' ("Age group: Product details is not filled" was read as Age group's).
+    const column = columnFor(compiledMapping, problem.path, !isMissingField(problem))
     return {
       row,
       column: column ? header(column) : '',

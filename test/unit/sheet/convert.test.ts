@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { convertCell } from '#shared/sheet/convert.ts'
-import { rowToSku } from '#shared/sheet/rows.ts'
+import { readSheet, rowToSku } from '#shared/sheet/rows.ts'
 import { validateSku } from '#shared/validation/validate.ts'
-import { DEFAULT_SETTINGS, type SheetMapping } from '#shared/sheet/mapping.ts'
+import { automaticMapping, DEFAULT_SETTINGS, type SheetMapping } from '#shared/sheet/mapping.ts'
 
 /** A mapping of these columns alone: no fixed values, no defaults filled. */
 const only = (columns: (string | null)[]): SheetMapping => ({
@@ -175,6 +175,28 @@ describe('rowToSku', () => {
     })
     // Fields no column fills are warned about with column ''.
     expect(result.warnings).toContainEqual({ row: 4, column: '', value: '', message: 'Brand is missing' })
+  })
+
+  // A tryout's import said "Age group: Product details is not filled (optional)": the section's
+  // missing read as its first column's.
+  it('a whole section not filled is the row’s warning, not the first of its columns’', () => {
+    // As the app's own export is read back: no defaults filled in.
+    const headers = ['productName', 'Age group', 'Gender', 'Brand']
+    const mapping = { ...automaticMapping(headers), fillDefaults: false }
+    const [result] = readSheet({ headers, rows: [['Aviator', '', '', '']] }, mapping).results
+    expect(result!.warnings).toContainEqual({
+      row: 1,
+      column: '',
+      value: '',
+      message: 'Product details is missing',
+    })
+    // A field's own column still answers for it.
+    expect(result!.warnings).toContainEqual({
+      row: 1,
+      column: 'Brand',
+      value: '',
+      message: 'Brand is missing',
+    })
   })
 
   it('leaves the 2D list absent when no slot cell is filled', () => {
