@@ -71,6 +71,24 @@ export type CellConverter = (text: string) => Converted
 const ABSENT: Converted = { value: undefined }
 
 export function cellConverter(path: FieldPath, options: CellOptions = {}): CellConverter {
+  const convert = fieldConverter(path, options)
+  // Extra columns keep their text as written; the app's own export writes no dash for nothing.
+  if (options.asExported || path.startsWith(KEEP_COLUMN_PREFIX) || path.startsWith(JSON_COLUMN_PREFIX))
+    return convert
+  return (text) => {
+    if (!LONE_DASH.test(text)) return convert(text)
+    return { ...convert(''), conversion: { kind: 'dash-empty', from: text.trim(), to: '' } }
+  }
+}
+
+/**
+ * A cell holding only a dash: how many exports and people write "nothing here" (a Magento admin
+ * grid's export writes " -" in every empty cell; its EAN column gave the barcode "-" to every
+ * product without one). Read as an empty cell, and said so.
+ */
+const LONE_DASH = /^\s*[-–—]\s*$/
+
+function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   const name = describeColumn(path)
   if (path.startsWith(JSON_COLUMN_PREFIX)) return extraFieldCell(name)
   if (path.startsWith(KEEP_COLUMN_PREFIX) || path.startsWith(UNIT_COLUMN_PREFIX)) return keptCell

@@ -139,6 +139,11 @@ const CONVERSION_WORDS: Record<
     many: 'apostrophes a spreadsheet wrote to keep the digits as text dropped',
     example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
   },
+  'dash-empty': {
+    one: 'cell holding only a dash read as empty',
+    many: 'cells holding only a dash read as empty',
+    example: (from) => `${quoted(from)} → empty`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

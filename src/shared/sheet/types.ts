@@ -115,6 +115,8 @@ export type ConversionKind =
   | 'variant-name'
   /** A barcode's leading apostrophe, a spreadsheet's mark for text, dropped ("'7350177880121"). */
   | 'text-mark'
+  /** A cell holding only a dash, an export's "nothing here", read as empty. */
+  | 'dash-empty'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

@@ -179,6 +179,18 @@ describe('rowToSku', () => {
 
   // A tryout's import said "Age group: Product details is not filled (optional)": the section's
   // missing read as its first column's.
+  // A Magento admin grid's export writes " -" in every empty cell: its EAN column gave eight
+  // products the barcode "-", and its Thumbnail an error on every product with an EAN.
+  it('a cell holding only a dash is empty, and said so; a dash inside text is text', () => {
+    const headers = ['productName', 'EAN', 'Thumbnail']
+    const [row] = readSheet({ headers, rows: [['Venti ruit-45', ' -', ' -']] }).results
+    expect(row!.sku).not.toHaveProperty('barcode')
+    expect(row!.sku).not.toHaveProperty('productImage')
+    expect(row!.errors).toEqual([])
+    expect(row!.conversions).toContainEqual({ field: 'barcode', kind: 'dash-empty', from: '-', to: '' })
+    expect(convertCell('productName', 'Venti - blauw')).toEqual({ value: 'Venti - blauw' })
+  })
+
   it('a whole section not filled is the row’s warning, not the first of its columns’', () => {
     // As the app's own export is read back: no defaults filled in.
     const headers = ['productName', 'Age group', 'Gender', 'Brand']
