@@ -1,4 +1,5 @@
 import { SheetFileError } from './errors.ts'
+import { thousands } from './places.ts'
 
 /**
  * Bytes of a text file as text, chunk by chunk, refusing what is not text: binary files (a NUL byte
@@ -61,6 +62,8 @@ export async function* textChunks(
   if (head[0] === 0xff && head[1] === 0xfe) encoding = 'utf-16le'
   else if (head[0] === 0xfe && head[1] === 0xff) encoding = 'utf-16be'
   const decoder = new TextDecoder(encoding, { fatal: true })
+  /** Lines read so far, so an invalid byte is said by its line. */
+  let lines = 0
   if (total === 0) yield { text: '', bytes: 0, total, last: true }
   for (let at = 0; at < total; at += chunkBytes) {
     signal?.throwIfAborted()
@@ -72,13 +75,63 @@ export async function* textChunks(
     try {
       text = decoder.decode(bytes, { stream: end < total })
     } catch {
-      throw new SheetFileError(
-        'not-utf8',
-        `The file is not UTF-8 text (an invalid byte within bytes ${at + 1}–${end}). Save it as "CSV UTF-8" in your spreadsheet app, or re-encode it as UTF-8.`,
-      )
+      throw new SheetFileError('not-utf8', notUtf8At(bytes, at, end, lines))
     }
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
     yield { text, bytes: end, total, last: end >= total }
   }
+}
+
+/**
+ * Where the first byte UTF-8 cannot read is, among `bytes` (the file's from `at`, `lines` lines
+ * read before them), in words a person can find it by: its place, its line and the text around it
+ * as Windows-1252 (Western European) reads it, most often what such a file is ("It´s").
+ */
+function notUtf8At(bytes: Uint8Array, at: number, end: number, lines: number): string {
+  const advice = UTF8_ADVICE.csv
+  const bad = firstInvalidUtf8(bytes)
+  if (bad < 0) return `The file is not UTF-8 text (an invalid byte within bytes ${at + 1}–${end}). ${advice}`
+  let line = lines + 1
+  let lineStart = 0
+  for (let i = 0; i < bad; i++) {
+    if (bytes[i] !== 0x0a) continue
+    line++
+    lineStart = i + 1
+  }
+  const from = Math.max(lineStart, bad - 30)
+  const near = new TextDecoder('windows-1252')
+    .decode(bytes.subarray(from, bad + 20))
+    .split(/[\r\n]/)[0]!
+    .trim()
+  const hex = bytes[bad]!.toString(16).toUpperCase().padStart(2, '0')
+  return `The file is not UTF-8 text: byte ${thousands(at + bad + 1)} (line ${thousands(line)}) is 0x${hex}, in "${near}"; the file is likely in another encoding, such as Windows-1252. ${advice}`
+}
+
+/**
+ * The first byte of `bytes` that does not begin or continue a UTF-8 character, or -1 (a character
+ * cut by the end of `bytes` is not judged; the bytes continuing one cut by their start are skipped).
+ */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0
+  while (i < 3 && i < bytes.length && (bytes[i]! & 0xc0) === 0x80) i++
+  while (i < bytes.length) {
+    const byte = bytes[i]!
+    const follow =
+      byte < 0x80
+        ? 0
+        : byte >= 0xc2 && byte <= 0xdf
+          ? 1
+          : byte >= 0xe0 && byte <= 0xef
+            ? 2
+            : byte >= 0xf0 && byte <= 0xf4
+              ? 3
+              : -1
+    if (follow < 0) return i
+    if (i + follow >= bytes.length) return -1
+    for (let k = 1; k <= follow; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i
+    i += follow + 1
+  }
+  return -1
 }
 
 /** How to make a file UTF-8, by what it is: a spreadsheet app saves CSV; JSON and XML are re-encoded. */
