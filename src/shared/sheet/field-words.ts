@@ -85,6 +85,41 @@ words(
 )
 words('arEffect.effectAssets3D.0.id', '3d model id', 'model id')
 
+// The same fields in the languages shops export in (Italian, Spanish, Portuguese, French, German,
+// Dutch, Polish): a real Italian price list headed Titolo, Marca, Cat, SCat and LinkImmagine was
+// read as a sheet without names (WooCommerce's own translations are woocommerce-headers.ts').
+words('productName', 'nome', 'nombre', 'nom', 'titolo', 'titulo', 'titre', 'naam', 'nazwa', 'produktname')
+words(
+  'productName',
+  'nome prodotto',
+  'nombre del producto',
+  'nome do produto',
+  'nom du produit',
+  'nazwa produktu',
+)
+words('brand', 'marca', 'marque', 'marke', 'merk')
+words('category', 'categoria', 'categorie', 'kategorie', 'kategoria', 'cat')
+words(
+  'subCategory',
+  'sottocategoria',
+  'subcategoria',
+  'sous categorie',
+  'unterkategorie',
+  'subcategorie',
+  'scat',
+)
+words('productImage', 'immagine', 'imagen', 'imagem', 'bild', 'afbeelding', 'zdjecie')
+words(
+  'productImage',
+  'link immagine',
+  'url immagine',
+  'url imagen',
+  'url de la imagen',
+  'url da imagem',
+  'image principale',
+)
+words('actionUrl', 'enlace', 'lien', 'collegamento')
+
 /**
  * Standard product codes, printed under the bars and the same in every shop. A header made of
  * their names and a few joining words is a barcode column, however they are combined: "EAN",

@@ -181,6 +181,30 @@ describe('headers as shops and people write them', () => {
     expect(matchColumns([header])[0]?.path).toBe('barcode')
   })
 
+  // A real Italian price list: every row held back "without a product name", only Ean read.
+  it('the main fields in the languages shops export in', () => {
+    const headers = ['Cat', 'SCat', 'IdProd', 'Titolo', 'Descrizione', 'Marca', 'Ean', 'LinkImmagine']
+    expect(matchColumns(headers).map((match) => match.path)).toEqual([
+      'category',
+      'subCategory',
+      null,
+      'productName',
+      null,
+      'brand',
+      'barcode',
+      'productImage',
+    ])
+    expect(matchColumns(['Nombre', 'Marca', 'Categoría', 'Imagen']).map((match) => match.path)).toEqual([
+      'productName',
+      'brand',
+      'category',
+      'productImage',
+    ])
+    expect(
+      matchColumns(['Nom du produit', 'Marque', 'Catégorie', 'Sous-catégorie']).map((m) => m.path),
+    ).toEqual(['productName', 'brand', 'category', 'subCategory'])
+  })
+
   // Etsy's listings download numbers its pictures IMAGE1 to IMAGE10 (a real one read none of them).
   it('the first of numbered pictures is the product image; the others fill nothing', () => {
     const matches = matchColumns(['TITLE', 'IMAGE1', 'IMAGE2', 'IMAGE3', 'Photo 1', 'Photo 2'])
