@@ -207,6 +207,32 @@ describe.each(LOCALISED)(
   },
 )
 
+describe('PrestaShop: a Spanish combination naming its product by reference', () => {
+  it('is read as that product’s variant ("Referencia del Producto", no "Id del Producto")', async () => {
+    const products = join(scratch, 'products-by-reference.csv')
+    const combinations = join(scratch, 'combinations-by-reference.csv')
+    await writeFile(products, `${PRODUCTS.join('\n')}\n`)
+    await writeFile(
+      combinations,
+      [
+        LOCALISED[0]!.header,
+        '"";"C0071197";"Medida:select:0";"60 cm:0";"";"C0071198";"8414623313898";""',
+      ].join('\n'),
+    )
+    const out = join(scratch, 'by-reference.json')
+    const run = await runCli(['convert', products, out, '--combinations', combinations])
+    expect(run.stderr).toBe('')
+    const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: Named[] }
+    expect(skus).toEqual([
+      expect.objectContaining({
+        productName: 'Conjunto mueble de baño Royo Easy – 60 cm',
+        barcode: '8414623313898',
+        options: { Medida: '60 cm' },
+      }),
+    ])
+  })
+})
+
 describe('PrestaShop: the products file alone', () => {
   it('every product is a SKU, with its category and its first picture', async () => {
     const out = join(scratch, 'products-alone.json')
