@@ -88,6 +88,19 @@ test.describe('Finding and moving in the SKU list', () => {
     expect(await storedDrafts(page)).toHaveLength(19)
   })
 
+  // A tryout read "PUBLISH…" in the Status column at 1280 px.
+  test('at 1280 px the Status column shows PUBLISHED whole, and the grid does not scroll sideways', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 820 })
+    const drafts = await openCatalogue(page, 12)
+    const published = drafts.findIndex((draft) => draft.status === 'PUBLISHED')
+    const status = rowAt(page, published).locator('.sku-cell--status')
+    await expect(status).toHaveText('PUBLISHED')
+    expect(await cutBy(status)).toBe(0)
+    expect(await grid(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0)
+  })
+
   test('at 1024×768 the list shows Brand and Category whole, and a column chooser shows the rest', async ({
     page,
   }) => {

@@ -38,7 +38,7 @@ export const COLUMN_SHAPES: Record<ListColumn, ColumnShape> = {
   brand: { label: 'Brand', sort: 'brand', track: 'minmax(56px, 1fr)', min: 56 },
   barcode: { label: 'Barcode', sort: 'barcode', track: '102px', min: 102 },
   category: { label: 'Category', sort: 'category', track: 'minmax(64px, 1.3fr)', min: 64 },
-  status: { label: 'Status', sort: 'status', track: '74px', min: 74 },
+  status: { label: 'Status', sort: 'status', track: '90px', min: 90 },
   checks: { label: 'Checks', track: '88px', min: 88 },
   sync: { label: 'Sync', track: '84px', min: 84 },
   edited: { label: 'Last edit', sort: 'updatedAt', track: '84px', min: 84 },
