@@ -141,6 +141,17 @@ test.describe('Settings: profiles, token and connection', () => {
 
   test('profile settings are checked before they are saved, and survive a reload', async ({ page }) => {
     await openSettings(page)
+    // A second "Staging" read alike everywhere the destination is named: refused, the name focused.
+    await page.getByRole('button', { name: 'Add profile' }).click()
+    await page.getByLabel('Name', { exact: true }).fill('staging ')
+    await page.getByLabel('Service address (base URL)').fill('https://staging.example.com')
+    await page.getByRole('button', { name: 'Save new profile' }).click()
+    await expect(
+      page.getByText('Another profile is named “staging”: give this one a name of its own'),
+    ).toBeVisible()
+    await expect(page.getByLabel('Name', { exact: true })).toBeFocused()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Leave without saving' }).click()
     await page.getByRole('button', { name: /Production/ }).click()
     const url = page.getByLabel('Service address (base URL)')
     await expect(url).toHaveValue('https://api.pixelbin.io')

@@ -33,12 +33,17 @@ export function newProfile(): Profile {
 }
 
 /** The schema's problems by dotted path, for inline messages. */
-export function profileProblems(profile: Profile): Map<string, string> {
+export function profileProblems(profile: Profile, otherNames: readonly string[] = []): Map<string, string> {
   const parsed = profileSchema().safeParse(profile)
   const problems = new Map<string, string>()
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.set(issue.path.join('.'), issue.message)
   }
+  // Two profiles of one name read alike in the list, the Sync page ("Syncing goes to Staging") and
+  // the list's Sync column: which one is meant is lost.
+  const name = profile.name.trim().toLowerCase()
+  if (!problems.has('name') && otherNames.some((other) => other.trim().toLowerCase() === name))
+    problems.set('name', `Another profile is named “${profile.name.trim()}”: give this one a name of its own`)
   return problems
 }
 
