@@ -292,11 +292,6 @@ const cell = (cells: readonly string[], index: number | undefined) =>
   index === undefined ? '' : (cells[index] ?? '').trim()
 
 /**
- * WooCommerce's export: its Type, Parent, ID and SKU, its attribute pairs, and the package's size
- * and weight (for shipping, not the product's); undefined when the headers are not its own
- * (`wooCommerceHeaders`: see {@link formatLayout}).
- */
-/**
  * Headers only WooCommerce's exporter writes (its yes/no questions, its attributes' flags): two of
  * them say an English sheet is its export even without Parent, whose Type ("simple", "variable")
  * would otherwise be taken for the sub-category.
@@ -315,6 +310,11 @@ const WOOCOMMERCE_ONLY: ReadonlySet<string> = new Set([
   'attribute 1 global',
 ])
 
+/**
+ * WooCommerce's export: its Type, Parent, ID and SKU, its attribute pairs, and the package's size
+ * and weight (for shipping, not the product's); undefined when the headers are not its own
+ * (`wooCommerceHeaders`: see {@link formatLayout}).
+ */
 function wooCommerceLayout(
   words: readonly string[],
   at: (...names: string[]) => number | undefined,

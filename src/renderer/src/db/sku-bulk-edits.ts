@@ -319,11 +319,6 @@ export class SkuBulkEdits {
     )
   }
 
-  /**
-   * Deletes the given drafts in one transaction, keeping them in the undo table so `undo` can put
-   * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
-   * keeps it from being created there twice.
-   */
   /** What deleting `ids` would do now: how many go, and how many stay and why (asked before it). */
   async previewDelete(ids: readonly string[]): Promise<{ count: number; skipped: Skipped }> {
     const skipped: Skipped = { inRun: 0, sent: 0, missing: 0 }
@@ -338,6 +333,11 @@ export class SkuBulkEdits {
     return { count, skipped }
   }
 
+  /**
+   * Deletes the given drafts in one transaction, keeping them in the undo table so `undo` can put
+   * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
+   * keeps it from being created there twice.
+   */
   async delete(
     ids: string | readonly string[],
     { now = systemClock.now(), onProgress }: BulkOptions = {},
