@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { computed, ref } from 'vue'
 import { useProfilesStore } from './profiles.ts'
 import { useRunLog } from './run-log.ts'
 import { useRunViews } from './run-views.ts'
@@ -61,7 +61,15 @@ export const useSyncStore = defineStore('sync', () => {
   const openRuns = useOpenRuns({ profiles, running, busy, elsewhere, error, addLog, refresh, launch })
   const decisions = useDecisions({ running, error, addLog, refresh, resumeRun: openRuns.resumeRun })
   const standing = useDraftStanding({ profiles, addLog, refresh, choose })
+  /**
+   * Whether a new run may start, whatever it would send: to an active profile with its token, none
+   * being prepared, no run left open (resumed or cancelled first). Each start button adds its count.
+   */
+  const mayStart = computed(
+    () => !!target.value && !preflight.targetLacksToken.value && !busy.value && resumable.value.length === 0,
+  )
   return {
+    mayStart,
     preflights,
     history,
     resumable,
