@@ -367,6 +367,59 @@ test.describe('Importing real spreadsheets', () => {
     await screenshot(page, 'import-exports-woocommerce-pt-dry-run')
   })
 
+  test('a Wix export: variant rows under their product, a shade named by its name, pictures from the shop’s Wix media', async ({
+    page,
+    pageProblems,
+  }) => {
+    // The pictures are on Wix's media host, which the tests do not reach: the list shows tiles.
+    await page.route('https://static.wixstatic.com/**', (route) => route.fulfill({ status: 404, body: '' }))
+    await openImport(page, pageProblems)
+    await chooseFile(page, 'wix-products.csv')
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await expect(
+      page.getByText(/^Read as a Wix product export: a product’s variant rows are its variants/),
+    ).toBeVisible()
+    await expect(row(page, 'fieldType')).toContainText('Read by the file’s format')
+    await expect(row(page, 'productOptionDescription1')).toContainText(
+      'A product’s choices, a variant’s own choice',
+    )
+    await expect(field(page, 'collection')).toHaveValue('category')
+    await expect(row(page, 'collection')).toContainText(
+      'Wix’s collections: a product’s first is its category',
+    )
+    await expect(field(page, 'visible')).toHaveValue('isActive')
+    await expect(field(page, 'productImageUrl')).toHaveValue('productImage')
+    await expect(row(page, 'sku')).toContainText('A shop’s own code, not a barcode')
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'import-exports-wix-mapping')
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading).toContainText('Read as a Wix product export: 3 products, 2 variants.')
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product name:/ })).toHaveText(
+      'Product name: 2 variants named by their product’s name and their options (“Rouge Velours” → “Rouge Velours – Cerise”), lines 3, 4',
+    )
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product image:/ })).toContainText(
+      '“https://static.wixstatic.com/media/a6901a_3f9e2c7d1b8a4e6f9c0d2b4a6e8f1c3d~mv2.jpg”',
+    )
+    await screenshot(page, 'import-exports-wix-dry-run')
+    await page.getByRole('button', { name: /^Import 4/ }).click()
+    await expect(page.getByRole('heading', { name: '4 drafts imported' })).toBeVisible()
+    const drafts = (await storedDrafts(page)).map((draft) => draft.payload)
+    expect(drafts.map((payload) => payload.productName).sort()).toEqual([
+      'Aviator Solaire',
+      'Coffret découverte',
+      'Rouge Velours – Cerise',
+      'Rouge Velours – Prune',
+    ])
+    expect(drafts.find((payload) => payload.productName === 'Rouge Velours – Prune')).toMatchObject({
+      category: 'Lèvres',
+      isActive: false,
+      options: { Teinte: 'Prune' },
+      productImage: 'https://static.wixstatic.com/media/a6901a_3f9e2c7d1b8a4e6f9c0d2b4a6e8f1c3d~mv2.jpg',
+    })
+  })
+
   test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({
     page,
     pageProblems,

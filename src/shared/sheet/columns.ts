@@ -377,6 +377,8 @@ export interface MatchOptions {
    * match keeps the header as written.
    */
   readAs?: readonly string[]
+  /** Why a column is read as another header, when it is not a translation (Wix's collection as Category). */
+  readAsWhy?: ReadonlyMap<number, string>
 }
 
 /**
@@ -397,7 +399,7 @@ export interface MatchOptions {
  * A path `json:PATH` means the cells hold JSON for PATH (see {@link JSON_COLUMN_PREFIX}).
  */
 export function matchColumns(headers: readonly string[], options: MatchOptions = {}): ColumnMatch[] {
-  const { saved, structural, offers, readAs } = options
+  const { saved, structural, offers, readAs, readAsWhy } = options
   /** The header as matched: as the format reads it, else as written. */
   const matched = (column: number) => readAs?.[column] ?? headers[column] ?? ''
   const matches: ColumnMatch[] = headers.map((header, column) => {
@@ -421,13 +423,11 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
       return { ...base, path: saved[header] ?? null, by: 'saved', ...(identifier && { identifier }) }
     }
     const auto = autoMatch(header, words)
-    // Said with the header as written, and what it was read as: "“Nome” is “Name” in English".
-    const translated = matched(column) !== header && auto.path !== null && auto.why
-    return {
-      ...base,
-      ...auto,
-      ...(translated && { why: `“${header.trim()}” is “${matched(column)}” in English; ${auto.why}` }),
-    }
+    // Said with the header as written, and what it was read as: "“Nome” is “Name” in English", or
+    // the format's own reason ("Wix’s collections: a product’s first is its category").
+    const readOtherwise = matched(column) !== header && auto.path !== null && auto.why
+    const why = readAsWhy?.get(column) ?? `“${header.trim()}” is “${matched(column)}” in English; ${auto.why}`
+    return { ...base, ...auto, ...(readOtherwise && { why }) }
   })
   const contested = new Map<string, ColumnMatch[]>()
   for (const match of matches) {

@@ -4,6 +4,7 @@ import type { FieldPath } from './types.ts'
 import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
+import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -23,13 +24,15 @@ import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.
  *   (prestashop-pair.ts), each combination is a variant of the product its `Product ID` names.
  * - **Magento 2** (magento.ts): a configurable product's children, simple rows of their own, are its
  *   variants; store views' rows (translations) and products that are no physical one are skipped.
+ * - **Wix** (wix.ts): a product's variant rows, after its product's row, are its variants; in its
+ *   newer catalog a MEDIA row adds a picture to its product.
  *
  * A variant is given the product's cells where its own are empty, and its options (colour, size)
  * by name. Any other sheet is one SKU a row.
  */
 
 export type ProductFormat =
-  'shopify' | 'woocommerce' | 'merchant-center' | 'prestashop' | 'magento' | 'json' | 'plain'
+  'shopify' | 'woocommerce' | 'merchant-center' | 'prestashop' | 'magento' | 'wix' | 'json' | 'plain'
 
 export const FORMAT_NAMES: Record<ProductFormat, string> = {
   shopify: 'Shopify product export',
@@ -37,6 +40,7 @@ export const FORMAT_NAMES: Record<ProductFormat, string> = {
   'merchant-center': 'Google Merchant Center feed',
   prestashop: 'PrestaShop product import',
   magento: 'Magento product export',
+  wix: 'Wix product export',
   // Read by json-table.ts, whose rows are made whole (never by a sheet's headers).
   json: 'JSON product list',
   plain: 'sheet',
@@ -52,6 +56,8 @@ export interface ProductLayout {
    */
   language?: string
   readAs?: string[]
+  /** Why a column is read as another header, when not for its language (Wix's collection as Category). */
+  readAsWhy?: Map<number, string>
   /** Columns the format reads itself, with what it does with them; the column matcher leaves them alone. */
   structural: Map<number, string>
   /** Of those, the ones that may fill a field no other column fills, at the person's word. */
@@ -83,6 +89,8 @@ export interface ProductLayout {
   prestashop?: PrestashopColumns
   /** Magento 2 (magento.ts): its product export. */
   magento?: MagentoColumns
+  /** Wix (wix.ts): its product export. */
+  wix?: WixColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -104,7 +112,7 @@ export interface ProductCounts {
   products: number
   /** SKUs that are variants of a product with more than one. */
   variants: number
-  /** Rows that only add an image to a product (Shopify). */
+  /** Rows that only add an image to a product (Shopify; Wix’s MEDIA rows). */
   imageRows: number
   /** Variations whose parent is not in the file: each read as a product of its own. */
   orphans: number
@@ -142,11 +150,13 @@ export function matchOptionsOf(layout: ProductLayout): {
   structural: ReadonlyMap<number, string>
   offers?: ReadonlyMap<number, FieldPath>
   readAs?: readonly string[]
+  readAsWhy?: ReadonlyMap<number, string>
 } {
   return {
     structural: layout.structural,
     ...(layout.offers && { offers: layout.offers }),
     ...(layout.readAs && { readAs: layout.readAs }),
+    ...(layout.readAsWhy && { readAsWhy: layout.readAsWhy }),
   }
 }
 
@@ -276,6 +286,17 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
       own: new Set(magento.own),
       magento,
     }
+  const wix = wixColumns(headers)
+  if (wix)
+    return {
+      ...plain,
+      format: 'wix',
+      structural: new Map(wix.structural),
+      own: new Set(wix.own),
+      readAs: headers.map((header, index) => wix.readAs.find(([column]) => column === index)?.[1] ?? header),
+      readAsWhy: new Map(wix.readAs.map(([column, , why]) => [column, why])),
+      wix,
+    }
   const prestashop = prestashopColumns(headers)
   if (prestashop)
     return {
@@ -365,16 +386,20 @@ export class ParentIndex {
   readonly prestashop: PrestashopProducts | undefined
   /** Magento's configurable products and their children. */
   readonly magento: MagentoProducts | undefined
+  /** Wix's products with variant rows. */
+  readonly wix: WixProducts | undefined
 
   constructor(layout: ProductLayout) {
     this.layout = layout
     this.prestashop = layout.prestashop && new PrestashopProducts(layout.prestashop)
     this.magento = layout.magento && new MagentoProducts(layout.magento)
+    this.wix = layout.wix && new WixProducts(layout.wix)
   }
 
   get needed(): boolean {
     return (
       this.layout.format === 'woocommerce' ||
+      this.layout.format === 'wix' ||
       this.prestashop?.needed === true ||
       this.magento?.needed === true
     )
@@ -384,6 +409,7 @@ export class ParentIndex {
     const { layout } = this
     if (this.prestashop) return this.prestashop.add(cells)
     if (this.magento) return this.magento.add(cells)
+    if (this.wix) return this.wix.add(cells)
     const type = cell(cells, layout.type).toLowerCase()
     if (type.includes('variation')) {
       const parent = cell(cells, layout.parent)
@@ -426,6 +452,8 @@ export class ProductReader {
   private readonly counts: ProductCounts
   /** Magento's rows told apart: by the first pass's index, else (no configurable products) alone. */
   private readonly magentoRows: MagentoProducts | undefined
+  /** Wix's rows told apart by the first pass's index, else (none made) every product a SKU. */
+  private readonly wixRows: WixProducts | undefined
 
   /** Columns a variant never takes from its product: its own, and whichever the barcode is read from. */
   private readonly own: ReadonlySet<number>
@@ -436,6 +464,7 @@ export class ProductReader {
     this.parents = parents
     this.own = new Set([...layout.own, ...ownColumns])
     this.magentoRows = parents?.magento ?? (layout.magento && new MagentoProducts(layout.magento))
+    this.wixRows = parents?.wix ?? (layout.wix && new WixProducts(layout.wix))
     this.counts = {
       format: layout.format,
       products: 0,
@@ -470,6 +499,8 @@ export class ProductReader {
         return this.prestashop(row, cells)
       case 'magento':
         return this.magento(row, cells)
+      case 'wix':
+        return this.wix(row, cells)
       default:
         this.counts.products++
         return { row, cells }
@@ -596,6 +627,31 @@ export class ProductReader {
       cells: inherit(read.cells, read.product, this.own),
       ...(read.options && { options: read.options }),
       ...(!read.named && { nameFromProduct: true as const }),
+    }
+  }
+
+  /**
+   * A Wix product's variant row is its product's cells with its own, named by the product and its
+   * choices; a picture's row (V3's MEDIA) is no SKU.
+   */
+  private wix(row: number, cells: string[]): SourceRow | undefined {
+    const read = this.wixRows!.read(cells)
+    if (read.kind === 'media') {
+      this.counts.imageRows++
+      return undefined
+    }
+    if (read.kind !== 'variant') {
+      this.counts.products++
+      if (read.kind === 'parent') return undefined
+      if (read.orphan) this.counts.orphans++
+      return { row, cells: read.cells }
+    }
+    this.counts.variants++
+    return {
+      row,
+      cells: inherit(read.cells, read.product, this.own),
+      ...(read.options && { options: read.options }),
+      nameFromProduct: true,
     }
   }
 

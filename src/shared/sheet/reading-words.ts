@@ -82,7 +82,8 @@ export function skippedText(products: ProductCounts): string | undefined {
   return `${counted(total, 'product')} skipped: ${reasons.map((reason) => reason.text).join(', ')}`
 }
 
-const quoted = (text: string) => `“${text}”`
+/** A cell as an example quotes it: a long one (a list of a dozen image addresses) cut short. */
+const quoted = (text: string) => `“${text.length > 100 ? `${text.slice(0, 99)}…` : text}”`
 
 /** What one kind of reading did, for `n` cells, with its example. */
 const CONVERSION_WORDS: Record<

@@ -282,6 +282,78 @@ const CASES: Case[] = [
     },
   },
   {
+    file: 'wix-classic-catalog-products.csv',
+    // A Brazilian shop's rings and prints: a print in 4 sizes is 4 Variant rows under its Product
+    // row; the rings' metal is chosen at checkout (options, no Variant rows): one SKU each.
+    reading: 'read as a Wix product export: 83 products, 44 variants',
+    skus: 119,
+    // Wix's classic export has no barcode column.
+    sendable: 0,
+    columns: {
+      name: 'productName',
+      productImageUrl: 'productImage',
+      collection: 'category',
+      visible: 'isActive',
+      brand: 'brand',
+      sku: null,
+      handleId: null,
+      productOptionDescription1: null,
+    },
+    sku: {
+      at: 15,
+      fields: {
+        productName: 'Minimal Kanye – Arte Gráfica Autoral – A3 = 12x16"',
+        category: 'Galeria de Arte – Curadoria Ferdie',
+        options: { Size: 'A3 = 12x16"' },
+        productImage: 'https://static.wixstatic.com/media/b72832_9cd783c7bab242908307be93e215e93e~mv2.jpg',
+      },
+    },
+  },
+  {
+    file: 'wix-classic-2019-catalog-products.csv',
+    // Wix's older export (51 columns: no cost, no brand); its colours written "rgb(0, 0, 128):Navy".
+    reading: 'read as a Wix product export: 56 products, 68 variants',
+    skus: 120,
+    sendable: 0,
+    columns: { name: 'productName', productImageUrl: 'productImage', collection: 'category', sku: null },
+    sku: {
+      at: 20,
+      fields: {
+        productName: 'Chalkboard Menu Planner – Grey / 8 x 10',
+        options: { 'Thread Color': 'Grey', Size: '8 x 10' },
+        productImage: 'https://static.wixstatic.com/media/dafac5_49754369848d4975973c0fa644e3ec83~mv2.jpg',
+      },
+    },
+  },
+  {
+    file: 'wix-v3-catalog-products.csv',
+    // Wix's newer catalog: PRODUCT, its VARIANT rows, then a MEDIA row per picture.
+    reading: 'read as a Wix product export: 89 products, 11 variants, 107 image rows (not SKUs)',
+    skus: 95,
+    // Its barcode column is empty throughout.
+    sendable: 0,
+    columns: {
+      name: 'productName',
+      media: 'productImage',
+      primaryCategorySlug: 'category',
+      categorySlugs: null,
+      visible: 'isActive',
+      barcode: 'barcode',
+      sku: null,
+      handle: null,
+    },
+    sku: {
+      at: 19,
+      fields: {
+        productName: 'AOD-9604 – 10mg',
+        category: 'peptides',
+        options: { Size: '10mg' },
+        // Its first MEDIA row, after its variants.
+        productImage: 'https://static.wixstatic.com/media/ee8358_c742b15aefac40da9af9d929568ad854~mv2.jpeg',
+      },
+    },
+  },
+  {
     file: 'custom-clothing-catalog-export.csv',
     // A shop's own sheet: colours and sizes listed in one cell are no variants of a known format.
     reading: '',

@@ -14,7 +14,7 @@ import { decodeText } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
 import { bulkRequestJson, skusToCsv } from '#shared/sheet/export.ts'
 import { applyMappingFile } from '#shared/sheet/mapping.ts'
-import { productLayout } from '#shared/sheet/products.ts'
+import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { readSheet } from '#shared/sheet/rows.ts'
 import type { CellProblem } from '#shared/sheet/types.ts'
 import { readXlsx } from '#shared/sheet/xlsx.ts'
@@ -191,9 +191,7 @@ function wholeFileSkus(path: string): Sku[] {
     return report.items.filter((_, index) => report.reports[index]!.errors.length === 0) as Sku[]
   }
   const sheet = parseCsvText(decodeText(bytes))
-  const { mapping } = applyMappingFile(sheet.headers, undefined, {
-    structural: productLayout(sheet.headers).structural,
-  })
+  const { mapping } = applyMappingFile(sheet.headers, undefined, matchOptionsOf(productLayout(sheet.headers)))
   return readSheet(sheet, mapping)
     .results.filter((result) => result.errors.length === 0)
     .map((result) => result.sku)

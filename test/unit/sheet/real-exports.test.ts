@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { decodeText } from '#shared/sheet/decode.ts'
 import { automaticMapping } from '#shared/sheet/mapping.ts'
-import { productLayout } from '#shared/sheet/products.ts'
+import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { readSheet } from '#shared/sheet/rows.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 
@@ -29,7 +29,7 @@ interface Expected {
 function read(name: string, settings: { decimalComma?: boolean } = {}) {
   const sheet = parseCsvText(decodeText(new Uint8Array(readFileSync(join(DIR, name)))))
   const mapping = {
-    ...automaticMapping(sheet.headers, { structural: productLayout(sheet.headers).structural }),
+    ...automaticMapping(sheet.headers, matchOptionsOf(productLayout(sheet.headers))),
     ...settings,
   }
   return { sheet, ...readSheet(sheet, mapping) }
@@ -122,6 +122,15 @@ describe('real product exports, read as a catalog person expects', () => {
     expect(products).toMatchObject({ format: 'merchant-center', products: 3, variants: 5 })
     expectAsOracle(results, expected('merchant-center-feed.tsv'), 'gtin')
     expect(results[0]!.sku.meta).toMatchObject({ gender: 'unisex', age: 'adult', material: 'Acetate/Metal' })
+  })
+
+  it('Wix: a product’s Variant rows are its SKUs, a colour named by its name, pictures as Wix media addresses, the first collection the category', () => {
+    const { results, products, layout } = read('wix-products.csv')
+    expect(layout.format).toBe('wix')
+    expect(products).toMatchObject({ format: 'wix', products: 3, variants: 2, orphans: 0 })
+    expectAsOracle(results, expected('wix-products.csv'), 'sku')
+    // Wix's export has no barcode: the shop's codes (RV-CER) never become one.
+    expect(results.every((result) => result.errors.length === 0)).toBe(true)
   })
 
   it('Akeneo: locale suffixes, a unit column beside each measure (14.2 CENTIMETER is 142 mm), codes as categories', () => {

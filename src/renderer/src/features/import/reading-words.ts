@@ -18,6 +18,7 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
     'Read as PrestaShop’s product import: with its combinations file, each combination is a variant of the product its Product ID names, which gives it what it leaves empty (name, brand, category, picture); a product with combinations is no SKU itself. Rows are counted through both files: the products file’s, then the combinations file’s.',
   magento:
     'Read as Magento’s product export: a configurable product’s children are its variants, which take from it what they leave empty and their options from its configurable_variations; a configurable product with its children in the file is no SKU itself. Rows for a store view (translations) and virtual, downloadable, grouped and bundle products are skipped. Its categories are read as the most specific path under the root category.',
+  wix: 'Read as a Wix product export: a product’s variant rows are its variants, which take from it what they leave empty and are named by its name and their choices; a product with variant rows is no SKU itself. Its pictures, names of files in the shop’s Wix media, are read as their addresses on static.wixstatic.com (in Wix’s newer catalog, a MEDIA row per picture); its first collection, or its primary category, is its category.',
   json: 'Read as a JSON product list: each column is a path in its products. A list inside each product (shades, variants) spreads into one SKU per element when its fields are made variant options; its SKUs are named by the product’s name and their options.',
 }
 
