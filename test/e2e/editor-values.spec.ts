@@ -8,7 +8,8 @@ import { putDrafts, storedDrafts, type StoredDraft } from './harness/stored-draf
 /**
  * What a number typed into a form becomes: read as the importer reads it, never guessed at.
  * Text that is not a number stays where it was typed, kept in the draft and shown as an error,
- * instead of being turned into another number ("1,5" into 15) or dropped ("abc").
+ * instead of being turned into another number ("1,5" into 15) or dropped ("abc"). Text the
+ * platform may not take (a shop's own status) is kept and said.
  */
 
 /** The reader's words for a comma in a number (src/shared/values/number-text.ts). */
@@ -206,6 +207,26 @@ test.describe('setting a number on many drafts', () => {
         intensity: 2,
       })
     }
+  })
+})
+
+test.describe('text typed into the editor', () => {
+  test('a status the platform is not known to take is said under the field, and the draft stays valid', async ({
+    page,
+  }) => {
+    await newDraft(page)
+    const status = page.getByLabel('Status', { exact: true })
+    await typeInto(status, 'Enabled')
+    await expect(status).toHaveAccessibleDescription(
+      /Status “Enabled” is not one the platform is known to take \(DRAFT or PUBLISHED\)/,
+    )
+    await expect(status).toHaveAttribute('aria-invalid', 'false')
+    await saved(page)
+    const [draft] = await storedDrafts(page)
+    expect(draft?.validity).not.toBe('invalid')
+    expect(draft?.payload.status).toBe('Enabled')
+    await typeInto(status, 'PUBLISHED')
+    await expect(page.getByText(/is not one the platform is known to take/)).toHaveCount(0)
   })
 })
 

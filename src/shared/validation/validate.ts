@@ -53,9 +53,10 @@ const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i
  * - an object holding none of its fields (a row whose columns all went unrecognised, an app's
  *   answer, some other JSON) is not a SKU: it would be created empty;
  * - a barcode a spreadsheet shortened to exponent notation names no product any more.
- * And a warning: a barcode that reads as a GTIN with a wrong check digit, or a letter where a
- * digit belongs (src/shared/values/gtin.ts). The contract takes any text; a profile may hold such
- * SKUs back (send-gates.ts).
+ * And warnings: a barcode that reads as a GTIN with a wrong check digit, or a letter where a
+ * digit belongs (src/shared/values/gtin.ts), which the contract takes as any text and a profile may
+ * hold back (send-gates.ts); a status the platform is not known to take ("Enabled", "publish": a
+ * shop's own status mapped from a sheet), which the contract leaves open.
  */
 export function validateSku(value: unknown): ValidationResult {
   const result = validateWith(skuSchema(), skuCatalogue(), value)
@@ -75,7 +76,20 @@ export function validateSku(value: unknown): ValidationResult {
   }
   const finding = typeof value.barcode === 'string' ? gtinFinding(value.barcode) : undefined
   if (finding) result.warnings.push({ path: 'barcode', message: finding.message })
+  const status = unknownStatus(value.status)
+  if (status) result.warnings.push({ path: 'status', message: status })
   return result
+}
+
+/**
+ * The statuses the platform is known to take are its contract's DRAFT and its docs' PUBLISHED
+ * (the status field's examples); any other text is sent as written, and said.
+ */
+function unknownStatus(status: unknown): string | undefined {
+  if (typeof status !== 'string' || status.trim() === '') return undefined
+  const known = (findField(skuCatalogue(), ['status']).node.meta.examples ?? []).map(String)
+  if (known.includes(status)) return undefined
+  return `Status “${status}” is not one the platform is known to take (${known.join(' or ')}): a shop’s own status is not the platform’s`
 }
 
 export function validateAppRequest(value: unknown): ValidationResult {

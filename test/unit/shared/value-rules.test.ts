@@ -146,3 +146,28 @@ describe('2D effect assets', () => {
     ])
   })
 })
+
+describe('status', () => {
+  const statusWarnings = (status: unknown) =>
+    validateSku(setAt(sku(), 'status', status)).warnings.filter((warning) => warning.path === 'status')
+
+  it('a status the platform is not known to take is said, and still valid: the contract leaves its values open', () => {
+    // A shop's own status, mapped from a sheet's Status column.
+    expect(statusWarnings('Enabled')).toEqual([
+      {
+        path: 'status',
+        message:
+          'Status “Enabled” is not one the platform is known to take (DRAFT or PUBLISHED): a shop’s own status is not the platform’s',
+      },
+    ])
+    expect(validateSku(setAt(sku(), 'status', 'publish')).errors).toEqual([])
+    // In another case, it is still another word to the service.
+    expect(statusWarnings('published')).toHaveLength(1)
+  })
+
+  it('DRAFT and PUBLISHED, or no status at all, say nothing of it', () => {
+    expect(statusWarnings('DRAFT')).toEqual([])
+    expect(statusWarnings('PUBLISHED')).toEqual([])
+    expect(statusWarnings('')).toEqual([])
+  })
+})
