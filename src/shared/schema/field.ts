@@ -45,10 +45,18 @@ const HTTP_PROTOCOL = /^https?$/
 
 export const text = (words: FieldWords) => describe(z.string(), 'text', words)
 
+/**
+ * A web address, one: the URL standard takes "https://a/1.jpg https://a/2.jpg" as one address
+ * with a space in its path, which is how some shops join a product's pictures (Squarespace's
+ * "Hosted Image URLs"). A space inside an address is refused (messages.ts says why).
+ */
+const webAddress = () =>
+  z.url({ protocol: HTTP_PROTOCOL }).refine((value) => !/\s/.test(value.trim()), { params: { spaced: true } })
+
 export const url = (words: FieldWords) =>
   words.allowEmpty
-    ? describe(z.union([z.literal(''), z.url({ protocol: HTTP_PROTOCOL })]), 'url', words)
-    : describe(z.url({ protocol: HTTP_PROTOCOL }), 'url', words)
+    ? describe(z.union([z.literal(''), webAddress()]), 'url', words)
+    : describe(webAddress(), 'url', words)
 
 export const color = (words: FieldWords) =>
   // Both cases spelled out rather than an `i` flag, which JSON Schema's patterns cannot carry.

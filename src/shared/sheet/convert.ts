@@ -185,14 +185,15 @@ function withCommaHint(error: string, text: string, decimalComma: boolean): stri
 }
 
 /**
- * WooCommerce and feeds join a product's images in one cell: the first is its picture. A header
- * that names the list's separator (PrestaShop's "(x;y;z...)") is taken at its word.
+ * WooCommerce and feeds join a product's images in one cell with commas, Squarespace with spaces:
+ * the first is its picture. A header that names the list's separator (PrestaShop's "(x;y;z...)")
+ * is taken at its word.
  */
 function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
   return (text) => {
     const urls = list
       ? text.split(list).filter((url) => url.trim() !== '')
-      : text.split(/,\s*(?=https?:\/\/)/i)
+      : text.split(/(?:,\s*|\s+)(?=https?:\/\/)/i)
     if (urls.length < 2) return convert(text)
     const first = urls[0]!.trim()
     const converted = convert(first)

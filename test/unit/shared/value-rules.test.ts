@@ -102,6 +102,20 @@ describe('web addresses', () => {
     expect(errorPaths(setAt(sku(), path, value))).toEqual([])
   })
 
+  it.each(URL_PATHS)('%s holding two addresses joined by a space is refused, saying so', (path) => {
+    // Squarespace's "Hosted Image URLs", pasted into a JSON file or a field: the URL standard
+    // would read it as one address with a space in its path.
+    const { errors } = validateSku(setAt(sku(), path, 'https://a.example/1.jpg https://a.example/2.jpg'))
+    expect(errors).toEqual([
+      {
+        path,
+        message: expect.stringMatching(
+          /must be one web address, with no space inside \(two addresses joined, or a space to write as %20\), not the text "https:\/\/a\.example\/1\.jpg https/,
+        ),
+      },
+    ])
+  })
+
   it.each(['report_config.logo', 'appConfig.ui_config.screens.instructionScreen.banner.web.0.url'])(
     'the app’s %s rejects ftp:// and javascript: too',
     (path) => {

@@ -80,6 +80,27 @@ describe('convertCell: by the field’s kind, never by the look of the text', ()
   })
 })
 
+describe('image cells of several addresses', () => {
+  it.each([
+    // WooCommerce's Images, a feed's additional images.
+    ['https://a.example/1.jpg, https://a.example/2.jpg'],
+    // Squarespace's Hosted Image URLs: one space between addresses.
+    ['https://a.example/1.jpg https://a.example/2.jpg'],
+    ['https://a.example/1.jpg\nhttps://a.example/2.jpg'],
+  ])('%j: the first is the product image, said as a conversion', (text) => {
+    expect(convertCell('productImage', text)).toEqual({
+      value: 'https://a.example/1.jpg',
+      conversion: { kind: 'first-image', from: text, to: 'https://a.example/1.jpg' },
+    })
+  })
+
+  it('an address with a space in its own path is one address, left for validation to judge', () => {
+    expect(convertCell('productImage', 'https://a.example/my photo.jpg')).toEqual({
+      value: 'https://a.example/my photo.jpg',
+    })
+  })
+})
+
 describe('barcode cells', () => {
   it('keep their digits as text, leading zeros too, without the spaces around them', () => {
     expect(convertCell('barcode', ' 0012345678905 ')).toEqual({ value: '0012345678905' })
