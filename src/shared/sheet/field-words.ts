@@ -97,8 +97,25 @@ words(
   'nom du produit',
   'nazwa produktu',
 )
-words('brand', 'marca', 'marque', 'marke', 'merk')
-words('category', 'categoria', 'categorie', 'kategorie', 'kategoria', 'cat')
+// French lists name a product by its article, its label or its designation ("Nom de l’article",
+// "Libellé", "Désignation"): a real grocery's sheet read no names.
+words('productName', 'nom de l article', 'nom article', 'libelle', 'designation')
+words('brand', 'marca', 'marque', 'marke', 'merk', 'manufacturer name')
+words('category', 'categoria', 'categorie', 'kategorie', 'kategoria', 'cat', 'famille')
+// "Barcode" in the languages shops export in (Odoo's German "Strichcode" held every SKU back).
+words(
+  'barcode',
+  'strichcode',
+  'code barre',
+  'code barres',
+  'code a barres',
+  'codigo de barras',
+  'codice a barre',
+  'kod kreskowy',
+  'streepjescode',
+)
+// Shown in the shop or not (Squarespace's and Wix's "Visible").
+words('isActive', 'visible')
 words(
   'subCategory',
   'sottocategoria',
@@ -117,6 +134,8 @@ words(
   'url de la imagen',
   'url da imagem',
   'image principale',
+  // Squarespace's pictures, joined by spaces (convert.ts reads the first).
+  'hosted image urls',
 )
 words('actionUrl', 'enlace', 'lien', 'collegamento')
 

@@ -24,7 +24,8 @@ import { wordsOf } from './header-words.ts'
  * choice is written with its colour (`#B22222:Cerise`, `rgb(178,34,34):Cerise`) and named by its
  * name. A picture is the name of a file in the shop's Wix media (`a6901a_7b3e…~mv2.jpg`), which
  * Wix serves at `https://static.wixstatic.com/media/` and that name: read as that address (an
- * address stays as written). `visible` (the product's or the variant's) is the SKU's Active. The
+ * address stays as written). `visible` (the product's or the variant's) is the SKU's Active, as any
+ * sheet's Visible is (field-words.ts). The
  * classic export has no barcode column; `sku` is the shop's own code, never taken for one unasked.
  */
 
@@ -101,9 +102,6 @@ export function wixColumns(headers: readonly string[]): WixColumns | undefined {
   if (image !== undefined && words[image] === 'media')
     readAs.push([image, 'Product image', 'Wix’s media: the product’s first picture is its image'])
   const { category, categories } = categoryColumns(at, structural, readAs)
-  const visible = at('visible')
-  if (visible !== undefined)
-    readAs.push([visible, 'Active', 'Wix’s “visible”: whether the product is shown in the shop'])
   return {
     handle,
     fieldType,

@@ -203,6 +203,21 @@ describe('headers as shops and people write them', () => {
     expect(
       matchColumns(['Nom du produit', 'Marque', 'Catégorie', 'Sous-catégorie']).map((m) => m.path),
     ).toEqual(['productName', 'brand', 'category', 'subCategory'])
+    // A real French grocery's sheet, and Odoo's product export in German: no name, no barcode read.
+    expect(
+      matchColumns(['Code EAN', 'Nom de l’article', 'Famille', 'Image']).map((match) => match.path),
+    ).toEqual(['barcode', 'productName', 'category', 'productImage'])
+    expect(matchColumns(['Libellé', 'Désignation']).map((match) => match.path)).toEqual(['productName', null])
+    expect(
+      matchColumns(['Strichcode', 'Code barres', 'Código de barras', 'Codice a barre']).map(
+        (m) => m.couldFill ?? m.path,
+      ),
+    ).toEqual(['barcode', 'barcode', 'barcode', 'barcode'])
+    // Squarespace's export: its pictures, and whether the product is shown.
+    expect(matchColumns(['Hosted Image URLs', 'Visible']).map((match) => match.path)).toEqual([
+      'productImage',
+      'isActive',
+    ])
   })
 
   // Etsy's listings download numbers its pictures IMAGE1 to IMAGE10 (a real one read none of them).
