@@ -51,7 +51,9 @@ export const text = (words: FieldWords) => describe(z.string(), 'text', words)
  * "Hosted Image URLs"). A space inside an address is refused (messages.ts says why).
  */
 const webAddress = () =>
-  z.url({ protocol: HTTP_PROTOCOL }).refine((value) => !/\s/.test(value.trim()), { params: { spaced: true } })
+  z
+    .url({ protocol: HTTP_PROTOCOL, abort: true })
+    .refine((value) => !/\s/.test(value.trim()), { params: { spaced: true } })
 
 export const url = (words: FieldWords) =>
   words.allowEmpty
