@@ -1,6 +1,6 @@
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
-import { problemKind, ProblemGrouper, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
+import { groupWords, ProblemGrouper, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { CellProblem } from '#shared/sheet/types.ts'
 import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
 import type { Output } from './io.ts'
@@ -123,7 +123,8 @@ function groupedReport(): ReportWriter {
 
 /**
  * One group as a line: a problem of one row as `--all` prints it; the same problem in several
- * rows with the cell's text left out, and its lines ("…: lines 2, 4, 5, … and 14 more").
+ * rows with the cell's text left out where it differs, and its lines ("…: lines 2, 4, 5, … and 14
+ * more").
  */
 function groupText(group: ProblemGroup, file: Pick<CheckedFile, 'kind' | 'numbering'>): string {
   const { kind } = file
@@ -139,7 +140,7 @@ function groupText(group: ProblemGroup, file: Pick<CheckedFile, 'kind' | 'number
   }
   const where = group.column ? (sheet ? `column "${group.column}": ` : `${group.column}: `) : ''
   const rows = placeList(group.rows, { ...(sheet && { numbering }), all: false }, group.count)
-  return `${where}${problemKind(group.message)}${warning ? ' (warning)' : ''}: ${rows}\n`
+  return `${where}${groupWords(group)}${warning ? ' (warning)' : ''}: ${rows}\n`
 }
 
 /** A list of the verdict's given as it is made (its holds, one a held SKU), not as an array. */

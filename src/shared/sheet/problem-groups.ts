@@ -26,6 +26,11 @@ export interface ProblemGroup {
   column: string
   /** The message of the first problem of the group, as an example. */
   message: string
+  /**
+   * Its problems' messages differ (by the cells' text, at least): the group is said by its kind.
+   * Absent when every row says the same ("not the text "shop"" on each), which is then said whole.
+   */
+  varied?: true
   /** What its problems are, said once, where their messages differ by more than a cell's text. */
   kind?: string
   count: number
@@ -59,6 +64,11 @@ export function groupKey(
   return `${severity}\u0000${problem.column}\u0000${problem.kind ?? problemKind(problem.message)}`
 }
 
+/** How a group is said: its one message when its rows all say the same, else its kind. */
+export function groupWords(group: Pick<ProblemGroup, 'message' | 'kind' | 'varied'>): string {
+  return group.varied ? (group.kind ?? problemKind(group.message)) : group.message
+}
+
 /** Adds problems a stretch of rows at a time; memory is one entry per group. */
 export class ProblemGrouper {
   private readonly groups = new Map<string, ProblemGroup>()
@@ -79,6 +89,7 @@ export class ProblemGrouper {
         })
       } else {
         group.count++
+        if (problem.message !== group.message) group.varied = true
         if (group.rows.length < ROWS_KEPT && group.rows.at(-1) !== problem.row) group.rows.push(problem.row)
       }
     }

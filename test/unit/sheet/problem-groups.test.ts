@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseCsvText } from '#shared/sheet/csv.ts'
-import { groupKey, problemKind, ProblemGrouper, ROWS_KEPT } from '#shared/sheet/problem-groups.ts'
+import { groupKey, groupWords, problemKind, ProblemGrouper, ROWS_KEPT } from '#shared/sheet/problem-groups.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 import type { CellProblem } from '#shared/sheet/types.ts'
 
@@ -36,6 +36,8 @@ describe('problem groups', () => {
           message: 'Intensity must be a number, not the text "x"',
         }),
         severity: 'error',
+        // Its rows' texts differ: it is said by its kind.
+        varied: true,
         column: 'Intensity',
         message: 'Intensity must be a number, not the text "high"',
         count: 2,
@@ -43,6 +45,22 @@ describe('problem groups', () => {
       },
     ])
     expect(problemKind(intensity[0]!.message)).toBe('Intensity must be a number, not the text "…"')
+  })
+
+  it('is said by its kind when its rows’ texts differ, and whole when every row says the same', () => {
+    const differ = groupsOf(
+      [HEADER, line('A', '5000000000001', 'high'), line('C', '5000000000003', 'n/a')].join('\n'),
+    )
+    expect(groupWords(differ.find((group) => group.column === 'Intensity')!)).toBe(
+      'Intensity must be a number, not the text "…"',
+    )
+    // A Squarespace export's page slug, "shop" on every row: the value is what the person needs.
+    const same = groupsOf(
+      [HEADER, line('A', '5000000000001', 'high'), line('C', '5000000000003', 'high')].join('\n'),
+    )
+    expect(groupWords(same.find((group) => group.column === 'Intensity')!)).toBe(
+      'Intensity must be a number, not the text "high"',
+    )
   })
 
   it('wrong check digits are one group whatever the digits (PrestaShop’s sample has sixteen different ones)', () => {

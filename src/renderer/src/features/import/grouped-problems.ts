@@ -1,4 +1,4 @@
-import { groupKey, problemKind, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
+import { groupKey, groupWords, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { ReportedProblem } from './import-protocol.ts'
 
 /**
@@ -68,7 +68,7 @@ export function groupViews(
     const values = new Map<number, string>()
     for (const problem of details) if (!values.has(problem.row)) values.set(problem.row, problem.value)
     const bare = group.rows.filter((row) => !values.has(row))
-    const kind = group.count === 1 ? group.message : (group.kind ?? problemKind(group.message))
+    const kind = groupWords(group)
     return {
       group,
       id: `import-problem-group-${i}`,
