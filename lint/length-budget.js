@@ -34,8 +34,8 @@ export const LONG_FUNCTIONS = {
   'src/node/updates/update-service.ts': 263,
   // The worker thread's closure holds jobs, budgets and replacement: to split by concern.
   'src/node/worker-thread.ts': 147,
-  // importChunk's transaction (126, its body 92) writes, merges and records undo: to split by step.
-  'src/renderer/src/db/sku-import-writes.ts': 126,
+  // importChunk (121 lines, most of them its transaction) writes, merges and records undo: to split by step.
+  'src/renderer/src/db/sku-import-writes.ts': 121,
   // decide weighs every reconcile case in one body: to become a table of cases.
   'src/renderer/src/db/sync-reconcile.ts': 85,
   // enqueue plans and writes a run in one transaction: to split planning from writing.

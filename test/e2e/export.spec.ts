@@ -177,3 +177,57 @@ test('an export headed by titles comes back: importing it with “Update existin
   const renamed = after.get(sheet.rows[target]![draftAt]!)!
   expect([renamed.barcode, renamed.productName]).toEqual(['4006381333931', 'Renamed in a sheet'])
 })
+
+test('barcodes filled into an export come back: its rows are the drafts they name, and “Update existing” is chosen for them', async ({
+  page,
+}, testInfo) => {
+  // A tryout's catalog manager filled barcodes into an export of drafts without any, imported it
+  // with the preselected "Skip them", and lost them all: "the barcode is already taken".
+  await createDraft(page, 'Aviator Gold', 'Northwind')
+  await createDraft(page, 'Round Blue', 'Northwind')
+  await page.getByRole('link', { name: 'All SKUs' }).click()
+  await page.getByRole('checkbox', { name: 'Select the drafts on screen' }).check()
+  const sheet = parseCsvText((await exportAs(page, 'Spreadsheet (CSV)')).bytes.toString('utf8'))
+  const barcodeAt = sheet.headers.indexOf('Barcode')
+  const nameAt = sheet.headers.indexOf('Product name')
+  const barcodes: Record<string, string> = { 'Aviator Gold': '4006381333931', 'Round Blue': '7612345000299' }
+  const filled = sheet.rows.map((row) =>
+    row.map((cell, i) => (i === barcodeAt ? barcodes[row[nameAt]!]! : cell)),
+  )
+  const file = join(tmpdir(), `catalog-desk-barcodes-filled-${testInfo.workerIndex}.csv`)
+  const quote = (cell: string) => `"${cell.replace(/"/g, '""')}"`
+  await writeFile(file, [sheet.headers, ...filled].map((row) => row.map(quote).join(',')).join('\n'))
+
+  const importFile = async () => {
+    await page.getByRole('link', { name: 'Import' }).click()
+    await page.getByLabel('Choose a file').setInputFiles(file)
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+  }
+  await importFile()
+  const choice = page.getByRole('group', { name: 'Drafts you already have' })
+  await expect(choice).toContainText(
+    '2 rows are drafts you have: this file is a Catalog Desk export, and its draft column names them, whatever their barcode.',
+  )
+  await expect(choice).toContainText('No other draft holds a barcode of the file, and none appears twice.')
+  await expect(choice).not.toContainText('without a barcode')
+  await expect(choice.getByRole('radio', { name: /^Update existing/ })).toBeChecked()
+  expect(await axe(page)).toEqual([])
+  await screenshot(page, 'export-barcodes-filled-dry-run')
+
+  // "Skip them", chosen, leaves the drafts as they are and says why, of each row.
+  await choice.getByRole('radio', { name: /^Skip them/ }).check()
+  await page.getByRole('button', { name: /^Import 2/ }).click()
+  await expect(page.getByRole('heading', { name: '0 drafts imported' })).toBeVisible()
+  await expect(page.getByText(/^2 rows skipped: they name drafts you have/)).toBeVisible()
+  await expect(page.getByText(/the barcode is already taken/)).toHaveCount(0)
+  expect((await storedDrafts(page)).map((draft) => draft.barcode)).toEqual(['', ''])
+
+  await page.getByRole('button', { name: 'Import another file' }).click()
+  await page.getByLabel('Choose a file').setInputFiles(file)
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('radio', { name: /^Update existing/ })).toBeChecked()
+  await page.getByRole('button', { name: /^Import 2/ }).click()
+  await expect(page.getByRole('heading', { name: '0 drafts imported, 2 updated' })).toBeVisible()
+  const stored = await storedDrafts(page)
+  expect(Object.fromEntries(stored.map((draft) => [draft.productName, draft.barcode]))).toEqual(barcodes)
+})

@@ -55,7 +55,14 @@ async function seed(): Promise<SkuDraftRecord[]> {
 async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2, together = false) {
   const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
   const batch = await imports.beginImport()
-  const total = { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 }
+  const total = {
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    skippedDuplicates: 0,
+    skippedDrafts: 0,
+    skippedInRun: 0,
+  }
   const fates: RowFate[] = []
   const writes: Array<ReturnType<SkuImportWrites['importChunk']>> = []
   for (let i = 0; i < rows.length; i += size) {
@@ -89,7 +96,14 @@ describe('an import session', () => {
     const before = await seed()
     const rows = Array.from({ length: 7 }, (_, i) => sku(`9${i}`, `Row ${i}`))
     const { batch, total } = await importRows(rows, 'skip', 3)
-    expect(total).toEqual({ created: 7, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 })
+    expect(total).toEqual({
+      created: 7,
+      updated: 0,
+      unchanged: 0,
+      skippedDuplicates: 0,
+      skippedDrafts: 0,
+      skippedInRun: 0,
+    })
     const row = (await everything()).find((draft) => draft.barcode === '93')!
     expect(row).toMatchObject({
       productName: 'Row 3',
@@ -108,14 +122,28 @@ describe('an import session', () => {
   it('skip: leaves existing drafts and drops the later row of a barcode the file repeats', async () => {
     await seed()
     const { total } = await importRows(FILE, 'skip')
-    expect(total).toEqual({ created: 2, updated: 0, unchanged: 0, skippedDuplicates: 3, skippedInRun: 0 })
+    expect(total).toEqual({
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      skippedDuplicates: 3,
+      skippedDrafts: 0,
+      skippedInRun: 0,
+    })
     expect(await names()).toEqual(['1:Old one', '2:Old two', '3:Old three', '4:Four A', '5:Five'])
   })
 
   it('update: replaces editable drafts, leaves one a run holds, and the last row of a barcode wins', async () => {
     const before = await seed()
     const { batch, total } = await importRows(FILE, 'update')
-    expect(total).toEqual({ created: 2, updated: 2, unchanged: 0, skippedDuplicates: 0, skippedInRun: 1 })
+    expect(total).toEqual({
+      created: 2,
+      updated: 2,
+      unchanged: 0,
+      skippedDuplicates: 0,
+      skippedDrafts: 0,
+      skippedInRun: 1,
+    })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
     const one = (await everything()).find((draft) => draft.barcode === '1')!
     expect(one.id).toBe(before.find((draft) => draft.barcode === '1')!.id)
@@ -141,6 +169,7 @@ describe('an import session', () => {
       updated: 2,
       unchanged: 0,
       skippedDuplicates: 0,
+      skippedDrafts: 0,
       skippedInRun: 1,
     })
     expect(await names()).toEqual(['1:New one', '2:Old two', '3:Old three', '4:Four B', '5:Five'])
@@ -173,7 +202,14 @@ describe('an import session', () => {
     // Key order does not make content differ.
     const reordered = Object.fromEntries(Object.entries(same[0]!).reverse()) as Sku
     const { batch, total, fates } = await importRows([reordered, same[1]!, same[2]!], 'update')
-    expect(total).toEqual({ created: 0, updated: 0, unchanged: 3, skippedDuplicates: 0, skippedInRun: 0 })
+    expect(total).toEqual({
+      created: 0,
+      updated: 0,
+      unchanged: 3,
+      skippedDuplicates: 0,
+      skippedDrafts: 0,
+      skippedInRun: 0,
+    })
     expect(fates.map((fate) => fate.draft)).toEqual(before.map((draft) => draft.id))
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.where('batch').equals(batch).count()).toBe(0)
@@ -230,6 +266,27 @@ describe('an import session', () => {
     expect(await names()).toEqual(['11:Renamed', '12:Gone draft', '2:Old two', '3:Old three'])
   })
 
+  it('under “Skip them”, a row of the app’s export that names a draft you have is skipped as that, not as a barcode taken', async () => {
+    // A tryout filled barcodes into its export and imported it with the preselected "Skip them":
+    // told "the barcode is already taken" of barcodes no draft held.
+    const before = await seed()
+    const one = before.find((draft) => draft.barcode === '1')!
+    const filled = { ...structuredClone(one.payload), barcode: '4006381333931' } as Sku
+    const batch = await imports.beginImport()
+    const result = await imports.importChunk(batch, [filled, sku('2', 'Old two again')], {
+      duplicates: 'skip',
+      existingByBarcode: await imports.findByBarcodes(['4006381333931', '2']),
+      named: [one.id, undefined],
+      existingDrafts: await imports.existingDrafts([one.id]),
+    })
+    imports.finishImport(batch)
+    expect(result.fates).toEqual([
+      { kind: 'skippedDrafts', draft: one.id },
+      { kind: 'skippedDuplicates', draft: before.find((draft) => draft.barcode === '2')!.id },
+    ])
+    expect(await everything()).toEqual(before)
+  })
+
   it('planUpdates: unchanged by the draft a row names, else by its barcode', async () => {
     const before = await seed()
     const one = before.find((draft) => draft.barcode === '1')!
@@ -261,7 +318,14 @@ describe('an import session', () => {
   it('keep-both: adds every row as a new draft', async () => {
     await seed()
     const { total } = await importRows(FILE, 'keep-both')
-    expect(total).toEqual({ created: 5, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedInRun: 0 })
+    expect(total).toEqual({
+      created: 5,
+      updated: 0,
+      unchanged: 0,
+      skippedDuplicates: 0,
+      skippedDrafts: 0,
+      skippedInRun: 0,
+    })
     expect(await db.skuDrafts.count()).toBe(8)
   })
 

@@ -57,11 +57,18 @@ export interface ImportCounts {
   unchanged: number
   /** Rows left out under 'skip' because their barcode was taken. */
   skippedDuplicates: number
+  /** Rows left out under 'skip' because they name a draft you have (the app's own export). */
+  skippedDrafts: number
   /**
    * Rows under 'update' whose draft a sync run holds (queued or being sent): what is read for
    * sending must not change, so it is left as it is, as the editor leaves it.
    */
   skippedInRun: number
+}
+
+/** Counts of an import before its first row. */
+export function noRows(): ImportCounts {
+  return { created: 0, updated: 0, unchanged: 0, skippedDuplicates: 0, skippedDrafts: 0, skippedInRun: 0 }
 }
 
 /** What became of one row, and the draft it concerns: the one written, or the one holding its barcode. */
@@ -81,9 +88,10 @@ export interface ImportChunkResult extends ImportCounts {
 }
 
 /**
- * A row of a file by its content: the draft it names (the app's own export) or else its barcode,
- * the fingerprint of what it would write (src/shared/payload-fingerprint.ts), and whether it is
- * valid (rows with errors are imported only on request).
+ * A row of a file by its content: the draft it names (the app's own export, its barcode beside it
+ * when it has one) or else its barcode, the fingerprint of what it would write
+ * (src/shared/payload-fingerprint.ts), and whether it is valid (rows with errors are imported only
+ * on request).
  */
 export interface RowFingerprint {
   draft?: string
@@ -293,14 +301,7 @@ export class SkuImportWrites {
     const db = last ? this.strict : this.db
     const session = this.imports.get(batch)
     if (!session) throw new Error('This import has already ended.')
-    const result: ImportChunkResult = {
-      created: 0,
-      updated: 0,
-      unchanged: 0,
-      skippedDuplicates: 0,
-      skippedInRun: 0,
-      fates: [],
-    }
+    const result: ImportChunkResult = { ...noRows(), fates: [] }
     // Barcodes this chunk claims, merged into the session once it has decided what it writes.
     const claimed = new Map<string, string>()
     const previous = session.planned
@@ -322,11 +323,12 @@ export class SkuImportWrites {
           const derived = columns?.[index] ?? draftColumns(payload)
           const barcode = textOf(payload.barcode)
           const draft = named[index]
+          const ownDraft = draft !== undefined && existingDrafts.has(draft)
           // A row of the app's export updates the draft it names, whatever its barcode became.
           const holder =
             duplicates === 'keep-both'
               ? undefined
-              : draft && existingDrafts.has(draft)
+              : ownDraft
                 ? draft
                 : barcode
                   ? (claimed.get(barcode) ??
@@ -334,7 +336,8 @@ export class SkuImportWrites {
                     existingByBarcode.get(barcode)?.id)
                   : undefined
           if (!holder) add(index, payload, derived)
-          else if (duplicates === 'skip') fates[index] = { kind: 'skippedDuplicates', draft: holder }
+          else if (duplicates === 'skip')
+            fates[index] = { kind: ownDraft ? 'skippedDrafts' : 'skippedDuplicates', draft: holder }
           else {
             const mine = created.get(holder)
             // A later row of this very chunk: it takes the place of the earlier one before anything is written.

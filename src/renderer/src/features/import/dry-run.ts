@@ -140,8 +140,10 @@ export class DryRunTally {
           created && this.reading !== 'exact' ? { exact: payloadFingerprint(result.sku) } : undefined
         this.fingerprints.set(
           result.draft ? `draft ${result.draft}` : `barcode ${barcode}`,
+          // A row naming its draft is matched by it; its barcode, if any, says it is no row
+          // "without a barcode" that the import adds anew.
           result.draft
-            ? { draft: result.draft, fingerprint, ...exact, valid }
+            ? { draft: result.draft, ...(barcode && { barcode }), fingerprint, ...exact, valid }
             : { barcode, fingerprint, ...exact, valid },
         )
       }

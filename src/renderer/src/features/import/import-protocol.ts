@@ -154,6 +154,12 @@ export interface TakenCounts {
   unchanged: number
   inRun: number
   changedAt: DestinationCount[]
+  /**
+   * Rows that name a draft you have (the app's own export, by its draft column): matched to it
+   * whatever their barcode, and of those, the rows without one.
+   */
+  named: number
+  namedWithoutBarcode: number
 }
 
 /** Drafts at one destination (its address, as `DraftSync` keys it), counted. */

@@ -24,6 +24,8 @@ export interface ImportResult extends ImportCounts {
   leftOut: ListedRows
   /** Rows skipped because their barcode was taken, each with the draft holding it. */
   duplicates: ListedRows
+  /** Rows skipped because they name a draft you have (the app's own export), each with it. */
+  ownDrafts: ListedRows
   /** Rows whose draft a sync run held (queued or being sent), left as it is. */
   inRun: ListedRows
   /**
@@ -54,10 +56,12 @@ export class ImportResultTally {
     updated: 0,
     unchanged: 0,
     skippedDuplicates: 0,
+    skippedDrafts: 0,
     skippedInRun: 0,
   }
   private readonly leftOut = listed()
   private readonly duplicates = listed()
+  private readonly ownDrafts = listed()
   private readonly inRun = listed()
   /** The drafts changed since sent, by destination: a draft once however many rows updated it. */
   private readonly changed = new Map<string, Set<string>>()
@@ -76,6 +80,7 @@ export class ImportResultTally {
       const { row, errors } = chunk.rows[i]!
       this.counts[fate.kind]++
       if (fate.kind === 'skippedDuplicates') list(this.duplicates, { row, draft: fate.draft })
+      else if (fate.kind === 'skippedDrafts') list(this.ownDrafts, { row, draft: fate.draft })
       else if (fate.kind === 'skippedInRun') list(this.inRun, { row, draft: fate.draft })
       else {
         for (const destination of fate.changedAt ?? [])
@@ -92,6 +97,7 @@ export class ImportResultTally {
       ...this.counts,
       leftOut: this.leftOut,
       duplicates: this.duplicates,
+      ownDrafts: this.ownDrafts,
       inRun: this.inRun,
       changedAt: [...this.changed].map(([destination, drafts]) => ({ destination, n: drafts.size })),
       withErrors: this.withErrors,

@@ -157,6 +157,9 @@ async function dryRun(
   const plans = await drafts.planUpdates(checked.fingerprints, reading)
   const counts = (barcodes: readonly string[], rows: (valid: boolean) => boolean): TakenCounts => {
     const taken = checked.fingerprints.flatMap((row, i) => (rows(row.valid) ? [plans[i]!] : []))
+    const named = checked.fingerprints.filter(
+      (row, i) => rows(row.valid) && row.draft !== undefined && plans[i]!.draft === row.draft,
+    )
     // Drafts, not rows: two rows may reach one draft (by its id and by its barcode).
     const changed = new Map<string, Set<string>>()
     for (const plan of taken)
@@ -169,6 +172,8 @@ async function dryRun(
       unchanged: taken.filter((plan) => plan.unchanged).length,
       inRun: taken.filter((plan) => plan.inRun).length,
       changedAt: [...changed].map(([destination, drafts]) => ({ destination, n: drafts.size })),
+      named: named.length,
+      namedWithoutBarcode: named.filter((row) => !row.barcode).length,
     }
   }
   const taken = {

@@ -34,7 +34,9 @@ export function useDryRun(state: ImportState, client: ImportClient, columns: Col
         sentDraftsChange(n, profiles.placeName(destination), 'will'),
       ),
       repeated: barcodes.value?.repeated ?? 0,
-      withoutBarcode: barcodes.value?.without ?? 0,
+      named: counts?.named ?? 0,
+      // A row without a barcode that names a draft you have is matched to it all the same.
+      withoutBarcode: (barcodes.value?.without ?? 0) - (counts?.namedWithoutBarcode ?? 0),
     }
   })
   const toImport = computed(() =>

@@ -1,4 +1,4 @@
-import { ref, shallowRef } from 'vue'
+import { ref, shallowRef, watch } from 'vue'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
@@ -29,6 +29,12 @@ export function useImportRun(
   const { step, file } = state
   const duplicates = ref<DuplicatePolicy>('skip')
   const outcome = shallowRef<ImportResult>()
+  // The app's own export coming back names drafts you have: what it brings is its changes (filled
+  // barcodes, fixed names), which "Skip them" would drop. Each new report of such a file starts
+  // on "Update existing"; the import can be undone.
+  watch(dryRun.report, (report) => {
+    if (report && report.taken.all.named > 0) duplicates.value = 'update'
+  })
 
   /** How rows compare with drafts for "unchanged": a sheet's cells cannot say what JSON can. */
   const reading = (): ContentReading => (state.isJson.value ? 'exact' : 'cells')
