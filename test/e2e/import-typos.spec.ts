@@ -61,7 +61,7 @@ test('headers with typos: “Did you mean…?”, taken by keyboard, and the dry
   await expect(preview).toHaveCount(3)
   await expect(preview.first().locator('td').nth(1)).toHaveText('')
   await expect(page.locator('.import-duplicates__counts')).toHaveText(
-    'No barcode of the file is taken yet, and none appears twice.',
+    'No other draft holds a barcode of the file, and none appears twice.',
   )
   await page.getByRole('button', { name: 'Back to the mapping' }).click()
 

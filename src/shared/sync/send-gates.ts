@@ -167,6 +167,8 @@ export type HoldReason = (typeof HOLD_REASONS)[number]
 export interface Hold {
   reason: HoldReason
   message: string
+  /** The fields it says are empty (a missing identity or required field): where a sheet shows it. */
+  fields?: GateField[]
 }
 
 /**
@@ -227,19 +229,20 @@ export function holdsForGaps(
     return [{ reason: 'empty', message: 'Empty: nothing is filled in beyond what a new draft starts with' }]
   }
   const holds: Hold[] = []
-  const missing = (fields: readonly GateField[]) =>
-    fields.filter((field) => gaps.includes(field)).map(gateFieldTitle)
+  const missing = (fields: readonly GateField[]) => fields.filter((field) => gaps.includes(field))
   const identity = missing(IDENTITY_FIELDS)
   if (identity.length > 0)
     holds.push({
       reason: 'identity',
-      message: `No ${identity.map((title) => title.toLowerCase()).join(' or ')}`,
+      message: `No ${identity.map((field) => gateFieldTitle(field).toLowerCase()).join(' or ')}`,
+      fields: identity,
     })
   const absent = missing(REQUIRABLE_FIELDS.filter((field) => required.includes(field)))
   if (absent.length > 0) {
     holds.push({
       reason: 'required',
-      message: `${listed(absent)} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
+      message: `${listed(absent.map(gateFieldTitle))} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
+      fields: absent,
     })
   }
   if (rules.holdBadCheckDigits && gaps.includes(CHECK_DIGIT_GAP))

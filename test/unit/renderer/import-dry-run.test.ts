@@ -72,6 +72,23 @@ describe('the import’s dry run, by the send gates', () => {
     ])
   })
 
+  it('a row held back for two reasons says both, each in the column of the field it names', () => {
+    // A Wix export has no barcode column, and two of its rows an empty collection (its category):
+    // their "No barcode" was said in the collection's column, and their empty category not at all.
+    const header = 'name,Category,Sub-category,Product image,Intensity'
+    const { report } = dryRun(
+      [header, `Aviator,eyewear,sunglasses,${IMAGE},0.5`, `Round,,sunglasses,${IMAGE},0.5`].join('\n'),
+    )
+    const held = report.problems.filter((problem) => problem.severity === 'held')
+    expect(held.map((problem) => [problem.row, problem.column, problem.message])).toEqual([
+      [1, '', 'No barcode'],
+      [2, '', 'No barcode'],
+      [2, 'Category', 'Category is empty; Sandbox requires it'],
+    ])
+    // Counted once a row, by its first reason, as the Sync page counts drafts.
+    expect(report.heldReasons).toEqual([{ reason: 'identity', n: 2 }])
+  })
+
   it('says “not filled (optional)” for a field no gate requires, and counts those rows as ready to send', () => {
     const { report } = dryRun(
       [

@@ -8,8 +8,9 @@ import type { ProductCounts } from '#shared/sheet/products.ts'
 import { sayRow, type RowNumbering } from '#shared/sheet/places.ts'
 import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
 import { VerdictTally, type FileVerdict } from '#shared/sync/file-verdict.ts'
-import { HOLD_REASONS, holdHeading, holdOf, type Hold } from '#shared/sync/send-gates.ts'
+import { gateFieldTitle, HOLD_REASONS, holdHeading, holdsOf, type Hold } from '#shared/sync/send-gates.ts'
 import { gatedFields, gatedMessages, optionalWords } from '#shared/sync/unfilled-fields.ts'
+import { missingMessage } from '#shared/validation/validate.ts'
 import {
   PREVIEW_ROWS,
   PROBLEMS_KEPT,
@@ -89,10 +90,18 @@ export class DryRunTally {
   private numbering: RowNumbering = 'lines'
   /** The validator's warnings that a hold says instead: the gated fields "missing". */
   private readonly gatedWarnings: ReadonlySet<string>
-  /** The column a row's gated field is in, where the row has a warning about it: for its hold. */
-  private readonly gatedColumns = new Map<number, string>()
+  /**
+   * The columns of a row's gated fields, by their warning ("Barcode is missing"), where the row has
+   * one: each hold is said in the column of the field it names.
+   */
+  private readonly gatedColumns = new Map<number, Map<string, string>>()
   /** Rows with errors that a gate would hold back too, by index: their drafts' editors will say so. */
-  private readonly invalidHolds = new Map<number, Hold>()
+  private readonly invalidHolds = new Map<number, Hold[]>()
+  /**
+   * A valid row's reasons to be held back after the first (the verdict's): a row without a
+   * barcode and a category is said to lack both before either is filled in.
+   */
+  private readonly moreHolds = new Map<number, Hold[]>()
   /** Valid rows with warnings left once the gated ones are taken out, by index. */
   private readonly warned = new Set<number>()
 
@@ -151,12 +160,13 @@ export class DryRunTally {
       this.rareValues.add(result.sku, result.row)
       const warnings = this.ungated(index, result.warnings)
       this.allBarcodes.add(barcode)
+      const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
+      const holds = holdsOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
       if (!valid) {
         this.invalid++
-        const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
-        const hold = holdOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
-        if (hold) this.invalidHolds.set(index, hold)
+        if (holds.length) this.invalidHolds.set(index, holds)
       } else {
+        if (holds.length > 1) this.moreHolds.set(index, holds.slice(1))
         this.valid++
         this.validBarcodes.add(barcode)
         if (warnings.length) this.warned.add(index)
@@ -190,7 +200,10 @@ export class DryRunTally {
     for (const warning of warnings) {
       if (this.gatedWarnings.has(warning.message)) {
         // A file without the column (most often) keeps nothing: no column is the default.
-        if (warning.column && !this.gatedColumns.has(index)) this.gatedColumns.set(index, warning.column)
+        if (warning.column) {
+          const columns = this.gatedColumns.get(index) ?? new Map<string, string>()
+          this.gatedColumns.set(index, columns.set(warning.message, warning.column))
+        }
       } else kept.push({ ...warning, message: optionalWords(warning.message) })
     }
     return kept
@@ -203,7 +216,13 @@ export class DryRunTally {
    * where the file has one.
    */
   private holdProblems(verdict: FileVerdict): ReportedProblem[] {
-    const all = [...this.invalidHolds, ...verdict.holds].sort(([a], [b]) => a - b)
+    const all = [
+      ...[...this.invalidHolds].flatMap(([index, holds]) => holds.map((hold) => [index, hold] as const)),
+      ...[...verdict.holds].flatMap(([index, hold]) => [
+        [index, hold] as const,
+        ...(this.moreHolds.get(index) ?? []).map((more) => [index, more] as const),
+      ]),
+    ].sort(([a], [b]) => a - b)
     const barcodeOf = new Map(
       verdict.sharedBarcodes.flatMap(({ key, rows }) => rows.map((row) => [row, key])),
     )
@@ -213,13 +232,23 @@ export class DryRunTally {
       const row = this.verdict.rowOf(index)
       return {
         row,
-        column: shared ? this.gates.barcodeColumn : (this.gatedColumns.get(index) ?? ''),
+        column: shared ? this.gates.barcodeColumn : this.columnOf(index, hold),
         value: (shared && barcodeOf.get(row)) || '',
         message: hold.message,
         ...(shared && { kind: `${heading.charAt(0).toUpperCase()}${heading.slice(1)}` }),
         severity: 'held',
       }
     })
+  }
+
+  /** The column of the first field a hold names that the row has a column for; '' for none. */
+  private columnOf(index: number, hold: Hold): string {
+    const columns = this.gatedColumns.get(index)
+    for (const field of hold.fields ?? []) {
+      const column = columns?.get(missingMessage(gateFieldTitle(field)))
+      if (column) return column
+    }
+    return ''
   }
 
   /**
