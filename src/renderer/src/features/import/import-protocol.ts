@@ -277,5 +277,5 @@ export const PROBLEMS_KEPT = 10_000
 export const REPEATS_KEPT = 100
 /** Rows shown in the dry run's preview. */
 export const PREVIEW_ROWS = 20
-/** Data rows shown as samples on the mapping screen. */
+/** Values shown of each column on the mapping screen, its first ones that are not empty. */
 export const SAMPLE_ROWS = 3

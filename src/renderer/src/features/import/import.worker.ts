@@ -9,18 +9,17 @@ import { isCombinationsAlone } from '#shared/sheet/prestashop.ts'
 import { kindOf } from '#shared/sheet/read-rows.ts'
 import { chunkedWrites } from './chunked-writes.ts'
 import { DryRunTally } from './dry-run.ts'
-import {
-  SAMPLE_ROWS,
-  type Analysis,
-  type DryRunGates,
-  type ImportRequest,
-  type ImportResponse,
-  type ReadProgress,
-  type RunOptions,
-  type SavedMapping,
-  type TakenCounts,
+import type {
+  Analysis,
+  DryRunGates,
+  ImportRequest,
+  ImportResponse,
+  ReadProgress,
+  RunOptions,
+  SavedMapping,
+  TakenCounts,
 } from './import-protocol.ts'
-import { jsonSkus, readHead, readJsonContent, readResults } from './read-sheet.ts'
+import { jsonSkus, readHead, readJsonContent, readResults, SAMPLE_SCAN, sampleRows } from './read-sheet.ts'
 import { UnreadableFile } from './unreadable-file.ts'
 import { messageOf } from '#shared/error-message.ts'
 
@@ -86,12 +85,12 @@ async function analyse(file: File, saved: SavedMapping, combinations?: File): Pr
       format,
       headers,
       matches,
-      samples: sources.slice(0, SAMPLE_ROWS).map((source) => source.cells),
+      samples: sampleRows(sources.slice(0, SAMPLE_SCAN).map((source) => source.cells)),
       productFormat: 'json',
       settings: defaultSettings(matchColumns(headers)),
     }
   }
-  const { headers, rows } = await readHead(file, format, SAMPLE_ROWS, combinations)
+  const { headers, rows } = await readHead(file, format, SAMPLE_SCAN, combinations)
   if (headers.length === 0 || headers.every((header) => header.trim() === ''))
     throw new UnreadableFile('It has no header row: its first row must name the columns.')
   if (isCombinationsAlone(headers))
@@ -110,7 +109,7 @@ async function analyse(file: File, saved: SavedMapping, combinations?: File): Pr
     format,
     headers,
     matches: matchColumns(headers, { saved, ...matchOptionsOf(layout) }),
-    samples: rows,
+    samples: sampleRows(rows),
     productFormat: layout.format,
     ...(layout.language && { productLanguage: layout.language }),
     settings: defaultSettings(matchColumns(headers, matchOptionsOf(layout))),

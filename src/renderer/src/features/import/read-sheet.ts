@@ -18,7 +18,7 @@ import {
 import { documentToResults, type DocumentResults } from '#shared/sheet/rows.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 import { UnreadableFile } from './unreadable-file.ts'
-import type { ReadProgress, SheetFormat } from './import-protocol.ts'
+import { SAMPLE_ROWS, type ReadProgress, type SheetFormat } from './import-protocol.ts'
 import { messageOf } from '#shared/error-message.ts'
 
 /**
@@ -97,6 +97,30 @@ export function jsonSkus(document: unknown): DocumentResults {
       'It is an app creation request, not SKUs. Import a SKU, a list of SKUs or a bulk upload request.',
     )
   return read
+}
+
+/**
+ * Data rows read for them: a column empty in the first rows may be filled further down (a Wix
+ * export's `sku` is on its variant rows, after each product's row), and shows "(empty)" only when
+ * it is empty this far.
+ */
+export const SAMPLE_SCAN = 200
+
+/**
+ * Of `rows`, those that give some column one of its first {@link SAMPLE_ROWS} values that are not
+ * empty, in order: what the mapping screen shows of each column, in few rows.
+ */
+export function sampleRows(rows: readonly string[][]): string[][] {
+  const seen: number[] = []
+  return rows.filter((row) => {
+    let gives = false
+    row.forEach((cell, column) => {
+      if (cell.trim() === '' || (seen[column] ?? 0) >= SAMPLE_ROWS) return
+      seen[column] = (seen[column] ?? 0) + 1
+      gives = true
+    })
+    return gives
+  })
 }
 
 /**
