@@ -5,6 +5,7 @@ import { resolve } from 'node:path'
 import { isRecord } from '#shared/is-record.ts'
 import { nestsDeeperThan } from '#shared/json-depth.ts'
 import { JsonItemReader, JsonReadError, type JsonRoot } from '#shared/json-items.ts'
+import { headerAsData } from '#shared/sheet/header-as-data.ts'
 import { ConversionTally } from '#shared/sheet/conversion-tally.ts'
 import { decodeText, looksBinary, notUtf8Message, textChunks } from '#shared/sheet/decode.ts'
 import { SheetFileError } from '#shared/sheet/errors.ts'
@@ -494,8 +495,14 @@ async function checkSheet(
   const { headers, layout, mapping, matches, shopIds } = columns.read!
   const products = sheet.products!
   const suggestions = suggestionNotes(matches, mapping)
+  const dataAsHeader = headerAsData(matches)
   const notes = [
     ...sheet.notes,
+    ...(dataAsHeader
+      ? [
+          `${dataAsHeader}; if the file has none, add a row naming its columns (such as Product name, Barcode, Brand)`,
+        ]
+      : []),
     ...(layout.format === 'plain' ? [] : [productsNote(products), ...skippedNotes(products)]),
     ...columnNotes(matches, mapping, columns.filled),
     ...suggestions,

@@ -102,3 +102,21 @@ test('headers with typos: “Did you mean…?”, taken by keyboard, and the dry
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'import-typos-dry-run')
 })
+
+test('a file saved without its header row: the mapping screen says its first row looks like data', async ({
+  page,
+}) => {
+  // A real list of lipstick shades (brand, shade number, shade name, R, G, B) had no header: its
+  // first shade was taken for one, and its every row for a SKU without fields.
+  await page.goto('/#/import')
+  await page.getByLabel('Choose a file').setInputFiles({
+    name: 'lipsticks.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('medora ,568 matte,epic night ,150,40,78\nloreal,800,Matte-caron,206,134,135\n'),
+  })
+  await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+  await expect(page.getByRole('note')).toHaveText(
+    'No cell of the first row names a field, and 3 look like values ("150", "40", "78"): the first row is read as the header. If the file has none, add a row naming its columns (such as Product name, Barcode, Brand) and choose it again.',
+  )
+  expect(await axe(page)).toEqual([])
+})

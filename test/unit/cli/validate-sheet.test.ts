@@ -64,6 +64,15 @@ describe('catalog-desk validate with a sheet', () => {
     ])
   })
 
+  it('a file saved without its header row is said to be read so, first of all', async () => {
+    // A real list of lipstick shades (brand, shade number, shade name, R, G, B) had no header.
+    const csv = 'medora ,568 matte,epic night ,150,40,78\nloreal,800,Matte-caron,206,134,135\n'
+    const out = lines((await runCli(['validate', await scratchFile('shades.csv', csv)])).stdout)
+    expect(out[0]).toBe(
+      'note: No cell of the first row names a field, and 3 look like values ("150", "40", "78"): the first row is read as the header; if the file has none, add a row naming its columns (such as Product name, Barcode, Brand)',
+    )
+  })
+
   it("a problem on the spreadsheet's line 4 is said line 4, whatever its cells hold; --json has row and line", async () => {
     // Line 1 the header, line 2 a row whose note holds line breaks (still one line of a spreadsheet),
     // line 3 the template's help row, line 4 the row with the error.

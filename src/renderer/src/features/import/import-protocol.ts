@@ -89,8 +89,10 @@ export interface Analysis {
   headers: string[]
   /** Suggested field for each column. */
   matches: ColumnMatch[]
-  /** The first few data rows, for the mapping screen's sample values. */
+  /** Rows that give each column its first values (`sampleRows`), for the mapping screen's samples. */
   samples: string[][]
+  /** Why the first row looks like data, not a header (header-as-data.ts), when it does. */
+  headerAsData?: string
   /** What a JSON file of SKUs holds (none for a JSON product list). */
   documentKind?: DocumentKind
   /** Whose export it is, by its headers: its variants are read by that format's rule. */

@@ -1,6 +1,7 @@
 import { openImportWrites } from '#renderer/db/import-connection.ts'
 import type { SkuImportWrites } from '#renderer/db/sku-import-writes.ts'
 import { matchColumns } from '#shared/sheet/columns.ts'
+import { headerAsData } from '#shared/sheet/header-as-data.ts'
 import { jsonTable, saidAsGuesses, spreadListOf, withGuessedColumns } from '#shared/sheet/json-table.ts'
 import { defaultSettings, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
@@ -104,11 +105,14 @@ async function analyse(file: File, saved: SavedMapping, combinations?: File): Pr
       { name: file.name, input: file },
       { name: combinations.name, input: combinations },
     ]))
+  const matches = matchColumns(headers, { saved, ...matchOptionsOf(layout) })
+  const dataAsHeader = headerAsData(matches)
   return {
     ...(pair && pair.products.input === combinations && { pairSwapped: true }),
     format,
     headers,
-    matches: matchColumns(headers, { saved, ...matchOptionsOf(layout) }),
+    matches,
+    ...(dataAsHeader && { headerAsData: dataAsHeader }),
     samples: sampleRows(rows),
     productFormat: layout.format,
     ...(layout.language && { productLanguage: layout.language }),
