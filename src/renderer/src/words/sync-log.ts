@@ -49,7 +49,7 @@ export function decisionLine(
  */
 export function heldBackWords(counts: Record<HoldReason, number>, place: string): string {
   return HOLD_REASONS.filter((reason) => counts[reason] > 0)
-    .map((reason) => `${counts[reason]} ${holdHeading(reason, place)}`)
+    .map((reason) => `${count(counts[reason])} ${holdHeading(reason, place)}`)
     .join(', ')
 }
 
