@@ -5,6 +5,7 @@ import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
 import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
+import * as squarespace from './squarespace.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -24,6 +25,8 @@ import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
  *   (prestashop-pair.ts), each combination is a variant of the product its `Product ID` names.
  * - **Magento 2** (magento.ts): a configurable product's children, simple rows of their own, are its
  *   variants; store views' rows (translations) and products that are no physical one are skipped.
+ * - **Squarespace** (squarespace.ts): a product's row (with its Product ID) is its first variant;
+ *   the rows below it without one are its other variants, as Shopify's continue its handle.
  * - **Wix** (wix.ts): a product's variant rows, after its product's row, are its variants; in its
  *   newer catalog a MEDIA row adds a picture to its product.
  *
@@ -32,7 +35,15 @@ import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
  */
 
 export type ProductFormat =
-  'shopify' | 'woocommerce' | 'merchant-center' | 'prestashop' | 'magento' | 'wix' | 'json' | 'plain'
+  | 'shopify'
+  | 'woocommerce'
+  | 'merchant-center'
+  | 'prestashop'
+  | 'magento'
+  | 'wix'
+  | 'squarespace'
+  | 'json'
+  | 'plain'
 
 export const FORMAT_NAMES: Record<ProductFormat, string> = {
   shopify: 'Shopify product export',
@@ -41,6 +52,7 @@ export const FORMAT_NAMES: Record<ProductFormat, string> = {
   prestashop: 'PrestaShop product import',
   magento: 'Magento product export',
   wix: 'Wix product export',
+  squarespace: 'Squarespace product export',
   // Read by json-table.ts, whose rows are made whole (never by a sheet's headers).
   json: 'JSON product list',
   plain: 'sheet',
@@ -91,6 +103,8 @@ export interface ProductLayout {
   magento?: MagentoColumns
   /** Wix (wix.ts): its product export. */
   wix?: WixColumns
+  /** Squarespace (squarespace.ts): its product export. */
+  squarespace?: squarespace.SquarespaceColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -297,6 +311,16 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
       readAsWhy: new Map(wix.readAs.map(([column, , why]) => [column, why])),
       wix,
     }
+  const squarespaceLayout = squarespace.squarespaceColumns(headers)
+  if (squarespaceLayout)
+    return {
+      ...plain,
+      format: 'squarespace',
+      structural: new Map(squarespaceLayout.structural),
+      own: new Set(squarespaceLayout.own),
+      options: squarespaceLayout.options,
+      squarespace: squarespaceLayout,
+    }
   const prestashop = prestashopColumns(headers)
   if (prestashop)
     return {
@@ -448,6 +472,8 @@ export class ProductReader {
   private readonly parents: ParentIndex | undefined
   private shopifyProduct:
     { handle: string; cells: string[]; skus: number; firstIsVariant: boolean; giftCard?: true } | undefined
+  /** Squarespace's product being read: its cells, its SKUs so far, or skipped (no physical product). */
+  private squarespaceProduct: { cells: string[]; skus: number } | 'skipped' | undefined
   private readonly groups = new Map<string, number>()
   private readonly counts: ProductCounts
   /** Magento's rows told apart: by the first pass's index, else (no configurable products) alone. */
@@ -501,6 +527,8 @@ export class ProductReader {
         return this.magento(row, cells)
       case 'wix':
         return this.wix(row, cells)
+      case 'squarespace':
+        return this.squarespace(row, cells)
       default:
         this.counts.products++
         return { row, cells }
@@ -627,6 +655,43 @@ export class ProductReader {
       cells: inherit(read.cells, read.product, this.own),
       ...(read.options && { options: read.options }),
       ...(!read.named && { nameFromProduct: true as const }),
+    }
+  }
+
+  /**
+   * A Squarespace product's row is its first variant; a row below it without a Product ID is another,
+   * its product's cells with its own, named by the product's Title and its options.
+   */
+  private squarespace(row: number, given: string[]): SourceRow | undefined {
+    const { layout } = this
+    const columns = layout.squarespace!
+    const cells = squarespace.readable(columns, given)
+    if (squarespace.startsProduct(columns, cells)) {
+      if (squarespace.notPhysical(columns, cells)) {
+        this.squarespaceProduct = 'skipped'
+        return this.skip('not-physical')
+      }
+      this.squarespaceProduct = { cells, skus: 1 }
+      this.counts.products++
+      return shopifyVariant({ row, cells, ...optionsOf(layout, cells, cells) })
+    }
+    const product = this.squarespaceProduct
+    if (product === 'skipped') return undefined
+    if (!product) {
+      // A variant row at the top of a file cut by hand: read as a product of its own.
+      this.counts.products++
+      this.counts.orphans++
+      return { row, cells }
+    }
+    // The product's row was its first variant; it counts as one now that there are two.
+    if (product.skus === 1) this.counts.variants++
+    product.skus++
+    this.counts.variants++
+    return {
+      row,
+      cells: inherit(cells, product.cells, this.own),
+      ...optionsOf(layout, cells, product.cells),
+      nameFromProduct: true,
     }
   }
 

@@ -19,6 +19,8 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
   magento:
     'Read as Magento’s product export: a configurable product’s children are its variants, which take from it what they leave empty and their options from its configurable_variations; a configurable product with its children in the file is no SKU itself. Rows for a store view (translations) and virtual, downloadable, grouped and bundle products are skipped. Its categories are read as the most specific path under the root category.',
   wix: 'Read as a Wix product export: a product’s variant rows are its variants, which take from it what they leave empty and are named by its name and their choices; a product with variant rows is no SKU itself. Its pictures, names of files in the shop’s Wix media, are read as their addresses on static.wixstatic.com (in Wix’s newer catalog, a MEDIA row per picture); its first collection, or its primary category, is its category.',
+  squarespace:
+    'Read as a Squarespace product export: the rows below a product without a Product ID are its variants, which take from it what they leave empty and are named by its Title and their options. Its categories’ paths (/flower/dahlia) are read as category paths; digital products, services and gift cards are skipped. Product Page and Product URL are paths in the shop, not web addresses.',
   json: 'Read as a JSON product list: each column is a path in its products. A list inside each product (shades, variants) spreads into one SKU per element when its fields are made variant options; its SKUs are named by the product’s name and their options.',
 }
 
