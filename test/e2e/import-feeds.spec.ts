@@ -68,6 +68,7 @@ test('a Merchant Center XML feed: its elements mapped as columns, the jeans read
   await expect(withoutBarcode).toHaveText(
     '2 rows without a barcode match no draft: whatever is chosen here, each is added as a new draft.',
   )
+  await expect(page.locator('.import-duplicates__like')).toHaveCount(0)
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'import-feeds-dry-run')
 
@@ -82,6 +83,12 @@ test('a Merchant Center XML feed: its elements mapped as columns, the jeans read
   await expect(withoutBarcode).toHaveText(
     '2 rows without a barcode match no draft: whatever is chosen here, each is added as a new draft, again if this file was imported before.',
   )
+  // Drafts named as they are, without a barcode, are there from the first import: the way to give
+  // them barcodes is said (a tryout added a barcode column to its shop's file and had each twice).
+  await expect(page.locator('.import-duplicates__like')).toHaveText(
+    /^2 of them are named as a draft you have without a barcode \(“.+”\): if they are the same products, importing adds them a second time\. To give drafts you have their barcodes, export them, fill in the Barcode column and import that file: its rows name their drafts\.\s*$/,
+  )
+  await screenshot(page, 'import-feeds-again-named-like-drafts')
 })
 
 /**

@@ -287,6 +287,14 @@ describe('an import session', () => {
     expect(await everything()).toEqual(before)
   })
 
+  it('names a draft without a barcode has: rows of that name are added again, so the dry run says so', async () => {
+    await seed()
+    await drafts.create(sku('', 'Rouge Velours – Cerise'), 1000)
+    const found = await imports.namesWithoutBarcode(['Rouge Velours – Cerise', 'Old one', 'Nowhere', ''])
+    // "Old one" has a barcode: a row of that name without one is no copy of it that anyone can tell.
+    expect([...found]).toEqual(['Rouge Velours – Cerise'])
+  })
+
   it('planUpdates: unchanged by the draft a row names, else by its barcode', async () => {
     const before = await seed()
     const one = before.find((draft) => draft.barcode === '1')!

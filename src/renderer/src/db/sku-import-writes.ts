@@ -184,6 +184,19 @@ export class SkuImportWrites {
     return new Map([...found].map(([barcode, record]) => [barcode, { id: record.id }]))
   }
 
+  /** Of these product names, those a draft without a barcode has (which no row can be matched to). */
+  async namesWithoutBarcode(names: Iterable<string>): Promise<Set<string>> {
+    const found = new Set<string>()
+    for (const chunk of chunks([...new Set(names)].filter((name) => name !== '')))
+      await this.db.skuDrafts
+        .where('productName')
+        .anyOf(chunk)
+        .each((record) => {
+          if (record.barcode === '') found.add(record.productName)
+        })
+    return found
+  }
+
   /** Every barcode a draft holds, from the index alone. */
   async heldBarcodes(): Promise<string[]> {
     return (await this.db.skuDrafts.orderBy('barcode').uniqueKeys()).filter(

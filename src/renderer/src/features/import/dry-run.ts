@@ -28,14 +28,22 @@ export interface SyncedKeys {
   barcodes: ReadonlySet<string>
 }
 
-/** Barcodes seen, with how often, so repeats are counted once each. */
+/**
+ * Barcodes seen, with how often, so repeats are counted once each; and the product names of the
+ * rows without one (but those naming a draft), with how many rows each: the import adds each such
+ * row as a new draft, a second time if a draft without a barcode already has its name.
+ */
 class BarcodeTally {
   private readonly seen = new Map<string, number>()
   private without = 0
+  readonly namesWithout = new Map<string, number>()
 
-  add(barcode: string) {
+  add(barcode: string, name: string, namesDraft: boolean) {
     if (barcode) this.seen.set(barcode, (this.seen.get(barcode) ?? 0) + 1)
-    else this.without++
+    else {
+      this.without++
+      if (name && !namesDraft) this.namesWithout.set(name, (this.namesWithout.get(name) ?? 0) + 1)
+    }
   }
 
   summary(): BarcodeSummary {
@@ -159,7 +167,8 @@ export class DryRunTally {
       this.verdict.add({ payload: result.sku, row: result.row, valid })
       this.rareValues.add(result.sku, result.row)
       const warnings = this.ungated(index, result.warnings)
-      this.allBarcodes.add(barcode)
+      const name = textOf(result.sku.productName)
+      this.allBarcodes.add(barcode, name, result.draft !== undefined)
       const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
       const holds = holdsOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
       if (!valid) {
@@ -168,7 +177,7 @@ export class DryRunTally {
       } else {
         if (holds.length > 1) this.moreHolds.set(index, holds.slice(1))
         this.valid++
-        this.validBarcodes.add(barcode)
+        this.validBarcodes.add(barcode, name, result.draft !== undefined)
         if (warnings.length) this.warned.add(index)
       }
       this.errorCount += result.errors.length
@@ -239,6 +248,14 @@ export class DryRunTally {
         severity: 'held',
       }
     })
+  }
+
+  /**
+   * The product names of the rows without a barcode that name no draft, with how many rows each:
+   * of the valid rows, or of all.
+   */
+  namesWithoutBarcode(rows: 'valid' | 'all'): ReadonlyMap<string, number> {
+    return (rows === 'valid' ? this.validBarcodes : this.allBarcodes).namesWithout
   }
 
   /** The column of the first field a hold names that the row has a column for; '' for none. */

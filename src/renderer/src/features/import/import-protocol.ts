@@ -162,6 +162,12 @@ export interface TakenCounts {
    */
   named: number
   namedWithoutBarcode: number
+  /**
+   * Rows without a barcode named as a draft you have without one (a shop's file imported again
+   * with barcodes added elsewhere, or none): each is added as a second draft. The first such name.
+   */
+  namedLikeDrafts: number
+  likeDraft?: string
 }
 
 /** Drafts at one destination (its address, as `DraftSync` keys it), counted. */

@@ -158,7 +158,20 @@ async function dryRun(
   // the window.
   const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)
   const plans = await drafts.planUpdates(checked.fingerprints, reading)
-  const counts = (barcodes: readonly string[], rows: (valid: boolean) => boolean): TakenCounts => {
+  const likeDrafts = await drafts.namesWithoutBarcode(tally.namesWithoutBarcode('all').keys())
+  /** Rows without a barcode named as a draft you have without one, and the first such name. */
+  const namedLike = (names: ReadonlyMap<string, number>) => {
+    const like = [...names].filter(([name]) => likeDrafts.has(name))
+    return {
+      namedLikeDrafts: like.reduce((sum, [, rows]) => sum + rows, 0),
+      ...(like[0] && { likeDraft: like[0][0] }),
+    }
+  }
+  const counts = (
+    barcodes: readonly string[],
+    rows: (valid: boolean) => boolean,
+    names: ReadonlyMap<string, number>,
+  ): TakenCounts => {
     const taken = checked.fingerprints.flatMap((row, i) => (rows(row.valid) ? [plans[i]!] : []))
     const named = checked.fingerprints.filter(
       (row, i) => rows(row.valid) && row.draft !== undefined && plans[i]!.draft === row.draft,
@@ -177,11 +190,12 @@ async function dryRun(
       changedAt: [...changed].map(([destination, drafts]) => ({ destination, n: drafts.size })),
       named: named.length,
       namedWithoutBarcode: named.filter((row) => !row.barcode).length,
+      ...namedLike(names),
     }
   }
   const taken = {
-    valid: counts(checked.barcodes.valid.distinct, (valid) => valid),
-    all: counts(checked.barcodes.all.distinct, () => true),
+    valid: counts(checked.barcodes.valid.distinct, (valid) => valid, tally.namesWithoutBarcode('valid')),
+    all: counts(checked.barcodes.all.distinct, () => true, tally.namesWithoutBarcode('all')),
   }
   post({ type: 'report', job, report: { ...checked, taken } })
 }

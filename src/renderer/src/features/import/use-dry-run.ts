@@ -35,6 +35,8 @@ export function useDryRun(state: ImportState, client: ImportClient, columns: Col
       ),
       repeated: barcodes.value?.repeated ?? 0,
       named: counts?.named ?? 0,
+      namedLikeDrafts: counts?.namedLikeDrafts ?? 0,
+      likeDraft: counts?.likeDraft,
       // A row without a barcode that names a draft you have is matched to it all the same.
       withoutBarcode: (barcodes.value?.without ?? 0) - (counts?.namedWithoutBarcode ?? 0),
     }
