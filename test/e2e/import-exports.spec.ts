@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { Locator, Page } from '@playwright/test'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
 import { storedDrafts } from './harness/stored-drafts.ts'
+import { parseCsvText } from '#shared/sheet/csv.ts'
 
 /**
  * Real spreadsheets in: a person's own sheet (shop codes beside barcodes, units in headers, Y/N,
@@ -418,6 +419,31 @@ test.describe('Importing real spreadsheets', () => {
       options: { Teinte: 'Prune' },
       productImage: 'https://static.wixstatic.com/media/a6901a_3f9e2c7d1b8a4e6f9c0d2b4a6e8f1c3d~mv2.jpg',
     })
+
+    // The shop's file again, a barcode column added to it (a tryout's way to give its drafts their
+    // barcodes, which gave every product twice): said before anything is added.
+    const wix = parseCsvText(await readFile(join(exports, 'wix-products.csv'), 'utf8'))
+    const withBarcodes = [
+      [...wix.headers, 'barcode'],
+      ...wix.rows.map((cells, i) => [
+        ...cells,
+        ['', '4006381333931', '7612345000299', '5000000000001', '5000000000002'][i]!,
+      ]),
+    ]
+    await page.getByRole('button', { name: 'Import another file' }).click()
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'wix-products-with-barcodes.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        withBarcodes
+          .map((cells) => cells.map((cell) => `"${cell.replace(/"/g, '""')}"`).join(','))
+          .join('\n'),
+      ),
+    })
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.locator('.import-duplicates__like')).toContainText(
+      '4 rows to be added are named as a draft you have without a barcode (“Rouge Velours – Cerise”)',
+    )
   })
 
   test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({

@@ -86,7 +86,7 @@ test('a Merchant Center XML feed: its elements mapped as columns, the jeans read
   // Drafts named as they are, without a barcode, are there from the first import: the way to give
   // them barcodes is said (a tryout added a barcode column to its shop's file and had each twice).
   await expect(page.locator('.import-duplicates__like')).toHaveText(
-    /^2 of them are named as a draft you have without a barcode \(“.+”\): if they are the same products, importing adds them a second time\. To give drafts you have their barcodes, export them, fill in the Barcode column and import that file: its rows name their drafts\.\s*$/,
+    /^2 rows to be added are named as a draft you have without a barcode \(“.+”\): if they are the same products, importing adds them a second time\. To give drafts you have their barcodes, export them, fill in the Barcode column and import that file: its rows name their drafts\.\s*$/,
   )
   await screenshot(page, 'import-feeds-again-named-like-drafts')
 })

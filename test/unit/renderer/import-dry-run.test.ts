@@ -89,6 +89,32 @@ describe('the import’s dry run, by the send gates', () => {
     expect(report.heldReasons).toEqual([{ reason: 'identity', n: 2 }])
   })
 
+  it('keeps the names of the rows that would be new drafts: not those a draft’s barcode or id matches', () => {
+    const results = convertSheet(
+      parseCsvText(
+        [
+          HEADER,
+          `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+          `Round,,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+          `Round,,Northwind,eyewear,sunglasses,${IMAGE},high`,
+          `Cat eye,7612345000299,Northwind,eyewear,sunglasses,${IMAGE},0.5`,
+        ].join('\n'),
+      ),
+    )
+    // A draft holds Aviator's barcode: its row updates it, or is skipped, never added.
+    const tally = new DryRunTally('cells', new Set(['4006381333931']), SANDBOX)
+    tally.add(results)
+    expect([...tally.namesOfNewRows('all')]).toEqual([
+      ['Round', 2],
+      ['Cat eye', 1],
+    ])
+    // The row with an error is imported only on request.
+    expect([...tally.namesOfNewRows('valid')]).toEqual([
+      ['Round', 1],
+      ['Cat eye', 1],
+    ])
+  })
+
   it('says “not filled (optional)” for a field no gate requires, and counts those rows as ready to send', () => {
     const { report } = dryRun(
       [

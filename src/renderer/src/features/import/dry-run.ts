@@ -28,22 +28,14 @@ export interface SyncedKeys {
   barcodes: ReadonlySet<string>
 }
 
-/**
- * Barcodes seen, with how often, so repeats are counted once each; and the product names of the
- * rows without one (but those naming a draft), with how many rows each: the import adds each such
- * row as a new draft, a second time if a draft without a barcode already has its name.
- */
+/** Barcodes seen, with how often, so repeats are counted once each. */
 class BarcodeTally {
   private readonly seen = new Map<string, number>()
   private without = 0
-  readonly namesWithout = new Map<string, number>()
 
-  add(barcode: string, name: string, namesDraft: boolean) {
+  add(barcode: string) {
     if (barcode) this.seen.set(barcode, (this.seen.get(barcode) ?? 0) + 1)
-    else {
-      this.without++
-      if (name && !namesDraft) this.namesWithout.set(name, (this.namesWithout.get(name) ?? 0) + 1)
-    }
+    else this.without++
   }
 
   summary(): BarcodeSummary {
@@ -52,6 +44,8 @@ class BarcodeTally {
     return { distinct: [...this.seen.keys()], repeated, without: this.without }
   }
 }
+
+const count = (into: Map<string, number>, key: string) => into.set(key, (into.get(key) ?? 0) + 1)
 
 function keep(into: ReportedProblem[], problems: RowResult['errors'], severity: ReportedProblem['severity']) {
   for (const problem of problems) {
@@ -82,6 +76,11 @@ export class DryRunTally {
   private readonly errors: ReportedProblem[] = []
   private readonly warnings: ReportedProblem[] = []
   private readonly validBarcodes = new BarcodeTally()
+  /**
+   * The names of the rows that would be new drafts, with how many rows each: one named as a draft
+   * without a barcode is most likely that product again (a shop's file imported a second time).
+   */
+  private readonly newNames = { valid: new Map<string, number>(), all: new Map<string, number>() }
   private readonly allBarcodes = new BarcodeTally()
   private readonly conversions = new ConversionTally()
   /** The values of category, brand… with counts: those that look like typos of a common one. */
@@ -167,8 +166,13 @@ export class DryRunTally {
       this.verdict.add({ payload: result.sku, row: result.row, valid })
       this.rareValues.add(result.sku, result.row)
       const warnings = this.ungated(index, result.warnings)
+      this.allBarcodes.add(barcode)
+      // A row matched to no draft (it names none, no draft holds its barcode) is a new draft.
       const name = textOf(result.sku.productName)
-      this.allBarcodes.add(barcode, name, result.draft !== undefined)
+      if (name && !result.draft && !(barcode && this.held.has(barcode))) {
+        count(this.newNames.all, name)
+        if (valid) count(this.newNames.valid, name)
+      }
       const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
       const holds = holdsOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
       if (!valid) {
@@ -177,7 +181,7 @@ export class DryRunTally {
       } else {
         if (holds.length > 1) this.moreHolds.set(index, holds.slice(1))
         this.valid++
-        this.validBarcodes.add(barcode, name, result.draft !== undefined)
+        this.validBarcodes.add(barcode)
         if (warnings.length) this.warned.add(index)
       }
       this.errorCount += result.errors.length
@@ -251,11 +255,11 @@ export class DryRunTally {
   }
 
   /**
-   * The product names of the rows without a barcode that name no draft, with how many rows each:
-   * of the valid rows, or of all.
+   * The product names of the rows the import would add as new drafts (matched to none by the draft
+   * they name or their barcode), with how many rows each: of the valid rows, or of all.
    */
-  namesWithoutBarcode(rows: 'valid' | 'all'): ReadonlyMap<string, number> {
-    return (rows === 'valid' ? this.validBarcodes : this.allBarcodes).namesWithout
+  namesOfNewRows(rows: 'valid' | 'all'): ReadonlyMap<string, number> {
+    return this.newNames[rows]
   }
 
   /** The column of the first field a hold names that the row has a column for; '' for none. */

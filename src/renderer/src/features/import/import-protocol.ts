@@ -163,8 +163,9 @@ export interface TakenCounts {
   named: number
   namedWithoutBarcode: number
   /**
-   * Rows without a barcode named as a draft you have without one (a shop's file imported again
-   * with barcodes added elsewhere, or none): each is added as a second draft. The first such name.
+   * Rows the import would add as new drafts that are named as a draft you have without a barcode
+   * (a shop's file imported again, a barcode column added to it or not): most likely a second
+   * draft of the same product. The first such name.
    */
   namedLikeDrafts: number
   likeDraft?: string

@@ -158,8 +158,8 @@ async function dryRun(
   // the window.
   const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)
   const plans = await drafts.planUpdates(checked.fingerprints, reading)
-  const likeDrafts = await drafts.namesWithoutBarcode(tally.namesWithoutBarcode('all').keys())
-  /** Rows without a barcode named as a draft you have without one, and the first such name. */
+  const likeDrafts = await drafts.namesWithoutBarcode(tally.namesOfNewRows('all').keys())
+  /** New rows named as a draft you have without a barcode, and the first such name. */
   const namedLike = (names: ReadonlyMap<string, number>) => {
     const like = [...names].filter(([name]) => likeDrafts.has(name))
     return {
@@ -194,8 +194,8 @@ async function dryRun(
     }
   }
   const taken = {
-    valid: counts(checked.barcodes.valid.distinct, (valid) => valid, tally.namesWithoutBarcode('valid')),
-    all: counts(checked.barcodes.all.distinct, () => true, tally.namesWithoutBarcode('all')),
+    valid: counts(checked.barcodes.valid.distinct, (valid) => valid, tally.namesOfNewRows('valid')),
+    all: counts(checked.barcodes.all.distinct, () => true, tally.namesOfNewRows('all')),
   }
   post({ type: 'report', job, report: { ...checked, taken } })
 }
