@@ -48,17 +48,27 @@ describe('the gates before sending', () => {
 
   it('names the identity fields that are missing; defaults and blanks never satisfy them', () => {
     const named = { ...newSkuPayload(), productName: 'Aviator', category: 'eyewear' }
-    expect(holdOf(named, DEFAULT_REQUIRED_FIELDS)).toEqual({ reason: 'identity', message: 'No barcode' })
+    expect(holdOf(named, DEFAULT_REQUIRED_FIELDS)).toEqual({
+      reason: 'identity',
+      message: 'No barcode',
+      fields: ['barcode'],
+    })
     const coded = { ...newSkuPayload(), barcode: ' 0012 ', productName: '\t', category: 'eyewear' }
-    expect(holdOf(coded, DEFAULT_REQUIRED_FIELDS)).toEqual({ reason: 'identity', message: 'No product name' })
+    expect(holdOf(coded, DEFAULT_REQUIRED_FIELDS)).toEqual({
+      reason: 'identity',
+      message: 'No product name',
+      fields: ['productName'],
+    })
     expect(holdOf({ brand: 'Northwind' }, [])?.message).toBe('No product name or barcode')
   })
 
   it('holds back what the profile requires, and only that', () => {
     const sku = { ...fixture('sku-partial-meta.json'), category: '' }
+    // The fields it names: where a sheet's dry run says it (the column that fills them).
     expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual({
       reason: 'required',
       message: 'Category is empty; Sandbox requires it',
+      fields: ['category'],
     })
     // The CLI's push requires them itself (--require, the profile's or the default).
     expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS)?.message).toBe('Category is empty; this push requires it')
@@ -76,8 +86,8 @@ describe('the gates before sending', () => {
   it('gives every reason at once for the editor, in the order the first is chosen; an empty draft has one', () => {
     const sku = { productName: 'Aviator', barcode: '', category: '' }
     expect(holdsOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual([
-      { reason: 'identity', message: 'No barcode' },
-      { reason: 'required', message: 'Category is empty; Sandbox requires it' },
+      { reason: 'identity', message: 'No barcode', fields: ['barcode'] },
+      { reason: 'required', message: 'Category is empty; Sandbox requires it', fields: ['category'] },
     ])
     expect(holdOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')).toEqual(
       holdsOf(sku, DEFAULT_REQUIRED_FIELDS, 'Sandbox')[0],
