@@ -5,7 +5,13 @@ import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
 import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
-import * as squarespace from './squarespace.ts'
+import {
+  notPhysical,
+  readableCells,
+  squarespaceColumns,
+  startsProduct,
+  type SquarespaceColumns,
+} from './squarespace.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -104,7 +110,7 @@ export interface ProductLayout {
   /** Wix (wix.ts): its product export. */
   wix?: WixColumns
   /** Squarespace (squarespace.ts): its product export. */
-  squarespace?: squarespace.SquarespaceColumns
+  squarespace?: SquarespaceColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -311,15 +317,15 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
       readAsWhy: new Map(wix.readAs.map(([column, , why]) => [column, why])),
       wix,
     }
-  const squarespaceLayout = squarespace.squarespaceColumns(headers)
-  if (squarespaceLayout)
+  const squarespace = squarespaceColumns(headers)
+  if (squarespace)
     return {
       ...plain,
       format: 'squarespace',
-      structural: new Map(squarespaceLayout.structural),
-      own: new Set(squarespaceLayout.own),
-      options: squarespaceLayout.options,
-      squarespace: squarespaceLayout,
+      structural: new Map(squarespace.structural),
+      own: new Set(squarespace.own),
+      options: squarespace.options,
+      squarespace,
     }
   const prestashop = prestashopColumns(headers)
   if (prestashop)
@@ -665,9 +671,9 @@ export class ProductReader {
   private squarespace(row: number, given: string[]): SourceRow | undefined {
     const { layout } = this
     const columns = layout.squarespace!
-    const cells = squarespace.readable(columns, given)
-    if (squarespace.startsProduct(columns, cells)) {
-      if (squarespace.notPhysical(columns, cells)) {
+    const cells = readableCells(columns, given)
+    if (startsProduct(columns, cells)) {
+      if (notPhysical(columns, cells)) {
         this.squarespaceProduct = 'skipped'
         return this.skip('not-physical')
       }

@@ -100,7 +100,7 @@ export function notPhysical(columns: SquarespaceColumns, cells: readonly string[
 }
 
 /** A row's cells as the column matcher's fields read them: its first category as a path. */
-export function readable(columns: SquarespaceColumns, cells: readonly string[]): string[] {
+export function readableCells(columns: SquarespaceColumns, cells: readonly string[]): string[] {
   if (columns.categories === undefined) return [...cells]
   const copy = [...cells]
   const [first] = categoryPaths(cell(cells, columns.categories), '/')
