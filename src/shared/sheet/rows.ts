@@ -34,6 +34,7 @@ import { DRAFT_COLUMN, isOwnExport } from './app-columns.ts'
 import { categoryPaths } from './category-paths.ts'
 import { cellConverter, convertCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
+import { gtinColumnWarning } from './gtin-column.ts'
 import { headerWords } from './header-words.ts'
 import { isBlankRow, isHelpRow } from './help-row.ts'
 import { automaticMapping, OPTIONS_KEY, type SheetMapping } from './mapping.ts'
@@ -299,9 +300,9 @@ export function rowToSku(
     if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
   }
 
-  const draft =
-    compiledMapping.draftColumn === undefined ? '' : (cells[compiledMapping.draftColumn] ?? '').trim()
+  const draft = draftNamed(compiledMapping, cells)
   const result = validateSku(sku)
+  const notGtin = notGtinWarnings(compiledMapping, headers, cells, row, sku.barcode)
   const place = (problem: Problem): CellProblem => {
     // A whole section not filled ("Product details is not filled") is the row's, not the first of
     // its columns' ("Age group: Product details is not filled" was read as Age group's).
@@ -323,12 +324,31 @@ export function rowToSku(
     row,
     sku: sku as Sku,
     errors: [...errors, ...result.errors.filter((problem) => !aboutFailed(problem)).map(place)],
-    warnings: result.warnings.filter((problem) => !repeats(problem)).map(place),
+    warnings: [...result.warnings.filter((problem) => !repeats(problem)).map(place), ...notGtin],
     ...(conversions.length && { conversions }),
     ...(filled.length && { filled }),
     ...(draft && { draft }),
     checked: result,
   }
+}
+
+/** The draft a row of the app's own export names (its draft column), '' for any other row. */
+function draftNamed(compiled: CompiledMapping, cells: readonly string[]): string {
+  return compiled.draftColumn === undefined ? '' : (cells[compiled.draftColumn] ?? '').trim()
+}
+
+/** The barcode's column's word on a barcode that is no GTIN (gtin-column.ts), as the row's warning. */
+function notGtinWarnings(
+  compiled: CompiledMapping,
+  headers: readonly string[],
+  cells: readonly string[],
+  row: number,
+  barcode: unknown,
+): CellProblem[] {
+  const column = compiled.byPath.get('barcode')
+  const header = column ? (headers[column.index] ?? '') : ''
+  const message = column && gtinColumnWarning(header, barcode)
+  return message ? [{ row, column: header, value: cells[column.index] ?? '', message }] : []
 }
 
 /**
