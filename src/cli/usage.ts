@@ -100,7 +100,10 @@ Columns that match no field are ignored and listed as notes. The template's help
 
 Shop exports are read by their own rules: Shopify (rows with the product's Handle and no Title are
 its variants, or only its images), WooCommerce (variation rows name their Parent, anywhere in the
-file) and Google Merchant Center feeds (rows sharing item_group_id). Each variant is one SKU with
+file), Google Merchant Center feeds (rows sharing item_group_id), PrestaShop (its combinations file
+with --combinations), Magento 2 (a configurable product's children), Wix (a product's Variant rows
+after it; its MEDIA rows its pictures) and Squarespace (the rows below a product without a Product
+ID). Each variant is one SKU with
 its product's fields, its own barcode and image, and its options under "options"; the notes count
 products and variants. Values are read as people write them, each kind counted in the notes:
 Y/N and yes/no, "Eyewear" as the suggested "eyewear", "52 mm" as "52" (frame sizes are millimetres;

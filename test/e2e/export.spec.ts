@@ -214,8 +214,12 @@ test('barcodes filled into an export come back: its rows are the drafts they nam
   expect(await axe(page)).toEqual([])
   await screenshot(page, 'export-barcodes-filled-dry-run')
 
-  // "Skip them", chosen, leaves the drafts as they are and says why, of each row.
+  // "Skip them", chosen, stands when the rows are checked again, and leaves the drafts as they
+  // are, saying why of each row.
   await choice.getByRole('radio', { name: /^Skip them/ }).check()
+  await page.getByRole('button', { name: 'Back to the mapping' }).click()
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(choice.getByRole('radio', { name: /^Skip them/ })).toBeChecked()
   await page.getByRole('button', { name: /^Import 2/ }).click()
   await expect(page.getByRole('heading', { name: '0 drafts imported' })).toBeVisible()
   await expect(page.getByText(/^2 rows skipped: they name drafts you have/)).toBeVisible()

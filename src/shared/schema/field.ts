@@ -45,20 +45,11 @@ const HTTP_PROTOCOL = /^https?$/
 
 export const text = (words: FieldWords) => describe(z.string(), 'text', words)
 
-/**
- * A web address, one: the URL standard takes "https://a/1.jpg https://a/2.jpg" as one address
- * with a space in its path, which is how some shops join a product's pictures (Squarespace's
- * "Hosted Image URLs"). A space inside an address is refused (messages.ts says why).
- */
-const webAddress = () =>
-  z
-    .url({ protocol: HTTP_PROTOCOL, abort: true })
-    .refine((value) => !/\s/.test(value.trim()), { params: { spaced: true } })
-
+/** A web address; one with a space inside is refused by validation (validate.ts), which sees it as written. */
 export const url = (words: FieldWords) =>
   words.allowEmpty
-    ? describe(z.union([z.literal(''), webAddress()]), 'url', words)
-    : describe(webAddress(), 'url', words)
+    ? describe(z.union([z.literal(''), z.url({ protocol: HTTP_PROTOCOL })]), 'url', words)
+    : describe(z.url({ protocol: HTTP_PROTOCOL }), 'url', words)
 
 export const color = (words: FieldWords) =>
   // Both cases spelled out rather than an `i` flag, which JSON Schema's patterns cannot carry.

@@ -82,8 +82,9 @@ export function skippedText(products: ProductCounts): string | undefined {
   return `${counted(total, 'product')} skipped: ${reasons.map((reason) => reason.text).join(', ')}`
 }
 
+const quoted = (text: string) => `“${text}”`
 /** A cell as an example quotes it: a long one (a list of a dozen image addresses) cut short. */
-const quoted = (text: string) => `“${text.length > 100 ? `${text.slice(0, 99)}…` : text}”`
+const quotedCell = (text: string) => quoted(text.length > 100 ? `${text.slice(0, 99)}…` : text)
 
 /** What one kind of reading did, for `n` cells, with its example. */
 const CONVERSION_WORDS: Record<
@@ -93,57 +94,57 @@ const CONVERSION_WORDS: Record<
   'yes-no': {
     one: 'cell read as yes/no',
     many: 'cells read as yes/no',
-    example: (from, to) => `${quoted(from)} → ${to === 'true' ? 'yes' : 'no'}`,
+    example: (from, to) => `${quotedCell(from)} → ${to === 'true' ? 'yes' : 'no'}`,
   },
   spelling: {
     one: 'cell spelled as suggested',
     many: 'cells spelled as suggested',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'decimal-comma': {
     one: 'decimal comma read',
     many: 'decimal commas read',
-    example: (from, to) => `${quoted(from)} → ${to}`,
+    example: (from, to) => `${quotedCell(from)} → ${to}`,
   },
   'unit-dropped': {
     one: 'unit dropped',
     many: 'units dropped',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'unit-converted': {
     one: 'length converted to the field’s unit',
     many: 'lengths converted to the field’s unit',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'category-path': {
     one: 'category path split into category and sub-category',
     many: 'category paths split into category and sub-category',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'first-image': {
     one: 'cell of several images: the first one kept',
     many: 'cells of several images: the first one kept each time',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'category-list': {
     one: 'list of categories: the most specific one kept',
     many: 'lists of categories: the most specific one kept each time',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'variant-name': {
     one: 'variant named by its product’s name and its options',
     many: 'variants named by their product’s name and their options',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'text-mark': {
     one: 'apostrophe a spreadsheet wrote to keep the digits as text dropped',
     many: 'apostrophes a spreadsheet wrote to keep the digits as text dropped',
-    example: (from, to) => `${quoted(from)} → ${quoted(to)}`,
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'dash-empty': {
     one: 'cell holding only a dash read as empty',
     many: 'cells holding only a dash read as empty',
-    example: (from) => `${quoted(from)} → empty`,
+    example: (from) => `${quotedCell(from)} → empty`,
   },
 }
 

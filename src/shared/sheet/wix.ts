@@ -238,18 +238,23 @@ function readable(columns: WixColumns, cells: readonly string[], firstMedia: str
 /** A picture in a shop's Wix media as Wix names it: no path, no scheme, no space, a picture's extension. */
 const MEDIA_PICTURE = /^[\w~.-]+\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)$/i
 
+/** A file of a shop's Wix media that is no picture: a video's, an id without an extension. */
+const MEDIA_OTHER = /^[\w~.-]+$/
+
 /**
  * "a6901a_7b3e…~mv2.jpg;a6901a_a8fe…~mv2.png" → the pictures' addresses, joined as a cell of several
- * images is read ("https://…, https://…"). An address stays as written; a name that is no picture's
- * (a video's, an id without an extension) is left out while a picture remains. A cell with no
- * picture at all stays as written, for the field's own check to judge.
+ * images is read ("https://…, https://…"). An address stays as written; a media file that is no
+ * picture is left out, and a cell of those alone is no picture (empty). Anything else (a path, a
+ * file name with spaces) stays as written, for the field's own check to judge.
  */
 export function mediaAddresses(text: string): string {
-  const addresses = text
+  const entries = text
     .split(';')
     .map((entry) => entry.trim())
-    .flatMap((entry) =>
-      /^https?:\/\//i.test(entry) ? [entry] : MEDIA_PICTURE.test(entry) ? [`${WIX_MEDIA}${entry}`] : [],
-    )
-  return addresses.length ? addresses.join(', ') : text
+    .filter(Boolean)
+  const addresses = entries.flatMap((entry) =>
+    /^https?:\/\//i.test(entry) ? [entry] : MEDIA_PICTURE.test(entry) ? [`${WIX_MEDIA}${entry}`] : [],
+  )
+  if (addresses.length) return addresses.join(', ')
+  return entries.length && entries.every((entry) => MEDIA_OTHER.test(entry)) ? '' : text
 }

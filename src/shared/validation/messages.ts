@@ -49,9 +49,6 @@ function requirement(issue: z.core.$ZodIssue, meta: FieldMeta | undefined, inSlo
   if (meta?.kind === 'number' && typeof input === 'number' && !Number.isFinite(input)) {
     return 'must be a finite number'
   }
-  // An address with a space inside (schema/field.ts): likely two joined, which is worth saying.
-  if (issue.code === 'custom' && issue.params?.spaced === true && meta?.kind === 'url')
-    return 'must be one web address, with no space inside (two addresses joined, or a space to write as %20)'
   // A `json` field's words say nothing about its shape; the schema's expected type does.
   if (meta && meta.kind !== 'json') return `must be ${phrase(meta)}`
   if (issue.code === 'invalid_type') return `must be ${expectedPhrase(issue.expected)}`

@@ -4,7 +4,7 @@ import { appCreateRequestSchema } from '../schema/app.ts'
 import { buildCatalogue, findField, type FieldNode } from '../schema/catalogue.ts'
 import { readNumberText } from '../values/number-text.ts'
 import { gtinFinding } from '../values/gtin.ts'
-import { describeIssue, fieldName } from './messages.ts'
+import { describeIssue, describeValue, fieldName } from './messages.ts'
 import { formatPath, type Problem, type ValidationResult } from './problem.ts'
 import { isRecord } from '../is-record.ts'
 import { lazily } from '../lazily.ts'
@@ -22,7 +22,33 @@ function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): 
     : parsed.error.issues.map(
         (issue) => numberTextProblem(issue, catalogue) ?? describeIssue(issue, catalogue),
       )
-  return { errors, warnings: missingFields(catalogue, value) }
+  const reported = new Set(errors.map((error) => error.path))
+  const spaced = spacedAddresses(catalogue, value).filter((problem) => !reported.has(problem.path))
+  return { errors: [...errors, ...spaced], warnings: missingFields(catalogue, value) }
+}
+
+/**
+ * Web addresses with a space inside, a tab or a line break. The URL standard drops tabs and line
+ * breaks and takes spaces into the path, so "https://a/1.jpg https://a/2.jpg" (how some shops
+ * join a product's pictures: Squarespace's "Hosted Image URLs") passes as one address; the value is
+ * sent as written, so it is refused here, where it is seen as written.
+ */
+function spacedAddresses(root: FieldNode, value: unknown): Problem[] {
+  const out: Problem[] = []
+  const visit = (node: FieldNode, current: unknown, path: PropertyKey[]) => {
+    if (node.meta.kind === 'url' && typeof current === 'string' && /\s/.test(current.trim())) {
+      out.push({
+        path: formatPath(path),
+        message: `${fieldName(root, path)} must be one web address, with no space inside (two addresses joined, or a space to write as %20), not ${describeValue(current)}`,
+      })
+    } else if (node.children.length > 0 && isRecord(current)) {
+      for (const child of node.children) visit(child, current[child.key], [...path, child.key])
+    } else if (node.item && Array.isArray(current)) {
+      current.forEach((entry, index) => visit(node.item!, entry, [...path, index]))
+    }
+  }
+  visit(root, value, [])
+  return out
 }
 
 /**

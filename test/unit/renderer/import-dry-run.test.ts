@@ -87,6 +87,19 @@ describe('the import’s dry run, by the send gates', () => {
     ])
     // Counted once a row, by its first reason, as the Sync page counts drafts.
     expect(report.heldReasons).toEqual([{ reason: 'identity', n: 2 }])
+    expect([report.heldCount, report.heldProblems]).toEqual([2, 3])
+  })
+
+  it('counts as leaving fields not filled only the rows that do, not those with another warning', () => {
+    // A status the platform is not known to take is a warning, and fills every field.
+    const { report } = dryRun(
+      [
+        'Product name,Barcode,Brand,Category,Sub-category,Product image,Status',
+        `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},Enabled`,
+      ].join('\n'),
+    )
+    expect(report.warningCount).toBeGreaterThan(0)
+    expect(report.sendableUnfilled).toBe(0)
   })
 
   it('keeps the names of the rows that would be new drafts: not those a draft’s barcode or id matches', () => {

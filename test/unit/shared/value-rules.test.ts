@@ -102,17 +102,30 @@ describe('web addresses', () => {
     expect(errorPaths(setAt(sku(), path, value))).toEqual([])
   })
 
-  it.each(URL_PATHS)('%s holding two addresses joined by a space is refused, saying so', (path) => {
-    // Squarespace's "Hosted Image URLs", pasted into a JSON file or a field: the URL standard
-    // would read it as one address with a space in its path.
-    const { errors } = validateSku(setAt(sku(), path, 'https://a.example/1.jpg https://a.example/2.jpg'))
-    expect(errors).toEqual([
-      {
-        path,
-        message: expect.stringMatching(
-          /must be one web address, with no space inside \(two addresses joined, or a space to write as %20\), not the text "https:\/\/a\.example\/1\.jpg https/,
-        ),
-      },
+  it.each(URL_PATHS.flatMap((path) => [' ', '\n', '\t'].map((joint) => [path, joint])))(
+    '%s holding two addresses joined by %j is refused, saying so',
+    (path, joint) => {
+      // Squarespace's "Hosted Image URLs", pasted into a JSON file or a field: the URL standard
+      // would read it as one address with a space in its path (and drops tabs and line breaks).
+      const { errors } = validateSku(
+        setAt(sku(), path, `https://a.example/1.jpg${joint}https://a.example/2.jpg`),
+      )
+      expect(errors).toEqual([
+        {
+          path,
+          message: expect.stringMatching(
+            /must be one web address, with no space inside \(two addresses joined, or a space to write as %20\), not the text "https:\/\/a\.example\/1\.jpg\shttps/,
+          ),
+        },
+      ])
+    },
+  )
+
+  it('an address that is not one at all gets only that error, not also the space’s', () => {
+    expect(
+      validateSku(setAt(sku(), 'productImage', 'not a link')).errors.map((error) => error.message),
+    ).toEqual([
+      'Product image must be a web address starting with http:// or https://, not the text "not a link"',
     ])
   })
 

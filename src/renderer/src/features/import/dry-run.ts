@@ -10,7 +10,7 @@ import type { CellProblem, RowResult } from '#shared/sheet/types.ts'
 import { VerdictTally, type FileVerdict } from '#shared/sync/file-verdict.ts'
 import { gateFieldTitle, HOLD_REASONS, holdHeading, holdsOf, type Hold } from '#shared/sync/send-gates.ts'
 import { gatedFields, gatedMessages, optionalWords } from '#shared/sync/unfilled-fields.ts'
-import { missingMessage } from '#shared/validation/validate.ts'
+import { missingMessage, missingTitle } from '#shared/validation/validate.ts'
 import {
   PREVIEW_ROWS,
   PROBLEMS_KEPT,
@@ -109,7 +109,7 @@ export class DryRunTally {
    * barcode and a category is said to lack both before either is filled in.
    */
   private readonly moreHolds = new Map<number, Hold[]>()
-  /** Valid rows with warnings left once the gated ones are taken out, by index. */
+  /** Valid rows that leave fields no gate requires empty ("not filled (optional)"), by index. */
   private readonly warned = new Set<number>()
 
   /**
@@ -182,7 +182,10 @@ export class DryRunTally {
         if (holds.length > 1) this.moreHolds.set(index, holds.slice(1))
         this.valid++
         this.validBarcodes.add(barcode)
-        if (warnings.length) this.warned.add(index)
+        // Fields no gate requires left empty, not any warning (a check digit, a status).
+        const unfilled = ({ message }: CellProblem) =>
+          missingTitle(message) !== undefined && !this.gatedWarnings.has(message)
+        if (result.warnings.some(unfilled)) this.warned.add(index)
       }
       this.errorCount += result.errors.length
       this.warningCount += warnings.length
@@ -206,7 +209,7 @@ export class DryRunTally {
 
   /**
    * A row's warnings but those a hold says instead (a gated field "missing"), the others'
-   * "missing" said as "not filled (optional)". Notes the column of the first gated one.
+   * "missing" said as "not filled (optional)". Notes the column of each gated one, for its hold.
    */
   private ungated(index: number, warnings: readonly CellProblem[]): CellProblem[] {
     const kept: CellProblem[] = []
@@ -223,10 +226,11 @@ export class DryRunTally {
   }
 
   /**
-   * The holds as problems, in the file's order: each row the verdict holds back, and each row with
-   * errors a gate would hold back too. A barcode shared is said in the barcode's column, its rows
-   * grouped by the reason (each message names the other rows); a field left empty in its column
-   * where the file has one.
+   * The holds as problems, in the file's order: each reason of each row the verdict holds back
+   * (the verdict's first, then the others its gates find), and of each row with errors a gate
+   * would hold back too. A barcode shared is said in the barcode's column, its rows grouped by the
+   * reason (each message names the other rows); a field left empty in its column where the file
+   * has one.
    */
   private holdProblems(verdict: FileVerdict): ReportedProblem[] {
     const all = [
@@ -320,7 +324,9 @@ export class DryRunTally {
       preview: this.preview,
       problems: [...this.errors, ...holds.slice(0, PROBLEMS_KEPT), ...this.warnings],
       errorCount: this.errorCount,
-      heldCount: holds.length,
+      // Rows, not reasons: a row held back for two is one row held back.
+      heldCount: new Set(holds.map((hold) => hold.row)).size,
+      heldProblems: holds.length,
       warningCount: this.warningCount,
       documentErrors,
       barcodes: { valid: this.validBarcodes.summary(), all: this.allBarcodes.summary() },

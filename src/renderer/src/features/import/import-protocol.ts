@@ -222,6 +222,8 @@ export interface DryRunReport {
   errorCount: number
   /** Rows said held back from sending: `heldBack` and the rows with errors a gate would hold too. */
   heldCount: number
+  /** The reasons said of them: a row held back for two has two. */
+  heldProblems: number
   warningCount: number
   /** Problems with the file as a whole (a bulk request whose "skus" is not a list). */
   documentErrors: string[]

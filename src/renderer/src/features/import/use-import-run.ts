@@ -1,4 +1,4 @@
-import { ref, shallowRef, watch } from 'vue'
+import { computed, ref, shallowRef, watch } from 'vue'
 import type { ContentReading } from '#shared/payload-fingerprint.ts'
 import type { DuplicatePolicy } from '#renderer/db/sku-import-writes.ts'
 import { useSkuImportStore } from '#renderer/stores/sku-import.ts'
@@ -27,14 +27,8 @@ export function useImportRun(
 ) {
   const imports = useSkuImportStore()
   const { step, file } = state
-  const duplicates = ref<DuplicatePolicy>('skip')
+  const { duplicates, policy, forgetChoice } = duplicateChoice(dryRun)
   const outcome = shallowRef<ImportResult>()
-  // The app's own export coming back names drafts you have: what it brings is its changes (filled
-  // barcodes, fixed names), which "Skip them" would drop. Each new report of such a file starts
-  // on "Update existing"; the import can be undone.
-  watch(dryRun.report, (report) => {
-    if (report && report.taken.all.named > 0) duplicates.value = 'update'
-  })
 
   /** How rows compare with drafts for "unchanged": a sheet's cells cannot say what JSON can. */
   const reading = (): ContentReading => (state.isJson.value ? 'exact' : 'cells')
@@ -79,7 +73,7 @@ export function useImportRun(
         {
           includeInvalid: dryRun.includeInvalid.value,
           chunkSize: CHUNK_SIZE,
-          duplicates: duplicates.value,
+          duplicates: policy.value,
           reading: reading(),
           barcodes: dryRun.barcodes.value?.distinct ?? [],
           drafts: report.fingerprints.flatMap((row) => (row.draft ? [row.draft] : [])),
@@ -107,10 +101,38 @@ export function useImportRun(
   /** The last file's outcome and duplicate choice gone: they are not the next file's. */
   function forget() {
     outcome.value = undefined
-    duplicates.value = 'skip'
+    forgetChoice()
   }
 
   return { duplicates, outcome, run, stop, forget }
+}
+
+/**
+ * What to do with drafts already there, as the person chose it, else as the file suggests: the
+ * app's own export coming back names drafts you have, and what it brings is its changes (filled
+ * barcodes, fixed names), which "Skip them" would drop. Until the person chooses, each check of
+ * the rows starts on "Update existing" for such a file, on "Skip them" for any other; the import
+ * can be undone.
+ */
+function duplicateChoice(dryRun: DryRun) {
+  const policy = ref<DuplicatePolicy>('skip')
+  let chosen = false
+  const duplicates = computed<DuplicatePolicy>({
+    get: () => policy.value,
+    set: (value) => {
+      chosen = true
+      policy.value = value
+    },
+  })
+  watch(dryRun.report, (report) => {
+    if (report && !chosen) policy.value = report.taken.all.named > 0 ? 'update' : 'skip'
+  })
+  /** The next file's choice is its own. */
+  function forgetChoice() {
+    policy.value = 'skip'
+    chosen = false
+  }
+  return { duplicates, policy, forgetChoice }
 }
 
 /** Undoes what a cancelled or failed import wrote, and says so. */
