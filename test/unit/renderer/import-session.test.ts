@@ -4,7 +4,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { CatalogDatabase } from '#renderer/db/database.ts'
 import type { SkuDraftRecord } from '#renderer/db/records.ts'
 import { SkuDraftRepository } from '#renderer/db/sku-drafts.ts'
-import { SkuImportWrites, type DuplicatePolicy, type RowFate } from '#renderer/db/sku-import-writes.ts'
+import {
+  noRows,
+  SkuImportWrites,
+  type DuplicatePolicy,
+  type RowFate,
+} from '#renderer/db/sku-import-writes.ts'
 import { SkuUndoLog } from '#renderer/db/sku-undo-log.ts'
 import type { Sku } from '#shared/schema/sku.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
@@ -55,14 +60,7 @@ async function seed(): Promise<SkuDraftRecord[]> {
 async function importRows(rows: Sku[], duplicates: DuplicatePolicy, size = 2, together = false) {
   const existingByBarcode = await imports.findByBarcodes(rows.map((row) => String(row.barcode)))
   const batch = await imports.beginImport()
-  const total = {
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    skippedDuplicates: 0,
-    skippedDrafts: 0,
-    skippedInRun: 0,
-  }
+  const total = noRows()
   const fates: RowFate[] = []
   const writes: Array<ReturnType<SkuImportWrites['importChunk']>> = []
   for (let i = 0; i < rows.length; i += size) {
