@@ -70,7 +70,8 @@ export interface ProductLayout {
   /**
    * A WooCommerce export written in the shop's language: the language ("Portuguese"), and each
    * column's header as the English one it translates (else as written), which the format and the
-   * column matcher read; the person keeps seeing the header as written.
+   * column matcher read; the person keeps seeing the header as written. Wix's export reads some of
+   * its columns as another field's header too (`readAsWhy` says why).
    */
   language?: string
   readAs?: string[]

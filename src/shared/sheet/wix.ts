@@ -24,9 +24,9 @@ import { wordsOf } from './header-words.ts'
  * choice is written with its colour (`#B22222:Cerise`, `rgb(178,34,34):Cerise`) and named by its
  * name. A picture is the name of a file in the shop's Wix media (`a6901a_7b3e…~mv2.jpg`), which
  * Wix serves at `https://static.wixstatic.com/media/` and that name: read as that address (an
- * address stays as written). `visible` (the product's or the variant's) is the SKU's Active, as any
- * sheet's Visible is (field-words.ts). The
- * classic export has no barcode column; `sku` is the shop's own code, never taken for one unasked.
+ * address stays as written; a media file that is no picture is left out). `visible` (the product's
+ * or the variant's) is the SKU's Active, as any sheet's Visible is (field-words.ts). The classic
+ * export has no barcode column; `sku` is the shop's own code, never taken for one unasked.
  */
 
 /** Where Wix serves the files of a site's media: a media file's name after it is its address. */
