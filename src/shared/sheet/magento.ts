@@ -1,5 +1,6 @@
 import { categoryPaths } from './category-paths.ts'
 import { wordsOf } from './header-words.ts'
+import { cellAt } from './cell-at.ts'
 
 /**
  * Magento 2's product import/export CSV (System › Data Transfer), as its admin writes it and as its
@@ -95,9 +96,6 @@ export function magentoColumns(headers: readonly string[]): MagentoColumns | und
   }
 }
 
-const cell = (cells: readonly string[], index: number | undefined) =>
-  index === undefined ? '' : (cells[index] ?? '').trim()
-
 /** What one row of a Magento sheet is. */
 export type MagentoRow =
   /** Skipped: a store view's translation, or a product type that is no physical product. */
@@ -139,13 +137,13 @@ export class MagentoProducts {
   add(cells: readonly string[]) {
     const { columns } = this
     // A store view's row repeats its product's SKU; only the default (empty) one counts.
-    if (cell(cells, columns.storeView) !== '') return
-    const sku = cell(cells, columns.sku)
+    if (cellAt(cells, columns.storeView) !== '') return
+    const sku = cellAt(cells, columns.sku)
     if (sku) this.skus.add(sku)
-    if (cell(cells, columns.type).toLowerCase() !== 'configurable') return
-    const labels = pairs(cell(cells, columns.labels))
+    if (cellAt(cells, columns.type).toLowerCase() !== 'configurable') return
+    const labels = pairs(cellAt(cells, columns.labels))
     const children: string[] = []
-    for (const variation of cell(cells, columns.variations).split('|')) {
+    for (const variation of cellAt(cells, columns.variations).split('|')) {
       const { sku: child, ...attributes } = pairs(variation)
       if (!child) continue
       const options: Record<string, string> = {}
@@ -158,23 +156,23 @@ export class MagentoProducts {
 
   read(given: readonly string[]): MagentoRow {
     const { columns } = this
-    if (cell(given, columns.storeView) !== '') return { kind: 'skip', reason: 'store-view' }
-    const type = cell(given, columns.type).toLowerCase()
+    if (cellAt(given, columns.storeView) !== '') return { kind: 'skip', reason: 'store-view' }
+    const type = cellAt(given, columns.type).toLowerCase()
     if (type === 'virtual' || type === 'downloadable') return { kind: 'skip', reason: 'not-physical' }
     if (type === 'grouped' || type === 'bundle') return { kind: 'skip', reason: type }
     const cells = readable(columns, given)
     if (type === 'configurable') {
-      const children = this.listed.get(cell(cells, columns.sku)) ?? []
+      const children = this.listed.get(cellAt(cells, columns.sku)) ?? []
       return children.some((child) => this.skus.has(child)) ? { kind: 'parent' } : { kind: 'product', cells }
     }
-    const child = this.children.get(cell(cells, columns.sku))
+    const child = this.children.get(cellAt(cells, columns.sku))
     if (!child) return { kind: 'product', cells }
     return {
       kind: 'child',
       cells,
       product: readable(columns, child.product),
       ...(child.options && { options: child.options }),
-      named: cell(cells, columns.name) !== '',
+      named: cellAt(cells, columns.name) !== '',
     }
   }
 }
@@ -195,7 +193,7 @@ function readable(columns: MagentoColumns, cells: readonly string[]): string[] {
   if (columns.categories !== undefined)
     copy[columns.categories] = categoryPath(cells[columns.categories] ?? '')
   // Magento's status: 1 enabled, 2 disabled.
-  if (columns.online !== undefined && cell(cells, columns.online) === '2') copy[columns.online] = '0'
+  if (columns.online !== undefined && cellAt(cells, columns.online) === '2') copy[columns.online] = '0'
   return copy
 }
 

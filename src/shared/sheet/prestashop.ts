@@ -1,6 +1,7 @@
 import { SheetFileError } from './errors.ts'
 import { headerWords, wordsOf } from './header-words.ts'
 import { inEnglish } from './prestashop-headers.ts'
+import { cellAt } from './cell-at.ts'
 
 /**
  * PrestaShop's product import files, as its back office takes them (Advanced parameters › Import)
@@ -119,9 +120,6 @@ export function prestashopColumns(headers: readonly string[]): PrestashopColumns
   }
 }
 
-const cell = (cells: readonly string[], index: number | undefined) =>
-  index === undefined ? '' : (cells[index] ?? '').trim()
-
 /** What one row of a PrestaShop sheet is. */
 export type PrestashopRow =
   /** A product without combinations: a SKU of its own. */
@@ -151,14 +149,14 @@ export class PrestashopProducts {
   }
 
   private isCombination(cells: readonly string[]): boolean {
-    return cell(cells, this.columns.attribute) !== '' || cell(cells, this.columns.value) !== ''
+    return cellAt(cells, this.columns.attribute) !== '' || cellAt(cells, this.columns.value) !== ''
   }
 
   /** The key a combination names its product by: its Product ID, else its Product Reference. */
   private productKey(cells: readonly string[]): string | undefined {
-    const id = cell(cells, this.columns.id)
+    const id = cellAt(cells, this.columns.id)
     if (id) return `id:${id}`
-    const reference = cell(cells, this.columns.productReference)
+    const reference = cellAt(cells, this.columns.productReference)
     return reference ? `ref:${reference}` : undefined
   }
 
@@ -168,24 +166,24 @@ export class PrestashopProducts {
       if (key) this.named.add(key)
       return
     }
-    const id = cell(cells, this.columns.id)
-    const reference = cell(cells, this.columns.reference)
+    const id = cellAt(cells, this.columns.id)
+    const reference = cellAt(cells, this.columns.reference)
     if (id) this.products.set(`id:${id}`, [...cells])
     if (reference) this.products.set(`ref:${reference}`, [...cells])
   }
 
   read(cells: readonly string[]): PrestashopRow {
     if (!this.isCombination(cells)) {
-      const id = cell(cells, this.columns.id)
-      const reference = cell(cells, this.columns.reference)
+      const id = cellAt(cells, this.columns.id)
+      const reference = cellAt(cells, this.columns.reference)
       const named =
         (id !== '' && this.named.has(`id:${id}`)) || (reference !== '' && this.named.has(`ref:${reference}`))
       return { kind: named ? 'parent' : 'product' }
     }
     const key = this.productKey(cells)
     const options = combinationOptions(
-      cell(cells, this.columns.attribute),
-      cell(cells, this.columns.value),
+      cellAt(cells, this.columns.attribute),
+      cellAt(cells, this.columns.value),
       this.columns.list,
     )
     return {

@@ -12,6 +12,7 @@ import {
   startsProduct,
   type SquarespaceColumns,
 } from './squarespace.ts'
+import { cellAt } from './cell-at.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -340,9 +341,6 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
   return plain
 }
 
-const cell = (cells: readonly string[], index: number | undefined) =>
-  index === undefined ? '' : (cells[index] ?? '').trim()
-
 /**
  * Headers only WooCommerce's exporter writes (its yes/no questions, its attributes' flags): two of
  * them say an English sheet is its export even without Parent, whose Type ("simple", "variable")
@@ -441,13 +439,13 @@ export class ParentIndex {
     if (this.prestashop) return this.prestashop.add(cells)
     if (this.magento) return this.magento.add(cells)
     if (this.wix) return this.wix.add(cells)
-    const type = cell(cells, layout.type).toLowerCase()
+    const type = cellAt(cells, layout.type).toLowerCase()
     if (type.includes('variation')) {
-      const parent = cell(cells, layout.parent)
+      const parent = cellAt(cells, layout.parent)
       if (parent) this.named.add(parentKey(parent))
     } else if (type.includes('variable')) {
-      const id = cell(cells, layout.id)
-      const sku = cell(cells, layout.sku)
+      const id = cellAt(cells, layout.id)
+      const sku = cellAt(cells, layout.sku)
       if (id) this.byKey.set(`id:${id}`, [...cells])
       if (sku) this.byKey.set(`sku:${sku}`, [...cells])
     }
@@ -458,8 +456,8 @@ export class ParentIndex {
   }
 
   isNamed(cells: readonly string[]): boolean {
-    const id = cell(cells, this.layout.id)
-    const sku = cell(cells, this.layout.sku)
+    const id = cellAt(cells, this.layout.id)
+    const sku = cellAt(cells, this.layout.sku)
     return (id !== '' && this.named.has(`id:${id}`)) || (sku !== '' && this.named.has(`sku:${sku}`))
   }
 }
@@ -544,16 +542,16 @@ export class ProductReader {
 
   private shopify(row: number, cells: string[]): SourceRow | undefined {
     const { layout } = this
-    const handle = cell(cells, layout.handle)
+    const handle = cellAt(cells, layout.handle)
     // Shopify writes the handle on every row; files made by other tools often leave it on the
     // product's first row only, so a row without handle or title continues the product above.
     const continues =
       this.shopifyProduct !== undefined &&
       (handle === this.shopifyProduct.handle || handle === '') &&
-      cell(cells, layout.title) === ''
+      cellAt(cells, layout.title) === ''
     if (!continues) {
       // A gift card's denominations are its variants: the card and all its rows are skipped.
-      if (/^true$/i.test(cell(cells, layout.giftCard))) {
+      if (/^true$/i.test(cellAt(cells, layout.giftCard))) {
         this.shopifyProduct = { handle, cells: [...cells], skus: 0, firstIsVariant: false, giftCard: true }
         return this.skip('gift-card')
       }
@@ -571,7 +569,7 @@ export class ProductReader {
     const product = this.shopifyProduct!
     if (product.giftCard) return undefined
     const variantCells = [...layout.own].filter((index) => !layout.images?.has(index))
-    if (!variantCells.some((index) => cell(cells, index) !== '')) {
+    if (!variantCells.some((index) => cellAt(cells, index) !== '')) {
       this.counts.imageRows++
       return undefined
     }
@@ -590,9 +588,9 @@ export class ProductReader {
   private withImage(source: SourceRow, product: string[]): SourceRow {
     const { imageSrc, variantImage } = this.layout
     if (imageSrc !== undefined && variantImage !== undefined) {
-      const own = cell(source.cells, variantImage)
+      const own = cellAt(source.cells, variantImage)
       source.cells = [...source.cells]
-      source.cells[imageSrc] = own || cell(product, imageSrc)
+      source.cells[imageSrc] = own || cellAt(product, imageSrc)
     }
     return source
   }
@@ -600,7 +598,7 @@ export class ProductReader {
   private woocommerce(row: number, given: string[]): SourceRow | undefined {
     const { layout } = this
     const cells = wooPublished(layout, given)
-    const type = cell(cells, layout.type).toLowerCase()
+    const type = cellAt(cells, layout.type).toLowerCase()
     const skip = wooSkipped(type)
     if (skip) return this.skip(skip)
     if (type.includes('variable') && this.parents?.isNamed(cells)) {
@@ -611,7 +609,7 @@ export class ProductReader {
       this.counts.products++
       return { row, cells }
     }
-    const reference = cell(cells, layout.parent)
+    const reference = cellAt(cells, layout.parent)
     const parent = reference ? this.parents?.parentOf(reference) : undefined
     if (!parent) {
       this.counts.orphans++
@@ -734,10 +732,10 @@ export class ProductReader {
    */
   private merchantCenter(row: number, cells: string[]): SourceRow {
     const { layout } = this
-    const group = cell(cells, layout.group)
+    const group = cellAt(cells, layout.group)
     const options: Record<string, string> = {}
     for (const attribute of layout.attributes ?? []) {
-      const value = cell(cells, attribute.column)
+      const value = cellAt(cells, attribute.column)
       if (value) options[attribute.name] = value
     }
     const withOptions = { row, cells, ...(Object.keys(options).length && { options }) }
@@ -761,10 +759,10 @@ export class ProductReader {
  * below (Shopify's own import template writes it so). It is no SKU of its own.
  */
 function declaresOptionsOnly(layout: ProductLayout, cells: readonly string[]): boolean {
-  if (!layout.options.some((option) => cell(cells, option.name) !== '')) return false
+  if (!layout.options.some((option) => cellAt(cells, option.name) !== '')) return false
   const names = new Set(layout.options.map((option) => option.name))
   return [...layout.own].every(
-    (index) => names.has(index) || layout.images?.has(index) || cell(cells, index) === '',
+    (index) => names.has(index) || layout.images?.has(index) || cellAt(cells, index) === '',
   )
 }
 
@@ -795,7 +793,7 @@ function wooSkipped(type: string): SkipReason | undefined {
  */
 function wooPublished(layout: ProductLayout, cells: string[]): string[] {
   const at = layout.published
-  if (at === undefined || !/^(-1|2)$/.test(cell(cells, at))) return cells
+  if (at === undefined || !/^(-1|2)$/.test(cellAt(cells, at))) return cells
   const copy = [...cells]
   copy[at] = '0'
   return copy
@@ -821,8 +819,8 @@ function optionsOf(
 ): { options?: Record<string, string> } {
   const options: Record<string, string> = {}
   for (const option of layout.options) {
-    const name = cell(names, option.name) || cell(cells, option.name)
-    const value = cell(cells, option.value)
+    const name = cellAt(names, option.name) || cellAt(cells, option.name)
+    const value = cellAt(cells, option.value)
     if (!name || !value) continue
     if (name === 'Title' && value === 'Default Title') continue
     options[name] = value

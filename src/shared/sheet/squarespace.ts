@@ -1,5 +1,6 @@
 import { categoryPaths } from './category-paths.ts'
 import { wordsOf } from './header-words.ts'
+import { cellAt } from './cell-at.ts'
 
 /**
  * Squarespace's product CSV, as Commerce › Inventory › Export writes it: `Product ID [Non Editable],
@@ -85,17 +86,14 @@ export function squarespaceColumns(headers: readonly string[]): SquarespaceColum
   }
 }
 
-const cell = (cells: readonly string[], index: number | undefined) =>
-  index === undefined ? '' : (cells[index] ?? '').trim()
-
 /** Whether the row starts a product (it has a Product ID), rather than continuing the one above. */
 export function startsProduct(columns: SquarespaceColumns, cells: readonly string[]): boolean {
-  return cell(cells, columns.productId) !== '' || cell(cells, columns.title) !== ''
+  return cellAt(cells, columns.productId) !== '' || cellAt(cells, columns.title) !== ''
 }
 
 /** Whether the product is no physical one (digital, a service, a gift card). */
 export function notPhysical(columns: SquarespaceColumns, cells: readonly string[]): boolean {
-  const type = cell(cells, columns.type).toUpperCase()
+  const type = cellAt(cells, columns.type).toUpperCase()
   return type !== '' && type !== 'PHYSICAL'
 }
 
@@ -103,7 +101,7 @@ export function notPhysical(columns: SquarespaceColumns, cells: readonly string[
 export function readableCells(columns: SquarespaceColumns, cells: readonly string[]): string[] {
   if (columns.categories === undefined) return [...cells]
   const copy = [...cells]
-  const [first] = categoryPaths(cell(cells, columns.categories), '/')
+  const [first] = categoryPaths(cellAt(cells, columns.categories), '/')
   if (first) copy[columns.categories] = first.join(' > ')
   return copy
 }

@@ -1,4 +1,5 @@
 import { wordsOf } from './header-words.ts'
+import { cellAt } from './cell-at.ts'
 
 /**
  * Wix Stores' product CSV, as its dashboard exports it (Store Products › More Actions › Export; its
@@ -139,9 +140,6 @@ function categoryColumns(
   return { category: slugs, categories: slugs }
 }
 
-const cell = (cells: readonly string[], index: number | undefined) =>
-  index === undefined ? '' : (cells[index] ?? '').trim()
-
 /** What one row of a Wix sheet is. */
 export type WixRow =
   /** A SKU of its own: a product without variant rows, or a variant whose product is not above it. */
@@ -170,16 +168,16 @@ export class WixProducts {
   }
 
   add(cells: readonly string[]) {
-    const handle = cell(cells, this.columns.handle)
+    const handle = cellAt(cells, this.columns.handle)
     const kind = rowKind(this.columns, cells)
     if (kind === 'variant') this.withVariants.add(handle)
-    const media = cell(cells, this.columns.image)
+    const media = cellAt(cells, this.columns.image)
     if (kind === 'media' && media && !this.firstMedia.has(handle)) this.firstMedia.set(handle, media)
   }
 
   read(given: readonly string[]): WixRow {
     const { columns } = this
-    const handle = cell(given, columns.handle)
+    const handle = cellAt(given, columns.handle)
     const kind = rowKind(columns, given)
     if (kind === 'media') return { kind: 'media' }
     const cells = readable(columns, given, this.firstMedia.get(handle))
@@ -192,8 +190,8 @@ export class WixProducts {
     if (product?.handle !== handle) return { kind: 'product', cells, orphan: true }
     const options: Record<string, string> = {}
     for (const option of columns.options) {
-      const name = cell(product.cells, option.name) || cell(cells, option.name)
-      const choice = choiceName(cell(cells, option.choice))
+      const name = cellAt(product.cells, option.name) || cellAt(cells, option.name)
+      const choice = choiceName(cellAt(cells, option.choice))
       if (name && choice) options[name] = choice
     }
     return {
@@ -207,7 +205,7 @@ export class WixProducts {
 
 /** Product, Variant (classic) or PRODUCT, VARIANT, MEDIA (V3); anything else is read as a product. */
 function rowKind(columns: WixColumns, cells: readonly string[]): 'product' | 'variant' | 'media' {
-  const kind = cell(cells, columns.fieldType).toLowerCase()
+  const kind = cellAt(cells, columns.fieldType).toLowerCase()
   return kind === 'variant' || kind === 'media' ? kind : 'product'
 }
 
@@ -224,10 +222,10 @@ function choiceName(choice: string): string {
 function readable(columns: WixColumns, cells: readonly string[], firstMedia: string | undefined): string[] {
   const copy = [...cells]
   if (columns.image !== undefined)
-    copy[columns.image] = mediaAddresses(cell(cells, columns.image) || (firstMedia ?? ''))
+    copy[columns.image] = mediaAddresses(cellAt(cells, columns.image) || (firstMedia ?? ''))
   if (columns.category !== undefined) {
-    const own = columns.category === columns.categories ? '' : cell(cells, columns.category)
-    const first = cell(cells, columns.categories)
+    const own = columns.category === columns.categories ? '' : cellAt(cells, columns.category)
+    const first = cellAt(cells, columns.categories)
       .split(';')
       .find((name) => name.trim() !== '')
     copy[columns.category] = own || (first?.trim() ?? '')
