@@ -97,6 +97,21 @@ test.describe('Asset budgets in Settings', () => {
     await expect(page).toHaveURL(/#\/skus$/)
   })
 
+  // As for a token (settings-first-hour.spec.ts): the page once asked about what it was saving.
+  test('being saved, are no question when the page is left, and are kept', async ({ page, heldAnswers }) => {
+    await openBudgets(page)
+    heldAnswers.hold('setAssetBudgets')
+    await budget(page, 'Draw calls a model').getByLabel('Maximum').fill('40')
+    await budgetsPanel(page).getByRole('button', { name: 'Save budgets' }).click()
+    await heldAnswers.answered('setAssetBudgets')
+    await page.getByRole('link', { name: 'SKUs' }).click()
+    await expect(page.getByRole('heading', { name: 'SKUs', level: 1 })).toBeVisible()
+    await expect(page.getByRole('alertdialog')).toHaveCount(0)
+    heldAnswers.release('setAssetBudgets')
+    await openBudgets(page)
+    await expect(budget(page, 'Draw calls a model').getByLabel('Maximum')).toHaveValue('40')
+  })
+
   test('are what Check assets judges by, from the next check on', async ({ page }) => {
     await newDraft(page)
     await page.getByRole('button', { name: 'Add 3D asset' }).click()

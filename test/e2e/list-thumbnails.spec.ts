@@ -104,7 +104,12 @@ test.describe('Photos in the SKU list', () => {
     await screenshot(page, 'list-thumbnails-refused')
   })
 
-  test('turning on “Allow local addresses” shows a photo on this computer', async ({ page }) => {
+  // A CI run went back to the list while main was still writing the setting to disk: the list
+  // kept the refusal it had learnt before, and the photo never showed.
+  test('turning on “Allow local addresses” shows a photo on this computer, even back in the list before main has answered', async ({
+    page,
+    heldAnswers,
+  }) => {
     await openListWith(page, [['Studio Aviator', `http://127.0.0.1:${photos.port}/photo.png`]])
     await expect(
       rowNamed(page, 'Studio Aviator').getByRole('img', { name: localRefusal('127.0.0.1') }),
@@ -112,7 +117,9 @@ test.describe('Photos in the SKU list', () => {
     expect(photos.connections).toBe(0)
 
     await page.getByRole('link', { name: 'Settings' }).click()
+    heldAnswers.hold('setAllowLocalAddresses')
     await page.getByRole('checkbox', { name: 'Allow local addresses' }).check()
+    await heldAnswers.answered('setAllowLocalAddresses')
     await page.getByRole('link', { name: 'SKUs' }).click()
 
     const photo = rowNamed(page, 'Studio Aviator').getByRole('img', { name: 'Photo of Studio Aviator' })
@@ -121,6 +128,9 @@ test.describe('Photos in the SKU list', () => {
       .poll(() => photo.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
       .toBe(64)
     expect(photos.requests).toEqual(['GET /photo.png'])
+    heldAnswers.release('setAllowLocalAddresses')
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await expect(page.getByRole('checkbox', { name: 'Allow local addresses' })).toBeChecked()
   })
 
   test.describe('with local addresses allowed', () => {

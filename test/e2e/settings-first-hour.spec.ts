@@ -149,6 +149,27 @@ test.describe('Settings in the first hour', () => {
     await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Half done')
   })
 
+  // A CI run left Settings while the keychain was still saving a token: the page asked about a
+  // token "changed and not saved" that was being saved, and stayed.
+  test('a token being saved is no question when the page is left, and is kept all the same', async ({
+    page,
+    heldAnswers,
+  }) => {
+    await openSettings(page)
+    await page.getByRole('button', { name: /Production/ }).click()
+    heldAnswers.hold('setToken')
+    await page.getByLabel('Paste the token').fill('a-token-being-saved')
+    await page.getByRole('button', { name: 'Save token' }).click()
+    await heldAnswers.answered('setToken')
+
+    await page.getByRole('link', { name: 'SKUs' }).click()
+    await expect(page.getByRole('heading', { name: 'SKUs', level: 1 })).toBeVisible()
+    await expect(page.getByRole('alertdialog')).toHaveCount(0)
+    heldAnswers.release('setToken')
+    await openSettings(page)
+    await expect(page.getByRole('button', { name: /Production/ })).toContainText('Token set')
+  })
+
   test('token help says where a token comes from, and “Test both” tells which encoding is accepted', async ({
     page,
     sandbox,

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
-import { addProfile, openSettings } from './harness/settings-page.ts'
+import { addProfile, openSettings, saveToken } from './harness/settings-page.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
 import { seedDrafts } from '../../bench/seed-drafts.ts'
 
@@ -56,8 +56,7 @@ test.describe('Settings: profiles, token and connection', () => {
     await expect(result(page)).toContainText('Not connected')
     await expect(result(page)).toContainText('HTTP 401')
 
-    await page.getByLabel('Replace the token').fill(EMBEDDED_SANDBOX_TOKEN)
-    await page.getByRole('button', { name: 'Save token' }).click()
+    await saveToken(page, EMBEDDED_SANDBOX_TOKEN)
     await page.getByRole('button', { name: 'Test connection' }).click()
     await expectConnected(page)
     await expect(page.getByRole('button', { name: /Local service/ })).toContainText('Token set')

@@ -25,6 +25,7 @@ import { createUpdateService } from '#node/updates/update-service.ts'
 import { type Api, type AppInfo } from '#shared/ipc.ts'
 import { CHANNELS } from '#shared/ipc-channels.ts'
 import { FeedUpdater } from './feed-updater.ts'
+import { HeldAnswers } from './held-answers.ts'
 import { releasePublicKey } from './release-key.ts'
 import { startStaticServer, type StaticServer } from './static-server.ts'
 import { startTeamServer, type TeamServer } from './team-server.ts'
@@ -72,6 +73,8 @@ export interface TestFixtures {
   pageProblems: PageProblems
   /** Everything the bridge handed back to the page, in order: what the renderer could ever see. */
   bridgeResults: unknown[]
+  /** Main's answers the test holds back, by channel (a slow keychain or disk): `hold`, then `release`. */
+  heldAnswers: HeldAnswers
   /** What main's code wrote to the console during the test. */
   mainLogs: string[]
   /** The real token store (the Secret Service under D-Bus, else memory), under a service name of its own. */
@@ -178,6 +181,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   // eslint-disable-next-line no-empty-pattern
+  heldAnswers: async ({}, use) => {
+    await use(new HeldAnswers())
+  },
+
+  // eslint-disable-next-line no-empty-pattern
   cameraAllowed: async ({}, use) => {
     await use({ count: 0 })
   },
@@ -240,6 +248,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       feedQuestions,
       pageProblems,
       bridgeResults,
+      heldAnswers,
       sandbox,
       tokens,
       allowLocalAddresses,
@@ -256,6 +265,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       feedQuestions,
       pageProblems,
       bridgeResults,
+      heldAnswers,
       sandbox,
       tokens,
       allowLocalAddresses,
@@ -280,6 +290,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       feedQuestions,
       pageProblems,
       bridgeResults,
+      heldAnswers,
       sandbox,
       allowLocalAddresses,
       reachedThroughSandbox,
@@ -300,6 +311,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         feedQuestions,
         pageProblems,
         bridgeResults,
+        heldAnswers,
         sandbox,
         tokens,
         allowLocalAddresses,
@@ -330,6 +342,7 @@ type DeskDeps = Pick<
   | 'feedQuestions'
   | 'pageProblems'
   | 'bridgeResults'
+  | 'heldAnswers'
   | 'sandbox'
   | 'tokens'
   | 'allowLocalAddresses'
@@ -351,6 +364,7 @@ async function wireDesk(
     feedQuestions,
     pageProblems,
     bridgeResults,
+    heldAnswers,
     sandbox,
     tokens: keychainTokens,
     allowLocalAddresses,
@@ -429,6 +443,7 @@ async function wireDesk(
   await context.exposeBinding(INVOKE_BINDING, async (_source, channel: string, args: unknown[]) => {
     if (closed) return new Promise<never>(() => {})
     const result = await dispatch(channel, throughSandbox(channel, args, reachedThroughSandbox))
+    await heldAnswers.before(channel)
     bridgeResults.push(result)
     if (channel === 'saveProfile') createdProfileIds.add((args[0] as { id: string }).id)
     return result
