@@ -3,6 +3,7 @@ import { getAt } from '#shared/json-path.ts'
 import { newSkuPayload } from '#shared/schema/sku-template.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { newDraft, saved } from './harness/editor-page.ts'
+import { rowAt, selected } from './harness/list-page.ts'
 import { putDrafts, storedDrafts, type StoredDraft } from './harness/stored-drafts.ts'
 
 /**
@@ -117,8 +118,6 @@ test.describe('setting a number on many drafts', () => {
   }
 
   const grid = (page: Page) => page.getByRole('grid', { name: 'SKUs' })
-  const rowAt = (page: Page, position: number) =>
-    grid(page).locator(`[role="row"][aria-rowindex="${position + 2}"]`)
 
   /** The problem badge of every row, by product name. */
   async function badges(page: Page, names: readonly string[]): Promise<Record<string, string>> {
@@ -143,6 +142,7 @@ test.describe('setting a number on many drafts', () => {
       .getByRole('gridcell')
       .nth(3)
       .click({ modifiers: ['Shift'] })
+    await expect(selected(page)).toContainText('3 selected')
     await page.getByRole('button', { name: 'Set field…' }).click()
     const dialog = page.getByRole('dialog', { name: 'Set a field on 3 drafts' })
     await dialog.getByLabel('Field').selectOption({ label: 'Intensity' })
