@@ -95,7 +95,10 @@ export function verdictLine(
   noun = 'SKU',
 ): string {
   const reasons = groups.map((group) => `${group.label} (${thousands(group.count)})`).join('; ')
-  return `${counted(counts.valid, noun)} valid; ${thousands(counts.sendable)} sendable; ${thousands(counts.heldBack)} held back${reasons ? `: ${reasons}` : ''}`
+  // Each reason counts the SKUs it holds: some held for two, the counts add up to more.
+  const several = groups.reduce((sum, group) => sum + group.count, 0) > counts.heldBack
+  const held = `${thousands(counts.heldBack)} held back${several ? ', some for more than one reason' : ''}`
+  return `${counted(counts.valid, noun)} valid; ${thousands(counts.sendable)} sendable; ${held}${reasons ? `: ${reasons}` : ''}`
 }
 
 /** Each reason's places, a line each, indented under the counts line. */
@@ -112,10 +115,27 @@ function listed(lines: readonly string[], places: Places): string[] {
   ]
 }
 
-/** Why an item is held back: a gate's reason, or one only a push has (push/push-verdict.ts). */
-export type VerdictHold = Pick<Hold, 'message'> & { reason: string }
-/** The verdict with its holds as a push to a journal's destination judged them, when one did. */
-type Verdict = Omit<FileVerdict, 'holds'> & { holds: ReadonlyMap<number, VerdictHold> }
+/**
+ * Why an item is held back: a gate's reason, or one only a push has (push/push-verdict.ts); with
+ * its other reasons when a push judged it (`more`).
+ */
+export type VerdictHold = Pick<Hold, 'message'> & { reason: string; more?: readonly VerdictHold[] }
+/**
+ * The verdict with its holds as a push to a journal's destination judged them, when one did, else
+ * as the file's gates did; `reasons` gives each reason of a held item.
+ */
+type Verdict = Omit<FileVerdict, 'holds'> & {
+  holds: ReadonlyMap<number, VerdictHold>
+  reasons(index: number): readonly VerdictHold[]
+}
+
+/** The reasons of a push's holds: the first, then its `more`. */
+const reasonsOf =
+  (holds: ReadonlyMap<number, VerdictHold>) =>
+  (index: number): readonly VerdictHold[] => {
+    const hold = holds.get(index)
+    return hold ? [hold, ...(hold.more ?? [])] : []
+  }
 
 /**
  * The verdict of the SKUs of a file as `validate` and `convert` read it, item by item as it
@@ -176,8 +196,14 @@ export class VerdictReport {
     if (file?.numbering) this.numbering = file.numbering
     const verdict = this.tally.verdict()
     this.verdict = held
-      ? { ...verdict, holds: held, heldBack: held.size, sendable: verdict.valid - held.size }
-      : verdict
+      ? {
+          ...verdict,
+          holds: held,
+          heldBack: held.size,
+          sendable: verdict.valid - held.size,
+          reasons: reasonsOf(held),
+        }
+      : { ...verdict, reasons: (index) => verdict.holds.all(index) }
     return this.verdict
   }
 
@@ -245,10 +271,16 @@ export class VerdictReport {
     return groups.map((group) => `  ${what} ${group.key} is on ${placeList(this.places(group.rows), places)}`)
   }
 
-  /** Each hold with where it is, in file order. */
+  /** Each reason of each held item with where it is, in file order. */
   private *holdsByPlace(verdict: Verdict): Generator<readonly [number, VerdictHold]> {
-    for (const [index, hold] of verdict.holds)
-      yield [this.gated ? this.place(this.tally.rowOf(index)) : index, hold]
+    for (const index of verdict.holds.keys()) {
+      const place = this.heldPlace(index)
+      for (const hold of verdict.reasons(index)) yield [place, hold]
+    }
+  }
+
+  private heldPlace(index: number): number {
+    return this.gated ? this.place(this.tally.rowOf(index)) : index
   }
 
   /**
@@ -263,15 +295,20 @@ export class VerdictReport {
     const at = this.sheet ? 'row' : 'index'
     const list = this.sheet ? 'rows' : 'indexes'
     const numbering = this.sheet ? this.numbering : undefined
-    const places = this.holdsByPlace(verdict)
+    const heldPlace = (index: number) => this.heldPlace(index)
+    // One a held SKU: its first reason, and `more` when it has others.
     const holds = (function* () {
-      for (const [place, hold] of places)
+      for (const index of verdict.holds.keys()) {
+        const place = heldPlace(index)
+        const [first, ...more] = verdict.reasons(index)
         yield {
           [at]: place,
           ...(numbering && lineOf(place, numbering)),
-          reason: hold.reason,
-          message: hold.message,
+          reason: first!.reason,
+          message: first!.message,
+          ...(more.length > 0 && { more: more.map(({ reason, message }) => ({ reason, message })) }),
         }
+      }
     })()
     const rowsOf = (rows: readonly number[]) => ({ [list]: this.places(rows), ...linesOf(rows, numbering) })
     const repeats = (groups: readonly RepeatedRows[], key: string) =>
@@ -297,6 +334,7 @@ function appVerdict(valid: boolean, holds: ReadonlyMap<number, VerdictHold>): Ve
     sendable: counted - holds.size,
     heldBack: holds.size,
     holds,
+    reasons: reasonsOf(holds),
     repeated: [],
     distinct: 1,
     repeatedShopIds: [],

@@ -34,7 +34,16 @@ export interface DryRunJson {
    * Each item held back or left as it stands, in input order: its index, a sheet's row (and a
    * spreadsheet's line, a pair's file), why.
    */
-  holds: { index: number; row?: number; line?: number; file?: string; reason: string; message: string }[]
+  holds: {
+    index: number
+    row?: number
+    line?: number
+    file?: string
+    reason: string
+    message: string
+    /** Its other reasons, when it has more than one. */
+    more?: { reason: string; message: string }[]
+  }[]
   platformList?: PlatformListJson
 }
 
@@ -58,7 +67,8 @@ export function dryRunJson(
     const hold =
       plan === 'held' ? judgement.held.get(index)! : { reason: STANDING, message: standingMessage(index) }
     const place = row === undefined ? {} : { row, ...lineOf(row, input.file.numbering ?? 'lines') }
-    holds.push({ index, ...place, reason: hold.reason, message: hold.message })
+    const more = 'more' in hold ? hold.more?.map(({ reason, message }) => ({ reason, message })) : undefined
+    holds.push({ index, ...place, reason: hold.reason, message: hold.message, ...(more && { more }) })
   })
   const invalid = input.invalid.length
   const valid = input.items.total - invalid
@@ -79,7 +89,9 @@ export function dryRunJson(
     ...(platformList ? { platformList } : {}),
   }
   const groups = holdGroups(
-    holds.map((hold) => [hold.row ?? hold.index, hold] as const),
+    holds.flatMap((hold) =>
+      [hold, ...(hold.more ?? [])].map((one) => [hold.row ?? hold.index, one] as const),
+    ),
     { headings: { ...headings, [STANDING]: STANDING_HEADING } },
   )
   return { json, groups }

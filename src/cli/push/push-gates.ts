@@ -3,7 +3,7 @@ import type { JournalRecord, Journal, PayloadRef } from './journal-outbox.ts'
 import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import {
   barcodeHolds,
-  holdForGaps,
+  holdsForGaps,
   REQUIRABLE_FIELDS,
   type CreatedThere,
   type Hold,
@@ -81,6 +81,8 @@ export type PushHoldReason = HoldReason | 'no-id' | 'no-update'
 export interface PushHold {
   reason: PushHoldReason
   message: string
+  /** The SKU's other reasons, after this one (its own fields': a row without a barcode or a category). */
+  more?: readonly PushHold[]
 }
 
 /**
@@ -284,16 +286,19 @@ function holdAtSendGates(judging: Judging): void {
 }
 
 /** Items held for their own fields (those that would be sent), and the others by barcode. */
-function ownHolds({ context, plans }: Judging): { own: Map<number, Hold>; byBarcode: Map<string, number[]> } {
+function ownHolds({ context, plans }: Judging): {
+  own: Map<number, Hold & Pick<PushHold, 'more'>>
+  byBarcode: Map<string, number[]>
+} {
   const { input, required, requiredBy = 'this push', holdBadCheckDigits = false } = context
-  const own = new Map<number, Hold>()
+  const own = new Map<number, Hold & Pick<PushHold, 'more'>>()
   const byBarcode = new Map<string, number[]>()
   plans.forEach((plan, index) => {
     if (plan === undefined || plan === 'held') return
     if (plan === 'create' || plan === 'update') {
-      const hold = holdForGaps(input.gapsOf(index), required, requiredBy, { holdBadCheckDigits })
+      const [hold, ...more] = holdsForGaps(input.gapsOf(index), required, requiredBy, { holdBadCheckDigits })
       if (hold) {
-        own.set(index, hold)
+        own.set(index, more.length > 0 ? { ...hold, more } : hold)
         return
       }
     }

@@ -76,7 +76,12 @@ export async function heldByPush(
     )
     const standing = (index: number) => standingWords(opened.record(input.keyOf(index))?.last)
     const { json } = dryRunJson(input, judgement, PUSH_HOLD_HEADINGS, standing)
-    return new Map(json.holds.map((hold) => [hold.index, { reason: hold.reason, message: hold.message }]))
+    return new Map(
+      json.holds.map(({ index, reason, message, more }) => [
+        index,
+        { reason, message, ...(more && { more }) },
+      ]),
+    )
   } finally {
     await journal?.close()
     input.close()

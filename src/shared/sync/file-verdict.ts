@@ -2,7 +2,7 @@ import { hash53 } from '../payload-fingerprint.ts'
 import {
   barcodeHolds,
   barcodeKey,
-  holdOf,
+  holdsOf,
   type CreatedThere,
   type Hold,
   type SendCandidate,
@@ -12,9 +12,10 @@ import { sayRow } from '../sheet/places.ts'
 /**
  * One verdict for the SKUs of a file (a sheet's rows, a JSON list), the same in `validate`,
  * `convert`, `push --dry-run` and the import's dry run, and the same gates as the app's pre-flight
- * (send-gates.ts): each SKU is valid or not (the contract), and sendable or held back, with the
- * first reason (identity fields, the required fields, a barcode another SKU of the file carries, or
- * one the destination already has when its records are known). Repeated rows and repeated shop ids
+ * (send-gates.ts): each SKU is valid or not (the contract), and sendable or held back, with its
+ * reasons (identity fields, the required fields, a barcode another SKU of the file carries, or one
+ * the destination already has when its records are known): every reason its own fields give, so
+ * a row without a barcode and a category is said to lack both before either is filled in. Repeated rows and repeated shop ids
  * are found too, each named with its rows.
  */
 
@@ -61,8 +62,8 @@ export interface FileVerdict {
   sendable: number
   /** Valid but held back (an invalid SKU is counted as invalid, never here). */
   heldBack: number
-  /** Why each held-back SKU is held, by its index in the items. */
-  holds: ReadonlyMap<number, Hold>
+  /** Why each held-back SKU is held, by its index in the items: its first reason, and `all` of them. */
+  holds: HeldBack
   /** Rows whose SKUs are identical, each group with its rows; `distinct` counts the SKUs once each. */
   repeated: RepeatedRows[]
   distinct: number
@@ -70,8 +71,8 @@ export interface FileVerdict {
   repeatedShopIds: RepeatedRows[]
   /**
    * Barcodes more than one SKU of the file carries, each with its rows, whether or not another
-   * reason holds them back first (a SKU is held for its first reason only: these rows would be
-   * held for the barcode once the rest is fixed).
+   * reason holds them back (only SKUs sendable by their own fields hold each other back: these
+   * rows would be held for the barcode once the rest is fixed).
    */
   sharedBarcodes: RepeatedRows[]
 }
@@ -94,9 +95,10 @@ export class VerdictTally {
   private readonly options: VerdictOptions
   /** Each item's row, by its index. */
   private readonly rows = new GrowingInts()
-  /** Each item's hold by its own fields: 0 none, -1 invalid, k the (k-1)th of `reasons`. */
+  /** Each item's holds by its own fields: 0 none, -1 invalid, k the (k-1)th of `reasons`. */
   private readonly codes = new GrowingInts()
-  private readonly reasons: Hold[] = []
+  /** The few distinct lists of reasons the items have, each once. */
+  private readonly reasons: Hold[][] = []
   private readonly reasonCodes = new Map<string, number>()
   private readonly content = new FirstSeen()
   private readonly barcodes = new FirstSeen()
@@ -130,12 +132,12 @@ export class VerdictTally {
     }
     this.valid++
     const options = this.options
-    const hold = holdOf(item.payload, options.required, options.requiredBy, {
+    const holds = holdsOf(item.payload, options.required, options.requiredBy, {
       holdBadCheckDigits: options.holdBadCheckDigits ?? false,
       takesSamples: options.takesSamples ?? false,
     })
-    this.codes.push(hold ? this.reasonCode(hold) : 0)
-    if (!hold && barcode !== '' && options.createdThere?.has(barcode))
+    this.codes.push(holds.length ? this.reasonCode(holds) : 0)
+    if (!holds.length && barcode !== '' && options.createdThere?.has(barcode))
       this.createdThere.push({ key: index, barcode: ownCopy(barcode), label: this.placeOf(index) })
   }
 
@@ -180,12 +182,13 @@ export class VerdictTally {
     return this.options.placeOf?.(row) ?? sayRow(row, 'lines')
   }
 
-  private reasonCode(hold: Hold): number {
-    let code = this.reasonCodes.get(hold.message)
+  private reasonCode(holds: Hold[]): number {
+    const key = holds.map((hold) => hold.message).join('\n')
+    let code = this.reasonCodes.get(key)
     if (code === undefined) {
-      this.reasons.push(hold)
+      this.reasons.push(holds)
       code = this.reasons.length
-      this.reasonCodes.set(hold.message, code)
+      this.reasonCodes.set(key, code)
     }
     return code
   }
@@ -280,19 +283,25 @@ class GrowingInts {
   }
 }
 
+/** The held-back items by index, each with its first reason; `all` gives every one. */
+export interface HeldBack extends ReadonlyMap<number, Hold> {
+  /** Every reason the item at `index` is held back for, the first first; none when it is not. */
+  all(index: number): readonly Hold[]
+}
+
 /**
  * The held-back items by index, read from the tally's codes (a million rows without a barcode
  * are a million numbers, not a million map entries) and the few held for their barcode.
  */
-class HeldItems implements ReadonlyMap<number, Hold> {
+class HeldItems implements HeldBack {
   readonly size: number
   private readonly codes: GrowingInts
-  private readonly reasons: readonly Hold[]
+  private readonly reasons: readonly (readonly Hold[])[]
   private readonly byBarcode: ReadonlyMap<number, Hold>
 
   constructor(
     codes: GrowingInts,
-    reasons: readonly Hold[],
+    reasons: readonly (readonly Hold[])[],
     byBarcode: ReadonlyMap<number, Hold>,
     size: number,
   ) {
@@ -303,9 +312,15 @@ class HeldItems implements ReadonlyMap<number, Hold> {
   }
 
   get(index: number): Hold | undefined {
-    if (!(index >= 0 && index < this.codes.length)) return undefined
+    return this.all(index)[0]
+  }
+
+  all(index: number): readonly Hold[] {
+    if (!(index >= 0 && index < this.codes.length)) return []
     const code = this.codes.at(index)
-    return code > 0 ? this.reasons[code - 1] : this.byBarcode.get(index)
+    if (code > 0) return this.reasons[code - 1]!
+    const hold = this.byBarcode.get(index)
+    return hold ? [hold] : []
   }
 
   has(index: number): boolean {

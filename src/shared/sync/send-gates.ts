@@ -294,20 +294,11 @@ function checkDigitMessage(wrong: string, heldBy: string): string {
 }
 
 /**
- * The hold of a SKU payload by its own fields (the CLI, which has no stored column, asks this; so
- * does the editor, before its edits are saved). `requiredBy` as for `holdForGaps`: the CLI's
- * required fields are its push's (`--require`, the profile's, or the default).
+ * Every reason a SKU payload is held back for by its own fields, in `holdsForGaps`' order, each in
+ * the payload's words (the CLI, which has no stored column, asks this; so does the editor, before
+ * its edits are saved). `requiredBy` as for `holdsForGaps`: the CLI's required fields are its
+ * push's (`--require`, the profile's, or the default).
  */
-export function holdOf(
-  payload: unknown,
-  required: readonly string[],
-  requiredBy = 'this push',
-  rules: HoldRules = {},
-): Hold | undefined {
-  return holdsOf(payload, required, requiredBy, rules)[0]
-}
-
-/** Every reason `holdOf` would give, in its order (`holdsForGaps`), each in the payload's words. */
 export function holdsOf(
   payload: unknown,
   required: readonly string[],

@@ -179,3 +179,50 @@ describe('validate and push --dry-run agree on a real WooCommerce export', () =>
     expect(sandbox.requests()).toEqual([])
   })
 })
+
+describe('validate and push --dry-run say every reason a row is held back for', () => {
+  // A row without a barcode and a category was said to lack the barcode only: filled in, it was
+  // then held for the category.
+  const SHEET = [
+    'Product Name,Barcode,Brand,Category',
+    'Rouge A,,Acme,lipstick',
+    'Rouge B,,Acme,',
+    'Rouge C,4006381333931,Acme,',
+  ].join('\n')
+
+  it('each reason with its lines, the count of rows held once, and `more` in the JSON', async () => {
+    await writeFile(path('shades.csv'), SHEET)
+    const sandbox = await sandboxFor()
+    const validate = await runCli(['validate', path('shades.csv')])
+    const dryRun = await push(['shades.csv', '--base-url', sandbox.url, '--dry-run'])
+    const said = [
+      '3 SKUs valid; 0 sendable; 3 held back, some for more than one reason: no barcode (2); category is empty; this check requires it (2)',
+      '  no barcode: lines 2, 3',
+      '  category is empty; this check requires it: lines 3, 4',
+    ].join('\n')
+    expect(validate.stdout).toContain(said)
+    expect(dryRun.stdout).toContain(said.replaceAll('this check', 'this push'))
+
+    const validated = JSON.parse((await runCli(['validate', path('shades.csv'), '--json'])).stdout) as {
+      heldBack: number
+      holds: unknown[]
+    }
+    const judged = JSON.parse(
+      (await push(['shades.csv', '--base-url', sandbox.url, '--dry-run', '--json'])).stdout,
+    ) as DryRunJson
+    const category = (by: string) => ({ reason: 'required', message: `Category is empty; ${by} requires it` })
+    expect(validated.heldBack).toBe(3)
+    expect(validated.holds).toEqual([
+      { row: 1, line: 2, reason: 'identity', message: 'No barcode' },
+      { row: 2, line: 3, reason: 'identity', message: 'No barcode', more: [category('this check')] },
+      { row: 3, line: 4, ...category('this check') },
+    ])
+    expect(judged.heldBack).toBe(3)
+    expect(judged.holds.map(({ index: _, ...hold }) => hold)).toEqual([
+      { row: 1, line: 2, reason: 'identity', message: 'No barcode' },
+      { row: 2, line: 3, reason: 'identity', message: 'No barcode', more: [category('this push')] },
+      { row: 3, line: 4, ...category('this push') },
+    ])
+    expect(sandbox.requests()).toEqual([])
+  })
+})

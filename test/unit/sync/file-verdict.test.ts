@@ -28,6 +28,26 @@ describe('one verdict for a file (fileVerdict)', () => {
     expect(verdict.holds.has(3)).toBe(false)
   })
 
+  it('keeps every reason of a SKU held for more than one, the first first, and counts it once', () => {
+    const verdict = fileVerdict(
+      [
+        item(2, sku({ barcode: '', category: undefined })),
+        item(3, sku({ barcode: '', category: undefined })),
+      ],
+      options,
+    )
+    expect(verdict).toMatchObject({ valid: 2, sendable: 0, heldBack: 2 })
+    expect(verdict.holds.size).toBe(2)
+    for (const index of [0, 1]) {
+      expect(verdict.holds.all(index).map((hold) => hold.message)).toEqual([
+        'No barcode',
+        'Category is empty; this file requires it',
+      ])
+      expect(verdict.holds.get(index)).toBe(verdict.holds.all(index)[0])
+    }
+    expect(verdict.holds.all(2)).toEqual([])
+  })
+
   it('holds every SKU of a shared barcode, names repeated rows and counts the distinct SKUs', () => {
     const one = sku({ barcode: '111' })
     const verdict = fileVerdict(

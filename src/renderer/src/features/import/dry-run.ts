@@ -104,11 +104,6 @@ export class DryRunTally {
   private readonly gatedColumns = new Map<number, Map<string, string>>()
   /** Rows with errors that a gate would hold back too, by index: their drafts' editors will say so. */
   private readonly invalidHolds = new Map<number, Hold[]>()
-  /**
-   * A valid row's reasons to be held back after the first (the verdict's): a row without a
-   * barcode and a category is said to lack both before either is filled in.
-   */
-  private readonly moreHolds = new Map<number, Hold[]>()
   /** Valid rows that leave fields no gate requires empty ("not filled (optional)"), by index. */
   private readonly warned = new Set<number>()
 
@@ -173,13 +168,13 @@ export class DryRunTally {
         count(this.newNames.all, name)
         if (valid) count(this.newNames.valid, name)
       }
-      const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
-      const holds = holdsOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
       if (!valid) {
         this.invalid++
+        // The verdict judges valid rows only (only they are ever sent).
+        const { required, requiredBy, holdBadCheckDigits, takesSamples } = this.gates
+        const holds = holdsOf(result.sku, required, requiredBy, { holdBadCheckDigits, takesSamples })
         if (holds.length) this.invalidHolds.set(index, holds)
       } else {
-        if (holds.length > 1) this.moreHolds.set(index, holds.slice(1))
         this.valid++
         this.validBarcodes.add(barcode)
         // Fields no gate requires left empty, not any warning (a check digit, a status).
@@ -226,19 +221,17 @@ export class DryRunTally {
   }
 
   /**
-   * The holds as problems, in the file's order: each reason of each row the verdict holds back
-   * (the verdict's first, then the others its gates find), and of each row with errors a gate
-   * would hold back too. A barcode shared is said in the barcode's column, its rows grouped by the
+   * The holds as problems, in the file's order: each reason of each row the verdict holds back,
+   * and of each row with errors a gate would hold back too. A barcode shared is said in the barcode's column, its rows grouped by the
    * reason (each message names the other rows); a field left empty in its column where the file
    * has one.
    */
   private holdProblems(verdict: FileVerdict): ReportedProblem[] {
     const all = [
       ...[...this.invalidHolds].flatMap(([index, holds]) => holds.map((hold) => [index, hold] as const)),
-      ...[...verdict.holds].flatMap(([index, hold]) => [
-        [index, hold] as const,
-        ...(this.moreHolds.get(index) ?? []).map((more) => [index, more] as const),
-      ]),
+      ...[...verdict.holds.keys()].flatMap((index) =>
+        verdict.holds.all(index).map((hold) => [index, hold] as const),
+      ),
     ].sort(([a], [b]) => a - b)
     const barcodeOf = new Map(
       verdict.sharedBarcodes.flatMap(({ key, rows }) => rows.map((row) => [row, key])),
