@@ -13,6 +13,7 @@ import {
   type SquarespaceColumns,
 } from './squarespace.ts'
 import { cellAt } from './cell-at.ts'
+import { unescapeFormula } from './formula.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -789,11 +790,12 @@ function wooSkipped(type: string): SkipReason | undefined {
 
 /**
  * WooCommerce writes Published as 1 (published), 0 (private; a disabled variation), -1 (draft) or 2
- * (pending review): only 1 is live.
+ * (pending review): only 1 is live. Its exporter escapes a cell's leading minus as a formula's, so
+ * a draft's is "'-1" in a real file.
  */
 function wooPublished(layout: ProductLayout, cells: string[]): string[] {
   const at = layout.published
-  if (at === undefined || !/^(-1|2)$/.test(cellAt(cells, at))) return cells
+  if (at === undefined || !/^(-1|2)$/.test(unescapeFormula(cellAt(cells, at)))) return cells
   const copy = [...cells]
   copy[at] = '0'
   return copy

@@ -103,6 +103,23 @@ describe('real product exports, read as a catalog person expects', () => {
     )
   })
 
+  it('WooCommerce: Published as its exporter writes a draft, "\'-1" (a leading minus escaped as a formula’s), is no error', () => {
+    // A real Russian export (its licence unstated, so not in the corpus) had two drafts refused as
+    // "Active must be yes or no, not the text "-1"": the exporter writes the cell as '-1.
+    const csv = [
+      'ID,Type,SKU,Name,Published,Parent,GTIN',
+      "140,simple,,Copy 1,'-1,,4006381333931",
+      '141,simple,,Live,1,,7612345000299',
+      '142,simple,,Pending,2,,7612345000282',
+    ].join('\n')
+    const { results } = readSheet(parseCsvText(csv))
+    expect(results.map((result) => [result.sku.productName, result.sku.isActive, result.errors])).toEqual([
+      ['Copy 1', false, []],
+      ['Live', true, []],
+      ['Pending', false, []],
+    ])
+  })
+
   it('WooCommerce: a variation without a GTIN of its own never takes its parent’s', () => {
     const csv = [
       'ID,Type,SKU,"GTIN, UPC, EAN, or ISBN",Name,Parent,"Attribute 1 name","Attribute 1 value(s)"',
