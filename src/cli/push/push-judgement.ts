@@ -1,4 +1,5 @@
 import { counted } from '#shared/counted.ts'
+import { thousands } from '#shared/sheet/places.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import {
   gateFieldTitle,
@@ -10,7 +11,13 @@ import {
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { CliError, type Output } from '../io.ts'
 import type { Journal } from './journal-outbox.ts'
-import { judgePush, type PlatformList, type PushHoldReason, type PushJudgement } from './push-gates.ts'
+import {
+  judgePush,
+  type PlatformList,
+  type PushHold,
+  type PushHoldReason,
+  type PushJudgement,
+} from './push-gates.ts'
 import type { PushInput } from './push-input.ts'
 import type { PlatformListJson } from './push-report.ts'
 import { listOnStderr } from './push-stderr.ts'
@@ -126,14 +133,14 @@ async function recordPlatformList(
   await journal.setIds(platform.source, ids)
   const idWords = platform.ids ? `, ${counted(ids.size, 'platform id')} recorded` : ''
   out.write(
-    `The platform's list ${platform.source} (${counted(platform.barcodes.size, 'barcode')}): ${created.length} marked created, ${resend.length} sent again, ${counted(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU${idWords}.\n`,
+    `The platform's list ${platform.source} (${counted(platform.barcodes.size, 'barcode')}): ${thousands(created.length)} marked created, ${thousands(resend.length)} sent again, ${counted(unmatched.length, 'barcode')} on the list matched no unknown or failed SKU${idWords}.\n`,
   )
   if (keptBack.size > 0) {
     listOnStderr(
       out,
       keptBack.size === 1
         ? '1 unknown or failed SKU not on the list is held back, not sent again (it stays as it was):'
-        : `${keptBack.size} unknown or failed SKUs not on the list are held back, not sent again (they stay as they were):`,
+        : `${thousands(keptBack.size)} unknown or failed SKUs not on the list are held back, not sent again (they stay as they were):`,
       heldLines(input, keptBack),
     )
   }
@@ -150,10 +157,13 @@ async function recordPlatformList(
 /** What is held back, counted by reason and listed, with the fields this push requires. */
 function sayHeld(out: Output, { input, required, dryRun }: JudgementContext, { held }: PushJudgement): void {
   if (held.size === 0) return
+  // Each reason counts the SKUs it holds, as the verdict's line does: some may be held for two.
+  const reasons = [...held.values()].flatMap((hold) => [hold, ...(hold.more ?? [])])
   const counts = HOLD_ORDER.flatMap((reason) => {
-    const count = [...held.values()].filter((hold) => hold.reason === reason).length
-    return count > 0 ? [`${count} ${PUSH_HOLD_HEADINGS[reason]}`] : []
+    const count = reasons.filter((hold) => hold.reason === reason).length
+    return count > 0 ? [`${thousands(count)} ${PUSH_HOLD_HEADINGS[reason]}`] : []
   })
+  const several = reasons.length > held.size ? ', some for more than one reason' : ''
   // The fields required are a SKU's gates: an app is held only as changed since it was created.
   const requires = !input.kind.gated
     ? ''
@@ -162,7 +172,7 @@ function sayHeld(out: Output, { input, required, dryRun }: JudgementContext, { h
       : ` (required besides a product name and a barcode: ${required.map(gateFieldTitle).join(', ')})`
   listOnStderr(
     out,
-    `${held.size} of ${counted(input.items.total, input.kind.noun)} ${held.size === 1 ? 'is' : 'are'} held back and not sent${requires}: ${counts.join('; ')}.`,
+    `${thousands(held.size)} of ${counted(input.items.total, input.kind.noun)} ${held.size === 1 ? 'is' : 'are'} held back and not sent${requires}${several}: ${counts.join('; ')}.`,
     heldLines(input, held),
     dryRun ? '(--json lists them all)' : undefined,
   )
@@ -191,11 +201,15 @@ function sayUpdates(out: Output, input: PushInput, { resent, kept, plans }: Push
 }
 
 /** One line an item held back: where it is, how it is named, and why. */
-function heldLines(input: PushInput, holds: ReadonlyMap<number, Pick<Hold, 'message'>>): string[] {
+function heldLines(
+  input: PushInput,
+  holds: ReadonlyMap<number, Pick<Hold, 'message'> & Pick<PushHold, 'more'>>,
+): string[] {
   return [...holds]
     .sort(([a], [b]) => a - b)
     .map(([index, hold]) => {
       const place = input.rowOf(index) === undefined ? '' : `${input.placeOf(index)}: `
-      return `[${index}] ${input.labelOf(index)}: ${place}${hold.message}`
+      const reasons = [hold, ...(hold.more ?? [])].map(({ message }) => message).join('; ')
+      return `[${index}] ${input.labelOf(index)}: ${place}${reasons}`
     })
 }

@@ -202,6 +202,11 @@ describe('validate and push --dry-run say every reason a row is held back for', 
     ].join('\n')
     expect(validate.stdout).toContain(said)
     expect(dryRun.stdout).toContain(said.replaceAll('this check', 'this push'))
+    const told = dryRun.stdout + dryRun.stderr
+    expect(told).toContain(
+      'held back and not sent (required besides a product name and a barcode: Category), some for more than one reason: 2 missing a product name or a barcode; 2 missing a field this push requires.',
+    )
+    expect(told).toContain('[1] Rouge B: line 3: No barcode; Category is empty; this push requires it')
 
     const validated = JSON.parse((await runCli(['validate', path('shades.csv'), '--json'])).stdout) as {
       heldBack: number
