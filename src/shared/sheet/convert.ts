@@ -166,14 +166,37 @@ function leafCell(
       }
     case 'json':
       return jsonCell(name)
+    case 'url':
+      return asWritten || asExported ? textCell(meta, empty) : urlCell(textCell(meta, empty))
     default:
-      return (text) => {
-        if (text.trim() === '') return empty
-        const spelled = asWritten ? undefined : suggestedSpelling(text, meta.examples)
-        return spelled === undefined
-          ? { value: text }
-          : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
-      }
+      return textCell(meta, empty, asWritten)
+  }
+}
+
+function textCell(meta: FieldMeta, empty: Converted, asWritten = true): CellConverter {
+  return (text) => {
+    if (text.trim() === '') return empty
+    const spelled = asWritten ? undefined : suggestedSpelling(text, meta.examples)
+    return spelled === undefined
+      ? { value: text }
+      : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
+  }
+}
+
+/**
+ * A web address as shops write it without its scheme: protocol-relative ("//cdn.shopify.com/…",
+ * as Shopify's themes do) or from "www." (a Dutch shop's export had every picture so). A browser
+ * reads both as https, and so does the import, saying so; any other text is left for validation
+ * to refuse, as no web address can be told from it.
+ */
+const WITHOUT_SCHEME = /^(?:\/\/|www\.)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+(?:[/?#:]\S*)?$/u
+
+function urlCell(convert: CellConverter): CellConverter {
+  return (text) => {
+    const trimmed = text.trim()
+    if (!WITHOUT_SCHEME.test(trimmed)) return convert(text)
+    const address = trimmed.startsWith('//') ? `https:${trimmed}` : `https://${trimmed}`
+    return { ...convert(address), conversion: { kind: 'scheme-added', from: text, to: address } }
   }
 }
 

@@ -146,6 +146,11 @@ const CONVERSION_WORDS: Record<
     many: 'cells holding only a dash read as empty',
     example: (from) => `${quotedCell(from)} → empty`,
   },
+  'scheme-added': {
+    one: 'web address without its https:// read with it',
+    many: 'web addresses without their https:// read with it',
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

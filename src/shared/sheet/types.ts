@@ -117,6 +117,8 @@ export type ConversionKind =
   | 'text-mark'
   /** A cell holding only a dash, an export's "nothing here", read as empty. */
   | 'dash-empty'
+  /** A web address written without its scheme ("//cdn…", "www.…"), read as https. */
+  | 'scheme-added'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

@@ -110,6 +110,37 @@ describe('image cells of several addresses', () => {
   })
 })
 
+describe('web addresses written without their scheme', () => {
+  // A Dutch shop's export wrote every picture from "www.", and all 2,791 rows were invalid.
+  it.each([
+    ['productImage', '//cdn.shopify.com/s/files/1/a.jpg?v=1', 'https://cdn.shopify.com/s/files/1/a.jpg?v=1'],
+    [
+      'productImage',
+      'www.kappersleverancier.nl/cdn/shop/files/15.png?v=1',
+      'https://www.kappersleverancier.nl/cdn/shop/files/15.png?v=1',
+    ],
+    ['actionUrl', ' www.example.com ', 'https://www.example.com'],
+  ] as const)('%s %j is read as %j, said as a conversion', (field, text, address) => {
+    expect(convertCell(field, text)).toEqual({
+      value: address,
+      conversion: { kind: 'scheme-added', from: text, to: address },
+    })
+  })
+
+  it.each([['example.com/a.png'], ['www'], ['www. example.com/a.png'], ['//'], ['ftp://example.com/a.png']])(
+    '%j is left as written, for validation to refuse',
+    (text) => {
+      expect(convertCell('productImage', text)).toEqual({ value: text })
+    },
+  )
+
+  it('the app’s own export is read as written', () => {
+    expect(convertCell('productImage', 'www.example.com/a.png', { asExported: true })).toEqual({
+      value: 'www.example.com/a.png',
+    })
+  })
+})
+
 describe('barcode cells', () => {
   it('keep their digits as text, leading zeros too, without the spaces around them', () => {
     expect(convertCell('barcode', ' 0012345678905 ')).toEqual({ value: '0012345678905' })
