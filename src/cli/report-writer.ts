@@ -11,6 +11,7 @@ import { lineOf, sheetProblemLine, sheetSummaryLine, type SheetProblem } from '.
 import { Spool } from './spool.ts'
 import { NO_SKUS, problemLine, summaryLine, type LocatedProblem } from './validation-report.ts'
 import { placeList } from './verdict-report.ts'
+import { quotedCell } from '#shared/sheet/reading-words.ts'
 
 /**
  * The report of `validate` and `convert`, written as items are checked. The text groups the
@@ -139,8 +140,14 @@ function groupText(group: ProblemGroup, file: Pick<CheckedFile, 'kind' | 'number
     return problemText(problem, warning, kind)
   }
   const where = group.column ? (sheet ? `column "${group.column}": ` : `${group.column}: `) : ''
-  const rows = placeList(group.rows, { ...(sheet && { numbering }), all: false }, group.count)
-  return `${where}${groupWords(group)}${warning ? ' (warning)' : ''}: ${rows}\n`
+  const places = { ...(sheet && { numbering }), all: false }
+  const rows = placeList(group.rows, places, group.count)
+  // Said by its kind, the group quotes its first row's cell: "…" is not what the cells hold.
+  const example =
+    group.varied && group.example !== undefined
+      ? ` (${placeList(group.rows.slice(0, 1), places, 1)}: ${quotedCell(group.example.trim())})`
+      : ''
+  return `${where}${groupWords(group)}${warning ? ' (warning)' : ''}: ${rows}${example}\n`
 }
 
 /** A list of the verdict's given as it is made (its holds, one a held SKU), not as an array. */

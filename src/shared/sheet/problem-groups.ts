@@ -33,6 +33,11 @@ export interface ProblemGroup {
   varied?: true
   /** What its problems are, said once, where their messages differ by more than a cell's text. */
   kind?: string
+  /**
+   * The cell of its first row, where it has one: a group said by its kind ("not the text "…"")
+   * quotes it as an example, so "…" is never taken for what the cells hold.
+   */
+  example?: string
   count: number
   /** The first rows with it (at most {@link ROWS_KEPT}); `count` says how many there are. */
   rows: number[]
@@ -84,6 +89,7 @@ export class ProblemGrouper {
           column: problem.column,
           message: problem.message,
           ...(problem.kind !== undefined && { kind: problem.kind }),
+          ...(problem.value.trim() !== '' && { example: problem.value }),
           count: 1,
           rows: [problem.row],
         })

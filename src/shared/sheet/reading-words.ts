@@ -84,7 +84,7 @@ export function skippedText(products: ProductCounts): string | undefined {
 
 const quoted = (text: string) => `“${text}”`
 /** A cell as an example quotes it: a long one (a list of a dozen image addresses) cut short. */
-const quotedCell = (text: string) => quoted(text.length > 100 ? `${text.slice(0, 99)}…` : text)
+export const quotedCell = (text: string) => quoted(text.length > 100 ? `${text.slice(0, 99)}…` : text)
 
 /** What one kind of reading did, for `n` cells, with its example. */
 const CONVERSION_WORDS: Record<

@@ -67,6 +67,15 @@ describe('catalog-desk validate with a sheet', () => {
     ])
   })
 
+  it('a group said by its kind quotes its first row’s cell, so "…" is not taken for what the cells hold', async () => {
+    // A tryout read `Barcode "…" is no GTIN` over 700 rows that held "No barcode found".
+    const csv = ['Product name,EAN,Category', 'A,No barcode found,eyewear', 'B,EG00000001,eyewear'].join('\n')
+    const out = lines((await runCli(['validate', await scratchFile('placeholders.csv', csv)])).stdout)
+    expect(out).toContain(
+      'column "EAN": Barcode "…" is no GTIN (8, 12, 13 or 14 digits), though its column names one: check that it is the product’s barcode (warning): lines 2, 3 (line 2: “No barcode found”)',
+    )
+  })
+
   it('a file saved without its header row is said to be read so, first of all', async () => {
     // A real list of lipstick shades (brand, shade number, shade name, R, G, B) had no header.
     const csv = 'medora ,568 matte,epic night ,150,40,78\nloreal,800,Matte-caron,206,134,135\n'

@@ -40,6 +40,8 @@ describe('problem groups', () => {
         varied: true,
         column: 'Intensity',
         message: 'Intensity must be a number, not the text "high"',
+        // Its first row's cell, quoted beside the kind.
+        example: 'high',
         count: 2,
         rows: [1, 3],
       },
