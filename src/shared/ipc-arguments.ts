@@ -37,6 +37,7 @@ const runOutcome = z.strictObject({
   remoteId: z.string().min(1).max(200).optional(),
   message: z.string().max(10_000).optional(),
   sent: z.unknown().optional(),
+  action: z.literal('update').optional(),
 })
 /** A person's decision about another run's draft, as its send record (main names who decided). */
 const decidedRecord = runOutcome.extend({

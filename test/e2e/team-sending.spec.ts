@@ -2,6 +2,7 @@ import { DEFAULT_SENDING, type Profile } from '#shared/profile.ts'
 import type { Page } from '@playwright/test'
 import type { SeededDraft } from '../../bench/seed-drafts.ts'
 import { axe, expect, screenshot, test, type TestFixtures } from './harness/fixtures.ts'
+import { saved } from './harness/editor-page.ts'
 import { grid } from './harness/list-page.ts'
 import { joinTeamWorkspace } from './harness/settings-page.ts'
 import { addActiveProfile, seededValid, seedForSync, STAND_IN_TOKEN } from './harness/sync-setup.ts'
@@ -232,6 +233,65 @@ test.describe('Sending as a team (issue #42)', () => {
     await expect(banner).toContainText('(sent by ana’s desk): synced: Marked as created by ben')
     await screenshot(page, 'team-sending-decided')
     expect(receivedBarcodes(sandbox)).toHaveLength(9)
+  })
+
+  // A tryout corrected a SKU created on Production from a team workspace: the run left it out as
+  // "sent there already" by the desk's own creation record, sent nothing, and offered it for ever.
+  test('a SKU created on Production from a team workspace is corrected there: the update is sent once, from either desk', async ({
+    page,
+    pageProblems,
+    teamServer,
+    openDesk,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const { ben, seeded } = await twoDesks(
+      { page, pageProblems, teamServer, openDesk, reachedThroughSandbox },
+      { anaBatch: 10 },
+    )
+    await openSync(page)
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect(page.getByRole('log')).toContainText('Done: 9 synced, 0 rejected, 0 failed, 0 unknown.')
+
+    const [mine, theirs] = seeded.filter((draft) => seededValid(draft.index))
+    const corrections = [
+      { desk: page, draft: mine!, brand: 'Northwind Optics Revised' },
+      { desk: ben, draft: theirs!, brand: 'Contoso Eyewear Revised' },
+    ]
+    for (const { desk, draft, brand } of corrections) {
+      await desk.goto(`/#/skus/${draft.id}`)
+      await expect(desk.locator('.sent-banner')).toContainText(
+        'Created on Production; unchanged since.',
+        ARRIVES,
+      )
+      await desk.getByLabel('Brand', { exact: true }).fill(brand)
+      await saved(desk)
+      await openSync(desk)
+      const update = desk.getByRole('button', { name: 'Update 1 changed on Production' })
+      await update.click()
+      await expect(desk.getByRole('log')).toContainText('Done: 1 updated, 0 rejected, 0 failed, 0 unknown.')
+      await expect(update).toHaveCount(0)
+    }
+    // Each desk knows what the other's correction made stand there: nothing left to update.
+    for (const desk of [page, ben]) {
+      for (const { draft } of corrections) {
+        await desk.goto(`/#/skus/${draft.id}`)
+        await expect(desk.locator('.sent-banner')).toContainText(
+          'Created on Production; unchanged since.',
+          ARRIVES,
+        )
+      }
+      await openSync(desk)
+      await expect(desk.getByRole('region', { name: 'Changed since created on Production' })).toHaveCount(0)
+    }
+    const methods = sandbox.requests().map((request) => request.method)
+    expect(methods).toEqual(['POST', 'PUT', 'PUT'])
+    const stored = sandbox.received().skus
+    for (const { draft, brand } of corrections) {
+      const entry = stored.find((one) => (one.sku as { barcode: string }).barcode === draft.barcode)!
+      expect(entry.updates.map((update) => update.body)).toEqual([{ brand }])
+    }
+    await screenshot(ben, 'team-sending-update')
   })
 
   test('with the workspace’s server out of reach, the Sync page says so and sends nothing to a shared destination', async ({

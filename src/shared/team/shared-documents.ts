@@ -106,6 +106,13 @@ export interface SentDocument {
   /** Exactly what was sent: what a later version of the draft is compared with, and updated from. */
   sent?: unknown
   /**
+   * An update applied to what a desk created there (a SKU's correction): its `sent` is what stands
+   * there now, the base of the next update's changes. Absent: a creation's outcome. Only an applied
+   * update is recorded: one refused or not known leaves the creation's record, so a SKU created
+   * there never looks uncreated to another desk.
+   */
+  action?: 'update'
+  /**
    * The desk that wrote this record when it is not the sending desk's own account: another desk that
    * found the sending desk's claim run out (the outcome not known), or that decided about it.
    */
@@ -234,7 +241,7 @@ export function checkSent(doc: unknown): (SentDocument & { _rev: string }) | str
   const { _id, _rev, type, destination, kind, draft, desk, run, position, label, state, at, ...optional } =
     doc
   // `sent` is what was sent, any JSON: kept as it came.
-  const { remoteId, message, sent: _sent, recordedBy, decision, ...rest } = optional
+  const { remoteId, message, sent: _sent, recordedBy, decision, action, ...rest } = optional
   const text = (value: unknown, most: number) =>
     typeof value === 'string' && value.length > 0 && value.length <= most
   const unknown = Object.keys(rest)
@@ -262,6 +269,8 @@ export function checkSent(doc: unknown): (SentDocument & { _rev: string }) | str
     return '"recordedBy" is not a user’s name'
   if (decision !== undefined && decision !== 'created' && decision !== 'resend')
     return '"decision" is not created or resend'
+  if (action !== undefined && (action !== 'update' || state !== 'synced'))
+    return '"action" is not an applied update'
   return doc as unknown as SentDocument & { _rev: string }
 }
 

@@ -139,6 +139,56 @@ describe('another desk’s send records, on this desk', () => {
     expect((await keepingOut(db, 'skus', records)).map((kept) => kept.draft)).toEqual([a!.id, b!.id, c!.id])
   })
 
+  // A tryout corrected a SKU on one desk: the other still offered it for update, as changed since
+  // its creation, for no desk shared what an update made stand there.
+  it('another desk’s applied update stands there: nothing left to update, the next counts its changes from it', async () => {
+    const [a, b] = await seed(2)
+    await applySendRecordsNow(db, [record(a!, 0, { remoteId: 'plat-0' })])
+    const corrected = { ...a!.payload, brand: 'Northwind Optics Revised' } as Sku
+    await saveDraftPayload(db, 'skus', a!.id, corrected, 6_000)
+    const gate = { required: [], requiredBy: 'Production' }
+    expect((await runs.updatesPreflight(PRODUCTION, gate)).ready).toBe(1)
+
+    const update = record({ id: a!.id, payload: corrected }, 0, {
+      run: 'ana-update-1',
+      action: 'update',
+      remoteId: 'plat-0',
+      at: 7_000,
+    })
+    expect(await applySendRecordsNow(db, [update])).toEqual({ skus: 1, apps: 0 })
+    expect((await runs.updatesPreflight(PRODUCTION, gate)).ready).toBe(0)
+    expect((await db.skuDrafts.get(a!.id))!.sync[PRODUCTION]).toMatchObject({
+      state: 'synced',
+      run: 'ana-run-1',
+      remoteId: 'plat-0',
+      sent: payloadFingerprint(corrected),
+      base: { run: 'ana-update-1', position: 0 },
+      update: { run: 'ana-update-1', state: 'synced' },
+    })
+    const [latest] = await runs.history(a!.id)
+    expect(latest!.run).toMatchObject({ action: 'update', sentBy: 'ana', fromWorkspace: true })
+    // The same update again, or an older one, changes nothing.
+    expect(await applySendRecordsNow(db, [update])).toEqual({ skus: 0, apps: 0 })
+    await applySendRecordsNow(db, [{ ...update, run: 'ana-update-0', at: 6_500 }])
+    expect((await db.skuDrafts.get(a!.id))!.sync[PRODUCTION]!.update!.run).toBe('ana-update-1')
+
+    // Edited again here: the update counts from the corrected SKU, the brand no more.
+    await saveDraftPayload(db, 'skus', a!.id, { ...corrected, productName: 'Frame, renamed' } as Sku, 8_000)
+    const [preview] = await runs.updatePreviews(PRODUCTION, gate)
+    expect(preview!.plan.fields).toEqual({ productName: 'Frame, renamed' })
+
+    // A draft this desk never knew as created stands created, with what the update left there.
+    await applySendRecordsNow(db, [
+      record(b!, 1, { run: 'ana-update-1', action: 'update', remoteId: 'plat-1' }),
+    ])
+    expect((await db.skuDrafts.get(b!.id))!.sync[PRODUCTION]).toMatchObject({
+      state: 'synced',
+      remoteId: 'plat-1',
+      sent: payloadFingerprint(b!.payload),
+    })
+    expect(await runs.preflight('skus', PRODUCTION)).toMatchObject({ ready: 0, synced: 2 })
+  })
+
   it('a decision about another desk’s unknown drafts: marked created stands synced, named by who decided; sent again frees them', async () => {
     const [a, b, c] = await seed(3)
     await applySendRecordsNow(db, [

@@ -135,7 +135,12 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
       sent: { skuId: 'S-1', productName: 'Rouge' },
     }
     expect(checkArrival(sent)).toEqual({ ok: true, sent })
+    // An applied update's record (a correction another desk sent) is one too.
+    const updated = { ...sent, run: 'r-2', action: 'update' }
+    expect(checkArrival(updated)).toEqual({ ok: true, sent: updated })
     const cases: Array<[unknown, RegExp]> = [
+      [{ ...sent, action: 'delete' }, /"action" is not an applied update/],
+      [{ ...updated, state: 'failed' }, /"action" is not an applied update/],
       [{ ...sent, _id: 'sent:0123:sku:f1' }, /id is not a shared draft/],
       [{ ...sent, draft: 'f2' }, /"kind" and "draft" do not match its id/],
       [{ ...sent, desk: '' }, /"desk"/],

@@ -151,6 +151,7 @@ function recordedRun(
     total: added,
     sentBy: record.desk,
     fromWorkspace: true,
+    ...(record.action === 'update' && { action: 'update' as const }),
   }
 }
 
@@ -165,6 +166,11 @@ async function applyStandings(db: CatalogDatabase, kind: SyncKind, records: read
     if (!draft) return
     const standing = draft.sync[record.destination]
     if (standing && isLiveStanding(standing)) return
+    if (record.action === 'update') {
+      const next = appliedUpdate(kind, standing, record)
+      if (next) puts.push({ ...draft, ...withStanding(draft, record.destination, next) })
+      return
+    }
     const same = standing?.run === record.run && standing.position === record.position
     if (standing && !same && standing.at > record.at) return
     if (record.decision === 'resend') {
@@ -177,6 +183,36 @@ async function applyStandings(db: CatalogDatabase, kind: SyncKind, records: read
   })
   await drafts.bulkPut(puts)
   return puts.length
+}
+
+/**
+ * The standing an applied update's record gives its draft (another desk corrected it there): over
+ * its creation's standing here, what the update sent stands there now and is the base of the next
+ * update's changes, as after an update of this desk (draft-standings.ts); a draft not known here as
+ * created takes it as created, with what stands there. Undefined when this desk knows as much or
+ * later: the same update, a later one, or a later creation.
+ */
+function appliedUpdate(
+  kind: SyncKind,
+  standing: DestinationStanding | undefined,
+  record: SendRecord,
+): DestinationStanding | undefined {
+  if (record.sent === undefined) return undefined
+  if (standing?.state !== 'synced') {
+    return standing && standing.at > record.at ? undefined : standingOf(kind, record)
+  }
+  const known = standing.update
+  if (known && (known.at > record.at || (known.run === record.run && known.position === record.position)))
+    return undefined
+  const item = { run: record.run, position: record.position }
+  const sent = payloadFingerprint(record.sent)
+  return {
+    ...standing,
+    ...(standing.remoteId === undefined && record.remoteId !== undefined && { remoteId: record.remoteId }),
+    sent,
+    base: item,
+    update: { ...item, state: 'synced', at: record.at, sent },
+  }
 }
 
 /** The standing a record gives its draft: its item's state, and for a creation what stands there. */

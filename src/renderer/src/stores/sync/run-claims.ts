@@ -10,6 +10,7 @@ import { chunks } from '../../db/chunks.ts'
 import { db, syncRuns } from '../../db/index.ts'
 import { itemsOfKeys } from '../../db/sync-outbox.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
+import { storedKind } from '../../db/stored-kinds.ts'
 import { applySendRecordsNow, keepingOut } from '../../db/team-send-records.ts'
 import { heldByOthersLines, logCount, sentElsewhereLines } from '../../words/sync-log.ts'
 
@@ -81,8 +82,11 @@ export async function claimRun(
     }
   }
   // Sent there by another desk (and this desk's replica had not brought the record yet), or held
-  // by a run that stopped: its outcome is not known, and a person decides first.
-  const sentElsewhere = await keepingOut(db, run.kind, recorded)
+  // by a run that stopped: its outcome is not known, and a person decides first. An update run's
+  // drafts were created there, whichever desk created them: their records are why they are in it
+  // (a tryout's corrections were left out as "sent there already", and offered for ever).
+  const creates = (run.action ?? 'create') === 'create'
+  const sentElsewhere = creates ? await keepingOut(db, run.kind, recorded) : []
   if (sentElsewhere.length) {
     await syncRuns.leaveOut(
       run.id,
@@ -120,11 +124,13 @@ export async function claimRun(
 
 /**
  * Writes a run's outcomes to the workspace as its requests end, one write after another; what
- * could not be written waits for the next (and for `flush`, as the run ends). Only a creation's
- * outcomes are a draft's send record: an update leaves what stands there as it was created.
+ * could not be written waits for the next (and for `flush`, as the run ends). A creation's
+ * outcomes are the drafts' send records; of an update's, only one applied replaces its draft's
+ * record (what stands there now, for every desk to count its changes from): a refused or unknown
+ * update leaves the creation's record, so no desk ever takes the SKU for uncreated there.
  */
 function outcomesWriter(run: SyncRunRecord, addLog: (text: string) => void) {
-  const creates = (run.action ?? 'create') === 'create'
+  const updates = run.action === 'update'
   const kind = SHARED_KIND[run.kind]
   let waiting: RunOutcome[] = []
   let writing = Promise.resolve()
@@ -149,10 +155,11 @@ function outcomesWriter(run: SyncRunRecord, addLog: (text: string) => void) {
 
   return {
     add(keys: readonly string[], at: number) {
-      if (!creates || keys.length === 0) return
+      if (keys.length === 0) return
       writing = writing.then(async () => {
         try {
-          waiting.push(...(await outcomesOf(run, kind, keys, at)))
+          const outcomes = await outcomesOf(run, kind, keys, at)
+          waiting.push(...(updates ? await appliedUpdates(run, outcomes) : outcomes))
         } catch (failure) {
           addLog(
             `What this run sent could not be read to write it to the team workspace: ${messageOf(failure)}`,
@@ -195,6 +202,22 @@ async function outcomesOf(
         ...(item.sent !== undefined ? { sent: item.sent } : {}),
       },
     ]
+  })
+}
+
+/**
+ * Of an update run's outcomes, the applied ones as records of what stands there: with the
+ * platform's id the draft has there (an update's answer names none), for a desk that never saw the
+ * creation's record.
+ */
+async function appliedUpdates(run: SyncRunRecord, outcomes: readonly RunOutcome[]): Promise<RunOutcome[]> {
+  const applied = outcomes.filter((outcome) => outcome.state === 'synced')
+  const drafts = await storedKind(run.kind)
+    .table(db)
+    .bulkGet(applied.map((outcome) => outcome.draft))
+  return applied.map((outcome, at) => {
+    const remoteId = outcome.remoteId ?? drafts[at]?.sync[run.destination]?.remoteId
+    return { ...outcome, action: 'update', ...(remoteId !== undefined && { remoteId }) }
   })
 }
 
