@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import type { Page } from '@playwright/test'
 import type { Sandbox } from '#node/sandbox/server.ts'
 import { parseCsvText, toCsv } from '#shared/sheet/csv.ts'
+import { saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { openSync } from './harness/sync-page.ts'
 import { seedForSync } from './harness/sync-setup.ts'
@@ -129,4 +130,63 @@ test('a sheet of drafts created on the Sandbox, edited and imported again, updat
   )
   for (const draft of seeded.slice(2)) expect(now.get(draft.barcode)!.updates).toEqual([])
   await expect(updatesPanel(page)).toHaveCount(0)
+})
+
+// A tryout changed a created SKU's barcode, not sent yet, and imported the shop's file again: the
+// row with the old barcode became a new draft, ready, and the platform got the SKU twice.
+test('a created SKU whose barcode is edited keeps its old barcode there until the update sends the new one: the file imported again creates nothing', async ({
+  page,
+  pageProblems,
+  sandbox,
+}) => {
+  test.slow()
+  const seeded = await seedForSync(page, pageProblems, 3)
+  await openSync(page)
+  await skusPanel(page).getByRole('button', { name: 'Create 3 new on Sandbox' }).click()
+  await logSays(page, 'Done: 3 synced, 0 rejected, 0 failed, 0 unknown.')
+  // The shop's file: the app's export without its draft column, as any sheet of these SKUs.
+  const sheet = parseCsvText((await exportAll(page, 3)).replace(/^\uFEFF/, ''))
+  const draftColumn = sheet.headers.indexOf('Catalog Desk draft')
+  const shopFile = toCsv(
+    sheet.headers.filter((_, column) => column !== draftColumn),
+    sheet.rows.map((row) => row.filter((_, column) => column !== draftColumn)),
+  )
+
+  const rose = seeded[0]!
+  const NEW_BARCODE = '4006381333931'
+  await page.goto(`/#/skus/${rose.id}`)
+  await page.getByLabel('Barcode', { exact: true }).fill(NEW_BARCODE)
+  await saved(page)
+
+  await page.getByRole('link', { name: 'SKUs', exact: true }).click()
+  await page.getByRole('link', { name: 'Import' }).click()
+  await page.getByLabel('Choose a file').setInputFiles({
+    name: 'shop.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(shopFile),
+  })
+  await page.getByRole('button', { name: 'Check the rows' }).click()
+  await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+  await page.getByRole('button', { name: /^Import \d+ valid rows?$/ }).click()
+  await expect(page.getByRole('heading', { name: /^1 draft imported/ })).toBeVisible()
+
+  await openSync(page)
+  await expect(page.locator('.sync-start__held')).toContainText(
+    '1 draft with a barcode already created on Sandbox',
+  )
+  await expect(
+    skusPanel(page).getByRole('button', { name: 'Nothing new to create on Sandbox' }),
+  ).toBeDisabled()
+  await screenshot(page, 'import-sent-drafts-old-barcode-held')
+
+  // The update sends the new barcode: the old one is no longer the SKU's there.
+  await updatesPanel(page).getByRole('button', { name: 'Update 1 changed on Sandbox' }).click()
+  await logSays(page, 'Done: 1 updated, 0 rejected, 0 failed, 0 unknown.')
+  expect(
+    storedByBarcode(sandbox)
+      .get(NEW_BARCODE)!
+      .updates.map((entry) => entry.body),
+  ).toEqual([{ barcode: NEW_BARCODE }])
+  await expect(skusPanel(page).getByRole('button', { name: 'Create 1 new on Sandbox' })).toBeVisible()
+  expect(sandbox.requests().filter((request) => request.method === 'POST')).toHaveLength(1)
 })

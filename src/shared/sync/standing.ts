@@ -1,5 +1,7 @@
 import { payloadFingerprint } from '../payload-fingerprint.ts'
 import { ITEM_STATES, type ItemState } from './ports.ts'
+import { isRecord } from '../is-record.ts'
+import { barcodeKey } from './send-gates.ts'
 
 /**
  * Where a draft stands with one destination (src/shared/sync/destination.ts). `draft`: never sent
@@ -50,6 +52,13 @@ export interface DestinationStanding {
    * changes are counted from. Absent: the standing's own item (the creation).
    */
   base?: ItemKey
+  /**
+   * For a SKU created there: its barcode as it stands there (`barcodeKey`: what created it, then
+   * each update applied). A draft whose barcode is edited keeps it there until an update sends the
+   * new one (`standingTags`: no other draft is created with it meanwhile). Absent: recorded before
+   * this was kept, or no barcode.
+   */
+  barcode?: string
   /** The latest update sent there, from the moment it is queued. */
   update?: UpdateStanding
 }
@@ -153,6 +162,15 @@ export function standingTag(destination: string, state: StandingTagState): strin
   return `${destination}${SEPARATOR}${state}`
 }
 
+/**
+ * The index tag of a SKU whose barcode at `destination` is `barcode` while its draft now carries
+ * another: the send gates count the draft as carrying it still (a tryout edited a created SKU's
+ * barcode, imported the file again, and the platform got the SKU twice).
+ */
+export function standsAsTag(destination: string, barcode: string): string {
+  return `${destination}${SEPARATOR}stands as${SEPARATOR}${barcode}`
+}
+
 /** The index tags of every state at `destination`: the drafts sent there, whatever came of it. */
 export function destinationTags(destination: string): string[] {
   return ITEM_STATES.map((state) => standingTag(destination, state))
@@ -208,6 +226,12 @@ export function standingTags(sync: DraftSync | undefined, payload: unknown): str
     if (isLiveState(standing.state)) tags.push(liveTag(standing.state))
     const { update } = standing
     if (update && isLiveState(update.state)) tags.push(liveTag(update.state))
+    if (
+      standing.barcode &&
+      standing.state !== 'rejected' &&
+      standing.barcode !== barcodeKey(isRecord(payload) ? payload.barcode : undefined)
+    )
+      tags.push(standsAsTag(destination, standing.barcode))
     if (standing.state !== 'synced' || standing.sent === undefined) continue
     if (isChangedSince(standing, now)) tags.push(standingTag(destination, 'changed'))
     if (standing.remoteId === undefined) tags.push(standingTag(destination, 'no-id'))

@@ -104,6 +104,26 @@ describe('the gates before sending, over the stored drafts', () => {
     expect(elsewhere.holds.get(again.id)?.reason).toBe('duplicate')
   })
 
+  // A tryout edited a created SKU's barcode, imported the same file again, and the platform got the
+  // SKU twice: the old barcode was no draft's any more.
+  it('holds back the barcode a created SKU stands with there while its draft carries another, until an update sends it', async () => {
+    const created = await drafts.create(sku('400', { productName: 'Rose' }))
+    await setStanding(db.skuDrafts, created.id, 'synced', DEST, { barcode: '400' })
+    await saveDraftPayload(db, 'skus', created.id, sku('401', { productName: 'Rose' }), 2_000)
+    const again = await drafts.create(sku('400', { productName: 'Rose, imported again' }))
+    const message =
+      'Barcode 400 was already created on Sandbox by draft “Rose”: sending it would create a second copy'
+    expect((await gates.heldBack(TARGET)).holds.get(again.id)?.message).toBe(message)
+    expect(await gates.draftGate(TARGET, again.id)).toMatchObject({
+      hold: { reason: 'created', message, others: [{ id: created.id, label: '“Rose”' }] },
+    })
+    // Elsewhere nothing stands with it; nor here once the update sent the new barcode.
+    expect((await gates.heldBack({ ...TARGET, destination: OTHER })).holds.has(again.id)).toBe(false)
+    await setStanding(db.skuDrafts, created.id, 'synced', DEST, { barcode: '401' })
+    expect((await gates.heldBack(TARGET)).holds.has(again.id)).toBe(false)
+    expect(await gates.draftGate(TARGET, again.id)).toEqual({ sendable: true })
+  })
+
   it('judges only a scope when one is given: twins split across scopes pass', async () => {
     const a = await drafts.create(sku('400'))
     const b = await drafts.create(sku('400'))

@@ -1,5 +1,7 @@
 import type { Table } from 'dexie'
+import { isRecord } from '#shared/is-record.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
+import { barcodeKey } from '#shared/sync/send-gates.ts'
 import { draftKind } from '#shared/sync/kinds.ts'
 import type { ItemState, ItemUpdate, RunAction, SyncKind } from '#shared/sync/ports.ts'
 import {
@@ -26,10 +28,10 @@ export interface StandingChange {
   /** For a created app: what the service said (`createdFields`). */
   created?: CreatedFields
   /**
-   * For a SKU created: what now stands there (the fingerprint of what was sent) and the platform's
-   * id of it when the answer gave one.
+   * For a SKU created: what now stands there (the fingerprint of what was sent, its barcode) and the
+   * platform's id of it when the answer gave one. For an update applied, its barcode.
    */
-  stands?: Pick<DestinationStanding, 'sent' | 'remoteId'>
+  stands?: Pick<DestinationStanding, 'sent' | 'remoteId' | 'barcode'>
   /** For an update: why it is rejected, failed or unknown, and whether the SKU is gone. */
   message?: string
   gone?: true
@@ -37,9 +39,10 @@ export interface StandingChange {
 
 /**
  * What a creation leaves on the standing of a kind that has updates (a SKU): what now stands
- * there (the fingerprint of what its item sent, the base of its updates) and the platform's id
- * when one is known. Undefined for a kind without updates, or an item that kept no payload. The
- * outbox (an answer), "Mark as created" and a platform list all record a creation this one way.
+ * there (the fingerprint of what its item sent, the base of its updates, and its barcode) and the
+ * platform's id when one is known. Undefined for a kind without updates, or an item that kept no
+ * payload. The outbox (an answer), "Mark as created" and a platform list all record a creation
+ * this one way.
  */
 export function createdStanding(
   kind: SyncKind,
@@ -47,9 +50,17 @@ export function createdStanding(
   remoteId?: string,
 ): StandingChange['stands'] | undefined {
   if (draftKind(kind).operations.update === undefined || sent === undefined) return undefined
-  return remoteId === undefined
-    ? { sent: payloadFingerprint(sent) }
-    : { sent: payloadFingerprint(sent), remoteId }
+  return {
+    sent: payloadFingerprint(sent),
+    ...standingBarcode(sent),
+    ...(remoteId !== undefined && { remoteId }),
+  }
+}
+
+/** The barcode a SKU's payload makes stand where it was sent, as the standing keeps it. */
+export function standingBarcode(sent: unknown): Pick<DestinationStanding, 'barcode'> {
+  const barcode = barcodeKey(isRecord(sent) ? sent.barcode : undefined)
+  return barcode === '' ? {} : { barcode }
 }
 
 /** The record an item of `run` moves at the run's destination: the standing, or its update. */
@@ -101,7 +112,16 @@ function updatedStanding(
     ...(previous.afterDoubt ? { afterDoubt: true as const } : {}),
   }
   if (change.state !== 'synced') return { ...rest, update }
-  return { ...rest, update, sent: previous.sent, base: { run: run.id, position: change.position } }
+  // The barcode it sent stands there now; without word of it (a decision), the one before.
+  const { barcode: before, ...kept } = rest
+  const barcode = change.stands ? change.stands.barcode : before
+  return {
+    ...kept,
+    ...(barcode !== undefined && { barcode }),
+    update,
+    sent: previous.sent,
+    base: { run: run.id, position: change.position },
+  }
 }
 
 /**

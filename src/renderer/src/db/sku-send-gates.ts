@@ -18,7 +18,7 @@ import {
 } from '#shared/sync/send-gates.ts'
 import { takesSamples } from '#shared/sync/destination.ts'
 import { ITEM_STATES, type ItemState } from '#shared/sync/ports.ts'
-import { destinationTags, isLive, liveTags, standingTag } from '#shared/sync/standing.ts'
+import { destinationTags, isLive, liveTags, standingTag, standsAsTag } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
 
 /** Where SKUs would be sent and what that profile requires of them. */
@@ -111,12 +111,14 @@ export class SkuSendGates {
     const table = this.db.skuDrafts
     const { destination } = target
     const gapKeys = gapKeysOf(target)
-    const [standingThere, live, invalid, gapEntries, barcodes] = await Promise.all([
+    const standsAs = standsAsTag(destination, '')
+    const [standingThere, live, invalid, gapEntries, barcodes, formerly] = await Promise.all([
       keyPairs(table.where('standing').anyOf(destinationTags(destination))),
       table.where('standing').anyOf(liveTags()).primaryKeys(),
       table.where('validity').equals('invalid').primaryKeys(),
       keyPairs(table.where('gaps').anyOf(gapKeys)),
       keyPairs(table.orderBy('barcode')),
+      keyPairs(table.where('standing').startsWith(standsAs)),
     ])
     const stateThere = new Map<string, ItemState>()
     for (const [tag, id] of standingThere) stateThere.set(id, stateOfTag(destination, tag))
@@ -131,7 +133,11 @@ export class SkuSendGates {
       live: new Set(live),
       invalid: new Set(invalid),
       gaps,
-      shared: sharedBarcodes(barcodes),
+      // A created SKU whose draft's barcode was edited carries the one that stands there still.
+      shared: sharedBarcodes([
+        ...barcodes,
+        ...formerly.map(([tag, id]): [string, string] => [tag.slice(standsAs.length), id]),
+      ]),
     }
     const sendable = sendableIn(facts, scope, includeFailed)
     const held = ownHolds(facts, sendable, target)
@@ -159,7 +165,7 @@ export class SkuSendGates {
     const draft = await table.get(id)
     if (!draft) return { sendable: false }
     const barcode = barcodeKey(draft.barcode)
-    const twins = barcode === '' ? [] : await this.carrying(barcode)
+    const twins = barcode === '' ? [] : await this.carrying(barcode, target.destination)
     const others = await table.bulkGet(twins.filter((twin) => twin !== id))
     // In the barcode index's order, as `heldBack` meets them.
     const drafts = [draft, ...others.filter((other) => other !== undefined)].sort(
@@ -200,17 +206,22 @@ export class SkuSendGates {
     }
   }
 
-  /** The drafts whose barcode reads as `barcode` once the spaces around it go, from the index alone. */
-  private async carrying(barcode: string): Promise<string[]> {
+  /**
+   * The drafts whose barcode reads as `barcode` once the spaces around it go, and those created at
+   * `destination` with it whose barcode was edited since (it stands there still), from the indexes.
+   */
+  private async carrying(barcode: string, destination: string): Promise<string[]> {
     const table = this.db.skuDrafts
-    const [starting, spaced] = await Promise.all([
+    const [starting, spaced, standing] = await Promise.all([
       keyPairs(table.where('barcode').startsWith(barcode)),
       keyPairs(table.where('barcode').startsWithAnyOf([...TRIMMED_CHARACTERS])),
+      table.where('standing').equals(standsAsTag(destination, barcode)).primaryKeys(),
     ])
     return [
-      ...new Set(
-        [...starting, ...spaced].filter(([value]) => barcodeKey(value) === barcode).map(([, id]) => id),
-      ),
+      ...new Set([
+        ...[...starting, ...spaced].filter(([value]) => barcodeKey(value) === barcode).map(([, id]) => id),
+        ...standing,
+      ]),
     ]
   }
 }

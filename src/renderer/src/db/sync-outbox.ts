@@ -18,6 +18,7 @@ import { storedKind, type DraftRow } from './stored-kinds.ts'
 import {
   createdFields,
   createdStanding,
+  standingBarcode,
   moveStandings,
   standsFor,
   type StandingChange,
@@ -259,6 +260,8 @@ export class DexieSyncOutbox implements SyncOutbox {
         if (this.updates) {
           if (update.message !== undefined) change.message = update.message
           if (update.gone) change.gone = true
+          // An update applied: the barcode it sent (the whole draft's) is the SKU's there now.
+          if (update.state === 'synced') change.stands = standingBarcode(item.sent)
         } else if (update.state === 'synced') {
           // What it created is what stands there now: the base of its updates, by fingerprint.
           const stands = createdStanding(this.kind, item.sent, update.remoteId)

@@ -4,7 +4,7 @@ import type { DecidedRecord, SendRecord } from '#shared/team/send-records.ts'
 import { DRAFT_KIND_OF, SHARED_KIND, type SentDecision } from '#shared/team/shared-documents.ts'
 import { isLiveStanding, isLiveState, withStanding, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
-import { createdStanding } from './draft-standings.ts'
+import { createdStanding, standingBarcode } from './draft-standings.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
 import { itemsInState, itemsOfKeys } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRunRecord } from './sync-records.ts'
@@ -206,9 +206,11 @@ function appliedUpdate(
     return undefined
   const item = { run: record.run, position: record.position }
   const sent = payloadFingerprint(record.sent)
+  const { barcode: _before, ...kept } = standing
   return {
-    ...standing,
+    ...kept,
     ...(standing.remoteId === undefined && record.remoteId !== undefined && { remoteId: record.remoteId }),
+    ...standingBarcode(record.sent),
     sent,
     base: item,
     update: { ...item, state: 'synced', at: record.at, sent },
