@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { DestinationStanding } from '#shared/sync/standing.ts'
-import { createdWords, keptWords, noIdWords, updateButton } from '#renderer/words/sku-updates.ts'
+import {
+  createdWords,
+  keptWords,
+  noIdWords,
+  readyWords,
+  updateButton,
+  updateNote,
+} from '#renderer/words/sku-updates.ts'
 
 // What the editor's banner says of a SKU created on a destination (issue #34): it used to say the
 // draft would never be sent there again ("the service only creates"), whatever its standing.
@@ -56,5 +63,23 @@ describe('the Sync page’s words for updates', () => {
     expect(updateButton(0, 'Production')).toBe('Nothing changed to update on Production')
     expect(noIdWords(1)).toBe("1 changed cannot be updated: the platform's id of it is unknown.")
     expect(keptWords(['meta.notes'])).toBe('Removed in the draft, stays on the platform: meta.notes')
+  })
+
+  it('say how many updates send the whole SKU, where what stands there is not known field by field', () => {
+    expect(readyWords(3, 'Production')).toBe(
+      '3 SKUs created on Production changed since: Update sends their changed fields, one SKU a request.',
+    )
+    expect(readyWords(3, 'Production', 1)).toMatch(
+      /^3 SKUs created on Production changed since: Update sends their changed fields, one SKU a request; 1 of them whole: what stands there is not known field by field \(an earlier update’s outcome was not known/,
+    )
+    expect(readyWords(1, 'Production', 1)).toMatch(
+      /^1 SKU created on Production changed since: Update sends it whole, one SKU a request: what stands there/,
+    )
+    expect(updateNote(0)).toBe(
+      'One SKU a request, with only the fields that changed; a field removed in the draft stays on the platform.',
+    )
+    expect(updateNote(2)).toBe(
+      'One SKU a request, with the fields that changed (2 whole); a field removed in the draft stays on the platform.',
+    )
   })
 })

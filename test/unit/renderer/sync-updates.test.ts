@@ -135,6 +135,7 @@ describe('updates of what was created', () => {
       ready: 2,
       noId: 0,
       held: 0,
+      whole: 0,
       withoutId: 0,
       gone: 0,
     })
@@ -176,6 +177,7 @@ describe('updates of what was created', () => {
       ready: 0,
       noId: 1,
       held: 0,
+      whole: 0,
       withoutId: 1,
       gone: 0,
     })
@@ -329,6 +331,8 @@ describe('after an update nobody knows the outcome of', () => {
       sku.brand = (full as { brand: string }).brand
       sku.productName = 'Renamed'
     })
+    // The pre-flight says so: a tryout read "changed fields" above a retry that sent every field.
+    expect(await runs.updatesPreflight(DEST, gate)).toMatchObject({ ready: 1, whole: 1 })
     answer = outcome('created', { status: 200 })
     calls.length = 0
     await updateAll(transport)
@@ -339,6 +343,7 @@ describe('after an update nobody knows the outcome of', () => {
     await edit(id!, (sku) => {
       sku.productName = 'Renamed again'
     })
+    expect(await runs.updatesPreflight(DEST, gate)).toMatchObject({ ready: 1, whole: 0 })
     calls.length = 0
     await updateAll(transport)
     expect(calls.map((call) => call.argument)).toEqual([

@@ -76,9 +76,13 @@ export function baseItemKey(standing: DestinationStanding): [string, number] {
  * then sends the whole SKU).
  */
 export async function standsThere(db: CatalogDatabase, standing: DestinationStanding): Promise<unknown> {
-  if (standing.sent === UNRECORDED) return undefined
-  if (doubtsWhatStands(standing.update)) return undefined
+  if (!knowsWhatStands(standing)) return undefined
   return (await db.syncItems.get(baseItemKey(standing)))?.sent
+}
+
+/** Whether the app knows what stands there field by field (`standsThere`): else an update sends the whole SKU. */
+export function knowsWhatStands(standing: DestinationStanding): boolean {
+  return standing.sent !== UNRECORDED && !doubtsWhatStands(standing.update)
 }
 
 /**

@@ -25,7 +25,7 @@ import { chunks } from './chunks.ts'
 import { walkIndex, type Anchor } from './index-walk.ts'
 import { storedKind, type DraftRow } from './stored-kinds.ts'
 import { createdStanding, moveStandings, standsFor, type StandingChange } from './draft-standings.ts'
-import { countItems, itemsInState, itemsOfKeys, standsThere } from './sync-outbox.ts'
+import { countItems, itemsInState, itemsOfKeys, knowsWhatStands, standsThere } from './sync-outbox.ts'
 import type { SyncItemRecord, SyncRequestRecord, SyncRunRecord, SyncRunState } from './sync-records.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 
@@ -163,6 +163,8 @@ export interface UpdatesPreflight {
   noId: number
   /** Changed, with an id, held back by the gates (errors, no name or barcode, a required field). */
   held: number
+  /** Of the ready, those sent whole: what stands there is not known field by field (`standsThere`). */
+  whole: number
   /** Created there with no platform id known, changed or not (what a platform list would give ids to). */
   withoutId: number
   /** Updates that found the SKU no longer there: the person chooses to create it again or forget it. */
@@ -382,13 +384,19 @@ export class SyncRunRepository {
     const { changed, noId } = await this.updatable(destination, ids)
     const withId = changed.filter((id) => !noId.has(id))
     let held = 0
+    let whole = 0
     for (const chunk of chunks(withId))
-      for (const draft of await this.db.skuDrafts.bulkGet(chunk)) if (draft && updateHold(draft, gate)) held++
+      for (const draft of await this.db.skuDrafts.bulkGet(chunk)) {
+        if (!draft) continue
+        if (updateHold(draft, gate)) held++
+        else if (!knowsWhatStands(draft.sync[destination]!)) whole++
+      }
     const gone = await table.where('standing').equals(standingTag(destination, 'gone')).count()
     return {
       ready: withId.length - held,
       noId: changed.length - withId.length,
       held,
+      whole,
       withoutId: noId.size,
       gone,
     }

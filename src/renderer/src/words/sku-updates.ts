@@ -24,8 +24,24 @@ export function updateButton(n: number, place: string): string {
   return n === 0 ? `Nothing changed to update on ${place}` : `Update ${count(n)} changed on ${place}`
 }
 
-export function readyWords(n: number, place: string): string {
-  return `${counted(n, 'SKU')} created on ${place} changed since: Update sends ${itsTheir(n)} changed fields, one SKU a request.`
+/**
+ * "3 SKUs created on Production changed since: Update sends their changed fields, one SKU a
+ * request", saying how many go whole (`whole` of them: what stands there is not known field by
+ * field; a tryout read "changed fields" above a retry that sent every field).
+ */
+export function readyWords(n: number, place: string, whole = 0): string {
+  const start = `${counted(n, 'SKU')} created on ${place} changed since:`
+  if (whole >= n)
+    return `${start} Update sends ${n === 1 ? 'it' : 'each'} whole, one SKU a request: ${WHY_WHOLE}.`
+  const some = whole > 0 ? `; ${count(whole)} of them whole: ${WHY_WHOLE}` : ''
+  return `${start} Update sends ${itsTheir(n)} changed fields, one SKU a request${some}.`
+}
+
+/** The note under the Update button. */
+export function updateNote(whole: number): string {
+  const fields =
+    whole > 0 ? `with the fields that changed (${count(whole)} whole)` : 'with only the fields that changed'
+  return `One SKU a request, ${fields}; a field removed in the draft stays on the platform.`
 }
 
 export function heldWords(n: number, place: string): string {
@@ -47,8 +63,11 @@ export function keptWords(paths: readonly string[]): string {
   return `Removed in the draft, stays on the platform: ${paths.join(', ')}`
 }
 
-export const WHOLE_WORDS =
-  'The whole SKU is sent: an earlier version of the app created it and kept no copy of what it sent, so there is nothing to compare with.'
+/** Why an update sends the whole SKU, not its changed fields. */
+const WHY_WHOLE =
+  'what stands there is not known field by field (an earlier update’s outcome was not known, or an earlier version of the app kept no copy of what it created)'
+
+export const WHOLE_WORDS = `The whole SKU is sent: ${WHY_WHOLE}.`
 
 /** The preview's summary line: "8901234567890: 2 fields changed". */
 export function changedFieldsWords(label: string, changes: number, whole: boolean): string {
