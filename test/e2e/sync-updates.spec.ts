@@ -114,7 +114,11 @@ test.describe('Updates of SKUs created on a destination', () => {
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'updates-sync-preflight')
 
-    await update.click()
+    // By the keyboard: the button goes as the run starts, and the focus goes to the run's progress
+    // (a tryout's fell to the page's start).
+    await update.focus()
+    await page.keyboard.press('Enter')
+    await expect(page.locator('#sync-progress-title')).toBeFocused()
     await logSays(page, 'Done: 2 updated, 0 rejected, 0 failed, 0 unknown.')
     await expect(page.getByRole('log')).toContainText('2 SKUs queued to be updated on Sandbox.')
 
