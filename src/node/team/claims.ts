@@ -100,8 +100,14 @@ export class RunClaims {
       .filter((claim) => asked.has(claim._id))
       .map(({ kind, draft }) => ({ kind, id: draft }))
     const recorded = await this.#records.read(taken)
+    // A draft recorded as created there was not left in doubt by the run that stopped, whatever it
+    // was (an update's, whose outcome never makes the creation unknown; or a creation run that had
+    // left it out): "unknown" written over it would offer it for creation again.
     const stopped = takenOver.filter(
-      (claim) => !recorded.some((record) => record.draft === claim.id && record.run === claim.run),
+      (claim) =>
+        !recorded.some(
+          (record) => record.draft === claim.id && (record.run === claim.run || record.state === 'synced'),
+        ),
     )
     const unknown = stopped.map((claim) =>
       this.#stoppedRecord(claim, asked.get(claimId(this.#destination, claim))!, serverNow),

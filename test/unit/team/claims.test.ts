@@ -148,6 +148,23 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     expect(resumed.recorded.map((record) => record.draft).sort()).toEqual(['draft-1', 'draft-2'])
   })
 
+  it('an update run that stopped mid-send leaves its drafts created: nothing is recorded over their creation', async () => {
+    const url = await workspace()
+    const creation = runOf(url, ANA, 'run-create')
+    await creation.take(drafts(2))
+    await creation.record([0, 1].map((n) => outcome(`draft-${n}`, n, 'synced', { remoteId: `plat-${n}` })))
+    await creation.release()
+    // Ana's update run of the two stopped: its claims ran out, with no outcome recorded.
+    await runOf(url, ANA, 'run-update', PRODUCTION, 0).take(drafts(2))
+
+    const ben = await runOf(url, BEN, 'run-b').take(drafts(2))
+    expect(ben.stopped).toEqual([])
+    expect(ben.recorded.map(({ draft, run, state }) => ({ draft, run, state }))).toEqual([
+      { draft: 'draft-0', run: 'run-create', state: 'synced' },
+      { draft: 'draft-1', run: 'run-create', state: 'synced' },
+    ])
+  })
+
   it('renewing moves the expiry on; a claim taken over meanwhile is answered as lost', async () => {
     const url = await workspace()
     const ana = runOf(url, ANA, 'run-a')
