@@ -138,7 +138,9 @@ describe('a run’s claims and send records, on the page', () => {
     const log: string[] = []
     const claimed = await claimRun(run, (line) => log.push(line))
     expect(claimed.ok).toBe(true)
-    expect(log).toEqual(['1 draft left out: ana’s desk sent it to Production already (1 created).'])
+    expect(log).toEqual([
+      `1 draft left out (${drafts[0]!.barcode}): ana’s desk sent it to Production already (1 created).`,
+    ])
     expect((await syncRuns.queued(run.id)).map((item) => item.key).sort()).toEqual(
       [drafts[1]!.id, drafts[2]!.id].sort(),
     )
@@ -157,7 +159,8 @@ describe('a run’s claims and send records, on the page', () => {
     main.inReplica = [createdByAna(drafts[0]!)]
     const log: string[] = []
     const claims = await claimRun(run, (line) => log.push(line))
-    expect(log).toEqual(['2 drafts left out: ana’s desk is sending them to Production.'])
+    const both = [drafts[0]!.barcode, drafts[1]!.barcode].sort().join(', ')
+    expect(log).toEqual([`2 drafts left out (${both}): ana’s desk is sending them to Production.`])
     expect((await syncRuns.queued(run.id)).map((item) => item.key)).toEqual([drafts[2]!.id])
     const standings = await db.skuDrafts.bulkGet(drafts.map((draft) => draft.id))
     expect(standings.map((draft) => stateAt(draft!.sync, PRODUCTION))).toEqual(['synced', 'draft', 'queued'])

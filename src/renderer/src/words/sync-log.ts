@@ -63,12 +63,29 @@ export function notSentLine(run: SyncRunRecord, n: number): string {
     : `${logCount(run.kind, n)} not sent went back to draft.`
 }
 
+/** How many drafts' labels a line of the log names before "and N more". */
+const LABELS_NAMED = 5
+
+/** " (8901000000001, 8901000000002 and 3 more)": the drafts by their labels in the run; '' for none known. */
+function named(labels: readonly (string | undefined)[]): string {
+  const known = labels.filter((label): label is string => !!label).sort()
+  if (known.length === 0) return ''
+  const shown = known.slice(0, LABELS_NAMED)
+  const more = known.length - shown.length
+  return ` (${shown.join(', ')}${more > 0 ? ` and ${count(more)} more` : ''})`
+}
+
 /**
  * The log's lines for the drafts left out of a run because another desk's run holds them on the
  * same destination (issue #42), a line for each desk: one still sending, or one whose claim ran
- * out (its run stopped mid-send: what it sent is not known).
+ * out (its run stopped mid-send: what it sent is not known). Each names the drafts by `labelOf`
+ * (their labels in this run).
  */
-export function heldByOthersLines(run: SyncRunRecord, held: readonly ClaimHeld[]): string[] {
+export function heldByOthersLines(
+  run: SyncRunRecord,
+  held: readonly ClaimHeld[],
+  labelOf: (id: string) => string | undefined = () => undefined,
+): string[] {
   const groups = new Map<string, ClaimHeld[]>()
   for (const claim of held) {
     const key = `${claim.owner}\n${claim.expired}`
@@ -76,7 +93,7 @@ export function heldByOthersLines(run: SyncRunRecord, held: readonly ClaimHeld[]
   }
   return [...groups.values()].map((claims) => {
     const { owner, expired } = claims[0]!
-    const what = `${logCount(run.kind, claims.length)} left out`
+    const what = `${logCount(run.kind, claims.length)} left out${named(claims.map((claim) => labelOf(claim.id)))}`
     const them = claims.length === 1 ? 'it' : 'them'
     const place = run.profileName
     if (!owner) return `${what}: a claim on ${place} that the app cannot read holds ${them}.`
@@ -99,7 +116,7 @@ export function sentElsewhereLines(run: SyncRunRecord, records: readonly SendRec
       const n = sent.filter((record) => record.state === state).length
       return n ? [`${count(n)} ${SENT_OUTCOME_WORDS[state]}`] : []
     })
-    return `${logCount(run.kind, sent.length)} left out: ${desk}’s desk sent ${them} to ${run.profileName} already (${outcomes.join(', ')}).`
+    return `${logCount(run.kind, sent.length)} left out${named(sent.map((record) => record.label))}: ${desk}’s desk sent ${them} to ${run.profileName} already (${outcomes.join(', ')}).`
   })
 }
 

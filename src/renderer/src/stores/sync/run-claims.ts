@@ -46,6 +46,8 @@ export async function claimRun(
   if (status.state !== 'joined') return { ok: true, claims: NO_CLAIMS }
   await syncRuns.sentBy(run.id, status.name)
   const queued = await syncRuns.queued(run.id)
+  const labels = new Map(queued.map((item) => [item.key, item.label]))
+  const labelOf = (id: string) => labels.get(id)
   const held: ClaimHeld[] = []
   const stopped: ClaimHeld[] = []
   const recorded: SendRecord[] = []
@@ -73,7 +75,7 @@ export async function claimRun(
       run.id,
       held.map((claim) => claim.id),
     )
-    for (const line of heldByOthersLines(run, held)) addLog(line)
+    for (const line of heldByOthersLines(run, held, labelOf)) addLog(line)
     // What those desks recorded of them already, which the exchange could not apply while this run
     // held them: the rest arrives as it comes.
     for (const batch of chunks(held, EXCHANGE_BATCH)) {
@@ -95,7 +97,7 @@ export async function claimRun(
     await applySendRecordsNow(db, sentElsewhere)
     const ofStopped = new Set(stopped.map((claim) => claim.id))
     const lines = [
-      ...heldByOthersLines(run, stopped),
+      ...heldByOthersLines(run, stopped, labelOf),
       ...sentElsewhereLines(
         run,
         sentElsewhere.filter((record) => !ofStopped.has(record.draft)),
