@@ -115,9 +115,19 @@ function trimmedCell(text: string): { value: string | undefined } {
  */
 const TEXT_MARK = /^'(\d[\d ]*)$/
 
+/**
+ * What a shop writes in its barcode column for "none": a placeholder ("N/A", "No barcode found"
+ * in 693 rows of a real Dutch export), words, or a web page's address. No barcode is written
+ * without a digit, so only such text is read as none; a code of letters alone ("KZKL"), which a
+ * shop may use as its barcode, is kept.
+ */
+const NO_BARCODE = /^(?:n\/?a|none|null|nil|unknown|tbd|tba|-+|[^\d]*\s[^\d]*|[a-z][a-z+.-]*:\/\/[^\d]*)$/i
+
 /** The app's own export writes a draft's barcode as it is, so only other files lose the mark. */
 function barcodeCell(text: string): Converted {
   const { value } = trimmedCell(text)
+  if (value !== undefined && NO_BARCODE.test(value))
+    return { value: undefined, conversion: { kind: 'no-barcode', from: value, to: '' } }
   const digits = value === undefined ? undefined : TEXT_MARK.exec(value)?.[1]
   return digits === undefined
     ? { value }

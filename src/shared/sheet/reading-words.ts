@@ -146,6 +146,11 @@ const CONVERSION_WORDS: Record<
     many: 'cells holding only a dash read as empty',
     example: (from) => `${quotedCell(from)} → empty`,
   },
+  'no-barcode': {
+    one: 'cell with no barcode in it (no digit) read as none',
+    many: 'cells with no barcode in them (no digit) read as none',
+    example: (from) => `${quotedCell(from)} → none`,
+  },
   'scheme-added': {
     one: 'web address without its https:// read with it',
     many: 'web addresses without their https:// read with it',

@@ -117,6 +117,8 @@ export type ConversionKind =
   | 'text-mark'
   /** A cell holding only a dash, an export's "nothing here", read as empty. */
   | 'dash-empty'
+  /** A barcode cell holding a placeholder or words, no digit ("No barcode found"), read as none. */
+  | 'no-barcode'
   /** A web address written without its scheme ("//cdn…", "www.…"), read as https. */
   | 'scheme-added'
 

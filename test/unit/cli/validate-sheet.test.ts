@@ -68,11 +68,11 @@ describe('catalog-desk validate with a sheet', () => {
   })
 
   it('a group said by its kind quotes its first row’s cell, so "…" is not taken for what the cells hold', async () => {
-    // A tryout read `Barcode "…" is no GTIN` over 700 rows that held "No barcode found".
-    const csv = ['Product name,EAN,Category', 'A,No barcode found,eyewear', 'B,EG00000001,eyewear'].join('\n')
+    // A tryout read `Barcode "…" is no GTIN` over rows of a shop's own codes.
+    const csv = ['Product name,EAN,Category', 'A,EG00000001,eyewear', 'B,GUT100,eyewear'].join('\n')
     const out = lines((await runCli(['validate', await scratchFile('placeholders.csv', csv)])).stdout)
     expect(out).toContain(
-      'column "EAN": Barcode "…" is no GTIN (8, 12, 13 or 14 digits), though its column names one: check that it is the product’s barcode (warning): lines 2, 3 (line 2: “No barcode found”)',
+      'column "EAN": Barcode "…" is no GTIN (8, 12, 13 or 14 digits), though its column names one: check that it is the product’s barcode (warning): lines 2, 3 (line 2: “EG00000001”)',
     )
   })
 

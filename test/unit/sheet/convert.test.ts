@@ -148,6 +148,30 @@ describe('barcode cells', () => {
     expect(convertCell('barcode', '  ')).toEqual({ value: undefined })
   })
 
+  // A real Dutch export wrote "No barcode found" in 693 rows, and a web page's address in one: each
+  // was a barcode, and 693 SKUs shared one.
+  it.each([
+    ['No barcode found'],
+    ['N/A'],
+    ['n/a'],
+    ['none'],
+    ['---'],
+    ['https://www.nishman.com.tr/homepage'],
+  ])('%j holds no barcode (no digit): read as none, said as a conversion', (text) => {
+    expect(convertCell('barcode', ` ${text} `)).toEqual({
+      value: undefined,
+      conversion: { kind: 'no-barcode', from: text, to: '' },
+    })
+  })
+
+  it.each([['KZKL'], ['EG00000001'], ['040102 172250'], ['GUT-100']])(
+    '%j may be a shop’s barcode (a digit, or one code of letters): kept',
+    (text) => {
+      expect(convertCell('barcode', text)).toEqual({ value: text })
+      expect(convertCell('barcode', text, { asExported: true })).toEqual({ value: text })
+    },
+  )
+
   // Shopify's export writes its barcodes so (a real shop's products_export_1.csv: "'7350177880121").
   it('lose the apostrophe a spreadsheet wrote before the digits to keep them text, said as a conversion', () => {
     expect(convertCell('barcode', "'7350177880121")).toEqual({
