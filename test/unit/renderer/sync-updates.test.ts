@@ -315,6 +315,27 @@ describe('updates of what was created', () => {
   })
 })
 
+describe('a SKU edited on two desks of a team', () => {
+  // A tryout's two desks edited a created SKU before either synced: Update offered the winning
+  // version and left the other desk's edit out without a word.
+  it('is held back from Update until one version is kept, and says why', async () => {
+    const [id] = await seed(1)
+    const { transport } = service()
+    await createAll(transport)
+    await edit(id!, (sku) => {
+      sku.brand = 'Other brand'
+    })
+    const team = { rev: '3-abc', sharedAt: 5_000, editedBy: 'ana', editedAt: 5_000 }
+    await db.skuDrafts.update(id!, { team: { ...team, conflicts: 1 } })
+    expect(await runs.updatesPreflight(DEST, gate)).toMatchObject({ ready: 0, held: 1 })
+    expect(await runs.updatePreviews(DEST, gate)).toEqual([])
+    expect((await runs.enqueueUpdates({ target, gate })).queued).toBe(0)
+
+    await db.skuDrafts.update(id!, { team: { ...team, conflicts: 0 } })
+    expect(await runs.updatesPreflight(DEST, gate)).toMatchObject({ ready: 1, held: 0 })
+  })
+})
+
 describe('after an update nobody knows the outcome of', () => {
   it('sends the whole SKU next time, until one is applied', async () => {
     const [id] = await seed(1)

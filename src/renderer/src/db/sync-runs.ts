@@ -179,12 +179,21 @@ export interface UpdatePreview {
   plan: SkuUpdatePlan
 }
 
-/** Why a changed draft with an id is not updated now: its errors, or the gates' hold on its fields. */
+/**
+ * Why a changed draft with an id is not updated now: its errors, versions of two desks not settled
+ * (an update would send one and leave the other's edit out without a word, as a tryout found), or
+ * the gates' hold on its fields.
+ */
 function updateHold(
-  draft: Pick<DraftRow, 'validity'> & { gaps?: readonly string[] },
+  draft: Pick<DraftRow, 'validity' | 'team'> & { gaps?: readonly string[] },
   gate: UpdateGate,
 ): Hold | undefined {
   if (draft.validity === 'invalid') return { reason: 'required', message: 'It has errors' }
+  if (draft.team?.conflicts)
+    return {
+      reason: 'required',
+      message: 'Edited on two desks: keep one version first (its editor compares them)',
+    }
   return holdForGaps(draft.gaps ?? [], gate.required, gate.requiredBy, gate)
 }
 

@@ -45,7 +45,7 @@ export function updateNote(whole: number): string {
 }
 
 export function heldWords(n: number, place: string): string {
-  return `${counted(n, 'SKU')} changed ${isAre(n)} held back, not updated until fixed: errors, no product name or barcode, or a field ${place} requires.`
+  return `${counted(n, 'SKU')} changed ${isAre(n)} held back, not updated until fixed: errors, no product name or barcode, a field ${place} requires, or versions of two desks to settle.`
 }
 
 /** "2 changed cannot be updated: the platform's id of them is unknown." */
