@@ -7,17 +7,6 @@ export function searchTerms(...texts: readonly string[]): string[] {
   return [...terms]
 }
 
-/** A search of digits in groups: a barcode as printed or read out ("8901-2345-6788-3"). */
-const GROUPED_DIGITS = /^\s*\d+(?:[\s.\-–—/]+\d+)+\s*$/
-
-/**
- * The words of a search, as `searchTerms` gives them, but for digits in groups, which are one
- * barcode's: a tryout's "8901-2345-6788-3" found nothing (its last group, "3", started no word).
- */
-export function searchWords(text: string): string[] {
-  return GROUPED_DIGITS.test(text) ? [text.replace(/\D+/g, '')] : searchTerms(text)
-}
-
 /**
  * The fewest digits that find a barcode by a part inside it ("1005" in 4006381005123); fewer
  * still find it by its start. Four, not three: three digits occur in about one barcode in a

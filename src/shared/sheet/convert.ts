@@ -118,10 +118,12 @@ const TEXT_MARK = /^'(\d[\d ]*)$/
 /**
  * What a shop writes in its barcode column for "none": a placeholder ("N/A", "No barcode found"
  * in 693 rows of a real Dutch export), words, or a web page's address. No barcode is written
- * without a digit, so only such text is read as none; a code of letters alone ("KZKL"), which a
+ * without a digit, so only such text is read as none; a code of letters without a space ("KZKL"), which a
  * shop may use as its barcode, is kept.
  */
-const NO_BARCODE = /^(?:n\/?a|none|null|nil|unknown|tbd|tba|-+|[^\d]*\s[^\d]*|[a-z][a-z+.-]*:\/\/[^\d]*)$/i
+// Linear: the words' part cannot backtrack (a cell may hold a megabyte). Any script's digits count.
+const NO_BARCODE =
+  /^(?:n\/?a|none|null|nil|unknown|tbd|tba|-+|[^\p{Nd}\s]*\s[^\p{Nd}]*|[a-z][a-z+.-]*:\/\/[^\p{Nd}]*)$/iu
 
 /** The app's own export writes a draft's barcode as it is, so only other files lose the mark. */
 function barcodeCell(text: string): Converted {
@@ -226,13 +228,13 @@ function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
   return (text) => {
     const urls = list
       ? text.split(list).filter((url) => url.trim() !== '')
-      : text.split(/(?:,\s*|\s+)(?=https?:\/\/)/i)
+      : text.split(/(?:,\s*|\s+)(?=https?:\/\/|www\.|\/\/)/i)
     if (urls.length < 2) return convert(text)
     const first = urls[0]!.trim()
     const converted = convert(first)
     return 'error' in converted
       ? converted
-      : { ...converted, conversion: { kind: 'first-image', from: text, to: first } }
+      : { ...converted, conversion: { kind: 'first-image', from: text, to: String(converted.value) } }
   }
 }
 

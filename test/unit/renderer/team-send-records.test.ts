@@ -177,6 +177,19 @@ describe('another desk’s send records, on this desk', () => {
     const [preview] = await runs.updatePreviews(PRODUCTION, gate)
     expect(preview!.plan.fields).toEqual({ productName: 'Frame, renamed' })
 
+    // An update of an earlier creation, arriving after the SKU was created again, changes nothing.
+    await applySendRecordsNow(db, [record(b!, 2, { run: 'ana-run-2', remoteId: 'plat-1b', at: 9_000 })])
+    expect(
+      await applySendRecordsNow(db, [
+        record(b!, 1, { run: 'ana-update-0', action: 'update', remoteId: 'plat-1' }),
+      ]),
+    ).toEqual({ skus: 0, apps: 0 })
+    expect((await db.skuDrafts.get(b!.id))!.sync[PRODUCTION]).toMatchObject({
+      run: 'ana-run-2',
+      remoteId: 'plat-1b',
+    })
+    await db.skuDrafts.update(b!.id, { sync: {}, standing: [] })
+
     // A draft this desk never knew as created stands created, with what the update left there.
     await applySendRecordsNow(db, [
       record(b!, 1, { run: 'ana-update-1', action: 'update', remoteId: 'plat-1' }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BARCODE_PART_MIN, draftTerms, searchTerms, searchWords, termsMatch } from '#shared/search-terms.ts'
+import { BARCODE_PART_MIN, draftTerms, searchTerms, termsMatch } from '#shared/search-terms.ts'
 
 const BARCODES = ['4006381333931', '036000291452', '8901000010050', '96385074', '1005', '10051005100510']
 
@@ -22,15 +22,6 @@ describe('search words', () => {
         if (!barcode.includes(part)) expect(termsMatch(terms, [part]), `${part} in ${barcode}`).toBe(false)
       }
     }
-  })
-
-  it('reads digits in groups as one barcode, as printed or read out; other searches word by word', () => {
-    const terms = draftTerms('Aviator Gold', 'Northwind', '8901234567883')
-    for (const printed of ['8901-2345-6788-3', ' 890 1234 56788 3 ', '8901.2345.67883', '2345-6788'])
-      expect(termsMatch(terms, searchWords(printed)), printed).toBe(true)
-    expect(searchWords('8901-2345-6788-3')).toEqual(['8901234567883'])
-    expect(searchWords('Aviator 58-60')).toEqual(['aviator', '58', '60'])
-    expect(termsMatch(terms, searchWords('8901-2345-6788-4'))).toBe(false)
   })
 
   it('finds other words by their start, as before, and a barcode by its start from one digit on', () => {

@@ -1,6 +1,6 @@
 import type { Sku } from '#shared/schema/sku.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
-import { searchPrefixes, searchWords, termsMatch } from '#shared/search-terms.ts'
+import { searchPrefixes, searchTerms, termsMatch } from '#shared/search-terms.ts'
 import { EMPTY_GAP } from '#shared/sync/send-gates.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import type { CatalogDatabase } from './database.ts'
@@ -52,7 +52,7 @@ export class SkuDraftRepository extends DraftRepository<SkuDraftRecord> {
    * barcode holds it (`searchPrefixes`).
    */
   async search(query: string, limit = 500): Promise<SkuDraftRecord[]> {
-    const words = searchWords(query)
+    const words = searchTerms(query)
     if (words.length === 0) return this.recent(limit)
     const [first, ...rest] = words
     const matches = await this.db.skuDrafts

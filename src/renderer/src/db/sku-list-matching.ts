@@ -1,5 +1,5 @@
 import type { AssetStatus } from '#shared/asset-checks/results.ts'
-import { searchPrefixes, searchWords } from '#shared/search-terms.ts'
+import { searchPrefixes, searchTerms } from '#shared/search-terms.ts'
 import type { HoldReason } from '#shared/sync/send-gates.ts'
 import { destinationTags, standingTag } from '#shared/sync/standing.ts'
 import { AssetChecks } from './asset-checks.ts'
@@ -46,7 +46,7 @@ export class SkuListMatching {
     const { syncState, syncedAt, heldBack, assets } = query.filters
     const tagged = (tags: string[]) => table.where('standing').anyOf(tags).primaryKeys()
     const lookups = [
-      ...searchWords(query.search).map((word) => this.withTermsStarting(searchPrefixes(word))),
+      ...searchTerms(query.search).map((word) => this.withTermsStarting(searchPrefixes(word))),
       ...activeFilters(query.filters).map(([key, value]) => table.where(key).equals(value).primaryKeys()),
       ...(syncState && syncState !== 'draft' ? [tagged([standingTag(query.destination, syncState)])] : []),
       ...(syncedAt !== undefined ? [tagged([standingTag(syncedAt, 'synced')])] : []),

@@ -202,6 +202,7 @@ function appliedUpdate(
     return standing && standing.at > record.at ? undefined : standingOf(kind, record)
   }
   const known = standing.update
+  if (standing.at > record.at) return undefined
   if (known && (known.at > record.at || (known.run === record.run && known.position === record.position)))
     return undefined
   const item = { run: record.run, position: record.position }
