@@ -156,6 +156,7 @@ export const invokeArguments = {
       destination: z.string().min(1).max(2_000),
       run: runId,
       drafts: z.array(draftToClaim).min(1).max(EXCHANGE_BATCH),
+      action: z.literal('update').optional(),
     }),
   ]),
   renewTeamClaims: z.tuple([runId]),

@@ -25,13 +25,14 @@ export class RunClaims {
   readonly #owner: string
   readonly #run: string
   readonly #destination: string
+  readonly #action: 'update' | undefined
   readonly #ttlMs: number
   /** The claims this run holds: their documents as last written, by id. */
   readonly #held = new Map<string, ClaimDocument & { _rev: string }>()
 
   constructor(
     workspace: Workspace,
-    claim: { owner: string; run: string; destination: string },
+    claim: { owner: string; run: string; destination: string; action?: 'update' | undefined },
     ttlMs = CLAIM_TTL_MS,
   ) {
     this.#server = new ServerDocuments(workspace)
@@ -39,6 +40,7 @@ export class RunClaims {
     this.#owner = claim.owner
     this.#run = claim.run
     this.#destination = claim.destination
+    this.#action = claim.action
     this.#ttlMs = ttlMs
   }
 
@@ -73,6 +75,7 @@ export class RunClaims {
         run: this.#run,
         claimedAt: serverNow,
         expiresAt: serverNow + this.#ttlMs,
+        ...(this.#action && { action: this.#action }),
       }
     }
     let refused = await this.#write([...asked.keys()].map((id) => claimOf(id)))
@@ -100,11 +103,12 @@ export class RunClaims {
       .filter((claim) => asked.has(claim._id))
       .map(({ kind, draft }) => ({ kind, id: draft }))
     const recorded = await this.#records.read(taken)
-    // A draft recorded as created there was not left in doubt by the run that stopped, whatever it
-    // was (an update's, whose outcome never makes the creation unknown; or a creation run that had
-    // left it out): "unknown" written over it would offer it for creation again.
+    // An update run that stopped left its drafts created, whatever came of the update; so did any
+    // run with a draft recorded as created there (a creation run that had left it out): "unknown"
+    // written over them would offer them for creation again.
     const stopped = takenOver.filter(
       (claim) =>
+        claim.action !== 'update' &&
         !recorded.some(
           (record) => record.draft === claim.id && (record.run === claim.run || record.state === 'synced'),
         ),
@@ -244,6 +248,7 @@ function heldBy({
   run,
   claimedAt,
   expiresAt,
+  action,
 }: ClaimDocument): Omit<ClaimHeld, 'expired'> {
-  return { kind, id: draft, position, owner, run, claimedAt, expiresAt }
+  return { kind, id: draft, position, owner, run, claimedAt, expiresAt, ...(action && { action }) }
 }

@@ -240,7 +240,7 @@ class HeldWorkspace implements TeamWorkspace {
     })
   }
 
-  async claim({ destination, run, drafts }: ClaimRequest): Promise<ClaimAnswer> {
+  async claim({ destination, run, drafts, action }: ClaimRequest): Promise<ClaimAnswer> {
     const held = this.#held
     if (!held) return { ok: false, message: 'This desk has joined no team workspace.' }
     if (!held.password) return { ok: false, message: NO_PASSWORD }
@@ -249,7 +249,7 @@ class HeldWorkspace implements TeamWorkspace {
       const { url, name } = held.kept
       claims = new RunClaims(
         { url, username: name, password: held.password },
-        { owner: name, run, destination },
+        { owner: name, run, destination, action },
       )
       held.claims.set(run, claims)
     }

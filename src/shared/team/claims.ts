@@ -25,6 +25,8 @@ export interface ClaimHeld extends ClaimedDraft {
   claimedAt: number
   expiresAt: number
   expired: boolean
+  /** The holder is an update run (`ClaimDocument.action`). */
+  action?: 'update'
 }
 
 /**
@@ -54,6 +56,8 @@ export interface ClaimRequest {
   /** The run's id on this desk. */
   run: string
   drafts: DraftToClaim[]
+  /** An update run's claims say so (`ClaimDocument.action`). */
+  action?: 'update'
 }
 
 /** What claiming came to, or why nothing could be claimed (no workspace, its server out of reach). */

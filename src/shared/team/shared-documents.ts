@@ -68,6 +68,11 @@ export interface ClaimDocument {
   /** When it was taken, and until when it holds: ms since the epoch, by the server's clock. */
   claimedAt: number
   expiresAt: number
+  /**
+   * An update run's claim: its drafts were created there, and its stopping never makes their
+   * creation unknown (the next desk records nothing for it). Absent: a creation run's.
+   */
+  action?: 'update'
 }
 
 /** The outcomes a send record keeps: the states an item of a run ends in. */
@@ -207,8 +212,21 @@ export function checkArrival(doc: unknown): Arrival {
 /** A claim as the server holds it, when it has a claim's shape (its id checked by `checkArrival`). */
 export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | undefined {
   if (!isRecord(doc)) return undefined
-  const { _id, _rev, type, destination, kind, draft, position, owner, run, claimedAt, expiresAt, ...rest } =
-    doc
+  const {
+    _id,
+    _rev,
+    type,
+    destination,
+    kind,
+    draft,
+    position,
+    owner,
+    run,
+    claimedAt,
+    expiresAt,
+    action,
+    ...rest
+  } = doc
   const text = (value: unknown, most: number) =>
     typeof value === 'string' && value.length > 0 && value.length <= most
   const time = (value: unknown) => typeof value === 'number' && Number.isFinite(value) && value >= 0
@@ -227,7 +245,8 @@ export function checkClaim(doc: unknown): (ClaimDocument & { _rev: string }) | u
     text(owner, MAX_NAME_CHARS) &&
     text(run, MAX_NAME_CHARS) &&
     time(claimedAt) &&
-    time(expiresAt)
+    time(expiresAt) &&
+    (action === undefined || action === 'update')
   return fits ? (doc as unknown as ClaimDocument & { _rev: string }) : undefined
 }
 

@@ -163,6 +163,15 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
       { draft: 'draft-0', run: 'run-create', state: 'synced' },
       { draft: 'draft-1', run: 'run-create', state: 'synced' },
     ])
+
+    // Created before the desk joined, so with no record here: the update run's claim says what it
+    // was, and nothing is recorded for it either (the review's catch).
+    const update = { owner: 'ana', run: 'run-update-2', destination: PRODUCTION, action: 'update' as const }
+    await new RunClaims({ url, ...ANA }, update, 0).take(drafts(1, 5))
+    const again = await runOf(url, BEN, 'run-b2').take(drafts(1, 5))
+    expect(again.taken.map((draft) => draft.id)).toEqual(['draft-5'])
+    expect(again.stopped).toEqual([])
+    expect(again.recorded).toEqual([])
   })
 
   it('renewing moves the expiry on; a claim taken over meanwhile is answered as lost', async () => {

@@ -48,28 +48,9 @@ export async function claimRun(
   const queued = await syncRuns.queued(run.id)
   const labels = new Map(queued.map((item) => [item.key, item.label]))
   const labelOf = (id: string) => labels.get(id)
-  const held: ClaimHeld[] = []
-  const stopped: ClaimHeld[] = []
-  const recorded: SendRecord[] = []
-  for (const batch of chunks(queued, EXCHANGE_BATCH)) {
-    const drafts = batch.map(({ key, position, label }) => ({
-      kind: SHARED_KIND[run.kind],
-      id: key,
-      position,
-      label,
-    }))
-    const answer = await teamWorkspaceInMain.claim({ destination: run.destination, run: run.id, drafts })
-    if (!answer.ok) {
-      await teamWorkspaceInMain.releaseClaims(run.id).catch(() => {})
-      return {
-        ok: false,
-        message: `Nothing was sent to ${run.profileName}: from a team workspace, the drafts are claimed on its server first, so that no two desks send them. ${answer.message}`,
-      }
-    }
-    held.push(...answer.held)
-    stopped.push(...answer.stopped)
-    recorded.push(...answer.recorded)
-  }
+  const claimed = await claimQueued(run, queued)
+  if ('message' in claimed) return { ok: false, message: claimed.message }
+  const { held, stopped, recorded } = claimed
   if (held.length) {
     await syncRuns.leaveOut(
       run.id,
@@ -122,6 +103,40 @@ export async function claimRun(
       },
     },
   }
+}
+
+/** Claims a run's queued drafts, a batch at a time; on a failure, lets go of those claimed and says why. */
+async function claimQueued(
+  run: SyncRunRecord,
+  queued: ReadonlyArray<{ key: string; position: number; label: string }>,
+): Promise<{ held: ClaimHeld[]; stopped: ClaimHeld[]; recorded: SendRecord[] } | { message: string }> {
+  const held: ClaimHeld[] = []
+  const stopped: ClaimHeld[] = []
+  const recorded: SendRecord[] = []
+  for (const batch of chunks(queued, EXCHANGE_BATCH)) {
+    const drafts = batch.map(({ key, position, label }) => ({
+      kind: SHARED_KIND[run.kind],
+      id: key,
+      position,
+      label,
+    }))
+    const answer = await teamWorkspaceInMain.claim({
+      destination: run.destination,
+      run: run.id,
+      drafts,
+      ...(run.action === 'update' && { action: 'update' as const }),
+    })
+    if (!answer.ok) {
+      await teamWorkspaceInMain.releaseClaims(run.id).catch(() => {})
+      return {
+        message: `Nothing was sent to ${run.profileName}: from a team workspace, the drafts are claimed on its server first, so that no two desks send them. ${answer.message}`,
+      }
+    }
+    held.push(...answer.held)
+    stopped.push(...answer.stopped)
+    recorded.push(...answer.recorded)
+  }
+  return { held, stopped, recorded }
 }
 
 /**
