@@ -21,6 +21,9 @@ async function imageServer(): Promise<{ url: string; server: Server }> {
 }
 
 test.describe('SKU editor controls', () => {
+  // Beside another worker on a busy machine, its walks through an editor ran past 30 s.
+  test.slow()
+
   // A tryout pressed Tab ~56 times to reach the preview, past every field of the form.
   test('the keyboard reaches the preview from the title in one Tab, and the route stays', async ({
     page,

@@ -59,6 +59,9 @@ async function destinationOf(page: Page, url: string): Promise<string> {
 }
 
 test.describe('Sync to several destinations', () => {
+  // Long walks (the promotion's, 16 s alone): beside another worker's, one ran past 30 s twice.
+  test.slow()
+
   test('syncs drafts to the Sandbox, survives a restart, and sends the same drafts to a second destination; both show synced with their own history', async ({
     page,
     context,
