@@ -113,7 +113,10 @@ test.describe('SKU editor controls', () => {
 
       // Only https links leave the app, through main.
       await image.fill('https://cdn.example.com/aviator.png')
-      await page.getByRole('button', { name: 'Open in browser' }).click()
+      // By the keyboard: beside another worker, a pointer click here was reported intercepted by
+      // the form's next field for a minute and a half (two runs of 2026-11-30, cause not found).
+      await page.getByRole('button', { name: 'Open in browser' }).focus()
+      await page.keyboard.press('Enter')
       await expect.poll(() => openedExternally).toEqual(['https://cdn.example.com/aviator.png'])
     } finally {
       server.close()

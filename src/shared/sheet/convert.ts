@@ -118,10 +118,10 @@ const TEXT_MARK = /^'(\d[\d ]*)$/
 /**
  * What a shop writes in its barcode column for "none": a placeholder ("N/A", "No barcode found"
  * in 693 rows of a real Dutch export), words, or a web page's address. No barcode is written
- * without a digit, so only such text is read as none; a code of letters without a space ("KZKL"), which a
- * shop may use as its barcode, is kept.
+ * without a digit (in any script), so only such text is read as none; a code of letters without a
+ * space ("KZKL"), which a shop may use as its barcode, is kept. Linear: the words' part cannot
+ * backtrack, and a cell may hold a megabyte.
  */
-// Linear: the words' part cannot backtrack (a cell may hold a megabyte). Any script's digits count.
 const NO_BARCODE =
   /^(?:n\/?a|none|null|nil|unknown|tbd|tba|-+|[^\p{Nd}\s]*\s[^\p{Nd}]*|[a-z][a-z+.-]*:\/\/[^\p{Nd}]*)$/iu
 
@@ -178,17 +178,20 @@ function leafCell(
       }
     case 'json':
       return jsonCell(name)
-    case 'url':
-      return asWritten || asExported ? textCell(meta, empty) : urlCell(textCell(meta, empty))
+    case 'url': {
+      const asIs = textCell(meta, empty, { suggest: false })
+      return asWritten || asExported ? asIs : urlCell(asIs)
+    }
     default:
-      return textCell(meta, empty, asWritten)
+      return textCell(meta, empty, { suggest: !asWritten })
   }
 }
 
-function textCell(meta: FieldMeta, empty: Converted, asWritten = true): CellConverter {
+/** A text cell as written, or spelled as the field's examples are when `suggest` ("Eyewear" → "eyewear"). */
+function textCell(meta: FieldMeta, empty: Converted, { suggest }: { suggest: boolean }): CellConverter {
   return (text) => {
     if (text.trim() === '') return empty
-    const spelled = asWritten ? undefined : suggestedSpelling(text, meta.examples)
+    const spelled = suggest ? suggestedSpelling(text, meta.examples) : undefined
     return spelled === undefined
       ? { value: text }
       : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
