@@ -22,6 +22,7 @@ import { transcodeKtx2 } from '#node/ktx2-transcoder.ts'
 import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import { largeDracoModel } from '../scripts/large-draco-model.ts'
 import { appContext, ensureBuilt, launchChromium, serveRenderer } from './app-browser.ts'
+import { previewPaint } from './preview-paint.ts'
 import { log, median, result, type BenchResult } from './result.ts'
 
 /**
@@ -138,7 +139,7 @@ export async function assetsScenario(): Promise<BenchResult[]> {
     const cdnLines = await compare(cdn, dir, `${CDN_DELAY_MS} ms a request`, [
       [`check-assets-1000-skus-50-models-cdn-${CDN_DELAY_MS}ms`, 'guarded'],
     ]).finally(() => cdn.close())
-    return [...loopbackLines, ...cdnLines, await previewFirstFrame()]
+    return [...loopbackLines, ...cdnLines, await previewFirstFrame(), ...(await previewPaint())]
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

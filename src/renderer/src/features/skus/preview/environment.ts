@@ -1,4 +1,17 @@
-import { DataTexture, EquirectangularReflectionMapping, LinearFilter, SRGBColorSpace, Texture } from 'three'
+import {
+  DataTexture,
+  EquirectangularReflectionMapping,
+  type PMREMGenerator,
+  HalfFloatType,
+  LinearFilter,
+  LinearMipmapLinearFilter,
+  LinearSRGBColorSpace,
+  MathUtils,
+  SRGBColorSpace,
+  Texture,
+  WebGLCubeRenderTarget,
+  type WebGLRenderTarget,
+} from 'three'
 import { EXRLoader } from 'three/addons/loaders/EXRLoader.js'
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
 import { sniff } from '#shared/asset-checks/picture-sniff.ts'
@@ -76,4 +89,54 @@ export function disposeTexture(texture: Texture): void {
   texture.dispose()
   const image: unknown = texture.image
   if (typeof ImageBitmap !== 'undefined' && image instanceof ImageBitmap) image.close()
+}
+
+/** The side of the smallest cube PMREMGenerator makes; smaller ones are made here. */
+const PMREM_MIN_SIZE = 256
+/** The side of a prefiltered cube's last level (PMREMGenerator's last level is 8 texels too). */
+const LAST_LEVEL_SIZE = 8
+/**
+ * The smallest cube made here: four levels. PMREMGenerator filters a cube's last three levels
+ * from a small copy of the picture, and its first, the mirror's, from the picture itself; with
+ * fewer levels the mirror's would be one of the three, and that filter divides by zero at
+ * roughness 0.
+ */
+const SMALLEST_SIZE = 64
+
+/**
+ * The cube to prefilter an equirectangular picture into, when the picture holds less detail than
+ * PMREMGenerator's smallest cube; undefined when it holds as much, for PMREMGenerator's own.
+ *
+ * PMREMGenerator sizes a cube's side at a quarter of the picture's width, and never under 256
+ * texels. The bundled studio is 256 × 128: 64 texels a side hold all it has, and 256 filter
+ * sixteen times as many texels. On a computer drawing WebGL without a graphics card (SwiftShader)
+ * that filtering took about 3 s of the GPU process at every opening of an editor, and the window
+ * did not repaint until it ended; in a cube of the picture's own size, 0.5 to 0.8 s
+ * (`preview-paint-gap` in docs/benchmarks.md).
+ *
+ * The cube is laid out as PMREMGenerator's are (one level a roughness, from a mirror's down to
+ * `LAST_LEVEL_SIZE` texels, `PMREMGenerator.lodToRoughness`), which is what the renderer reads
+ * of a texture marked `isPMREMTexture`: it is passed to `fromEquirectangular` to fill.
+ */
+export function prefilteredTarget(pictureWidth: number): WebGLCubeRenderTarget | undefined {
+  const size = Math.max(SMALLEST_SIZE, MathUtils.floorPowerOfTwo(Math.max(1, pictureWidth / 4)))
+  if (size >= PMREM_MIN_SIZE) return undefined
+  const target = new WebGLCubeRenderTarget(size, {
+    minFilter: LinearMipmapLinearFilter,
+    generateMipmaps: false,
+    type: HalfFloatType,
+    colorSpace: LinearSRGBColorSpace,
+    depthBuffer: false,
+  })
+  const levels = target.texture.mipmaps as Array<{ width: number; height: number }>
+  for (let side = size; side >= LAST_LEVEL_SIZE; side /= 2) levels.push({ width: side, height: side })
+  target.texture.name = 'PMREM'
+  target.texture.isPMREMTexture = true
+  return target
+}
+
+/** The equirectangular picture prefiltered for lighting, in a cube of its own size (above). */
+export function prefiltered(generator: PMREMGenerator, equirectangular: Texture): WebGLRenderTarget {
+  const { width } = equirectangular.image as { width: number }
+  return generator.fromEquirectangular(equirectangular, prefilteredTarget(width))
 }

@@ -24,7 +24,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
 import { ContactShadow } from './contact-shadow.ts'
 import type { ControlSurface } from './control-surface.ts'
 import { DEFAULT_FIELD_OF_VIEW } from './field-of-view.ts'
-import { disposeTexture } from './environment.ts'
+import { disposeTexture, prefiltered } from './environment.ts'
 import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
 import type { ModelBounds, TryOnFit } from '#shared/try-on/fit.ts'
 
@@ -370,7 +370,7 @@ export function createPreviewScene(
       requestRender()
     },
     setEnvironment(equirectangular) {
-      const next = pmrem.fromEquirectangular(equirectangular)
+      const next = prefiltered(pmrem, equirectangular)
       disposeTexture(equirectangular)
       environment?.dispose()
       environment = next
