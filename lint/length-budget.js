@@ -45,7 +45,7 @@ export const LONG_FUNCTIONS = {
   // connect handles every message of the preview's worker inline: to split by message.
   'src/renderer/src/features/skus/preview/preview-client.ts': 118,
   // createPreviewScene builds, lights and animates the scene in one closure: to split by concern.
-  'src/renderer/src/features/skus/preview/scene.ts': 287,
+  'src/renderer/src/features/skus/preview/scene.ts': 283,
   // usePreviewScene wires the scene, the camera and the page's events: to split by concern.
   'src/renderer/src/features/skus/preview/use-preview-scene.ts': 229,
   // newAppPayload is one literal of the console's defaults: data, not steps.

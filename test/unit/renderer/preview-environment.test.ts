@@ -1,6 +1,6 @@
 import { PMREMGenerator, WebGLCubeRenderTarget, type WebGLRenderer } from 'three'
 import { describe, expect, it } from 'vitest'
-import { prefilteredTarget } from '#renderer/features/skus/preview/environment.ts'
+import { drawsInSoftware, prefilteredTarget } from '#renderer/features/skus/preview/environment.ts'
 
 /** The sides of a cube's levels, largest first. */
 const sides = (target: WebGLCubeRenderTarget) =>
@@ -54,5 +54,43 @@ describe('the cube the preview prefilters an environment into', () => {
     for (const width of [1, 16, 100, 255]) {
       expect(sides(prefilteredTarget(width)!), `${width} wide`).toEqual([64, 32, 16, 8])
     }
+  })
+
+  it('is the smallest for any picture when WebGL is drawn in software', () => {
+    for (const width of [256, 1024, 4096]) {
+      expect(sides(prefilteredTarget(width, true)!), `${width} wide`).toEqual([64, 32, 16, 8])
+    }
+  })
+})
+
+describe('whether WebGL is drawn without a graphics card', () => {
+  /** A context that names its renderer as `name`, unmasked or (when the extension is missing) plain. */
+  const context = (name: string, unmasked = true) =>
+    ({
+      RENDERER: 0x1f01,
+      getExtension: (extension: string) =>
+        unmasked && extension === 'WEBGL_debug_renderer_info' ? { UNMASKED_RENDERER_WEBGL: 0x9246 } : null,
+      getParameter: (parameter: number) =>
+        parameter === (unmasked ? 0x9246 : 0x1f01) ? name : 'WebKit WebGL',
+    }) as unknown as WebGL2RenderingContext
+
+  it('reads the renderer’s names of the software ones', () => {
+    // What Chromium reports on these machines (no GPU, --disable-gpu).
+    const swiftShader =
+      'ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)'
+    expect(drawsInSoftware(context(swiftShader))).toBe(true)
+    expect(drawsInSoftware(context('llvmpipe (LLVM 15.0.6, 256 bits)'))).toBe(true)
+    expect(
+      drawsInSoftware(context('ANGLE (Microsoft, Microsoft Basic Render Driver Direct3D11 vs_5_0 ps_5_0)')),
+    ).toBe(true)
+    expect(drawsInSoftware(context('Mesa llvmpipe', false))).toBe(true)
+  })
+
+  it('takes a graphics card’s name, or none, for a graphics card', () => {
+    expect(
+      drawsInSoftware(context('ANGLE (Intel, Mesa Intel(R) UHD Graphics 620 (KBL GT2), OpenGL 4.6)')),
+    ).toBe(false)
+    expect(drawsInSoftware(context('Apple M1'))).toBe(false)
+    expect(drawsInSoftware(context('WebKit WebGL', false))).toBe(false)
   })
 })

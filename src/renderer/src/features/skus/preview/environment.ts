@@ -1,7 +1,7 @@
 import {
   DataTexture,
   EquirectangularReflectionMapping,
-  type PMREMGenerator,
+  PMREMGenerator,
   HalfFloatType,
   LinearFilter,
   LinearMipmapLinearFilter,
@@ -11,6 +11,7 @@ import {
   Texture,
   WebGLCubeRenderTarget,
   type WebGLRenderTarget,
+  type WebGLRenderer,
 } from 'three'
 import { EXRLoader } from 'three/addons/loaders/EXRLoader.js'
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js'
@@ -105,21 +106,25 @@ const SMALLEST_SIZE = 64
 
 /**
  * The cube to prefilter an equirectangular picture into, when the picture holds less detail than
- * PMREMGenerator's smallest cube; undefined when it holds as much, for PMREMGenerator's own.
+ * PMREMGenerator's smallest cube, or when WebGL is drawn in `software`; undefined otherwise, for
+ * PMREMGenerator's own.
  *
  * PMREMGenerator sizes a cube's side at a quarter of the picture's width, and never under 256
  * texels. The bundled studio is 256 × 128: 64 texels a side hold all it has, and 256 filter
  * sixteen times as many texels. On a computer drawing WebGL without a graphics card (SwiftShader)
  * that filtering took about 3 s of the GPU process at every opening of an editor, and the window
  * did not repaint until it ended; in a cube of the picture's own size, 0.5 to 0.8 s
- * (`preview-paint-gap` in docs/benchmarks.md).
+ * (`preview-paint-gap` in docs/benchmarks.md). So in software every picture gets the smallest cube:
+ * a SKU's own 2,048-pixel image would take a cube of 512 a side, and seconds more of a window
+ * that does not repaint. Its reflections are softer for it, and the preview says so.
  *
  * The cube is laid out as PMREMGenerator's are (one level a roughness, from a mirror's down to
  * `LAST_LEVEL_SIZE` texels, `PMREMGenerator.lodToRoughness`), which is what the renderer reads
  * of a texture marked `isPMREMTexture`: it is passed to `fromEquirectangular` to fill.
  */
-export function prefilteredTarget(pictureWidth: number): WebGLCubeRenderTarget | undefined {
-  const size = Math.max(SMALLEST_SIZE, MathUtils.floorPowerOfTwo(Math.max(1, pictureWidth / 4)))
+export function prefilteredTarget(pictureWidth: number, software = false): WebGLCubeRenderTarget | undefined {
+  const detail = MathUtils.floorPowerOfTwo(Math.max(1, pictureWidth / 4))
+  const size = software ? SMALLEST_SIZE : Math.max(SMALLEST_SIZE, detail)
   if (size >= PMREM_MIN_SIZE) return undefined
   const target = new WebGLCubeRenderTarget(size, {
     minFilter: LinearMipmapLinearFilter,
@@ -135,8 +140,49 @@ export function prefilteredTarget(pictureWidth: number): WebGLCubeRenderTarget |
   return target
 }
 
-/** The equirectangular picture prefiltered for lighting, in a cube of its own size (above). */
-export function prefiltered(generator: PMREMGenerator, equirectangular: Texture): WebGLRenderTarget {
-  const { width } = equirectangular.image as { width: number }
-  return generator.fromEquirectangular(equirectangular, prefilteredTarget(width))
+/** A scene's light from its environment: the picture prefiltered into the cube above, kept until the next. */
+export class EnvironmentLighting {
+  private readonly generator: PMREMGenerator
+  private readonly software: boolean
+  private current: WebGLRenderTarget | undefined
+
+  constructor(renderer: WebGLRenderer) {
+    this.generator = new PMREMGenerator(renderer)
+    this.software = drawsInSoftware(renderer.getContext())
+  }
+
+  /**
+   * Lights from an equirectangular picture, which it takes over (and disposes); true when its
+   * reflections are softened: the cube holds less than the picture (WebGL drawn in software).
+   */
+  set(equirectangular: Texture): boolean {
+    const { width } = equirectangular.image as { width: number }
+    const cube = prefilteredTarget(width, this.software)
+    const next = this.generator.fromEquirectangular(equirectangular, cube)
+    disposeTexture(equirectangular)
+    this.current?.dispose()
+    this.current = next
+    return !!cube && cube.width < MathUtils.floorPowerOfTwo(Math.max(1, width / 4))
+  }
+
+  /** The prefiltered cube to light with, once `set`. */
+  texture(): Texture | null {
+    return this.current?.texture ?? null
+  }
+
+  dispose(): void {
+    this.current?.dispose()
+    this.generator.dispose()
+  }
+}
+
+/**
+ * Whether WebGL is drawn without a graphics card: SwiftShader (Chromium's own, where the GPU is
+ * missing or refused), Mesa's llvmpipe or softpipe, Windows' Basic Render Driver. Read from the
+ * renderer's unmasked name; a browser that hides it is taken for one with a graphics card.
+ */
+export function drawsInSoftware(gl: WebGLRenderingContext | WebGL2RenderingContext): boolean {
+  const info = gl.getExtension('WEBGL_debug_renderer_info')
+  const name: unknown = info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER)
+  return typeof name === 'string' && /swiftshader|llvmpipe|softpipe|basic render driver/i.test(name)
 }

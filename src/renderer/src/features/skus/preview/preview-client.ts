@@ -32,7 +32,7 @@ export interface PreviewClient {
   /** Shows a model's bytes in place of the previous one; says how it was read, or rejects with why not in words. */
   showModel(bytes: Uint8Array, address?: string): Promise<ModelReading>
   /** Lights the scene with an environment image's bytes; rejects with why not in words. */
-  showEnvironment(bytes: Uint8Array): Promise<void>
+  showEnvironment(bytes: Uint8Array): Promise<Lit>
   setTransform(position: Vector3Like, rotation: Vector3Like): void
   setToneMapping(curve: ToneMappingCurve): void
   setIntensity(value: number): void
@@ -46,6 +46,11 @@ export interface PreviewClient {
   showFace(face: FaceLandmarks | undefined): void
   setModelVisible(visible: boolean): void
   stop(): void
+}
+
+/** How an environment image lights the scene: `softened` as preview-messages.ts says. */
+export interface Lit {
+  softened: boolean
 }
 
 /** Raised when this browser cannot hand a canvas to a worker (every Chromium since 69 can). */
@@ -229,7 +234,7 @@ function connect(offscreen: OffscreenCanvas, size: SurfaceSize, events: PreviewC
       case 'environment-shown':
         frameOwed = true
         events.onProgress({ frames, settled: false })
-        return settle(data.load, {})
+        return settle(data.load, { value: { softened: data.softened } })
       case 'model-failed':
       case 'environment-failed':
         return settle(data.load, { reason: data.reason })
@@ -258,7 +263,7 @@ function connect(offscreen: OffscreenCanvas, size: SurfaceSize, events: PreviewC
 
   const client: StillPreviewClient = {
     showModel: (bytes, address) => load<ModelReading>((id) => ({ type: 'model', load: id, bytes, address })),
-    showEnvironment: (bytes) => load<void>((id) => ({ type: 'environment', load: id, bytes })),
+    showEnvironment: (bytes) => load<Lit>((id) => ({ type: 'environment', load: id, bytes })),
     setTransform: (position, rotation) => send({ type: 'transform', position, rotation }),
     setToneMapping: (curve) => send({ type: 'tone-mapping', curve }),
     setIntensity: (value) => send({ type: 'intensity', value }),

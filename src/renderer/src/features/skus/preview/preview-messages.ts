@@ -95,7 +95,8 @@ export type FromWorker =
   | { type: 'drawn'; frames: number; change: number; pending: boolean; modelInView?: boolean }
   | { type: 'model-shown'; load: number; reading: ModelReading }
   | { type: 'model-failed'; load: number; reason: string }
-  | { type: 'environment-shown'; load: number }
+  /** `softened`: lit from a smaller copy of the picture than it holds (WebGL drawn in software). */
+  | { type: 'environment-shown'; load: number; softened: boolean }
   | { type: 'environment-failed'; load: number; reason: string }
   /** The still asked for under `id`: its pixels (transparent where nothing is drawn), or why not. */
   | { type: 'still'; id: number; bitmap?: ImageBitmap; error?: string }

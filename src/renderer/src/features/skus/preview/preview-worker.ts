@@ -171,8 +171,8 @@ async function showEnvironment(load: number, bytes: Uint8Array) {
       disposeTexture(texture)
       return post({ type: 'environment-failed', load, reason: REPLACED })
     }
-    scene.setEnvironment(texture)
-    post({ type: 'environment-shown', load })
+    const softened = scene.setEnvironment(texture)
+    post({ type: 'environment-shown', load, softened })
     report()
   } catch (error) {
     post({ type: 'environment-failed', load, reason: messageOf(error) })

@@ -7,7 +7,6 @@ import {
   Mesh,
   MeshBasicMaterial,
   PerspectiveCamera,
-  PMREMGenerator,
   Scene,
   Sphere,
   SphereGeometry,
@@ -18,13 +17,12 @@ import {
   type Material,
   type Object3D,
   type ToneMapping,
-  type WebGLRenderTarget,
 } from 'three'
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js'
 import { ContactShadow } from './contact-shadow.ts'
 import type { ControlSurface } from './control-surface.ts'
 import { DEFAULT_FIELD_OF_VIEW } from './field-of-view.ts'
-import { disposeTexture, prefiltered } from './environment.ts'
+import { disposeTexture, EnvironmentLighting } from './environment.ts'
 import type { ShadowSettings, Vector3Like } from './preview-settings.ts'
 import type { ModelBounds, TryOnFit } from '#shared/try-on/fit.ts'
 
@@ -47,8 +45,11 @@ export interface PreviewScene {
   /** Brightness of the environment lighting; 1 is the environment as it is. */
   setIntensity(intensity: number): void
   setShadow(shadow: ShadowSettings): void
-  /** Lights the scene with an equirectangular texture; takes it over (and disposes it). */
-  setEnvironment(equirectangular: Texture): void
+  /**
+   * Lights the scene with an equirectangular texture; takes it over (and disposes it). True when
+   * its reflections are softened (WebGL drawn in software: environment.ts).
+   */
+  setEnvironment(equirectangular: Texture): boolean
   setFieldOfView(degrees: number): void
   /** Back to the framing the model was first shown with. */
   resetView(): void
@@ -155,8 +156,7 @@ export function createPreviewScene(
   // Down to a little below the horizon: the shadow is drawn on the ground, seen from above.
   controls.maxPolarAngle = MathUtils.degToRad(100)
 
-  const pmrem = new PMREMGenerator(renderer)
-  let environment: WebGLRenderTarget | undefined
+  const lighting = new EnvironmentLighting(renderer)
 
   const shadow = new ContactShadow()
   scene.add(shadow.group)
@@ -370,12 +370,10 @@ export function createPreviewScene(
       requestRender()
     },
     setEnvironment(equirectangular) {
-      const next = prefiltered(pmrem, equirectangular)
-      disposeTexture(equirectangular)
-      environment?.dispose()
-      environment = next
-      scene.environment = next.texture
+      const softened = lighting.set(equirectangular)
+      scene.environment = lighting.texture()
       requestRender()
+      return softened
     },
     setFieldOfView(degrees) {
       // On a face the lens is the picture's (fit.ts), kept when the studio is left and come back to.
@@ -466,8 +464,7 @@ export function createPreviewScene(
       shadow.dispose()
       occluder.geometry.dispose()
       occluder.material.dispose()
-      environment?.dispose()
-      pmrem.dispose()
+      lighting.dispose()
       canvas.removeEventListener('webglcontextlost', onContextLost)
       renderer.dispose()
       // Browsers allow a handful of live WebGL contexts; give this one back now, not at GC.

@@ -38,6 +38,8 @@ const ADDRESS_SETTLE_MS = 500
 
 const SAMPLE_MODEL: PreviewAssetRequest = { source: 'sample', name: 'model' }
 const SAMPLE_ENVIRONMENT: PreviewAssetRequest = { source: 'sample', name: 'environment' }
+/** Said of an environment image lit from a smaller copy of it (environment.ts, `prefilteredTarget`). */
+const SOFTENED = ' Its reflections are less sharp here: this computer draws 3D without a graphics card.'
 
 /** Which model is shown, and what it took: the decoders and glTF extensions it needed, the files beside it. */
 function describeAsset(name: string, source: ModelSource, loaded: ModelReading): string {
@@ -159,12 +161,12 @@ export function usePreviewScene(
         const asset = await loadPreviewAsset({ source: 'url', url: wanted.url })
         if (load !== environmentLoad || !scene) return
         try {
-          await scene.showEnvironment(asset.bytes)
+          const { softened } = await scene.showEnvironment(asset.bytes)
           lit = true
+          shown = { text: `Lit by ${asset.name}, the SKU’s environment image.${softened ? SOFTENED : ''}` }
         } catch (error) {
           throw new Error(`Could not show ${asset.name}: ${failureText(error)}`, { cause: error })
         }
-        shown = { text: `Lit by ${asset.name}, the SKU’s environment image.` }
       } catch (error) {
         shown = {
           text: `Lit by the default studio: the environment image could not be loaded — ${failureText(error)}`,
