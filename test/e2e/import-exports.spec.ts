@@ -14,6 +14,14 @@ import { parseCsvText } from '#shared/sheet/csv.ts'
 
 const exports = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/sheets/exports')
 
+/** Shopify's inventory export (its 2024 header; the rows written here): one row a variant and location. */
+const SHOPIFY_INVENTORY_CSV = [
+  'Handle,Title,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Option3 Name,Option3 Value,SKU,HS Code,COO,Location,Bin name,' +
+    'Incoming (not editable),Unavailable (not editable),Committed (not editable),Available (not editable),On hand (current),On hand (new)',
+  'aviator-classic,Aviator Classic Sunglasses,Color,Black,,,,,AV-BLK,,,Main Street 1,,0,0,1,11,12,',
+  'aviator-classic,Aviator Classic Sunglasses,Color,Black,,,,,AV-BLK,,,Warehouse,,0,0,0,4,4,',
+].join('\n')
+
 async function openImport(page: Page, pageProblems: PageProblems) {
   // The drafts' pictures live on a host the tests do not answer; the list shows tiles.
   pageProblems.allow(/Failed to load resource/)
@@ -333,6 +341,18 @@ test.describe('Importing real spreadsheets', () => {
       productName: 'Aviator Classic Sunglasses – Gold',
       options: { Color: 'Gold' },
     })
+
+    // Shopify's inventory export starts as this file did, and holds stock counts, not products.
+    await page.getByRole('button', { name: 'Import another file' }).click()
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'inventory_export_1.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(SHOPIFY_INVENTORY_CSV),
+    })
+    await expect(page.getByRole('alert')).toContainText(
+      '“inventory_export_1.csv” cannot be imported. It is Shopify’s inventory export: stock counts by location, with no barcodes, prices or pictures. In Shopify, export the products (Products › Export) and import that file.',
+    )
+    expect((await storedDrafts(page)).length).toBe(6)
   })
 
   test('a WooCommerce export in Portuguese: read as the English one, its headers shown as written; what is no physical product skipped', async ({

@@ -16,6 +16,8 @@ export type SheetFileErrorCode =
   | 'aborted'
   /** PrestaShop's combinations file without the products file it names (prestashop.ts). */
   | 'needs-products'
+  /** Shopify's inventory export: stock counts, no products (shopify-inventory.ts). */
+  | 'inventory-export'
   /** Two files given together that are not PrestaShop's products and combinations files. */
   | 'not-a-pair'
   /** An XML feed: not well-formed, a DOCTYPE, or XML that is no product feed (xml-feed.ts). */

@@ -13,6 +13,7 @@ import {
   type SquarespaceColumns,
 } from './squarespace.ts'
 import { cellAt } from './cell-at.ts'
+import { refuseShopifyInventory } from './shopify-inventory.ts'
 import { unescapeFormula } from './formula.ts'
 
 /**
@@ -194,6 +195,7 @@ function shopifyLayout(
   const title = at('title')
   const shopifyVariant = at('variant sku', 'variant barcode', 'option1 value', 'variant price')
   if (handle === undefined || title === undefined || shopifyVariant === undefined) return undefined
+  refuseShopifyInventory(words)
   const options = [1, 2, 3].flatMap((n) => {
     const name = at(`option${n} name`)
     const value = at(`option${n} value`)

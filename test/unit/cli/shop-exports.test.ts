@@ -221,3 +221,44 @@ describe('WooCommerce’s export without a Parent column', () => {
     expect(notes).toContain('read as a WooCommerce product export: 2 products, 0 variants')
   })
 })
+
+// A tryout's real Shopify inventory export (884 rows, no licence to keep it) was read as a product
+// export: "884 products, 0 variants", each without a barcode. Its 2024 header, with rows written here.
+describe('Shopify’s inventory export', () => {
+  const HEADER =
+    'Handle,Title,Option1 Name,Option1 Value,Option2 Name,Option2 Value,Option3 Name,Option3 Value,SKU,HS Code,COO,' +
+    'Location,Bin name,Incoming (not editable),Unavailable (not editable),Committed (not editable),' +
+    'Available (not editable),On hand (current),On hand (new)'
+  const ROWS = [
+    'aviator-classic,Aviator Classic Sunglasses,Color,Black,,,,,AV-BLK,,,Main Street 1,,0,0,1,11,12,',
+    'aviator-classic,Aviator Classic Sunglasses,Color,Gold,,,,,AV-GLD,,,Main Street 1,,0,0,0,3,3,',
+  ]
+
+  it('is refused by validate and convert, saying which file to export instead', async () => {
+    const file = join(scratch, 'inventory_export_1.csv')
+    await writeFile(file, [HEADER, ...ROWS].join('\n'))
+    for (const args of [
+      ['validate', file],
+      ['convert', file, join(scratch, 'inventory.json')],
+    ]) {
+      const run = await runCli(args)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toContain(
+        `Cannot read ${file}: It is Shopify’s inventory export: stock counts by location, with no barcodes, prices or pictures. In Shopify, export the products (Products › Export) and import that file.`,
+      )
+    }
+  })
+
+  it('a product export with a stock column of its own is still read', async () => {
+    const file = join(scratch, 'shopify-with-on-hand.csv')
+    await writeFile(
+      file,
+      [
+        'Handle,Title,Option1 Name,Option1 Value,Variant SKU,Variant Barcode,Variant Price,On hand',
+        'aviator-classic,Aviator Classic Sunglasses,Color,Black,AV-BLK,840012345016,120,12',
+      ].join('\n'),
+    )
+    const { notes } = await validated(file)
+    expect(notes[0]).toMatch(/^read as a Shopify product export: 1 product/)
+  })
+})
