@@ -413,6 +413,12 @@ test.describe('SKU list at catalogue scale', () => {
     await expect(page.getByLabel('Search SKUs')).toBeFocused()
     await page.keyboard.type('tailspin')
     await expect(lede(page)).toContainText('match')
+    // ArrowDown goes down to the rows found; "/" comes back up.
+    await page.keyboard.press('ArrowDown')
+    await expect(focusedRow(page)).toHaveAttribute('aria-rowindex', '2')
+    await expect(focusedRow(page)).toContainText(/tailspin/i)
+    await page.keyboard.press('/')
+    await expect(page.getByLabel('Search SKUs')).toBeFocused()
     await page.keyboard.press('Escape')
     await expect(lede(page)).toHaveText('1,001 drafts on this computer')
 

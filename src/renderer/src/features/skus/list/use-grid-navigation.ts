@@ -80,5 +80,8 @@ export function useGridNavigation(
     else if (target.getAttribute('role') === 'row') onRowKeydown(event)
   }
 
-  return { onKeydown, focusRow }
+  /** Focus on the rows, at the row the keyboard was last on (scrolled into view). */
+  const enterRows = () => moveTo(active.value, false)
+
+  return { onKeydown, focusRow, enterRows }
 }
