@@ -4,21 +4,25 @@ import playwrightConfig from '../playwright.config.ts'
 import { createPreviewAssetLoader } from '#node/preview-assets.ts'
 import type { PreviewAssetRequest } from '#shared/ipc.ts'
 import { appContext, ensureBuilt, launchChromium, resourcesDir, serveRenderer } from './app-browser.ts'
-import { log, median, result, type BenchResult } from './result.ts'
+import { log, result, type BenchResult } from './result.ts'
 
 /**
  * `preview-paint-gap`: how long the window goes without painting while the SKU editor opens and
  * its preview draws the sample glasses lit by the default studio: the longest time between two
- * animation frames of the page, from the click on New SKU until the glasses are drawn. With no GPU
- * (these machines; a computer whose graphics card Chromium refuses), WebGL is drawn in software in
- * the GPU process, and the page's frames wait while it works, though the page's thread is free:
- * a freeze a person sees, which no long task shows. Against the same opening in a browser without
- * WebGL (launched without its software renderer), where the preview says so and draws nothing:
- * the page's own gaps on this machine. Each open on a page loaded afresh (the preview's worker and
- * its WebGL are each editor's own), after one to warm up; medians compared.
+ * animation frames of the page, from the click on New SKU until 30 frames after the glasses are
+ * drawn. With no GPU (these machines; a computer whose graphics card Chromium refuses), WebGL is
+ * drawn in software in the GPU process, and the page's frames wait while it works, though the
+ * page's thread is free: a freeze a person sees, which no long task shows. Against the same
+ * opening in a browser without WebGL (launched without its software renderer), where the preview
+ * says so and draws nothing: the page's own gaps on this machine. Each open on a page loaded
+ * afresh (the preview's worker and its WebGL are each editor's own), after one to warm up. The
+ * longest gap of any open is compared, not a median: the stall comes in some opens and not in
+ * others (about half, here), and the worst is what a person meets.
  */
 const ROUNDS = 5
 const TIMEOUT_MS = 120_000
+/** Frames watched after the glasses are drawn: about half a second at 60 a second. */
+const SETTLE_FRAMES = 30
 
 /** Watches the page's frames from its first script: the longest gap since the last `__paintFrom`. */
 function watchFrames() {
@@ -60,15 +64,16 @@ async function longestGap(page: Page, url: string, drawn: (page: Page) => Promis
   })
   await page.getByRole('button', { name: 'New SKU' }).click()
   await drawn(page)
-  // The frame after: a gap still open when the glasses were drawn ends here.
-  await page.evaluate(
-    () =>
-      new Promise((done) =>
-        (
-          globalThis as unknown as { requestAnimationFrame(callback: () => void): number }
-        ).requestAnimationFrame(() => done(undefined)),
-      ),
-  )
+  // Watched on for SETTLE_FRAMES frames: "drawn" says the worker has asked for its frame, and
+  // the GPU process's work may still hold the page's frames, or be about to.
+  await page.evaluate((frames) => {
+    const g = globalThis as unknown as { requestAnimationFrame(callback: () => void): number }
+    return new Promise((done) => {
+      const next = (left: number) =>
+        left > 0 ? g.requestAnimationFrame(() => next(left - 1)) : done(undefined)
+      next(frames)
+    })
+  }, SETTLE_FRAMES)
   return page.evaluate(() => (globalThis as unknown as PaintGlobals).__paint.longest)
 }
 
@@ -77,7 +82,7 @@ const glassesDrawn = async (page: Page) => {
     .getByTestId('preview-model')
     .filter({ hasText: 'Showing the sample glasses' })
     .waitFor({ timeout: TIMEOUT_MS })
-  await page.locator('[data-busy="false"]').waitFor({ timeout: TIMEOUT_MS })
+  await page.locator('[data-busy="false"][data-drawn="true"]').waitFor({ timeout: TIMEOUT_MS })
 }
 
 const noWebGLSaid = (page: Page) =>
@@ -108,7 +113,7 @@ export async function previewPaint(): Promise<BenchResult[]> {
         )
       }
     }
-    return [result('assets', 'preview-paint-gap', median(gaps.drawn), median(gaps.none))]
+    return [result('assets', 'preview-paint-gap', Math.max(...gaps.drawn), Math.max(...gaps.none))]
   } finally {
     await withWebGL.close()
     await withoutWebGL.close()

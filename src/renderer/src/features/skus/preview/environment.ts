@@ -92,41 +92,36 @@ export function disposeTexture(texture: Texture): void {
   if (typeof ImageBitmap !== 'undefined' && image instanceof ImageBitmap) image.close()
 }
 
-/** The side of the smallest cube PMREMGenerator makes; smaller ones are made here. */
-const PMREM_MIN_SIZE = 256
 /** The side of a prefiltered cube's last level (PMREMGenerator's last level is 8 texels too). */
 const LAST_LEVEL_SIZE = 8
 /**
- * The smallest cube made here: four levels. PMREMGenerator filters a cube's last three levels
- * from a small copy of the picture, and its first, the mirror's, from the picture itself; with
- * fewer levels the mirror's would be one of the three, and that filter divides by zero at
- * roughness 0.
+ * The cube made here: four levels. PMREMGenerator filters a cube's last three levels from a
+ * 16-texel copy of the picture, and its first, the mirror's, from the picture itself; with fewer
+ * levels the mirror's would be one of the three, and that filter divides by zero at roughness 0.
  */
-const SMALLEST_SIZE = 64
+const SOFTWARE_SIZE = 64
 
 /**
- * The cube to prefilter an equirectangular picture into, when the picture holds less detail than
- * PMREMGenerator's smallest cube, or when WebGL is drawn in `software`; undefined otherwise, for
- * PMREMGenerator's own.
+ * The cube to prefilter an environment picture into where WebGL is drawn in `software`; undefined
+ * with a graphics card, for PMREMGenerator's own.
  *
- * PMREMGenerator sizes a cube's side at a quarter of the picture's width, and never under 256
- * texels. The bundled studio is 256 × 128: 64 texels a side hold all it has, and 256 filter
- * sixteen times as many texels. On a computer drawing WebGL without a graphics card (SwiftShader)
- * that filtering took about 3 s of the GPU process at every opening of an editor, and the window
- * did not repaint until it ended; in a cube of the picture's own size, 0.5 to 0.8 s
- * (`preview-paint-gap` in docs/benchmarks.md). So in software every picture gets the smallest cube:
- * a SKU's own 2,048-pixel image would take a cube of 512 a side, and seconds more of a window
- * that does not repaint. Its reflections are softer for it, and the preview says so.
+ * PMREMGenerator makes a cube a quarter of the picture's width a side, and never under 256 texels.
+ * On a computer drawing WebGL without a graphics card (SwiftShader) filtering the bundled studio
+ * (256 × 128) into 256 took 2.4 to 3.1 s of the GPU process at every opening of an editor, and the
+ * window did not repaint until it ended; into 64, 0.5 to 0.8 s (`preview-paint-gap` in
+ * docs/benchmarks.md). A SKU's own 2,048-pixel picture would take 512 a side. So in software every
+ * picture gets 64. The studio holds no more than that; a larger picture's reflections are less
+ * sharp, and the preview says so. With a graphics card the cube is three's, as before (there the
+ * filtering runs on the card; these machines have none to measure it on): in 64, the level of
+ * roughness 0.18 is filtered from the 16-texel copy, coarser than three's levels ever are.
  *
  * The cube is laid out as PMREMGenerator's are (one level a roughness, from a mirror's down to
  * `LAST_LEVEL_SIZE` texels, `PMREMGenerator.lodToRoughness`), which is what the renderer reads
  * of a texture marked `isPMREMTexture`: it is passed to `fromEquirectangular` to fill.
  */
-export function prefilteredTarget(pictureWidth: number, software = false): WebGLCubeRenderTarget | undefined {
-  const detail = MathUtils.floorPowerOfTwo(Math.max(1, pictureWidth / 4))
-  const size = software ? SMALLEST_SIZE : Math.max(SMALLEST_SIZE, detail)
-  if (size >= PMREM_MIN_SIZE) return undefined
-  const target = new WebGLCubeRenderTarget(size, {
+export function prefilteredTarget(software: boolean): WebGLCubeRenderTarget | undefined {
+  if (!software) return undefined
+  const target = new WebGLCubeRenderTarget(SOFTWARE_SIZE, {
     minFilter: LinearMipmapLinearFilter,
     generateMipmaps: false,
     type: HalfFloatType,
@@ -134,7 +129,8 @@ export function prefilteredTarget(pictureWidth: number, software = false): WebGL
     depthBuffer: false,
   })
   const levels = target.texture.mipmaps as Array<{ width: number; height: number }>
-  for (let side = size; side >= LAST_LEVEL_SIZE; side /= 2) levels.push({ width: side, height: side })
+  for (let side = SOFTWARE_SIZE; side >= LAST_LEVEL_SIZE; side /= 2)
+    levels.push({ width: side, height: side })
   target.texture.name = 'PMREM'
   target.texture.isPMREMTexture = true
   return target
@@ -157,11 +153,19 @@ export class EnvironmentLighting {
    */
   set(equirectangular: Texture): boolean {
     const { width } = equirectangular.image as { width: number }
-    const cube = prefilteredTarget(width, this.software)
-    const next = this.generator.fromEquirectangular(equirectangular, cube)
-    disposeTexture(equirectangular)
+    const cube = prefilteredTarget(this.software)
+    let next: WebGLRenderTarget
+    try {
+      next = this.generator.fromEquirectangular(equirectangular, cube)
+    } catch (error) {
+      cube?.dispose()
+      throw error
+    } finally {
+      disposeTexture(equirectangular)
+    }
     this.current?.dispose()
     this.current = next
+    // Softened: the picture holds more than the cube, a quarter of its width a side.
     return !!cube && cube.width < MathUtils.floorPowerOfTwo(Math.max(1, width / 4))
   }
 
