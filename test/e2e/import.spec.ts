@@ -5,7 +5,8 @@ import type { Page } from '@playwright/test'
 import { seedDrafts, type SeededDraft } from '../../bench/seed-drafts.ts'
 import { parseCsvText } from '#shared/sheet/csv.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
-import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import writeXlsxFile from 'write-excel-file/universal'
+import { readXlsx } from '#shared/sheet/xlsx.ts'
 import { sheetDeclaring, xlsxBomb } from '../unit/sheet/xlsx-bombs.ts'
 import { axe, expect, screenshot, test, type PageProblems } from './harness/fixtures.ts'
 import {
@@ -179,11 +180,19 @@ test.describe('Importing SKUs', () => {
 
   test('an Excel workbook and a JSON bulk request', async ({ page, pageProblems }) => {
     await openImport(page, pageProblems, 0)
-    const workbook = await writeXlsx([
+    // Two sheets, as people's workbooks often have: the SKUs, then a sheet of notes.
+    const skus = [
       ['productName', 'brand', 'barcode', 'category', 'subCategory', 'arEffect.envSettings.intensity'],
       ['Workbook Aviator', 'Northwind Optics', '7000000000001', 'eyewear', 'sunglasses', '1.5'],
       ['Workbook Round', 'Contoso Vision', '7000000000002', 'eyewear', 'eyeglasses', '0.8'],
-    ])
+    ]
+    const cells = (rows: string[][]) => rows.map((row) => row.map((value) => ({ value })))
+    const workbook = await (
+      await writeXlsxFile([
+        { sheet: 'SKUs', data: cells(skus) },
+        { sheet: 'How to fill', data: cells([['One row a SKU']]) },
+      ]).toBlob()
+    ).arrayBuffer()
     await fileInput(page).setInputFiles({
       name: 'workbook.xlsx',
       mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -199,6 +208,11 @@ test.describe('Importing SKUs', () => {
     await expect(page.locator('.import-counts')).toHaveText(
       /^Rows2Ready to send\dHeld back from sending\dErrors0$/,
     )
+    await expect(
+      page.getByText(
+        'The workbook has 2 sheets: the first, “SKUs”, is read; “How to fill” is not. To import another, move it first, or save it alone as CSV.',
+      ),
+    ).toBeVisible()
     await page.getByRole('button', { name: 'Import 2 valid rows' }).click()
     await expect(page.getByRole('heading', { name: '2 drafts imported' })).toBeVisible()
     const fromWorkbook = await storedDrafts(page)

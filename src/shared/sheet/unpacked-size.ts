@@ -16,8 +16,8 @@
  */
 
 export type UnpackedSize =
-  /** Within the limit: the bytes every entry unpacked to. */
-  | { within: true; bytes: number }
+  /** Within the limit: the bytes every entry unpacked to, and the entry asked to be kept, if any. */
+  | { within: true; bytes: number; kept?: Uint8Array }
   /** What the entries declare is over the limit: nothing was inflated. */
   | { within: false; declared: number }
   /** They declare `declared`, within it, but inflate to more than the limit: the inflation stopped there. */
@@ -47,32 +47,53 @@ const ZIP64_MARK = 0xffff_ffff
  */
 const STRETCH = 4 * 1024
 
-export async function unpackedSize(zip: Uint8Array<ArrayBuffer>, limit: number): Promise<UnpackedSize> {
+export async function unpackedSize(
+  zip: Uint8Array<ArrayBuffer>,
+  limit: number,
+  /** An entry whose bytes to keep as they are inflated (a workbook's small `xl/workbook.xml`). */
+  keep?: string,
+): Promise<UnpackedSize> {
   const list = entries(zip)
   let declared = 0
   for (const entry of list) declared += entry.method === 0 ? entry.compressedSize : entry.declaredSize
   if (declared > limit) return { within: false, declared }
   let bytes = 0
+  let kept: Uint8Array[] | undefined
   for (const entry of list) {
     const data = new Uint8Array(zip.buffer, zip.byteOffset + entry.dataStart, entry.compressedSize)
-    if (entry.method === 0) bytes += data.length
+    const chunks = entry.name === keep ? (kept = [] as Uint8Array[]) : undefined
+    if (entry.method === 0) {
+      bytes += data.length
+      chunks?.push(data)
+    }
     // An empty entry holds nothing to inflate (a stream of its own would call it cut short).
     else if (entry.method === 8 && data.length > 0)
-      bytes = await inflatedCount(data, bytes, limit, entry.name)
+      bytes = await inflatedCount(data, bytes, limit, entry.name, chunks)
     if (bytes > limit) return { within: false, declared, inflatedPast: bytes }
   }
-  return { within: true, bytes }
+  return { within: true, bytes, ...(kept && { kept: joined(kept) }) }
+}
+
+function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0))
+  let at = 0
+  for (const chunk of chunks) {
+    out.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return out
 }
 
 /**
  * `counted` plus what `data` inflates to, stopping as soon as that passes `limit` (the result is
- * then over it by at most one output chunk). The inflated bytes themselves are dropped.
+ * then over it by at most one output chunk). The inflated bytes are dropped, or kept in `chunks`.
  */
 async function inflatedCount(
   data: Uint8Array<ArrayBuffer>,
   counted: number,
   limit: number,
   name: string,
+  chunks?: Uint8Array[],
 ): Promise<number> {
   const stream = new DecompressionStream('deflate-raw')
   const writer = stream.writable.getWriter()
@@ -93,6 +114,7 @@ async function inflatedCount(
       const { done, value } = await reader.read()
       if (done) break
       total += value.byteLength
+      chunks?.push(value)
       if (total > limit) {
         stopped = true
         await reader.cancel()

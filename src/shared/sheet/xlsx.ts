@@ -61,7 +61,7 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
   if (head[0] !== 0x50 || head[1] !== 0x4b) {
     throw new SheetFileError('not-xlsx', NOT_XLSX_MESSAGE)
   }
-  await refuseLargeUnpacked(new Uint8Array(input))
+  const workbook = await refuseLargeUnpacked(new Uint8Array(input))
   let data: unknown[][]
   try {
     // Numbers come as the workbook stores them (text), so no float noise is added on the way.
@@ -114,18 +114,67 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
   })
   // Trailing blank rows are formatting left behind, not data.
   while (rows.length > 0 && isBlankRow(rows[rows.length - 1]!)) rows.pop()
+  const others = otherSheetsNote(sheetNames(workbook))
+  if (others) notes.push(others)
   return { headers, rows, notes }
 }
+
+/** Other sheets named at most: a workbook of a sheet a month would say them all. */
+const NAMED_SHEETS = 5
+
+/**
+ * Says that the sheets after the first were not read, naming them: a workbook of products and
+ * variants on two sheets would otherwise be read without a word as its products alone.
+ */
+function otherSheetsNote(names: readonly string[]): string | undefined {
+  if (names.length < 2) return undefined
+  const others = names.slice(1)
+  const named = others.slice(0, NAMED_SHEETS).map((name) => `“${name}”`)
+  const more = others.length - named.length
+  const list = more > 0 ? `${named.join(', ')} and ${thousands(more)} more` : joinedWithAnd(named)
+  return `The workbook has ${thousands(names.length)} sheets: the first, “${names[0]}”, is read; ${list} ${others.length === 1 ? 'is' : 'are'} not. To import another, move it first, or save it alone as CSV.`
+}
+
+const joinedWithAnd = (items: readonly string[]) =>
+  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+
+/**
+ * The names of a workbook's sheets in their order (its `xl/workbook.xml`), the first being the one
+ * read-excel-file reads. None when the part is missing or names none.
+ */
+export function sheetNames(workbookXml: Uint8Array | undefined): string[] {
+  if (!workbookXml) return []
+  const xml = new TextDecoder().decode(workbookXml)
+  const names: string[] = []
+  for (const [, attributes] of xml.matchAll(/<(?:[\w.-]+:)?sheet\s([^>]*)>/g)) {
+    const name = /(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(attributes!)
+    if (name) names.push(xmlText(name[1] ?? name[2]!))
+  }
+  return names
+}
+
+/** An attribute's text with XML's five entities and its character references read. */
+function xmlText(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+  return text.replace(/&(#x[\da-f]+|#\d+|\w+);/gi, (whole, ref: string) => {
+    if (ref[0] !== '#') return named[ref] ?? whole
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10)
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole
+  })
+}
+
+/** The workbook's part that lists its sheets (ECMA-376's usual name, which Excel and LibreOffice write). */
+const WORKBOOK_PART = 'xl/workbook.xml'
 
 /**
  * Refuses a workbook that unpacks to more than the limit, before read-excel-file unpacks any of it
  * (unpacked-size.ts: the sizes its entries declare, then what they really inflate to, counted and
- * stopped at the limit). The caller names the file.
+ * stopped at the limit). The caller names the file. Answers the workbook part's bytes, kept on the way.
  */
-async function refuseLargeUnpacked(zip: Uint8Array<ArrayBuffer>): Promise<void> {
+async function refuseLargeUnpacked(zip: Uint8Array<ArrayBuffer>): Promise<Uint8Array | undefined> {
   let size: UnpackedSize
   try {
-    size = await unpackedSize(zip, MAX_XLSX_UNPACKED_BYTES)
+    size = await unpackedSize(zip, MAX_XLSX_UNPACKED_BYTES, WORKBOOK_PART)
   } catch (error) {
     if (!(error instanceof DamagedZipError)) throw error
     throw new SheetFileError(
@@ -133,7 +182,7 @@ async function refuseLargeUnpacked(zip: Uint8Array<ArrayBuffer>): Promise<void> 
       `The workbook cannot be read: it is damaged, cut short or not an XLSX file (${error.message}).`,
     )
   }
-  if (size.within) return
+  if (size.within) return size.kept
   const limit = formatBytes(MAX_XLSX_UNPACKED_BYTES)
   const what =
     'inflatedPast' in size

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SheetSummary } from '#cli/sheet-report.ts'
+import writeXlsxFile from 'write-excel-file/universal'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
 import { templateCsv } from '#shared/sheet/template.ts'
 import { SAMPLE_ORIGIN } from '#shared/sample-assets.ts'
@@ -174,6 +175,20 @@ describe('catalog-desk validate with a sheet', () => {
     )
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
     expect(json).toMatchObject({ kind: 'xlsx', items: 2, invalid: 1 })
+  })
+
+  it('an XLSX of two sheets: the first is read, and a note names the other', async () => {
+    const cells = (rows: string[][]) => rows.map((row) => row.map((value) => ({ value })))
+    const blob = await writeXlsxFile([
+      { sheet: 'SKUs', data: cells(ROWS) },
+      { sheet: 'Variants', data: cells([['Barcode', 'Colour']]) },
+    ]).toBlob()
+    const file = await scratchFile('two-sheets.xlsx', new Uint8Array(await blob.arrayBuffer()))
+    const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as SheetSummary
+    expect(json).toMatchObject({ kind: 'xlsx', items: 2 })
+    expect(json.notes).toContain(
+      'The workbook has 2 sheets: the first, “SKUs”, is read; “Variants” is not. To import another, move it first, or save it alone as CSV.',
+    )
   })
 
   it('a filled-in template is valid, the help row skipped; held back until its sample addresses are replaced', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readXlsx, writeXlsx } from '#shared/sheet/xlsx.ts'
+import writeXlsxFile from 'write-excel-file/universal'
+import { readXlsx, sheetNames, writeXlsx } from '#shared/sheet/xlsx.ts'
 import { lineOf } from '#shared/sheet/places.ts'
 import { convertSheet } from '#shared/sheet/rows.ts'
 
@@ -53,5 +54,66 @@ describe('XLSX', () => {
     for (const input of [bytes, bytes.slice().buffer, new Blob([bytes])]) {
       expect((await readXlsx(input)).rows).toEqual([['Northwind']])
     }
+  })
+})
+
+// A tryout's real workbook held its variants on a second sheet; only the first was read, and
+// nothing said so (the help does: "the first sheet").
+describe('a workbook of several sheets', () => {
+  const sheets = async (named: Array<[name: string, rows: string[][]]>) => {
+    const blob = await writeXlsxFile(
+      named.map(([sheet, rows]) => ({ sheet, data: rows.map((cells) => cells.map((value) => ({ value }))) })),
+    ).toBlob()
+    return new Uint8Array(await blob.arrayBuffer())
+  }
+
+  it('reads the first and names the others in a note', async () => {
+    const bytes = await sheets([
+      [
+        'Products',
+        [
+          ['productName', 'barcode'],
+          ['Aviator', '4006381333931'],
+        ],
+      ],
+      [
+        'Variants',
+        [
+          ['barcode', 'colour'],
+          ['4006381333931', 'Black'],
+        ],
+      ],
+      ['R&D <notes>', [['anything']]],
+    ])
+    const sheet = await readXlsx(bytes)
+    expect(sheet.rows).toEqual([['Aviator', '4006381333931']])
+    expect(sheet.notes).toEqual([
+      'The workbook has 3 sheets: the first, “Products”, is read; “Variants” and “R&D <notes>” are not. To import another, move it first, or save it alone as CSV.',
+    ])
+  })
+
+  it('names five others at most, and says nothing of a workbook of one', async () => {
+    const many = await sheets(
+      Array.from({ length: 8 }, (_, i): [string, string[][]] => [`Month ${i + 1}`, [['productName'], ['A']]]),
+    )
+    expect((await readXlsx(many)).notes).toEqual([
+      'The workbook has 8 sheets: the first, “Month 1”, is read; “Month 2”, “Month 3”, “Month 4”, “Month 5”, “Month 6” and 2 more are not. To import another, move it first, or save it alone as CSV.',
+    ])
+    expect((await readXlsx(await sheets([['Only', [['productName'], ['A']]]]))).notes).toEqual([])
+  })
+})
+
+describe('sheetNames', () => {
+  it('reads the sheets of the workbook part in order, its entities and references read', () => {
+    const xml = (body: string) =>
+      new TextEncoder().encode(`<?xml version="1.0"?><workbook><sheets>${body}</sheets></workbook>`)
+    expect(
+      sheetNames(
+        xml(
+          `<sheet name="A &amp; B" sheetId="1" r:id="rId1"/><x:sheet sheetId='2' name='&#x41;&#66;' r:id="rId2"/><sheet sheetId="3"/>`,
+        ),
+      ),
+    ).toEqual(['A & B', 'AB'])
+    expect(sheetNames(undefined)).toEqual([])
   })
 })

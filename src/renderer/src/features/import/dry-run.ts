@@ -277,6 +277,7 @@ export class DryRunTally {
     documentErrors: string[],
     numbering: RowNumbering = 'lines',
     products?: ProductCounts,
+    fileNotes: string[] = [],
   ): Omit<DryRunReport, 'taken'> {
     this.numbering = numbering
     const verdict = this.verdict.verdict()
@@ -322,6 +323,7 @@ export class DryRunTally {
       heldProblems: holds.length,
       warningCount: this.warningCount,
       documentErrors,
+      fileNotes,
       barcodes: { valid: this.validBarcodes.summary(), all: this.allBarcodes.summary() },
     }
   }

@@ -227,6 +227,8 @@ export interface DryRunReport {
   warningCount: number
   /** Problems with the file as a whole (a bulk request whose "skus" is not a list). */
   documentErrors: string[]
+  /** What the reader said of the file as a whole: a workbook's other sheets, cells past the header. */
+  fileNotes: string[]
   /** For the duplicates choice: over valid rows only, and over every row. */
   barcodes: { valid: BarcodeSummary; all: BarcodeSummary }
   /** For the duplicates choice, read from the drafts by the worker: over valid rows only, and every row. */

@@ -142,7 +142,7 @@ async function dryRun(
     await drafts.syncedKeys(),
   )
   const report = throttled(job)
-  const { documentErrors, products, numbering } = await readResults(
+  const { documentErrors, products, numbering, notes } = await readResults(
     file,
     format,
     mapping,
@@ -153,7 +153,7 @@ async function dryRun(
     },
     combinations,
   )
-  const checked = tally.report(documentErrors, numbering, products)
+  const checked = tally.report(documentErrors, numbering, products, notes)
   // Read here rather than by the page: at 100,000 drafts these reads and fingerprints would stall
   // the window.
   const byBarcode = await drafts.findByBarcodes(checked.barcodes.all.distinct)

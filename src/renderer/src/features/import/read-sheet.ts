@@ -39,6 +39,8 @@ export interface SheetRead {
   products?: ProductCounts
   /** How its rows are said to a person: a sheet's lines, a JSON file's or a feed's items, a pair's files. */
   numbering: RowNumbering
+  /** What the reader said of the file as a whole (read-rows.ts): a workbook's other sheets, cells past the header. */
+  notes: string[]
 }
 
 /** Header and every data row as text cells: an .xlsx workbook's first sheet. */
@@ -180,7 +182,7 @@ export async function readResults(
   combinations?: File,
 ): Promise<SheetRead> {
   if (format === 'json') return readJsonResults(file, mapping, signal, onResults)
-  const { progress, products, numbering } = await readSheetRows(
+  const { progress, products, numbering, notes } = await readSheetRows(
     sourceOf(file, format, combinations),
     {
       mapping: () => mapping,
@@ -188,7 +190,7 @@ export async function readResults(
     },
     { signal, readWorkbook },
   )
-  return { progress, documentErrors: [], products, numbering }
+  return { progress, documentErrors: [], products, numbering, notes }
 }
 
 /**
@@ -205,14 +207,15 @@ async function readJsonResults(
   if (content.kind === 'document') {
     const { results, documentErrors } = jsonSkus(content.document)
     const progress = await handOn(results, file.size, signal, onResults)
-    return { progress, documentErrors: documentErrors.map((problem) => problem.message), numbering: 'items' }
+    const errors = documentErrors.map((problem) => problem.message)
+    return { progress, documentErrors: errors, numbering: 'items', notes: [] }
   }
   // A mapping that cannot be used is refused in words the page shows as they are (read-rows.ts).
   const { table, progress } = await readProductListRows(content, mapping, onResults, {
     signal,
     bytes: file.size,
   })
-  return { progress, documentErrors: [], products: table.counts, numbering: 'items' }
+  return { progress, documentErrors: [], products: table.counts, numbering: 'items', notes: [] }
 }
 
 /** Hands on rows already in memory a stretch at a time, with progress by rows. */
