@@ -1,3 +1,4 @@
+import { concatBytes } from '../concat-bytes.ts'
 /**
  * How much a zip archive (an XLSX workbook) unpacks to, found before anything reads it whole.
  * read-excel-file unzips every entry of a workbook into memory with fflate, at the sizes the
@@ -71,17 +72,7 @@ export async function unpackedSize(
       bytes = await inflatedCount(data, bytes, limit, entry.name, chunks)
     if (bytes > limit) return { within: false, declared, inflatedPast: bytes }
   }
-  return { within: true, bytes, ...(kept && { kept: joined(kept) }) }
-}
-
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0))
-  let at = 0
-  for (const chunk of chunks) {
-    out.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return out
+  return { within: true, bytes, ...(kept && { kept: concatBytes(kept) }) }
 }
 
 /**

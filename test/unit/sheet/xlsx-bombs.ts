@@ -1,5 +1,6 @@
 import { unzipSync, Zip, ZipDeflate } from 'fflate'
 import { writeXlsx } from '#shared/sheet/xlsx.ts'
+import { concatBytes } from '#shared/concat-bytes.ts'
 
 /**
  * XLSX workbooks that unpack to far more than they weigh: a real workbook (write-excel-file's),
@@ -43,13 +44,7 @@ async function workbookWithSheet(
     } else entry.push(data, true)
   }
   zip.end()
-  const archive = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0))
-  let at = 0
-  for (const chunk of chunks) {
-    archive.set(chunk, at)
-    at += chunk.length
-  }
-  return archive
+  return concatBytes(chunks)
 }
 
 /**
