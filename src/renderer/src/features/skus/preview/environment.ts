@@ -1,12 +1,12 @@
 import {
   DataTexture,
   EquirectangularReflectionMapping,
-  PMREMGenerator,
   HalfFloatType,
   LinearFilter,
   LinearMipmapLinearFilter,
   LinearSRGBColorSpace,
   MathUtils,
+  PMREMGenerator,
   SRGBColorSpace,
   Texture,
   WebGLCubeRenderTarget,
