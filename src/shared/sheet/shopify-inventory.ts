@@ -32,7 +32,7 @@ const PRODUCT_COLUMNS = [
   'vendor',
 ]
 
-export const SHOPIFY_INVENTORY =
+const SHOPIFY_INVENTORY =
   'It is Shopify’s inventory export: stock counts by location, with no barcodes, prices or pictures. ' +
   'In Shopify, export the products (Products › Export) and import that file'
 

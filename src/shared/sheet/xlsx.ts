@@ -9,6 +9,7 @@ import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_UNPACKED_BYTES } from './limits.t
 import { lineOf, thousands } from './places.ts'
 import type { ParsedSheet } from './csv.ts'
 import { DamagedZipError, unpackedSize, type UnpackedSize } from './unpacked-size.ts'
+import { andList } from '../and-list.ts'
 import { formatBytes } from '../byte-size.ts'
 import { messageOf } from '../error-message.ts'
 
@@ -131,12 +132,9 @@ function otherSheetsNote(names: readonly string[]): string | undefined {
   const others = names.slice(1)
   const named = others.slice(0, NAMED_SHEETS).map((name) => `“${name}”`)
   const more = others.length - named.length
-  const list = more > 0 ? `${named.join(', ')} and ${thousands(more)} more` : joinedWithAnd(named)
+  const list = more > 0 ? `${named.join(', ')} and ${thousands(more)} more` : andList(named)
   return `The workbook has ${thousands(names.length)} sheets: the first, “${names[0]}”, is read; ${list} ${others.length === 1 ? 'is' : 'are'} not. To import another, move it first, or save it alone as CSV.`
 }
-
-const joinedWithAnd = (items: readonly string[]) =>
-  items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 
 /**
  * The names of a workbook's sheets in their order (its `xl/workbook.xml`), the first being the one

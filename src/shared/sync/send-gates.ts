@@ -5,6 +5,7 @@ import { findField } from '../schema/catalogue.ts'
 import { newSkuPayload } from '../schema/sku-template.ts'
 import { skuCatalogue } from '../validation/validate.ts'
 import { gtinFinding } from '../values/gtin.ts'
+import { andList } from '../and-list.ts'
 
 /**
  * The gates a SKU passes before it is sent: what the contract leaves open (it shows no required
@@ -241,7 +242,7 @@ export function holdsForGaps(
   if (absent.length > 0) {
     holds.push({
       reason: 'required',
-      message: `${listed(absent.map(gateFieldTitle))} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
+      message: `${andList(absent.map(gateFieldTitle))} ${absent.length === 1 ? 'is' : 'are'} empty; ${requiredBy} requires ${absent.length === 1 ? 'it' : 'them'}`,
       fields: absent,
     })
   }
@@ -272,7 +273,7 @@ function sampleMessage(used: readonly (keyof typeof SAMPLE_WORDS)[], heldBy: str
   const words = used.map((name) => SAMPLE_WORDS[name])
   const them = words.length === 1 && used[0] !== 'any' ? 'it' : 'them'
   const to = heldBy.startsWith('this ') ? 'anywhere but a sandbox' : `to ${heldBy}`
-  return `Uses ${listed(words)}: replace ${them} before sending ${to}`
+  return `Uses ${andList(words)}: replace ${them} before sending ${to}`
 }
 
 /** Which samples a payload names, in the order of SAMPLE_WORDS. */
@@ -312,11 +313,6 @@ export function holdsOf(
     if (hold.reason !== 'check-digit') return hold
     return { ...hold, message: checkDigitMessage(barcodeFinding(payload)!.message, requiredBy) }
   })
-}
-
-function listed(words: readonly string[]): string {
-  if (words.length <= 1) return words.join('')
-  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`
 }
 
 /**
