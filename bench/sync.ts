@@ -10,7 +10,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import got from 'got'
 import { openJournal } from '#cli/push/journal-outbox.ts'
-import { createServiceClient } from '#node/service/client.ts'
+import { clientTransport, createServiceClient } from '#node/service/client.ts'
 import { DEFAULT_TIMEOUTS, PROFILE_LIMITS } from '#shared/profile.ts'
 import { BULK_UPLOAD_PATH } from '#shared/service/endpoints.ts'
 import { sleep } from '#shared/service/resend.ts'
@@ -172,12 +172,14 @@ async function engineRun(
     send: (item) => skuAt(item.index),
     stands: (item) => ({ payload: skuAt(item.index), fingerprint: String(item.index) }),
   })
-  const transport = createServiceClient({
-    baseUrl: url,
-    tokenEncoding: 'raw',
-    timeouts: DEFAULT_TIMEOUTS,
-    getToken: async () => TOKEN,
-  })
+  const transport = clientTransport(
+    createServiceClient({
+      baseUrl: url,
+      tokenEncoding: 'raw',
+      timeouts: DEFAULT_TIMEOUTS,
+      getToken: async () => TOKEN,
+    }),
+  )
   const heap = () => {
     gc?.()
     return process.memoryUsage().heapUsed

@@ -18,6 +18,8 @@ const runDestination = z.string().min(1).max(2_048)
 const sharedKind = z.enum(['sku', 'app'])
 const draftId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
 const runId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/)
+/** The sync engine's id of a request: its run's id, the engine's and a count (src/shared/sync/engine.ts). */
+const requestId = z.string().regex(/^[A-Za-z0-9_/-]{1,200}$/)
 const claimedDraft = z.strictObject({ kind: sharedKind, id: draftId })
 const draftToClaim = z.strictObject({
   kind: sharedKind,
@@ -112,7 +114,9 @@ export const invokeArguments = {
   // An operation of the table by its key, with that operation's argument (its shape only: what the
   // items hold is the service's to judge, and a refused one is split out and shown). Main builds the
   // request from the table: nothing here becomes a method, a path or a header.
-  syncSend: z.tuple([profileId, runDestination, serviceRequestSchema()]),
+  syncSend: z.tuple([profileId, runDestination, serviceRequestSchema(), requestId]),
+  // A page asks for the requests of one run it found open: at most the run's outbox holds.
+  syncAnswers: z.tuple([z.array(requestId).max(1_000), z.boolean()]),
   getUpdateStatus: z.tuple([]),
   checkForUpdates: z.tuple([]),
   // An address main would not ask (http to another computer, a password in it) is refused here.

@@ -48,9 +48,16 @@ export const CHANNELS = [
    * The sync engine's transport, for every operation: one request of the operation named by its key
    * in the operation table (src/shared/service/operations.ts), built by main from the table with
    * the given profile and its token (read in main, never sent here), classified and redacted.
-   * Never resent by main: the engine decides.
+   * Never resent by main: the engine decides. The engine's id of the request goes with it, so that
+   * main can say what came of it to a page that was not there for the answer (`syncAnswers`).
    */
   'syncSend',
+  /**
+   * What came of requests the engine sent (by its request ids) that main still knows: asked when a
+   * page finds requests it has no answer for (a reload, a window closed and opened again while main
+   * ran). With `wait`, main answers once none of them is still out.
+   */
+  'syncAnswers',
   /** Settings › Updates: where updates come from, what the last check found, what is downloading. */
   'getUpdateStatus',
   /** Asks the feed now (the person pressed "Check for updates"); an update found is downloaded. */

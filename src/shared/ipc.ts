@@ -128,6 +128,13 @@ export interface UpdateStatus {
   settings: UpdateSettings
 }
 
+/**
+ * What main knows of requests the sync engine sent (`syncAnswers`), by request id: the outcome, or
+ * `sending` while the request is still out. A request main does not know (sent before main last
+ * started, or too long ago) is absent.
+ */
+export type SyncAnswers = Record<string, Outcome | 'sending'>
+
 /** What the page is doing that an update must not cut short. */
 export interface PageActivity {
   sync: boolean
@@ -152,6 +159,7 @@ export interface InvokeResults {
   setAssetBudgets: LocalSettings
   writeClipboard: void
   syncSend: Outcome
+  syncAnswers: SyncAnswers
   getUpdateStatus: UpdateStatus
   checkForUpdates: UpdateStatus
   setUpdateSettings: UpdateStatus

@@ -1,4 +1,4 @@
-import { createServiceClient } from '#node/service/client.ts'
+import { clientTransport, createServiceClient } from '#node/service/client.ts'
 import type { SettingsNamed } from '#node/service/outcome-messages.ts'
 import type { Timeouts } from '#shared/profile.ts'
 import type { SkuUpdateArgument } from '#shared/service/operations.ts'
@@ -49,13 +49,15 @@ export interface PushRuns {
 /** Sends the creations, then the updates; the journal is closed when they end, however they end. */
 export async function sendPush(context: PushRunsContext): Promise<PushRuns> {
   const { journal } = context
-  const transport = createServiceClient({
-    baseUrl: context.baseUrl,
-    tokenEncoding: context.credentials.tokenEncoding,
-    timeouts: context.timeouts,
-    getToken: context.credentials.getToken,
-    settings: context.settings,
-  })
+  const transport = clientTransport(
+    createServiceClient({
+      baseUrl: context.baseUrl,
+      tokenEncoding: context.credentials.tokenEncoding,
+      timeouts: context.timeouts,
+      getToken: context.credentials.getToken,
+      settings: context.settings,
+    }),
+  )
   const runs = runOutboxes(context)
   /** The run going now, which Ctrl-C cancels; and whether it came, so no further run starts. */
   let current: SyncRun | undefined

@@ -60,8 +60,8 @@ export function logged(handlers: Handlers, log: AppLog): Handlers {
       else log.warn(`${words}: ${test.message}`)
       return test
     },
-    syncSend: async (profileId, destination, request) => {
-      const outcome = await handlers.syncSend(profileId, destination, request)
+    syncSend: async (profileId, destination, request, requestId) => {
+      const outcome = await handlers.syncSend(profileId, destination, request, requestId)
       const what = serviceOperation(request.operation).logWords(request.argument)
       logOutcome(log, `Sync: ${what} ${oneLine(destination)} with [${profileId}]`, outcome)
       return outcome

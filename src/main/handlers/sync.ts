@@ -7,8 +7,9 @@ import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { clientForProfile, profileUrl, unavailable } from './service.ts'
 import { destinationAddressName, destinationOf } from '#shared/sync/destination.ts'
 import { messageOf } from '#shared/error-message.ts'
+import { SentRequestAnswers } from './sync-answers.ts'
 
-type SyncHandlers = Pick<Handlers, 'syncSend'>
+type SyncHandlers = Pick<Handlers, 'syncSend' | 'syncAnswers'>
 
 /**
  * An answer for a request that never left: said as an outcome, not thrown, because the engine
@@ -26,7 +27,8 @@ function notSent(message: string): Outcome {
  * renderer decides, knowing the outcome table. Nothing here aborts either: a request once sent is
  * let finish (a cancel or pause in the engine sends nothing new), so its outcome is always known.
  * The engine's outbox, which refuses to send an item that is not queued, is what keeps a batch
- * from going out twice; main needs no request id for that.
+ * from going out twice. Main keeps the last answers by the engine's request id (`syncAnswers`) for a
+ * page that was gone before its answer came.
  */
 export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
   // One client a profile, kept while the profile is unchanged: its connections are reused between
@@ -65,5 +67,14 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     return clientFor(profile!).send(request)
   }
 
-  return { syncSend: send }
+  const answers = new SentRequestAnswers()
+
+  return {
+    syncSend: (profileId, runDestination, request, requestId) => {
+      const answer = send(profileId, runDestination, request)
+      answers.remember(requestId, answer)
+      return answer
+    },
+    syncAnswers: (requestIds, wait) => answers.answers(requestIds, wait),
+  }
 }

@@ -2,6 +2,7 @@ import { endpointUrl } from '#shared/service/endpoints.ts'
 import { operationPath, serviceOperation, type OperationCall } from '#shared/service/operations.ts'
 import { PROCESSED, type Outcome, type OutcomeKind } from '#shared/service/outcome.ts'
 import type { Timeouts, TokenEncoding } from '#shared/profile.ts'
+import type { SyncTransport } from '#shared/sync/ports.ts'
 import { createAgents, postJson } from './json-post.ts'
 import { classifyAnswer, classifyFailure } from './outcome-classification.ts'
 import {
@@ -44,6 +45,14 @@ export interface SendOptions {
 export interface ServiceClient {
   /** One request of an operation of the table, for its argument (the sync engine's transport as it is). */
   send(request: OperationCall, options?: SendOptions): Promise<Outcome>
+}
+
+/**
+ * The client as the sync engine's transport where the process that sends is the one that writes
+ * the outcome (the CLI): no page can be gone before the answer, so the request's id is not kept.
+ */
+export function clientTransport(client: ServiceClient): SyncTransport {
+  return { send: (request) => client.send(request) }
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024

@@ -2,7 +2,7 @@ import { createApp } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
 import { router } from './router.ts'
-import type { StartNotice } from './start-checks.ts'
+import type { StartRecovery } from './start-checks.ts'
 import { useSkuDraftsStore } from './stores/sku-drafts.ts'
 
 export { router }
@@ -12,7 +12,7 @@ export { router }
  * first when there is one (an import rolled back, runs recovered). main.ts loads this module beside
  * the checks before it (start-checks.ts), so the two run in tasks of their own (issue #37).
  */
-export async function mountApp(...notice: StartNotice | []): Promise<void> {
+export async function mountApp({ notice, stillOut }: StartRecovery): Promise<void> {
   const pinia = createPinia()
   // The first page resolved before the mount, which then draws it with the shell: mounted first,
   // the shell alone was laid out and painted in a frame of its own, the page a frame later. A
@@ -32,5 +32,11 @@ export async function mountApp(...notice: StartNotice | []): Promise<void> {
     () => void import('./stores/team-exchange.ts').then(({ startTeamExchange }) => startTeamExchange(pinia)),
     { timeout: 2_000 },
   )
-  if (notice.length) useSkuDraftsStore(pinia).tell(...notice)
+  if (notice) useSkuDraftsStore(pinia).tell(...notice)
+  // Requests main still has out for a page that is gone (a reload mid-send): their drafts stay
+  // "sending" until main has the answers, then show them (rare: loaded only then).
+  if (stillOut.length)
+    void import('./stores/answered-late.ts').then(({ settleWhenAnswered }) =>
+      settleWhenAnswered(stillOut, pinia),
+    )
 }

@@ -22,7 +22,7 @@ const { db } = await import('./db/connection.ts')
 // first read, as it would be without this.
 db.open().catch(() => undefined)
 const { openListAhead, recoverInterrupted, sweepUntouchedNewDrafts } = await import('./start-checks.ts')
-const notice = await recoverInterrupted()
+const recovery = await recoverInterrupted()
 // A "New SKU" or "New app" a closed or crashed window left untouched is deleted (the draft the
 // window opens on, a reload of its editor, is left to its editor).
 const { router, mountApp } = await import('./app.ts')
@@ -31,4 +31,4 @@ const opened = route.params.id
 await sweepUntouchedNewDrafts(typeof opened === 'string' ? opened : undefined)
 await openListAhead(route.path)
 
-await mountApp(...(notice ?? []))
+await mountApp(recovery)

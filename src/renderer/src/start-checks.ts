@@ -10,20 +10,26 @@ export { sweepUntouchedNewDrafts } from './stores/new-drafts.ts'
 /** What the SKU list says first, as its store's `tell` takes it. */
 export type StartNotice = [message: string, tone?: 'error']
 
+/** What the start's checks found: what the list should say, and the requests main still has out. */
+export interface StartRecovery {
+  notice?: StartNotice
+  stillOut: string[]
+}
+
 /**
  * The checks before anything shows or writes drafts (main.ts): an import cut short by a crash or
  * a closed window is rolled back (usually there is none, and this is one localStorage read),
- * drafts a sync left `sending` become `unknown`, so the list never shows a state nobody is working
- * on, and an edit the last window closed on before it was saved is saved. Answers what the list
- * should say about it, if anything.
+ * drafts a sync left `sending` get main's answer, or become `unknown` when main has none, so the
+ * list never shows a state nobody is working on (those main is still sending stay `sending`, until
+ * `stores/answered-late.ts` writes main's answers), and an edit the last window closed on before it was saved is saved.
  */
-export async function recoverInterrupted(): Promise<StartNotice | undefined> {
+export async function recoverInterrupted(): Promise<StartRecovery> {
   const interrupted = await rollBackInterruptedImport(skuImports)
-  const { recovered } = await recoverInterruptedRuns(db, syncRuns)
+  const { recovered, stillOut } = await recoverInterruptedRuns(db, syncRuns)
   await saveInterruptedEdits(db)
-  if (interrupted) return [interrupted]
-  if (recovered > 0) return [recoveredMessage(drafts(recovered)), 'error']
-  return undefined
+  if (interrupted) return { notice: [interrupted], stillOut }
+  if (recovered > 0) return { notice: [recoveredMessage(drafts(recovered)), 'error'], stillOut }
+  return { stillOut }
 }
 
 /**

@@ -145,7 +145,8 @@ export interface SyncOutbox {
  * (src/shared/service/operations.ts); the kind of draft says which operation (kinds.ts).
  */
 export interface SyncTransport {
-  send(request: OperationCall): Promise<Outcome>
+  /** `requestId` is the outbox's record of the request (the app's main keeps its answer by it). */
+  send(request: OperationCall, requestId: string): Promise<Outcome>
 }
 
 export interface SyncClock {

@@ -159,7 +159,7 @@ export function createRequestAttempt(deps: AttemptDeps): { send(items: OutboxIte
         let outcome: Outcome
         const ticket = controller.started()
         try {
-          outcome = await transport.send(request)
+          outcome = await transport.send(request, record.id)
         } catch (error) {
           outcome = thrownOutcome(error)
         }

@@ -132,6 +132,7 @@ describe("what the handlers write to main's log", () => {
       'sandbox',
       'embedded-sandbox',
       { operation: 'bulk-upload', argument: [{ barcode: '1' }, { barcode: '2' }] },
+      'run-1/engine/1',
     ])
     await dispatch('reportActivity', [{ sync: false, import: false }])
     const written = await readFile(deps.log.file, 'utf8')

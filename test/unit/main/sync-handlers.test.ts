@@ -8,6 +8,8 @@ import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import appRequest from '../../fixtures/app-create-request.json'
 import { serviceDeps } from './service-deps.ts'
+import { ANSWERS_KEPT, SentRequestAnswers } from '#main/handlers/sync-answers.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
 
 // The sync transport channels, through the real dispatcher, against real sandboxes on loopback:
 // `sandbox` is the app's embedded one, `service` another one standing for a service at an address.
@@ -45,6 +47,10 @@ const local = (baseUrl: string): Profile => ({
   baseUrl,
 })
 
+/** The engine's id of each request, unique in the test. */
+let requests = 0
+const requestId = () => `run-1/engine/${++requests}`
+
 const skus = (...barcodes: string[]) => barcodes.map((barcode) => ({ ...structuredClone(full), barcode }))
 
 describe('sync transport channels', () => {
@@ -54,6 +60,7 @@ describe('sync transport channels', () => {
       'sandbox',
       SANDBOX,
       { operation: 'bulk-upload', argument: skus('111', '222') },
+      requestId(),
     ])
     expect(outcome).toMatchObject({ kind: 'created', processed: 'yes', status: 201 })
     expect(sandbox.received().skus.map((entry) => (entry.sku as { barcode: string }).barcode)).toEqual([
@@ -65,7 +72,12 @@ describe('sync transport channels', () => {
   it('the Sandbox profile’s destination is the embedded sandbox, not its port of the day', async () => {
     const { dispatch } = setup()
     expect(
-      await dispatch('syncSend', ['sandbox', sandbox.url, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'sandbox',
+        sandbox.url,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
@@ -79,14 +91,24 @@ describe('sync transport channels', () => {
     await dispatch('saveProfile', [local(sandbox.url)])
     await deps.tokens.set('local', sandbox.url, 'sandbox')
     expect(
-      await dispatch('syncSend', ['local', sandbox.url, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        sandbox.url,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'wrong-address',
     })
     // Pointed elsewhere, a run started for the embedded sandbox is refused, and named so.
     await dispatch('saveProfile', [local(service.url)])
     expect(
-      await dispatch('syncSend', ['local', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'wrong-address',
       message: expect.stringMatching(
@@ -96,7 +118,12 @@ describe('sync transport channels', () => {
     await dispatch('saveProfile', [local(sandbox.url)])
     await deps.tokens.set('local', sandbox.url, 'sandbox')
     expect(
-      await dispatch('syncSend', ['local', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({ kind: 'created' })
     expect(sandbox.received().skus).toHaveLength(1)
   })
@@ -106,7 +133,12 @@ describe('sync transport channels', () => {
     await dispatch('saveProfile', [local(service.url)])
     // No token: nothing is sent, the run is told a token is needed.
     expect(
-      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        service.url,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'needs-token',
     })
@@ -117,13 +149,19 @@ describe('sync transport channels', () => {
       'local',
       service.url,
       { operation: 'bulk-upload', argument: skus('1') },
+      requestId(),
     ])
     expect(refused).toMatchObject({ kind: 'needs-token', status: 401 })
     expect(JSON.stringify(refused)).not.toContain('wrong-secret-token')
 
     await deps.tokens.set('local', service.url, 'service')
     expect(
-      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        service.url,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'created',
     })
@@ -137,7 +175,12 @@ describe('sync transport channels', () => {
     await dispatch('setToken', ['local', 'service'])
     const first = 'http://127.0.0.1:9'
     expect(
-      await dispatch('syncSend', ['local', first, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        first,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'unreachable',
     })
@@ -145,7 +188,12 @@ describe('sync transport channels', () => {
     await dispatch('saveProfile', [local(service.url)])
     await dispatch('setToken', ['local', 'service'])
     expect(
-      await dispatch('syncSend', ['local', first, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        first,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
@@ -156,7 +204,12 @@ describe('sync transport channels', () => {
     // with the same client and token.
     await dispatch('saveProfile', [local(`${service.url}/`)])
     expect(
-      await dispatch('syncSend', ['local', service.url, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'local',
+        service.url,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'created',
     })
@@ -170,6 +223,7 @@ describe('sync transport channels', () => {
       'sandbox',
       SANDBOX,
       { operation: 'bulk-upload', argument: skus('1') },
+      requestId(),
     ])
     expect(outcome).toMatchObject({ kind: 'failed', processed: 'maybe', status: 500 })
     expect(sandbox.requests().filter((r) => r.endpoint === 'skus')).toHaveLength(1)
@@ -182,6 +236,7 @@ describe('sync transport channels', () => {
       'sandbox',
       SANDBOX,
       { operation: 'create-app', argument: structuredClone(appRequest) },
+      requestId(),
     ])) as {
       kind: string
       body: { app: { _id: string } }
@@ -193,36 +248,57 @@ describe('sync transport channels', () => {
   it('validates the arguments before anything is sent', async () => {
     const { dispatch } = setup()
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: 'not a list' }]),
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: 'not a list' },
+        requestId(),
+      ]),
     ).rejects.toThrow(/argument 3/)
     await expect(
-      dispatch('syncSend', ['', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+      dispatch('syncSend', ['', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }, requestId()]),
     ).rejects.toThrow(/argument 1/)
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: [] }]),
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: [] }, requestId()]),
     ).rejects.toThrow(/argument 3/)
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: ['not an object'] }]),
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: ['not an object'] },
+        requestId(),
+      ]),
     ).rejects.toThrow(/argument 3/)
     await expect(
       dispatch('syncSend', [
         'sandbox',
         SANDBOX,
         { operation: 'bulk-upload', argument: Array.from({ length: 1_001 }, () => ({})) },
+        requestId(),
       ]),
     ).rejects.toThrow(/argument 3/)
     await expect(
-      dispatch('syncSend', ['sandbox', '', { operation: 'bulk-upload', argument: skus('1') }]),
+      dispatch('syncSend', ['sandbox', '', { operation: 'bulk-upload', argument: skus('1') }, requestId()]),
     ).rejects.toThrow(/argument 2/)
-    // An extra argument is refused: the tuple has exactly three places.
+    // A request id that is no engine's is refused, and so is an extra argument: the tuple has four places.
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }, 'r1']),
+      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }, 'a b']),
+    ).rejects.toThrow(/argument 4/)
+    await expect(
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: skus('1') },
+        'r1',
+        'r2',
+      ]),
     ).rejects.toThrow(/invalid arguments/)
     await expect(
       dispatch('syncSend', [
         'sandbox',
         SANDBOX,
         { operation: 'create-app', argument: ['not', 'an', 'object'] },
+        requestId(),
       ]),
     ).rejects.toThrow(/argument 3/)
     expect(sandbox.requests()).toHaveLength(0)
@@ -232,7 +308,12 @@ describe('sync transport channels', () => {
     const { dispatch } = setup()
     // An operation the table does not hold, or a request that carries anything but a key and an argument.
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'delete-everything', argument: skus('1') }]),
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'delete-everything', argument: skus('1') },
+        requestId(),
+      ]),
     ).rejects.toThrow(/argument 3/)
     for (const extra of [
       { path: '/service/platform/misc/v1.0/apps' },
@@ -245,12 +326,18 @@ describe('sync transport channels', () => {
           'sandbox',
           SANDBOX,
           { operation: 'bulk-upload', argument: skus('1'), ...extra },
+          requestId(),
         ]),
       ).rejects.toThrow(/argument 3/)
     }
     // One operation's argument is not taken for another's.
     await expect(
-      dispatch('syncSend', ['sandbox', SANDBOX, { operation: 'create-app', argument: skus('1') }]),
+      dispatch('syncSend', [
+        'sandbox',
+        SANDBOX,
+        { operation: 'create-app', argument: skus('1') },
+        requestId(),
+      ]),
     ).rejects.toThrow(/argument 3/)
     expect(sandbox.requests()).toHaveLength(0)
   })
@@ -258,7 +345,12 @@ describe('sync transport channels', () => {
   it('a profile that no longer exists answers "not sent", never a failure the engine would read as unknown', async () => {
     const { dispatch } = setup()
     expect(
-      await dispatch('syncSend', ['nope', SANDBOX, { operation: 'bulk-upload', argument: skus('1') }]),
+      await dispatch('syncSend', [
+        'nope',
+        SANDBOX,
+        { operation: 'bulk-upload', argument: skus('1') },
+        requestId(),
+      ]),
     ).toMatchObject({
       kind: 'wrong-address',
       processed: 'no',
@@ -273,5 +365,38 @@ describe('sync transport channels', () => {
     const { dispatch, handlers } = setup()
     expect(Object.keys(handlers)).not.toContain('abortSyncRequest')
     await expect(dispatch('abortSyncRequest', ['r1'])).rejects.toThrow(/unknown channel/)
+  })
+
+  it('says what came of a request to a page that was gone before its answer: still out, then its outcome', async () => {
+    const { dispatch } = setup()
+    // The service takes its time: the request is out when the next page asks.
+    sandbox.addFaults([{ kind: 'latency', delayMs: 300 }])
+    const id = requestId()
+    const sent = dispatch('syncSend', [
+      'sandbox',
+      SANDBOX,
+      { operation: 'bulk-upload', argument: skus('7') },
+      id,
+    ])
+    expect(await dispatch('syncAnswers', [[id, 'run-1/gone/1'], false])).toEqual({ [id]: 'sending' })
+    // Asked to wait, main answers once the request has ended: with the outcome the page would have had.
+    const answers = (await dispatch('syncAnswers', [[id], true])) as Record<string, Outcome>
+    expect(answers[id]).toMatchObject({ kind: 'created', processed: 'yes' })
+    expect(answers[id]).toEqual(await sent)
+    expect(sandbox.received().skus).toHaveLength(1)
+    // A request main never sent (before it last started, say) is not named: the page's unknown stands.
+    expect(await dispatch('syncAnswers', [['run-1/gone/1'], true])).toEqual({})
+    await expect(dispatch('syncAnswers', [['not an id'], false])).rejects.toThrow(/argument 1/)
+  })
+
+  it('keeps the last answers only', async () => {
+    const answers = new SentRequestAnswers()
+    const outcome: Outcome = { kind: 'created', processed: 'yes', message: 'Created.', durationMs: 1 }
+    for (let i = 0; i <= ANSWERS_KEPT; i++) answers.remember(`r/${i}`, Promise.resolve(outcome))
+    const all = Array.from({ length: ANSWERS_KEPT + 1 }, (_, i) => `r/${i}`)
+    const known = await answers.answers(all, true)
+    expect(Object.keys(known)).toHaveLength(ANSWERS_KEPT)
+    expect(known['r/0']).toBeUndefined()
+    expect(known[`r/${ANSWERS_KEPT}`]).toEqual(outcome)
   })
 })

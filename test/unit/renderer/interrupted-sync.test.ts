@@ -10,6 +10,8 @@ import type { Sku } from '#shared/schema/sku.ts'
 import full from '../../fixtures/sku-eyewear-full.json'
 import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { stateAt } from '#shared/sync/standing.ts'
+import type { SyncAnswers } from '#shared/ipc.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
 
 let name = ''
 let db: CatalogDatabase
@@ -63,10 +65,10 @@ describe('recovering runs left sending', () => {
   it('an open run: sending becomes unknown, the rest stays queued to resume', async () => {
     await interruptedRun()
     expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
-    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 2, busyElsewhere: [] })
+    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 2, busyElsewhere: [], stillOut: [] })
     expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
     // A second pass finds nothing to change.
-    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 0, busyElsewhere: [] })
+    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 0, busyElsewhere: [], stillOut: [] })
   })
 
   it('a run that stopped with items sending (its outcome could not be written) is recovered too', async () => {
@@ -82,7 +84,81 @@ describe('recovering runs left sending', () => {
     expect(await recoverInterruptedRuns(db, runs, (id) => id === run.id)).toEqual({
       recovered: 0,
       busyElsewhere: [],
+      stillOut: [],
     })
     expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
+  })
+
+  describe('what main answered after the page that sent the request was gone (a reload)', () => {
+    const answering = (answers: SyncAnswers) => async () => answers
+    const created: Outcome = {
+      kind: 'created',
+      processed: 'yes',
+      status: 201,
+      message: 'Created.',
+      durationMs: 40,
+      body: {
+        skus: [
+          { barcode: 'b0', _id: 'sku-0' },
+          { barcode: 'b1', _id: 'sku-1' },
+        ],
+      },
+    }
+
+    it('a creation main had the answer to is created, with the platform’s ids, not unknown', async () => {
+      await interruptedRun()
+      expect(await recoverInterruptedRuns(db, runs, undefined, answering({ r1: created }))).toEqual({
+        recovered: 0,
+        busyElsewhere: [],
+        stillOut: [],
+      })
+      expect(await syncStates()).toEqual(['synced', 'synced', 'queued', 'queued'])
+      const [first] = await db.skuDrafts.orderBy('barcode').toArray()
+      expect(first!.sync[target.destination]).toMatchObject({ remoteId: 'sku-0' })
+      expect((await db.syncRequests.get('r1'))?.outcome).toMatchObject({
+        kind: 'created',
+        action: 'answered after the window that sent it had closed; synced',
+      })
+    })
+
+    it('a request main still has out stays sending until main answers; then it is written', async () => {
+      await interruptedRun()
+      expect(await recoverInterruptedRuns(db, runs, undefined, answering({ r1: 'sending' }))).toEqual({
+        recovered: 0,
+        busyElsewhere: [],
+        stillOut: ['r1'],
+      })
+      expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
+      // The service refused the batch, naming one SKU: the engine would split it, so both go back
+      // to the queue for the run's resume (nothing of a refused batch was created).
+      const refused: Outcome = {
+        kind: 'rejected',
+        processed: 'no',
+        status: 400,
+        message: 'Refused.',
+        durationMs: 40,
+        problems: [{ path: 'skus.1.barcode', message: 'taken' }],
+      }
+      await recoverInterruptedRuns(db, runs, undefined, answering({ r1: refused }))
+      expect(await syncStates()).toEqual(['queued', 'queued', 'queued', 'queued'])
+      expect((await db.syncRequests.get('r1'))?.outcome).toMatchObject({
+        kind: 'rejected',
+        action: 'answered after the window that sent it had closed; queued again',
+      })
+    })
+
+    it('a request main does not know (it restarted meanwhile) is unknown, as before', async () => {
+      await interruptedRun()
+      expect((await recoverInterruptedRuns(db, runs, undefined, answering({}))).recovered).toBe(2)
+      expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
+    })
+
+    it('main not answering at all leaves the requests unknown, and the start goes on', async () => {
+      await interruptedRun()
+      const silent = async (): Promise<SyncAnswers> => {
+        throw new Error('No handler registered for syncAnswers')
+      }
+      expect((await recoverInterruptedRuns(db, runs, undefined, silent)).recovered).toBe(2)
+    })
   })
 })

@@ -67,7 +67,8 @@ describe('the operation table', () => {
 
   it('checks a request from the page against its operation: a known key, its argument, nothing else', () => {
     const schema = invokeArguments.syncSend
-    const call = (request: unknown) => schema.safeParse(['sandbox', 'embedded-sandbox', request]).success
+    const call = (request: unknown) =>
+      schema.safeParse(['sandbox', 'embedded-sandbox', request, 'run-1/engine/1']).success
     expect(call({ operation: 'bulk-upload', argument: [{ barcode: '1' }] })).toBe(true)
     expect(call({ operation: 'create-app', argument: { name: 'x' } })).toBe(true)
     expect(call({ operation: 'bulk-upload', argument: [] })).toBe(false)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createServiceClient } from '#node/service/client.ts'
+import { clientTransport, createServiceClient } from '#node/service/client.ts'
 import { sleep } from '#shared/service/resend.ts'
 import { createSyncRun } from '#shared/sync/engine.ts'
 import { createMemoryOutbox } from './memory-outbox.ts'
@@ -129,12 +129,14 @@ describe('adaptive concurrency in the engine', () => {
     const run = createSyncRun(
       {
         outbox: createMemoryOutbox(items),
-        transport: createServiceClient({
-          baseUrl: sandbox.url,
-          tokenEncoding: 'raw',
-          timeouts: TEST_TIMEOUTS,
-          getToken: async () => TOKEN,
-        }),
+        transport: clientTransport(
+          createServiceClient({
+            baseUrl: sandbox.url,
+            tokenEncoding: 'raw',
+            timeouts: TEST_TIMEOUTS,
+            getToken: async () => TOKEN,
+          }),
+        ),
         clock: { now: () => Date.now(), sleep, random: Math.random },
       },
       { runId: 'capacity', kind: 'skus', batchSize: 20, concurrency: 4, adaptive: true },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { FaultRule } from '#node/sandbox/options.ts'
-import { createServiceClient } from '#node/service/client.ts'
+import { clientTransport, createServiceClient } from '#node/service/client.ts'
 import { sleep } from '#shared/service/resend.ts'
 import { createSyncRun } from '#shared/sync/engine.ts'
 import { createMemoryOutbox } from './memory-outbox.ts'
@@ -47,12 +47,14 @@ describe('soak: the engine against the sandbox with faults', () => {
   it('5,000 SKUs, ~20% faults, poisoned barcodes: every SKU ends once, nothing created twice', async () => {
     const sandbox = await sandboxFor({ faults: FAULTS, faultSeed: 42, rejectBarcodes: [...POISONED] })
     const outbox = createMemoryOutbox(skus())
-    const transport = createServiceClient({
-      baseUrl: sandbox.url,
-      tokenEncoding: 'raw',
-      timeouts: TEST_TIMEOUTS,
-      getToken: async () => TOKEN,
-    })
+    const transport = clientTransport(
+      createServiceClient({
+        baseUrl: sandbox.url,
+        tokenEncoding: 'raw',
+        timeouts: TEST_TIMEOUTS,
+        getToken: async () => TOKEN,
+      }),
+    )
     const requests: RequestRecord[] = []
     const run = createSyncRun(
       {

@@ -7,7 +7,7 @@ import type { SyncRunRecord } from '../db/sync-records.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { onlineWaiter } from './network.ts'
 import { profilesInMain } from './profiles.ts'
-import { bridgeTransport } from './sync-transport.ts'
+import { answersInMain, bridgeTransport } from './sync-transport.ts'
 
 /**
  * The engine for one run in the app: its outbox in IndexedDB, its requests over the bridge to
@@ -28,7 +28,8 @@ export function createAppSyncRun(
     recorded?(keys: readonly string[], at: number): void
   },
 ): SyncRun {
-  const outbox = new DexieSyncOutbox(db, run)
+  // A run taken up again after its page was gone waits for main's answers to what that page sent.
+  const outbox = new DexieSyncOutbox(db, run, answersInMain({ wait: true }))
   return createSyncRun(
     {
       outbox: recorded ? new TellingOutbox(outbox, run.id, recorded) : outbox,

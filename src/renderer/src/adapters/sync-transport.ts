@@ -1,5 +1,6 @@
 import type { ServiceRequest } from '#shared/service/operations.ts'
 import type { SyncTransport } from '#shared/sync/ports.ts'
+import type { MainAnswers } from '../db/sync-outbox.ts'
 
 /**
  * The engine's transport in the app: each request goes over the bridge to main, which sends it
@@ -17,6 +18,16 @@ export function bridgeTransport({
 }): SyncTransport {
   return {
     // The argument's shape is the operation's (the kind built it); main checks it all the same.
-    send: (request) => window.api.syncSend(profileId, destination, request as ServiceRequest),
+    send: (request, requestId) =>
+      window.api.syncSend(profileId, destination, request as ServiceRequest, requestId),
   }
+}
+
+/**
+ * Main's word on requests a page that is gone sent (its answers are kept by request id): `wait`
+ * for those still out, as a run that takes its requests up again must; or not, as the window's
+ * start must not (it leaves them sending, main being on them).
+ */
+export function answersInMain({ wait }: { wait: boolean }): MainAnswers {
+  return (requestIds) => window.api.syncAnswers(requestIds, wait)
 }

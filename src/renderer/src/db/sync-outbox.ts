@@ -11,6 +11,12 @@ import {
   type SyncOutbox,
 } from '#shared/sync/ports.ts'
 import type { SkuUpdateArgument } from '#shared/service/operations.ts'
+import type { Outcome } from '#shared/service/outcome.ts'
+import type { SyncAnswers } from '#shared/ipc.ts'
+import type { DraftKind } from '#shared/sync/kinds.ts'
+import { backToQueue } from '#shared/sync/item-updates.ts'
+import { decideOutcome } from '#shared/sync/outcome-decision.ts'
+import { recorded } from '#shared/sync/request-attempt.ts'
 import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import { doubtsWhatStands, UNRECORDED, type DestinationStanding } from '#shared/sync/standing.ts'
 import type { CatalogDatabase } from './database.ts'
@@ -62,6 +68,15 @@ export const NOTHING_TO_UPDATE_MESSAGE =
 
 /** What the outbox needs of its run. */
 export type OutboxRun = Pick<SyncRunRecord, 'id' | 'kind' | 'destination' | 'action'>
+
+/**
+ * Main's word on requests this outbox holds open (src/main/handlers/sync-answers.ts): each one's
+ * outcome, `sending` while main still has it out, absent when main does not know it.
+ */
+export type MainAnswers = (requestIds: string[]) => Promise<SyncAnswers>
+
+/** What a request's record says of an answer that came when no page was there to write it. */
+const ANSWERED_LATE = 'answered after the window that sent it had closed'
 
 /** The item whose kept payload stands at a destination: the creation's, or the last applied update's. */
 export function baseItemKey(standing: DestinationStanding): [string, number] {
@@ -120,16 +135,21 @@ export class DexieSyncOutbox implements SyncOutbox {
   private readonly keepsAnswer: boolean
   /** An update run: items carry an update's argument, and move the drafts' `update` standing. */
   private readonly updates: boolean
+  private readonly definition: DraftKind
+  /** Asked, on recovery, what came of the requests left open; without it they are all unknown. */
+  private readonly answers: MainAnswers | undefined
 
-  constructor(db: CatalogDatabase, run: OutboxRun) {
+  constructor(db: CatalogDatabase, run: OutboxRun, answers?: MainAnswers) {
     this.db = db
     this.run = run
     this.runId = run.id
     this.kind = run.kind
     const stored = storedKind(run.kind)
     this.drafts = stored.table(db)
+    this.definition = stored.definition
     this.keepsAnswer = stored.definition.keepsAnswer
     this.updates = run.action === 'update'
+    this.answers = answers
   }
 
   /** What an update item sends for its draft now, or why it sends nothing. */
@@ -280,13 +300,24 @@ export class DexieSyncOutbox implements SyncOutbox {
   }
 
   /**
-   * A creation left sending is unknown: the bulk endpoint is not idempotent. An update left sending
-   * is queued again, once, while its draft still stands for it (no newer update has left): a PUT
-   * sent twice does what it does once. Left sending a second time, it is unknown too.
+   * Requests left open by a page that is gone are first asked of main (`answers`), which sent them
+   * and may have had their answers since: each answered one is written as the engine would have
+   * written it, and one main still has out is left sending (main is on it; asked again later).
+   * Of the rest, a creation left sending is unknown: the bulk endpoint is not idempotent. An
+   * update left sending is queued again, once, while its draft still stands for it (no newer
+   * update has left): a PUT sent twice does what it does once. Left sending a second time, it is
+   * unknown too. Returns how many became unknown.
    */
   async recoverInterrupted(message: string): Promise<number> {
+    const out = new Set<string>()
+    for (const [requestId, answer] of Object.entries(await this.answersForOpenRequests())) {
+      if (answer === 'sending') out.add(requestId)
+      else await this.settleAnswered(requestId, answer)
+    }
     return this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
-      const sending = await itemsInState(this.db, this.runId, 'sending').toArray()
+      const sending = (await itemsInState(this.db, this.runId, 'sending').toArray()).filter(
+        (item) => item.requestId === undefined || !out.has(item.requestId),
+      )
       const drafts = this.updates ? await this.drafts.bulkGet(sending.map((item) => item.key)) : []
       const again = (item: SyncItemRecord, i: number) =>
         this.updates && !item.requeuedAfterCrash && standsFor(drafts[i], this.run, item.position, ['sending'])
@@ -313,7 +344,7 @@ export class DexieSyncOutbox implements SyncOutbox {
       const open = await this.db.syncRequests
         .where('[runId+startedAt]')
         .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
-        .filter((request) => request.endedAt === undefined)
+        .filter((request) => request.endedAt === undefined && !out.has(request.id))
         .toArray()
       const now = systemClock.now()
       await this.db.syncRequests.bulkPut(
@@ -333,6 +364,63 @@ export class DexieSyncOutbox implements SyncOutbox {
       )
       return unknown.length
     })
+  }
+
+  /** This run's requests that began and never ended: what a page gone mid-send left. */
+  async openRequestIds(): Promise<string[]> {
+    const open = await this.db.syncRequests
+      .where('[runId+startedAt]')
+      .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
+      .filter((request) => request.endedAt === undefined)
+      .primaryKeys()
+    return open.map(String)
+  }
+
+  /** Main's word on the open requests; nothing when there are none, or main cannot say. */
+  private async answersForOpenRequests(): Promise<SyncAnswers> {
+    if (!this.answers) return {}
+    const open = await this.openRequestIds()
+    if (open.length === 0) return {}
+    try {
+      return await this.answers(open)
+    } catch {
+      // Main not answering (an older main, say) leaves the requests as nobody knows them: unknown.
+      return {}
+    }
+  }
+
+  /**
+   * A request answered while no page was there: its outcome decided as the engine decides it
+   * (outcome-decision.ts) and written with its items' states. What the engine would send again (a
+   * batch to split, one the service did not take) goes back to the queue, for the run's resume.
+   */
+  private async settleAnswered(requestId: string, outcome: Outcome): Promise<void> {
+    const request = await this.db.syncRequests.get(requestId)
+    if (!request || request.endedAt !== undefined) return
+    const items = (await itemsOfKeys(this.db, this.runId, request.keys)).filter(
+      (item): item is SyncItemRecord => item?.state === 'sending' && item.requestId === requestId,
+    )
+    const batch: OutboxItem[] = items.map((item) => ({
+      key: item.key,
+      position: item.position,
+      payload: this.updates ? item.update : item.sent,
+      label: item.label,
+    }))
+    const decision = decideOutcome(batch, outcome, {
+      kind: this.definition,
+      action: this.run.action ?? 'create',
+      haltedMeanwhile: true,
+      canWaitForNetwork: true,
+    })
+    // Settled by the answer, or to be sent again (as halves, or once the run goes on) by the resume.
+    const settles = decision.write !== undefined && decision.hold.length === 0
+    const action = settles ? decision.write!.action : 'queued again'
+    const updates = decision.write?.updates ?? backToQueue(batch)
+    const { labels: _labels, ...record } = request
+    await this.endRequest(
+      { ...record, endedAt: systemClock.now(), outcome: recorded(outcome, `${ANSWERED_LATE}; ${action}`) },
+      updates,
+    )
   }
 
   async counts(): Promise<Record<ItemState, number>> {

@@ -1,30 +1,39 @@
 import { liveTag } from '#shared/sync/standing.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from '../db/database.ts'
-import { DexieSyncOutbox, itemsInState } from '../db/sync-outbox.ts'
+import { DexieSyncOutbox, itemsInState, type MainAnswers } from '../db/sync-outbox.ts'
 import type { SyncRunRepository } from '../db/sync-runs.ts'
 import { ifRunIdle } from '../adapters/run-lock.ts'
+import { answersInMain } from '../adapters/sync-transport.ts'
 
 export interface Recovery {
   /** Drafts that were `sending` and are now `unknown`. */
   recovered: number
   /** Open runs another window is sending: left alone. */
   busyElsewhere: string[]
+  /**
+   * Requests a page that is gone (this window before a reload, say) sent and main still has out:
+   * their drafts stay `sending` until main has the answers (`recoverInterruptedRuns` again then).
+   */
+  stillOut: string[]
 }
 
 /**
- * Runs left with items `sending` (by a crash, a closed window, or a run that stopped because its
- * outcome could not be written): those items become `unknown` (the requests may have been
- * processed), unless another window is sending the run; an open run with nothing left to send is
- * finished. Done when the app starts, before anything shows a draft, and again when the Sync page
- * opens; a second pass finds nothing to change.
+ * Runs left with items `sending` (by a crash, a closed window, a reload, or a run that stopped
+ * because its outcome could not be written): what main answered meanwhile to the requests the
+ * page that is gone sent is written as that page would have written it; the requests main still
+ * has out are left sending; the other items become `unknown` (the requests may have been
+ * processed), unless another window is sending the run. An open run with nothing left to send is
+ * finished. Done when the app starts, before anything shows a draft (so main is never waited
+ * for), and again when the Sync page opens; a second pass finds nothing to change.
  */
 export async function recoverInterruptedRuns(
   db: CatalogDatabase,
   runs: SyncRunRepository,
   skip: (runId: string) => boolean = () => false,
+  answers: MainAnswers = answersInMain({ wait: false }),
 ): Promise<Recovery> {
-  const recovery: Recovery = { recovered: 0, busyElsewhere: [] }
+  const recovery: Recovery = { recovered: 0, busyElsewhere: [], stillOut: [] }
   // A draft is `sending` somewhere exactly while its item is (the outbox writes both in one
   // transaction): two counts on the drafts' indexes say whether any run beyond the open ones needs
   // a look, so the app's start does not read the whole history of runs.
@@ -37,7 +46,10 @@ export async function recoverInterruptedRuns(
     if (skip(run.id)) continue
     if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
-      recovery.recovered += await new DexieSyncOutbox(db, run).recoverInterrupted(RECOVERED_MESSAGE)
+      const outbox = new DexieSyncOutbox(db, run, answers)
+      recovery.recovered += await outbox.recoverInterrupted(RECOVERED_MESSAGE)
+      // What it left open, main still has out.
+      recovery.stillOut.push(...(await outbox.openRequestIds()))
     })
     if (!idle) {
       recovery.busyElsewhere.push(run.id)
