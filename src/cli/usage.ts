@@ -189,7 +189,7 @@ importer removes it again.
 
 Problems are printed as by "validate", and so is its verdict: how many of the SKUs a push would
 send, how many it would hold back and why, and the rows that repeat. Every valid SKU is written,
-held back or not; invalid SKUs are left out of OUT, and the last line says how many. OUT is written
+held back or not; invalid SKUs are left out of OUT, and the last line says how many of each. OUT is written
 as SKUs are read and appears only once whole; it is not overwritten unless --force is given. An
 .xlsx OUT holds at most ${MAX_XLSX_SKUS.toLocaleString('en-US')} SKUs (it is built whole in memory).
 
@@ -199,8 +199,9 @@ Options:
                As for "validate": every problem on a line; what the verdict requires and knows
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
-Exit status: 0 every SKU valid and written, 1 some SKU invalid (the valid ones are written),
-2 bad usage, IN cannot be read or parsed, or OUT exists or cannot be written.
+Exit status: 0 every SKU valid, written and sendable, 1 some SKU invalid or held back (the valid
+ones are written: a request holding a barcode twice creates it twice if posted as it is), 2 bad
+usage, IN cannot be read or parsed, or OUT exists or cannot be written.
 `
 
 export const SCHEMA_USAGE = `Usage: catalog-desk schema [--out DIR]

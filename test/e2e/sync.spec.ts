@@ -345,7 +345,7 @@ test.describe('Sync', () => {
     await expect(progress(next).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 30_000 })
     await expect(next.getByRole('region', { name: 'Batches waiting for your decision' })).toHaveCount(0)
     await expect(history(next).locator('details.sync-run').first()).toContainText(
-      'Then: answered after the window that sent it had closed; synced.',
+      'Then: answered after the window that sent it was reloaded or closed; synced.',
     )
 
     expect(await syncStates(next)).toEqual({ synced: 54, draft: 6 })
@@ -380,7 +380,7 @@ test.describe('Sync', () => {
     // The page opens with the batch still being sent (main is on it), not "unknown"...
     const banner = page.getByRole('region', { name: 'A run did not finish' })
     await expect(banner).toContainText(
-      "9 SKUs still to send, 0 synced. 4 of them left before the window closed: the app is waiting for the service's answer",
+      "5 SKUs still to send, 0 synced. 4 more were sent before the window was reloaded or closed: the app is waiting for the service's answer",
     )
     // ...and counts it created once main has the answer, with nobody asked to decide anything.
     await expect(banner).toContainText('5 SKUs still to send, 4 synced.', { timeout: 20_000 })
@@ -392,6 +392,37 @@ test.describe('Sync', () => {
     // The run takes up what is left; nothing is sent twice.
     await banner.getByRole('button', { name: 'Resume sending' }).click()
     await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    expect(await syncStates(page)).toEqual({ synced: 9, draft: 1 })
+    const received = receivedBarcodes(sandbox)
+    expect(received).toHaveLength(9)
+    expect(new Set(received).size).toBe(9)
+  })
+
+  test('resumed at once after a reload, the run waits for the answer main still awaits, and says so', async ({
+    page,
+    pageProblems,
+    sandbox,
+  }) => {
+    await seedForSync(page, pageProblems, 10)
+    await setSending(page, 'sandbox', { batchSize: 4 })
+    await openSync(page)
+    sandbox.addFaults([{ kind: 'latency', delayMs: 6_000, times: 1 }])
+    await page.getByRole('button', { name: 'Create 9 new on Sandbox' }).click()
+    await expect
+      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length, {
+        intervals: [25],
+      })
+      .toBe(1)
+    await page.reload()
+    await page
+      .getByRole('region', { name: 'A run did not finish' })
+      .getByRole('button', { name: 'Resume sending' })
+      .click()
+    await expect(page.getByRole('log')).toContainText(
+      "Waiting for the service's answer to 1 request sent before the window was reloaded or closed…",
+    )
+    await expect(progress(page).getByRole('heading', { name: 'Finished' })).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('log')).toContainText('Done: 9 synced, 0 rejected, 0 failed, 0 unknown.')
     expect(await syncStates(page)).toEqual({ synced: 9, draft: 1 })
     const received = receivedBarcodes(sandbox)
     expect(received).toHaveLength(9)

@@ -19,8 +19,10 @@ const OUTPUTS: Record<string, 'json' | 'csv' | 'xlsx'> = { '.json': 'json', '.cs
  * pipeline as `validate` and writes the valid ones as a bulk upload request (.json), a CSV or an
  * XLSX, by OUT's extension, as they are checked (sku-output.ts). Invalid SKUs are reported and left
  * out, never written half-right; OUT appears only once whole (output-file.ts). Every valid SKU is
- * written, whatever a push would hold back; the verdict after the report says what it would
- * (verdict-report.ts), as `validate` does with the same options.
+ * written, whatever a push would hold back (a sheet is converted whole, its shared barcodes to be
+ * settled in it); the verdict after the report says what it would hold back (verdict-report.ts),
+ * and the exit status is `validate`'s with the same options: a script that posts the written
+ * request stops where a push would not send all of it (a tryout's bulk.json held a barcode twice).
  */
 export async function convertCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('convert', args, {
@@ -75,14 +77,28 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     io.stdout.write(showMapping(checked.mapping, options))
     report.write(io.stdout, checked)
     io.stdout.write(verdict.text(checked, all))
-    const leftOut = checked.invalid
-    io.stdout.write(
-      `wrote ${output}: ${written} ${written === 1 ? 'SKU' : 'SKUs'}${leftOut > 0 ? ` (${leftOut} invalid left out)` : ''}\n`,
-    )
-    return hasErrors(checked) ? EXIT_INVALID : EXIT_OK
+    const heldBack = verdict.finish()?.heldBack ?? 0
+    io.stdout.write(`${writtenLine(output, format, written, checked.invalid, heldBack)}\n`)
+    return hasErrors(checked) || heldBack > 0 ? EXIT_INVALID : EXIT_OK
   } finally {
     file.discard()
     skus.close()
     report.close()
   }
+}
+
+/** "wrote bulk.json: 24 SKUs, 4 of them held back (above): posted as it is, the request sends them anyway". */
+function writtenLine(
+  output: string,
+  format: 'json' | 'csv' | 'xlsx',
+  written: number,
+  invalid: number,
+  heldBack: number,
+): string {
+  const leftOut = invalid > 0 ? ` (${invalid} invalid left out)` : ''
+  const held =
+    heldBack === 0
+      ? ''
+      : `, ${heldBack} of them held back (above)${format === 'json' ? ': posted as it is, the request sends them anyway' : ''}`
+  return `wrote ${output}: ${written} ${written === 1 ? 'SKU' : 'SKUs'}${leftOut}${held}`
 }

@@ -9,10 +9,12 @@ import type { SyncAnswers } from '#shared/ipc.ts'
  * drafts unknown (src/renderer/src/db/sync-outbox.ts, `recoverInterrupted`). Main itself keeps
  * nothing across its own restarts: then the outbox's `unknown` is the truth.
  *
- * Only the last few are kept: a page that is gone had at most its run's concurrency out at once,
- * and an outcome holds the service's answer (a bulk upload's ids), so the memory stays small.
+ * Only the last few are kept: a page that is gone had at most its run's concurrency (8 at most)
+ * out at once, and the next page asks before it sends anything (a run left open must be resumed or
+ * cancelled before another starts). An outcome holds the service's answer (a bulk upload's ids):
+ * a few kilobytes as a rule, the client's response limit (1 MB) at worst, so 32 of them at worst.
  */
-export const ANSWERS_KEPT = 64
+export const ANSWERS_KEPT = 32
 
 export class SentRequestAnswers {
   readonly #requests = new Map<string, { answer: Promise<Outcome>; outcome?: Outcome }>()

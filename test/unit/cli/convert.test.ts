@@ -172,7 +172,9 @@ describe('catalog-desk convert', () => {
     expect(run.stdout.split('\n')[0]).toBe(
       'Usage: catalog-desk convert IN OUT [--force] [--all] [--require FIELDS | --profile NAME]',
     )
-    expect(run.stdout).toContain('Exit status: 0 every SKU valid and written, 1 some SKU invalid')
+    expect(run.stdout).toContain(
+      'Exit status: 0 every SKU valid, written and sendable, 1 some SKU invalid or held back',
+    )
     expect((await runCli(['--help'])).stdout).toContain('convert IN OUT [--force]')
   })
 })

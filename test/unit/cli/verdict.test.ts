@@ -320,7 +320,7 @@ describe('validate --profile: the profile’s check-digit choice', () => {
 })
 
 describe('convert: the same counts', () => {
-  it('says what validate says of the SKUs it writes, and still writes every valid one', async () => {
+  it('says what validate says of the SKUs it writes, still writes every valid one, and exits as validate does', async () => {
     const file = await jsonFile('to-convert.json', [
       sku('111'),
       sku('222'),
@@ -334,7 +334,17 @@ describe('convert: the same counts', () => {
     expect(verdictOf(convert.stdout)).toEqual([
       '4 SKUs valid; 1 sendable; 3 held back: sharing a barcode with another SKU to be sent (2); no barcode (1)',
     ])
-    expect(lines(convert.stdout).at(-1)).toBe(`wrote ${at('converted.json')}: 4 SKUs`)
-    expect(convert.code).toBe(0)
+    // A script posting the request it wrote stops here: it holds a barcode twice.
+    expect(lines(convert.stdout).at(-1)).toBe(
+      `wrote ${at('converted.json')}: 4 SKUs, 3 of them held back (above): posted as it is, the request sends them anyway`,
+    )
+    expect(convert.code).toBe(1)
+    expect(validate.code).toBe(1)
+    // A sheet is converted whole too, its shared barcodes to be settled in it.
+    const sheet = await runCli(['convert', file, at('converted.csv')])
+    expect(lines(sheet.stdout).at(-1)).toBe(
+      `wrote ${at('converted.csv')}: 4 SKUs, 3 of them held back (above)`,
+    )
+    expect(sheet.code).toBe(1)
   })
 })

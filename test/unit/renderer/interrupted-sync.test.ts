@@ -117,7 +117,7 @@ describe('recovering runs left sending', () => {
       expect(first!.sync[target.destination]).toMatchObject({ remoteId: 'sku-0' })
       expect((await db.syncRequests.get('r1'))?.outcome).toMatchObject({
         kind: 'created',
-        action: 'answered after the window that sent it had closed; synced',
+        action: 'answered after the window that sent it was reloaded or closed; synced',
       })
     })
 
@@ -143,8 +143,52 @@ describe('recovering runs left sending', () => {
       expect(await syncStates()).toEqual(['queued', 'queued', 'queued', 'queued'])
       expect((await db.syncRequests.get('r1'))?.outcome).toMatchObject({
         kind: 'rejected',
-        action: 'answered after the window that sent it had closed; queued again',
+        action: 'answered after the window that sent it was reloaded or closed; queued again',
       })
+    })
+
+    it('a run cancelled while main had its request out: what the answer puts back in the queue goes back to draft', async () => {
+      const run = await interruptedRun()
+      await runs.releaseQueued(run.id)
+      expect(await syncStates()).toEqual(['sending', 'sending', 'draft', 'draft'])
+      const busy: Outcome = {
+        kind: 'retry-later',
+        processed: 'no',
+        status: 503,
+        message: 'Busy.',
+        durationMs: 5,
+      }
+      await recoverInterruptedRuns(db, runs, undefined, answering({ r1: busy }))
+      expect(await syncStates()).toEqual(['draft', 'draft', 'draft', 'draft'])
+      expect((await runs.get(run.id))?.state).toBe('cancelled')
+    })
+
+    it('each run writes only its own requests’ answers: two runs left open, both answered', async () => {
+      await interruptedRun()
+      // A second run, of two drafts made since, its one request open too.
+      for (let i = 0; i < 2; i++)
+        await drafts.create({ ...structuredClone(full), barcode: `c${i}` } as Sku, 2_000 - i)
+      const { run: second } = await runs.enqueue('skus', { target })
+      const outbox = new DexieSyncOutbox(db, second)
+      const batch = await outbox.queuedAfter(-Infinity, 2)
+      await outbox.beginRequest({
+        id: 'o1',
+        runId: second.id,
+        kind: 'skus',
+        keys: batch.map((item) => item.key),
+        bytes: 10,
+        startedAt: 2,
+      })
+      const both: Outcome = { ...created, body: [] }
+      await recoverInterruptedRuns(db, runs, undefined, answering({ r1: both, o1: both }))
+      expect(await syncStates()).toEqual(['synced', 'synced', 'queued', 'queued', 'synced', 'synced'])
+    })
+
+    it('an answer that leaves the batch unknown is counted with the drafts recovered as unknown', async () => {
+      await interruptedRun()
+      const reset: Outcome = { kind: 'unknown', processed: 'maybe', message: 'Reset.', durationMs: 5 }
+      expect((await recoverInterruptedRuns(db, runs, undefined, answering({ r1: reset }))).recovered).toBe(2)
+      expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
     })
 
     it('a request main does not know (it restarted meanwhile) is unknown, as before', async () => {

@@ -8,6 +8,8 @@ import { systemClock } from '#shared/sync/system-clock.ts'
 import { onlineWaiter } from './network.ts'
 import { profilesInMain } from './profiles.ts'
 import { answersInMain, bridgeTransport } from './sync-transport.ts'
+import { counted } from '#shared/counted.ts'
+import type { SyncAnswers } from '#shared/ipc.ts'
 
 /**
  * The engine for one run in the app: its outbox in IndexedDB, its requests over the bridge to
@@ -51,6 +53,24 @@ export function createAppSyncRun(
     },
     events,
   )
+}
+
+/**
+ * Before a run is taken up again: requests a page that is gone sent for it, which main still has
+ * out, are waited for, and the log says so. The run's recovery then writes their answers at once
+ * (it runs in the engine's turn, where a wait would hold Pause, Cancel and decisions), and the
+ * run's claims in a team workspace are made after, on what the answers put back in the queue.
+ */
+export async function awaitAnswersLeftOut(run: SyncRunRecord, log: (line: string) => void): Promise<void> {
+  const open = await new DexieSyncOutbox(db, run).openRequestIds()
+  if (open.length === 0) return
+  const answers: SyncAnswers = await answersInMain({ wait: false })(open).catch(() => ({}))
+  const out = open.filter((id) => answers[id] === 'sending')
+  if (out.length === 0) return
+  log(
+    `Waiting for the service's answer to ${counted(out.length, 'request')} sent before the window was reloaded or closed…`,
+  )
+  await answersInMain({ wait: true })(out).catch(() => undefined)
 }
 
 /** An outbox that tells `recorded` which items ended once the outbox has written it. */

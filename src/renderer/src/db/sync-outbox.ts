@@ -76,7 +76,7 @@ export type OutboxRun = Pick<SyncRunRecord, 'id' | 'kind' | 'destination' | 'act
 export type MainAnswers = (requestIds: string[]) => Promise<SyncAnswers>
 
 /** What a request's record says of an answer that came when no page was there to write it. */
-const ANSWERED_LATE = 'answered after the window that sent it had closed'
+const ANSWERED_LATE = 'answered after the window that sent it was reloaded or closed'
 
 /** The item whose kept payload stands at a destination: the creation's, or the last applied update's. */
 export function baseItemKey(standing: DestinationStanding): [string, number] {
@@ -310,60 +310,70 @@ export class DexieSyncOutbox implements SyncOutbox {
    */
   async recoverInterrupted(message: string): Promise<number> {
     const out = new Set<string>()
+    let unknown = 0
     for (const [requestId, answer] of Object.entries(await this.answersForOpenRequests())) {
       if (answer === 'sending') out.add(requestId)
-      else await this.settleAnswered(requestId, answer)
+      else unknown += await this.settleAnswered(requestId, answer)
     }
-    return this.db.transaction('rw', this.db.syncItems, this.db.syncRequests, this.drafts, async () => {
-      const sending = (await itemsInState(this.db, this.runId, 'sending').toArray()).filter(
-        (item) => item.requestId === undefined || !out.has(item.requestId),
-      )
-      const drafts = this.updates ? await this.drafts.bulkGet(sending.map((item) => item.key)) : []
-      const again = (item: SyncItemRecord, i: number) =>
-        this.updates && !item.requeuedAfterCrash && standsFor(drafts[i], this.run, item.position, ['sending'])
-      const recovered: SyncItemRecord[] = sending.map((item, i) =>
-        again(item, i)
-          ? { ...item, state: 'queued', requeuedAfterCrash: true }
-          : { ...item, state: 'unknown', message },
-      )
-      const unknown = recovered.filter((item) => item.state === 'unknown')
-      await this.db.syncItems.bulkPut(recovered)
-      await moveStandings(
-        this.drafts,
-        this.run,
-        new Map(
-          recovered.map((item) => [
-            item.key,
-            item.state === 'unknown'
-              ? { state: 'unknown', position: item.position, message }
-              : { state: 'queued', position: item.position },
-          ]),
-        ),
-        ['queued', 'sending'],
-      )
-      const open = await this.db.syncRequests
-        .where('[runId+startedAt]')
-        .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
-        .filter((request) => request.endedAt === undefined && !out.has(request.id))
-        .toArray()
-      const now = systemClock.now()
-      await this.db.syncRequests.bulkPut(
-        open.map((request) => ({
-          ...request,
-          endedAt: now,
-          outcome: {
-            kind: 'unknown',
-            processed: 'maybe',
-            message,
-            durationMs: now - request.startedAt,
-            action: this.updates
-              ? 'interrupted: the app closed before the answer came; an update is sent again once'
-              : 'interrupted: the app closed before the answer came; you decide',
-          },
-        })),
-      )
-      return unknown.length
-    })
+    const recovered = await this.db.transaction(
+      'rw',
+      this.db.syncItems,
+      this.db.syncRequests,
+      this.drafts,
+      async () => {
+        const sending = (await itemsInState(this.db, this.runId, 'sending').toArray()).filter(
+          (item) => item.requestId === undefined || !out.has(item.requestId),
+        )
+        const drafts = this.updates ? await this.drafts.bulkGet(sending.map((item) => item.key)) : []
+        const again = (item: SyncItemRecord, i: number) =>
+          this.updates &&
+          !item.requeuedAfterCrash &&
+          standsFor(drafts[i], this.run, item.position, ['sending'])
+        const recovered: SyncItemRecord[] = sending.map((item, i) =>
+          again(item, i)
+            ? { ...item, state: 'queued', requeuedAfterCrash: true }
+            : { ...item, state: 'unknown', message },
+        )
+        const unknown = recovered.filter((item) => item.state === 'unknown')
+        await this.db.syncItems.bulkPut(recovered)
+        await moveStandings(
+          this.drafts,
+          this.run,
+          new Map(
+            recovered.map((item) => [
+              item.key,
+              item.state === 'unknown'
+                ? { state: 'unknown', position: item.position, message }
+                : { state: 'queued', position: item.position },
+            ]),
+          ),
+          ['queued', 'sending'],
+        )
+        const open = await this.db.syncRequests
+          .where('[runId+startedAt]')
+          .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
+          .filter((request) => request.endedAt === undefined && !out.has(request.id))
+          .toArray()
+        const now = systemClock.now()
+        await this.db.syncRequests.bulkPut(
+          open.map((request) => ({
+            ...request,
+            endedAt: now,
+            outcome: {
+              kind: 'unknown',
+              processed: 'maybe',
+              message,
+              durationMs: now - request.startedAt,
+              action: this.updates
+                ? 'interrupted: the app closed before the answer came; an update is sent again once'
+                : 'interrupted: the app closed before the answer came; you decide',
+            },
+          })),
+        )
+        return unknown.length
+      },
+    )
+    return unknown + recovered
   }
 
   /** This run's requests that began and never ended: what a page gone mid-send left. */
@@ -381,22 +391,26 @@ export class DexieSyncOutbox implements SyncOutbox {
     if (!this.answers) return {}
     const open = await this.openRequestIds()
     if (open.length === 0) return {}
+    let answers: SyncAnswers
     try {
-      return await this.answers(open)
+      answers = await this.answers(open)
     } catch {
       // Main not answering (an older main, say) leaves the requests as nobody knows them: unknown.
       return {}
     }
+    // Only this run's: an answer given for others' is theirs to write.
+    return Object.fromEntries(open.flatMap((id) => (answers[id] ? [[id, answers[id]]] : [])))
   }
 
   /**
    * A request answered while no page was there: its outcome decided as the engine decides it
    * (outcome-decision.ts) and written with its items' states. What the engine would send again (a
-   * batch to split, one the service did not take) goes back to the queue, for the run's resume.
+   * batch refused or too large, to split again; one the service did not take) goes back to the
+   * queue, for the run's resume. Returns how many items it made unknown.
    */
-  private async settleAnswered(requestId: string, outcome: Outcome): Promise<void> {
+  private async settleAnswered(requestId: string, outcome: Outcome): Promise<number> {
     const request = await this.db.syncRequests.get(requestId)
-    if (!request || request.endedAt !== undefined) return
+    if (!request || request.endedAt !== undefined) return 0
     const items = (await itemsOfKeys(this.db, this.runId, request.keys)).filter(
       (item): item is SyncItemRecord => item?.state === 'sending' && item.requestId === requestId,
     )
@@ -412,15 +426,16 @@ export class DexieSyncOutbox implements SyncOutbox {
       haltedMeanwhile: true,
       canWaitForNetwork: true,
     })
-    // Settled by the answer, or to be sent again (as halves, or once the run goes on) by the resume.
+    // Settled by the answer, or to be sent again by the resume. No run is going on to stop.
     const settles = decision.write !== undefined && decision.hold.length === 0
-    const action = settles ? decision.write!.action : 'queued again'
+    const action = !settles ? 'queued again' : decision.stop ? 'failed' : decision.write!.action
     const updates = decision.write?.updates ?? backToQueue(batch)
     const { labels: _labels, ...record } = request
     await this.endRequest(
       { ...record, endedAt: systemClock.now(), outcome: recorded(outcome, `${ANSWERED_LATE}; ${action}`) },
       updates,
     )
+    return updates.filter((update) => update.state === 'unknown').length
   }
 
   async counts(): Promise<Record<ItemState, number>> {

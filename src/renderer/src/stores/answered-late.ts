@@ -13,8 +13,9 @@ import { useSyncStore } from './sync.ts'
  * the lists and the Sync page read their drafts again. Loaded only then, once the first page is up.
  */
 export async function settleWhenAnswered(stillOut: readonly string[], pinia: Pinia): Promise<void> {
-  await answersInMain({ wait: true })([...stillOut]).catch(() => undefined)
-  const { recovered } = await recoverInterruptedRuns(db, syncRuns)
+  const answers = await answersInMain({ wait: true })([...stillOut]).catch(() => ({}))
+  // The answers waited for, not asked again: main keeps only the last few.
+  const { recovered } = await recoverInterruptedRuns(db, syncRuns, undefined, async () => answers)
   for (const tell of Object.values(TELL_DRAFTS_CHANGED)) await tell(pinia)
   if (pinia.state.value.sync) await useSyncStore(pinia).refresh()
   if (recovered > 0) useSkuDraftsStore(pinia).tell(recoveredMessage(drafts(recovered)), 'error')

@@ -55,6 +55,9 @@ export async function recoverInterruptedRuns(
       recovery.busyElsewhere.push(run.id)
       continue
     }
+    // A run cancelled while main still had a request out: what the answer put back in the queue
+    // (a batch not taken, one to split) goes back to draft, as the cancel did with the rest.
+    if (run.state === 'cancelled') await runs.releaseQueued(run.id)
     const left = await runs.counts(run.id)
     // Nothing left to send: the run is over, only decisions remain.
     if (run.state === 'open' && left.queued === 0 && left.sending === 0)

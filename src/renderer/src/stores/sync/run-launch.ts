@@ -7,7 +7,7 @@ import { runTargetProblem } from '#shared/sync/run-target.ts'
 import { systemClock } from '#shared/sync/system-clock.ts'
 import { isOffline } from '../../adapters/network.ts'
 import { holdingRun } from '../../adapters/run-lock.ts'
-import { createAppSyncRun } from '../../adapters/sync-run.ts'
+import { awaitAnswersLeftOut, createAppSyncRun } from '../../adapters/sync-run.ts'
 import { syncRuns } from '../../db/index.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
 import type { useProfilesStore } from '../profiles.ts'
@@ -85,6 +85,7 @@ export function useRunLaunch(deps: LaunchDeps) {
       }
       // The run's profile leads where the run was started for (checked just above).
       networked = profiles.profiles.some((profile) => profile.id === run.profileId && needsNetwork(profile))
+      await awaitAnswersLeftOut(run, addLog)
       const claimed = await claimRun(run, addLog)
       if (!claimed.ok) {
         error.value = claimed.message
