@@ -1,3 +1,4 @@
+import { barcodeSwaps } from './barcode-swaps.ts'
 import { counted } from '#shared/counted.ts'
 import { thousands } from '#shared/sheet/places.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
@@ -110,6 +111,7 @@ async function judge(out: Output, context: JudgementContext): Promise<PushVerdic
   const platformList = platform ? await recordPlatformList(out, context, platform, judgement) : undefined
   sayHeld(out, context, judgement)
   sayUpdates(out, input, judgement)
+  sayBarcodeSwaps(out, context, judgement)
   return platformList ? { judgement, platformList } : { judgement }
 }
 
@@ -198,6 +200,24 @@ function sayUpdates(out: Output, input: PushInput, { resent, kept, plans }: Push
       `${counted(notUpdated, input.kind.noun)} changed since sent there ${notUpdated === 1 ? 'is' : 'are'} not updated (--no-updates).\n`,
     )
   }
+}
+
+/** SKUs to create that look like ones created there under the barcode they had (barcode-swaps.ts). */
+function sayBarcodeSwaps(
+  out: Output,
+  { input, journal, dryRun }: JudgementContext,
+  { plans }: PushJudgement,
+): void {
+  const swaps = barcodeSwaps(input, journal, plans)
+  if (swaps.length === 0) return
+  const n = swaps.length
+  listOnStderr(
+    out,
+    `note: ${counted(n, input.kind.noun)} to create ${n === 1 ? 'has' : 'have'} the name of one created there under a barcode this file no longer has. If ${n === 1 ? 'its barcode was' : 'their barcodes were'} corrected, this push ${dryRun ? 'would create' : 'creates'} ${n === 1 ? 'a second SKU' : 'second SKUs'}: push matches SKUs by barcode (the app corrects a barcode there as an update).`,
+    swaps.map(
+      ({ index, name, was }) => `[${index}] ${input.labelOf(index)} “${name}”: created there as ${was}`,
+    ),
+  )
 }
 
 /** One line an item held back: where it is, how it is named, and why. */

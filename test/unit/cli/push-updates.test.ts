@@ -117,6 +117,34 @@ describe('push: updates what changed since it was sent there', () => {
     expect(puts(sandbox)).toHaveLength(4)
   })
 
+  // A tryout corrected a barcode in its sheet and pushed: the platform held the product twice.
+  it('says before sending that a SKU to create looks like one created there under the barcode it had', async () => {
+    const sandbox = await sandboxFor()
+    const sent = skus(3).map((sku, i) => ({ ...sku, barcode: `U-${i}`, productName: `Frame ${i}` }))
+    await writeFile(path('skus.json'), JSON.stringify(sent))
+    expect((await push(args('skus.json', sandbox))).code).toBe(0)
+    // U-1's barcode corrected to U-9: to push, a new SKU (it matches by barcode), and said so.
+    const corrected = structuredClone(sent)
+    corrected[1]!.barcode = 'U-9'
+    await writeFile(path('corrected.json'), JSON.stringify(corrected))
+    const dry = await push(args('corrected.json', sandbox, '--dry-run'))
+    expect(dry.stderr).toContain(
+      'note: 1 SKU to create has the name of one created there under a barcode this file no longer has. If its barcode was corrected, this push would create a second SKU: push matches SKUs by barcode (the app corrects a barcode there as an update).',
+    )
+    expect(dry.stderr).toContain('[1] U-9 “Frame 1”: created there as U-1')
+    const run = await push(args('corrected.json', sandbox))
+    expect(run.stderr).toContain('this push creates a second SKU')
+    expect(barcodesIn(sandbox)).toEqual(['U-0', 'U-1', 'U-2', 'U-9'])
+
+    // Many SKUs of one name are no swap: three new ones named as the three created say nothing.
+    const others = sent.map((sku, i) => ({ ...sku, barcode: `V-${i}`, productName: 'Frame' }))
+    const named = sent.map((sku) => ({ ...sku, productName: 'Frame' }))
+    await writeFile(path('named.json'), JSON.stringify(named))
+    await push(args('named.json', sandbox))
+    await writeFile(path('others.json'), JSON.stringify(others))
+    expect((await push(args('others.json', sandbox, '--dry-run'))).stderr).not.toContain('note:')
+  })
+
   it('--no-updates creates only: nothing is sent for the copy, its changes are counted, exit 0', async () => {
     const sandbox = await sandboxFor()
     const { edited } = await files()
