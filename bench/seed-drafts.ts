@@ -78,7 +78,7 @@ export interface SeededDraft {
   subCategory: string
   status: string
   updatedAt: number
-  /** Where it stands with each destination: a sent draft is synced on the embedded sandbox. */
+  /** Where it stands with each destination: a sent draft is synced on one (`SeedOptions.sentTo`). */
   sync: DraftSync
   standing: string[]
 }
@@ -96,8 +96,10 @@ interface Row extends SeededDraft {
 export interface SeedOptions {
   /** The newest draft's last edit; each older one is 61 s before the one after it. */
   now?: number
-  /** Indexes of drafts that have been sent (synced on the embedded sandbox, by a run not in the history). */
+  /** Indexes of drafts that have been sent (synced on `sentTo`, by a run not in the history). */
   sent?: readonly number[]
+  /** Where the `sent` drafts were sent: the embedded sandbox unless given. */
+  sentTo?: string
   /**
    * Where the product photos are: draft i's is `<photos>/sku/<i % 24>.svg`. A host nobody answers
    * unless given (`https://images.catalog-desk.test`); a test that shows photos serves them.
@@ -113,7 +115,12 @@ export interface SeedOptions {
 /** Draft `i` of a seeded catalogue: draft 0 is the most recently edited. */
 export function seededDraft(
   i: number,
-  { now = Date.UTC(2026, 2, 2, 15, 0), sent = [], photos = `https://${IMAGE_HOST}` }: SeedOptions = {},
+  {
+    now = Date.UTC(2026, 2, 2, 15, 0),
+    sent = [],
+    sentTo = EMBEDDED_SANDBOX_DESTINATION,
+    photos = `https://${IMAGE_HOST}`,
+  }: SeedOptions = {},
 ): Row {
   const [category, subs] = CATEGORIES[i % CATEGORIES.length]!
   const productName = `${SHAPES[i % SHAPES.length]} ${FINISHES[Math.floor(i / 3) % FINISHES.length]} ${String(i + 1).padStart(6, '0')}`
@@ -133,7 +140,7 @@ export function seededDraft(
     updatedAt: now - i * 61_000,
     ...withStanding(
       { sync: {}, payload: undefined },
-      EMBEDDED_SANDBOX_DESTINATION,
+      sentTo,
       sent.includes(i) ? { state: 'synced', run: 'seeded', position: i, at: now } : undefined,
     ),
     template,

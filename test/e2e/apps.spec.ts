@@ -571,9 +571,19 @@ test.describe('App drafts list', () => {
   }) => {
     const id = await namedApp(page, 'Sent app')
     const standing = { state: 'synced', run: 'run-1', position: 0, at: Date.now() }
+    const onSandbox = { ...standing, remoteId: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60' }
+    // Only tried on the built-in Sandbox, each desk's own: it can be deleted.
     await patchStoredApp(page, id, {
-      sync: { 'embedded-sandbox': { ...standing, remoteId: '6f1c2a4e-8b3d-4c5e-9f7a-1b2c3d4e5f60' } },
+      sync: { 'embedded-sandbox': onSandbox },
       standing: ['embedded-sandbox\u0000synced'],
+    })
+    await page.reload()
+    await expect(page.getByText('Sandbox has this app, and it is not created there again')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Delete' })).toBeEnabled()
+    // Created on a service too: kept, so it is never created twice.
+    await patchStoredApp(page, id, {
+      sync: { 'embedded-sandbox': onSandbox, 'https://catalog-api.example': { ...standing, run: 'run-2' } },
+      standing: ['embedded-sandbox\u0000synced', 'https://catalog-api.example\u0000synced'],
     })
     await page.reload()
     await expect(page.getByText('Sandbox has this app, and it is not created there again')).toBeVisible()

@@ -89,19 +89,36 @@ test.describe('Hands that cannot slip on the SKU list', () => {
   }) => {
     await page.goto('/#/skus')
     await expect(page.getByText('No SKU drafts yet')).toBeVisible()
-    await seedDrafts(page, 20, { sent: [1, 3] })
+    await seedDrafts(page, 20, { sent: [1, 3], sentTo: 'https://catalog-api.example' })
     await page.reload()
     await expect(lede(page)).toHaveText('20 drafts on this computer')
     await selectFirst(page, 8)
     await bulkButton(page, 'Delete').click()
     const deleting = page.getByRole('alertdialog', { name: 'Delete 6 drafts?' })
     await expect(deleting).toContainText(
-      '6 drafts will be deleted from this computer. 2 sent drafts are kept, so they are never created twice.',
+      '6 drafts will be deleted from this computer. 2 drafts sent beyond the Sandbox are kept, so they are never created twice.',
     )
     await screenshot(page, 'sku-list-confirm-delete-sent')
     await deleting.getByRole('button', { name: 'Delete 6 drafts' }).click()
     await expect(said(page, '6 drafts deleted.')).toBeVisible()
     await expect(lede(page)).toHaveText('14 drafts on this computer')
+  })
+
+  // A tryout could not clean up drafts it had only tried on the built-in Sandbox: "0 drafts deleted.
+  // 2 drafts skipped: sent drafts are kept".
+  test('drafts only tried on the built-in Sandbox can be deleted, and undone', async ({ page }) => {
+    await page.goto('/#/skus')
+    await expect(page.getByText('No SKU drafts yet')).toBeVisible()
+    await seedDrafts(page, 10, { sent: [0, 1] })
+    await page.reload()
+    await expect(lede(page)).toHaveText('10 drafts on this computer')
+    await selectFirst(page, 2)
+    await rowAt(page, 0).focus()
+    await page.keyboard.press('Delete')
+    await expect(said(page, '2 drafts deleted.')).toBeVisible()
+    await expect(lede(page)).toHaveText('8 drafts on this computer')
+    await page.keyboard.press('ControlOrMeta+z')
+    await expect(lede(page)).toHaveText('10 drafts on this computer')
   })
 
   test('Ctrl+Z undoes the last action after its snackbar went and after a reload, and says when there is nothing', async ({

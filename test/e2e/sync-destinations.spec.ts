@@ -200,7 +200,16 @@ test.describe('Sync to several destinations', () => {
       await expect(rows(page)).toHaveCount(4)
       const listed = await rows(page).locator('.sku-cell--barcode').allTextContents()
       expect(listed.map((text) => text.trim()).sort()).toEqual(sent.map((d) => d.barcode).sort())
+      // Which one the Sandbox has an older version of shows without making it the active profile.
+      const onSandbox = (draft: { barcode: string }) =>
+        rows(page).filter({ hasText: draft.barcode }).locator('.sku-sync-elsewhere')
+      await expect(onSandbox(edited)).toHaveText('Sandbox: changed since sent')
+      await expect(onSandbox(sent[0]!)).toHaveText('Sandbox: synced')
       await screenshot(page, 'destinations-promotable-in-list')
+      await page.goto(`/#/skus/${edited.id}`)
+      await expect(page.locator('.sent-banner__others')).toHaveText(
+        'Sandbox: changed since sent · Production: not sent · Staging: not sent',
+      )
 
       await openSync(page)
       await page.getByRole('button', { name: 'Send the 4 tested on Sandbox to Second…' }).click()

@@ -255,8 +255,8 @@ test.describe('Sending as a team (issue #42)', () => {
 
     const [mine, theirs] = seeded.filter((draft) => seededValid(draft.index))
     const corrections = [
-      { desk: page, draft: mine!, brand: 'Northwind Optics Revised' },
-      { desk: ben, draft: theirs!, brand: 'Contoso Eyewear Revised' },
+      { desk: page, name: 'ana', draft: mine!, brand: 'Northwind Optics Revised' },
+      { desk: ben, name: 'ben', draft: theirs!, brand: 'Contoso Eyewear Revised' },
     ]
     for (const { desk, draft, brand } of corrections) {
       await desk.goto(`/#/skus/${draft.id}`)
@@ -274,11 +274,15 @@ test.describe('Sending as a team (issue #42)', () => {
     }
     // Each desk knows what the other's correction made stand there: nothing left to update.
     for (const desk of [page, ben]) {
-      for (const { draft } of corrections) {
+      for (const { draft, name } of corrections) {
         await desk.goto(`/#/skus/${draft.id}`)
         await expect(desk.locator('.sent-banner')).toContainText(
           'Created on Production; unchanged since.',
           ARRIVES,
+        )
+        // Who created it there, and whose correction stands there now.
+        await expect(desk.locator('.sent-banner__sender')).toContainText(
+          new RegExp(`^Sent by ana’s desk, .+; updated by ${name}’s desk, .+\\.\\s*$`),
         )
       }
       await openSync(desk)

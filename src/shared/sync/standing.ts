@@ -2,6 +2,7 @@ import { payloadFingerprint } from '../payload-fingerprint.ts'
 import { ITEM_STATES, type ItemState } from './ports.ts'
 import { isRecord } from '../is-record.ts'
 import { barcodeKey } from './send-gates.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from './destination.ts'
 
 /**
  * Where a draft stands with one destination (src/shared/sync/destination.ts). `draft`: never sent
@@ -138,10 +139,21 @@ export function isLive(sync: DraftSync | undefined): boolean {
 
 /**
  * Whether the draft was sent anywhere (or is being sent): it is then the record that keeps it from
- * being created twice, so it is not deleted, nor replaced by an import.
+ * being created twice, so an import does not replace it (a delete keeps it unless it was only
+ * tried on the Sandbox: `keptFromDeleting`).
  */
 export function wasSent(sync: DraftSync | undefined): boolean {
   return Object.keys(sync ?? {}).length > 0
+}
+
+/**
+ * Whether a delete keeps the draft because it was sent: to any destination but the built-in
+ * Sandbox, each desk's own trial service, where a second creation harms nobody. Drafts tried only
+ * there can be cleaned up (a tryout could not delete its test drafts); one being sent anywhere is
+ * kept by `isLive` first.
+ */
+export function keptFromDeleting(sync: DraftSync | undefined): boolean {
+  return Object.keys(sync ?? {}).some((destination) => destination !== EMBEDDED_SANDBOX_DESTINATION)
 }
 
 /** Stands for every destination in the index's live tags. */

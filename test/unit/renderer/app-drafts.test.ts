@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 import { Dexie } from 'dexie'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { newAppPayload } from '#shared/apps/defaults.ts'
@@ -129,6 +130,13 @@ describe('app drafts in IndexedDB', () => {
     expect(await apps.get(record.id)).toEqual(record)
     // Restoring never overwrites a draft holding the id.
     await expect(apps.restore(removed)).rejects.toThrow()
+  })
+
+  it('deletes an app only tried on the built-in Sandbox', async () => {
+    const { id } = await apps.create()
+    await setStanding(db.appDrafts, id, 'synced', EMBEDDED_SANDBOX_DESTINATION)
+    await apps.delete(id)
+    expect(await apps.get(id)).toBeUndefined()
   })
 
   it('keeps drafts that have been sent', async () => {

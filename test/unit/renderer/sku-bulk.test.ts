@@ -17,6 +17,7 @@ import { standingTag, stateAt } from '#shared/sync/standing.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import { skuColumns } from '#shared/sheet/columns.ts'
 import { DEST, setStanding } from './standings.ts'
+import { EMBEDDED_SANDBOX_DESTINATION } from '#shared/sync/destination.ts'
 
 /** Another destination, where the draft sent on `DEST` was refused. */
 const OTHER = 'https://api.example.com'
@@ -221,6 +222,21 @@ describe('deleting drafts and undoing', () => {
     expect(await undoLog.undo(result.batch)).toEqual({ restored: 3, removed: 0, keptEdited: 0, keptSent: 0 })
     expect(await everything()).toEqual(before)
     expect(await db.skuUndo.count()).toBe(0)
+  })
+
+  it('deletes a draft only tried on the built-in Sandbox, and keeps one sent anywhere else too', async () => {
+    const { ids } = await seed()
+    const [tried, triedAndSent] = [ids[0]!, ids[1]!]
+    await setStanding(db.skuDrafts, tried, 'synced', EMBEDDED_SANDBOX_DESTINATION)
+    await setStanding(db.skuDrafts, triedAndSent, 'synced', EMBEDDED_SANDBOX_DESTINATION)
+    await setStanding(db.skuDrafts, triedAndSent, 'synced', DEST)
+    const result = await bulk.delete([tried, triedAndSent])
+    expect(result).toMatchObject({ count: 1, skipped: { inRun: 0, sent: 1, missing: 0 } })
+    expect(await drafts.get(tried)).toBeUndefined()
+    expect(await drafts.get(triedAndSent)).toBeDefined()
+    // Undo brings it back with where it stands on the Sandbox.
+    await undoLog.undo(result.batch)
+    expect(stateAt((await drafts.get(tried))!.sync, EMBEDDED_SANDBOX_DESTINATION)).toBe('synced')
   })
 
   it('is all or nothing: a delete that fails half-way deletes nothing', async () => {

@@ -1,4 +1,4 @@
-import { wasSent } from '#shared/sync/standing.ts'
+import { isLive, keptFromDeleting } from '#shared/sync/standing.ts'
 import type { AppCreateRequest } from '#shared/schema/app.ts'
 import { appDraftColumns } from '#shared/apps/validate-app-draft.ts'
 import { newAppPayload } from '#shared/apps/defaults.ts'
@@ -64,14 +64,14 @@ export class AppDraftRepository extends DraftRepository<AppDraftRecord> {
   }
 
   /**
-   * Deletes a draft and returns it as it was, for undo. Drafts sent or being sent are refused:
-   * what sync recorded about them stays.
+   * Deletes a draft and returns it as it was, for undo. Drafts being sent, or sent beyond the
+   * built-in Sandbox, are refused: what sync recorded about them stays.
    */
   delete(id: string, now = systemClock.now()): Promise<AppDraftRecord> {
     return this.db.transaction('rw', [this.db.appDrafts, this.db.teamDeletions], async () => {
       const current = await this.db.appDrafts.get(id)
       if (!current) throw new Error('This app draft no longer exists.')
-      if (wasSent(current.sync))
+      if (isLive(current.sync) || keptFromDeleting(current.sync))
         throw new Error('This app has been sent; its record is kept, so it is never created twice.')
       await noteDeleted(this.db, 'apps', [current], now)
       await this.db.appDrafts.delete(id)

@@ -1,7 +1,7 @@
 import { getAt, parsePath } from '#shared/json-path.ts'
 import { draftColumns } from '#shared/draft-columns.ts'
 import { setWithSectionDefaults } from '#shared/schema/sku-template.ts'
-import { isLive, standingTag, wasSent, type DraftSync } from '#shared/sync/standing.ts'
+import { isLive, keptFromDeleting, standingTag, type DraftSync } from '#shared/sync/standing.ts'
 import { diffJson } from '#shared/json-diff.ts'
 import { replacedText, type Replacement } from '#shared/values/replace-text.ts'
 import { bulkField, bulkValueProblem, holdsText, type BulkField } from '#shared/validation/bulk-fields.ts'
@@ -380,11 +380,11 @@ export class SkuBulkEdits {
 
 /**
  * Why a delete leaves a draft, or undefined when it goes: one being sent is read for sending, one
- * sent is kept so it is never created twice, one gone is gone already.
+ * sent (beyond the built-in Sandbox) is kept so it is never created twice, one gone is gone already.
  */
 function keptFromDelete(record: SkuDraftRecord | undefined): keyof Skipped | undefined {
   if (!record) return 'missing'
   if (isLive(record.sync)) return 'inRun'
-  if (wasSent(record.sync)) return 'sent'
+  if (keptFromDeleting(record.sync)) return 'sent'
   return undefined
 }

@@ -9,14 +9,17 @@ import { count, drafts } from './counting.ts'
 function skippedText({ inRun, sent, missing }: Skipped): string {
   const parts: string[] = []
   if (inRun) parts.push(`${drafts(inRun)} skipped: they are being sent.`)
-  if (sent) parts.push(`${drafts(sent)} skipped: sent drafts are kept, so they are never created twice.`)
+  if (sent)
+    parts.push(
+      `${drafts(sent)} skipped: drafts sent beyond the Sandbox are kept, so they are never created twice.`,
+    )
   if (missing) parts.push(`${drafts(missing)} no longer existed.`)
   return parts.length ? ` ${parts.join(' ')}` : ''
 }
 
 /**
- * Before a delete: the drafts it keeps, said apart from those it deletes ("2 sent drafts are kept,
- * so they are never created twice."); empty when it keeps none.
+ * Before a delete: the drafts it keeps, said apart from those it deletes ("2 drafts sent beyond the
+ * Sandbox are kept, so they are never created twice."); empty when it keeps none.
  */
 export function keptOnDeleteText({ inRun, sent }: Skipped): string {
   const parts: string[] = []
@@ -24,7 +27,7 @@ export function keptOnDeleteText({ inRun, sent }: Skipped): string {
   const noun = (n: number) => (n === 1 ? 'draft' : 'drafts')
   if (sent)
     parts.push(
-      `${count(sent)} sent ${noun(sent)} ${are(sent)} kept, so ${sent === 1 ? 'it is' : 'they are'} never created twice.`,
+      `${count(sent)} ${noun(sent)} sent beyond the Sandbox ${are(sent)} kept, so ${sent === 1 ? 'it is' : 'they are'} never created twice.`,
     )
   if (inRun) parts.push(`${count(inRun)} ${noun(inRun)} being sent ${are(inRun)} kept.`)
   return parts.join(' ')
