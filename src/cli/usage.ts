@@ -290,7 +290,7 @@ platform's id of the SKU: the bulk upload's answer gives it when it carries ids,
 refused, not created again. --no-updates creates only. An app is never updated (the service has
 no update for apps): one changed since it was created is held, saying so. A barcode corrected in
 FILE makes a new SKU to push: a SKU to create whose name and brand are those of one created there
-under a barcode FILE no longer holds (one to one) is said before anything is sent.
+under a barcode not in FILE (and of no other SKU) is said before anything is sent.
 
 The bulk upload only creates: a SKU created twice is there twice. So before anything is sent, SKUs
 pass the same gates as the app's Sync page, and those that fail one are "held" back: not sent,

@@ -235,6 +235,42 @@ test.describe('Sending as a team (issue #42)', () => {
     expect(receivedBarcodes(sandbox)).toHaveLength(9)
   })
 
+  test('a desk whose window reloads mid-send still tells the team what the service answered: the other desk sees them created', async ({
+    page,
+    pageProblems,
+    teamServer,
+    openDesk,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const { ben, seeded } = await twoDesks(
+      { page, pageProblems, teamServer, openDesk, reachedThroughSandbox },
+      { anaBatch: 50 },
+    )
+    // The service is slow to answer Ana's one request of nine; her window reloads meanwhile.
+    sandbox.addFaults([{ kind: 'latency', delayMs: 6_000, times: 1 }])
+    await openSync(page)
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect
+      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length, {
+        intervals: [25],
+      })
+      .toBe(1)
+    await page.reload()
+    // Main's answer is written on Ana's desk, and as the run's send records for Ben's.
+    await expect(page.getByRole('button', { name: 'Nothing new to create on Production' })).toBeVisible(
+      ARRIVES,
+    )
+    const sent = seeded.find((draft) => seededValid(draft.index))!
+    await ben.goto(`/#/skus/${sent.id}`)
+    await expect(ben.locator('.sent-banner')).toContainText(
+      'Created on Production; unchanged since.',
+      ARRIVES,
+    )
+    await expect(ben.locator('.sent-banner')).toContainText('Sent by ana’s desk')
+    expect(receivedBarcodes(sandbox)).toHaveLength(9)
+  })
+
   // A tryout corrected a SKU created on Production from a team workspace: the run left it out as
   // "sent there already" by the desk's own creation record, sent nothing, and offered it for ever.
   test('a SKU created on Production from a team workspace is corrected there: the update is sent once, from either desk', async ({

@@ -187,7 +187,7 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
   }
   /** Set when a torn line could not be cut off: nothing more may be appended after it. */
   let broken: Error | undefined
-  const kept = new Map<number, unknown>()
+  const lineAt = recentLines((offset) => readLineAt(fd, size, offset))
 
   return {
     get size() {
@@ -232,13 +232,7 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
       return offset
     },
 
-    lineAt(offset) {
-      if (kept.has(offset)) return kept.get(offset)
-      const line = readLineAt(fd, size, offset)
-      if (kept.size >= LINES_KEPT) kept.delete(kept.keys().next().value!)
-      kept.set(offset, line)
-      return line
-    },
+    lineAt,
 
     close() {
       try {
@@ -247,6 +241,18 @@ export function openJournalAppender(path: string, write: JournalWrite = writeByt
         closeSync(fd)
       }
     },
+  }
+}
+
+/** `read`, with the last few lines it read kept (LINES_KEPT). */
+function recentLines(read: (offset: number) => unknown): (offset: number) => unknown {
+  const kept = new Map<number, unknown>()
+  return (offset) => {
+    if (kept.has(offset)) return kept.get(offset)
+    const line = read(offset)
+    if (kept.size >= LINES_KEPT) kept.delete(kept.keys().next().value!)
+    kept.set(offset, line)
+    return line
   }
 }
 
@@ -290,6 +296,7 @@ export function openJournalReadOnly(path: string, { replaced = false } = {}): Jo
   }
   const appended = new Map<number, string>()
   let size = fileSize
+  const fromFile = recentLines((offset) => readLineAt(fd!, fileSize, offset))
   return {
     get size() {
       return size
@@ -305,7 +312,7 @@ export function openJournalReadOnly(path: string, { replaced = false } = {}): Jo
       const text = appended.get(offset)
       if (text !== undefined) return JSON.parse(text) as unknown
       if (fd === undefined || offset >= fileSize) throw new Error(`${path} has no line at ${offset}`)
-      return readLineAt(fd, fileSize, offset)
+      return fromFile(offset)
     },
     close() {
       if (fd !== undefined) closeSync(fd)

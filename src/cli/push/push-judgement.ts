@@ -213,10 +213,12 @@ function sayBarcodeSwaps(
   const n = swaps.length
   listOnStderr(
     out,
-    `note: ${counted(n, input.kind.noun)} to create ${n === 1 ? 'has' : 'have'} the name of one created there under a barcode this file no longer has. If ${n === 1 ? 'its barcode was' : 'their barcodes were'} corrected, this push ${dryRun ? 'would create' : 'creates'} ${n === 1 ? 'a second SKU' : 'second SKUs'}: push matches SKUs by barcode (the app corrects a barcode there as an update).`,
-    swaps.map(
-      ({ index, name, was }) => `[${index}] ${input.labelOf(index)} “${name}”: created there as ${was}`,
-    ),
+    `note: ${counted(n, input.kind.noun)} to create ${n === 1 ? 'has' : 'have'} the name of one created there under a barcode not in this file. If ${n === 1 ? 'its barcode was' : 'their barcodes were'} corrected, this push ${dryRun ? 'would create' : 'creates'} ${n === 1 ? 'a second SKU' : 'second SKUs'}: push matches SKUs by barcode (the app corrects a barcode there as an update).`,
+    swaps.map(({ index, name, was }) => {
+      const place = input.rowOf(index) === undefined ? '' : `${input.placeOf(index)}: `
+      return `[${index}] ${input.labelOf(index)}: ${place}“${name}” was created there as ${was}`
+    }),
+    '(the first are listed)',
   )
 }
 

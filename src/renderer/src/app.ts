@@ -12,7 +12,7 @@ export { router }
  * first when there is one (an import rolled back, runs recovered). main.ts loads this module beside
  * the checks before it (start-checks.ts), so the two run in tasks of their own (issue #37).
  */
-export async function mountApp({ notice, stillOut }: StartRecovery): Promise<void> {
+export async function mountApp({ notice, stillOut, ended }: StartRecovery): Promise<void> {
   const pinia = createPinia()
   // The first page resolved before the mount, which then draws it with the shell: mounted first,
   // the shell alone was laid out and painted in a frame of its own, the page a frame later. A
@@ -33,10 +33,11 @@ export async function mountApp({ notice, stillOut }: StartRecovery): Promise<voi
     { timeout: 2_000 },
   )
   if (notice) useSkuDraftsStore(pinia).tell(...notice)
-  // Requests main still has out for a page that is gone (a reload mid-send): their drafts stay
-  // "sending" until main has the answers, then show them (rare: loaded only then).
-  if (stillOut.length)
+  // A page that was gone mid-send (a reload): requests main still has out keep their drafts
+  // "sending" until main has the answers, then show them; a team hears what became of them (rare:
+  // loaded only then).
+  if (stillOut.length || ended.length)
     void import('./stores/answered-late.ts').then(({ settleWhenAnswered }) =>
-      settleWhenAnswered(stillOut, pinia),
+      settleWhenAnswered({ stillOut, ended }, pinia),
     )
 }

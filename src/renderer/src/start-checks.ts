@@ -2,7 +2,7 @@ import { db, skuImports, skuList, syncRuns } from './db/index.ts'
 import { defaultListQuery } from './db/sku-list-query.ts'
 import { rollBackInterruptedImport } from './features/import/interrupted-import.ts'
 import { saveInterruptedEdits } from './stores/interrupted-edits.ts'
-import { recoverInterruptedRuns, recoveredMessage } from './stores/interrupted-sync.ts'
+import { recoverInterruptedRuns, recoveredMessage, type Recovery } from './stores/interrupted-sync.ts'
 import { drafts } from './words/counting.ts'
 
 export { sweepUntouchedNewDrafts } from './stores/new-drafts.ts'
@@ -10,10 +10,14 @@ export { sweepUntouchedNewDrafts } from './stores/new-drafts.ts'
 /** What the SKU list says first, as its store's `tell` takes it. */
 export type StartNotice = [message: string, tone?: 'error']
 
-/** What the start's checks found: what the list should say, and the requests main still has out. */
+/**
+ * What the start's checks found: what the list should say, the requests main still has out, and
+ * the items of a team's run they settled (their send records are written once the page is up).
+ */
 export interface StartRecovery {
   notice?: StartNotice
   stillOut: string[]
+  ended: Recovery['ended']
 }
 
 /**
@@ -25,11 +29,11 @@ export interface StartRecovery {
  */
 export async function recoverInterrupted(): Promise<StartRecovery> {
   const interrupted = await rollBackInterruptedImport(skuImports)
-  const { recovered, stillOut } = await recoverInterruptedRuns(db, syncRuns)
+  const { recovered, stillOut, ended } = await recoverInterruptedRuns(db, syncRuns)
   await saveInterruptedEdits(db)
-  if (interrupted) return { notice: [interrupted], stillOut }
-  if (recovered > 0) return { notice: [recoveredMessage(drafts(recovered)), 'error'], stillOut }
-  return { stillOut }
+  if (interrupted) return { notice: [interrupted], stillOut, ended }
+  if (recovered > 0) return { notice: [recoveredMessage(drafts(recovered)), 'error'], stillOut, ended }
+  return { stillOut, ended }
 }
 
 /**

@@ -129,20 +129,20 @@ describe('push: updates what changed since it was sent there', () => {
     await writeFile(path('corrected.json'), JSON.stringify(corrected))
     const dry = await push(args('corrected.json', sandbox, '--dry-run'))
     expect(dry.stderr).toContain(
-      'note: 1 SKU to create has the name of one created there under a barcode this file no longer has. If its barcode was corrected, this push would create a second SKU: push matches SKUs by barcode (the app corrects a barcode there as an update).',
+      'note: 1 SKU to create has the name of one created there under a barcode not in this file. If its barcode was corrected, this push would create a second SKU: push matches SKUs by barcode (the app corrects a barcode there as an update).',
     )
-    expect(dry.stderr).toContain('[1] U-9 “Frame 1”: created there as U-1')
+    expect(dry.stderr).toContain('[1] U-9: “Frame 1” was created there as U-1')
     const run = await push(args('corrected.json', sandbox))
     expect(run.stderr).toContain('this push creates a second SKU')
     expect(barcodesIn(sandbox)).toEqual(['U-0', 'U-1', 'U-2', 'U-9'])
 
-    // Many SKUs of one name are no swap: three new ones named as the three created say nothing.
-    const others = sent.map((sku, i) => ({ ...sku, barcode: `V-${i}`, productName: 'Frame' }))
-    const named = sent.map((sku) => ({ ...sku, productName: 'Frame' }))
-    await writeFile(path('named.json'), JSON.stringify(named))
-    await push(args('named.json', sandbox))
-    await writeFile(path('others.json'), JSON.stringify(others))
-    expect((await push(args('others.json', sandbox, '--dry-run'))).stderr).not.toContain('note:')
+    // A name another SKU of the file has too (a frame's other colour) is no swap: U-0 is renamed
+    // "Frame 2", as U-2 is, and U-2's barcode changes.
+    const sibling = structuredClone(corrected)
+    sibling[0]!.productName = 'Frame 2'
+    sibling[2]!.barcode = 'U-8'
+    await writeFile(path('sibling.json'), JSON.stringify(sibling))
+    expect((await push(args('sibling.json', sandbox, '--dry-run'))).stderr).not.toContain('note:')
   })
 
   it('--no-updates creates only: nothing is sent for the copy, its changes are counted, exit 0', async () => {

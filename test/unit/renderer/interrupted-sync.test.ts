@@ -65,10 +65,19 @@ describe('recovering runs left sending', () => {
   it('an open run: sending becomes unknown, the rest stays queued to resume', async () => {
     await interruptedRun()
     expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
-    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 2, busyElsewhere: [], stillOut: [] })
+    expect(await recoverInterruptedRuns(db, runs)).toMatchObject({
+      recovered: 2,
+      busyElsewhere: [],
+      stillOut: [],
+    })
     expect(await syncStates()).toEqual(['unknown', 'unknown', 'queued', 'queued'])
     // A second pass finds nothing to change.
-    expect(await recoverInterruptedRuns(db, runs)).toEqual({ recovered: 0, busyElsewhere: [], stillOut: [] })
+    expect(await recoverInterruptedRuns(db, runs)).toMatchObject({
+      recovered: 0,
+      busyElsewhere: [],
+      stillOut: [],
+      ended: [],
+    })
   })
 
   it('a run that stopped with items sending (its outcome could not be written) is recovered too', async () => {
@@ -85,6 +94,7 @@ describe('recovering runs left sending', () => {
       recovered: 0,
       busyElsewhere: [],
       stillOut: [],
+      ended: [],
     })
     expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
   })
@@ -107,11 +117,10 @@ describe('recovering runs left sending', () => {
 
     it('a creation main had the answer to is created, with the platform’s ids, not unknown', async () => {
       await interruptedRun()
-      expect(await recoverInterruptedRuns(db, runs, undefined, answering({ r1: created }))).toEqual({
-        recovered: 0,
-        busyElsewhere: [],
-        stillOut: [],
-      })
+      const recovery = await recoverInterruptedRuns(db, runs, undefined, answering({ r1: created }))
+      expect(recovery).toMatchObject({ recovered: 0, busyElsewhere: [], stillOut: [] })
+      // The two it settled, for the team's send records.
+      expect(recovery.ended.map(({ keys }) => keys.length)).toEqual([2])
       expect(await syncStates()).toEqual(['synced', 'synced', 'queued', 'queued'])
       const [first] = await db.skuDrafts.orderBy('barcode').toArray()
       expect(first!.sync[target.destination]).toMatchObject({ remoteId: 'sku-0' })
@@ -127,6 +136,7 @@ describe('recovering runs left sending', () => {
         recovered: 0,
         busyElsewhere: [],
         stillOut: ['r1'],
+        ended: [],
       })
       expect(await syncStates()).toEqual(['sending', 'sending', 'queued', 'queued'])
       // The service refused the batch, naming one SKU: the engine would split it, so both go back

@@ -71,7 +71,8 @@ export class AppDraftRepository extends DraftRepository<AppDraftRecord> {
     return this.db.transaction('rw', [this.db.appDrafts, this.db.teamDeletions], async () => {
       const current = await this.db.appDrafts.get(id)
       if (!current) throw new Error('This app draft no longer exists.')
-      if (isLive(current.sync) || keptFromDeleting(current.sync))
+      if (isLive(current.sync)) throw new Error('This app is being sent; it can go once its run has ended.')
+      if (keptFromDeleting(current.sync))
         throw new Error('This app has been sent; its record is kept, so it is never created twice.')
       await noteDeleted(this.db, 'apps', [current], now)
       await this.db.appDrafts.delete(id)

@@ -335,8 +335,8 @@ export class SkuBulkEdits {
 
   /**
    * Deletes the given drafts in one transaction, keeping them in the undo table so `undo` can put
-   * them back exactly. Drafts sent anywhere or held by a run are skipped: a sent draft is what
-   * keeps it from being created there twice.
+   * them back exactly. Drafts held by a run, or sent anywhere but the built-in Sandbox, are
+   * skipped: a sent draft is what keeps it from being created there twice.
    */
   async delete(
     ids: string | readonly string[],

@@ -6,16 +6,27 @@ import { TELL_DRAFTS_CHANGED } from './draft-lists.ts'
 import { recoverInterruptedRuns, recoveredMessage } from './interrupted-sync.ts'
 import { useSkuDraftsStore } from './sku-drafts.ts'
 import { useSyncStore } from './sync.ts'
+import { recordEndedWhileAway } from './sync/run-claims.ts'
+import type { StartRecovery } from '../start-checks.ts'
 
 /**
- * Requests main still had out when the window opened (it was reloaded mid-send, say): once main
- * has their answers, they are written as the window that sent them would have written them, and
- * the lists and the Sync page read their drafts again. Loaded only then, once the first page is up.
+ * After a window opened on runs a page that is gone left sending (it was reloaded mid-send, say):
+ * what the start's checks settled of a team's runs is written as their send records; the requests
+ * main still had out are waited for, their answers written as the window that sent them would have
+ * written them, and the lists and the Sync page read their drafts again. Loaded only then, once
+ * the first page is up.
  */
-export async function settleWhenAnswered(stillOut: readonly string[], pinia: Pinia): Promise<void> {
+export async function settleWhenAnswered(
+  { stillOut, ended }: Pick<StartRecovery, 'stillOut' | 'ended'>,
+  pinia: Pinia,
+): Promise<void> {
+  await recordEndedWhileAway(ended)
+  if (stillOut.length === 0) return
   const answers = await answersInMain({ wait: true })([...stillOut]).catch(() => ({}))
   // The answers waited for, not asked again: main keeps only the last few.
-  const { recovered } = await recoverInterruptedRuns(db, syncRuns, undefined, async () => answers)
+  const later = await recoverInterruptedRuns(db, syncRuns, undefined, async () => answers)
+  await recordEndedWhileAway(later.ended)
+  const { recovered } = later
   for (const tell of Object.values(TELL_DRAFTS_CHANGED)) await tell(pinia)
   if (pinia.state.value.sync) await useSyncStore(pinia).refresh()
   if (recovered > 0) useSkuDraftsStore(pinia).tell(recoveredMessage(drafts(recovered)), 'error')

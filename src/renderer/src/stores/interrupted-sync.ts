@@ -1,8 +1,10 @@
 import { liveTag } from '#shared/sync/standing.ts'
+import { systemClock } from '#shared/sync/system-clock.ts'
 import { RECOVERED_MESSAGE } from '#shared/sync/ports.ts'
 import type { CatalogDatabase } from '../db/database.ts'
 import { DexieSyncOutbox, itemsInState, type MainAnswers } from '../db/sync-outbox.ts'
 import type { SyncRunRepository } from '../db/sync-runs.ts'
+import type { SyncRunRecord } from '../db/sync-records.ts'
 import { ifRunIdle } from '../adapters/run-lock.ts'
 import { answersInMain } from '../adapters/sync-transport.ts'
 
@@ -16,6 +18,8 @@ export interface Recovery {
    * their drafts stay `sending` until main has the answers (`recoverInterruptedRuns` again then).
    */
   stillOut: string[]
+  /** Items that were `sending` and are not any more, by run: the team's send records follow them. */
+  ended: Array<{ run: SyncRunRecord; keys: string[]; at: number }>
 }
 
 /**
@@ -33,7 +37,7 @@ export async function recoverInterruptedRuns(
   skip: (runId: string) => boolean = () => false,
   answers: MainAnswers = answersInMain({ wait: false }),
 ): Promise<Recovery> {
-  const recovery: Recovery = { recovered: 0, busyElsewhere: [], stillOut: [] }
+  const recovery: Recovery = { recovered: 0, busyElsewhere: [], stillOut: [], ended: [] }
   // A draft is `sending` somewhere exactly while its item is (the outbox writes both in one
   // transaction): two counts on the drafts' indexes say whether any run beyond the open ones needs
   // a look, so the app's start does not read the whole history of runs.
@@ -46,10 +50,16 @@ export async function recoverInterruptedRuns(
     if (skip(run.id)) continue
     if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
+      const sendingKeys = async () =>
+        (await itemsInState(db, run.id, 'sending').toArray()).map((item) => item.key)
+      const before = await sendingKeys()
       const outbox = new DexieSyncOutbox(db, run, answers)
       recovery.recovered += await outbox.recoverInterrupted(RECOVERED_MESSAGE)
       // What it left open, main still has out.
       recovery.stillOut.push(...(await outbox.openRequestIds()))
+      const still = new Set(await sendingKeys())
+      const keys = before.filter((key) => !still.has(key))
+      if (keys.length) recovery.ended.push({ run, keys, at: systemClock.now() })
     })
     if (!idle) {
       recovery.busyElsewhere.push(run.id)

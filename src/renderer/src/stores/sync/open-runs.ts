@@ -5,6 +5,7 @@ import type { SyncRunRecord } from '../../db/sync-records.ts'
 import { drafts } from '../../words/counting.ts'
 import { logCount, notSentLine } from '../../words/sync-log.ts'
 import { recoverInterruptedRuns, recoveredMessage } from '../interrupted-sync.ts'
+import { recordEndedWhileAway } from './run-claims.ts'
 import type { useProfilesStore } from '../profiles.ts'
 import type { useLiveRun } from './live-run.ts'
 
@@ -40,7 +41,8 @@ export function useOpenRuns({
 
   /** On the page's start: see `recoverInterruptedRuns` (the app's start has usually done it already). */
   async function recover() {
-    const { recovered, busyElsewhere } = await recoverInterruptedRuns(db, syncRuns, running.isSending)
+    const { recovered, busyElsewhere, ended } = await recoverInterruptedRuns(db, syncRuns, running.isSending)
+    await recordEndedWhileAway(ended)
     if (recovered > 0) addLog(recoveredMessage(drafts(recovered)))
     elsewhere.value = busyElsewhere
   }

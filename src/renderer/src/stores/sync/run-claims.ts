@@ -105,6 +105,34 @@ export async function claimRun(
   }
 }
 
+/** Items of a team run a page that is gone left sending, ended since (stores/interrupted-sync.ts). */
+export interface EndedWhileAway {
+  run: SyncRunRecord
+  keys: readonly string[]
+  at: number
+}
+
+/**
+ * Writes what became of items a page that is gone left sending (main's answers, or unknown) as
+ * the run's send records, as its requests' outcomes would have been: the team learns what this
+ * desk created there. Main holds a run's claims while it runs, past the page that made them (till
+ * they run out); a main that restarted holds none, and then nothing is written, as before main
+ * kept answers. A run of this desk alone (not a team's) has nothing to write.
+ */
+export async function recordEndedWhileAway(ended: readonly EndedWhileAway[]): Promise<void> {
+  for (const { run, keys, at } of ended) {
+    if (run.sentBy === undefined || run.destination === EMBEDDED_SANDBOX_DESTINATION) continue
+    const outcomes = await outcomesOf(run, SHARED_KIND[run.kind], keys, at)
+    const records = run.action === 'update' ? await appliedUpdates(run, outcomes) : outcomes
+    try {
+      for (const batch of chunks(records, EXCHANGE_BATCH))
+        await teamWorkspaceInMain.recordSends(run.id, batch)
+    } catch {
+      // No claims held any more (main restarted): as before, the records are not written.
+    }
+  }
+}
+
 /** Claims a run's queued drafts, a batch at a time; on a failure, lets go of those claimed and says why. */
 async function claimQueued(
   run: SyncRunRecord,
