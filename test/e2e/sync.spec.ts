@@ -10,7 +10,15 @@ import {
 } from './harness/sync-setup.ts'
 import { decide } from './harness/decisions.ts'
 import { EMBEDDED_SANDBOX_TOKEN } from '#main/embedded-sandbox.ts'
-import { history, legend, openSync, progress, receivedBarcodes, syncStates } from './harness/sync-page.ts'
+import {
+  history,
+  legend,
+  openSync,
+  progress,
+  receivedBarcodes,
+  reloadWhileMainWaits,
+  syncStates,
+} from './harness/sync-page.ts'
 import { saveToken } from './harness/settings-page.ts'
 
 /** A service elsewhere on the network (a reserved name: nothing answers it), like Staging's address. */
@@ -367,16 +375,8 @@ test.describe('Sync', () => {
     await seedForSync(page, pageProblems, 10)
     await setSending(page, 'sandbox', { batchSize: 4 })
     await openSync(page)
-    // The service is slow to answer the first batch: the window reloads (Ctrl+R) while main waits,
-    // and opens again well before the answer comes (a busy machine takes a second or two).
-    sandbox.addFaults([{ kind: 'latency', delayMs: 6_000, times: 1 }])
-    await page.getByRole('button', { name: 'Create 9 new on Sandbox' }).click()
-    await expect
-      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length, {
-        intervals: [25],
-      })
-      .toBe(1)
-    await page.reload()
+    // The window reloads (Ctrl+R) while main waits on the service for the first batch.
+    await reloadWhileMainWaits(page, sandbox, 'Create 9 new on Sandbox')
     // The page opens with the batch still being sent (main is on it), not "unknown"...
     const banner = page.getByRole('region', { name: 'A run did not finish' })
     await expect(banner).toContainText(
@@ -406,14 +406,7 @@ test.describe('Sync', () => {
     await seedForSync(page, pageProblems, 10)
     await setSending(page, 'sandbox', { batchSize: 4 })
     await openSync(page)
-    sandbox.addFaults([{ kind: 'latency', delayMs: 6_000, times: 1 }])
-    await page.getByRole('button', { name: 'Create 9 new on Sandbox' }).click()
-    await expect
-      .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length, {
-        intervals: [25],
-      })
-      .toBe(1)
-    await page.reload()
+    await reloadWhileMainWaits(page, sandbox, 'Create 9 new on Sandbox')
     await page
       .getByRole('region', { name: 'A run did not finish' })
       .getByRole('button', { name: 'Resume sending' })

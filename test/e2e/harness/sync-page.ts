@@ -34,3 +34,19 @@ export async function syncStates(page: Page, destination?: string): Promise<Reco
   }
   return counts
 }
+
+/**
+ * Clicks `button` (a sync's start) with the service slow to answer the first request (6 s), and
+ * reloads the window once that request is out: main waits on the service while the page is gone,
+ * and the page opens again well before the answer comes (a busy machine takes a second or two).
+ */
+export async function reloadWhileMainWaits(page: Page, sandbox: Sandbox, button: string): Promise<void> {
+  sandbox.addFaults([{ kind: 'latency', delayMs: 6_000, times: 1 }])
+  await page.getByRole('button', { name: button }).click()
+  await expect
+    .poll(() => sandbox.requests().filter((request) => request.status === 'pending').length, {
+      intervals: [25],
+    })
+    .toBe(1)
+  await page.reload()
+}
