@@ -1,6 +1,6 @@
 import type { DocumentKind } from '#shared/validation/document.ts'
 import type { RowNumbering } from '#shared/sheet/places.ts'
-import { groupWords, ProblemGrouper, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
+import { groupWords, kindDetail, ProblemGrouper, type ProblemGroup } from '#shared/sheet/problem-groups.ts'
 import type { CellProblem } from '#shared/sheet/types.ts'
 import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
 import type { Output } from './io.ts'
@@ -143,9 +143,10 @@ function groupText(group: ProblemGroup, file: Pick<CheckedFile, 'kind' | 'number
   const places = { ...(sheet && { numbering }), all: false }
   const rows = placeList(group.rows, places, group.count)
   // Said by its kind, the group quotes its first row's cell: "…" is not what the cells hold.
+  const detail = kindDetail(group.message)
   const example =
     group.varied && group.example !== undefined
-      ? ` (${placeList(group.rows.slice(0, 1), places, 1)}: ${quotedCell(group.example.trim())})`
+      ? ` (${placeList(group.rows.slice(0, 1), places, 1)}: ${quotedCell(group.example.trim())}${detail ? `, ${detail}` : ''})`
       : ''
   return `${where}${groupWords(group)}${warning ? ' (warning)' : ''}: ${rows}${example}\n`
 }

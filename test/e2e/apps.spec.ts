@@ -183,7 +183,7 @@ test.describe('App drafts', () => {
   }) => {
     test.setTimeout(90_000)
     await newApp(page)
-    await expect(page.getByText('2 missing fields')).toBeVisible()
+    await expect(page.getByText('2 fields not filled')).toBeVisible()
     await expect(page.getByRole('heading', { name: 'Preview — a sketch of what shoppers see' })).toBeVisible()
     await screenshot(page, 'apps-editor-general')
     // The summary leads to each problem: its tab, then its input.

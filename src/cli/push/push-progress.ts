@@ -3,7 +3,8 @@ import type { RunCounts } from '#shared/sync/run.ts'
 import type { Output } from '../io.ts'
 
 /**
- * Progress on stderr, at most once a second (and once at the end), so a pipe is not flooded;
+ * Progress on stderr, at most once a second, so a pipe is not flooded, and once every item has
+ * ended, at once: before the run's "Done" line (a tryout read the last progress after it).
  * `title` says which run of the push it is ("Progress" of the creations, "Updates").
  */
 export function progressPrinter(out: Output, kind: DraftKind, now: () => number, title = 'Progress') {
@@ -21,13 +22,17 @@ export function progressPrinter(out: Output, kind: DraftKind, now: () => number,
   return {
     counts(counts: RunCounts) {
       latest = counts
-      if (now() - last >= 1_000) {
+      const ended = counts.queued + counts.sending === 0 && Object.values(counts).some((n) => n > 0)
+      if (ended ? !sameCounts(counts, printed) : now() - last >= 1_000) {
         last = now()
         print(counts)
       }
     },
     done() {
-      if (latest && latest !== printed) print(latest)
+      if (latest && !sameCounts(latest, printed)) print(latest)
     },
   }
 }
+
+const sameCounts = (a: RunCounts, b: RunCounts | undefined) =>
+  b !== undefined && (Object.keys(a) as Array<keyof RunCounts>).every((state) => a[state] === b[state])

@@ -25,7 +25,8 @@ export interface StartRecovery {
  * a closed window is rolled back (usually there is none, and this is one localStorage read),
  * drafts a sync left `sending` get main's answer, or become `unknown` when main has none, so the
  * list never shows a state nobody is working on (those main is still sending stay `sending`, until
- * `stores/answered-late.ts` writes main's answers), and an edit the last window closed on before it was saved is saved.
+ * `stores/answered-late.ts` writes main's answers), and an edit the last window closed on before
+ * it was saved is saved.
  */
 export async function recoverInterrupted(): Promise<StartRecovery> {
   const interrupted = await rollBackInterruptedImport(skuImports)

@@ -57,6 +57,15 @@ export function problemKind(message: string): string {
 }
 
 /**
+ * What `problemKind` takes out of a message that its row's cell does not show: a check's digits
+ * ("should be 3, not 7"), said beside a group's example cell (a tryout read "should be …, not …"
+ * with no digit anywhere).
+ */
+export function kindDetail(message: string): string | undefined {
+  return /\bshould be \d+, not \d+\b/.exec(message)?.[0]
+}
+
+/**
  * A problem as grouped. One whose message names other rows or a barcode ("Barcode 4006… is also on
  * 2 other SKUs to be sent (row 3, row 4)") says its `kind` itself: a hold's reason.
  */

@@ -59,7 +59,9 @@ describe('catalog-desk push', () => {
     const report = JSON.parse(await readFile(join(harness.dir(), 'report.json'), 'utf8')) as unknown[]
     expect(report).toHaveLength(7)
     expect(report[0]).toEqual({ index: 0, barcode: 'PUSH-0', state: 'synced', action: 'create' })
-    expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done/)
+    // The last progress comes before the run's "Done", once.
+    expect(run.stderr).toMatch(/Progress: 7 of 7 SKUs done[^\n]*\nDone: 7 synced/)
+    expect(run.stderr.match(/Progress: 7 of 7/g)).toHaveLength(1)
   })
 
   it.each([

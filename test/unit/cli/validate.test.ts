@@ -85,6 +85,19 @@ describe('catalog-desk validate', () => {
     expect(run.stdout).toContain('2 SKUs checked: 0 valid, 2 invalid')
   })
 
+  it('a group of wrong check digits quotes its first cell with the digits it checked', async () => {
+    const sheet = [
+      'productName,barcode,category',
+      'Aviator,4006381333932,eyewear',
+      'Round,4006381333933,eyewear',
+      'Oval,4006381333934,eyewear',
+    ].join('\n')
+    const run = await runCli(['validate', await scratchFile('digits.csv', `${sheet}\n`)])
+    expect(run.stdout).toContain(
+      'column "barcode": The check digit of this EAN-13 should be …, not … (warning): lines 2, 3, 4 (line 2: “4006381333932”, should be 1, not 2)',
+    )
+  })
+
   it('names what it read: SKUs or the app', async () => {
     expect((await runCli(['validate', 'test/fixtures/bulk-upload-request.json'])).stdout).toBe(
       '2 SKUs checked: 2 valid, 0 invalid, 0 warnings\n2 SKUs valid; 2 sendable; 0 held back\n',

@@ -25,6 +25,11 @@ export function validityBadgeText(validity: Validity, errors: number, warnings: 
   return VALIDITY_LABELS.valid
 }
 
+/** "2 fields not filled", for an app's editor (apps have no send gates). */
+export function unfilledFields(n: number): string {
+  return `${counted(n, 'field')} ${NOT_FILLED}`
+}
+
 /** "2 fields not filled (optional)", for fields no gate requires. */
 export function optionalUnfilled(n: number): string {
   return `${counted(n, 'field')} ${NOT_FILLED_OPTIONAL}`
