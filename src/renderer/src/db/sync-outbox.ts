@@ -349,10 +349,8 @@ export class DexieSyncOutbox implements SyncOutbox {
           ),
           ['queued', 'sending'],
         )
-        const open = await this.db.syncRequests
-          .where('[runId+startedAt]')
-          .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
-          .filter((request) => request.endedAt === undefined && !out.has(request.id))
+        const open = await this.openRequests()
+          .filter((request) => !out.has(request.id))
           .toArray()
         const now = systemClock.now()
         await this.db.syncRequests.bulkPut(
@@ -377,13 +375,16 @@ export class DexieSyncOutbox implements SyncOutbox {
   }
 
   /** This run's requests that began and never ended: what a page gone mid-send left. */
-  async openRequestIds(): Promise<string[]> {
-    const open = await this.db.syncRequests
+  private openRequests() {
+    return this.db.syncRequests
       .where('[runId+startedAt]')
       .between([this.runId, Dexie.minKey], [this.runId, Dexie.maxKey])
       .filter((request) => request.endedAt === undefined)
-      .primaryKeys()
-    return open.map(String)
+  }
+
+  /** The ids of `openRequests`: what main is asked about. */
+  async openRequestIds(): Promise<string[]> {
+    return (await this.openRequests().primaryKeys()).map(String)
   }
 
   /** Main's word on the open requests; nothing when there are none, or main cannot say. */
