@@ -77,8 +77,8 @@ export interface UpdatesWiring {
  * Updates in the app: the service (src/node/updates/update-service.ts) over electron-updater, fed
  * from Settings' address (confirmed in main's dialog) or the build's app-update.yml; the automatic
  * check (at most once a day, unless turned off); and the quit, where a downloaded update whose
- * signature verified is installed unless the page is syncing or importing, in which case it waits
- * and the person is told.
+ * signature verified is installed unless the page is syncing or importing (or main still has a sync
+ * request out), in which case it waits and the person is told.
  */
 export function startUpdates({
   preferences,

@@ -1,6 +1,6 @@
 import type { Profile } from '#shared/profile.ts'
 import { PROCESSED, type Outcome } from '#shared/service/outcome.ts'
-import type { Handlers, ServiceDeps } from './types.ts'
+import type { HandlerDeps, Handlers, ServiceDeps } from './types.ts'
 import type { ServiceClient } from '#node/service/client.ts'
 import type { OperationCall } from '#shared/service/operations.ts'
 import { runTargetProblem } from '#shared/sync/run-target.ts'
@@ -28,9 +28,9 @@ function notSent(message: string): Outcome {
  * let finish (a cancel or pause in the engine sends nothing new), so its outcome is always known.
  * The engine's outbox, which refuses to send an item that is not queued, is what keeps a batch
  * from going out twice. Main keeps the last answers by the engine's request id (`syncAnswers`) for a
- * page that was gone before its answer came.
+ * page that was gone before its answer came, and no update installs while a request is out.
  */
-export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
+export function createSyncHandlers(deps: ServiceDeps & Pick<HandlerDeps, 'updates'>): SyncHandlers {
   // One client a profile, kept while the profile is unchanged: its connections are reused between
   // batches. A profile edited meanwhile (a new address, say) gets a new client.
   const clients = new Map<string, { profile: string; client: ServiceClient }>()
@@ -73,6 +73,8 @@ export function createSyncHandlers(deps: ServiceDeps): SyncHandlers {
     syncSend: (profileId, runDestination, request, requestId) => {
       const answer = send(profileId, runDestination, request)
       answers.remember(requestId, answer)
+      // Until it ends, no update installs: the page that sent it may be gone (a reload).
+      deps.updates.holdFor(answer)
       return answer
     },
     syncAnswers: (requestIds, wait) => answers.answers(requestIds, wait),

@@ -104,7 +104,13 @@ export interface UpdateService {
   autoCheck(): Promise<'checked' | 'off' | 'not-set-up' | 'not-due'>
   setSettings(settings: UpdateSettings): Promise<UpdateStatus>
   setActivity(activity: PageActivity): void
-  /** "Restart to update": quits and installs; refused while the page syncs or imports. */
+  /**
+   * A request main sent for the sync engine: an install waits until it has ended, whatever the
+   * page reports. A page reloaded (or closed, on macOS) mid-sync reports no run, and main's request
+   * may still be out: quitting then would leave its drafts unknown.
+   */
+  holdFor(request: Promise<unknown>): void
+  /** "Restart to update": quits and installs; refused during a sync (see `holdFor`) or an import. */
   install(): void
   /**
    * Called as the app begins to quit (before-quit, which a window may still cancel): whether the
@@ -172,6 +178,34 @@ export function updateErrorWords(error: unknown): string {
   return `The update did not go through: ${firstLine(message)}`
 }
 
+/**
+ * What holds an install back: a sync run or an import the page reports, and main's own sync
+ * requests still out (see `UpdateService.holdFor`).
+ */
+function workUnderWay(log: AppLog) {
+  let activity: PageActivity = { sync: false, import: false }
+  let requestsOut = 0
+  const syncing = () => activity.sync || requestsOut > 0
+  return {
+    busy: () => syncing() || activity.import,
+    words: () =>
+      syncing() && activity.import ? 'a sync run and an import' : syncing() ? 'a sync run' : 'an import',
+    setActivity(next: PageActivity) {
+      const before = activity
+      activity = { sync: next.sync, import: next.import }
+      if (before.sync !== activity.sync)
+        log.info(activity.sync ? 'A sync run started in the window.' : 'The sync run ended.')
+      if (before.import !== activity.import)
+        log.info(activity.import ? 'An import started in the window.' : 'The import ended.')
+    },
+    holdFor(request: Promise<unknown>) {
+      requestsOut++
+      const ended = () => void requestsOut--
+      request.then(ended, ended)
+    },
+  }
+}
+
 export function createUpdateService(options: UpdateServiceOptions): UpdateService {
   const { preferences, log, currentVersion, installOnQuit } = options
   const now = options.now ?? Date.now
@@ -183,7 +217,7 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
   let version: string | undefined
   let percent: number | undefined
   let message: string | undefined
-  let activity: PageActivity = { sync: false, import: false }
+  const work = workUnderWay(log)
   /** The quit under way was held back: the update waits for another quit. */
   let heldAtQuit = false
   /** The install has been started ("Restart to update", or at this quit): it is not started again. */
@@ -195,9 +229,7 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
   /** The feed folder of the check whose download is under way: its signature is fetched from there. */
   let downloadFeedFolder: string | undefined
 
-  const busy = () => activity.sync || activity.import
-  const busyWords = () =>
-    activity.sync && activity.import ? 'a sync run and an import' : activity.sync ? 'a sync run' : 'an import'
+  const { busy, words: busyWords } = work
 
   function feed(): UpdateStatus['feed'] {
     if (preferences.current().updates.feedAddress) return 'address'
@@ -430,14 +462,8 @@ export function createUpdateService(options: UpdateServiceOptions): UpdateServic
       return status()
     },
 
-    setActivity(next) {
-      const before = activity
-      activity = { sync: next.sync, import: next.import }
-      if (before.sync !== activity.sync)
-        log.info(activity.sync ? 'A sync run started in the window.' : 'The sync run ended.')
-      if (before.import !== activity.import)
-        log.info(activity.import ? 'An import started in the window.' : 'The import ended.')
-    },
+    setActivity: work.setActivity,
+    holdFor: work.holdFor,
 
     install() {
       if (busy()) {

@@ -368,7 +368,7 @@ describe('sync transport channels', () => {
   })
 
   it('says what came of a request to a page that was gone before its answer: still out, then its outcome', async () => {
-    const { dispatch } = setup()
+    const { dispatch, deps } = setup()
     // The service takes its time: the request is out when the next page asks.
     sandbox.addFaults([{ kind: 'latency', delayMs: 300 }])
     const id = requestId()
@@ -379,10 +379,15 @@ describe('sync transport channels', () => {
       id,
     ])
     expect(await dispatch('syncAnswers', [[id, 'run-1/gone/1'], false])).toEqual({ [id]: 'sending' })
+    // The next page reports no run, yet no update installs while main's request is out.
+    deps.updates.setActivity({ sync: false, import: false })
+    expect(deps.updates.status().busy).toBe(true)
+    await expect(dispatch('installUpdate', [])).rejects.toThrow('A sync run is under way')
     // Asked to wait, main answers once the request has ended: with the outcome the page would have had.
     const answers = (await dispatch('syncAnswers', [[id], true])) as Record<string, Outcome>
     expect(answers[id]).toMatchObject({ kind: 'created', processed: 'yes' })
     expect(answers[id]).toEqual(await sent)
+    expect(deps.updates.status().busy).toBe(false)
     expect(sandbox.received().skus).toHaveLength(1)
     // A request main never sent (before it last started, say) is not named: the page's unknown stands.
     expect(await dispatch('syncAnswers', [['run-1/gone/1'], true])).toEqual({})

@@ -319,6 +319,24 @@ describe('the update service', () => {
     expect(updater.quitAndInstall).toHaveBeenCalledExactlyOnceWith(true, false)
   })
 
+  it('a sync request main still has out holds the install back, though the page reports no run (reloaded mid-sync)', async () => {
+    sign('2.0.0')
+    const updates = await downloadingFromSignedFeed()
+    await updater.finishDownload(dir)
+    await settled(updates)
+    let answer!: () => void
+    const request = new Promise<void>((resolve) => (answer = resolve))
+    updates.holdFor(request)
+    updates.setActivity({ sync: false, import: false })
+    expect(updates.status().busy).toBe(true)
+    expect(() => updates.install()).toThrow('A sync run is under way: restart to update once it has ended.')
+    answer()
+    await request
+    expect(updates.status().busy).toBe(false)
+    updates.install()
+    expect(updater.quitAndInstall).toHaveBeenCalledExactlyOnceWith(true, true)
+  })
+
   it('a new feed address is kept only when the question in main is answered yes; none at all is not asked', async () => {
     const asked: string[] = []
     let answer: boolean | Error = false
