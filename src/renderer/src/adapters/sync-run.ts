@@ -57,20 +57,20 @@ export function createAppSyncRun(
 
 /**
  * Before a run is taken up again: requests a page that is gone sent for it, which main still has
- * out, are waited for, and the log says so. The run's recovery then writes their answers at once
- * (it runs in the engine's turn, where a wait would hold Pause, Cancel and decisions), and the
- * run's claims in a team workspace are made after, on what the answers put back in the queue.
+ * out, are waited for, and the log says so (outside the engine's turn, where a wait would hold
+ * Pause, Cancel and decisions). Says whether the run had any such request, answered or not.
  */
-export async function awaitAnswersLeftOut(run: SyncRunRecord, log: (line: string) => void): Promise<void> {
+export async function awaitAnswersLeftOut(run: SyncRunRecord, log: (line: string) => void): Promise<boolean> {
   const open = await new DexieSyncOutbox(db, run).openRequestIds()
-  if (open.length === 0) return
+  if (open.length === 0) return false
   const answers: SyncAnswers = await answersInMain({ wait: false })(open).catch(() => ({}))
   const out = open.filter((id) => answers[id] === 'sending')
-  if (out.length === 0) return
+  if (out.length === 0) return true
   log(
     `Waiting for the service's answer to ${counted(out.length, 'request')} sent before the window was reloaded or closed…`,
   )
   await answersInMain({ wait: true })(out).catch(() => undefined)
+  return true
 }
 
 /** An outbox that tells `recorded` which items ended once the outbox has written it. */

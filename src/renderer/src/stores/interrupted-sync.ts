@@ -50,16 +50,10 @@ export async function recoverInterruptedRuns(
     if (skip(run.id)) continue
     if (run.state !== 'open' && (await itemsInState(db, run.id, 'sending').count()) === 0) continue
     const idle = await ifRunIdle(run.id, async () => {
-      const sendingKeys = async () =>
-        (await itemsInState(db, run.id, 'sending').toArray()).map((item) => item.key)
-      const before = await sendingKeys()
-      const outbox = new DexieSyncOutbox(db, run, answers)
-      recovery.recovered += await outbox.recoverInterrupted(RECOVERED_MESSAGE)
-      // What it left open, main still has out.
-      recovery.stillOut.push(...(await outbox.openRequestIds()))
-      const still = new Set(await sendingKeys())
-      const keys = before.filter((key) => !still.has(key))
-      if (keys.length) recovery.ended.push({ run, keys, at: systemClock.now() })
+      const { recovered, stillOut, ended } = await recoverRun(db, run, answers)
+      recovery.recovered += recovered
+      recovery.stillOut.push(...stillOut)
+      if (ended) recovery.ended.push(ended)
     })
     if (!idle) {
       recovery.busyElsewhere.push(run.id)
@@ -74,6 +68,28 @@ export async function recoverInterruptedRuns(
       await runs.setState(run.id, 'finished')
   }
   return recovery
+}
+
+/**
+ * One run's recovery (see `recoverInterruptedRuns`), its lock held: main's answers written, the
+ * requests main still has out named, the items that were sending and are not any more. Also a
+ * resumed run's, before its claims (stores/sync/run-launch.ts).
+ */
+export async function recoverRun(
+  db: CatalogDatabase,
+  run: SyncRunRecord,
+  answers: MainAnswers,
+): Promise<Pick<Recovery, 'recovered' | 'stillOut'> & { ended?: Recovery['ended'][number] }> {
+  const sendingKeys = async () =>
+    (await itemsInState(db, run.id, 'sending').toArray()).map((item) => item.key)
+  const before = await sendingKeys()
+  const outbox = new DexieSyncOutbox(db, run, answers)
+  const recovered = await outbox.recoverInterrupted(RECOVERED_MESSAGE)
+  // What it left open, main still has out.
+  const stillOut = await outbox.openRequestIds()
+  const still = new Set(await sendingKeys())
+  const keys = before.filter((key) => !still.has(key))
+  return { recovered, stillOut, ...(keys.length > 0 && { ended: { run, keys, at: systemClock.now() } }) }
 }
 
 /** What the person reads about drafts a recovery marked unknown. */

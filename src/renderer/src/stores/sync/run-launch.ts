@@ -8,13 +8,16 @@ import { systemClock } from '#shared/sync/system-clock.ts'
 import { isOffline } from '../../adapters/network.ts'
 import { holdingRun } from '../../adapters/run-lock.ts'
 import { awaitAnswersLeftOut, createAppSyncRun } from '../../adapters/sync-run.ts'
-import { syncRuns } from '../../db/index.ts'
+import { answersInMain } from '../../adapters/sync-transport.ts'
+import { db, syncRuns } from '../../db/index.ts'
 import type { SyncRunRecord } from '../../db/sync-records.ts'
 import type { useProfilesStore } from '../profiles.ts'
 import type { useRunViews } from '../run-views.ts'
 import type { useLiveRun } from './live-run.ts'
+import { recoverRun } from '../interrupted-sync.ts'
 import { recordRunEnd } from './run-end.ts'
 import { claimRun, type RunClaimsHeld } from './run-claims.ts'
+import { logCount } from '../../words/sync-log.ts'
 
 /** What sending a run touches of the rest of the store. */
 export interface LaunchDeps {
@@ -85,7 +88,7 @@ export function useRunLaunch(deps: LaunchDeps) {
       }
       // The run's profile leads where the run was started for (checked just above).
       networked = profiles.profiles.some((profile) => profile.id === run.profileId && needsNetwork(profile))
-      await awaitAnswersLeftOut(run, addLog)
+      const ended = await settleLeftOut(run, addLog)
       const claimed = await claimRun(run, addLog)
       if (!claimed.ok) {
         error.value = claimed.message
@@ -93,6 +96,7 @@ export function useRunLaunch(deps: LaunchDeps) {
         return
       }
       claims = claimed.claims
+      if (ended) claims.recorded(ended.keys, ended.at)
       await show(run, networked)
       started = true
       void deps.refresh().catch(() => {})
@@ -119,6 +123,21 @@ export function useRunLaunch(deps: LaunchDeps) {
   }
 
   return { launch }
+}
+
+/**
+ * Main's answers to requests a page that is gone sent for `run` (reloaded mid-send), written before
+ * the run's claims: what they put back in the queue (a batch not taken, one to split) is then
+ * claimed with the rest, never sent unclaimed. Answers the items that ended, for the claims to record.
+ */
+async function settleLeftOut(run: SyncRunRecord, addLog: (text: string) => void) {
+  if (!(await awaitAnswersLeftOut(run, addLog))) return undefined
+  const { recovered, ended } = await holdingRun(run.id, () =>
+    recoverRun(db, run, answersInMain({ wait: false })),
+  )
+  if (recovered)
+    addLog(`${logCount(run.kind, recovered)} left sending marked unknown: check them on the platform.`)
+  return ended
 }
 
 /** The engine for `run`: its status, counts and log shown in the progress panel as they change. */
