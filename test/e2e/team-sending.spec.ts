@@ -7,7 +7,8 @@ import { grid } from './harness/list-page.ts'
 import { joinTeamWorkspace } from './harness/settings-page.ts'
 import { addActiveProfile, seededValid, seedForSync, STAND_IN_TOKEN } from './harness/sync-setup.ts'
 import { openSync, progress, receivedBarcodes, reloadWhileMainWaits } from './harness/sync-page.ts'
-import type { Credentials } from './harness/team-server.ts'
+import { basic, type Credentials } from './harness/team-server.ts'
+import { TEAM_FORMAT } from '#shared/team/shared-documents.ts'
 import { IMAGE_HOST } from '../../bench/seed-drafts.ts'
 
 const ANA: Credentials = { username: 'ana', password: 'ana-autumn-pass' }
@@ -325,6 +326,37 @@ test.describe('Sending as a team (issue #42)', () => {
       expect(entry.updates.map((update) => update.body)).toEqual([{ brand }])
     }
     await screenshot(ben, 'team-sending-update')
+  })
+
+  // Desks of a team update at different times. One of an earlier version cannot read a newer
+  // desk's send records (it sets them aside), and would offer that desk's drafts for creation again.
+  test('a desk of an earlier version than another desk of the team sends nothing to a shared destination, and says to update', async ({
+    page,
+    pageProblems,
+    teamServer,
+    sandbox,
+    reachedThroughSandbox,
+  }) => {
+    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
+    reachedThroughSandbox.add(PRODUCTION.id)
+    await seedForSync(page, pageProblems, 10)
+    await addActiveProfile(page, PRODUCTION, STAND_IN_TOKEN)
+    await joinTeamWorkspace(page, workspaceUrl, ANA)
+    // Carol's desk, of a version to come, raised the workspace's format past this one's.
+    const written = await fetch(`${workspaceUrl}/format`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', Authorization: basic(ANA) },
+      body: JSON.stringify({ type: 'format', format: TEAM_FORMAT + 1, desk: 'carol', at: Date.now() }),
+    })
+    expect(written.status).toBe(201)
+    await openSync(page)
+    await page.getByRole('button', { name: 'Create 9 new on Production' }).click()
+    await expect(page.getByRole('log')).toContainText(
+      `Nothing was sent to Production: from a team workspace, the drafts are claimed on its server first, so that no two desks send them. A newer Catalog Desk runs on carol’s desk: it records what it sends in a form this one cannot read (the workspace’s format ${TEAM_FORMAT + 1}, this desk’s ${TEAM_FORMAT}), so this desk could send again what that desk created. Update Catalog Desk on this desk, then send.`,
+    )
+    expect(await axe(page)).toEqual([])
+    await screenshot(page, 'team-sending-newer-desk')
+    expect(sandbox.requests()).toHaveLength(0)
   })
 
   test('with the workspace’s server out of reach, the Sync page says so and sends nothing to a shared destination', async ({

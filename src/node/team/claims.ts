@@ -5,6 +5,7 @@ import { checkClaim, type ClaimDocument } from '#shared/team/shared-documents.ts
 import type { Workspace } from './replica.ts'
 import { destinationDocumentId, ServerSendRecords } from './send-records.ts'
 import { ServerDocuments } from './server-documents.ts'
+import { agreeFormat } from './workspace-format.ts'
 
 /** A draft's claim document on a destination (`ClaimDocument`). */
 export const claimId = (destination: string, draft: ClaimedDraft) =>
@@ -29,6 +30,8 @@ export class RunClaims {
   readonly #ttlMs: number
   /** The claims this run holds: their documents as last written, by id. */
   readonly #held = new Map<string, ClaimDocument & { _rev: string }>()
+  /** The workspace's format agreed for this run (`agreeFormat`), before its first claim. */
+  #formatAgreed = false
 
   constructor(
     workspace: Workspace,
@@ -56,9 +59,14 @@ export class RunClaims {
    * is a run that stopped mid-send: it is taken over on the revision read (of desks trying at
    * once, the server lets one), and a draft that run left no record of is recorded for it as
    * "outcome unknown" (it may have been sent), for a person to decide on any desk. Answers too the
-   * records the server holds for the drafts taken: what other runs sent there already.
+   * records the server holds for the drafts taken: what other runs sent there already. Refused
+   * (thrown) while a desk of a newer version writes the workspace's documents (`agreeFormat`).
    */
   async take(drafts: readonly DraftToClaim[]): Promise<ClaimsTaken> {
+    if (!this.#formatAgreed) {
+      await agreeFormat(this.#server, this.#owner)
+      this.#formatAgreed = true
+    }
     const serverNow = await this.#server.now()
     const asked = new Map(drafts.map((draft) => [claimId(this.#destination, draft), draft]))
     const claimOf = (id: string, rev?: string): ClaimDocument => {

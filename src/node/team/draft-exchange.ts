@@ -57,16 +57,17 @@ export async function arrivalsSince(
   for (const change of changes) {
     const checked = checkArrival(change.doc)
     if (!checked.ok) answer.setAside.push({ id: checked.id, reason: checked.reason })
-    // Claims are the server's to decide (claims.ts): read there when a desk sends, not from here.
-    else if ('claim' in checked) continue
+    // Claims, and the workspace's format, are read on the server when a desk sends (claims.ts).
+    else if ('claim' in checked || 'format' in checked) continue
     else if ('sent' in checked) answer.records.push(recordOf(checked.sent))
     else if ('mapping' in checked) {
       const { header, path, editedBy, editedAt } = checked.mapping
       answer.mappings.push({ header, path, editedBy, editedAt })
     } else if ('removed' in checked) {
       // A mapping removed outside the app is forgotten by the workspace only: desks keep theirs.
-      // A claim removed is a run that ended; a send record removed (by hand) changes no draft.
-      if (!/^(mapping|claim|sent):/.test(checked.removed._id))
+      // A claim removed is a run that ended; a send record removed (by hand) changes no draft; nor
+      // does the workspace's format removed (the next claim writes it again).
+      if (!/^(mapping|claim|sent):|^format$/.test(checked.removed._id))
         answer.arrivals.push({
           ...draftKey(checked.removed._id),
           rev: checked.removed._rev,

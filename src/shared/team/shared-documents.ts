@@ -43,6 +43,41 @@ export interface SharedMapping {
 }
 
 /**
+ * The workspace's format (one document, `format`): the newest shape of the shared documents any
+ * desk of the team writes, as that desk's version knows it (`TEAM_FORMAT`). A desk sets aside the
+ * documents it does not know the shape of, so a desk of an earlier version could miss a newer
+ * desk's send records and offer its drafts for creation again. Every desk raises the format to its
+ * own before it claims drafts, and claims none while the format is newer than its own (src/node/
+ * team/workspace-format.ts). Read by every version to come: its check takes any other field.
+ */
+export interface FormatDocument {
+  _id: typeof FORMAT_ID
+  _rev?: string
+  type: 'format'
+  format: number
+  /** The desk that raised it to this, and when (its clock). */
+  desk: string
+  at: number
+}
+
+export const FORMAT_ID = 'format'
+
+/**
+ * The shape of the documents this version writes. 1: drafts, mappings, claims, send records; 2:
+ * a claim and a send record may say `action: 'update'` (corrections, which a desk of format 1 sets
+ * aside). Raise it with any change a desk of the earlier format would not read.
+ */
+export const TEAM_FORMAT = 2
+
+/** The workspace's format, when `doc` is its document (`_id` checked by the caller). */
+export function checkFormat(doc: Record<string, unknown>): { format: number; desk?: string } | undefined {
+  const { format, desk } = doc
+  if (doc.type !== 'format' || typeof format !== 'number' || !Number.isSafeInteger(format) || format < 1)
+    return undefined
+  return { format, ...(typeof desk === 'string' && desk.length <= MAX_NAME_CHARS && { desk }) }
+}
+
+/**
  * Claims (issue #42): before a desk sends drafts to a shared destination it claims each one with a
  * document written straight to the workspace's server, never through its replica, so the server
  * alone decides who holds a draft: a second claim on it is refused (409), and the desk that holds
@@ -145,6 +180,7 @@ export type Arrival =
   | { ok: true; mapping: SharedMapping & { _rev: string } }
   | { ok: true; claim: ClaimDocument & { _rev: string } }
   | { ok: true; sent: SentDocument & { _rev: string } }
+  | { ok: true; format: { format: number; desk?: string } }
   | { ok: true; removed: { _id: string; _rev: string } }
   | { ok: false; id: string; reason: string }
 
@@ -160,7 +196,7 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
 const DRAFT_ID = '(sku|app):[A-Za-z0-9_-]{1,100}'
 const ID = new RegExp(
-  `^${DRAFT_ID}$|^mapping:[0-9a-f]{32}$|^(claim|sent):[0-9a-f]{${DESTINATION_DIGEST_CHARS}}:${DRAFT_ID}$`,
+  `^${DRAFT_ID}$|^mapping:[0-9a-f]{32}$|^(claim|sent):[0-9a-f]{${DESTINATION_DIGEST_CHARS}}:${DRAFT_ID}$|^${FORMAT_ID}$`,
 )
 const REV = /^\d{1,10}-[0-9a-f]{1,64}$/
 const MAX_NAME_CHARS = 200
@@ -201,6 +237,10 @@ export function checkArrival(doc: unknown): Arrival {
   if (fields._id.startsWith('claim:')) {
     const claim = checkClaim(fields)
     return claim ? { ok: true, claim } : refuse('not a claim’s shape')
+  }
+  if (fields._id === FORMAT_ID) {
+    const format = checkFormat(fields)
+    return format ? { ok: true, format } : refuse('not the workspace format’s shape')
   }
   if (fields._id.startsWith('sent:')) {
     const sent = checkSent(fields)

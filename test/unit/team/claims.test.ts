@@ -5,6 +5,7 @@ import { claimId, RunClaims } from '#node/team/claims.ts'
 import { sentId, ServerSendRecords } from '#node/team/send-records.ts'
 import { ServerDocuments } from '#node/team/server-documents.ts'
 import type { RunOutcome } from '#shared/team/send-records.ts'
+import { FORMAT_ID, TEAM_FORMAT } from '#shared/team/shared-documents.ts'
 import type { ClaimedDraft, DraftToClaim } from '#shared/team/claims.ts'
 import { basic, startTeamServer, type Credentials, type TeamServer } from '../../e2e/harness/team-server.ts'
 
@@ -284,6 +285,30 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     expect(answer.recorded).toMatchObject([{ state: 'synced', recordedBy: 'ben', decision: 'created' }])
   })
 
+  it('the first claim writes the workspace’s format; an earlier one is raised; a newer one takes nothing and says why', async () => {
+    const url = await workspace()
+    const documents = new ServerDocuments({ url, ...ANA })
+    const format = async () => (await documents.read([FORMAT_ID])).rows[0]?.doc as Record<string, unknown>
+    await runOf(url, ANA, 'run-a').take(drafts(1))
+    expect(await format()).toMatchObject({ type: 'format', format: TEAM_FORMAT, desk: 'ana' })
+
+    // A desk of the format before (one that predates `action`) wrote it last: raised again.
+    await documents.bulk([{ ...(await format()), format: 1, desk: 'ben' }])
+    await runOf(url, ANA, 'run-b').take(drafts(1, 1))
+    expect(await format()).toMatchObject({ format: TEAM_FORMAT, desk: 'ana' })
+
+    // Carol's desk, of a version to come, raised it past this one's: Ben's desk claims nothing.
+    await documents.bulk([
+      { ...(await format()), format: TEAM_FORMAT + 1, desk: 'carol', note: 'later fields' },
+    ])
+    const ben = runOf(url, BEN, 'run-c')
+    await expect(ben.take(drafts(1, 2))).rejects.toThrow(
+      `A newer Catalog Desk runs on carol’s desk: it records what it sends in a form this one cannot read (the workspace’s format ${TEAM_FORMAT + 1}, this desk’s ${TEAM_FORMAT}), so this desk could send again what that desk created. Update Catalog Desk on this desk, then send.`,
+    )
+    expect(ben.size).toBe(0)
+    expect(await format()).toMatchObject({ format: TEAM_FORMAT + 1, desk: 'carol' })
+  })
+
   it('a server out of reach takes nothing, and the error names it', async () => {
     const url = await workspace()
     server!.pause()
@@ -296,6 +321,9 @@ describe('claims on drafts, taken on the workspace’s server (issue #42)', () =
     // The race, made to order: a server that refuses the first write, then reads the claim as
     // removed, then takes the second (the test server cannot be paused between two requests).
     const answers = [
+      // The workspace's format: none yet, then written.
+      { rows: [{ key: FORMAT_ID, error: 'not_found' }] },
+      [{ id: FORMAT_ID, rev: '1-0f' }],
       [{ id: claimId(PRODUCTION, drafts(1)[0]!), error: 'conflict' }],
       { rows: [{ key: claimId(PRODUCTION, drafts(1)[0]!), value: { deleted: true }, doc: null }] },
       [{ id: claimId(PRODUCTION, drafts(1)[0]!), rev: '3-0a' }],

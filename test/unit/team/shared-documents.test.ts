@@ -154,3 +154,15 @@ describe('column mappings arriving from a team workspace (issue #41)', () => {
     for (const [doc, reason] of cases) expect(checkArrival(doc)).toMatchObject({ ok: false, reason })
   })
 })
+
+describe('the workspace’s format arriving from a team workspace', () => {
+  it('takes it whatever else a later version wrote in it, and sets aside one with no format', () => {
+    const format = { _id: 'format', _rev: REV, type: 'format', format: 3, desk: 'carol', at: 1, later: true }
+    expect(checkArrival(format)).toEqual({ ok: true, format: { format: 3, desk: 'carol' } })
+    expect(checkArrival({ ...format, format: '3' })).toEqual({
+      ok: false,
+      id: 'format',
+      reason: 'not the workspace format’s shape',
+    })
+  })
+})
