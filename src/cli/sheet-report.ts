@@ -62,7 +62,7 @@ export function sheetProblemLine(problem: SheetProblem, warning: boolean): strin
     problem.row === null
       ? ''
       : problem.line === undefined
-        ? `item ${thousands(problem.row)}`
+        ? `item ${problem.row}`
         : sayPlace({
             noun: 'line',
             n: problem.line,

@@ -40,7 +40,7 @@ export function placeList(numbers: readonly number[], places: Places, total = nu
   if (places.numbering) return sayRows(numbers, places.numbering, { shown, total })
   const listed = numbers.slice(0, shown)
   const more = total - listed.length
-  return `${total === 1 ? 'item' : 'items'} ${listed.map(thousands).join(', ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`
+  return `${total === 1 ? 'item' : 'items'} ${listed.join(', ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`
 }
 
 /** SKUs held back for one reason, with where they are. */
@@ -158,7 +158,7 @@ export class VerdictReport {
     // A JSON list's items are counted from 1 in the verdict, and said from 0 as [N] is.
     this.tally = new VerdictTally({
       ...options,
-      placeOf: (row) => (this.sheet ? sayRow(row, this.numbering) : `item ${thousands(row - 1)}`),
+      placeOf: (row) => (this.sheet ? sayRow(row, this.numbering) : `item ${row - 1}`),
     })
   }
 

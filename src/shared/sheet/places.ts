@@ -47,7 +47,11 @@ export function placeOf(row: number, numbering: RowNumbering): Place {
 
 const THOUSANDS = new Intl.NumberFormat('en-US')
 
-/** A number as every message says it: "3,001". The app passes its own, in the person's language. */
+/**
+ * A count as every message says it: "3,001 SKUs". The app passes its own, in the person's
+ * language. Not a place's number: "line 3001" is said as the spreadsheet shows it beside the row,
+ * and a list of them would read as more numbers than it holds ("lines 1,563, 1,573").
+ */
 export type NumberWords = (n: number) => string
 export const thousands: NumberWords = (n) => THOUSANDS.format(n)
 
@@ -55,26 +59,21 @@ export const thousands: NumberWords = (n) => THOUSANDS.format(n)
  * "line 4", "item 3", "combinations_import.csv line 3"; `first`: it begins a sentence ("Line 4"),
  * where a file's name still keeps its own spelling.
  */
-export function sayPlace(place: Place, number: NumberWords = thousands, first = false): string {
-  if (place.file) return `${place.file} ${place.noun} ${number(place.n)}`
+export function sayPlace(place: Place, first = false): string {
+  if (place.file) return `${place.file} ${place.noun} ${place.n}`
   const noun = first ? place.noun.charAt(0).toUpperCase() + place.noun.slice(1) : place.noun
-  return `${noun} ${number(place.n)}`
+  return `${noun} ${place.n}`
 }
 
 /** `sayPlace` of a data row. */
-export function sayRow(
-  row: number,
-  numbering: RowNumbering,
-  number: NumberWords = thousands,
-  first = false,
-): string {
-  return sayPlace(placeOf(row, numbering), number, first)
+export function sayRow(row: number, numbering: RowNumbering, first = false): string {
+  return sayPlace(placeOf(row, numbering), first)
 }
 
 /**
  * Several rows: "line 4", "lines 2, 4, 5 and 9 more" (`shown` named, `total` when more are known
- * than given), each file named once in a pair ("products_import.csv lines 2, 3;
- * combinations_import.csv line 4").
+ * than given, that count said by `number`), each file named once in a pair ("products_import.csv
+ * lines 2, 3; combinations_import.csv line 4").
  */
 export function sayRows(
   rows: readonly number[],
@@ -101,7 +100,7 @@ export function sayRows(
   const said = runs
     .map((run) => {
       const plural = run.numbers.length > 1 || more > 0 ? 's' : ''
-      return `${run.file ? `${run.file} ` : ''}${run.noun}${plural} ${run.numbers.map(number).join(', ')}`
+      return `${run.file ? `${run.file} ` : ''}${run.noun}${plural} ${run.numbers.join(', ')}`
     })
     .join('; ')
   return `${said}${more > 0 ? ` and ${number(more)} more` : ''}`

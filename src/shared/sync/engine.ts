@@ -3,6 +3,7 @@ import { createConcurrencyController, fixedConcurrency } from './concurrency.ts'
 import { draftKind, runSending } from './kinds.ts'
 import { ITEM_STATES, noItems, RECOVERED_MESSAGE } from './ports.ts'
 import { counted } from '../counted.ts'
+import { thousands } from '../sheet/places.ts'
 import { createRequestAttempt, type ItemCounts } from './request-attempt.ts'
 import { createRunLifecycle } from './run-lifecycle.ts'
 import {
@@ -164,7 +165,7 @@ export function createSyncRun(ports: RunPorts, settings: RunSettings, events: Ru
       final.state === 'finished'
         ? final.cancelled
           ? `Cancelled: ${counted(queued, noun)} not sent.`
-          : `Done: ${synced} ${settings.action === 'update' ? 'updated' : 'synced'}, ${rejected} rejected, ${failed} failed, ${unknown} unknown.`
+          : `Done: ${thousands(synced)} ${settings.action === 'update' ? 'updated' : 'synced'}, ${thousands(rejected)} rejected, ${thousands(failed)} failed, ${thousands(unknown)} unknown.`
         : final.state === 'stopped'
           ? `Stopped: ${final.message}`
           : `Stopped while offline: ${counted(queued, noun)} not sent.`,

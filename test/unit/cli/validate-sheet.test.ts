@@ -118,7 +118,7 @@ describe('catalog-desk validate with a sheet', () => {
     const out = lines(
       (await runCli(['validate', await scratchFile('thousands.csv', rows.join('\n'))])).stdout,
     )
-    expect(out).toContain('line 3,002, column "Intensity": Intensity must be a number, not the text "high"')
+    expect(out).toContain('line 3002, column "Intensity": Intensity must be a number, not the text "high"')
     expect(out).toContainEqual(
       expect.stringMatching(/^3,001 SKUs checked: 3,000 valid, 1 invalid, \d{1,3}(,\d{3})* warnings$/),
     )

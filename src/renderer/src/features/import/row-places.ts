@@ -4,12 +4,13 @@ import { placeOf, sayPlace, sayRow, sayRows, type RowNumbering } from '#shared/s
 /**
  * The import's rows as the person finds them in their file (places.ts): a sheet's line in the
  * spreadsheet ("Line 4": the header is line 1), an item of a JSON file or a feed ("Item 3"),
- * PrestaShop's pair by its file and line. Numbers in the person's own way of writing them.
+ * PrestaShop's pair by its file and line. A place's number as the spreadsheet shows it ("Line
+ * 3001"); counts in the person's own way of writing them.
  */
 
 /** "Line 4", "Item 3", "combinations_import.csv line 3": a row at the start of a sentence or a link. */
 export function placeWords(row: number, numbering: RowNumbering): string {
-  return sayRow(row, numbering, count, true)
+  return sayRow(row, numbering, true)
 }
 
 /** The heading of a column of places: "Line", "Item", or a pair's "File and line". */
@@ -20,7 +21,7 @@ export function placeHeading(numbering: RowNumbering): string {
 /** A row in a column or a list of places: its number ("4"), or a pair's file and line. */
 export function placeCell(row: number, numbering: RowNumbering): string {
   const place = placeOf(row, numbering)
-  return place.file ? sayPlace(place, count) : count(place.n)
+  return place.file ? sayPlace(place) : String(place.n)
 }
 
 /** What goes before a list of `n` places, as `placeCell` says them: "Lines ", "Item ", or nothing in a pair. */
