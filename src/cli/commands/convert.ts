@@ -1,5 +1,7 @@
 import { extname, resolve } from 'node:path'
 import type { Sku } from '#shared/schema/sku.ts'
+import { counted } from '#shared/counted.ts'
+import { thousands } from '#shared/sheet/places.ts'
 import { parseCommandArgs } from '../args.ts'
 import { checkInput, hasErrors } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
@@ -95,10 +97,10 @@ function writtenLine(
   invalid: number,
   heldBack: number,
 ): string {
-  const leftOut = invalid > 0 ? ` (${invalid} invalid left out)` : ''
+  const leftOut = invalid > 0 ? ` (${thousands(invalid)} invalid left out)` : ''
   const held =
     heldBack === 0
       ? ''
-      : `, ${heldBack} of them held back (above)${format === 'json' ? ': posted as it is, the request sends them anyway' : ''}`
-  return `wrote ${output}: ${written} ${written === 1 ? 'SKU' : 'SKUs'}${leftOut}${held}`
+      : `, ${thousands(heldBack)} of them held back (above)${format === 'json' ? ': posted as it is, the request sends them anyway' : ''}`
+  return `wrote ${output}: ${counted(written, 'SKU')}${leftOut}${held}`
 }

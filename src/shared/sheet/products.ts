@@ -15,6 +15,7 @@ import {
 import { cellAt } from './cell-at.ts'
 import { refuseShopifyInventory } from './shopify-inventory.ts'
 import { unescapeFormula } from './formula.ts'
+import { escapeRegExp } from '../regexp-escape.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -255,14 +256,20 @@ function shopifyLayout(
   }
 }
 
-/** A Google Merchant Center feed's layout, told by its item_group_id or google_product_category. */
+/**
+ * A Google Merchant Center feed's layout, told by its item_group_id or google_product_category,
+ * or by image_link beside availability or condition: the names of Google's product data
+ * specification, which no shop's own export uses (a feed laid out as Google's own example has
+ * neither of the first two: a tryout's 2,200 shoes lost their sizes, read as a plain sheet).
+ */
 function merchantCenterLayout(
   at: (...names: string[]) => number | undefined,
-): Pick<ProductLayout, 'format' | 'structural' | 'offers' | 'group' | 'attributes'> | undefined {
+): Pick<ProductLayout, 'format' | 'structural' | 'offers' | 'group' | 'title' | 'attributes'> | undefined {
   // A feed without variants has no item_group_id, but google_product_category is Google's alone.
   const group = at('item group id')
   const googleCategory = at('google product category')
-  if (group === undefined && googleCategory === undefined) return undefined
+  const googleNames = at('image link') !== undefined && at('availability', 'condition') !== undefined
+  if (group === undefined && googleCategory === undefined && !googleNames) return undefined
   const attributes = ['color', 'size'].flatMap((name) => {
     const column = at(name)
     return column === undefined ? [] : [{ name, column }]
@@ -278,7 +285,15 @@ function merchantCenterLayout(
     structural.set(googleCategory, 'The taxonomy of Google Shopping, not the platform’s category')
     offers.set(googleCategory, 'category')
   }
-  return { format: 'merchant-center', structural, offers, ...(group !== undefined && { group }), attributes }
+  const title = at('title')
+  return {
+    format: 'merchant-center',
+    structural,
+    offers,
+    ...(group !== undefined && { group }),
+    ...(title !== undefined && { title }),
+    attributes,
+  }
 }
 
 /**
@@ -731,7 +746,9 @@ export class ProductReader {
   /**
    * An item's colour and size are its options, in a group of variants or alone: an item without
    * item_group_id is one product in one colour, which the colour still names (the format reads
-   * those columns itself, so left out here they were lost without a word).
+   * those columns itself, so left out here they were lost without a word). Google asks a variant's
+   * title to name its colour and size; one that names neither is named with them, as a Shopify
+   * variant is ("Nova GO1 Women – US 7 | EU 38": a tryout's feed had eight sizes under one title).
    */
   private merchantCenter(row: number, cells: string[]): SourceRow {
     const { layout } = this
@@ -741,7 +758,15 @@ export class ProductReader {
       const value = cellAt(cells, attribute.column)
       if (value) options[attribute.name] = value
     }
-    const withOptions = { row, cells, ...(Object.keys(options).length && { options }) }
+    const values = Object.values(options)
+    const title = cellAt(cells, layout.title)
+    const unnamed = values.length > 0 && values.every((value) => !namesWord(title, value))
+    const withOptions = {
+      row,
+      cells,
+      ...(values.length && { options }),
+      ...(unnamed && { nameFromProduct: true as const }),
+    }
     if (!group) {
       this.counts.products++
       return withOptions
@@ -754,6 +779,11 @@ export class ProductReader {
     if (seen >= 1) this.counts.variants++
     return withOptions
   }
+}
+
+/** Whether `text` holds `word` as a word of its own, whatever its case ("M" is no word of "Merino"). */
+function namesWord(text: string, word: string): boolean {
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu').test(text)
 }
 
 /**

@@ -1,5 +1,6 @@
 import { plainHeader as plain } from './header-words.ts'
 import { WOOCOMMERCE_EXPORT_HEADERS, WOOCOMMERCE_HEADERS } from './woocommerce-headers.ts'
+import { escapeRegExp } from '../regexp-escape.ts'
 
 /**
  * A WooCommerce export in the shop's language: WooCommerce writes its CSV headers through its
@@ -19,8 +20,6 @@ interface Pattern {
 
 const PLACEHOLDER = /%(?:(\d+)\$)?([sd])/g
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
 /** A msgstr (or msgid) as a pattern over a header, each placeholder a capture: "Peso (%s)" reads "Peso (kg)". */
 function pattern(english: string, text: string): Pattern {
   const fills: number[] = []
@@ -29,12 +28,12 @@ function pattern(english: string, text: string): Pattern {
   let at = 0
   const written = plain(text)
   for (const match of written.matchAll(PLACEHOLDER)) {
-    source += escape(written.slice(at, match.index))
+    source += escapeRegExp(written.slice(at, match.index))
     source += match[2] === 'd' ? '(\\d+)' : '(.+?)'
     fills.push(match[1] === undefined ? next++ : Number(match[1]) - 1)
     at = match.index + match[0].length
   }
-  source += escape(written.slice(at))
+  source += escapeRegExp(written.slice(at))
   return { english, test: new RegExp(`^${source}$`, 'iu'), fills }
 }
 

@@ -119,7 +119,8 @@ const EXAMPLE_SKUS = [
     options: { color: 'Navy', size: '8 Tall' },
   },
   {
-    productName: 'Tenn Cool Flow Ladies Long Sleeved Cycle Jersey',
+    // Its title names neither its colour nor its size.
+    productName: 'Tenn Cool Flow Ladies Long Sleeved Cycle Jersey – Black/Red/White / M',
     barcode: '5060155240282',
     brand: undefined,
     productImage: 'http://images.example.com/CLO-1029384.jpg',
@@ -249,6 +250,27 @@ describe('Google Merchant Center XML feeds through the CLI', () => {
     expect(run.stderr).toContain(
       'It is a WordPress export (Tools › Export), not a product feed: its items are every post, page, picture and product of the site. Export the products from WooCommerce instead (Products › Export, a CSV file), and import that.',
     )
+  })
+
+  // A tryout's real feed (2,200 shoes): laid out as Google's own example, with plain <title> and
+  // <link>, neither item_group_id nor google_product_category, each size an item of its own under
+  // one title. It was read as a plain RSS feed: "size" ignored, eight SKUs of one name.
+  it('a feed with Google’s attribute names but no item_group_id: read as Merchant Center, each size a SKU named by it', async () => {
+    const item = (id: string, size: string) =>
+      `<item><g:id>${id}</g:id><title>Nova Barefoot Sneaker Women</title><link>https://shop.example.com/nova</link><g:price>99.99 USD</g:price><g:availability>in stock</g:availability><g:condition>new</g:condition><g:image_link>https://shop.example.com/nova.jpg</g:image_link><g:size>${size}</g:size></item>`
+    const feed = join(scratch, 'shoes.xml')
+    await writeFile(
+      feed,
+      `<?xml version='1.0' encoding='utf-8'?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>Feed</title>${item('a1', 'US 5 | EU 36')}${item('a2', 'US 6 | EU 37')}<item><g:id>b1</g:id><title>Nova Sneaker Men</title><link>https://shop.example.com/nova-men</link><g:availability>in stock</g:availability><g:image_link>https://shop.example.com/men.jpg</g:image_link></item></channel></rss>\n`,
+    )
+    const summary = await validate(feed)
+    expect(summary.notes).toContain('read as a Google Merchant Center feed: 3 products, 0 variants')
+    expect(summary.notes.join('\n')).not.toMatch(/column "size" matches no field/)
+    expect((await convert(feed)).map((sku) => [sku.productName, sku.options])).toEqual([
+      ['Nova Barefoot Sneaker Women – US 5 | EU 36', { size: 'US 5 | EU 36' }],
+      ['Nova Barefoot Sneaker Women – US 6 | EU 37', { size: 'US 6 | EU 37' }],
+      ['Nova Sneaker Men', undefined],
+    ])
   })
 
   it('XML that is no feed, or a feed with a DOCTYPE, is refused with exit 2 and the reason', async () => {
