@@ -31,7 +31,9 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  * - Measures (frame sizes, dimensions): a number with an optional unit ("52 mm"), settled with the
  *   row's other cells in rows.ts; text that is not a length is kept as written.
  * - Booleans: true/false, yes/no, Y/N, 1/0 in any case.
- * - The product image: the first address of a cell that joins several.
+ * - The product image: the first address of a cell that joins several; the category: the most
+ *   specific of a list (semicolons, or the list its header names).
+ * - A category or sub-category that is a shop system's kind of product ("variable") is empty.
  * - A 2D slot: empty or `null` is an empty slot, otherwise a JSON object.
  * - JSON columns (`json:PATH`, fields of kind json, paths the catalogue does not describe): JSON;
  *   in a `json:` column, text that is not JSON (see `isPlainTextCell`) is that text.
@@ -99,8 +101,11 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
   if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options), options.list)
-  if (path === 'category' && options.list)
-    return categoryListCell(leafCell(target.node.meta, name, options), options.list)
+  // A semicolon joins no category's own name: a cell with one lists several (a real shop's own
+  // export wrote "Dečaci; Noviteti - Dečaci; Setovi"). A comma may be a name's ("Bags, Wallets").
+  if (path === 'category')
+    return productKindCell(categoryListCell(leafCell(target.node.meta, name, options), options.list ?? ';'))
+  if (path === 'subCategory') return productKindCell(leafCell(target.node.meta, name, options))
   return leafCell(target.node.meta, name, options)
 }
 
@@ -231,7 +236,7 @@ function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
   return (text) => {
     const urls = list
       ? text.split(list).filter((url) => url.trim() !== '')
-      : text.split(/(?:,\s*|\s+)(?=https?:\/\/|www\.|\/\/)/i)
+      : text.split(/(?:[,;]\s*|\s+)(?=https?:\/\/|www\.|\/\/)/i)
     if (urls.length < 2) return convert(text)
     const first = urls[0]!.trim()
     const converted = convert(first)
@@ -265,6 +270,22 @@ function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverte
       ? converted
       : { ...converted, conversion: { kind: 'category-list', from: text, to: String(converted.value) } }
   }
+}
+
+/**
+ * What kind of product a shop system says a row is (WooCommerce's and Magento's "type": simple,
+ * variable, configurable…), not what the product is: a column of them matched as the category or
+ * sub-category ("Type" is Shopify's product type, a sub-category) gave every SKU of a tryout's sheet
+ * the sub-category "variable". Read as empty, and said so.
+ */
+const PRODUCT_KINDS =
+  /^(?:simple|variable|variation|grouped|external|configurable|bundle|virtual|downloadable)(?:\s*,\s*(?:simple|variable|variation|downloadable|virtual))*$/i
+
+function productKindCell(convert: CellConverter): CellConverter {
+  return (text) =>
+    PRODUCT_KINDS.test(text.trim())
+      ? { value: undefined, conversion: { kind: 'product-kind', from: text.trim(), to: '' } }
+      : convert(text)
 }
 
 function measureCell(name: string, { decimalComma = false, unit }: CellOptions): CellConverter {

@@ -49,7 +49,7 @@ words(
   'thumbnail',
 )
 words('actionUrl', 'url', 'link', 'product url', 'product link', 'product page', 'shop url', 'permalink')
-words('category', 'categories', 'main category', 'product type')
+words('category', 'categories', 'main category', 'product type', 'category name', 'product category name')
 words('subCategory', 'sub category', 'subcategory', 'subcat', 'sub cat', 'type')
 words(
   'isActive',

@@ -156,6 +156,11 @@ const CONVERSION_WORDS: Record<
     many: 'web addresses without their https:// read with it',
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
+  'product-kind': {
+    one: 'cell holding a shop system’s kind of product, not a category, read as empty',
+    many: 'cells holding a shop system’s kind of product, not a category, read as empty',
+    example: (from) => `${quotedCell(from)} → empty`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

@@ -121,6 +121,8 @@ export type ConversionKind =
   | 'no-barcode'
   /** A web address written without its scheme ("//cdn…", "www.…"), read as https. */
   | 'scheme-added'
+  /** A shop system's kind of product ("variable", "simple") in a category column, read as empty. */
+  | 'product-kind'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

@@ -110,6 +110,9 @@ describe('matchColumns', () => {
     ['link', 'actionUrl'],
     ['3D model', 'arEffect.effectAssets3D.0.url'],
     ['GLB', 'arEffect.effectAssets3D.0.url'],
+    // A shop's own workbook: its categories were left unread.
+    ['product_category_name', 'category'],
+    ['Category name', 'category'],
   ])('synonym or title %j → %s', (header, path) => {
     expect(matchColumns([header])[0]?.path).toBe(path)
   })

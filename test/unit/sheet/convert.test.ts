@@ -96,6 +96,9 @@ describe('image cells of several addresses', () => {
     // Squarespace's Hosted Image URLs: one space between addresses.
     ['https://a.example/1.jpg https://a.example/2.jpg'],
     ['https://a.example/1.jpg\nhttps://a.example/2.jpg'],
+    // A shop's own WordPress export joined them with semicolons: one broken address was sent.
+    ['https://a.example/1.jpg;https://a.example/2.jpg'],
+    ['https://a.example/1.jpg; https://a.example/2.jpg'],
   ])('%j: the first is the product image, said as a conversion', (text) => {
     expect(convertCell('productImage', text)).toEqual({
       value: 'https://a.example/1.jpg',
@@ -115,6 +118,37 @@ describe('image cells of several addresses', () => {
     expect(convertCell('productImage', 'https://a.example/my photo.jpg')).toEqual({
       value: 'https://a.example/my photo.jpg',
     })
+  })
+})
+
+// A tryout's real sheets: a shop's own export listed each product's categories with semicolons,
+// and its "type" column (matched as the sub-category) held WooCommerce's and Magento's kinds of
+// product, which went to the platform as sub-categories.
+describe('category cells', () => {
+  it('a list joined by semicolons keeps its most specific category, said as a conversion', () => {
+    const text = 'Dečaci; Noviteti - Dečaci; Setovi'
+    expect(convertCell('category', text)).toEqual({
+      value: 'Setovi',
+      conversion: { kind: 'category-list', from: text, to: 'Setovi' },
+    })
+    // A comma may be a category's own ("Bags, Wallets"): no list without the header saying so.
+    expect(convertCell('category', 'Bags, Wallets')).toEqual({ value: 'Bags, Wallets' })
+  })
+
+  it.each([
+    ['subCategory', 'variable'],
+    ['subCategory', 'Configurable'],
+    ['subCategory', 'simple, downloadable'],
+    ['category', 'variation'],
+  ] as const)('%s %j, a kind of product, is read as empty and said so', (path, text) => {
+    expect(convertCell(path, text)).toEqual({
+      value: undefined,
+      conversion: { kind: 'product-kind', from: text, to: '' },
+    })
+  })
+
+  it('a sub-category with such a word in it is a sub-category', () => {
+    expect(convertCell('subCategory', 'Variable focus lenses')).toEqual({ value: 'Variable focus lenses' })
   })
 })
 
