@@ -1,3 +1,4 @@
+import { isRecord } from '../is-record.ts'
 import { hash53 } from '../payload-fingerprint.ts'
 import {
   barcodeHolds,
@@ -121,10 +122,13 @@ export class VerdictTally {
     const index = this.rows.length
     this.rows.push(item.row)
     const barcode = barcodeKey((item.payload as { barcode?: unknown } | undefined)?.barcode)
-    this.note('content', this.content, hashOf(JSON.stringify(item.payload) ?? ''), index, barcode)
-    if (barcode !== '') this.note('barcode', this.barcodes, hashOf(barcode), index, barcode)
-    const shopId = item.shopId?.trim()
-    if (shopId) this.note('shopId', this.shopIds, hashOf(shopId), index, shopId)
+    // A row that holds no field (a stock sheet's, say) is no SKU: it repeats none.
+    if (isRecord(item.payload) && Object.keys(item.payload).length > 0) {
+      this.note('content', this.content, hashOf(JSON.stringify(item.payload)), index, barcode)
+      if (barcode !== '') this.note('barcode', this.barcodes, hashOf(barcode), index, barcode)
+      const shopId = item.shopId?.trim()
+      if (shopId) this.note('shopId', this.shopIds, hashOf(shopId), index, shopId)
+    }
     // Only valid SKUs are ever sent, so only they hold each other back by a shared barcode.
     if (!item.valid) {
       this.codes.push(-1)

@@ -112,7 +112,21 @@ describe('catalog-desk validate with a sheet', () => {
     expect(summary.holds).toContainEqual(expect.objectContaining({ row: 1, line: 2, reason: 'identity' }))
   })
 
-  it('numbers a person reads have their thousands separated, as the app writes them', async () => {
+  // A tryout's stock sheet (SKU, SIZE, WAREHOUSE, QTY): beside "this is not a SKU", every field
+  // "is missing" on every row, "165 SKU rows hold 1 distinct SKU" and its codes "listed twice?".
+  it('a sheet of no SKU field (a stock list) says so once, and nothing of fields or repeats', async () => {
+    const stock = ['SKU,SIZE,WAREHOUSE,QTY', 'OBRB1061TK,98,MP,1', 'OBRB1061TK,104,MP,2', 'B4440RG,80,MP,0']
+    const run = await runCli(['validate', await scratchFile('zalihe.csv', stock.join('\n'))])
+    expect(run.code).toBe(1)
+    const out = lines(run.stdout).filter((line) => !line.startsWith('note: '))
+    expect(out).toEqual([
+      'None of the contract’s SKU fields is here (such as productName or barcode): this is not a SKU: lines 2, 3, 4',
+      '3 SKUs checked: 0 valid, 3 invalid, 0 warnings',
+      '0 SKUs valid; 0 sendable; 0 held back',
+    ])
+  })
+
+  it('a place is numbered as the spreadsheet shows it; counts have their thousands separated', async () => {
     const rows = ['Product name,Intensity']
     for (let i = 1; i <= 3_001; i++) rows.push(i === 3_001 ? 'Last,high' : `Aviator ${i},1`)
     const out = lines(

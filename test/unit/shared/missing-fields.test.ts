@@ -50,12 +50,22 @@ describe('only the highest missing level is reported', () => {
     },
   )
 
-  it('an empty object warns once per top-level field of the contract, and nothing deeper', () => {
+  it('an object with one field warns once per other top-level field of the contract, and nothing deeper', () => {
     const topLevel = skuCatalogue()
       .children.filter((field) => field.meta.expected)
       .map((field) => field.key)
     expect(topLevel).toHaveLength(13)
-    expect(validateSku({}).warnings.map((warning) => warning.path)).toEqual(topLevel)
+    expect(validateSku({ brand: 'Northwind' }).warnings.map((warning) => warning.path)).toEqual(
+      topLevel.filter((key) => key !== 'brand'),
+    )
+  })
+
+  // A stock sheet's every row said "… is missing" thirteen times beside "this is not a SKU".
+  it('an object with none of the fields is not a SKU, and that alone is said', () => {
+    expect(validateSku({})).toEqual({
+      errors: [{ path: '', message: expect.stringContaining('this is not a SKU') }],
+      warnings: [],
+    })
   })
 
   it('a section of the wrong type is one error and no warnings about its fields', () => {
