@@ -58,6 +58,9 @@ function isWordPressExport(root: SaxesTagNS): boolean {
 const WORDPRESS_EXPORT =
   'It is a WordPress export (Tools › Export), not a product feed: its items are every post, page, picture and product of the site. Export the products from WooCommerce instead (Products › Export, a CSV file), and import that.'
 
+/** Past this column, where in a line the parser is is said too. */
+const LONG_LINE = 200
+
 /** A feed nests four deep (rss, channel, item, g:shipping, g:country); far deeper is no feed. */
 const MAX_DEPTH = 32
 
@@ -91,7 +94,7 @@ async function readFeed(
     // A feed that uses g: without declaring it is still plainly Google's.
     resolvePrefix: (prefix: string) => (prefix === 'g' ? GOOGLE_NS : undefined),
   })
-  const at = () => `line ${count(parser.line)}`
+  const at = () => whereIn(parser, item === undefined ? undefined : items + 1)
   let kind: FeedKind | undefined
   let rootName = ''
   let items = 0
@@ -165,7 +168,7 @@ async function readFeed(
     if (field.text.length > MAX_CELL_CHARS)
       throw new SheetFileError(
         'huge-cell',
-        `Item ${count(items + 1)}'s <${field.name}> (${at()}) holds more than ${MAX_CELL_CHARS / 1024 / 1024} MB of text; an element may hold at most 1 MB.`,
+        `An item's <${field.name}> (${at()}) holds more than ${MAX_CELL_CHARS / 1024 / 1024} MB of text; an element may hold at most 1 MB.`,
       )
   }
   parser.on('text', text)
@@ -222,6 +225,17 @@ async function readFeed(
       `It is an ${kind} feed (<${rootName}>) without a single ${kind === 'Atom' ? '<entry>' : '<item> in its <channel>'}: there are no products in it.`,
     )
   return { kind: kind!, items, nested }
+}
+
+/**
+ * Where the parser is, as a person finds it: a feed a script wrote is often a single line, so its
+ * column, and the item it is in, say where ("line 2" alone said nothing of a feed of 1.2 MB).
+ */
+function whereIn(parser: SaxesParser, item: number | undefined): string {
+  const where = [`line ${parser.line}`]
+  if (parser.column > LONG_LINE) where.push(`column ${parser.column}`)
+  if (item !== undefined) where.push(`in item ${item}`)
+  return where.join(', ')
 }
 
 /** A value of an element: `g:` elements win over plain ones of the same name, repeats are kept. */
