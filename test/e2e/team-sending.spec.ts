@@ -57,6 +57,21 @@ async function twoDesks(
   return { ana, ben, seeded }
 }
 
+/** Ana's desk alone in the workspace, with ten seeded drafts (nine valid), sending to Production. */
+async function anaAlone({
+  page,
+  pageProblems,
+  teamServer,
+  reachedThroughSandbox,
+}: Omit<DeskFixtures, 'openDesk'>): Promise<string> {
+  const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
+  reachedThroughSandbox.add(PRODUCTION.id)
+  await seedForSync(page, pageProblems, 10)
+  await addActiveProfile(page, PRODUCTION, STAND_IN_TOKEN)
+  await joinTeamWorkspace(page, workspaceUrl, ANA)
+  return workspaceUrl
+}
+
 type DeskFixtures = Pick<
   TestFixtures,
   'pageProblems' | 'teamServer' | 'openDesk' | 'reachedThroughSandbox'
@@ -337,11 +352,7 @@ test.describe('Sending as a team (issue #42)', () => {
     sandbox,
     reachedThroughSandbox,
   }) => {
-    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
-    reachedThroughSandbox.add(PRODUCTION.id)
-    await seedForSync(page, pageProblems, 10)
-    await addActiveProfile(page, PRODUCTION, STAND_IN_TOKEN)
-    await joinTeamWorkspace(page, workspaceUrl, ANA)
+    const workspaceUrl = await anaAlone({ page, pageProblems, teamServer, reachedThroughSandbox })
     // Carol's desk, of a version to come, raised the workspace's format past this one's.
     const written = await fetch(`${workspaceUrl}/format`, {
       method: 'PUT',
@@ -366,11 +377,7 @@ test.describe('Sending as a team (issue #42)', () => {
     sandbox,
     reachedThroughSandbox,
   }) => {
-    const workspaceUrl = await teamServer.createWorkspace('autumn', [ANA])
-    reachedThroughSandbox.add(PRODUCTION.id)
-    await seedForSync(page, pageProblems, 10)
-    await addActiveProfile(page, PRODUCTION, STAND_IN_TOKEN)
-    await joinTeamWorkspace(page, workspaceUrl, ANA)
+    await anaAlone({ page, pageProblems, teamServer, reachedThroughSandbox })
     await openSync(page)
     await expect(page.getByRole('region', { name: 'SKUs to send' })).toContainText(
       'Sent as ana’s desk of the team workspace: each draft is claimed on its server first, so no two desks send it',
