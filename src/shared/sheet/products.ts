@@ -85,7 +85,7 @@ export interface ProductLayout {
   structural: Map<number, string>
   /** Of those, the ones that may fill a field no other column fills, at the person's word. */
   offers?: Map<number, FieldPath>
-  /** Shopify: Handle, Title, Image Src, Variant Image; the option pairs. */
+  /** Shopify: Handle, Title, Image Src, Variant Image; the option pairs. A Merchant Center feed: its title. */
   handle?: number
   title?: number
   imageSrc?: number
