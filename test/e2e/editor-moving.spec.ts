@@ -3,6 +3,7 @@ import { appNameBox, namedApp, storedApps } from './harness/app-setup.ts'
 import { labelled, newDraft, saved } from './harness/editor-page.ts'
 import { axe, expect, screenshot, test } from './harness/fixtures.ts'
 import { grid } from './harness/list-page.ts'
+import { settingsDrawn } from './harness/settings-page.ts'
 import { putDrafts, storedDrafts } from './harness/stored-drafts.ts'
 
 // Issue #37, item 4: moving in and out of the editors. Escape and Alt+← leave an editor for the
@@ -164,6 +165,8 @@ test.describe('Scrolling between pages', () => {
     await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeInViewport()
     expect(await scrollY(page)).toBe(0)
 
+    // Scrolled before its panels had drawn, the page grew above the place read (a busy CI run).
+    await settingsDrawn(page)
     await scrollToBottom(page)
     const where = await scrollY(page)
     expect(where).toBeGreaterThan(0)

@@ -24,6 +24,19 @@ export async function openSettings(page: Page) {
   await expect(page.getByRole('heading', { name: 'Service profiles' })).toBeVisible()
 }
 
+/**
+ * Waits until Settings has drawn what each of its panels reads from main (the active profile, the
+ * team workspace, this computer's settings and budgets, the updates' state): until then the page
+ * grows, and the window's scroll moves with it.
+ */
+export async function settingsDrawn(page: Page) {
+  await expect(page.getByRole('region', { name: 'Connection' })).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Join' })).toBeAttached()
+  await expect(page.getByRole('checkbox', { name: 'Allow local addresses' })).toBeAttached()
+  await expect(page.getByRole('button', { name: 'Save budgets' })).toBeAttached()
+  await expect(page.getByRole('checkbox', { name: 'Check for updates automatically' })).toBeAttached()
+}
+
 /** Joins a team workspace from Settings as `who`, and waits until it is up to date. */
 export async function joinTeamWorkspace(page: Page, workspaceUrl: string, who: Credentials) {
   await openSettings(page)
