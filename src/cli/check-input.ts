@@ -431,7 +431,7 @@ async function checkProductList(
   )
   const suggestions = suggestionNotes(matches, mapping)
   const notes = [
-    productsNote(table.counts),
+    productsNote(table.counts, numbering),
     ...(spread
       ? [`each element of "${spread}" is a SKU of its product, named by the product's name and its options`]
       : []),
@@ -503,7 +503,9 @@ async function checkSheet(
           `${dataAsHeader}; if the file has none, add a row naming its columns (such as Product name, Barcode, Brand)`,
         ]
       : []),
-    ...(layout.format === 'plain' ? [] : [productsNote(products), ...skippedNotes(products)]),
+    ...(layout.format === 'plain'
+      ? []
+      : [productsNote(products, sheet.numbering), ...skippedNotes(products)]),
     ...columnNotes(matches, mapping, columns.filled),
     ...suggestions,
     ...Object.keys(options.mapping?.columns ?? {})

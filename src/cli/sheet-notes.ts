@@ -16,8 +16,8 @@ import { counted } from '#shared/counted.ts'
  * they were written. The app's import says the same on its mapping screen and dry run.
  */
 
-export function productsNote(products: ProductCounts): string {
-  return `read as ${readAsText(products)}`
+export function productsNote(products: ProductCounts, numbering: RowNumbering): string {
+  return `read as ${readAsText(products, numbering)}`
 }
 
 /** The products the format skipped (no physical product), when it skipped any. */

@@ -141,6 +141,8 @@ export interface ProductCounts {
   imageRows: number
   /** Variations whose parent is not in the file: each read as a product of its own. */
   orphans: number
+  /** The first of those (data rows), for a person to find them: their parent's reference is mistyped, say. */
+  orphanRows?: number[]
   /** The language of the headers, when not English (a WooCommerce export in the shop's language). */
   language?: string
   /** Products that are no physical product, and Magento's store views' rows, skipped (no SKU), by why; none: absent. */
@@ -152,6 +154,9 @@ export interface ProductCounts {
  * products, each in the file), a bundle (Magento's: other products sold together, each in the
  * file), external (sold on another site); a store view's row (Magento's translation of a product).
  */
+/** The orphans' rows named: a few, as a list of places says ("lines 23, 30, 96 and 15 more"). */
+const ORPHAN_ROWS_KEPT = 5
+
 export type SkipReason = 'not-physical' | 'gift-card' | 'grouped' | 'bundle' | 'external' | 'store-view'
 
 export function productLayout(headers: readonly string[]): ProductLayout {
@@ -524,10 +529,21 @@ export class ProductReader {
     }
   }
 
+  /** A variation whose parent is not in the file, at data row `row`. */
+  private orphan(row: number) {
+    this.counts.orphans++
+    const rows = (this.counts.orphanRows ??= [])
+    if (rows.length < ORPHAN_ROWS_KEPT) rows.push(row)
+  }
+
   /** Counts so far; final once every row has been read. */
   get summary(): ProductCounts {
-    const { skipped } = this.counts
-    return { ...this.counts, ...(skipped && { skipped: { ...skipped } }) }
+    const { skipped, orphanRows } = this.counts
+    return {
+      ...this.counts,
+      ...(skipped && { skipped: { ...skipped } }),
+      ...(orphanRows && { orphanRows: [...orphanRows] }),
+    }
   }
 
   private skip(reason: SkipReason): undefined {
@@ -630,7 +646,7 @@ export class ProductReader {
     const reference = cellAt(cells, layout.parent)
     const parent = reference ? this.parents?.parentOf(reference) : undefined
     if (!parent) {
-      this.counts.orphans++
+      this.orphan(row)
       this.counts.products++
       return { row, cells, ...optionsOf(layout, cells, cells) }
     }
@@ -651,7 +667,7 @@ export class ProductReader {
     }
     const { product, options } = read
     if (!product) {
-      this.counts.orphans++
+      this.orphan(row)
       this.counts.products++
     } else this.counts.variants++
     return {
@@ -703,7 +719,7 @@ export class ProductReader {
     if (!product) {
       // A variant row at the top of a file cut by hand: read as a product of its own.
       this.counts.products++
-      this.counts.orphans++
+      this.orphan(row)
       return { row, cells }
     }
     // The product's row was its first variant; it counts as one now that there are two.
@@ -731,7 +747,7 @@ export class ProductReader {
     if (read.kind !== 'variant') {
       this.counts.products++
       if (read.kind === 'parent') return undefined
-      if (read.orphan) this.counts.orphans++
+      if (read.orphan) this.orphan(row)
       return { row, cells: read.cells }
     }
     this.counts.variants++

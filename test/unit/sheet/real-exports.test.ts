@@ -6,6 +6,7 @@ import { decodeText } from '#shared/sheet/decode.ts'
 import { automaticMapping } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, productLayout } from '#shared/sheet/products.ts'
 import { readSheet } from '#shared/sheet/rows.ts'
+import { readAsText } from '#shared/sheet/reading-words.ts'
 import type { RowResult } from '#shared/sheet/types.ts'
 
 /**
@@ -118,6 +119,20 @@ describe('real product exports, read as a catalog person expects', () => {
       ['Live', true, []],
       ['Pending', false, []],
     ])
+  })
+
+  // A tryout's French export: "18 variations whose parent is not in the file", and no line to find
+  // them by (their parents' codes were mistyped: "EV- 0004" for "EV-0004").
+  it('WooCommerce: variations whose parent is not in the file are counted with their first lines', () => {
+    const csv = [
+      'ID,Type,SKU,Name,Parent,"Attribute 1 name","Attribute 1 value(s)"',
+      '10,variable,EV-0004,Pilot,,Color,"Black, Blue"',
+      ...Array.from({ length: 7 }, (_, n) => `${11 + n},variation,EV-4-${n},Pilot ${n},EV- 0004,Color,Black`),
+    ].join('\n')
+    const { products } = readSheet(parseCsvText(csv))
+    expect(readAsText(products)).toBe(
+      'a WooCommerce product export: 8 products, 0 variants, 7 variations whose parent is not in the file (lines 3, 4, 5, 6, 7 and 2 more; each read as a product of its own)',
+    )
   })
 
   it('WooCommerce: a variation without a GTIN of its own never takes its parent’s', () => {

@@ -154,7 +154,7 @@ describe('Wix’s product export: its rows', () => {
 
   it('a product’s Variant rows are its SKUs, named by the product and their choices; a product without is one', () => {
     expect(readAsText(products)).toBe(
-      'a Wix product export: 5 products, 3 variants, 1 variation whose parent is not in the file (each read as a product of its own)',
+      'a Wix product export: 5 products, 3 variants, 1 variation whose parent is not in the file (line 9; each read as a product of its own)',
     )
     // Lines 3, 4 and 6 are the variants; 2 and 5 their products, which are no SKU.
     expect(results.map((result) => result.row)).toEqual([2, 3, 5, 6, 7, 8])
