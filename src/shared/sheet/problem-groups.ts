@@ -47,13 +47,17 @@ export interface ProblemGroup {
 export const ROWS_KEPT = 1_000
 
 /**
+ * A check's digits in a message ("should be 8, not 3"). Global, for `replace`; `match` with it
+ * answers every occurrence and keeps no state between calls.
+ */
+const CHECK_DIGITS = /\bshould be \d+, not \d+\b/g
+
+/**
  * The message without what it quotes of the cell, nor the digits a check reads from it ("The check
  * digit of this EAN-13 should be 8, not 3", values/gtin.ts): one kind of mistake whatever the value.
  */
 export function problemKind(message: string): string {
-  return message
-    .replace(/"[^"]*"|“[^”]*”/g, '"…"')
-    .replace(/\bshould be \d+, not \d+\b/g, 'should be …, not …')
+  return message.replace(/"[^"]*"|“[^”]*”/g, '"…"').replace(CHECK_DIGITS, 'should be …, not …')
 }
 
 /**
@@ -62,7 +66,7 @@ export function problemKind(message: string): string {
  * with no digit anywhere).
  */
 export function kindDetail(message: string): string | undefined {
-  return /\bshould be \d+, not \d+\b/.exec(message)?.[0]
+  return message.match(CHECK_DIGITS)?.[0]
 }
 
 /**

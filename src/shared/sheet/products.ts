@@ -149,14 +149,14 @@ export interface ProductCounts {
   skipped?: Partial<Record<SkipReason, number>>
 }
 
+/** The orphans' rows named: a few, as a list of places says ("lines 23, 30, 96 and 15 more"). */
+const ORPHAN_ROWS_KEPT = 5
+
 /**
  * Why a product is skipped: downloadable or virtual, or a gift card (nothing to try on), grouped (a set of other
  * products, each in the file), a bundle (Magento's: other products sold together, each in the
  * file), external (sold on another site); a store view's row (Magento's translation of a product).
  */
-/** The orphans' rows named: a few, as a list of places says ("lines 23, 30, 96 and 15 more"). */
-const ORPHAN_ROWS_KEPT = 5
-
 export type SkipReason = 'not-physical' | 'gift-card' | 'grouped' | 'bundle' | 'external' | 'store-view'
 
 export function productLayout(headers: readonly string[]): ProductLayout {
