@@ -15,18 +15,34 @@ export interface ModalDialogOptions {
  * A native modal `<dialog>` driven by its parent's `open`: shown with `showModal()` (the browser
  * keeps focus inside and closes it on Escape) with focus where `focus` says, closed when `open`
  * turns false, and however it closed, focus goes back to the control that opened it, if that is
- * still on the page. Bind `dialog` as the element's ref and `onClose` to its `close` event.
+ * still on the page. Bind `dialog` as the element's ref; the composable listens to it.
  */
 export function useModalDialog({ open, focus, reset, dismiss }: ModalDialogOptions) {
   const dialog = ref<HTMLDialogElement>()
   /** Where focus was when the dialog opened. */
   let opener: HTMLElement | undefined
 
+  // Escape fires `cancel` at once, closes the dialog and gives focus back, but its `close` event
+  // comes a task later: a key pressed in between (Enter on the button that opened it) would find
+  // the question still open. So the parent hears the Cancel now.
+  function onCancel() {
+    if (open()) dismiss()
+  }
+
   function onClose() {
+    // A late close from before the dialog was opened again: it concerns the old question only.
+    if (dialog.value?.open) return
     if (opener?.isConnected) opener.focus()
     opener = undefined
     if (open()) dismiss()
   }
+
+  watch(dialog, (element, previous) => {
+    previous?.removeEventListener('cancel', onCancel)
+    previous?.removeEventListener('close', onClose)
+    element?.addEventListener('cancel', onCancel)
+    element?.addEventListener('close', onClose)
+  })
 
   watch(
     open,
@@ -49,5 +65,5 @@ export function useModalDialog({ open, focus, reset, dismiss }: ModalDialogOptio
 
   onBeforeUnmount(() => dialog.value?.close())
 
-  return { dialog, onClose }
+  return { dialog }
 }
