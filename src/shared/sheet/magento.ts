@@ -16,8 +16,9 @@ import { cellAt } from './cell-at.ts'
  *   the product's cells where its own are empty and its options from that list, named by
  *   `configurable_variation_labels` (`size=Size,color=Color`). A configurable product whose
  *   children are in the file is no SKU; one whose children are not is read as a product.
- * - A row with a `store_view_code` is the product above it translated for one store view, not
- *   another SKU: skipped, counted.
+ * - A row with a `store_view_code` is its product translated for one store view, not another SKU:
+ *   skipped, counted. A product the file has only in store views' rows (an export of one store
+ *   view writes every row with its code) is read from its first such row.
  * - `categories` joins the paths of the product's categories with commas, each from the store's
  *   root category ("Default Category/Gear,Default Category/Gear/Fitness Equipment"): the most
  *   specific path (the deepest; the first of those as deep) is read without its root as a category
@@ -67,7 +68,10 @@ export function magentoColumns(headers: readonly string[]): MagentoColumns | und
     [type, 'Magento’s product type (simple, configurable, grouped, bundle…), not a category'],
   ]
   if (storeView !== undefined)
-    structural.push([storeView, 'Says which rows translate a product for a store view (skipped)'])
+    structural.push([
+      storeView,
+      'Says which rows are a store view’s: a product’s translation, skipped where the file has the product',
+    ])
   if (variations !== undefined)
     structural.push([variations, 'Lists a configurable product’s children and their options'])
   if (labels !== undefined) structural.push([labels, 'Names a configurable product’s options'])
@@ -122,22 +126,49 @@ export class MagentoProducts {
   private readonly children = new Map<string, { product: string[]; options?: Record<string, string> }>()
   /** Each configurable product's SKU → its children's SKUs. */
   private readonly listed = new Map<string, string[]>()
+  /** The SKUs the file has a product's row for. */
   private readonly skus = new Set<string>()
+  /** SKUs with a row for the default store view (no `store_view_code`). */
+  private readonly global = new Set<string>()
+  /** Each SKU's first store view's row, until the first pass ends; then those of SKUs with no default row. */
+  private readonly viewOnly = new Map<string, string[]>()
+  /** The SKUs of `viewOnly` whose row has been read: their other store views' rows are translations. */
+  private readonly viewsRead = new Set<string>()
+  private settled = false
   readonly columns: MagentoColumns
 
   constructor(columns: MagentoColumns) {
     this.columns = columns
   }
 
-  /** Whether rows need a first pass: only when configurable products can list their children. */
+  /** Whether rows need a first pass: when configurable products can list their children, or rows can be a store view's. */
   get needed(): boolean {
-    return this.columns.variations !== undefined
+    return this.columns.variations !== undefined || this.columns.storeView !== undefined
   }
 
   add(cells: readonly string[]) {
+    const sku = cellAt(cells, this.columns.sku)
+    if (cellAt(cells, this.columns.storeView) !== '') {
+      if (sku && !this.viewOnly.has(sku)) this.viewOnly.set(sku, [...cells])
+      return
+    }
+    if (sku) this.global.add(sku)
+    this.index(cells)
+  }
+
+  /** After the first pass: a product the file has in store views' rows alone is read from its first. */
+  private settle() {
+    if (this.settled) return
+    this.settled = true
+    for (const [sku, cells] of this.viewOnly) {
+      if (this.global.has(sku)) this.viewOnly.delete(sku)
+      else this.index(cells)
+    }
+  }
+
+  /** A product's row: its SKU, and a configurable product's children with their options. */
+  private index(cells: readonly string[]) {
     const { columns } = this
-    // A store view's row repeats its product's SKU; only the default (empty) one counts.
-    if (cellAt(cells, columns.storeView) !== '') return
     const sku = cellAt(cells, columns.sku)
     if (sku) this.skus.add(sku)
     if (cellAt(cells, columns.type).toLowerCase() !== 'configurable') return
@@ -156,7 +187,12 @@ export class MagentoProducts {
 
   read(given: readonly string[]): MagentoRow {
     const { columns } = this
-    if (cellAt(given, columns.storeView) !== '') return { kind: 'skip', reason: 'store-view' }
+    this.settle()
+    if (cellAt(given, columns.storeView) !== '') {
+      const sku = cellAt(given, columns.sku)
+      if (!this.viewOnly.has(sku) || this.viewsRead.has(sku)) return { kind: 'skip', reason: 'store-view' }
+      this.viewsRead.add(sku)
+    }
     const type = cellAt(given, columns.type).toLowerCase()
     if (type === 'virtual' || type === 'downloadable') return { kind: 'skip', reason: 'not-physical' }
     if (type === 'grouped' || type === 'bundle') return { kind: 'skip', reason: type }

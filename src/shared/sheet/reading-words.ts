@@ -72,7 +72,7 @@ const SKIPPED: Record<SkipReason, string> = {
   grouped: 'grouped (a set of other products)',
   bundle: 'bundle (other products sold together)',
   external: 'external (sold on another site)',
-  'store-view': 'for a store view (a product above, translated: not another SKU)',
+  'store-view': 'for a store view (a translation of a product the file has: not another SKU)',
 }
 
 /**

@@ -122,7 +122,7 @@ describe('Magento 2’s product export: its rows', () => {
   it('a configurable product’s children are its variants; what is no physical product, or a translation, is skipped', () => {
     expect(products).toMatchObject({ format: 'magento', products: 3, variants: 2 })
     expect(skippedText(products)).toBe(
-      '5 products skipped: 2 downloadable or virtual (not a physical product), 1 grouped (a set of other products), 1 bundle (other products sold together), 1 for a store view (a product above, translated: not another SKU)',
+      '5 products skipped: 2 downloadable or virtual (not a physical product), 1 grouped (a set of other products), 1 bundle (other products sold together), 1 for a store view (a translation of a product the file has: not another SKU)',
     )
     expect(results.map((result) => result.row)).toEqual([1, 2, 5, 10])
     expect(skus.map((sku) => sku.productName)).toEqual([
@@ -158,5 +158,40 @@ describe('Magento 2’s product export: its rows', () => {
     ])
     // The child without a picture of its own has its product's, and the same problem.
     expect(results[1]!.errors).toContainEqual(expect.objectContaining({ value: '/m/h/mh01-gray_main.jpg' }))
+  })
+})
+
+describe('Magento 2’s export of one store view', () => {
+  // Every row carries its store view's code when the admin exported one store view (a tryout's
+  // real export: 478 rows, all "default"): each product's first row is the product.
+  const inView = (cells: Partial<Record<(typeof HEADERS)[number], string>>) =>
+    row({ store_view_code: 'default', ...cells })
+  const { results, products } = readSheet({
+    headers: HEADERS,
+    rows: [
+      inView({ sku: 'MH01-XS-Black', product_type: 'simple', product_online: '1' }),
+      inView({
+        sku: 'MH01',
+        product_type: 'configurable',
+        name: 'Chaz Kangeroo Hoodie',
+        configurable_variations: 'sku=MH01-XS-Black,size=XS,color=Black',
+        configurable_variation_labels: 'size=Size,color=Color',
+      }),
+      inView({ sku: 'MB01', product_type: 'simple', name: 'Joust Duffle Bag' }),
+      // The same bag in French: a translation of the product above, as in an export of all views.
+      row({ sku: 'MB01', store_view_code: 'fr', name: 'Sac Joust' }),
+      inView({ sku: 'VP01', product_type: 'virtual', name: 'Gift wrapping' }),
+    ],
+  })
+
+  it('reads each product from its first row, its children as variants, and skips its other views’ rows', () => {
+    expect(products).toMatchObject({ format: 'magento', products: 2, variants: 1 })
+    expect(results.map((result) => [result.row, result.sku.productName])).toEqual([
+      [1, 'Chaz Kangeroo Hoodie – XS / Black'],
+      [3, 'Joust Duffle Bag'],
+    ])
+    expect(skippedText(products)).toBe(
+      '2 products skipped: 1 downloadable or virtual (not a physical product), 1 for a store view (a translation of a product the file has: not another SKU)',
+    )
   })
 })
