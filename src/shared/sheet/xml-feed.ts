@@ -1,6 +1,7 @@
 import { SaxesParser, type SaxesTagNS } from 'saxes'
 import type { CsvHandlers, CsvStreamOptions } from './csv.ts'
 import { notUtf8Message, textChunks } from './decode.ts'
+import { firstBareAmpersand } from './xml-ampersand.ts'
 import { SheetFileError } from './errors.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_PENDING_CHARS } from './limits.ts'
 
@@ -88,13 +89,16 @@ async function readFeed(
   onItem: (item: Item) => void,
   onChunk: (progress: { bytes: number; total: number }) => void | Promise<void>,
 ): Promise<Pass> {
+  const chunkBytes = options.chunkBytes ?? 1024 * 1024
   const parser = new SaxesParser({
     xmlns: true,
     position: true,
     // A feed that uses g: without declaring it is still plainly Google's.
     resolvePrefix: (prefix: string) => (prefix === 'g' ? GOOGLE_NS : undefined),
   })
-  const at = () => whereIn(parser, item === undefined ? undefined : items + 1)
+  /** Lines of white space before `<?xml`, which the parser is not given: its lines count from after them. */
+  let leadingLines = 0
+  const at = () => whereIn(parser, leadingLines, item === undefined ? undefined : items + 1)
   let kind: FeedKind | undefined
   let rootName = ''
   let items = 0
@@ -191,16 +195,12 @@ async function readFeed(
   /** Leading white space before `<?xml` (feeds written by scripts often start with a line break). */
   let started = false
   try {
-    for await (const chunk of textChunks(input, options.chunkBytes ?? 1024 * 1024, options.signal)) {
+    for await (const chunk of textChunks(input, chunkBytes, options.signal)) {
       let piece = chunk.text
       if (!started) {
-        piece = piece.trimStart()
-        started = piece.length > 0
-        if (started && !piece.startsWith('<'))
-          throw new SheetFileError(
-            'not-xml',
-            `It is not XML: it starts with "${piece.slice(0, 40).split('\n')[0]}", where XML starts with a tag (<).`,
-          )
+        const start = trimmedStart(piece)
+        ;[piece, started] = [start.piece, start.piece.length > 0]
+        leadingLines += start.lines
       }
       if (piece) parser.write(piece)
       if (chunk.last) {
@@ -216,8 +216,8 @@ async function readFeed(
       options.signal?.throwIfAborted()
     }
   } catch (error) {
-    const notUtf8 = error instanceof SheetFileError && error.code === 'not-utf8'
-    throw feedError(error, notUtf8 ? await declaredEncoding(input) : undefined, at())
+    const rereading = () => textChunks(input, chunkBytes, options.signal)
+    throw await feedError(error, { input, where: at(), line: parser.line + leadingLines, rereading })
   }
   if (items === 0)
     throw new SheetFileError(
@@ -231,8 +231,8 @@ async function readFeed(
  * Where the parser is, as a person finds it: a feed a script wrote is often a single line, so its
  * column, and the item it is in, say where ("line 2" alone said nothing of a feed of 1.2 MB).
  */
-function whereIn(parser: SaxesParser, item: number | undefined): string {
-  const where = [`line ${parser.line}`]
+function whereIn(parser: SaxesParser, leadingLines: number, item: number | undefined): string {
+  const where = [`line ${parser.line + leadingLines}`]
   if (parser.column > LONG_LINE) where.push(`column ${parser.column}`)
   if (item !== undefined) where.push(`in item ${item}`)
   return where.join(', ')
@@ -252,27 +252,61 @@ async function declaredEncoding(input: string | Blob): Promise<string | undefine
   return /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([\w.:-]+)["']/.exec(head.replace(/^\uFEFF/, ''))?.[1]
 }
 
+/** Where the reader was when it failed, and its feed read again from the start. */
+interface Failure {
+  input: string | Blob
+  /** Where the parser was, in words: "line 12, in item 3". */
+  where: string
+  line: number
+  rereading: () => AsyncIterable<{ text: string; last: boolean }>
+}
+
 /**
  * What went wrong, as the reader says it. The parser's own errors are plain Errors whose message
- * starts with the line and column ("12:4: unclosed tag"): said again with the line in words. Any
- * other error (the signal's, a handler's) passes unchanged.
+ * starts with the line and column ("12:4: unclosed tag"): said again with the line in words, or,
+ * when an "&" that begins no entity came before, as that "&" (the parser's error then comes far
+ * later). Any other error (the signal's, a handler's) passes unchanged.
  */
-function feedError(error: unknown, declared: string | undefined, where: string): unknown {
+async function feedError(error: unknown, failure: Failure): Promise<unknown> {
   if (error instanceof SheetFileError && error.code === 'not-utf8') {
+    const declared = await declaredEncoding(failure.input)
     const other =
       declared && !/^utf-?(8|16)$/i.test(declared) ? ` It says it is ${declared}, which is not read.` : ''
     return new SheetFileError('not-utf8', `${notUtf8Message('xml')}${other}`)
   }
-  if (error instanceof Error && error.constructor === Error && /^\d+:\d+: /.test(error.message)) {
-    const message = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')
-    if (message === 'undefined entity')
-      return new SheetFileError(
-        'not-xml',
-        `It is not well-formed XML: an entity XML does not define (${where}). A feed may use only &amp; &lt; &gt; &quot; &apos; and numbered ones such as &#160;; HTML's, such as &nbsp; or &eacute;, are not XML's.`,
-      )
-    return new SheetFileError('not-xml', `It is not well-formed XML: ${message} (${where}).`)
-  }
-  return error
+  if (!isParserError(error)) return error
+  const bare = await firstBareAmpersand(failure.rereading())
+  if (bare && bare.line <= failure.line)
+    return new SheetFileError(
+      'not-xml',
+      `It is not well-formed XML: an “&” that begins no entity (line ${bare.line}, column ${bare.column}: “${bare.excerpt}”). Write it &amp;, as XML asks, or put the text in a CDATA section.`,
+    )
+  const message = error.message.replace(/^\d+:\d+: /, '').replace(/\.$/, '')
+  if (message === 'undefined entity')
+    return new SheetFileError(
+      'not-xml',
+      `It is not well-formed XML: an entity XML does not define (${failure.where}). A feed may use only &amp; &lt; &gt; &quot; &apos; and numbered ones such as &#160;; HTML's, such as &nbsp; or &eacute;, are not XML's.`,
+    )
+  return new SheetFileError('not-xml', `It is not well-formed XML: ${message} (${failure.where}).`)
+}
+
+/** The parser's own errors are plain Errors whose message starts with the line and column ("12:4: …"). */
+function isParserError(error: unknown): error is Error {
+  return error instanceof Error && error.constructor === Error && /^\d+:\d+: /.test(error.message)
+}
+
+/**
+ * The feed's first stretch without the white space before `<?xml` (feeds written by scripts often
+ * start with a line break), which the parser refuses, and how many lines that was.
+ */
+function trimmedStart(text: string): { piece: string; lines: number } {
+  const piece = text.trimStart()
+  if (piece && !piece.startsWith('<'))
+    throw new SheetFileError(
+      'not-xml',
+      `It is not XML: it starts with "${piece.slice(0, 40).split('\n')[0]}", where XML starts with a tag (<).`,
+    )
+  return { piece, lines: text.slice(0, text.length - piece.length).split('\n').length - 1 }
 }
 
 /**
