@@ -104,8 +104,8 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   // A semicolon joins no category's own name: a cell with one lists several (a real shop's own
   // export wrote "Dečaci; Noviteti - Dečaci; Setovi"). A comma may be a name's ("Bags, Wallets").
   if (path === 'category')
-    return productKindCell(categoryListCell(leafCell(target.node.meta, name, options), options.list ?? ';'))
-  if (path === 'subCategory') return productKindCell(leafCell(target.node.meta, name, options))
+    return categoryNameCell(categoryListCell(leafCell(target.node.meta, name, options), options.list ?? ';'))
+  if (path === 'subCategory') return categoryNameCell(leafCell(target.node.meta, name, options))
   return leafCell(target.node.meta, name, options)
 }
 
@@ -276,16 +276,68 @@ function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverte
  * What kind of product a shop system says a row is (WooCommerce's and Magento's "type": simple,
  * variable, configurable…), not what the product is: a column of them matched as the category or
  * sub-category ("Type" is Shopify's product type, a sub-category) gave every SKU of a tryout's sheet
- * the sub-category "variable". Read as empty, and said so.
+ * the sub-category "variable".
  */
 const PRODUCT_KINDS =
   /^(?:simple|variable|variation|grouped|external|configurable|bundle|virtual|downloadable)(?:\s*,\s*(?:simple|variable|variation|downloadable|virtual))*$/i
 
-function productKindCell(convert: CellConverter): CellConverter {
-  return (text) =>
-    PRODUCT_KINDS.test(text.trim())
-      ? { value: undefined, conversion: { kind: 'product-kind', from: text.trim(), to: '' } }
-      : convert(text)
+/** A category's number in the shop, not its name (PrestaShop's "Categories (x,y,z...)" takes either: "13"). */
+const CATEGORY_NUMBER = /^\d+$/
+
+/**
+ * The category WooCommerce gives a product left without one, in the languages its exports are read
+ * in (woocommerce-language.ts): it says the product has none.
+ */
+const NO_CATEGORY = new Set([
+  'uncategorized',
+  'uncategorised',
+  'sin categorizar',
+  'sin categoría',
+  'non classé',
+  'unkategorisiert',
+  'senza categoria',
+  'sem categoria',
+  'geen categorie',
+  'ongecategoriseerd',
+  'ukategoriseret',
+  'okategoriserad',
+  'okategoriserade',
+  'без категории',
+  'без рубрики',
+  'bez kategorii',
+])
+
+/** Why a category cell's text names no category, or undefined when it may name one. */
+function namesNoCategory(text: string): 'product-kind' | 'category-number' | 'no-category' | undefined {
+  const trimmed = text.trim()
+  if (PRODUCT_KINDS.test(trimmed)) return 'product-kind'
+  if (CATEGORY_NUMBER.test(trimmed)) return 'category-number'
+  if (NO_CATEGORY.has(trimmed.toLowerCase())) return 'no-category'
+  return undefined
+}
+
+/**
+ * A category or sub-category cell that names no category (a kind of product, a category's number,
+ * "Uncategorized") is read as empty, and said so; in a list ("Discord Bots, Uncategorized",
+ * "2, 13"), such entries are dropped and the rest read, or the cell is empty when none is left.
+ */
+function categoryNameCell(convert: CellConverter): CellConverter {
+  return (text) => {
+    const whole = namesNoCategory(text)
+    if (whole) return { value: undefined, conversion: { kind: whole, from: text.trim(), to: '' } }
+    const separator = [';', ','].find((mark) => text.includes(mark))
+    if (separator === undefined) return convert(text)
+    const entries = text.split(separator)
+    const named = entries.filter((entry) => entry.trim() && !namesNoCategory(entry))
+    if (named.length === entries.filter((entry) => entry.trim()).length) return convert(text)
+    const dropped = namesNoCategory(entries.find((entry) => entry.trim() && namesNoCategory(entry))!)!
+    if (named.length === 0)
+      return { value: undefined, conversion: { kind: dropped, from: text.trim(), to: '' } }
+    const converted = convert(named.join(separator))
+    return 'error' in converted || converted.conversion
+      ? converted
+      : { ...converted, conversion: { kind: dropped, from: text.trim(), to: String(converted.value) } }
+  }
 }
 
 function measureCell(name: string, { decimalComma = false, unit }: CellOptions): CellConverter {

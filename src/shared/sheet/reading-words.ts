@@ -168,6 +168,16 @@ const CONVERSION_WORDS: Record<
     many: 'cells holding a shop system’s kind of product, not a category, read as empty',
     example: (from) => `${quotedCell(from)} → empty`,
   },
+  'category-number': {
+    one: 'cell holding a category’s number in the shop, not its name, read as none',
+    many: 'cells holding a category’s number in the shop, not its name, read as none',
+    example: (from, to) => `${quotedCell(from)} → ${to ? quoted(to) : 'empty'}`,
+  },
+  'no-category': {
+    one: 'cell holding the shop’s word for “no category”, read as none',
+    many: 'cells holding the shop’s word for “no category”, read as none',
+    example: (from, to) => `${quotedCell(from)} → ${to ? quoted(to) : 'empty'}`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

@@ -123,6 +123,10 @@ export type ConversionKind =
   | 'scheme-added'
   /** A shop system's kind of product ("variable", "simple") in a category column, read as empty. */
   | 'product-kind'
+  /** A category's number in the shop ("13"), not its name, read as empty (dropped from a list). */
+  | 'category-number'
+  /** WooCommerce's "Uncategorized" (in its languages), which says a product has none: read as empty. */
+  | 'no-category'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

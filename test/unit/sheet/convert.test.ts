@@ -150,6 +150,36 @@ describe('category cells', () => {
   it('a sub-category with such a word in it is a sub-category', () => {
     expect(convertCell('subCategory', 'Variable focus lenses')).toEqual({ value: 'Variable focus lenses' })
   })
+
+  // A tryout's real exports: PrestaShop's "Categories (x,y,z...)" of ids gave 1,232 SKUs the
+  // category "13", and WooCommerce's "Uncategorized" ("Sin categorizar" in a Spanish shop's) went
+  // to the platform as every product's category; both passed the check that a category is there.
+  it.each([
+    ['category', '13', 'category-number'],
+    ['category', '2; 13', 'category-number'],
+    ['category', 'Uncategorized', 'no-category'],
+    ['category', ' Sin categorizar ', 'no-category'],
+    ['subCategory', 'Non classé', 'no-category'],
+  ] as const)('%s %j names no category: read as empty and said so', (path, text, kind) => {
+    expect(convertCell(path, text)).toEqual({
+      value: undefined,
+      conversion: { kind, from: text.trim(), to: '' },
+    })
+  })
+
+  it('in a list, what names no category is dropped and the rest read', () => {
+    expect(convertCell('category', 'Discord Bots, Uncategorized')).toEqual({
+      value: 'Discord Bots',
+      conversion: { kind: 'no-category', from: 'Discord Bots, Uncategorized', to: 'Discord Bots' },
+    })
+    // The rest of a semicolon list is still a list: its most specific category is kept.
+    expect(convertCell('category', 'Women; 13; Dresses')).toMatchObject({
+      value: 'Dresses',
+      conversion: { kind: 'category-list' },
+    })
+    // A name with a number in it is a name.
+    expect(convertCell('category', 'Series 7')).toEqual({ value: 'Series 7' })
+  })
 })
 
 describe('web addresses written without their scheme', () => {
