@@ -1,4 +1,5 @@
 import { wordsOf } from './header-words.ts'
+import type { PrestashopColumns } from './prestashop.ts'
 import type { ProductLayout } from './products.ts'
 
 /**
@@ -11,9 +12,12 @@ import type { ProductLayout } from './products.ts'
  *   empty: its product's) with the variant's option values, "hightop-sneaker / White / 9.5",
  *   since the variants of one product share its Handle.
  * - Google Merchant Center: the item's id.
- * - Any other sheet: a column headed Variant ID, ID or Product ID (PrestaShop's), else SKU. Not in
- *   a sheet of combinations (PrestaShop's, with an "Attribute (Name:Type:Position)" column), whose
- *   Product ID names the product each combination belongs to: many rows share it by design.
+ * - PrestaShop: the Product ID; a combination's row (read with the products, whatever the files'
+ *   language) names its product by it, so its values come after it, "87 / 80 cm / Nogal arenado":
+ *   the combinations of one product share its ID by design.
+ * - Any other sheet: a column headed Variant ID, ID or Product ID, else SKU. Not in a sheet of
+ *   combinations alone (with an "Attribute (Name:Type:Position)" column), whose Product ID names
+ *   the product each combination belongs to.
  *
  * A column the mapping reads into a field (a SKU column mapped to the barcode) is no shop id: the
  * field's own checks speak for it.
@@ -52,6 +56,9 @@ export class ShopIds {
       case 'merchant-center':
         found = column(at('id'))
         break
+      case 'prestashop':
+        found = prestashopId(headers, layout.prestashop!, column)
+        break
       default: {
         const combinations = words.some((w) => w.startsWith('attribute name'))
         found =
@@ -85,5 +92,31 @@ export class ShopIds {
         return [this.handle, ...values].join(' / ')
       },
     }
+  }
+}
+
+/**
+ * PrestaShop's Product ID, with a combination's values after it (`80 cm:0,Nogal arenado:1`, each
+ * value with its position) when the combinations are read with the products.
+ */
+function prestashopId(
+  headers: readonly string[],
+  { id, value, list }: PrestashopColumns,
+  column: (
+    index: number | undefined,
+  ) => { header: string; read: (cells: readonly string[]) => string } | undefined,
+) {
+  if (value === undefined) return column(id)
+  if (column(id) === undefined) return undefined
+  return {
+    header: `${headers[id]} and values`,
+    read: (cells: readonly string[]) => {
+      const product = (cells[id] ?? '').trim()
+      const values = (cells[value] ?? '')
+        .split(list)
+        .map((entry) => entry.replace(/:\s*\d+\s*$/, '').trim())
+        .filter(Boolean)
+      return product === '' ? '' : [product, ...values].join(' / ')
+    },
   }
 }

@@ -124,6 +124,11 @@ describe.each(DIALECTS)('$name: the products file with its combinations file', (
     // the line a spreadsheet shows it on (rows 24 to 27 of the two read as one: the combinations
     // file's rows 17 to 20, its lines 18 to 21).
     expect(run.stdout).toContain(`barcode 0685387000000 is on ${dialect.combinations} lines 18, 19, 20, 21`)
+    // A combination is its product's ID and its values: the sample lists one of them twice.
+    expect(run.stdout).toContain(
+      `shop id 3 / Metal / Optional 64GB solid-state drive / 1.60GHz Intel Core 2 Duo is on ${dialect.combinations} lines 24, 25\n`,
+    )
+    expect(run.stdout.match(/^ {2}shop id /gm)).toHaveLength(1)
   })
 
   it('the files are told apart by their headers, in either order', async () => {
@@ -203,6 +208,25 @@ describe.each(LOCALISED)(
           productImage: 'https://cdn.example.com/easy-100.jpg',
         }),
       ])
+    })
+
+    // The real Spanish pair's validate said "shop ids (column "Product ID") on more than one row"
+    // of every product's combinations: they name their product by its ID, by design.
+    it('its combinations are told apart by their values: only the same values twice are said', async () => {
+      const products = join(scratch, `products-ids-${language}.csv`)
+      const combinations = join(scratch, `combinations-ids-${language}.csv`)
+      await writeFile(products, `${PRODUCTS.join('\n')}\n`)
+      const rows = [
+        row('80 cm', 'C0071203', '8414623313942', ''),
+        row('100 cm', 'C0072028', '8414623335746', ''),
+        row('100 cm', 'C0072029', '8414623335753', ''),
+      ]
+      await writeFile(combinations, `${[header, ...rows].join('\n')}\n`)
+      const run = await runCli(['validate', products, '--combinations', combinations])
+      expect(run.stdout).toContain(
+        `shop ids (column "Product ID and values") on more than one row (one product listed twice? nothing is held for it):\n  shop id 87 / 100 cm / Nogal arenado is on ${combinations} lines 3, 4\n`,
+      )
+      expect(run.stdout).not.toContain('shop id 87 / 80 cm')
     })
   },
 )
