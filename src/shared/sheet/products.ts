@@ -238,9 +238,14 @@ function shopifyLayout(
   if (variantImage !== undefined && imageSrc !== undefined)
     structural.set(variantImage, 'The variant’s picture (else the product’s first image)')
   // Shopify's standard product taxonomy ("Apparel & Accessories > … > Sunglasses") is not the
-  // platform's category; a fixed Category says it better.
+  // platform's category; a fixed Category says it better. A shop with no column of its own for it
+  // (Type is the sub-category) may still want those paths: offered, never taken unasked.
   const taxonomy = at('product category')
-  if (taxonomy !== undefined) structural.set(taxonomy, 'Shopify’s own taxonomy, not the platform’s category')
+  const offers = new Map<number, FieldPath>()
+  if (taxonomy !== undefined) {
+    structural.set(taxonomy, 'Shopify’s own taxonomy, not the platform’s category')
+    offers.set(taxonomy, 'category')
+  }
   // Shopify's active, draft or archived is the shop's listing, not the platform's DRAFT or PUBLISHED.
   const status = at('status')
   if (status !== undefined)
@@ -250,6 +255,7 @@ function shopifyLayout(
   return {
     format: 'shopify',
     structural,
+    offers,
     handle,
     title,
     ...(giftCard !== undefined && { giftCard }),

@@ -259,6 +259,10 @@ const CASES: Case[] = [
     skus: 7,
     sendable: 0,
     columns: { Title: 'productName', Vendor: 'brand', 'Product Category': null, Handle: null },
+    // Nothing fills the category: Shopify's taxonomy is offered for it, never taken unasked.
+    notes: [
+      /^column "Product Category" .*Shopify’s own taxonomy.*; no other column fills Category: to take it for that, say so with --mapping \(\{"columns": \{"Product Category": "category"\}\}\)$/,
+    ],
     sku: { at: 0, fields: { brand: 'Lavie Cosmetics EG' } },
   },
   {
