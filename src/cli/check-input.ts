@@ -414,6 +414,7 @@ async function checkProductList(
     columns: withGuessedColumns(headers, options.mapping.columns),
   })
   if (options.decimalComma) mapping.decimalComma = true
+  if (options.imageBase) mapping.imageBase = options.imageBase
   const numbering = 'items'
   const tally = new Tally()
   const conversions = new ConversionTally()

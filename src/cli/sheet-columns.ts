@@ -39,6 +39,7 @@ export class SheetColumns {
   prepare(headers: string[], layout: ProductLayout): SheetMapping {
     const { mapping, matches } = applyMappingFile(headers, this.options.mapping, matchOptionsOf(layout))
     if (this.options.decimalComma) mapping.decimalComma = true
+    if (this.options.imageBase) mapping.imageBase = this.options.imageBase
     headers.forEach((header, column) => {
       if (header.trim() === '') this.headerless.add(column)
     })

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { parseMappingFile, type MappingFile } from '#shared/sheet/mapping.ts'
+import { imageBaseProblem, parseMappingFile, type MappingFile } from '#shared/sheet/mapping.ts'
 import { CliError } from './io.ts'
 import { READ_ERRORS } from './input-file.ts'
 
@@ -12,6 +12,8 @@ import { READ_ERRORS } from './input-file.ts'
 export interface SheetOptions {
   mapping?: MappingFile
   decimalComma?: boolean
+  /** The address the shop's pictures are at, for pictures given as paths (mapping.ts `imageBase`). */
+  imageBase?: string
   /** Print the mapping used. */
   showMapping?: boolean
   /** PrestaShop's combinations file, read with the products file as its variants (prestashop-pair.ts). */
@@ -22,6 +24,7 @@ export interface SheetOptions {
 export const SHEET_ARGS = {
   mapping: { type: 'string' },
   'decimal-comma': { type: 'boolean' },
+  'image-base': { type: 'string' },
   'show-mapping': { type: 'boolean' },
   combinations: { type: 'string' },
 } as const
@@ -36,6 +39,10 @@ export const SHEET_OPTIONS_USAGE = `  --mapping FILE  Read sheets with the mappi
                   ("product_colors[].colour_name"); it is read only with a mapping.
   --decimal-comma The sheet writes decimals with a comma: "1,5" is 1.5 (and "1.5" an error).
                   Without it "1,5" is an error naming its row and column, never 15.
+  --image-base URL The address the shop's pictures are at, for a sheet that gives each as a
+                  path in the shop (Magento's "/m/b/mb01.jpg" with
+                  https://shop.example/media/catalog/product): each path is read with it.
+                  Without it such a path is an error; no address is guessed.
   --show-mapping  Print the mapping used (a mapping file, to save and edit) before the report;
                   with --json, as "mapping" in the JSON.
   --combinations FILE  PrestaShop's combinations file, read with the products file given (the
@@ -46,12 +53,24 @@ export const SHEET_OPTIONS_USAGE = `  --mapping FILE  Read sheets with the mappi
 `
 
 export async function sheetOptions(
-  values: { mapping?: string; 'decimal-comma'?: boolean; 'show-mapping'?: boolean; combinations?: string },
+  values: {
+    mapping?: string
+    'decimal-comma'?: boolean
+    'image-base'?: string
+    'show-mapping'?: boolean
+    combinations?: string
+  },
   cwd: string,
 ): Promise<SheetOptions> {
   const options: SheetOptions = {}
   if (values.mapping !== undefined) options.mapping = await readMappingFile(values.mapping, cwd)
   if (values['decimal-comma']) options.decimalComma = true
+  const imageBase = values['image-base']
+  if (imageBase !== undefined) {
+    const problem = imageBaseProblem(imageBase)
+    if (problem) throw new CliError(`--image-base: ${problem}`)
+    options.imageBase = imageBase.trim()
+  }
   if (values['show-mapping']) options.showMapping = true
   if (values.combinations !== undefined) options.combinations = values.combinations
   return options

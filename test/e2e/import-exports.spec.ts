@@ -505,4 +505,59 @@ test.describe('Importing real spreadsheets', () => {
       arEffect: { envSettings: { intensity: 0.75 } },
     })
   })
+
+  // A tryout's real Magento export gave 443 of its 454 pictures as paths in the shop's media folder:
+  // every row was refused, and nothing in the app could say where the pictures are.
+  test('a Magento export’s pictures given as paths: refused until the person gives the pictures’ address, then read there', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'catalog_product.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        [
+          'sku,store_view_code,product_type,name,ean,categories,base_image',
+          'MB01,,simple,Joust Duffle Bag,4006381333931,Default Category/Eyewear/Sunglasses,/m/b/mb01-blue-0.jpg',
+          'MB02,,simple,Strive Shoulder Pack,7612345000749,Default Category/Eyewear/Sunglasses,/m/b/mb02-gray-0.jpg',
+        ].join('\n'),
+      ),
+    })
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    await expect(page.getByRole('button', { name: /^Error base_image\s?:/ })).toContainText(
+      'Product image is a path in the shop, not a web address: say at which address the shop’s pictures are',
+    )
+
+    await page.getByRole('button', { name: 'Back to the mapping' }).click()
+    const address = page.getByLabel('Pictures’ address')
+    await address.fill('luma.example/media')
+    await address.press('Tab')
+    await expect(page.getByRole('alert')).toHaveText(
+      'The pictures’ address must be a web address starting with http:// or https://, not "luma.example/media".',
+    )
+    await expect(address).toHaveAttribute('aria-invalid', 'true')
+    expect(await axe(page)).toEqual([])
+    await address.fill('https://luma.example/media/catalog/product')
+    await address.press('Tab')
+    await expect(page.getByRole('alert')).toHaveCount(0)
+    await screenshot(page, 'import-pictures-address')
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    await expect(page.getByRole('heading', { name: 'What the file holds' })).toBeFocused()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product image:/ })).toHaveText(
+      'Product image: 2 pictures’ paths in the shop read with the pictures’ address (“/m/b/mb01-blue-0.jpg” → “https://luma.example/media/catalog/product/m/b/mb01-blue-0.jpg”), lines 2, 3',
+    )
+    await expect(page.getByRole('button', { name: /^Error / })).toHaveCount(0)
+    await page.getByRole('button', { name: /^Import 2/ }).click()
+    await expect(page.getByRole('heading', { name: '2 drafts imported' })).toBeVisible()
+    const images = (await storedDrafts(page)).map((draft) => draft.payload.productImage).sort()
+    expect(images).toEqual([
+      'https://luma.example/media/catalog/product/m/b/mb01-blue-0.jpg',
+      'https://luma.example/media/catalog/product/m/b/mb02-gray-0.jpg',
+    ])
+  })
 })

@@ -46,6 +46,8 @@ export type Converted = { value: unknown; conversion?: Conversion; measure?: Mea
 export interface CellOptions {
   /** The file writes decimals with a comma ("1,5"). */
   decimalComma?: boolean
+  /** The web address a picture given as a path in the shop ("/m/b/mb01.jpg") is at: see picturePathCell. */
+  imageBase?: string
   /** A unit the column's header names: a measure's cells are read in it. */
   unit?: LengthUnit
   /**
@@ -100,7 +102,11 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   if (path === 'barcode') return options.asExported ? trimmedCell : barcodeCell
   if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
-  if (path === 'productImage') return imageCell(leafCell(target.node.meta, name, options), options.list)
+  if (path === 'productImage')
+    return imageCell(
+      picturePathCell(leafCell(target.node.meta, name, options), options.imageBase),
+      options.list,
+    )
   // A semicolon joins no category's own name: a cell with one lists several (a real shop's own
   // export wrote "Dečaci; Noviteti - Dečaci; Setovi"). A comma may be a name's ("Bags, Wallets").
   if (path === 'category')
@@ -243,6 +249,31 @@ function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
     return 'error' in converted
       ? converted
       : { ...converted, conversion: { kind: 'first-image', from: text, to: String(converted.value) } }
+  }
+}
+
+/**
+ * A picture given as a path in the shop, not a web address: Magento's export writes each as a path
+ * in its media folder ("/m/b/mb01-blue-0.jpg", a tryout's real export 443 of 454 rows so), Akeneo's
+ * in its archive ("files/…/shield.jpg"). With the address the person says the shop's pictures are
+ * at (`imageBase`, "https://shop.example/media/catalog/product"), read as one, and said so;
+ * without, refused with the way to give it: no address is guessed.
+ */
+const PICTURE_PATH = /^(?:\/(?!\/)|[^\s/.:?#]+\/)[^\s:?#]*\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$/i
+
+function picturePathCell(convert: CellConverter, base: string | undefined): CellConverter {
+  return (text) => {
+    const path = text.trim()
+    if (!PICTURE_PATH.test(path)) return convert(text)
+    if (!base)
+      return {
+        error: `Product image is a path in the shop, not a web address: say at which address the shop’s pictures are, and each path is read with it`,
+      }
+    const address = `${base.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`
+    const converted = convert(address)
+    return 'error' in converted
+      ? converted
+      : { ...converted, conversion: { kind: 'image-base', from: text, to: address } }
   }
 }
 

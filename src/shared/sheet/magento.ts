@@ -26,7 +26,9 @@ import { cellAt } from './cell-at.ts'
  *   splits any shop's path. A path of the root alone is kept as written.
  * - `product_online` is 1 (enabled) or 2 (disabled, Magento's status value): 2 is read as no.
  * - `base_image` is the product image (field-words.ts). Magento writes it as a path in its media
- *   folder (`/m/b/mb01-blue-0.jpg`), which is not a web address: the row says so, nothing is guessed.
+ *   folder (`/m/b/mb01-blue-0.jpg`), which is not a web address: read with the address the person
+ *   says the pictures are at (convert.ts), else the row says so; nothing is guessed. "no_selection"
+ *   is Magento's word for no picture.
  */
 
 /** Where a Magento sheet keeps what the format reads itself, by column position. */
@@ -223,9 +225,12 @@ function pairs(text: string): Record<string, string> {
   return read
 }
 
-/** A row's cells as the column matcher's fields read them: its categories as a path, its status as yes/no. */
+/**
+ * A row's cells as the column matcher's fields read them: its categories as a path, its status as
+ * yes/no, and Magento's "no_selection" (an image column's word for none) as empty.
+ */
 function readable(columns: MagentoColumns, cells: readonly string[]): string[] {
-  const copy = [...cells]
+  const copy = cells.map((cell) => (cell === 'no_selection' ? '' : cell))
   if (columns.categories !== undefined)
     copy[columns.categories] = categoryPath(cells[columns.categories] ?? '')
   // Magento's status: 1 enabled, 2 disabled.

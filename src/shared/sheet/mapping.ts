@@ -35,6 +35,12 @@ export interface SheetMapping {
   decimalComma: boolean
   /** A variant's options (colour, size) kept on its SKU under `options`. */
   keepOptions: boolean
+  /**
+   * The web address the shop's pictures are at, for a file that gives each as a path in the shop
+   * (Magento's "/m/b/mb01.jpg": "https://shop.example/media/catalog/product"); none: such a path is
+   * refused.
+   */
+  imageBase?: string
 }
 
 /** Settings of a mapping that do not depend on the file's columns. */
@@ -96,6 +102,7 @@ const mappingFileSchema = z.strictObject({
   fillDefaults: z.boolean().optional(),
   decimalComma: z.boolean().optional(),
   keepOptions: z.boolean().optional(),
+  imageBase: z.string().optional(),
 })
 
 export class MappingFileError extends Error {
@@ -121,7 +128,9 @@ export function parseMappingFile(text: string): MappingFile {
     throw new MappingFileError(`${where}: ${what}`)
   }
   // Settings the file leaves out follow the file being read (see defaultSettings).
-  const { columns, constants, fillDefaults, decimalComma, keepOptions } = parsed.data
+  const { columns, constants, fillDefaults, decimalComma, keepOptions, imageBase } = parsed.data
+  const baseProblem = imageBase === undefined ? undefined : imageBaseProblem(imageBase)
+  if (baseProblem) throw new MappingFileError(`at "imageBase": ${baseProblem}`)
   for (const [header, path] of Object.entries(columns)) {
     const problem = path === null ? undefined : targetProblem(path)
     if (problem) throw new MappingFileError(`at "columns.${header}": ${problem}`)
@@ -138,7 +147,19 @@ export function parseMappingFile(text: string): MappingFile {
     ...(fillDefaults !== undefined && { fillDefaults }),
     ...(decimalComma !== undefined && { decimalComma }),
     ...(keepOptions !== undefined && { keepOptions }),
+    ...(imageBase !== undefined && { imageBase }),
   }
+}
+
+/** Why `text` cannot be the address of a shop's pictures, or undefined when it can. */
+export function imageBaseProblem(text: string): string | undefined {
+  try {
+    const url = new URL(text.trim())
+    if (url.protocol === 'https:' || url.protocol === 'http:') return undefined
+  } catch {
+    // Said below.
+  }
+  return `the pictures’ address must be a web address starting with http:// or https://, not ${JSON.stringify(text)}`
 }
 
 /** Why a mapping file's column cannot fill `path`, or undefined when it can. */
@@ -168,8 +189,16 @@ export function mappingFileOf(
     // The first of two columns with one header speaks for both: a file keys columns by header.
     if (header.trim() && !Object.hasOwn(columns, header)) columns[header] = mapping.columns[index] ?? null
   })
-  const { constants, fillDefaults, decimalComma, keepOptions } = mapping
-  return { format: MAPPING_FILE_FORMAT, columns, constants, fillDefaults, decimalComma, keepOptions }
+  const { constants, fillDefaults, decimalComma, keepOptions, imageBase } = mapping
+  return {
+    format: MAPPING_FILE_FORMAT,
+    columns,
+    constants,
+    fillDefaults,
+    decimalComma,
+    keepOptions,
+    ...(imageBase && { imageBase }),
+  }
 }
 
 /** A file's mapping from a mapping file: its choices by header, the other headers matched automatically. */

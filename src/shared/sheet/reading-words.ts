@@ -173,6 +173,11 @@ const CONVERSION_WORDS: Record<
     many: 'cells holding a category’s number in the shop, not its name, read as none',
     example: (from, to) => `${quotedCell(from)} → ${to ? quoted(to) : 'empty'}`,
   },
+  'image-base': {
+    one: 'picture’s path in the shop read with the pictures’ address',
+    many: 'pictures’ paths in the shop read with the pictures’ address',
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
+  },
   'no-category': {
     one: 'cell holding the shop’s word for “no category”, read as none',
     many: 'cells holding the shop’s word for “no category”, read as none',

@@ -130,6 +130,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
       segments,
       convert: cellConverter(path, {
         decimalComma: mapping.decimalComma,
+        ...(mapping.imageBase && { imageBase: mapping.imageBase }),
         asWritten,
         asExported: ownExport,
         ...(unit && { unit }),

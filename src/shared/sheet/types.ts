@@ -127,6 +127,8 @@ export type ConversionKind =
   | 'category-number'
   /** WooCommerce's "Uncategorized" (in its languages), which says a product has none: read as empty. */
   | 'no-category'
+  /** A picture's path in the shop ("/m/b/mb01.jpg") read with the address its pictures are at. */
+  | 'image-base'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

@@ -131,6 +131,49 @@ describe('reading shop exports from the CLI', () => {
     expect(withComma.notes).toContain('Intensity: 4 decimal commas read (“1,5” → 1.5), lines 2, 3, 4, 5')
   })
 
+  // A tryout's real Magento export gave 443 of its 454 rows' pictures as paths in the shop's media
+  // folder: every one of them invalid, with no way to say where the pictures are.
+  it('pictures given as paths in the shop: refused saying what to give; --image-base or the mapping’s imageBase reads them', async () => {
+    const sheet = at('magento-paths.csv')
+    await writeFile(
+      sheet,
+      [
+        'sku,store_view_code,product_type,name,ean,categories,base_image',
+        'MB01,,simple,Joust Duffle Bag,4006381333931,Default Category/Gear/Bags,/m/b/mb01-blue-0.jpg',
+        'MB02,,simple,Strive Shoulder Pack,7612345000749,Default Category/Gear/Bags,no_selection',
+      ].join('\n'),
+    )
+    const without = await runCli(['validate', sheet])
+    expect(without.stdout).toContain(
+      'line 2, column "base_image": Product image is a path in the shop, not a web address: say at which address the shop’s pictures are, and each path is read with it',
+    )
+    const base = 'https://luma.example/media/catalog/product'
+    const given = await summaryOf(['--image-base', base, sheet, '--show-mapping'])
+    expect(given.errors).toEqual([])
+    expect(given.notes).toContain(
+      `Product image: 1 picture’s path in the shop read with the pictures’ address (“/m/b/mb01-blue-0.jpg” → “${base}/m/b/mb01-blue-0.jpg”), line 2`,
+    )
+    // The mapping printed keeps it, and read back it reads the pictures the same way.
+    expect(given.mapping).toMatchObject({ imageBase: base })
+    await writeFile(at('paths.mapping.json'), JSON.stringify(given.mapping))
+    const out = at('paths.json')
+    await runCli(['convert', '--mapping', at('paths.mapping.json'), sheet, out])
+    const { skus } = JSON.parse(await readFile(out, 'utf8')) as { skus: { productImage?: string }[] }
+    expect(skus.map((sku) => sku.productImage)).toEqual([`${base}/m/b/mb01-blue-0.jpg`, undefined])
+
+    const wrong = await runCli(['validate', '--image-base', 'luma.example/media', sheet])
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain(
+      '--image-base: the pictures’ address must be a web address starting with http:// or https://, not "luma.example/media"',
+    )
+    await writeFile(
+      at('bad-base.mapping.json'),
+      JSON.stringify({ format: MAPPING_FILE_FORMAT, columns: {}, imageBase: 'media/' }),
+    )
+    const badFile = await runCli(['validate', '--mapping', at('bad-base.mapping.json'), sheet])
+    expect(badFile.stderr).toContain('at "imageBase": the pictures’ address must be a web address')
+  })
+
   it('a mapping file that is not one is refused, naming the file and the key', async () => {
     await writeFile(
       at('bad.mapping.json'),
