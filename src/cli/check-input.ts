@@ -27,7 +27,7 @@ import { validateSku } from '#shared/validation/validate.ts'
 import { openInputFile, type InputFile } from './input-file.ts'
 import { CliError } from './io.ts'
 import { columnNotes, conversionNotes, productsNote, skippedNotes, suggestionNotes } from './sheet-notes.ts'
-import type { SheetOptions } from './sheet-options.ts'
+import { applyCommandLine, type SheetOptions } from './sheet-options.ts'
 import type { LocatedProblem } from './validation-report.ts'
 import { lineOf, type SheetProblem } from './sheet-report.ts'
 import { SheetColumns } from './sheet-columns.ts'
@@ -413,8 +413,7 @@ async function checkProductList(
     ...options.mapping,
     columns: withGuessedColumns(headers, options.mapping.columns),
   })
-  if (options.decimalComma) mapping.decimalComma = true
-  if (options.imageBase) mapping.imageBase = options.imageBase
+  applyCommandLine(mapping, options)
   const numbering = 'items'
   const tally = new Tally()
   const conversions = new ConversionTally()

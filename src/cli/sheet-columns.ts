@@ -3,7 +3,7 @@ import { applyMappingFile, type SheetMapping } from '#shared/sheet/mapping.ts'
 import { matchOptionsOf, type ProductLayout } from '#shared/sheet/products.ts'
 import { ShopIds } from '#shared/sheet/shop-id.ts'
 import type { ColumnMatch } from '#shared/sheet/types.ts'
-import type { SheetOptions } from './sheet-options.ts'
+import { applyCommandLine, type SheetOptions } from './sheet-options.ts'
 
 /** How a sheet's columns are read, once its header is known. */
 export interface ReadColumns {
@@ -38,8 +38,7 @@ export class SheetColumns {
   /** The mapping of the rows under these headers (the pipeline's `mapping`). */
   prepare(headers: string[], layout: ProductLayout): SheetMapping {
     const { mapping, matches } = applyMappingFile(headers, this.options.mapping, matchOptionsOf(layout))
-    if (this.options.decimalComma) mapping.decimalComma = true
-    if (this.options.imageBase) mapping.imageBase = this.options.imageBase
+    applyCommandLine(mapping, this.options)
     headers.forEach((header, column) => {
       if (header.trim() === '') this.headerless.add(column)
     })

@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { imageBaseProblem, parseMappingFile, type MappingFile } from '#shared/sheet/mapping.ts'
+import {
+  imageBaseProblem,
+  parseMappingFile,
+  type MappingFile,
+  type SheetMapping,
+} from '#shared/sheet/mapping.ts'
 import { CliError } from './io.ts'
 import { READ_ERRORS } from './input-file.ts'
 
@@ -74,6 +79,12 @@ export async function sheetOptions(
   if (values['show-mapping']) options.showMapping = true
   if (values.combinations !== undefined) options.combinations = values.combinations
   return options
+}
+
+/** What the command line says over the mapping: decimals with a comma, the pictures' address. */
+export function applyCommandLine(mapping: SheetMapping, options: SheetOptions): void {
+  if (options.decimalComma) mapping.decimalComma = true
+  if (options.imageBase) mapping.imageBase = options.imageBase
 }
 
 async function readMappingFile(file: string, cwd: string): Promise<MappingFile> {

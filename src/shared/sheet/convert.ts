@@ -358,10 +358,11 @@ function categoryNameCell(convert: CellConverter): CellConverter {
     if (whole) return { value: undefined, conversion: { kind: whole, from: text.trim(), to: '' } }
     const separator = [';', ','].find((mark) => text.includes(mark))
     if (separator === undefined) return convert(text)
-    const entries = text.split(separator)
-    const named = entries.filter((entry) => entry.trim() && !namesNoCategory(entry))
-    if (named.length === entries.filter((entry) => entry.trim()).length) return convert(text)
-    const dropped = namesNoCategory(entries.find((entry) => entry.trim() && namesNoCategory(entry))!)!
+    const entries = text.split(separator).filter((entry) => entry.trim())
+    const reasons = entries.map(namesNoCategory)
+    const dropped = reasons.find((reason) => reason !== undefined)
+    if (dropped === undefined) return convert(text)
+    const named = entries.filter((_, at) => reasons[at] === undefined)
     if (named.length === 0)
       return { value: undefined, conversion: { kind: dropped, from: text.trim(), to: '' } }
     const converted = convert(named.join(separator))

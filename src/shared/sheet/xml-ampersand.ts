@@ -1,8 +1,8 @@
-/** Where a feed has an "&" that begins no reference, and the text around it as the line has it. */
+/** Where a feed has an "&" that begins no reference, and the text from it as its line has it. */
 export interface BareAmpersand {
   line: number
   column: number
-  /** Up to 24 characters either side, on its line: "Emotion ( HAIR & BODY MIST)". */
+  /** The "&" and up to 23 characters after it, to its line's end or the next tag: "& BODY MIST)". */
   excerpt: string
 }
 
