@@ -5,6 +5,7 @@ import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
 import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
+import { AkeneoProducts, akeneoColumns, type AkeneoColumns } from './akeneo.ts'
 import {
   notPhysical,
   readableCells,
@@ -39,6 +40,8 @@ import { escapeRegExp } from '../regexp-escape.ts'
  *   the rows below it without one are its other variants, as Shopify's continue its handle.
  * - **Wix** (wix.ts): a product's variant rows, after its product's row, are its variants; in its
  *   newer catalog a MEDIA row adds a picture to its product.
+ * - **Akeneo** (akeneo.ts): the products that name one product model (`parent`), or one variant
+ *   group, are its variants, each a complete row; those sharing a name are named with their axes.
  *
  * A variant is given the product's cells where its own are empty, and its options (colour, size)
  * by name. Any other sheet is one SKU a row.
@@ -52,6 +55,7 @@ export type ProductFormat =
   | 'magento'
   | 'wix'
   | 'squarespace'
+  | 'akeneo'
   | 'json'
   | 'plain'
 
@@ -63,6 +67,7 @@ export const FORMAT_NAMES: Record<ProductFormat, string> = {
   magento: 'Magento product export',
   wix: 'Wix product export',
   squarespace: 'Squarespace product export',
+  akeneo: 'Akeneo product export',
   // Read by json-table.ts, whose rows are made whole (never by a sheet's headers).
   json: 'JSON product list',
   plain: 'sheet',
@@ -116,6 +121,8 @@ export interface ProductLayout {
   wix?: WixColumns
   /** Squarespace (squarespace.ts): its product export. */
   squarespace?: SquarespaceColumns
+  /** Akeneo (akeneo.ts): its product export. */
+  akeneo?: AkeneoColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -367,6 +374,8 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
       own: new Set(prestashop.own),
       prestashop,
     }
+  const akeneo = akeneoColumns(headers)
+  if (akeneo) return { ...plain, format: 'akeneo', structural: new Map(akeneo.structural), akeneo }
   return plain
 }
 
@@ -446,18 +455,22 @@ export class ParentIndex {
   readonly magento: MagentoProducts | undefined
   /** Wix's products with variant rows. */
   readonly wix: WixProducts | undefined
+  /** Akeneo's products with variants. */
+  readonly akeneo: AkeneoProducts | undefined
 
   constructor(layout: ProductLayout) {
     this.layout = layout
     this.prestashop = layout.prestashop && new PrestashopProducts(layout.prestashop)
     this.magento = layout.magento && new MagentoProducts(layout.magento)
     this.wix = layout.wix && new WixProducts(layout.wix)
+    this.akeneo = layout.akeneo && new AkeneoProducts(layout.akeneo)
   }
 
   get needed(): boolean {
     return (
       this.layout.format === 'woocommerce' ||
       this.layout.format === 'wix' ||
+      this.layout.format === 'akeneo' ||
       this.prestashop?.needed === true ||
       this.magento?.needed === true
     )
@@ -468,6 +481,7 @@ export class ParentIndex {
     if (this.prestashop) return this.prestashop.add(cells)
     if (this.magento) return this.magento.add(cells)
     if (this.wix) return this.wix.add(cells)
+    if (this.akeneo) return this.akeneo.add(cells)
     const type = cellAt(cells, layout.type).toLowerCase()
     if (type.includes('variation')) {
       const parent = cellAt(cells, layout.parent)
@@ -517,12 +531,23 @@ export class ProductReader {
 
   /** Columns a variant never takes from its product: its own, and whichever the barcode is read from. */
   private readonly own: ReadonlySet<number>
+  /** Columns a field reads: never a variant's option (Akeneo's, found by their values). */
+  private readonly fields: ReadonlySet<number>
 
-  /** `ownColumns`: columns beyond the format's own that identify the variant (the barcode's). */
-  constructor(layout: ProductLayout, parents?: ParentIndex, ownColumns: Iterable<number> = []) {
+  /**
+   * `ownColumns`: columns beyond the format's own that identify the variant (the barcode's).
+   * `fieldColumns`: the columns the mapping reads as a field.
+   */
+  constructor(
+    layout: ProductLayout,
+    parents?: ParentIndex,
+    ownColumns: Iterable<number> = [],
+    fieldColumns: Iterable<number> = [],
+  ) {
     this.layout = layout
     this.parents = parents
     this.own = new Set([...layout.own, ...ownColumns])
+    this.fields = new Set(fieldColumns)
     this.magentoRows = parents?.magento ?? (layout.magento && new MagentoProducts(layout.magento))
     this.wixRows = parents?.wix ?? (layout.wix && new WixProducts(layout.wix))
     this.counts = {
@@ -574,6 +599,8 @@ export class ProductReader {
         return this.wix(row, cells)
       case 'squarespace':
         return this.squarespace(row, cells)
+      case 'akeneo':
+        return this.akeneo(row, cells)
       default:
         this.counts.products++
         return { row, cells }
@@ -783,15 +810,30 @@ export class ProductReader {
     const values = Object.values(options)
     const title = cellAt(cells, layout.title)
     const unnamed = values.length > 0 && values.every((value) => !namesWord(title, value))
-    const withOptions = {
+    this.countIn(group)
+    return {
       row,
       cells,
       ...(values.length && { options }),
       ...(unnamed && { nameFromProduct: true as const }),
     }
+  }
+
+  /**
+   * An Akeneo product is a complete row, a variant too (the export writes its model's values with
+   * its own); a variant sharing its name with another is named with the axes its name does not say.
+   */
+  private akeneo(row: number, cells: string[]): SourceRow {
+    const read = this.parents?.akeneo?.read(cells, this.fields) ?? {}
+    this.countIn(read.product)
+    return { row, cells, ...(read.options && { options: read.options, nameFromProduct: true as const }) }
+  }
+
+  /** A product alone (no group), or one of a group's items: a product for its first, variants once there are two. */
+  private countIn(group: string | undefined) {
     if (!group) {
       this.counts.products++
-      return withOptions
+      return
     }
     const seen = this.groups.get(group) ?? 0
     this.groups.set(group, seen + 1)
@@ -799,7 +841,6 @@ export class ProductReader {
     // A group's first item counts as a variant once a second one shows it has several.
     if (seen === 1) this.counts.variants++
     if (seen >= 1) this.counts.variants++
-    return withOptions
   }
 }
 

@@ -62,7 +62,10 @@ export function productCountsText(products: ProductCounts, numbering: RowNumberi
 /** "a WooCommerce product export (Portuguese headers): 2 products, 5 variants", after "read as". */
 export function readAsText(products: ProductCounts, numbering: RowNumbering = 'lines'): string {
   const language = products.language ? ` (${products.language} headers)` : ''
-  return `a ${FORMAT_NAMES[products.format]}${language}: ${productCountsText(products, numbering)}`
+  const name = FORMAT_NAMES[products.format]
+  // The formats' names are proper nouns and "JSON": a vowel letter is a vowel's sound ("an Akeneo").
+  const article = /^[AEIOU]/.test(name) ? 'an' : 'a'
+  return `${article} ${name}${language}: ${productCountsText(products, numbering)}`
 }
 
 /** Why a product is no SKU, by its reason; in the order said. */

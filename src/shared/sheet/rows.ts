@@ -523,7 +523,8 @@ export class SheetConverter {
     this.layout = parents?.layout ?? productLayout(headers)
     // A variant's barcode is its own: a product's never stands in for an empty one.
     const barcodeColumns = mapping.columns.flatMap((path, column) => (path === 'barcode' ? [column] : []))
-    this.products = new ProductReader(this.layout, parents, barcodeColumns)
+    const fieldColumns = mapping.columns.flatMap((path, column) => (path ? [column] : []))
+    this.products = new ProductReader(this.layout, parents, barcodeColumns, fieldColumns)
     this.ownName = this.layout.own.has(mapping.columns.indexOf('productName'))
   }
 

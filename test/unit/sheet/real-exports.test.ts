@@ -167,7 +167,7 @@ describe('real product exports, read as a catalog person expects', () => {
 
   it('Akeneo: locale suffixes, a unit column beside each measure (14.2 CENTIMETER is 142 mm), codes as categories', () => {
     const { results, products } = read('akeneo-products.csv')
-    expect(products).toMatchObject({ format: 'plain', products: 3, variants: 0 })
+    expect(products).toMatchObject({ format: 'akeneo', products: 3, variants: 0 })
     expectAsOracle(results, expected('akeneo-products.csv'), 'ean')
     expect(conversions(results, 'unit-converted')).toEqual(['2 meta.frameWidth: 14.2000 CENTIMETER → 142 mm'])
     // Akeneo exports media as paths inside its archive: said on the row, not taken as an address.

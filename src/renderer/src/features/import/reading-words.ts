@@ -21,6 +21,8 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
   wix: 'Read as a Wix product export: a product’s variant rows are its variants, which take from it what they leave empty and are named by its name and their choices; a product with variant rows is no SKU itself. Its pictures, names of files in the shop’s Wix media, are read as their addresses on static.wixstatic.com (in Wix’s newer catalog, a MEDIA row per picture); its first collection, or its primary category, is its category.',
   squarespace:
     'Read as a Squarespace product export: the rows below a product without a Product ID are its variants, which take from it what they leave empty and are named by its Title and their options. Its categories’ paths (/flower/dahlia) are read as category paths; digital products, services and gift cards are skipped. Product Page and Product URL are paths in the shop, not web addresses.',
+  akeneo:
+    'Read as an Akeneo product export: the products that name one product model in parent (in Akeneo 1.x, one variant group) are its variants, each a whole row. Variants that share a name are named with the values that tell them apart (their size, their colour) and their name does not say already.',
   json: 'Read as a JSON product list: each column is a path in its products. A list inside each product (shades, variants) spreads into one SKU per element when its fields are made variant options; its SKUs are named by the product’s name and their options.',
 }
 
