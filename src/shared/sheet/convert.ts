@@ -34,6 +34,8 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  * - The product image: the first address of a cell that joins several; the category: the most
  *   specific of a list (semicolons, or the list its header names).
  * - A category or sub-category that is a shop system's kind of product ("variable") is empty.
+ * - A status column's cell that answers yes or no ("1", "0", "Enabled") is Active's value (`field`):
+ *   see statusAnswerCell, which rows.ts puts on a sheet's status column.
  * - A 2D slot: empty or `null` is an empty slot, otherwise a JSON object.
  * - JSON columns (`json:PATH`, fields of kind json, paths the catalogue does not describe): JSON;
  *   in a `json:` column, text that is not JSON (see `isPlainTextCell`) is that text.
@@ -41,7 +43,15 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  *
  * What was read differently from how the contract writes it is returned as a `conversion`.
  */
-export type Converted = { value: unknown; conversion?: Conversion; measure?: Measure } | { error: string }
+export type Converted =
+  | {
+      value: unknown
+      conversion?: Conversion
+      measure?: Measure
+      /** The field the value is for when not the column's own (a status's yes or no is Active's). */
+      field?: FieldPath
+    }
+  | { error: string }
 
 export interface CellOptions {
   /** The file writes decimals with a comma ("1,5"). */
@@ -113,6 +123,27 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
     return categoryNameCell(categoryListCell(leafCell(target.node.meta, name, options), options.list ?? ';'))
   if (path === 'subCategory') return categoryNameCell(leafCell(target.node.meta, name, options))
   return leafCell(target.node.meta, name, options)
+}
+
+/** A shop's on or off in its status column, beyond the yes and no of any yes/no field. */
+const ON_OFF: Record<string, boolean> = { enabled: true, disabled: false, active: true, inactive: false }
+
+/**
+ * A shop's status column that answers yes or no (PrestaShop's back office exports Status as 1 or 0,
+ * people write "Enabled"): whether the product is on sale, which is Active, not the platform's
+ * DRAFT or PUBLISHED. Sent as the status, a real export's "0" reached the platform as status "0".
+ * A sheet's column only: a fixed value typed for the status is the person's status.
+ */
+export function statusAnswerCell(convert: CellConverter): CellConverter {
+  return (text) => {
+    const answer = readBooleanText(text) ?? ON_OFF[text.trim().toLowerCase()]
+    if (answer === undefined) return convert(text)
+    return {
+      value: answer,
+      field: 'isActive',
+      conversion: { kind: 'status-answer', from: text.trim(), to: String(answer) },
+    }
+  }
 }
 
 function trimmedCell(text: string): { value: string | undefined } {

@@ -114,8 +114,9 @@ words(
   'kod kreskowy',
   'streepjescode',
 )
-// Shown in the shop or not (Squarespace's and Wix's "Visible").
-words('isActive', 'visible')
+// Shown in the shop or not (Squarespace's and Wix's "Visible"; PrestaShop's Polish back office
+// exports its products' status as "Wyświetlany", shown).
+words('isActive', 'visible', 'wyswietlany')
 words(
   'subCategory',
   'sottocategoria',
@@ -125,7 +126,7 @@ words(
   'subcategorie',
   'scat',
 )
-words('productImage', 'immagine', 'imagen', 'imagem', 'bild', 'afbeelding', 'zdjecie')
+words('productImage', 'immagine', 'imagen', 'imagem', 'bild', 'afbeelding', 'zdjecie', 'obraz')
 words(
   'productImage',
   'link immagine',

@@ -181,6 +181,11 @@ const CONVERSION_WORDS: Record<
     many: 'pictures’ paths in the shop read with the pictures’ address',
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
+  'status-answer': {
+    one: 'cell answering yes or no (the shop’s on or off), not a status the platform takes, read as Active',
+    many: 'cells answering yes or no (the shop’s on or off), not a status the platform takes, read as Active',
+    example: (from, to) => `${quotedCell(from)} → ${to === 'true' ? 'yes' : 'no'}`,
+  },
   'no-category': {
     one: 'cell holding the shop’s word for “no category”, read as none',
     many: 'cells holding the shop’s word for “no category”, read as none',

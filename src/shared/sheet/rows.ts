@@ -32,7 +32,7 @@ import {
 } from './columns.ts'
 import { DRAFT_COLUMN, isOwnExport } from './app-columns.ts'
 import { categoryPaths } from './category-paths.ts'
-import { cellConverter, convertCell, type CellConverter } from './convert.ts'
+import { cellConverter, convertCell, statusAnswerCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
 import { gtinColumnWarning } from './gtin-column.ts'
 import { headerWords } from './header-words.ts'
@@ -124,18 +124,19 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
     const asWritten = header === path || ownExport
     if (asWritten) writtenAsIs.add(plain)
     if (unitOf) units.add(unitOf)
+    const convert = cellConverter(path, {
+      decimalComma: mapping.decimalComma,
+      ...(mapping.imageBase && { imageBase: mapping.imageBase }),
+      asWritten,
+      asExported: ownExport,
+      ...(unit && { unit }),
+      ...(list && { list }),
+    })
     const column: CompiledColumn = {
       index,
       path: plain,
       segments,
-      convert: cellConverter(path, {
-        decimalComma: mapping.decimalComma,
-        ...(mapping.imageBase && { imageBase: mapping.imageBase }),
-        asWritten,
-        asExported: ownExport,
-        ...(unit && { unit }),
-        ...(list && { list }),
-      }),
+      convert: path === 'status' && !asWritten ? statusAnswerCell(convert) : convert,
       slot: target.kind === 'slot' ? target.slot : null,
       ...(unitOf && { unitOf }),
     }
@@ -251,15 +252,15 @@ export function rowToSku(
     // holds what the file said and is invalid until someone fixes it, rather than valid without it.
     const value = 'error' in converted ? text : converted.value
     if (value === undefined) continue
-    if (column.slot !== null) {
-      slots ??= Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
-      slots[column.slot] = value
-    } else {
-      setAt(sku, column.segments, value)
-    }
+    // A value for another field (a status's yes or no is Active's) yields to that field's own column.
+    const field = 'field' in converted ? converted.field : undefined
+    if (field) {
+      if (!compiledMapping.byPath.has(field)) setAt(sku, parsePath(field), value)
+    } else if (column.slot === null) setAt(sku, column.segments, value)
+    else (slots ??= emptySlots())[column.slot] = value
   }
   if (!slots && isRecord(sku.arEffect) && compiledMapping.columns.some((column) => column.slot !== null))
-    slots = Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
+    slots = emptySlots()
   if (slots) setAt(sku, SLOTS_PATH, slots)
   for (const list of compiledMapping.lists) {
     const value = getAt(sku, list)
@@ -351,6 +352,9 @@ function notGtinWarnings(
   const message = column && gtinColumnWarning(header, barcode)
   return message ? [{ row, column: header, value: cells[column.index] ?? '', message }] : []
 }
+
+/** A row's seven 2D slots, each empty. */
+const emptySlots = (): unknown[] => Array.from({ length: EFFECT_ASSETS_2D_SLOTS }, () => null)
 
 /**
  * A variant named by its product's name with its option values, in the file's order: "Classic Tee

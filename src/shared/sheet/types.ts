@@ -129,6 +129,8 @@ export type ConversionKind =
   | 'no-category'
   /** A picture's path in the shop ("/m/b/mb01.jpg") read with the address its pictures are at. */
   | 'image-base'
+  /** A status that answers yes or no ("1", "Enabled"): the shop's on or off, read as Active. */
+  | 'status-answer'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

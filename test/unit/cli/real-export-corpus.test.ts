@@ -359,6 +359,31 @@ const CASES: Case[] = [
     },
   },
   {
+    file: 'prestashop-back-office-products.pl.csv',
+    // PrestaShop's back office's product list, exported in Polish: one product a row, no variants.
+    reading: '',
+    skus: 164,
+    // It has no barcode column.
+    sendable: 0,
+    columns: {
+      Obraz: 'productImage',
+      Nazwa: 'productName',
+      Kategoria: 'category',
+      Wyświetlany: 'isActive',
+      'Product ID': null,
+      Indeks: null,
+    },
+    sku: {
+      at: 0,
+      fields: {
+        productName: 'ALDEX 397E ŻYRANDOL RÓŻA 3 BIAŁA',
+        productImage: 'https://biznesbadgirlsteam.com/img/p/1/1.jpg',
+        category: 'Żyrandole',
+        isActive: false,
+      },
+    },
+  },
+  {
     file: 'akeneo-catalog-modeling-products.csv',
     // Akeneo's own catalog: 40 product models' variants (parent) and 6 products alone.
     reading: 'read as an Akeneo product export: 46 products, 136 variants',

@@ -489,3 +489,62 @@ describe('a decimal comma in a length', () => {
     ])
   })
 })
+
+describe('a shop’s status column that answers yes or no', () => {
+  // PrestaShop's back office exports its product list with Status 1 or 0 (a real Polish shop's
+  // export, with the English header): its "0" went to the platform as the status "0".
+  const headers = ['Product ID', 'Image', 'Name', 'Reference', 'Category', 'Status']
+  const sheet = (
+    statuses: string[],
+    more: { header: string; cells: string[] } = { header: '', cells: [] },
+  ) => ({
+    headers: more.header ? [...headers, more.header] : headers,
+    rows: statuses.map((status, at) => [
+      String(at + 1),
+      `https://shop.example/img/p/${at + 1}.jpg`,
+      `Chandelier ${at + 1}`,
+      `imported_${at + 1}`,
+      'Chandeliers',
+      status,
+      ...(more.cells[at] === undefined ? [] : [more.cells[at]!]),
+    ]),
+  })
+
+  it('is read as Active, said as a conversion, and the status left to the platform’s own', () => {
+    const { results } = readSheet(sheet(['0', '1', 'Enabled', 'disabled', 'PUBLISHED']))
+    expect(results.map((result) => [result.sku.isActive, result.sku.status])).toEqual([
+      [false, 'DRAFT'],
+      [true, 'DRAFT'],
+      [true, 'DRAFT'],
+      [false, 'DRAFT'],
+      // A status the platform takes stays the status (Active: the new-SKU default).
+      [false, 'PUBLISHED'],
+    ])
+    expect(results[0]!.conversions).toContainEqual({
+      field: 'status',
+      kind: 'status-answer',
+      from: '0',
+      to: 'false',
+    })
+    expect(
+      results.every((result) => result.warnings.every((warning) => !/Status/.test(warning.message))),
+    ).toBe(true)
+  })
+
+  it('an Active column of its own wins over the status’s answer', () => {
+    const { results } = readSheet(sheet(['0', '1'], { header: 'Active', cells: ['yes', 'no'] }))
+    expect(results.map((result) => result.sku.isActive)).toEqual([true, false])
+  })
+
+  it('a fixed status typed for every row is the person’s status, and a column headed by its path is read as written', () => {
+    const fixed = rowToSku(
+      ['Aviator'],
+      ['Name'],
+      { ...only(['productName']), constants: { status: 'DRAFT' } },
+      1,
+    )
+    expect(fixed.sku).toMatchObject({ status: 'DRAFT' })
+    const asWritten = rowToSku(['Aviator', '0'], ['Name', 'status'], only(['productName', 'status']), 1)
+    expect(asWritten.sku).toEqual({ productName: 'Aviator', status: '0' })
+  })
+})
