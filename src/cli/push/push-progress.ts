@@ -1,4 +1,5 @@
 import type { DraftKind } from '#shared/sync/kinds.ts'
+import { thousands } from '#shared/sheet/places.ts'
 import type { RunCounts } from '#shared/sync/run.ts'
 import type { Output } from '../io.ts'
 
@@ -15,7 +16,7 @@ export function progressPrinter(out: Output, kind: DraftKind, now: () => number,
     const total = Object.values(counts).reduce((sum, n) => sum + n, 0)
     const done = total - counts.queued - counts.sending
     out.write(
-      `${title}: ${done} of ${total} ${kind.noun}s done (${counts.synced} synced, ${counts.rejected} rejected, ${counts.failed} failed, ${counts.unknown} unknown)\n`,
+      `${title}: ${thousands(done)} of ${thousands(total)} ${kind.noun}s done (${thousands(counts.synced)} synced, ${thousands(counts.rejected)} rejected, ${thousands(counts.failed)} failed, ${thousands(counts.unknown)} unknown)\n`,
     )
     printed = counts
   }

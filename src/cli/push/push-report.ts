@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises'
+import { thousands } from '#shared/sheet/places.ts'
 import { counted } from '#shared/counted.ts'
 import { describeDroppedField, droppedFields, type DroppedField } from '#shared/sync/dropped-fields.ts'
 import type { ItemState } from '#shared/sync/ports.ts'
@@ -261,7 +262,7 @@ function notSyncedLines(input: PushInput, entries: readonly ReportEntry[]): stri
       )
     }
     if (found.length > LISTED)
-      lines.push(`  … and ${found.length - LISTED} more ${state} (--report lists them all)`)
+      lines.push(`  … and ${thousands(found.length - LISTED)} more ${state} (--report lists them all)`)
   }
   return lines
 }
@@ -276,24 +277,25 @@ export function pushText(
   const noun = input.kind.noun
   const lines: string[] = []
   const parts = [
-    `${json.synced} synced`,
-    `${json.rejected} rejected`,
-    `${json.failed} failed`,
-    `${json.unknown} unknown`,
+    `${thousands(json.synced)} synced`,
+    `${thousands(json.rejected)} rejected`,
+    `${thousands(json.failed)} failed`,
+    `${thousands(json.unknown)} unknown`,
   ]
-  if (json.invalid > 0) parts.push(`${json.invalid} not valid (not sent)`)
-  if (json.held > 0) parts.push(`${json.held} held back (not sent)`)
-  if (json.queued) parts.push(`${json.queued} not sent yet`)
-  if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
+  if (json.invalid > 0) parts.push(`${thousands(json.invalid)} not valid (not sent)`)
+  if (json.held > 0) parts.push(`${thousands(json.held)} held back (not sent)`)
+  if (json.queued) parts.push(`${thousands(json.queued)} not sent yet`)
+  if (json.notUpdated > 0) parts.push(`${thousands(json.notUpdated)} changed but not updated (--no-updates)`)
   lines.push(`${counted(json.total, noun)}: ${parts.join(', ')}.`)
   const { created, updated } = json
   const anyUpdate =
     updated.synced + updated.rejected + updated.notFound + updated.failed + updated.unknown > 0
   // A SKU the platform's list marked created is synced, but no request made it: said apart.
-  const marked = json.marked > 0 ? ` (${json.marked} of them marked by the platform's list, not sent)` : ''
+  const marked =
+    json.marked > 0 ? ` (${thousands(json.marked)} of them marked by the platform's list, not sent)` : ''
   if (anyUpdate || json.unchanged > 0 || json.notUpdated > 0 || json.marked > 0) {
     lines.push(
-      `Created ${created.synced}${marked}, updated ${updated.synced} (only the changed fields sent), unchanged since sent there ${json.unchanged} (not sent again).`,
+      `Created ${thousands(created.synced)}${marked}, updated ${thousands(updated.synced)} (only the changed fields sent), unchanged since sent there ${thousands(json.unchanged)} (not sent again).`,
     )
   }
   lines.push(...notSyncedLines(input, entries))

@@ -1,4 +1,5 @@
 import type { Output } from '../io.ts'
+import { thousands } from '#shared/sheet/places.ts'
 
 /**
  * How `push` lists items on standard error (the invalid, the held back, what a platform list keeps
@@ -18,5 +19,6 @@ export function listOnStderr(
 ): void {
   out.write(`${heading}\n`)
   for (const line of lines.slice(0, LISTED_ON_STDERR)) out.write(`  ${line}\n`)
-  if (lines.length > LISTED_ON_STDERR) out.write(`  … and ${lines.length - LISTED_ON_STDERR} more ${more}\n`)
+  if (lines.length > LISTED_ON_STDERR)
+    out.write(`  … and ${thousands(lines.length - LISTED_ON_STDERR)} more ${more}\n`)
 }
