@@ -254,10 +254,16 @@ export class VerdictReport {
         ),
       )
     }
-    if (verdict.sharedBarcodes.length > 0) {
+    // Rows that only repeat one SKU are said above (a push sends it once), not as SKUs sharing a barcode.
+    const sameAs = new Map(verdict.repeated.flatMap((group) => group.rows.map((row) => [row, group.rows[0]])))
+    const shared = verdict.sharedBarcodes.filter(
+      (group) =>
+        !group.rows.every((row) => sameAs.has(row) && sameAs.get(row) === sameAs.get(group.rows[0]!)),
+    )
+    if (shared.length > 0) {
       // Only those a push would send hold each other back: one beside an invalid or held SKU goes.
       lines.push(`barcodes on more than one SKU (of those it would send, a push sends none: keep one):`)
-      lines.push(...listed(this.repeatLines(verdict.sharedBarcodes, 'barcode', places), places))
+      lines.push(...listed(this.repeatLines(shared, 'barcode', places), places))
     }
     if (verdict.repeatedShopIds.length > 0) {
       const column = file.shopIdColumn === undefined ? '' : ` (column "${file.shopIdColumn}")`

@@ -103,37 +103,52 @@ test.describe('Importing with the send gates', () => {
     await screenshot(page, 'import-gates-editor-ready')
   })
 
-  test('rows read as the same SKU are named, with the distinct SKUs, and rows sharing a barcode are held back', async ({
+  test('rows read as the same SKU are named and sent once, and rows of different SKUs sharing a barcode are held back', async ({
     page,
   }) => {
     await page.goto('/#/import')
     const [, aviator, round] = sheet
+    const twin = (name: string) => `${name},Northwind Optics,4006381333955,eyewear,,${IMAGES}/aviator.png`
     await page.getByLabel('Choose a file').setInputFiles({
       name: 'repeated.csv',
       mimeType: 'text/csv',
-      buffer: Buffer.from([sheet[0], aviator, round, aviator, aviator].join('\r\n') + '\r\n'),
+      buffer: Buffer.from(
+        [sheet[0], aviator, round, aviator, aviator, twin('Twin A'), twin('Twin B')].join('\r\n') + '\r\n',
+      ),
     })
     await page.getByRole('button', { name: 'Check the rows' }).click()
+    // The Aviator once; its two repeats, the twins and the row without a category held.
     await expect(page.locator('.import-counts')).toHaveText(
-      /^Rows4Ready to send0Held back from sending4Errors0$/,
+      /^Rows6Ready to send1Held back from sending5Errors0$/,
     )
     const verdict = page.locator('.import-verdict')
     await expect(verdict).toContainText(
-      '3 rows sharing a barcode with another SKU to be sent (“Skip them” below imports only the first of each; “Keep both” imports them all, held back)',
+      '2 rows repeating another row exactly (sent once, with it) (“Skip them” and “Update existing” below import each such SKU once; “Keep both” imports every row, held back)',
+    )
+    await expect(verdict).toContainText(
+      '2 rows sharing a barcode with another SKU to be sent (“Skip them” below imports only the first of each; “Keep both” imports them all, held back)',
     )
     await expect(verdict).toContainText('1 row missing a field Sandbox requires')
     await expect(verdict).toContainText(
-      'The 4 rows hold 2 distinct SKUs: some read as the same SKU, in the columns read, lines 2, 4, 5.',
+      'The 6 rows hold 4 distinct SKUs: some read as the same SKU, in the columns read, lines 2, 4, 5.',
     )
-    // One group for the barcode, whose rows each name the others.
+    // Both repeat line 2: the group is said by their one message.
+    const repeats = page.getByRole('button', {
+      name: /^Held back from sending Barcode\s?: The same SKU as line 2, which is sent: not sent twice\s?, on 2 rows$/,
+    })
+    await repeats.click()
+    await expect(page.getByRole('listitem').filter({ has: repeats }).locator('tbody tr')).toHaveText([
+      /Held back from sending: The same SKU as line 2, which is sent: not sent twice$/,
+      /Held back from sending: The same SKU as line 2, which is sent: not sent twice$/,
+    ])
+    // One group for the barcode the twins share, whose rows each name the other.
     const shared = page.getByRole('button', {
-      name: /^Held back from sending Barcode\s?: Sharing a barcode with another SKU to be sent\s?, on 3 rows$/,
+      name: /^Held back from sending Barcode\s?: Sharing a barcode with another SKU to be sent\s?, on 2 rows$/,
     })
     await shared.click()
-    await expect(page.locator('.import-problems tbody tr')).toHaveText([
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 4, line 5\): keep one$/,
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 2, line 5\): keep one$/,
-      /Held back from sending: Barcode 4006381333931 is also on 2 other SKUs to be sent \(line 2, line 4\): keep one$/,
+    await expect(page.getByRole('listitem').filter({ has: shared }).locator('tbody tr')).toHaveText([
+      /Held back from sending: Barcode 4006381333955 is also on 1 other SKU to be sent \(line 7\): keep one$/,
+      /Held back from sending: Barcode 4006381333955 is also on 1 other SKU to be sent \(line 6\): keep one$/,
     ])
     expect(await axe(page)).toEqual([])
     await screenshot(page, 'import-gates-repeated')

@@ -1,4 +1,6 @@
 import { isRecord } from '#shared/is-record.ts'
+import { diffJson } from '#shared/json-diff.ts'
+import { describeColumn } from '#shared/sheet/columns.ts'
 import type { JournalRecord, Journal, PayloadRef } from './journal-outbox.ts'
 import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import {
@@ -269,9 +271,14 @@ function holdAtSendGates(judging: Judging): void {
     if (plan === undefined || plan === 'held' || own.has(index)) return
     const barcode = input.barcodeOf(index)
     if (shared.has(index) || (plan === 'create' && createdThere.has(barcode)))
-      questionable.push({ key: index, barcode, label: nameOf(input, index) })
+      questionable.push({
+        key: index,
+        barcode,
+        label: nameOf(input, index),
+        content: input.fingerprintOf(index),
+      })
   })
-  const barcodes = barcodeHolds(questionable, createdThere)
+  const barcodes = sayWhatDiffers(input, barcodeHolds(questionable, createdThere))
   for (const [index, hold] of [...own, ...barcodes]) {
     if (known.has(index) && !own.has(index)) continue
     if (resendCandidates.has(index) && (known.has(index) || !shared.has(index))) {
@@ -344,6 +351,35 @@ function createdByOthers({ context, created }: Judging): Map<string, CreatedTher
       createdThere.set(barcode, { by: `on the platform's list ${platform!.source}` })
   }
   return createdThere
+}
+
+/** The fields named when the SKUs sharing a barcode differ in these few only. */
+const DIFFERENCES_SAID = 3
+
+/**
+ * SKUs held for sharing a barcode, each told in which fields they differ when only a few do: a
+ * tryout's scraped sheet listed each product once for each of its collections, the rows the same
+ * but for the action link, and held 2,053 of them without saying so. Left out of the mapping, that
+ * column makes them repeats of one SKU, which is then sent once.
+ */
+function sayWhatDiffers(input: PushInput, holds: Map<number, Hold>): Map<number, Hold> {
+  const byBarcode = new Map<string, number[]>()
+  for (const [index, hold] of holds) {
+    if (hold.reason !== 'duplicate') continue
+    const barcode = input.barcodeOf(index)
+    byBarcode.set(barcode, [...(byBarcode.get(barcode) ?? []), index])
+  }
+  for (const indexes of byBarcode.values()) {
+    const [first, ...others] = indexes.map((index) => input.payloadOf(index))
+    const paths = new Set(others.flatMap((other) => diffJson(first, other).map((change) => change.path)))
+    if (paths.size === 0 || paths.size > DIFFERENCES_SAID) continue
+    const fields = [...paths].map((path) => describeColumn(path)).join(', ')
+    for (const index of indexes) {
+      const hold = holds.get(index)!
+      holds.set(index, { ...hold, message: `${hold.message} (they differ only in ${fields})` })
+    }
+  }
+  return holds
 }
 
 /** How a gate names an item: where it is, and its product name. */

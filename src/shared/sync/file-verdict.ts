@@ -154,10 +154,19 @@ export class VerdictTally {
     const { rows, codes, reasons } = this
     // Of the items sharing a barcode, those no other reason holds back hold each other back.
     const candidates: SendCandidate<number>[] = [...this.createdThere]
+    // Rows read as the same SKU are one: each named by the first of them.
+    const sameAs = new Map<number, number>()
+    for (const [first, group] of this.repeats.content)
+      for (const index of group.indexes) sameAs.set(index, first)
     for (const group of this.repeats.barcode.values()) {
       for (const index of group.indexes) {
         if (codes.at(index) === 0 && !this.options.createdThere?.has(group.key))
-          candidates.push({ key: index, barcode: group.key, label: this.placeOf(index) })
+          candidates.push({
+            key: index,
+            barcode: group.key,
+            label: this.placeOf(index),
+            content: String(sameAs.get(index) ?? index),
+          })
       }
     }
     const byBarcode = barcodeHolds(candidates, this.options.createdThere ?? new Map<string, CreatedThere>())

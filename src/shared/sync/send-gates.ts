@@ -160,6 +160,7 @@ export const HOLD_REASONS = [
   'check-digit',
   'sample',
   'duplicate',
+  'repeat',
   'created',
 ] as const
 export type HoldReason = (typeof HOLD_REASONS)[number]
@@ -184,6 +185,7 @@ export const HOLD_HEADINGS: Readonly<Record<HoldReason, string>> = {
   'check-digit': 'whose barcode’s check digit is wrong',
   sample: 'using the sample model or pictures',
   duplicate: 'sharing a barcode with another SKU to be sent',
+  repeat: 'repeating another row exactly (sent once, with it)',
   created: 'with a barcode already created there',
 }
 
@@ -352,6 +354,11 @@ export interface SendCandidate<K> {
   key: K
   barcode: string
   label: string
+  /**
+   * What it holds, as a text that is the same for the same SKU (a hash of its payload), where a
+   * file may repeat a row: a row repeating another exactly is that SKU again, not another.
+   */
+  content?: string
 }
 
 /** A barcode the destination has or may have from another SKU, and in which words to say so. */
@@ -376,8 +383,10 @@ export function heldThere(state: HolderState, where: { on: string; to: string },
 /**
  * The SKUs of a send held back for their barcode: every SKU whose barcode another SKU of the same
  * send carries (which of them is right is for a person to say: none goes), and every SKU whose
- * barcode `createdThere` has from another SKU. Candidates without a barcode are left to
- * `holdForGaps`.
+ * barcode `createdThere` has from another SKU. Rows of a file that all repeat one SKU exactly (the
+ * same `content`) are that SKU again: the first is sent, the others held as its repeats (a
+ * tryout's Dutch sheet repeated rows exactly, and push held every copy). Candidates
+ * without a barcode are left to `holdForGaps`.
  */
 export function barcodeHolds<K>(
   candidates: Iterable<SendCandidate<K>>,
@@ -400,7 +409,7 @@ export function barcodeHolds<K>(
           message: `Barcode ${barcode} was already ${created.by}: sending it would create a second copy`,
         })
       }
-    } else if (same.length > 1) {
+    } else if (same.length > 1 && !heldAsRepeats(same, holds)) {
       for (const candidate of same) {
         const others = same.filter((other) => other !== candidate).map((other) => other.label)
         holds.set(candidate.key, {
@@ -411,6 +420,23 @@ export function barcodeHolds<K>(
     }
   }
   return holds
+}
+
+/**
+ * Whether the candidates sharing a barcode are one SKU written again and again (the same
+ * `content`): then the first is sent and the others are held as its repeats. Any two that differ
+ * leave all of them to be held as sharing the barcode.
+ */
+function heldAsRepeats<K>(same: readonly SendCandidate<K>[], holds: Map<K, Hold>): boolean {
+  const [first, ...rest] = same
+  if (first?.content === undefined || rest.some((other) => other.content !== first.content)) return false
+  for (const repeat of rest) {
+    holds.set(repeat.key, {
+      reason: 'repeat',
+      message: `The same SKU as ${first.label}, which is sent: not sent twice`,
+    })
+  }
+  return true
 }
 
 /** A few names, then how many more. */

@@ -9,6 +9,7 @@ import { REQUIRABLE_FIELDS } from '#shared/sync/send-gates.ts'
 import { createFakeKeychain } from '../secrets/fake-keychain.ts'
 import { fixture } from '../shared/contract-fixtures.ts'
 import { barcodesIn, pushHarness } from './push-harness.ts'
+import { runCli } from './run-cli.ts'
 
 /**
  * `push` holds back what the app's pre-flight holds back (issue #15): an empty SKU, one without a
@@ -84,10 +85,11 @@ describe('push: the gates', () => {
     expect(run.stderr).toContain('  [2] Q-0: No product name\n')
     expect(run.stderr).toContain('  [3] Aviator Classic Gold 58: No barcode\n')
     expect(run.stderr).toContain(
-      '  [4] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 6 “Twin B”): keep one\n',
+      // Told what differs: which of the two is right is for a person to say.
+      '  [4] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 6 “Twin B”): keep one (they differ only in Product name)\n',
     )
     expect(run.stderr).toContain(
-      '  [6] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 4 “Twin A”): keep one\n',
+      '  [6] SHARED-1: Barcode SHARED-1 is also on 1 other SKU to be sent (item 4 “Twin A”): keep one (they differ only in Product name)\n',
     )
     expect(barcodesIn(sandbox)).toEqual(['G-0', 'G-1', 'G-2'])
 
@@ -136,6 +138,32 @@ describe('push: the gates', () => {
     expect(run.stderr).toContain('  [1] S-2: line 3: Category is empty; this push requires it\n')
     expect(run.stderr).toContain('  [2] S-3: line 4: Brand is empty; this push requires it\n')
     expect(barcodesIn(sandbox)).toEqual(['S-1'])
+  })
+
+  it('a sheet that repeats a row exactly: validate and push say it once, the SKU is created once, the repeat named', async () => {
+    const sandbox = await sandboxFor()
+    const row = 'R-1,Nishman Foam Wax,haircare'
+    const file = await inputFile(
+      'repeats.csv',
+      `barcode,productName,category\n${row}\nR-2,Other,haircare\n${row}\nR-3,Twin A,haircare\nR-3,Twin B,haircare\n`,
+    )
+    const validate = await runCli(['validate', file], harness.dir())
+    expect(validate.stdout).toContain(
+      '5 SKUs valid; 2 sendable; 3 held back: sharing a barcode with another SKU to be sent (2); repeating another row exactly (sent once, with it) (1)',
+    )
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    const run = await push(base)
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain(
+      '  [2] R-1: line 4: The same SKU as line 2 “Nishman Foam Wax”, which is sent: not sent twice\n',
+    )
+    expect(barcodesIn(sandbox)).toEqual(['R-1', 'R-2'])
+    // Again: the SKU stands there unchanged, its repeat is still only its repeat.
+    const again = await push(base)
+    expect(again.stdout).toMatch(
+      /^5 SKUs: 2 synced, 0 rejected, 0 failed, 0 unknown, 3 held back \(not sent\)\./,
+    )
+    expect(sandbox.received().skus).toHaveLength(2)
   })
 
   it('a European shop sheet with --mapping and --decimal-comma: the mapping’s barcode column, fixed values and decimals reach the sandbox', async () => {
@@ -294,7 +322,7 @@ describe('push: barcodes the journal sent to that address', () => {
     const rerun = await push([...base, '--require', 'none'])
     expect(rerun.code).toBe(1)
     const message =
-      'Barcode G-0 is also on 1 other SKU to be sent (item 0 “Aviator Classic Gold 58”): keep one'
+      'Barcode G-0 is also on 1 other SKU to be sent (item 0 “Aviator Classic Gold 58”): keep one (they differ only in Category)'
     expect(rerun.stderr).toContain(`[1] G-0: ${message}`)
     expect(rerun.stderr).toContain('1 sharing a barcode with another SKU to be sent')
     expect(await readReport('r.json')).toEqual([

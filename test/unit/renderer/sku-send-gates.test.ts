@@ -80,6 +80,7 @@ describe('the gates before sending, over the stored drafts', () => {
       'check-digit': 0,
       sample: 0,
       duplicate: 2,
+      repeat: 0,
       created: 0,
     })
     // A profile that requires nothing more lets the category-less draft through.

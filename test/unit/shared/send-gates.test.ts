@@ -156,6 +156,40 @@ describe('the gates before sending', () => {
     })
   })
 
+  it('a file’s rows that repeat one SKU exactly are that SKU once: the first goes, the others are held as its repeats', () => {
+    const row = (key: number, content: string, barcode = '8901234567906'): SendCandidate<number> => ({
+      key,
+      barcode,
+      label: `line ${key}`,
+      content,
+    })
+    const holds = barcodeHolds([row(2, 'a'), row(5, 'a'), row(9, 'a')], new Map())
+    expect([...holds.keys()]).toEqual([5, 9])
+    expect(holds.get(9)).toEqual({
+      reason: 'repeat',
+      message: 'The same SKU as line 2, which is sent: not sent twice',
+    })
+    // One row that differs: which is right is for a person to say, none goes.
+    const differing = barcodeHolds([row(2, 'a'), row(5, 'a'), row(7, 'b')], new Map())
+    expect([...differing.values()].map((hold) => hold.reason)).toEqual([
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ])
+    // Drafts (no content): two drafts are two SKUs, however alike.
+    const drafts = barcodeHolds(
+      [
+        { key: 1, barcode: '8901234567906', label: 'draft “A”' },
+        { key: 2, barcode: '8901234567906', label: 'draft “A”' },
+      ],
+      new Map(),
+    )
+    expect([...drafts.values()].map((hold) => hold.reason)).toEqual(['duplicate', 'duplicate'])
+    // A barcode created there holds them all.
+    const created = barcodeHolds([row(2, 'a'), row(5, 'a')], new Map([['8901234567906', { by: 'someone' }]]))
+    expect([...created.values()].map((hold) => hold.reason)).toEqual(['created', 'created'])
+  })
+
   it('heads the reasons with the place where the app names it, and as the CLI says them otherwise', () => {
     expect(holdHeading('created', 'Sandbox')).toBe('with a barcode already created on Sandbox')
     expect(holdHeading('required', 'Production')).toBe('missing a field Production requires')

@@ -12,6 +12,7 @@ import {
   type CreatedThere,
   type Hold,
   type HolderState,
+  HOLD_REASONS,
   type HoldReason,
   type HoldRules,
   type SendCandidate,
@@ -46,7 +47,7 @@ export interface HeldBack {
 
 /** Per reason, how many are held back. */
 export function countByReason(held: HeldBack): Record<HoldReason, number> {
-  const counts = { empty: 0, identity: 0, required: 0, 'check-digit': 0, sample: 0, duplicate: 0, created: 0 }
+  const counts = Object.fromEntries(HOLD_REASONS.map((reason) => [reason, 0])) as Record<HoldReason, number>
   for (const hold of held.holds.values()) counts[hold.reason]++
   return counts
 }

@@ -237,7 +237,7 @@ export class DryRunTally {
       verdict.sharedBarcodes.flatMap(({ key, rows }) => rows.map((row) => [row, key])),
     )
     return all.map(([index, hold]): ReportedProblem => {
-      const shared = hold.reason === 'duplicate' || hold.reason === 'created'
+      const shared = hold.reason === 'duplicate' || hold.reason === 'repeat' || hold.reason === 'created'
       const heading = holdHeading(hold.reason, this.gates.requiredBy)
       const row = this.verdict.rowOf(index)
       return {
