@@ -20,12 +20,13 @@ import type { Conversion, FieldPath, Measure } from './types.ts'
  *
  * - An empty cell (or one of spaces only) means the field is absent, except in fields that allow
  *   an empty string (orgId, actionUrl), where it means "".
- * - Text, web address and colour cells are kept exactly as written, spaces included, but for the
+ * - Text, web address and colour cells are kept as written, but for the spaces around a text
+ *   (said as a conversion; not in a column headed by its contract path, read exactly) and for the
  *   barcode: it identifies the product (duplicates are found by it), so spaces around it go, and so
  *   does the apostrophe before digits by which a spreadsheet keeps them text (Shopify's export
  *   writes "'7350177880121"), which was never part of the barcode. (One a spreadsheet shortened to
- *   8.90123E+12 is refused by validation, wherever it comes from.) A value
- *   of an open list in another case than the suggested one takes its spelling ("Eyewear").
+ *   8.90123E+12 is refused by validation, wherever it comes from.) A value of an open list in
+ *   another case than the suggested one takes its spelling ("Eyewear").
  * - Numbers: read by `readNumberText`, as the editor reads them: a dot for decimals, or a comma
  *   when the person says the file writes them so; never both, never a thousands separator.
  * - Measures (frame sizes, dimensions): a number with an optional unit ("52 mm"), settled with the
@@ -229,14 +230,23 @@ function leafCell(
   }
 }
 
-/** A text cell as written, or spelled as the field's examples are when `suggest` ("Eyewear" → "eyewear"). */
+/**
+ * A text cell as written, or, when `suggest` (a sheet's column, not one headed by its contract
+ * path), spelled as the field's examples are ("Eyewear" → "eyewear") and without the spaces around
+ * it: real exports end names with a space ("Braided hat ", Akeneo's own export test; a French
+ * shop's "… Taille 04 ans "), which the platform would keep as part of the name.
+ */
 function textCell(meta: FieldMeta, empty: Converted, { suggest }: { suggest: boolean }): CellConverter {
   return (text) => {
-    if (text.trim() === '') return empty
-    const spelled = suggest ? suggestedSpelling(text, meta.examples) : undefined
-    return spelled === undefined
+    const trimmed = text.trim()
+    if (trimmed === '') return empty
+    if (!suggest) return { value: text }
+    const spelled = suggestedSpelling(text, meta.examples)
+    if (spelled !== undefined)
+      return { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
+    return trimmed === text
       ? { value: text }
-      : { value: spelled, conversion: { kind: 'spelling', from: text, to: spelled } }
+      : { value: trimmed, conversion: { kind: 'spaces-trimmed', from: text, to: trimmed } }
   }
 }
 

@@ -186,6 +186,11 @@ const CONVERSION_WORDS: Record<
     many: 'cells answering yes or no (the shop’s on or off), not a status the platform takes, read as Active',
     example: (from, to) => `${quotedCell(from)} → ${to === 'true' ? 'yes' : 'no'}`,
   },
+  'spaces-trimmed': {
+    one: 'text with spaces before or after it read without them',
+    many: 'texts with spaces before or after them read without them',
+    example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
+  },
   'no-category': {
     one: 'cell holding the shop’s word for “no category”, read as none',
     many: 'cells holding the shop’s word for “no category”, read as none',

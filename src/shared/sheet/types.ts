@@ -131,6 +131,8 @@ export type ConversionKind =
   | 'image-base'
   /** A status that answers yes or no ("1", "Enabled"): the shop's on or off, read as Active. */
   | 'status-answer'
+  /** Spaces before or after a text ("Braided hat "), which no name means, removed. */
+  | 'spaces-trimmed'
 
 /** A length read from a measure's cell; its unit is settled with the row's other cells (rows.ts). */
 export interface Measure {

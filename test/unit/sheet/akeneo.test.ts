@@ -82,12 +82,13 @@ describe('Akeneo’s product export: its variants', () => {
       '4006381333962',
       '4006381333979',
     ])
-    expect(results[0]!.conversions).toContainEqual({
-      field: 'productName',
-      kind: 'variant-name',
-      from: 'Braided hat ',
-      to: 'Braided hat – m',
-    })
+    // Akeneo's export ends the hat's name with a space: read without it, then named with its size.
+    expect(results[0]!.conversions).toEqual(
+      expect.arrayContaining([
+        { field: 'productName', kind: 'spaces-trimmed', from: 'Braided hat ', to: 'Braided hat' },
+        { field: 'productName', kind: 'variant-name', from: 'Braided hat', to: 'Braided hat – m' },
+      ]),
+    )
   })
 
   it('Akeneo 1.x: a variant group’s products are named by what differs and their name does not say already', () => {

@@ -548,3 +548,29 @@ describe('a shop’s status column that answers yes or no', () => {
     expect(asWritten.sku).toEqual({ productName: 'Aviator', status: '0' })
   })
 })
+
+describe('spaces around a text', () => {
+  it('a sheet’s text cell is read without them, said; spaces inside stay; a column headed by its path is read exactly', () => {
+    const { results } = readSheet({
+      headers: ['Name', 'Brand'],
+      rows: [[' Ensemble  Junior " Élégant" - Taille 04 ans ', 'Tommy Hilfiger ']],
+    })
+    expect(results[0]!.sku).toMatchObject({
+      productName: 'Ensemble  Junior " Élégant" - Taille 04 ans',
+      brand: 'Tommy Hilfiger',
+    })
+    expect(results[0]!.conversions).toContainEqual({
+      field: 'productName',
+      kind: 'spaces-trimmed',
+      from: ' Ensemble  Junior " Élégant" - Taille 04 ans ',
+      to: 'Ensemble  Junior " Élégant" - Taille 04 ans',
+    })
+    const asWritten = rowToSku(
+      ['Aviator ', 'Acme '],
+      ['productName', 'brand'],
+      only(['productName', 'brand']),
+      1,
+    )
+    expect(asWritten.sku).toEqual({ productName: 'Aviator ', brand: 'Acme ' })
+  })
+})
