@@ -92,7 +92,7 @@ export interface CheckedFile {
   mapping?: MappingFile & { format: string }
   /** For a sheet: its columns whose header looks like a typo of a field, said (`push` prints them). */
   suggestions?: string[]
-  /** For a sheet: the column read as the shop's own id of each row (shop-id.ts), if any. */
+  /** For a sheet: where the shop's own id of each row is read, as the report says it (shop-id.ts), if anywhere. */
   shopIdColumn?: string
   /** For a sheet: how its rows are said to a person (places.ts): lines, items, a pair's two files. */
   numbering?: RowNumbering

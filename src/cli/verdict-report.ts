@@ -266,7 +266,7 @@ export class VerdictReport {
       lines.push(...listed(this.repeatLines(shared, 'barcode', places), places))
     }
     if (verdict.repeatedShopIds.length > 0) {
-      const column = file.shopIdColumn === undefined ? '' : ` (column "${file.shopIdColumn}")`
+      const column = file.shopIdColumn === undefined ? '' : ` (${file.shopIdColumn})`
       lines.push(`shop ids${column} on more than one row (one product listed twice? nothing is held for it):`)
       lines.push(...listed(this.repeatLines(verdict.repeatedShopIds, 'shop id', places), places))
     }

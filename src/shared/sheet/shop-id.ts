@@ -23,7 +23,7 @@ import type { ProductLayout } from './products.ts'
  * field's own checks speak for it.
  */
 export class ShopIds {
-  /** The header of the column read, for the report ("ID", "Handle and options"); undefined: none. */
+  /** Where the ids are read, as the report says it (`column "ID"`, `column "Handle" with each variant's options`); undefined: none. */
   readonly column: string | undefined
   private readonly read: ((cells: readonly string[]) => string) | undefined
 
@@ -42,7 +42,7 @@ export class ShopIds {
     const cell = (index: number) => (cells: readonly string[]) => (cells[index] ?? '').trim()
     const column = (index: number | undefined) => {
       if (index === undefined || mapped(index)) return undefined
-      return { header: headers[index]!, read: cell(index) }
+      return { header: `column "${headers[index]!}"`, read: cell(index) }
     }
 
     let found: { header: string; read: (cells: readonly string[]) => string } | undefined
@@ -79,7 +79,7 @@ export class ShopIds {
     const { handle, title, options } = layout
     if (handle === undefined) return undefined
     return {
-      header: `${headers[handle]} and options`,
+      header: `column "${headers[handle]}" with each variant's options`,
       read: (cells: readonly string[]) => {
         const own = (cells[handle] ?? '').trim()
         // A row with a Title starts a product; one without continues the product above.
@@ -109,7 +109,7 @@ function prestashopId(
   if (value === undefined) return column(id)
   if (column(id) === undefined) return undefined
   return {
-    header: `${headers[id]} and values`,
+    header: `column "${headers[id]}" with each combination's values`,
     read: (cells: readonly string[]) => {
       const product = (cells[id] ?? '').trim()
       const values = (cells[value] ?? '')

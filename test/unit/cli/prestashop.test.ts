@@ -224,7 +224,7 @@ describe.each(LOCALISED)(
       await writeFile(combinations, `${[header, ...rows].join('\n')}\n`)
       const run = await runCli(['validate', products, '--combinations', combinations])
       expect(run.stdout).toContain(
-        `shop ids (column "Product ID and values") on more than one row (one product listed twice? nothing is held for it):\n  shop id 87 / 100 cm / Nogal arenado is on ${combinations} lines 3, 4\n`,
+        `shop ids (column "Product ID" with each combination's values) on more than one row (one product listed twice? nothing is held for it):\n  shop id 87 / 100 cm / Nogal arenado is on ${combinations} lines 3, 4\n`,
       )
       expect(run.stdout).not.toContain('shop id 87 / 80 cm')
     })
