@@ -323,7 +323,7 @@ test.describe('Importing real spreadsheets', () => {
     await expect(fact(reading, /^Read by the file’s format:/)).toContainText('Option1 Name, Option1 Value')
     await expect(fact(reading, /^Dropped columns:/)).toContainText('Variant Grams')
     await expect(reading.getByRole('listitem').filter({ hasText: /^Product name:/ })).toHaveText(
-      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
+      'Product name: 5 SKUs named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
     )
     await expect(page.locator('.import-counts')).toContainText('Rows6')
     expect(await axe(page)).toEqual([])
@@ -418,7 +418,7 @@ test.describe('Importing real spreadsheets', () => {
     const reading = page.getByRole('region', { name: 'How the file was read' })
     await expect(reading).toContainText('Read as a Wix product export: 3 products, 2 variants.')
     await expect(reading.getByRole('listitem').filter({ hasText: /^Product name:/ })).toHaveText(
-      'Product name: 2 variants named by their product’s name and their options (“Rouge Velours” → “Rouge Velours – Cerise”), lines 3, 4',
+      'Product name: 2 SKUs named by their product’s name and their options (“Rouge Velours” → “Rouge Velours – Cerise”), lines 3, 4',
     )
     await expect(reading.getByRole('listitem').filter({ hasText: /^Product image:/ })).toContainText(
       '“https://static.wixstatic.com/media/a6901a_3f9e2c7d1b8a4e6f9c0d2b4a6e8f1c3d~mv2.jpg”',

@@ -142,8 +142,8 @@ const CONVERSION_WORDS: Record<
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'variant-name': {
-    one: 'variant named by its product’s name and its options',
-    many: 'variants named by their product’s name and their options',
+    one: 'SKU named by its product’s name and its options',
+    many: 'SKUs named by their product’s name and their options',
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'text-mark': {

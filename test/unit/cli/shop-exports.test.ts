@@ -170,7 +170,7 @@ describe('Shopify’s variants named by their product and options', () => {
     expect(names).toContain('Floor Lamp')
     const { notes } = await validated(join(EXPORTS, 'shopify-products.csv'))
     expect(notes).toContain(
-      'Product name: 5 variants named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
+      'Product name: 5 SKUs named by their product’s name and their options (“Aviator Classic Sunglasses” → “Aviator Classic Sunglasses – Black”), lines 2, 3, 4, 7, 8',
     )
   })
 })
