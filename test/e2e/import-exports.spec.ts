@@ -466,6 +466,55 @@ test.describe('Importing real spreadsheets', () => {
     )
   })
 
+  test('an Akeneo export: the variants of a product model are one product’s, those sharing a name named by the axis that tells them apart', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    // As Akeneo's export job writes variants: each with its model's values (the name, the colour)
+    // beside its own (size, EAN). The header and the hat's values are Akeneo's own export test's.
+    const header =
+      'sku;categories;enabled;family;parent;groups;color;ean;material;name-en_US;price-EUR;size;variation_name-en_US'
+    const hat = (size: string, ean: string) =>
+      `braided-hat-${size};accessories;1;accessories;model-braided-hat;;battleship_grey;${ean};wool;"Braided hat ";19.90;${size};"Braided hat ${size}"`
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'akeneo-products.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        [
+          header,
+          hat('m', '4006381333931'),
+          hat('xxxl', '4006381333948'),
+          'sol-4100;eyewear;1;sunglasses;;;green;4006381333955;metal;"Round Sunglasses";89;;',
+        ].join('\n'),
+      ),
+    })
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await expect(
+      page.getByText(/^Read as an Akeneo product export: the products that name one product model/),
+    ).toBeVisible()
+    await expect(row(page, 'parent')).toContainText('Read by the file’s format')
+    await expect(field(page, 'name-en_US')).toHaveValue('productName')
+    await expect(field(page, 'ean')).toHaveValue('barcode')
+    expect(await axe(page)).toEqual([])
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading).toContainText('Read as an Akeneo product export: 2 products, 2 variants.')
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product name: 2 SKUs named/ })).toHaveText(
+      'Product name: 2 SKUs named by their product’s name and their options (“Braided hat” → “Braided hat – m”), lines 2, 3',
+    )
+    // Akeneo writes the hat's name with a space after it: said, and gone.
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product name: 2 texts/ })).toHaveText(
+      'Product name: 2 texts with spaces before or after them read without them (“Braided hat ” → “Braided hat”), lines 2, 3',
+    )
+    await screenshot(page, 'import-exports-akeneo-dry-run')
+    await page.getByRole('button', { name: /^Import 3/ }).click()
+    await expect(page.getByRole('heading', { name: '3 drafts imported' })).toBeVisible()
+    const names = (await storedDrafts(page)).map((draft) => draft.payload.productName)
+    expect(names.sort()).toEqual(['Braided hat – m', 'Braided hat – xxxl', 'Round Sunglasses'])
+  })
+
   test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({
     page,
     pageProblems,
