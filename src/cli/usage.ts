@@ -63,7 +63,8 @@ be read.
 `
 
 export const VALIDATE_USAGE = `Usage: catalog-desk validate FILE [--json] [--all] [--require FIELDS | --profile NAME]
-                             [--journal PATH] [--mapping FILE] [--decimal-comma] [--show-mapping]
+                             [--hold-bad-check-digits] [--journal PATH] [--mapping FILE]
+                             [--decimal-comma] [--show-mapping]
 
 Checks FILE against the service contract. FILE is JSON holding one SKU, a list of SKUs, a bulk
 upload request ({"skus": [...]}) or an app creation request; the summary says which was read.
@@ -118,7 +119,9 @@ Then the verdict, the one push and the app's Sync page give: "24 SKUs valid; 0 s
 back: no barcode (24)", each reason with its lines. A valid SKU is held back, as push would hold it,
 when it is empty; has no product name or no barcode; leaves a required field empty (--require, else
 the --profile's required fields, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}); names the template's sample
-model or pictures; or shares its barcode with another SKU of FILE. With --profile or --journal,
+model or pictures; has a barcode whose GTIN check digit is wrong, when --hold-bad-check-digits or the
+--profile says so; or shares its barcode with another SKU of FILE (rows that all repeat one SKU
+exactly are that SKU once: the first is sendable, the others held as its repeats). With --profile or --journal,
 FILE is judged as a push to that journal's destination would judge it ("push --dry-run"): what push
 would send is sendable, and what it would hold back is held back, with its reasons, besides the
 above: a SKU changed since it was created there whose platform id is unknown, and one an earlier
@@ -164,6 +167,9 @@ Options:
                comma-separated, from:
 ${wrapped(REQUIRABLE_FIELDS, 15, 100)};
                or "none". Default: the --profile's, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}
+  --hold-bad-check-digits
+               Hold back a SKU whose barcode reads as a GTIN with a wrong check digit (else a
+               warning), as push does with it; a --profile that asks it does so without it
   --profile NAME
                Judge as a push with this profile of the app would (its id or name): its required
                fields, and its destination's journal (where push keeps it). Only read: no token,
@@ -179,7 +185,8 @@ parsed (the reason goes to standard error, and --json prints nothing).
 `
 
 export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force] [--all] [--require FIELDS | --profile NAME]
-                           [--journal PATH] [--mapping FILE] [--decimal-comma] [--show-mapping]
+                           [--hold-bad-check-digits] [--journal PATH] [--mapping FILE]
+                           [--decimal-comma] [--show-mapping]
 
 Reads SKUs from IN (JSON, CSV or XLSX, as "validate" reads them), checks them the same way and
 writes the valid ones to OUT by its extension: .json, a bulk upload request ({"skus": [...]});
@@ -195,7 +202,7 @@ as SKUs are read and appears only once whole; it is not overwritten unless --for
 
 Options:
   --force      Overwrite OUT if it exists
-  --all, --require FIELDS, --profile NAME, --journal PATH
+  --all, --require FIELDS, --hold-bad-check-digits, --profile NAME, --journal PATH
                As for "validate": every problem on a line; what the verdict requires and knows
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
@@ -271,8 +278,9 @@ file that cannot be read.
 export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token-env NAME | --profile NAME [--base-url URL])
                          [--token-encoding raw|base64] [--batch-size N] [--concurrency N]
                          [--timeout SECONDS] [--journal PATH] [--report PATH] [--json]
-                         [--require FIELDS] [--unresolved PATH] [--platform-has LIST] [--no-updates]
-                         [--dry-run] [--mapping FILE] [--decimal-comma] [--show-mapping]
+                         [--require FIELDS] [--hold-bad-check-digits] [--unresolved PATH]
+                         [--platform-has LIST] [--no-updates] [--dry-run] [--mapping FILE]
+                         [--decimal-comma] [--show-mapping]
 
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX), or an app
 creation request (one app; its _id is printed with the fields the service did not return as sent).
@@ -301,8 +309,12 @@ in --report, counted in --json, exit status 1:
   - a required field left empty: the --profile's required fields (Settings), else ${DEFAULT_REQUIRED_FIELDS.join(', ')};
     --require overrides either;
   - a sample address: the template's model or pictures, which stand for the shop's own files;
-  - a barcode that another SKU of FILE carries too (none of them goes: keep one; if one of them is
-    what the journal sent there, it is that SKU and only the others are held);
+  - a barcode whose GTIN check digit is wrong, with --hold-bad-check-digits or a --profile that
+    asks it (else a warning);
+  - a barcode that another SKU of FILE carries too (none of them goes: keep one, and the fields
+    they differ in, when few, are said; if one of them is what the journal sent there, it is that
+    SKU and only the others are held; rows that all repeat one SKU exactly are that SKU once: the
+    first goes, the others are held as its repeats);
   - a barcode --platform-has lists that the journal never created there;
   - changed since it was created there, with the platform's id unknown (no-id: --platform-has
     with an id column gives it).
@@ -381,6 +393,9 @@ Options:
                        comma-separated, from:
 ${wrapped(REQUIRABLE_FIELDS, 23, 100)};
                        or "none". Default: the --profile's, else ${DEFAULT_REQUIRED_FIELDS.join(', ')}
+  --hold-bad-check-digits
+                       Hold back a SKU whose barcode reads as a GTIN with a wrong check digit
+                       (else a warning); a --profile that asks it does so without it
   --unresolved PATH    At the end, write the SKUs whose creation the journal leaves unknown or
                        failed, to look up on the platform: CSV or XLSX by PATH's extension, one row
                        a SKU (index, a sheet's row, barcode, product name, state, message, request

@@ -22,6 +22,7 @@ import { parseRequire } from './push/push-gates.ts'
 /** The options as `parseArgs` declares them. */
 export const VERDICT_ARGS = {
   require: { type: 'string' },
+  'hold-bad-check-digits': { type: 'boolean' },
   profile: { type: 'string' },
   journal: { type: 'string' },
 } as const
@@ -46,7 +47,7 @@ export interface CliVerdictOptions extends VerdictOptions {
 
 export async function verdictOptions(
   command: string,
-  values: { require?: string; profile?: string; journal?: string },
+  values: { require?: string; 'hold-bad-check-digits'?: boolean; profile?: string; journal?: string },
   io: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<CliVerdictOptions> {
   const env = io.env ?? process.env
@@ -56,7 +57,8 @@ export async function verdictOptions(
   const options: CliVerdictOptions = {
     required: required ?? profile?.requiredFields ?? DEFAULT_REQUIRED_FIELDS,
     requiredBy: required === undefined && profile ? profile.name : THIS_CHECK,
-    holdBadCheckDigits: profile?.holdBadCheckDigits === true,
+    // The profile's choice, or this check's: the flag holds them back whatever the profile says.
+    holdBadCheckDigits: values['hold-bad-check-digits'] === true || profile?.holdBadCheckDigits === true,
   }
   const paths: Partial<Record<SyncKind, string>> =
     values.journal !== undefined

@@ -78,7 +78,7 @@ export async function pushCommand(args: string[], io: CliIo): Promise<number> {
       input,
       journal,
       required: options.required,
-      holdBadCheckDigits: options.profile?.holdBadCheckDigits === true,
+      holdBadCheckDigits: options.holdBadCheckDigits,
       baseUrl,
       platform,
       noUpdates: values['no-updates'] === true,

@@ -38,6 +38,7 @@ const PUSH_ARGS = {
   report: { type: 'string' },
   json: { type: 'boolean' },
   require: { type: 'string' },
+  'hold-bad-check-digits': { type: 'boolean' },
   unresolved: { type: 'string' },
   'platform-has': { type: 'string' },
   'no-updates': { type: 'boolean' },
@@ -65,6 +66,8 @@ export interface PushOptions {
   concurrency: number
   timeouts: Timeouts
   required: readonly RequirableField[]
+  /** Whether a barcode whose GTIN check digit is wrong holds its SKU back: the flag's word, else the profile's. */
+  holdBadCheckDigits: boolean
 }
 
 /** The push's options, or `help` when it was asked for (nothing else is checked then). */
@@ -117,6 +120,7 @@ export async function readPushOptions(args: string[], io: CliIo): Promise<PushOp
     // The profile's required fields, unless --require says otherwise (it may loosen them too: it is
     // the person's call for this push, and said in the list of what is held back).
     required: requireGiven ?? profile?.requiredFields ?? DEFAULT_REQUIRED_FIELDS,
+    holdBadCheckDigits: values['hold-bad-check-digits'] === true || profile?.holdBadCheckDigits === true,
   }
 }
 

@@ -233,6 +233,33 @@ describe('push: --require and the profile’s required fields', () => {
     expect(barcodesIn(sandbox)).toEqual(['G-1', 'G-0'])
   })
 
+  it('--hold-bad-check-digits holds back a barcode whose check digit is wrong, in validate and push alike; without it, a warning', async () => {
+    const sandbox = await sandboxFor()
+    // 4006381333932: an EAN-13 whose check digit should be 1.
+    const file = await inputFile(
+      'digits.csv',
+      'barcode,productName,category\n4006381333931,Right,eyewear\n4006381333932,Wrong,eyewear\n',
+    )
+    const warned = await runCli(['validate', file], harness.dir())
+    expect(warned.stdout).toContain('2 SKUs valid; 2 sendable; 0 held back')
+    const held = await runCli(['validate', file, '--hold-bad-check-digits'], harness.dir())
+    expect(held.code).toBe(1)
+    expect(held.stdout).toContain(
+      '2 SKUs valid; 1 sendable; 1 held back: whose barcode’s check digit is wrong (1)',
+    )
+    const run = await push([
+      file,
+      '--base-url',
+      sandbox.url,
+      '--token-env',
+      'PUSH_TOKEN',
+      '--hold-bad-check-digits',
+    ])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('  [1] 4006381333932: line 3: ')
+    expect(barcodesIn(sandbox)).toEqual(['4006381333931'])
+  })
+
   it('--require none holds only what has no name or barcode', async () => {
     const sandbox = await sandboxFor()
     const [a, b] = skus(2)
