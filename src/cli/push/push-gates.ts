@@ -367,7 +367,9 @@ function sayWhatDiffers(input: PushInput, holds: Map<number, Hold>): Map<number,
   for (const [index, hold] of holds) {
     if (hold.reason !== 'duplicate') continue
     const barcode = input.barcodeOf(index)
-    byBarcode.set(barcode, [...(byBarcode.get(barcode) ?? []), index])
+    const same = byBarcode.get(barcode)
+    if (same) same.push(index)
+    else byBarcode.set(barcode, [index])
   }
   for (const indexes of byBarcode.values()) {
     const [first, ...others] = indexes.map((index) => input.payloadOf(index))

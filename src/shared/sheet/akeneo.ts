@@ -1,4 +1,4 @@
-import { headerWords, wordsOf } from './header-words.ts'
+import { headerWords, namesWords, wordsOf } from './header-words.ts'
 import { cellAt } from './cell-at.ts'
 
 /**
@@ -149,7 +149,7 @@ export class AkeneoProducts {
     for (const { column, name: axis } of this.columns.axes) {
       const value = cellAt(cells, column)
       const differs = (variants.values.get(column)?.size ?? 0) > 1 && variants.codes.has(column)
-      if (value && differs && !fields.has(column) && !namesWord(name, value)) options[axis] = value
+      if (value && differs && !fields.has(column) && !namesWords(name, value)) options[axis] = value
     }
     return { product: key, ...(Object.keys(options).length && { options }) }
   }
@@ -158,10 +158,4 @@ export class AkeneoProducts {
   private nameOf(cells: readonly string[]): string {
     return this.columns.names.map((column) => cellAt(cells, column)).join(' ')
   }
-}
-
-/** Whether `text` holds `word` as a word of its own, `_` read as a space ("crimson_red" in "Crimson red tee"). */
-function namesWord(text: string, word: string): boolean {
-  const words = ` ${wordsOf(text)} `
-  return words.includes(` ${wordsOf(word)} `)
 }

@@ -50,6 +50,16 @@ export function wordsOf(text: string): string {
 }
 
 /**
+ * Whether `text` holds the words of `value` as words of its own, in any case, punctuation and `_`
+ * read as spaces: "M" is no word of "Merino", "crimson_red" is in "Crimson red tee". A variant
+ * whose name says its options already is not named with them again.
+ */
+export function namesWords(text: string, value: string): boolean {
+  const words = wordsOf(value)
+  return words !== '' && ` ${wordsOf(text)} `.includes(` ${words} `)
+}
+
+/**
  * "Active (Y/N)", PrestaShop's "Default (0 = No, 1 = Yes)": the header says how the cells answer,
  * which the field's kind knows already.
  */

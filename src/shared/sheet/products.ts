@@ -1,5 +1,5 @@
 import { APP_COLUMN_READING, isAppColumn } from './app-columns.ts'
-import { wordsOf } from './header-words.ts'
+import { namesWords, wordsOf } from './header-words.ts'
 import type { FieldPath } from './types.ts'
 import { wooCommerceInEnglish } from './woocommerce-language.ts'
 import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from './prestashop.ts'
@@ -16,7 +16,6 @@ import {
 import { cellAt } from './cell-at.ts'
 import { refuseShopifyInventory } from './shopify-inventory.ts'
 import { unescapeFormula } from './formula.ts'
-import { escapeRegExp } from '../regexp-escape.ts'
 
 /**
  * Products with variants, by each export format's own rule, turned into one source row per SKU:
@@ -809,7 +808,7 @@ export class ProductReader {
     }
     const values = Object.values(options)
     const title = cellAt(cells, layout.title)
-    const unnamed = values.length > 0 && values.every((value) => !namesWord(title, value))
+    const unnamed = values.length > 0 && values.every((value) => !namesWords(title, value))
     this.countIn(group)
     return {
       row,
@@ -842,11 +841,6 @@ export class ProductReader {
     if (seen === 1) this.counts.variants++
     if (seen >= 1) this.counts.variants++
   }
-}
-
-/** Whether `text` holds `word` as a word of its own, whatever its case ("M" is no word of "Merino"). */
-function namesWord(text: string, word: string): boolean {
-  return new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}(?![\\p{L}\\p{N}])`, 'iu').test(text)
 }
 
 /**

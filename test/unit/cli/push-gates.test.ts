@@ -247,14 +247,8 @@ describe('push: --require and the profile’s required fields', () => {
     expect(held.stdout).toContain(
       '2 SKUs valid; 1 sendable; 1 held back: whose barcode’s check digit is wrong (1)',
     )
-    const run = await push([
-      file,
-      '--base-url',
-      sandbox.url,
-      '--token-env',
-      'PUSH_TOKEN',
-      '--hold-bad-check-digits',
-    ])
+    const base = [file, '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN']
+    const run = await push([...base, '--hold-bad-check-digits'])
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('  [1] 4006381333932: line 3: ')
     expect(barcodesIn(sandbox)).toEqual(['4006381333931'])
