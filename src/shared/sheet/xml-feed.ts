@@ -41,6 +41,9 @@ function feedKindOf(root: SaxesTagNS): FeedKind {
   if (isWordPressExport(root)) throw new SheetFileError('not-a-feed', WORDPRESS_EXPORT)
   if (root.local === 'rss') return 'RSS 2.0'
   if (root.local === 'feed') return 'Atom'
+  // A script's feed may write RSS's <channel> alone, without the <rss> around it (a tryout's
+  // Farfetch feed of 120 items did): its items are a feed's all the same.
+  if (root.local === 'channel') return 'RSS 2.0 channel'
   throw new SheetFileError(
     'not-a-feed',
     `It is XML, but not a product feed: its root element is <${root.name}>, where a Google Merchant Center feed has <rss> (RSS 2.0) or <feed> (Atom).`,
@@ -65,7 +68,21 @@ const LONG_LINE = 200
 /** A feed nests four deep (rss, channel, item, g:shipping, g:country); far deeper is no feed. */
 const MAX_DEPTH = 32
 
-type FeedKind = 'RSS 2.0' | 'Atom'
+type FeedKind = 'RSS 2.0' | 'RSS 2.0 channel' | 'Atom'
+
+/** Each kind without a single item, as its refusal says it. */
+const EMPTY_FEED: Record<FeedKind, string> = {
+  'RSS 2.0': 'an RSS 2.0 feed (<rss>) without a single <item> in its <channel>',
+  'RSS 2.0 channel': 'an RSS 2.0 <channel> without a single <item>',
+  Atom: 'an Atom feed (<feed>) without a single <entry>',
+}
+
+/** Each kind as the notes say it. */
+const KIND_SAID: Record<FeedKind, string> = {
+  'RSS 2.0': 'RSS 2.0',
+  'RSS 2.0 channel': 'RSS 2.0, its <channel> without the <rss> around it',
+  Atom: 'Atom',
+}
 
 /** One item's elements: each column's values, and whether they are `g:` elements. */
 type Item = Map<string, { google: boolean; values: string[] }>
@@ -100,7 +117,6 @@ async function readFeed(
   let leadingLines = 0
   const at = () => whereIn(parser, leadingLines, item === undefined ? undefined : items + 1)
   let kind: FeedKind | undefined
-  let rootName = ''
   let items = 0
   const nested = new Map<string, Set<string>>()
   /** Local names of the open elements, the root first. */
@@ -132,7 +148,6 @@ async function readFeed(
         `Elements are nested more than ${MAX_DEPTH} deep (${at()}): it is not a product feed.`,
       )
     if (depth === 0) {
-      rootName = tag.name
       kind = feedKindOf(tag)
       return
     }
@@ -141,7 +156,7 @@ async function readFeed(
       const isItem =
         kind === 'RSS 2.0'
           ? tag.local === 'item' && parent === 'channel' && depth === 2
-          : tag.local === 'entry' && depth === 1
+          : tag.local === (kind === 'Atom' ? 'entry' : 'item') && depth === 1
       if (isItem) {
         item = new Map()
         itemDepth = depth
@@ -220,10 +235,7 @@ async function readFeed(
     throw await feedError(error, { input, where: at(), line: parser.line + leadingLines, rereading })
   }
   if (items === 0)
-    throw new SheetFileError(
-      'not-a-feed',
-      `It is an ${kind} feed (<${rootName}>) without a single ${kind === 'Atom' ? '<entry>' : '<item> in its <channel>'}: there are no products in it.`,
-    )
+    throw new SheetFileError('not-a-feed', `It is ${EMPTY_FEED[kind!]}: there are no products in it.`)
   return { kind: kind!, items, nested }
 }
 
@@ -361,7 +373,7 @@ export async function streamXmlFeed(
 
 function feedNotes(pass: Pass): string[] {
   const notes = [
-    `read as an XML feed (${pass.kind}): ${pass.items === 1 ? '1 item, read as a row' : `${count(pass.items)} items, each read as a row`}`,
+    `read as an XML feed (${KIND_SAID[pass.kind]}): ${pass.items === 1 ? '1 item, read as a row' : `${count(pass.items)} items, each read as a row`}`,
   ]
   for (const [name, parts] of pass.nested) {
     notes.push(

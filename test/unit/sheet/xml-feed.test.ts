@@ -264,6 +264,23 @@ describe('streamXmlFeed', () => {
     )
   })
 
+  it('RSS’s <channel> alone, without the <rss> around it, is read as the feed it is, and said so', async () => {
+    // As a tryout's Farfetch feed was written: <channel> the root, its items Google's names unprefixed.
+    const channel = RSS.replace(/<rss[^>]*>\n/, '')
+      .replace('</rss>\n', '')
+      .replace('<channel>', '<channel xmlns:g="http://base.google.com/ns/1.0">')
+    const whole = await read(RSS)
+    const { items, notes } = await read(channel)
+    expect(items).toEqual(whole.items)
+    expect(notes[0]).toBe(
+      'read as an XML feed (RSS 2.0, its <channel> without the <rss> around it): 2 items, each read as a row',
+    )
+    const empty = await refusal('<channel><title>Shop</title></channel>')
+    expect(empty.message).toBe(
+      'It is an RSS 2.0 <channel> without a single <item>: there are no products in it.',
+    )
+  })
+
   it('refuses XML that is not a product feed, naming what it found', async () => {
     const other = await refusal('<?xml version="1.0"?><products><product><ean>1</ean></product></products>')
     expect(other).toMatchObject({
