@@ -70,18 +70,17 @@ const MAX_DEPTH = 32
 
 type FeedKind = 'RSS 2.0' | 'RSS 2.0 channel' | 'Atom'
 
-/** Each kind without a single item, as its refusal says it. */
-const EMPTY_FEED: Record<FeedKind, string> = {
-  'RSS 2.0': 'an RSS 2.0 feed (<rss>) without a single <item> in its <channel>',
-  'RSS 2.0 channel': 'an RSS 2.0 <channel> without a single <item>',
-  Atom: 'an Atom feed (<feed>) without a single <entry>',
-}
-
-/** Each kind as the notes say it. */
-const KIND_SAID: Record<FeedKind, string> = {
-  'RSS 2.0': 'RSS 2.0',
-  'RSS 2.0 channel': 'RSS 2.0, its <channel> without the <rss> around it',
-  Atom: 'Atom',
+/** Each kind as the notes say it, and as its refusal says it without a single item. */
+const KIND_WORDS: Record<FeedKind, { said: string; empty: string }> = {
+  'RSS 2.0': {
+    said: 'RSS 2.0',
+    empty: 'an RSS 2.0 feed (<rss>) without a single <item> in its <channel>',
+  },
+  'RSS 2.0 channel': {
+    said: 'RSS 2.0, its <channel> without the <rss> around it',
+    empty: 'an RSS 2.0 <channel> without a single <item>',
+  },
+  Atom: { said: 'Atom', empty: 'an Atom feed (<feed>) without a single <entry>' },
 }
 
 /** One item's elements: each column's values, and whether they are `g:` elements. */
@@ -235,7 +234,7 @@ async function readFeed(
     throw await feedError(error, { input, where: at(), line: parser.line + leadingLines, rereading })
   }
   if (items === 0)
-    throw new SheetFileError('not-a-feed', `It is ${EMPTY_FEED[kind!]}: there are no products in it.`)
+    throw new SheetFileError('not-a-feed', `It is ${KIND_WORDS[kind!].empty}: there are no products in it.`)
   return { kind: kind!, items, nested }
 }
 
@@ -373,7 +372,7 @@ export async function streamXmlFeed(
 
 function feedNotes(pass: Pass): string[] {
   const notes = [
-    `read as an XML feed (${KIND_SAID[pass.kind]}): ${pass.items === 1 ? '1 item, read as a row' : `${count(pass.items)} items, each read as a row`}`,
+    `read as an XML feed (${KIND_WORDS[pass.kind].said}): ${pass.items === 1 ? '1 item, read as a row' : `${count(pass.items)} items, each read as a row`}`,
   ]
   for (const [name, parts] of pass.nested) {
     notes.push(

@@ -409,7 +409,15 @@ export function barcodeHolds<K>(
           message: `Barcode ${barcode} was already ${created.by}: sending it would create a second copy`,
         })
       }
-    } else if (same.length > 1 && !heldAsRepeats(same, holds)) {
+    } else if (isOneSkuRepeated(same)) {
+      const [first, ...repeats] = same
+      for (const repeat of repeats) {
+        holds.set(repeat.key, {
+          reason: 'repeat',
+          message: `The same SKU as ${first!.label}, which is sent: not sent twice`,
+        })
+      }
+    } else if (same.length > 1) {
       for (const candidate of same) {
         const others = same.filter((other) => other !== candidate).map((other) => other.label)
         holds.set(candidate.key, {
@@ -427,16 +435,11 @@ export function barcodeHolds<K>(
  * `content`): then the first is sent and the others are held as its repeats. Any two that differ
  * leave all of them to be held as sharing the barcode.
  */
-function heldAsRepeats<K>(same: readonly SendCandidate<K>[], holds: Map<K, Hold>): boolean {
+function isOneSkuRepeated<K>(same: readonly SendCandidate<K>[]): boolean {
   const [first, ...rest] = same
-  if (first?.content === undefined || rest.some((other) => other.content !== first.content)) return false
-  for (const repeat of rest) {
-    holds.set(repeat.key, {
-      reason: 'repeat',
-      message: `The same SKU as ${first.label}, which is sent: not sent twice`,
-    })
-  }
-  return true
+  return (
+    first?.content !== undefined && rest.length > 0 && rest.every((other) => other.content === first.content)
+  )
 }
 
 /** A few names, then how many more. */
