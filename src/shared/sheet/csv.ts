@@ -3,7 +3,7 @@ import { skuColumns } from './columns.ts'
 import { textChunks } from './decode.ts'
 import { SheetFileError } from './errors.ts'
 import { escapeFormula } from './formula.ts'
-import { isBlankRow } from './help-row.ts'
+import { columnHelpNote, isBlankRow, isColumnHelpRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_PENDING_CHARS } from './limits.ts'
 import { lineOf } from './places.ts'
 
@@ -15,7 +15,8 @@ import { lineOf } from './places.ts'
  * header are ignored, and said so once (in `notes`). Blank lines before the header are rows of the
  * sheet as a spreadsheet shows it: they are handed over as blank rows ahead of the data, so each
  * data row keeps its line (a WordPress export that begins with a line break has its header on
- * line 2), and a byte order mark after them is dropped from the header.
+ * line 2), and a byte order mark after them is dropped from the header. A line of help for each
+ * column above the header (Meta's catalog template: `isColumnHelpRow`) is read as those are.
  *
  * Papa Parse's own worker mode is not used: it builds a blob worker, which the app's Content
  * Security Policy forbids, and the app already runs this whole pipeline in its own worker.
@@ -61,19 +62,9 @@ function csvReader() {
   }
 
   const takeHeader = (cells: string[]) => {
-    if (cells.length > MAX_COLUMNS) {
-      throw new SheetFileError(
-        'too-many-columns',
-        `The file has ${count(cells.length)} columns; the contract has ${skuColumns().length} and at most ${count(MAX_COLUMNS)} are read. Is it a SKU sheet?`,
-      )
-    }
+    if (cells.length > MAX_COLUMNS) throw tooManyColumns(cells.length)
     checkCells(cells, 0)
-    if (cells.length === 1 && /[;:|\t,]/.test(cells[0]!)) {
-      throw new SheetFileError(
-        'one-column',
-        `1 column found, headed "${cells[0]!.slice(0, 80)}": the columns could not be told apart. Separate them with commas, semicolons, tabs or |, the same number in every row.`,
-      )
-    }
+    if (cells.length === 1 && /[;:|\t,]/.test(cells[0]!)) throw oneColumn(cells[0]!)
     // The text's own byte order mark is gone already; one after blank lines or spaces is not text.
     cells[0] = cells[0]!.replace(/^\s*\uFEFF/, '')
     headers = cells
@@ -116,8 +107,12 @@ function csvReader() {
     const out: string[][] = []
     for (const cells of result.data) {
       if (headers === null) {
-        if (isBlankRow(cells)) {
+        // Help for each column is read as blank lines are: rows of the sheet, so each data row
+        // keeps its line.
+        const help = isColumnHelpRow(cells)
+        if (help || isBlankRow(cells)) {
           blankBefore++
+          if (help) notes.push(columnHelpNote(blankBefore))
           continue
         }
         takeHeader(cells)
@@ -149,6 +144,21 @@ function csvReader() {
   }
 
   return { push, headers: () => headers ?? [], notes }
+}
+
+function tooManyColumns(columns: number): SheetFileError {
+  return new SheetFileError(
+    'too-many-columns',
+    `The file has ${count(columns)} columns; the contract has ${skuColumns().length} and at most ${count(MAX_COLUMNS)} are read. Is it a SKU sheet?`,
+  )
+}
+
+/** A header of one cell that holds what would separate columns: they were not told apart. */
+function oneColumn(header: string): SheetFileError {
+  return new SheetFileError(
+    'one-column',
+    `1 column found, headed "${header.slice(0, 80)}": the columns could not be told apart. Separate them with commas, semicolons, tabs or |, the same number in every row.`,
+  )
 }
 
 /**

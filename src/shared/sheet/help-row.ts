@@ -15,3 +15,22 @@ export function isHelpRow(cells: readonly string[]): boolean {
 export function isBlankRow(cells: readonly string[]): boolean {
   return cells.every((cell) => cell.trim() === '')
 }
+
+/**
+ * A line of help above the header, one for each column: Meta's catalog template starts with one,
+ * each cell "# Required | A unique content ID for the item…" (or "# Optional |", in the language of
+ * whoever downloaded it: "# Обязательно |"), and its header is the line after. Taken for the header,
+ * it left a real file with no column read. Every cell written is such help, and there are two at
+ * least, so a header whose first column is named "#" is still a header.
+ */
+const COLUMN_HELP = /^#[^|\n]{1,40}\|/
+
+export function isColumnHelpRow(cells: readonly string[]): boolean {
+  const written = cells.filter((cell) => cell.trim() !== '')
+  return written.length >= 2 && written.every((cell) => COLUMN_HELP.test(cell.trim()))
+}
+
+/** The note a sheet gets when its line `line` was such help. */
+export function columnHelpNote(line: number): string {
+  return `Line ${line} is help for each column (“# Required | …”, as Meta’s catalog template writes it), not the header: the header is read from the line after it.`
+}

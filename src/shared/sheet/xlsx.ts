@@ -4,7 +4,7 @@ import type { Cell, Row } from 'write-excel-file/universal'
 import { SheetFileError } from './errors.ts'
 import { NOT_XLSX_MESSAGE, OLD_XLS_MESSAGE } from './file-kind.ts'
 import { escapeFormula, isPlainNumber } from './formula.ts'
-import { isBlankRow } from './help-row.ts'
+import { columnHelpNote, isBlankRow, isColumnHelpRow } from './help-row.ts'
 import { MAX_CELL_CHARS, MAX_COLUMNS, MAX_XLSX_UNPACKED_BYTES } from './limits.ts'
 import { lineOf, thousands } from './places.ts'
 import type { ParsedSheet } from './csv.ts'
@@ -79,8 +79,9 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
   }
   const cells = data.map((row) => row.map(cellText))
   // Blank rows above the header are rows of the sheet as the spreadsheet shows them: handed over as
-  // blank rows ahead of the data (as csv.ts does), so each data row keeps its line.
-  const header = cells.findIndex((row) => !isBlankRow(row))
+  // blank rows ahead of the data (as csv.ts does), so each data row keeps its line. So is a row of
+  // help for each column (Meta's catalog template).
+  const header = cells.findIndex((row) => !isBlankRow(row) && !isColumnHelpRow(row))
   const headerCells = header < 0 ? undefined : cells[header]
   if (!headerCells) throw new SheetFileError('empty', 'The workbook’s first sheet is empty.')
   const rows = [...cells.slice(0, header).map((): string[] => []), ...cells.slice(header + 1)]
@@ -93,7 +94,9 @@ export async function readXlsx(bytes: Bytes): Promise<ParsedSheet> {
       `The sheet has ${width.toLocaleString('en-US')} columns; at most ${MAX_COLUMNS.toLocaleString('en-US')} are read. Is it a SKU sheet?`,
     )
   }
-  const notes: string[] = []
+  const notes = cells
+    .slice(0, header)
+    .flatMap((row, index) => (isBlankRow(row) ? [] : [columnHelpNote(index + 1)]))
   const headers = headerCells.slice(0, width)
   rows.forEach((cells, index) => {
     const huge = cells.findIndex((cell) => cell.length > MAX_CELL_CHARS)

@@ -89,6 +89,26 @@ describe('parseCsvText', () => {
     ])
   })
 
+  // Meta's catalog template, downloaded in Russian and filled in (a real shop's): its first line is
+  // help for each column, and was taken for the header, so no column was read.
+  it('reads a line of help for each column above the header as a line before it, and says so', () => {
+    const text =
+      '# Обязательно | A unique content ID for the item. Character limit: 100,# Обязательно | A specific and relevant title for the item,# Optional | The brand\n' +
+      'id,title,brand\nDB_1,Aviator,Northwind\n'
+    const read = parseCsvText(text)
+    expect(read.headers).toEqual(['id', 'title', 'brand'])
+    // Aviator is line 3, as the spreadsheet shows it.
+    expect(read.rows).toEqual([
+      ['', '', ''],
+      ['DB_1', 'Aviator', 'Northwind'],
+    ])
+    expect(read.notes).toEqual([
+      'Line 1 is help for each column (“# Required | …”, as Meta’s catalog template writes it), not the header: the header is read from the line after it.',
+    ])
+    // A header whose first column is named "#" is a header.
+    expect(parseCsvText('#,Name\n1,Aviator\n').headers).toEqual(['#', 'Name'])
+  })
+
   // A real Russian WooCommerce export (a WordPress page's stray output before the file) begins so.
   it('drops a byte order mark that comes after a blank line and a tab, not only one at the start', () => {
     const read = parseCsvText('\n\t\uFEFFID,Name\n40,Aviator\n')

@@ -49,6 +49,23 @@ describe('XLSX', () => {
     expect(lineOf(aviator!.row)).toBe(4)
   })
 
+  it('reads a row of help for each column above the header (Meta’s catalog template) as such, and says so', async () => {
+    const bytes = await writeXlsx([
+      ['# Required | A unique content ID for the item.', '# Required | A specific and relevant title.'],
+      ['id', 'title'],
+      ['DB_1', 'Aviator'],
+    ])
+    const sheet = await readXlsx(bytes)
+    expect(sheet.headers).toEqual(['id', 'title'])
+    expect(sheet.rows).toEqual([
+      ['', ''],
+      ['DB_1', 'Aviator'],
+    ])
+    expect(sheet.notes).toEqual([
+      'Line 1 is help for each column (“# Required | …”, as Meta’s catalog template writes it), not the header: the header is read from the line after it.',
+    ])
+  })
+
   it('accepts an ArrayBuffer, a Uint8Array and a Blob', async () => {
     const bytes = await writeXlsx([['brand'], ['Northwind']])
     for (const input of [bytes, bytes.slice().buffer, new Blob([bytes])]) {
