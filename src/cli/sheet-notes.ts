@@ -48,6 +48,10 @@ export function columnNotes(
       notes.push(
         `column ${header(match.column)} fills ${describeColumn(path)}; ${others} could too and ${match.rivals.length === 1 ? 'is' : 'are'} ignored (${header(match.column)} ${match.contest}); choose another with --mapping`,
       )
+    } else if (path !== null && match.byFormat && match.path === path) {
+      notes.push(
+        `column ${header(match.column)} fills ${describeColumn(path)} as the file's format reads it: ${match.why}`,
+      )
     } else if (path === null && match.identifier) {
       notes.push(
         `column ${header(match.column)} is a shop's own code, not a barcode, and is not read; if it is the barcode, say so with --mapping ({"columns": {${JSON.stringify(match.header)}: "barcode"}})`,

@@ -406,7 +406,7 @@ test.describe('Importing real spreadsheets', () => {
     )
     await expect(field(page, 'collection')).toHaveValue('category')
     await expect(row(page, 'collection')).toContainText(
-      'Wix’s collections: a product’s first is its category',
+      'Wix’s collections, in no order: the first that is not one to sell by (such as “Sale”) is the category',
     )
     await expect(field(page, 'visible')).toHaveValue('isActive')
     await expect(field(page, 'productImageUrl')).toHaveValue('productImage')

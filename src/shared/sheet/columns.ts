@@ -424,10 +424,17 @@ export function matchColumns(headers: readonly string[], options: MatchOptions =
     }
     const auto = autoMatch(header, words)
     // Said with the header as written, and what it was read as: "“Nome” is “Name” in English", or
-    // the format's own reason ("Wix’s collections: a product’s first is its category").
+    // the format's own reason ("Wix’s collections, in no order: the first that is not one to sell
+    // by (such as “Sale”) is the category").
     const readOtherwise = matched(column) !== header && auto.path !== null && auto.why
-    const why = readAsWhy?.get(column) ?? `“${header.trim()}” is “${matched(column)}” in English; ${auto.why}`
-    return { ...base, ...auto, ...(readOtherwise && { why }) }
+    const byFormat = readAsWhy?.get(column)
+    const why = byFormat ?? `“${header.trim()}” is “${matched(column)}” in English; ${auto.why}`
+    return {
+      ...base,
+      ...auto,
+      ...(readOtherwise && { why }),
+      ...(readOtherwise && byFormat && { byFormat: true }),
+    }
   })
   const contested = new Map<string, ColumnMatch[]>()
   for (const match of matches) {

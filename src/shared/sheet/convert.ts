@@ -12,6 +12,7 @@ import {
   UNIT_COLUMN_PREFIX,
 } from './columns.ts'
 import type { Conversion, FieldPath, Measure } from './types.ts'
+import { isAsideCategory } from './category-lists.ts'
 
 /**
  * One cell's text turned into the value its field holds, by the field's kind in the catalogue
@@ -126,14 +127,32 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   return leafCell(target.node.meta, name, options)
 }
 
-/** A shop's on or off in its status column, beyond the yes and no of any yes/no field. */
-const ON_OFF: Record<string, boolean> = { enabled: true, disabled: false, active: true, inactive: false }
+/**
+ * A shop's on or off in its status column, beyond the yes and no of any yes/no field: people's
+ * words, WordPress's (WooCommerce's API writes a product's post status: publish, pending, private,
+ * future for scheduled, trash) and Shopify's archived. A draft is left alone: DRAFT is the
+ * platform's own status too.
+ */
+const ON_OFF: Record<string, boolean> = {
+  enabled: true,
+  disabled: false,
+  active: true,
+  inactive: false,
+  publish: true,
+  pending: false,
+  private: false,
+  future: false,
+  trash: false,
+  archived: false,
+}
 
 /**
  * A shop's status column that answers yes or no (PrestaShop's back office exports Status as 1 or 0,
  * people write "Enabled"): whether the product is on sale, which is Active, not the platform's
- * DRAFT or PUBLISHED. Sent as the status, a real export's "0" reached the platform as status "0".
- * A sheet's column only: a fixed value typed for the status is the person's status.
+ * DRAFT or PUBLISHED. Sent as the status, a real export's "0" reached the platform as status "0",
+ * and a WooCommerce API dump's "publish" as status "publish". A sheet's column only (headed
+ * `status` too, as that dump's is), not the app's own export: a fixed value typed for the status is
+ * the person's status, and the export wrote each draft's as it was.
  */
 export function statusAnswerCell(convert: CellConverter): CellConverter {
   return (text) => {
@@ -168,11 +187,43 @@ const TEXT_MARK = /^'(\d[\d ]*)$/
 const NO_BARCODE =
   /^(?:n\/?a|none|null|nil|unknown|tbd|tba|-+|[^\p{Nd}\s]*\s[^\p{Nd}]*|[a-z][a-z+.-]*:\/\/[^\p{Nd}]*)$/iu
 
+/**
+ * A cell of several codes: an Etsy listing's SKU column lists its variations' codes ("66F9_5436,
+ * 66F9_5437,…"), a price feed's "eans" a product's EANs. A barcode has no comma, semicolon, bar or
+ * line break in it, so a cell split by one into two parts or more, each a code (a digit in four
+ * characters or more), is a list. A number a spreadsheet wrote with commas ("4,006,381,333,931",
+ * "8,90123E+12") is not: validation says what is wrong with it.
+ */
+const CODE_LIST = /[,;|\n]/
+const CODE = /^(?=.*\p{Nd}).{4,}$/u
+
+/** The codes a barcode cell lists, or undefined when it holds one (or none). */
+function listedCodes(value: string): string[] | undefined {
+  if (!CODE_LIST.test(value)) return undefined
+  const parts = value
+    .split(/[,;|\r\n]+/)
+    .map((part) => part.trim())
+    .filter(Boolean)
+  return parts.length > 1 && parts.every((part) => CODE.test(part)) ? parts : undefined
+}
+
 /** The app's own export writes a draft's barcode as it is, so only other files lose the mark. */
 function barcodeCell(text: string): Converted {
   const { value } = trimmedCell(text)
   if (value !== undefined && NO_BARCODE.test(value))
     return { value: undefined, conversion: { kind: 'no-barcode', from: value, to: '' } }
+  // Sent as it was, the list was one SKU's barcode of 1,797 characters (a tryout's Etsy listings):
+  // which code is this SKU's is the person's to say, not the first one's by default.
+  const codes = value === undefined ? undefined : listedCodes(value)
+  if (codes)
+    return {
+      error: `Barcode holds ${codes.length} codes, not one (${codes
+        .slice(0, 2)
+        .map((code) => `“${code}”`)
+        .join(
+          ', ',
+        )}${codes.length > 2 ? ', …' : ''}): keep this SKU’s own, or give each code a row of its own`,
+    }
   const digits = value === undefined ? undefined : TEXT_MARK.exec(value)?.[1]
   return digits === undefined
     ? { value }
@@ -319,15 +370,9 @@ function picturePathCell(convert: CellConverter, base: string | undefined): Cell
 }
 
 /**
- * The names shops give the root of their category tree (PrestaShop's "Home", in the languages of
- * its installer), which every product sits under and which says nothing of what it is.
- */
-const ROOT_CATEGORIES = new Set(['root', 'home', 'accueil', 'inicio', 'startseite', 'início', 'home page'])
-
-/**
  * A list of the categories a product is in (PrestaShop's "Categories (x,y,z...)", "Home, Women,
- * Dresses"): the category is its most specific, the last entry that is not the shop's root; a
- * list of the root alone keeps it.
+ * Dresses"): the category is its most specific, the last entry that is neither the shop's root nor
+ * a collection to sell by (category-lists.ts); a list of those alone keeps its first.
  */
 function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverter {
   return (text) => {
@@ -336,7 +381,7 @@ function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverte
       .map((entry) => entry.trim())
       .filter(Boolean)
     if (entries.length < 2) return convert(text)
-    const chosen = entries.filter((entry) => !ROOT_CATEGORIES.has(entry.toLowerCase())).at(-1) ?? entries[0]!
+    const chosen = entries.filter((entry) => !isAsideCategory(entry)).at(-1) ?? entries[0]!
     const converted = convert(chosen)
     return 'error' in converted
       ? converted
@@ -345,13 +390,15 @@ function categoryListCell(convert: CellConverter, list: ',' | ';'): CellConverte
 }
 
 /**
- * What kind of product a shop system says a row is (WooCommerce's and Magento's "type": simple,
- * variable, configurable…), not what the product is: a column of them matched as the category or
- * sub-category ("Type" is Shopify's product type, a sub-category) gave every SKU of a tryout's sheet
- * the sub-category "variable".
+ * What kind of product a shop system says a row is, not what the product is: WooCommerce's and
+ * Magento's "type" (simple, variable, configurable…) and Odoo's "Product Type" (Stockable Product,
+ * Consumable, Service; "product", "consu", "service" in its own export). A column of them matched
+ * as the category or sub-category ("Type" is Shopify's product type, a sub-category) gave every SKU
+ * of a tryout's sheet the sub-category "variable", and an Odoo sheet's 574 SKUs the category
+ * "Stockable Product" or "Service".
  */
 const PRODUCT_KINDS =
-  /^(?:simple|variable|variation|grouped|external|configurable|bundle|virtual|downloadable)(?:\s*,\s*(?:simple|variable|variation|downloadable|virtual))*$/i
+  /^(?:simple|variable|variation|grouped|external|configurable|bundle|virtual|downloadable)(?:\s*,\s*(?:simple|variable|variation|downloadable|virtual))*$|^(?:stockable product|storable product|consumable|service|goods|combo|product|consu)$/i
 
 /** A category's number in the shop, not its name (PrestaShop's "Categories (x,y,z...)" takes either: "13"). */
 const CATEGORY_NUMBER = /^\d+$/

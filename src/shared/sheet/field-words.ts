@@ -49,7 +49,16 @@ words(
   'thumbnail',
 )
 words('actionUrl', 'url', 'link', 'product url', 'product link', 'product page', 'shop url', 'permalink')
-words('category', 'categories', 'main category', 'product type', 'category name', 'product category name')
+words(
+  'category',
+  'categories',
+  'main category',
+  'product type',
+  'category name',
+  'product category name',
+  // A price comparison feed's path of categories (idealo's "categoryPath": "Office > Money > Testers").
+  'category path',
+)
 words('subCategory', 'sub category', 'subcategory', 'subcat', 'sub cat', 'type')
 words(
   'isActive',
@@ -160,6 +169,9 @@ const BARCODE_CODES = new Set([
   'isbn',
   'isbn13',
   'jan',
+  // A price comparison feed's (idealo's "eans"): a product's codes, most often one.
+  'eans',
+  'gtins',
 ])
 /**
  * Words a barcode's header joins its code with, in the languages shops export in: "EAN code",

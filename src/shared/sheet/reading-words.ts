@@ -137,8 +137,8 @@ const CONVERSION_WORDS: Record<
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'category-list': {
-    one: 'list of categories: the most specific one kept',
-    many: 'lists of categories: the most specific one kept each time',
+    one: 'list of categories: the last kept that is no shop root or collection to sell by (such as “Sale”)',
+    many: 'lists of categories: the last kept each time that is no shop root or collection to sell by (such as “Sale”)',
     example: (from, to) => `${quotedCell(from)} → ${quoted(to)}`,
   },
   'variant-name': {

@@ -136,7 +136,7 @@ function compile(headers: readonly string[], mapping: SheetMapping): CompiledMap
       index,
       path: plain,
       segments,
-      convert: path === 'status' && !asWritten ? statusAnswerCell(convert) : convert,
+      convert: path === 'status' && !ownExport ? statusAnswerCell(convert) : convert,
       slot: target.kind === 'slot' ? target.slot : null,
       ...(unitOf && { unitOf }),
     }

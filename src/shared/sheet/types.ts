@@ -31,6 +31,8 @@ export interface ColumnMatch {
   identifier?: true
   /** A column the file's format reads itself (Shopify's Handle, WooCommerce's Parent). */
   structural?: true
+  /** A column the file's format reads as a field under its own rule (Wix's collections, `why`). */
+  byFormat?: true
   /** Columns that could fill the same field and were left for this one. */
   rivals?: number[]
   /** For a column left for another: the field it could fill. */
@@ -109,7 +111,7 @@ export type ConversionKind =
   | 'category-path'
   /** Several image addresses in one cell: the first is the product image. */
   | 'first-image'
-  /** A list of the categories a product is in: its most specific one, not the shop's root. */
+  /** A list of the categories a product is in: its last that is neither the shop’s root nor a collection to sell by. */
   | 'category-list'
   /** A variant without a name of its own: its product's name with its options ("Tee – Red / M"). */
   | 'variant-name'

@@ -1,5 +1,6 @@
 import { wordsOf } from './header-words.ts'
 import { cellAt } from './cell-at.ts'
+import { isAsideCategory } from './category-lists.ts'
 
 /**
  * Wix Stores' product CSV, as its dashboard exports it (Store Products › More Actions › Export; its
@@ -11,13 +12,14 @@ import { cellAt } from './cell-at.ts'
  *   A product is its `Product` row; the `Variant` rows with its `handleId`, written after it, are its
  *   variants, each with only its own cells (`sku`, `surcharge`, `visible`, `inventory`, `weight`, its
  *   choice of each option in `productOptionDescriptionN`). Its pictures are in `productImageUrl`,
- *   joined by `;`; its collections in `collection`, joined by `;`: the first is the category.
+ *   joined by `;`; its collections in `collection`, joined by `;`, in no order: the first that is
+ *   not one to sell by ("Sale", "New Arrivals": category-lists.ts) is the category.
  * - **Catalog V3** (Wix's newer stores): `handle, fieldType, name, visible, plainDescription,
  *   categorySlugs, primaryCategorySlug, media, …, sku, barcode, …, productOptionName1,
  *   productOptionType1, productOptionChoices1, …`. `PRODUCT` rows, then the product's `VARIANT`
  *   rows (each with its own price, sku, barcode and choices), then a `MEDIA` row per picture (no
  *   SKU): the first is the product image. The category is `primaryCategorySlug`, else the first of
- *   `categorySlugs`.
+ *   `categorySlugs` that is not one to sell by.
  *
  * In both, a product with variant rows is no SKU itself; one without (no options, or options
  * chosen at checkout only) is one. A variant takes from its product what it leaves empty and is
@@ -124,7 +126,11 @@ function categoryColumns(
 ): Pick<WixColumns, 'category' | 'categories'> {
   const collection = at('collection')
   if (collection !== undefined) {
-    readAs.push([collection, 'Category', 'Wix’s collections: a product’s first is its category'])
+    readAs.push([
+      collection,
+      'Category',
+      'Wix’s collections, in no order: the first that is not one to sell by (such as “Sale”) is the category',
+    ])
     return { category: collection, categories: collection }
   }
   const primary = at('primary category slug')
@@ -136,7 +142,11 @@ function categoryColumns(
     return { category: primary, ...(slugs !== undefined && { categories: slugs }) }
   }
   if (slugs === undefined) return {}
-  readAs.push([slugs, 'Category', 'Wix’s categories (their slugs): a product’s first is its category'])
+  readAs.push([
+    slugs,
+    'Category',
+    'Wix’s categories (their slugs): the first that is not one to sell by is the category',
+  ])
   return { category: slugs, categories: slugs }
 }
 
@@ -217,7 +227,8 @@ function choiceName(choice: string): string {
 
 /**
  * A row's cells as the column matcher's fields read them: its pictures as addresses (V3's product
- * its first MEDIA row's), its category alone.
+ * its first MEDIA row's), its category alone: the primary one, else the first of its list that is
+ * not a collection to sell by, else the first.
  */
 function readable(columns: WixColumns, cells: readonly string[], firstMedia: string | undefined): string[] {
   const copy = [...cells]
@@ -225,10 +236,11 @@ function readable(columns: WixColumns, cells: readonly string[], firstMedia: str
     copy[columns.image] = mediaAddresses(cellAt(cells, columns.image) || (firstMedia ?? ''))
   if (columns.category !== undefined) {
     const own = columns.category === columns.categories ? '' : cellAt(cells, columns.category)
-    const first = cellAt(cells, columns.categories)
+    const names = cellAt(cells, columns.categories)
       .split(';')
-      .find((name) => name.trim() !== '')
-    copy[columns.category] = own || (first?.trim() ?? '')
+      .map((name) => name.trim())
+      .filter(Boolean)
+    copy[columns.category] = own || (names.find((name) => !isAsideCategory(name)) ?? names[0] ?? '')
   }
   return copy
 }

@@ -91,11 +91,11 @@ describe('the import’s dry run, by the send gates', () => {
   })
 
   it('counts as leaving fields not filled only the rows that do, not those with another warning', () => {
-    // A status the platform is not known to take (WordPress's "publish") is a warning, and fills every field.
+    // A status the platform is not known to take (a shop's own "Approved") is a warning, and fills every field.
     const { report } = dryRun(
       [
         'Product name,Barcode,Brand,Category,Sub-category,Product image,Status',
-        `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},publish`,
+        `Aviator,4006381333931,Northwind,eyewear,sunglasses,${IMAGE},Approved`,
       ].join('\n'),
     )
     expect(report.warningCount).toBeGreaterThan(0)

@@ -184,6 +184,21 @@ describe('headers as shops and people write them', () => {
     expect(matchColumns([header])[0]?.path).toBe('barcode')
   })
 
+  // A real German idealo feed: "eans" and "categoryPath" were ignored, and its 9 SKUs held back
+  // as having no barcode, each with a valid EAN-13.
+  it('a price comparison feed’s codes and category path', () => {
+    const headers = ['sku', 'brand', 'title', 'categoryPath', 'url', 'eans', 'imageUrls']
+    expect(matchColumns(headers).map((match) => match.path)).toEqual([
+      null,
+      'brand',
+      'productName',
+      'category',
+      'actionUrl',
+      'barcode',
+      'productImage',
+    ])
+  })
+
   // A real Italian price list: every row held back "without a product name", only Ean read.
   it('the main fields in the languages shops export in', () => {
     const headers = ['Cat', 'SCat', 'IdProd', 'Titolo', 'Descrizione', 'Marca', 'Ean', 'LinkImmagine']

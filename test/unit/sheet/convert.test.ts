@@ -3,6 +3,7 @@ import { convertCell } from '#shared/sheet/convert.ts'
 import { readSheet, rowToSku } from '#shared/sheet/rows.ts'
 import { validateSku } from '#shared/validation/validate.ts'
 import { automaticMapping, DEFAULT_SETTINGS, type SheetMapping } from '#shared/sheet/mapping.ts'
+import { DRAFT_COLUMN } from '#shared/sheet/app-columns.ts'
 
 /** A mapping of these columns alone: no fixed values, no defaults filled. */
 const only = (columns: (string | null)[]): SheetMapping => ({
@@ -140,10 +141,32 @@ describe('category cells', () => {
     ['subCategory', 'Configurable'],
     ['subCategory', 'simple, downloadable'],
     ['category', 'variation'],
+    // Odoo's Product Type, as its import sheet and its own export (`type`) write it.
+    ['category', 'Stockable Product'],
+    ['category', 'Service'],
+    ['category', 'Consumable'],
+    ['subCategory', 'consu'],
+    ['subCategory', 'product'],
   ] as const)('%s %j, a kind of product, is read as empty and said so', (path, text) => {
     expect(convertCell(path, text)).toEqual({
       value: undefined,
       conversion: { kind: 'product-kind', from: text, to: '' },
+    })
+  })
+
+  // A real Wix shop's collections, in no order: "Deals 3 for 120;New Arrivals;Tops" gave its SKUs
+  // the category "Deals 3 for 120", "Marine Collection;Pendants" the category "Marine Collection".
+  it.each([
+    ['Deals 3 for 120;New Arrivals;Tops', 'Tops'],
+    ['Tops;Sale', 'Tops'],
+    ['Marine Collection;Pendants', 'Pendants'],
+    ['Home; Women; Dresses', 'Dresses'],
+    // Only collections to sell by: the first is kept.
+    ['Sale;New Arrivals', 'Sale'],
+  ])('a list %j keeps %j, not a collection to sell by', (text, kept) => {
+    expect(convertCell('category', text)).toEqual({
+      value: kept,
+      conversion: { kind: 'category-list', from: text, to: kept },
     })
   })
 
@@ -281,6 +304,27 @@ describe('barcode cells', () => {
       ])
     },
   )
+
+  // A tryout's Etsy listings (its SKU column taken for the barcode, as the importer's note said
+  // to) sent one SKU with a barcode of 1,797 characters: its variations' codes joined by commas.
+  it.each([
+    [
+      '66F927A9CDAD6_5436,66F927A9CDAD6_5437,66F927A9CDAD6_5438',
+      3,
+      '“66F927A9CDAD6_5436”, “66F927A9CDAD6_5437”, …',
+    ],
+    ['4006381333931; 4006381333948', 2, '“4006381333931”, “4006381333948”'],
+    ['4006381333931\n4006381333948', 2, '“4006381333931”, “4006381333948”'],
+  ])('a cell listing codes, %j, is an error naming them', (text, codes, shown) => {
+    const row = rowToSku([text], ['Barcode'], only(['barcode']), 1)
+    expect(row.errors.map((error) => error.message)).toEqual([
+      `Barcode holds ${codes} codes, not one (${shown}): keep this SKU’s own, or give each code a row of its own`,
+    ])
+  })
+
+  it.each(['4,006,381,333,931', 'KZKL', 'Gold-7, rose'])('%j is no list of codes', (text) => {
+    expect(convertCell('barcode', text)).not.toHaveProperty('error')
+  })
 
   it.each(['4006E12', '123E45', '1e5', 'ABC-1E+5'])(
     'take %s, a code that only looks like a number',
@@ -536,7 +580,7 @@ describe('a shop’s status column that answers yes or no', () => {
     expect(results.map((result) => result.sku.isActive)).toEqual([true, false])
   })
 
-  it('a fixed status typed for every row is the person’s status, and a column headed by its path is read as written', () => {
+  it('a fixed status typed for every row is the person’s status, and the app’s own export’s is read as written', () => {
     const fixed = rowToSku(
       ['Aviator'],
       ['Name'],
@@ -544,8 +588,31 @@ describe('a shop’s status column that answers yes or no', () => {
       1,
     )
     expect(fixed.sku).toMatchObject({ status: 'DRAFT' })
-    const asWritten = rowToSku(['Aviator', '0'], ['Name', 'status'], only(['productName', 'status']), 1)
-    expect(asWritten.sku).toEqual({ productName: 'Aviator', status: '0' })
+    const own = rowToSku(
+      ['Aviator', '0', 'd1'],
+      ['productName', 'status', DRAFT_COLUMN],
+      only(['productName', 'status']),
+      1,
+    )
+    expect(own.sku).toEqual({ productName: 'Aviator', status: '0' })
+  })
+
+  // A WooCommerce API dump (a real Serbian shop's) heads its post status `status`, the contract's
+  // path: its "publish" went to the platform as 96 SKUs' status "publish".
+  it.each([
+    ['publish', true],
+    ['private', false],
+    ['trash', false],
+    ['archived', false],
+  ] as const)('a shop’s %j in a column headed `status` is Active %j', (text, active) => {
+    const read = rowToSku(['Aviator', text], ['name', 'status'], only(['productName', 'status']), 1)
+    expect(read.sku).toEqual({ productName: 'Aviator', isActive: active })
+    expect(read.conversions).toContainEqual({
+      field: 'status',
+      kind: 'status-answer',
+      from: text,
+      to: String(active),
+    })
   })
 })
 

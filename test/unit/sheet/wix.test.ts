@@ -47,7 +47,8 @@ const ROWS = [
     description: '<p>Masque purifiant</p>',
     productImageUrl:
       'a6901a_355ae8c5ec80456c9f91e4d73c393ce3~mv2.jpg;a6901a_62670a4bd3b64a1f8b1c1e1a2b3c4d5e~mv2.png',
-    collection: 'Soins de la peau;Soins du visage',
+    // Collections in no order; a sale's is one to sell by, not a category (a real shop's "Sale;Dresses").
+    collection: 'Sale;Soins du visage;Soins de la peau',
     price: '15.0',
     visible: 'true',
     productOptionName1: 'Taille',
@@ -142,7 +143,7 @@ describe('Wix’s product export: its layout', () => {
     })
     // The person is told why a column named otherwise fills the field, not that it is a translation.
     expect(matches[HEADERS.indexOf('collection')]!.why).toBe(
-      'Wix’s collections: a product’s first is its category',
+      'Wix’s collections, in no order: the first that is not one to sell by (such as “Sale”) is the category',
     )
     expect(matches[HEADERS.indexOf('collection')]!.header).toBe('collection')
   })
@@ -168,7 +169,7 @@ describe('Wix’s product export: its rows', () => {
       undefined,
     ])
     expect(skus[0]).toMatchObject({
-      category: 'Soins de la peau',
+      category: 'Soins du visage',
       brand: 'Soyou',
       isActive: true,
       options: { Taille: '30ml' },
