@@ -113,6 +113,8 @@ export class VerdictTally {
   /** Items to be sent whose barcode the destination has: held for it. */
   private readonly createdThere: SendCandidate<number>[] = []
   private valid = 0
+  /** Items with neither a barcode nor a name: each a SKU of its own, alike or not. */
+  private unnamed = 0
 
   constructor(options: VerdictOptions) {
     this.options = options
@@ -124,7 +126,12 @@ export class VerdictTally {
     const barcode = barcodeKey((item.payload as { barcode?: unknown } | undefined)?.barcode)
     // A row that holds no field (a stock sheet's, say) is no SKU: it repeats none.
     if (isRecord(item.payload) && Object.keys(item.payload).length > 0) {
-      this.note('content', this.content, hashOf(JSON.stringify(item.payload)), index, barcode)
+      // Nor is one read with neither a barcode nor a name the same SKU as another: a sheet whose
+      // name columns were not read ("title_uk") had three jewels "read as the same SKU", alike
+      // only in the defaults and the columns read.
+      if (barcode !== '' || hasName(item.payload))
+        this.note('content', this.content, hashOf(JSON.stringify(item.payload)), index, barcode)
+      else this.unnamed++
       if (barcode !== '') this.note('barcode', this.barcodes, hashOf(barcode), index, barcode)
       const shopId = item.shopId?.trim()
       if (shopId) this.note('shopId', this.shopIds, hashOf(shopId), index, shopId)
@@ -184,7 +191,7 @@ export class VerdictTally {
       heldBack,
       holds: new HeldItems(codes, reasons, byBarcode, heldBack),
       repeated: [...this.repeats.content.values()].map(rowsOf),
-      distinct: this.content.size,
+      distinct: this.content.size + this.unnamed,
       repeatedShopIds: [...this.repeats.shopId.values()].map(rowsOf),
       sharedBarcodes: [...this.repeats.barcode.values()].map(rowsOf),
     }
@@ -371,3 +378,8 @@ class HeldItems implements HeldBack {
  */
 const ownCopy = (text: string): string =>
   text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string)
+
+/** Whether a SKU read has a product name, the other of what tells a SKU from another. */
+function hasName(payload: Record<string, unknown>): boolean {
+  return typeof payload.productName === 'string' && payload.productName.trim() !== ''
+}

@@ -64,6 +64,23 @@ describe('one verdict for a file (fileVerdict)', () => {
     expect(verdict.distinct).toBe(2)
   })
 
+  // A tryout's own sheet of three jewels, its name columns ("title_uk") not read: "3 SKU rows
+  // hold 1 distinct SKU", alike only in the defaults filled and the columns read.
+  it('names no rows with neither a barcode nor a name as the same SKU, and counts each as one', () => {
+    const unnamed = { status: 'DRAFT', isActive: true }
+    const verdict = fileVerdict(
+      [item(2, unnamed), item(3, { ...unnamed }), item(4, { ...unnamed }), item(5, sku({ barcode: '1' }))],
+      options,
+    )
+    expect(verdict.repeated).toEqual([])
+    expect(verdict.distinct).toBe(4)
+    // A name alone tells them apart, and says when two are the same.
+    const named = { ...unnamed, productName: 'Lunnytsya' }
+    expect(fileVerdict([item(2, named), item(3, { ...named })], options).repeated).toEqual([
+      { key: '', rows: [2, 3] },
+    ])
+  })
+
   it('names shop ids carried by more than one row, and holds nothing for them alone', () => {
     const verdict = fileVerdict(
       [item(2, sku({ barcode: '1' }), { shopId: '42' }), item(3, sku({ barcode: '2' }), { shopId: ' 42' })],
