@@ -15,8 +15,9 @@ export interface HeaderWords {
   /** A unit the header names: "(mm)", "-mm", "in cm". */
   unit?: LengthUnit
   /**
-   * A PIM locale suffix (`-en_US`), with any channel after it (`-ecommerce`): set aside so
-   * `name-en_US` reads as "name"; two locales of one field contest it as any two columns do.
+   * A PIM locale suffix (`-en_US`), with any channel after it (`-ecommerce`), or a language's code
+   * alone (`_uk`): set aside so `name-en_US` reads as "name"; two locales of one field contest it
+   * as any two columns do.
    */
   locale?: string
   /**
@@ -31,6 +32,13 @@ export interface HeaderWords {
 const PREFIXES = ['google shopping', 'variant', 'product', 'item', 'custom', 'attribute', 'meta']
 
 const LOCALE = /[-_ ]([a-z]{2}_[A-Z]{2})(?:-([\w]+))?$/
+/**
+ * A language's code alone after a field's words (`title_uk`, `title_en`: a shop's own sheet in
+ * Ukrainian and English, whose names were read as no field). Only languages' codes shops write,
+ * and not `id` (Indonesian's, but `image_id` and `category_id` are ids) nor `no` (a number).
+ */
+const LANGUAGE =
+  /[-_](en|uk|ru|pl|de|fr|es|it|pt|nl|sv|da|fi|nb|cs|sk|hu|ro|bg|el|tr|ar|he|ja|zh|ko|vi|th|lt|lv|et|hr|sl|sr)$/
 const UNIT_IN_BRACKETS = /\s*[([]\s*(?:in\s+)?([a-z]+)\s*[)\]]\s*$/i
 const UNIT_SUFFIX = /[-_ ](?:in[-_ ])?([a-z]+)$/i
 
@@ -86,7 +94,7 @@ export function headerWords(header: string): HeaderWords {
   if (listed) text = text.slice(0, listed.index)
   else text = text.replace(STRUCTURE_HINT, '')
   let locale: string | undefined
-  const localised = LOCALE.exec(text)
+  const localised = LOCALE.exec(text) ?? LANGUAGE.exec(text)
   if (localised) {
     locale = localised[2] ? `${localised[1]}-${localised[2]}` : localised[1]
     text = text.slice(0, localised.index)

@@ -184,6 +184,20 @@ describe('headers as shops and people write them', () => {
     expect(matchColumns([header])[0]?.path).toBe('barcode')
   })
 
+  // A shop's own sheet in Ukrainian and English (a tryout's): no name read, three jewels held.
+  it('a language’s code after a field’s words is set aside; an id is no language', () => {
+    const matches = matchColumns([
+      'title_uk',
+      'title_en',
+      'brand-de',
+      'image_id',
+      'category_id',
+      'barcode_no',
+    ])
+    expect(matches.map((match) => match.path)).toEqual(['productName', null, 'brand', null, null, 'barcode'])
+    expect(matches[1]!.couldFill).toBe('productName')
+  })
+
   // A real German idealo feed: "eans" and "categoryPath" were ignored, and its 9 SKUs held back
   // as having no barcode, each with a valid EAN-13.
   it('a price comparison feed’s codes and category path', () => {
