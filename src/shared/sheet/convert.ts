@@ -115,9 +115,8 @@ function fieldConverter(path: FieldPath, options: CellOptions): CellConverter {
   if (options.asWritten) return leafCell(target.node.meta, name, options)
   if (isMeasure(path)) return measureCell(name, options)
   if (path === 'productImage')
-    return imageCell(
-      picturePathCell(leafCell(target.node.meta, name, options), options.imageBase),
-      options.list,
+    return pictureDataCell(
+      imageCell(picturePathCell(leafCell(target.node.meta, name, options), options.imageBase), options.list),
     )
   // A semicolon joins no category's own name: a cell with one lists several (a real shop's own
   // export wrote "Dečaci; Noviteti - Dečaci; Setovi"). A comma may be a name's ("Bags, Wallets").
@@ -341,6 +340,22 @@ function imageCell(convert: CellConverter, list?: ',' | ';'): CellConverter {
     return 'error' in converted
       ? converted
       : { ...converted, conversion: { kind: 'first-image', from: text, to: String(converted.value) } }
+  }
+}
+
+/**
+ * A picture's own bytes in the cell, not an address: Odoo's export writes its products' `image`
+ * as base64 (a PNG's starts "iVBORw0KGgo", a JPEG's "/9j/"), and a data: address holds the same.
+ * The platform takes an address, so the cell is no picture, said as a conversion with the data's
+ * start: a tryout's Odoo export had each cell read as "several images" and printed whole.
+ */
+const PICTURE_DATA = /^(?:data:image\/[\w.+-]+;base64,|iVBORw0KGgo|\/9j\/|R0lGOD|UklGR)[A-Za-z0-9+/=\s]*$/
+
+function pictureDataCell(convert: CellConverter): CellConverter {
+  return (text) => {
+    const data = text.trim()
+    if (!PICTURE_DATA.test(data)) return convert(text)
+    return { value: undefined, conversion: { kind: 'picture-data', from: `${data.slice(0, 16)}…`, to: '' } }
   }
 }
 

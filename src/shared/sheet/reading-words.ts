@@ -196,6 +196,11 @@ const CONVERSION_WORDS: Record<
     many: 'cells holding the shop’s word for “no category”, read as none',
     example: (from, to) => `${quotedCell(from)} → ${to ? quoted(to) : 'empty'}`,
   },
+  'picture-data': {
+    one: 'cell holding a picture’s own data, not its web address, read as no picture',
+    many: 'cells holding a picture’s own data, not its web address, read as no picture',
+    example: (from) => `${quotedCell(from)} → none`,
+  },
 }
 
 /** "Active: 12 cells read as yes/no (“Y” → yes), lines 2, 3, 4…", its rows said by `numbering`. */

@@ -129,6 +129,8 @@ export type ConversionKind =
   | 'category-number'
   /** WooCommerce's "Uncategorized" (in its languages), which says a product has none: read as empty. */
   | 'no-category'
+  /** A picture's own data (base64, as Odoo exports it), not an address: read as no picture. */
+  | 'picture-data'
   /** A picture's path in the shop ("/m/b/mb01.jpg") read with the address its pictures are at. */
   | 'image-base'
   /** A status that answers yes or no ("1", "Enabled"): the shop's on or off, read as Active. */

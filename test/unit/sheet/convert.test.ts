@@ -90,6 +90,27 @@ describe('convertCell: by the field’s kind, never by the look of the text', ()
   })
 })
 
+// A tryout's Odoo export writes each product's picture as base64, over lines: each cell was read
+// as "several images", printed whole in the note, and refused as an address.
+describe('a picture’s own data in an image cell', () => {
+  it.each([
+    ['iVBORw0KGgoAAAANSUhEUgAAATYAAAD6CAMAAAAcP5vg\nAAAABGdBTUEAALGPC//xhBQAAAAFzUkdC\n'],
+    ['/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQE'],
+    ['data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB'],
+  ])('%j is no picture, said with its start', (text) => {
+    expect(convertCell('productImage', text)).toEqual({
+      value: undefined,
+      conversion: { kind: 'picture-data', from: `${text.trim().slice(0, 16)}…`, to: '' },
+    })
+  })
+
+  it('an address is an address', () => {
+    expect(convertCell('productImage', 'https://a.example/iVBORw0KGgo.png')).toEqual({
+      value: 'https://a.example/iVBORw0KGgo.png',
+    })
+  })
+})
+
 describe('image cells of several addresses', () => {
   it.each([
     // WooCommerce's Images, a feed's additional images.
