@@ -6,6 +6,7 @@ import { PrestashopProducts, prestashopColumns, type PrestashopColumns } from '.
 import { MagentoProducts, magentoColumns, type MagentoColumns } from './magento.ts'
 import { WixProducts, wixColumns, type WixColumns } from './wix.ts'
 import { AkeneoProducts, akeneoColumns, type AkeneoColumns } from './akeneo.ts'
+import { odooColumns, odooRow, type OdooColumns } from './odoo.ts'
 import {
   notPhysical,
   readableCells,
@@ -41,6 +42,8 @@ import { unescapeFormula } from './formula.ts'
  *   newer catalog a MEDIA row adds a picture to its product.
  * - **Akeneo** (akeneo.ts): the products that name one product model (`parent`), or one variant
  *   group, are its variants, each a complete row; those sharing a name are named with their axes.
+ * - **Odoo** (odoo.ts): a product a row; the rows that only carry more of its lists are none, and
+ *   a service is skipped.
  *
  * A variant is given the product's cells where its own are empty, and its options (colour, size)
  * by name. Any other sheet is one SKU a row.
@@ -55,6 +58,7 @@ export type ProductFormat =
   | 'wix'
   | 'squarespace'
   | 'akeneo'
+  | 'odoo'
   | 'json'
   | 'plain'
 
@@ -67,6 +71,7 @@ export const FORMAT_NAMES: Record<ProductFormat, string> = {
   wix: 'Wix product export',
   squarespace: 'Squarespace product export',
   akeneo: 'Akeneo product export',
+  odoo: 'Odoo product export',
   // Read by json-table.ts, whose rows are made whole (never by a sheet's headers).
   json: 'JSON product list',
   plain: 'sheet',
@@ -122,6 +127,8 @@ export interface ProductLayout {
   squarespace?: SquarespaceColumns
   /** Akeneo (akeneo.ts): its product export. */
   akeneo?: AkeneoColumns
+  /** Odoo (odoo.ts): its product export. */
+  odoo?: OdooColumns
 }
 
 /** One SKU's row: its 1-based data row, its cells with the product's filled in, and its options. */
@@ -151,6 +158,8 @@ export interface ProductCounts {
   orphanRows?: number[]
   /** The language of the headers, when not English (a WooCommerce export in the shop's language). */
   language?: string
+  /** Rows that only carry more of the product above's lists (Odoo's export); none: absent. */
+  listRows?: number
   /** Products that are no physical product, and Magento's store views' rows, skipped (no SKU), by why; none: absent. */
   skipped?: Partial<Record<SkipReason, number>>
 }
@@ -159,11 +168,12 @@ export interface ProductCounts {
 const ORPHAN_ROWS_KEPT = 5
 
 /**
- * Why a product is skipped: downloadable or virtual, or a gift card (nothing to try on), grouped (a set of other
+ * Why a product is skipped: downloadable or virtual, a service, or a gift card (nothing to try on), grouped (a set of other
  * products, each in the file), a bundle (Magento's: other products sold together, each in the
  * file), external (sold on another site); a store view's row (Magento's translation of a product).
  */
-export type SkipReason = 'not-physical' | 'gift-card' | 'grouped' | 'bundle' | 'external' | 'store-view'
+export type SkipReason =
+  'not-physical' | 'service' | 'gift-card' | 'grouped' | 'bundle' | 'external' | 'store-view'
 
 export function productLayout(headers: readonly string[]): ProductLayout {
   // A WooCommerce export in the shop's language, read in English; some of its headers may be the
@@ -375,6 +385,8 @@ function formatLayout(headers: readonly string[], wooCommerceHeaders = false): P
     }
   const akeneo = akeneoColumns(headers)
   if (akeneo) return { ...plain, format: 'akeneo', structural: new Map(akeneo.structural), akeneo }
+  const odoo = odooColumns(headers)
+  if (odoo) return { ...plain, format: 'odoo', structural: new Map(odoo.structural), odoo }
   return plain
 }
 
@@ -600,6 +612,8 @@ export class ProductReader {
         return this.squarespace(row, cells)
       case 'akeneo':
         return this.akeneo(row, cells)
+      case 'odoo':
+        return this.odoo(row, cells)
       default:
         this.counts.products++
         return { row, cells }
@@ -727,6 +741,18 @@ export class ProductReader {
       ...(read.options && { options: read.options }),
       ...(!read.named && { nameFromProduct: true as const }),
     }
+  }
+
+  /** An Odoo product's row is a SKU, unless a service; the rows after it that only carry its lists are none. */
+  private odoo(row: number, cells: string[]): SourceRow | undefined {
+    const kind = odooRow(this.layout.odoo!, cells)
+    if (kind === 'list-entries') {
+      this.counts.listRows = (this.counts.listRows ?? 0) + 1
+      return undefined
+    }
+    if (kind === 'no-goods') return this.skip('service')
+    this.counts.products++
+    return { row, cells }
   }
 
   /**

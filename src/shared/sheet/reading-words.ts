@@ -49,6 +49,7 @@ export function productCountsText(products: ProductCounts, numbering: RowNumberi
   const parts = [counted(products.products, 'product'), counted(products.variants, 'variant')]
   if (products.format === 'shopify' || products.imageRows > 0)
     parts.push(`${counted(products.imageRows, 'image row')} (not SKUs)`)
+  if (products.listRows) parts.push(`${counted(products.listRows, 'row')} of a product’s lists (not SKUs)`)
   if (products.orphans > 0) {
     const rows = products.orphanRows ?? []
     const where = rows.length ? `${sayRows(rows, numbering, { total: products.orphans })}; ` : ''
@@ -71,6 +72,7 @@ export function readAsText(products: ProductCounts, numbering: RowNumbering = 'l
 /** Why a product is no SKU, by its reason; in the order said. */
 const SKIPPED: Record<SkipReason, string> = {
   'not-physical': 'downloadable or virtual (not a physical product)',
+  service: 'service (not a physical product)',
   'gift-card': 'gift card (not a physical product)',
   grouped: 'grouped (a set of other products)',
   bundle: 'bundle (other products sold together)',

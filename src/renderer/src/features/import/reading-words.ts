@@ -23,6 +23,7 @@ export const FORMAT_READING: Record<Exclude<ProductFormat, 'plain'>, string> = {
     'Read as a Squarespace product export: the rows below a product without a Product ID are its variants, which take from it what they leave empty and are named by its Title and their options. Its categories’ paths (/flower/dahlia) are read as category paths; digital products, services and gift cards are skipped. Product Page and Product URL are paths in the shop, not web addresses.',
   akeneo:
     'Read as an Akeneo product export: the products that name one product model in parent (in Akeneo 1.x, one variant group) are its variants, each a whole row. Variants that share a name are named with the values that tell them apart (their size, their colour) and their name does not say already.',
+  odoo: 'Read as an Odoo product export: a product a row; the rows below a product without an id only carry more of its lists (packagings, pricelist items), and a service is skipped. Its related records (categ_id/id and the like) are Odoo’s ids, not names, and are not read.',
   json: 'Read as a JSON product list: each column is a path in its products. A list inside each product (shades, variants) spreads into one SKU per element when its fields are made variant options; its SKUs are named by the product’s name and their options.',
 }
 
