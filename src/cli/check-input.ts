@@ -103,6 +103,16 @@ export function hasErrors(file: CheckedFile): boolean {
   return file.invalid > 0 || file.fileErrors.length > 0
 }
 
+/**
+ * Whether a push would send the whole file: it has items, none invalid, none of the valid held
+ * back (`heldBack`, the verdict's). `validate` and `convert` exit 0 only then. A file that holds
+ * nothing passed every check, where `push` refuses it ("holds nothing to send"), so a script's
+ * `validate && push` went on with a failed export.
+ */
+export function isReadyToSend(file: CheckedFile, heldBack: number): boolean {
+  return !hasErrors(file) && !file.empty && heldBack === 0
+}
+
 /** An item's first error, in one line (what `push` says of an item it does not send). */
 export function firstError(item: CheckedItem): string | undefined {
   if (item.row === undefined) {

@@ -3,7 +3,7 @@ import type { Sku } from '#shared/schema/sku.ts'
 import { counted } from '#shared/counted.ts'
 import { thousands } from '#shared/sheet/places.ts'
 import { parseCommandArgs } from '../args.ts'
-import { checkInput, hasErrors } from '../check-input.ts'
+import { checkInput, isReadyToSend } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { OutputFile } from '../output-file.ts'
 import { reportWriter } from '../report-writer.ts'
@@ -81,7 +81,7 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
     io.stdout.write(verdict.text(checked, all))
     const heldBack = verdict.finish()?.heldBack ?? 0
     io.stdout.write(`${writtenLine(output, format, written, checked.invalid, heldBack)}\n`)
-    return hasErrors(checked) || heldBack > 0 ? EXIT_INVALID : EXIT_OK
+    return isReadyToSend(checked, heldBack) ? EXIT_OK : EXIT_INVALID
   } finally {
     file.discard()
     skus.close()

@@ -1,5 +1,5 @@
 import { parseCommandArgs } from '../args.ts'
-import { checkInput, hasErrors } from '../check-input.ts'
+import { checkInput, isReadyToSend } from '../check-input.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo } from '../io.ts'
 import { heldByPush, PUSH_VERDICT_HEADINGS } from '../push/push-verdict.ts'
 import { RareValueReport } from '../rare-value-report.ts'
@@ -17,7 +17,7 @@ import { VerdictReport } from '../verdict-report.ts'
  * hold back, and why, with the rows read as the same SKU, the barcodes several SKUs share and the
  * shop ids several rows carry; then the values that look like typos of a common one
  * (rare-value-report.ts), which are questions and never change the exit status. Exit 0 only when
- * every SKU would be sent.
+ * the file holds SKUs and every one would be sent (`isReadyToSend`).
  */
 export async function validateCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('validate', args, {
@@ -69,7 +69,7 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
       io.stdout.write(rare.text(checked))
     }
     const heldBack = verdict.finish()?.heldBack ?? 0
-    return hasErrors(checked) || heldBack > 0 ? EXIT_INVALID : EXIT_OK
+    return isReadyToSend(checked, heldBack) ? EXIT_OK : EXIT_INVALID
   } finally {
     report.close()
   }

@@ -228,9 +228,11 @@ describe('catalog-desk validate with a sheet', () => {
     expect(JSON.parse((await runCli(['validate', '--json', json])).stdout)).toMatchObject({ kind: 'sku' })
   })
 
-  it('a header-only sheet is valid but warned about', async () => {
-    const run = await runCli(['validate', await scratchFile('header-only.csv', 'productName,brand\r\n')])
-    expect(run.code).toBe(0)
+  it('a header-only sheet is warned about, and exits 1 from validate and convert', async () => {
+    const sheet = await scratchFile('header-only.csv', 'productName,brand\r\n')
+    expect((await runCli(['convert', sheet, join(scratch, 'header-only.json')])).code).toBe(1)
+    const run = await runCli(['validate', sheet])
+    expect(run.code).toBe(1)
     expect(lines(run.stdout)).toEqual([
       'The file holds no SKUs (warning)',
       '0 SKUs checked: 0 valid, 0 invalid, 1 warning',

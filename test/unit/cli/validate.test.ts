@@ -162,9 +162,10 @@ describe('catalog-desk validate', () => {
     expect(lines(run.stdout)[0]).toBe('SKU must be a group of fields (a JSON object), not the text "aviator"')
   })
 
-  it('an empty list is valid but warned about', async () => {
+  // Push refuses such a file ("holds nothing to send"): `validate && push` went on with it.
+  it('an empty list is warned about, and exits 1: nothing in it would be sent', async () => {
     const run = await runCli(['validate', await scratchFile('empty-list.json', '[]')])
-    expect(run.code).toBe(0)
+    expect(run.code).toBe(1)
     expect(lines(run.stdout)).toEqual([
       'The file holds no SKUs (warning)',
       '0 SKUs checked: 0 valid, 0 invalid, 1 warning',
