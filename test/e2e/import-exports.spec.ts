@@ -515,6 +515,54 @@ test.describe('Importing real spreadsheets', () => {
     expect(names.sort()).toEqual(['Braided hat – m', 'Braided hat – xxxl', 'Round Sunglasses'])
   })
 
+  // A tryout's real Odoo export (Odoo 9's product.template) had its rows of a product's lists read
+  // as 17 "not a SKU" errors, its services as SKUs, and its pictures' data as "several images".
+  test('an Odoo export: a product a row, the rows of its lists and its services no SKU, its pictures’ data no picture', async ({
+    page,
+    pageProblems,
+  }) => {
+    await openImport(page, pageProblems)
+    const picture = 'iVBORw0KGgoAAAANSUhEUgAAATYAAAD6CAMAAAAcP5vg\nAAAABGdBTUEAALGPC//xhBQAAAAFzUkdC'
+    await page.getByLabel('Choose a file').setInputFiles({
+      name: 'product.template.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        [
+          'id,active,barcode,categ_id/id,taxes_id/id,packaging_ids/name,image,name,type',
+          `product.product_product_7_product_template,True,4006381333931,product.product_category_5,l10n.tax_1,Box,"${picture}",Apple In-Ear Headphones,product`,
+          ',,,,,Pallet,,,',
+          'product.product_product_9_product_template,True,4006381333948,product.product_category_5,,,,Apple Wireless Keyboard,consu',
+          'product.service_delivery,True,,,,,,Delivery Charge,service',
+        ].join('\n'),
+      ),
+    })
+    await expect(page.getByRole('heading', { name: 'Map the columns' })).toBeFocused()
+    await expect(page.getByText(/^Read as an Odoo product export: a product a row/)).toBeVisible()
+    await expect(row(page, 'categ_id/id')).toContainText('Read by the file’s format')
+    expect(await axe(page)).toEqual([])
+
+    await page.getByRole('button', { name: 'Check the rows' }).click()
+    const reading = page.getByRole('region', { name: 'How the file was read' })
+    await expect(reading).toContainText(
+      'Read as an Odoo product export: 2 products, 0 variants, 1 row of a product’s lists (not SKUs).',
+    )
+    await expect(reading).toContainText('1 product skipped: 1 service (not a physical product)')
+    await expect(reading.getByRole('listitem').filter({ hasText: /^Product image:/ })).toHaveText(
+      'Product image: 1 cell holding a picture’s own data, not its web address, read as no picture (“iVBORw0KGgoAAAAN…” → none), line 2',
+    )
+    await screenshot(page, 'import-exports-odoo-dry-run')
+    await page.getByRole('button', { name: /^Import 2/ }).click()
+    await expect(page.getByRole('heading', { name: '2 drafts imported' })).toBeVisible()
+    const drafts = (await storedDrafts(page)).map((draft) => draft.payload)
+    expect(drafts.map((payload) => payload.productName).sort()).toEqual([
+      'Apple In-Ear Headphones',
+      'Apple Wireless Keyboard',
+    ])
+    expect(
+      drafts.every((payload) => payload.category === undefined && payload.productImage === undefined),
+    ).toBe(true)
+  })
+
   test('a European sheet: said to write decimals with a comma, its lengths and intensities are read as numbers', async ({
     page,
     pageProblems,
