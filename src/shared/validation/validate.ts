@@ -28,6 +28,18 @@ function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): 
 }
 
 /**
+ * An address shown around its first space, where a shortened one hid it: a tryout's Merchant feed's
+ * 30 refused pictures all read "https://jchairstudios62.xyz/images/produ…", their spaces (in
+ * "BT Skin D30") cut off.
+ */
+function aroundSpace(address: string): string {
+  const at = address.search(/\s/)
+  const start = Math.max(0, at - 30)
+  const end = Math.min(address.length, at + 11)
+  return `${start > 0 ? '…' : ''}${address.slice(start, end)}${end < address.length ? '…' : ''}`
+}
+
+/**
  * Web addresses with a space inside, a tab or a line break. The URL standard drops tabs and line
  * breaks and takes spaces into the path, so "https://a/1.jpg https://a/2.jpg" (how some shops
  * join a product's pictures: Squarespace's "Hosted Image URLs") passes as one address; the value is
@@ -39,7 +51,7 @@ function spacedAddresses(root: FieldNode, value: unknown): Problem[] {
     if (node.meta.kind === 'url' && typeof current === 'string' && /\s/.test(current.trim())) {
       out.push({
         path: formatPath(path),
-        message: `${fieldName(root, path)} must be one web address, with no space inside (two addresses joined, or a space to write as %20), not ${describeValue(current)}`,
+        message: `${fieldName(root, path)} must be one web address, with no space inside (two addresses joined, or a space to write as %20), not the text "${aroundSpace(current.trim())}"`,
       })
     } else if (node.children.length > 0 && isRecord(current)) {
       for (const child of node.children) visit(child, current[child.key], [...path, child.key])

@@ -121,6 +121,16 @@ describe('web addresses', () => {
     },
   )
 
+  // A real Merchant feed's pictures, each named after its shade with spaces: shortened from the
+  // start, all 30 read "https://jchairstudios62.xyz/images/produ…", the space not shown.
+  it('a long address is shown around its space', () => {
+    const address = 'https://shop.example/images/products/bruna-tavares/BT Skin D30 Foundation.png'
+    const { errors } = validateSku(setAt(sku(), 'productImage', address))
+    expect(errors.map((error) => error.message)).toEqual([
+      'Product image must be one web address, with no space inside (two addresses joined, or a space to write as %20), not the text "…ages/products/bruna-tavares/BT Skin D30 F…"',
+    ])
+  })
+
   it('an address that is not one at all gets only that error, not also the space’s', () => {
     expect(
       validateSku(setAt(sku(), 'productImage', 'not a link')).errors.map((error) => error.message),
