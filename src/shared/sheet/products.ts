@@ -835,7 +835,9 @@ export class ProductReader {
     const values = Object.values(options)
     const title = cellAt(cells, layout.title)
     const unnamed = values.length > 0 && values.every((value) => !namesWords(title, value))
-    this.countIn(group)
+    // Google asks each variant for an attribute that tells it apart: an item with none is a product
+    // of its own, whatever its group (a real feed gave item_group_id its category's slug).
+    this.countIn(values.length > 0 ? group : undefined)
     return {
       row,
       cells,

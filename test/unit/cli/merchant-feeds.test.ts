@@ -278,6 +278,21 @@ describe('Google Merchant Center XML feeds through the CLI', () => {
     ])
   })
 
+  // A tryout's real feed (a Brazilian hair and make-up shop's) gave item_group_id its category's
+  // slug: "4 products, 107 variants", where each item is a product of its own. Google asks each
+  // variant of a group for a colour, size or another attribute that tells it apart.
+  it('items sharing an item_group_id but no colour or size are products of their own', async () => {
+    const item = (id: string, title: string, colour = '') =>
+      `<item><g:id>${id}</g:id><g:title>${title}</g:title><g:item_group_id>maquiagem-premium</g:item_group_id><g:image_link>https://shop.example.com/${id}.jpg</g:image_link>${colour && `<g:color>${colour}</g:color>`}</item>`
+    const feed = join(scratch, 'slugs.xml')
+    await writeFile(
+      feed,
+      `<?xml version='1.0' encoding='utf-8'?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>Feed</title>${item('bt-d30', 'BT Skin D30 Base')}${item('bt-d40', 'BT Skin D40 Base')}${item('lip-1', 'Batom Matte', 'Rosa')}${item('lip-2', 'Batom Matte', 'Vinho')}</channel></rss>\n`,
+    )
+    const summary = await validate(feed)
+    expect(summary.notes).toContain('read as a Google Merchant Center feed: 3 products, 2 variants')
+  })
+
   it('XML that is no feed, or a feed with a DOCTYPE, is refused with exit 2 and the reason', async () => {
     const other = join(scratch, 'catalog.xml')
     await writeFile(other, '<?xml version="1.0"?>\n<products><product/></products>\n')
