@@ -31,7 +31,7 @@ export interface SheetSummary {
   holds: { row: number; line?: number; file?: string; reason: string; message: string }[]
   distinct: number
   repeated: { rows: number[]; lines?: number[]; files?: string[] }[]
-  sharedBarcodes: { barcode: string; rows: number[]; lines?: number[]; files?: string[] }[]
+  sharedBarcodes: { barcode: string; rows: number[]; lines?: number[]; files?: string[]; differIn?: string }[]
   repeatedShopIds: { shopId: string; rows: number[]; lines?: number[]; files?: string[] }[]
   /** Values that look like typos of a common one, with their first rows: rare-value-report.ts. */
   rareValues: (RareValue & { rows: number[]; lines?: number[]; files?: string[]; message: string })[]

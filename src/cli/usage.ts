@@ -142,13 +142,14 @@ Options:
                {kind, items, valid, invalid, sendable, heldBack,
                 errors: [{index, path, message}], warnings: [...],
                 holds: [{index, reason, message}], distinct, repeated: [{indexes}],
-                sharedBarcodes: [{barcode, indexes}], repeatedShopIds: [],
+                sharedBarcodes: [{barcode, indexes, differIn}], repeatedShopIds: [],
                 rareValues: [{field, value, count, suggestion, suggestionCount, indexes, message}]}
                (index is null for a problem with the document itself); for sheets:
                {kind: "csv"|"xlsx"|"xml"|"json-products", items, valid, invalid, sendable, heldBack,
                 errors: [{row, line, column, value, message}], warnings: [...],
                 holds: [{row, line, reason, message}], distinct, repeated: [{rows, lines}],
-                sharedBarcodes: [{barcode, rows, lines}], repeatedShopIds: [{shopId, rows, lines}],
+                sharedBarcodes: [{barcode, rows, lines, differIn}],
+                repeatedShopIds: [{shopId, rows, lines}],
                 rareValues: [{field, value, count, suggestion, suggestionCount, rows, lines,
                 message}], notes: [...]}
                (row counts data rows from 1, the first row under the header; line is its line in

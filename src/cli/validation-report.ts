@@ -24,7 +24,8 @@ export interface ValidationSummary {
   holds?: { index: number; reason: string; message: string }[]
   distinct?: number
   repeated?: { indexes: number[] }[]
-  sharedBarcodes?: { barcode: string; indexes: number[] }[]
+  /** `differIn`: the few fields the SKUs on the barcode differ in, when only a few (what-differs.ts). */
+  sharedBarcodes?: { barcode: string; indexes: number[]; differIn?: string }[]
   repeatedShopIds?: { shopId: string; indexes: number[] }[]
   /** Values that look like typos of a common one: rare-value-report.ts. A question, never a problem. */
   rareValues?: (RareValue & { indexes: number[]; message: string })[]

@@ -9,6 +9,7 @@ import {
 } from '#shared/sync/file-verdict.ts'
 import type { CheckedFile, CheckedItem, InputKind } from './check-input.ts'
 import { lineOf } from './sheet-report.ts'
+import { WhatDiffers } from './what-differs.ts'
 
 /**
  * The one verdict (src/shared/sync/file-verdict.ts) as `validate`, `convert` and `push --dry-run`
@@ -16,6 +17,12 @@ import { lineOf } from './sheet-report.ts'
  * rows, the rows read as the same SKU, the barcodes several SKUs carry and the shop ids several rows
  * carry, each with its rows (the first few, unless --all).
  */
+
+/**
+ * Shared barcodes told in which fields their SKUs differ, the first in the file: one SKU of each
+ * is kept while the file is read again, and a file of a million rows may share half a million.
+ */
+const DIFFERENCES_TOLD = 1000
 
 /** Places a line names before "and N more", unless --all. */
 export const PLACES_NAMED = 10
@@ -153,6 +160,8 @@ export class VerdictReport {
   private verdict: Verdict | undefined
   private pushHeld:
     { held: ReadonlyMap<number, VerdictHold>; headings: Readonly<Record<string, string>> } | undefined
+  /** In which fields the SKUs on a shared barcode differ, by barcode, once said (`sayWhatDiffers`). */
+  private readonly differences = new Map<string, string>()
 
   constructor(options: VerdictOptions) {
     // A JSON list's items are counted from 1 in the verdict, and said from 0 as [N] is.
@@ -207,6 +216,33 @@ export class VerdictReport {
     return this.verdict
   }
 
+  /**
+   * Says in which fields the SKUs on each shared barcode differ, as `push` says of each it holds
+   * (what-differs.ts). The verdict keeps hashes, not SKUs (a million rows in 60 MB), so the file is
+   * read again by `readAgain`, and only the first SKU of each such barcode is kept, of the first
+   * DIFFERENCES_TOLD barcodes. After `finish`.
+   */
+  async sayWhatDiffers(readAgain: (onItem: (item: CheckedItem) => void) => Promise<unknown>): Promise<void> {
+    const verdict = this.verdict
+    if (!verdict || !this.gated) return
+    const barcodeAt = new Map<number, string>()
+    for (const group of sharedBarcodes(verdict).slice(0, DIFFERENCES_TOLD))
+      for (const row of group.rows) barcodeAt.set(row, group.key)
+    if (barcodeAt.size === 0) return
+    const differs = new Map<string, WhatDiffers>()
+    await readAgain((item) => {
+      const barcode = barcodeAt.get(item.row ?? item.index + 1)
+      if (barcode === undefined) return
+      const seen = differs.get(barcode)
+      if (seen) seen.add(item.payload)
+      else differs.set(barcode, new WhatDiffers(item.payload))
+    })
+    for (const [barcode, differ] of differs) {
+      const words = differ.words()
+      if (words) this.differences.set(barcode, words)
+    }
+  }
+
   /** Where things are, as numbers a person reads: rows of a sheet, items of a list from 0. */
   private place(row: number): number {
     return this.sheet ? row : row - 1
@@ -254,16 +290,19 @@ export class VerdictReport {
         ),
       )
     }
-    // Rows that only repeat one SKU are said above (a push sends it once), not as SKUs sharing a barcode.
-    const sameAs = new Map(verdict.repeated.flatMap((group) => group.rows.map((row) => [row, group.rows[0]])))
-    const shared = verdict.sharedBarcodes.filter(
-      (group) =>
-        !group.rows.every((row) => sameAs.has(row) && sameAs.get(row) === sameAs.get(group.rows[0]!)),
-    )
+    const shared = sharedBarcodes(verdict)
     if (shared.length > 0) {
       // Only those a push would send hold each other back: one beside an invalid or held SKU goes.
       lines.push(`barcodes on more than one SKU (of those it would send, a push sends none: keep one):`)
-      lines.push(...listed(this.repeatLines(shared, 'barcode', places), places))
+      lines.push(
+        ...listed(
+          this.repeatLines(shared, 'barcode', places).map((line, at) => {
+            const differ = this.differences.get(shared[at]!.key)
+            return differ ? `${line} (they differ only in ${differ})` : line
+          }),
+          places,
+        ),
+      )
     }
     if (verdict.repeatedShopIds.length > 0) {
       const column = file.shopIdColumn === undefined ? '' : ` (${file.shopIdColumn})`
@@ -325,10 +364,24 @@ export class VerdictReport {
       holds,
       distinct: verdict.distinct,
       repeated: verdict.repeated.map((group) => rowsOf(group.rows)),
-      sharedBarcodes: repeats(verdict.sharedBarcodes, 'barcode'),
+      sharedBarcodes: repeats(verdict.sharedBarcodes, 'barcode').map((group, at) => {
+        const differ = this.differences.get(verdict.sharedBarcodes[at]!.key)
+        return differ ? { ...group, differIn: differ } : group
+      }),
       repeatedShopIds: repeats(verdict.repeatedShopIds, 'shopId'),
     }
   }
+}
+
+/**
+ * The barcodes on more than one SKU, but for those whose rows are one SKU repeated: said as the
+ * verdict's repeats (a push sends it once), not as SKUs sharing a barcode.
+ */
+function sharedBarcodes(verdict: Verdict): RepeatedRows[] {
+  const sameAs = new Map(verdict.repeated.flatMap((group) => group.rows.map((row) => [row, group.rows[0]])))
+  return verdict.sharedBarcodes.filter(
+    (group) => !group.rows.every((row) => sameAs.has(row) && sameAs.get(row) === sameAs.get(group.rows[0]!)),
+  )
 }
 
 /** An app creation request's verdict: the one app, held back as a push judged it. */

@@ -75,6 +75,8 @@ export async function convertCommand(args: string[], io: CliIo): Promise<number>
         await heldByPush(input, io.cwd, options, judged.journals.skus, { ...judged, command: 'convert' }),
         PUSH_VERDICT_HEADINGS,
       )
+    verdict.finish(checked)
+    await verdict.sayWhatDiffers((onItem) => checkInput(input, io.cwd, options, onItem))
     file.commit(values.force === true)
     io.stdout.write(showMapping(checked.mapping, options))
     report.write(io.stdout, checked)

@@ -56,6 +56,8 @@ export async function validateCommand(args: string[], io: CliIo): Promise<number
         await heldByPush(file, io.cwd, options, journal, { ...judged, command: 'validate' }),
         PUSH_VERDICT_HEADINGS,
       )
+    verdict.finish(checked)
+    await verdict.sayWhatDiffers((onItem) => checkInput(file, io.cwd, options, onItem))
     const json = verdict.json(checked)
     if (values.json) {
       report.write(io.stdout, checked, {

@@ -1,6 +1,4 @@
 import { isRecord } from '#shared/is-record.ts'
-import { diffJson } from '#shared/json-diff.ts'
-import { describeColumn } from '#shared/sheet/columns.ts'
 import type { JournalRecord, Journal, PayloadRef } from './journal-outbox.ts'
 import { hasUpdate, skuUpdatePlan } from '#shared/sync/sku-update.ts'
 import {
@@ -16,6 +14,7 @@ import {
 import { textOf } from '#shared/text-of.ts'
 import { CliError } from '../io.ts'
 import type { PushInput } from './push-input.ts'
+import { WhatDiffers } from '../what-differs.ts'
 
 /**
  * What `push` does with each item of its input, judged before anything leaves, from what the
@@ -353,15 +352,7 @@ function createdByOthers({ context, created }: Judging): Map<string, CreatedTher
   return createdThere
 }
 
-/** The fields named when the SKUs sharing a barcode differ in these few only. */
-const DIFFERENCES_SAID = 3
-
-/**
- * SKUs held for sharing a barcode, each told in which fields they differ when only a few do: a
- * tryout's scraped sheet listed each product once for each of its collections, the rows the same
- * but for the action link, and held 2,053 of them without saying so. Left out of the mapping, that
- * column makes them repeats of one SKU, which is then sent once.
- */
+/** SKUs held for sharing a barcode, each told in which fields they differ when only a few do (what-differs.ts). */
 function sayWhatDiffers(input: PushInput, holds: Map<number, Hold>): Map<number, Hold> {
   const byBarcode = new Map<string, number[]>()
   for (const [index, hold] of holds) {
@@ -373,9 +364,10 @@ function sayWhatDiffers(input: PushInput, holds: Map<number, Hold>): Map<number,
   }
   for (const indexes of byBarcode.values()) {
     const [first, ...others] = indexes.map((index) => input.payloadOf(index))
-    const paths = new Set(others.flatMap((other) => diffJson(first, other).map((change) => change.path)))
-    if (paths.size === 0 || paths.size > DIFFERENCES_SAID) continue
-    const fields = [...paths].map((path) => describeColumn(path)).join(', ')
+    const differs = new WhatDiffers(first)
+    for (const other of others) differs.add(other)
+    const fields = differs.words()
+    if (fields === undefined) continue
     for (const index of indexes) {
       const hold = holds.get(index)!
       holds.set(index, { ...hold, message: `${hold.message} (they differ only in ${fields})` })

@@ -120,7 +120,7 @@ describe('validate: the verdict and its exit status', () => {
     expect(out).toContain(
       'barcodes on more than one SKU (of those it would send, a push sends none: keep one):',
     )
-    expect(out).toContain('  barcode 111 is on items 0, 1')
+    expect(out).toContain('  barcode 111 is on items 0, 1 (they differ only in Active, Product name)')
   })
 
   it('names a barcode two different SKUs share, with their rows, and holds both', async () => {
@@ -136,10 +136,11 @@ describe('validate: the verdict and its exit status', () => {
     expect(out).toContain(
       'barcodes on more than one SKU (of those it would send, a push sends none: keep one):',
     )
-    expect(out).toContain('  barcode 111 is on items 0, 2')
+    // Which fields they differ in, as push says of each it holds (a tryout asked validate for it).
+    expect(out).toContain('  barcode 111 is on items 0, 2 (they differ only in Product name)')
 
     const json = JSON.parse((await runCli(['validate', file, '--json'])).stdout) as ValidationSummary
-    expect(json.sharedBarcodes).toEqual([{ barcode: '111', indexes: [0, 2] }])
+    expect(json.sharedBarcodes).toEqual([{ barcode: '111', indexes: [0, 2], differIn: 'Product name' }])
     expect(json.holds).toEqual([
       {
         index: 0,
