@@ -23,8 +23,8 @@ function validateWith(schema: z.ZodType, catalogue: FieldNode, value: unknown): 
         (issue) => numberTextProblem(issue, catalogue) ?? describeIssue(issue, catalogue),
       )
   const reported = new Set(errors.map((error) => error.path))
-  const spaced = spacedAddresses(catalogue, value).filter((problem) => !reported.has(problem.path))
-  return { errors: [...errors, ...spaced], warnings: missingFields(catalogue, value) }
+  const written = textProblems(catalogue, value).filter((problem) => !reported.has(problem.path))
+  return { errors: [...errors, ...written], warnings: missingFields(catalogue, value) }
 }
 
 /**
@@ -40,18 +40,33 @@ function aroundSpace(address: string): string {
 }
 
 /**
- * Web addresses with a space inside, a tab or a line break. The URL standard drops tabs and line
- * breaks and takes spaces into the path, so "https://a/1.jpg https://a/2.jpg" (how some shops
- * join a product's pictures: Squarespace's "Hosted Image URLs") passes as one address; the value is
- * sent as written, so it is refused here, where it is seen as written.
+ * A control character no text holds (tab and line breaks aside): C1's (U+0080–U+009F) are what
+ * UTF-8 read in a legacy code page and written out again leaves, as in a tryout's Thai jewellery
+ * sheet, whose every name read "เน\u0081เธซเธงเธ\u0099…" and went to the platform so.
  */
-function spacedAddresses(root: FieldNode, value: unknown): Problem[] {
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/
+
+/**
+ * What the schema does not see in text as written:
+ * - web addresses with a space inside, a tab or a line break. The URL standard drops tabs and line
+ *   breaks and takes spaces into the path, so "https://a/1.jpg https://a/2.jpg" (how some shops
+ *   join a product's pictures: Squarespace's "Hosted Image URLs") passes as one address; the value
+ *   is sent as written, so it is refused here, where it is seen as written;
+ * - text holding a control character (`CONTROL`), garbled on its way to the file.
+ */
+function textProblems(root: FieldNode, value: unknown): Problem[] {
   const out: Problem[] = []
   const visit = (node: FieldNode, current: unknown, path: PropertyKey[]) => {
     if (node.meta.kind === 'url' && typeof current === 'string' && /\s/.test(current.trim())) {
       out.push({
         path: formatPath(path),
         message: `${fieldName(root, path)} must be one web address, with no space inside (two addresses joined, or a space to write as %20), not the text "${aroundSpace(current.trim())}"`,
+      })
+    } else if (typeof current === 'string' && CONTROL.test(current)) {
+      const code = current.codePointAt(current.search(CONTROL))!.toString(16).toUpperCase().padStart(4, '0')
+      out.push({
+        path: formatPath(path),
+        message: `${fieldName(root, path)} holds a control character (U+${code}), which no text has: it was garbled on its way to this file (UTF-8 read in another encoding, then saved), so correct it where it comes from`,
       })
     } else if (node.children.length > 0 && isRecord(current)) {
       for (const child of node.children) visit(child, current[child.key], [...path, child.key])

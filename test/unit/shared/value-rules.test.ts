@@ -131,6 +131,23 @@ describe('web addresses', () => {
     ])
   })
 
+  // A tryout's Thai jewellery sheet, its UTF-8 read as Windows-874 and saved again: every name
+  // held C1 control characters, and all 1,041 went to the platform so.
+  it('text holding a control character is refused, naming it; tabs and line breaks are text', () => {
+    const garbled = 'เน\u0081เธซเธงเธ\u0099เน€เธ\u0087เธดเธ\u0099'
+    expect(validateSku(setAt(sku(), 'productName', garbled)).errors).toEqual([
+      {
+        path: 'productName',
+        message:
+          'Product name holds a control character (U+0081), which no text has: it was garbled on its way to this file (UTF-8 read in another encoding, then saved), so correct it where it comes from',
+      },
+    ])
+    expect(
+      validateSku(setAt(sku(), 'meta.material', 'Gold\u0007')).errors.map((error) => error.path),
+    ).toEqual(['meta.material'])
+    expect(validateSku(setAt(sku(), 'productName', 'Aviator\tClassic\nSun')).errors).toEqual([])
+  })
+
   it('an address that is not one at all gets only that error, not also the space’s', () => {
     expect(
       validateSku(setAt(sku(), 'productImage', 'not a link')).errors.map((error) => error.message),
