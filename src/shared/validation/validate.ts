@@ -44,6 +44,7 @@ function aroundSpace(address: string): string {
  * UTF-8 read in a legacy code page and written out again leaves, as in a tryout's Thai jewellery
  * sheet, whose every name read "เน\u0081เธซเธงเธ\u0099…" and went to the platform so.
  */
+// eslint-disable-next-line no-control-regex -- the point is to find them
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/
 
 /**
