@@ -1,4 +1,5 @@
 import { counted } from '#shared/counted.ts'
+import { thousands } from '#shared/sheet/places.ts'
 import { lineOf } from '../sheet-report.ts'
 import { holdGroups, holdLines, verdictLine, type HoldGroup } from '../verdict-report.ts'
 import type { JournalRecord } from './journal-outbox.ts'
@@ -108,13 +109,13 @@ export function standingWords(last: JournalRecord['last']): string {
 /** The text on standard output: what would be sent, then the verdict's counts and reasons. */
 export function dryRunText(input: PushInput, json: DryRunJson, groups: readonly HoldGroup[]): string {
   const noun = input.kind.noun
-  const parts = [`${json.create} to create`]
-  if (input.kind.operations.update !== undefined) parts.push(`${json.update} to update`)
-  parts.push(`${json.unchanged} unchanged since sent there (not sent)`)
-  if (json.marked > 0) parts.push(`${json.marked} marked created by the platform's list`)
-  if (json.notUpdated > 0) parts.push(`${json.notUpdated} changed but not updated (--no-updates)`)
-  if (json.heldBack > 0) parts.push(`${json.heldBack} held back`)
-  if (json.invalid > 0) parts.push(`${json.invalid} not valid`)
+  const parts = [`${thousands(json.create)} to create`]
+  if (input.kind.operations.update !== undefined) parts.push(`${thousands(json.update)} to update`)
+  parts.push(`${thousands(json.unchanged)} unchanged since sent there (not sent)`)
+  if (json.marked > 0) parts.push(`${thousands(json.marked)} marked created by the platform's list`)
+  if (json.notUpdated > 0) parts.push(`${thousands(json.notUpdated)} changed but not updated (--no-updates)`)
+  if (json.heldBack > 0) parts.push(`${thousands(json.heldBack)} held back`)
+  if (json.invalid > 0) parts.push(`${thousands(json.invalid)} not valid`)
   const numbering = input.rowOf(0) === undefined ? undefined : (input.file.numbering ?? 'lines')
   const counts = verdictLine(json, groups, noun)
   return [

@@ -420,9 +420,13 @@ const CATEGORY_NUMBER = /^\d+$/
 
 /**
  * The category WooCommerce gives a product left without one, in the languages its exports are read
- * in (woocommerce-language.ts): it says the product has none.
+ * in (woocommerce-language.ts), and a person's placeholder: each says the product has none.
  */
 const NO_CATEGORY = new Set([
+  // A person's placeholder, as in a barcode cell (a tryout's beauty template wrote "NONE").
+  'none',
+  'n/a',
+  'null',
   'uncategorized',
   'uncategorised',
   'sin categorizar',

@@ -109,6 +109,11 @@ words(
 // French lists name a product by its article, its label or its designation ("Nom de l’article",
 // "Libellé", "Désignation"): a real grocery's sheet read no names.
 words('productName', 'nom de l article', 'nom article', 'libelle', 'designation')
+// A German shop system's article list (a tryout's: Artikeltext1, Artikelgruppe): its article's text
+// or designation is the name, its article or goods group the category, its maker the brand.
+words('productName', 'artikeltext', 'artikeltext1', 'artikelbezeichnung', 'bezeichnung', 'artikelname')
+words('category', 'artikelgruppe', 'warengruppe')
+words('brand', 'hersteller')
 words('brand', 'marca', 'marque', 'marke', 'merk', 'manufacturer name')
 words('category', 'categoria', 'categorie', 'kategorie', 'kategoria', 'cat', 'famille')
 // "Barcode" in the languages shops export in (Odoo's German "Strichcode" held every SKU back).

@@ -3,6 +3,7 @@ import { SKU_KIND } from '#shared/sync/kinds.ts'
 import { progressPrinter } from '#cli/push/push-progress.ts'
 import { pushText, type PushJson, type ReportEntry } from '#cli/push/push-report.ts'
 import { listOnStderr } from '#cli/push/push-stderr.ts'
+import { dryRunText, type DryRunJson } from '#cli/push/push-dry-run.ts'
 import type { PushInput } from '#cli/push/push-input.ts'
 
 /**
@@ -44,6 +45,29 @@ describe('push’s counts, with their thousands separated', () => {
     )
     expect(text).toContain('unchanged since sent there 1,200 (not sent again)')
     expect(text).toMatch(/… and 2,7\d\d more held \(--report lists them all\)/)
+  })
+
+  // A tryout's second push --dry-run of a Lightspeed export: "1089 unchanged" beside "1,217 SKUs".
+  it('the dry run’s counts', () => {
+    const dry: DryRunJson = {
+      dryRun: true,
+      total: 1217,
+      valid: 1217,
+      invalid: 0,
+      sendable: 1089,
+      heldBack: 128,
+      create: 0,
+      update: 0,
+      unchanged: 1089,
+      marked: 0,
+      notUpdated: 0,
+      standing: 0,
+      holds: [],
+    }
+    const text = dryRunText({ ...input, rowOf: () => undefined, file: {} } as unknown as PushInput, dry, [])
+    expect(text).toContain(
+      '1,217 SKUs: 0 to create, 0 to update, 1,089 unchanged since sent there (not sent), 128 held back.',
+    )
   })
 
   it('the lists on standard error and the progress', () => {

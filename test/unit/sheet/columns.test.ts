@@ -198,6 +198,19 @@ describe('headers as shops and people write them', () => {
     expect(matches[1]!.couldFill).toBe('productName')
   })
 
+  // A real German shop system's article list: Artikeltext1 and Artikelgruppe ignored, 25 SKUs held
+  // back for no name.
+  it('a German article list’s text, group and maker', () => {
+    expect(
+      matchColumns(['Artikelnummer', 'Barcode', 'Artikeltext1', 'Artikelgruppe']).map((m) => m.path),
+    ).toEqual([null, 'barcode', 'productName', 'category'])
+    expect(matchColumns(['Bezeichnung', 'Warengruppe', 'Hersteller']).map((m) => m.path)).toEqual([
+      'productName',
+      'category',
+      'brand',
+    ])
+  })
+
   // A real German idealo feed: "eans" and "categoryPath" were ignored, and its 9 SKUs held back
   // as having no barcode, each with a valid EAN-13.
   it('a price comparison feed’s codes and category path', () => {

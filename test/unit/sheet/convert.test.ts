@@ -204,6 +204,9 @@ describe('category cells', () => {
     ['category', 'Uncategorized', 'no-category'],
     ['category', ' Sin categorizar ', 'no-category'],
     ['subCategory', 'Non classé', 'no-category'],
+    // A person's placeholder (a real beauty template's "NONE" passed the check that a category is there).
+    ['category', 'NONE', 'no-category'],
+    ['category', 'n/a', 'no-category'],
   ] as const)('%s %j names no category: read as empty and said so', (path, text, kind) => {
     expect(convertCell(path, text)).toEqual({
       value: undefined,
