@@ -35,7 +35,7 @@ import { categoryPaths } from './category-paths.ts'
 import { cellConverter, convertCell, statusAnswerCell, type CellConverter } from './convert.ts'
 import { unescapeFormula } from './formula.ts'
 import { gtinColumnWarning } from './gtin-column.ts'
-import { headerWords } from './header-words.ts'
+import { headerWords, namesWords } from './header-words.ts'
 import { isBlankRow, isHelpRow } from './help-row.ts'
 import { automaticMapping, OPTIONS_KEY, type SheetMapping } from './mapping.ts'
 import {
@@ -297,8 +297,8 @@ export function rowToSku(
     }
     if (options && mapping.keepOptions)
       sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
-    if (nameFromProduct && options && compiledMapping.byPath.has('productName'))
-      nameVariant(sku, options, conversions)
+    if (compiledMapping.byPath.has('productName'))
+      nameWithOptions(sku, nameFromProduct ? options : optionColumns(compiledMapping, cells), conversions)
     if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
   }
 
@@ -373,6 +373,38 @@ function nameVariant(
   conversions.push({ field: 'productName', kind: 'variant-name', from: name, to })
 }
 
+/**
+ * A variant whose name is its product's (`nameFromProduct`) is named with its options, and so is
+ * a row whose own `option:NAME` columns (a shade, a size the person chose as options) its name does
+ * not say: a tryout's sheet of foundation shades gave 625 SKUs named "Fit Me", told apart by
+ * nothing a person sees, and a JSON dump of a shop's gloss shades 8 named alike.
+ */
+function nameWithOptions(
+  sku: Record<string, unknown>,
+  options: Record<string, string> | undefined,
+  conversions: RowConversion[],
+) {
+  const name = typeof sku.productName === 'string' ? sku.productName : ''
+  if (options && Object.values(options).some((value) => !namesWords(name, value)))
+    nameVariant(sku, options, conversions)
+}
+
+/**
+ * The row's `option:NAME` columns' values. Shopify's "Default Title", the option of a product
+ * without options, is none (a JSON dump of a shop's products sent it as a shade).
+ */
+function optionColumns(
+  mapping: CompiledMapping,
+  cells: readonly string[],
+): Record<string, string> | undefined {
+  const chosen: Record<string, string> = {}
+  for (const { index, name } of mapping.options) {
+    const value = (cells[index] ?? '').trim()
+    if (value && value !== 'Default Title') chosen[name] = value
+  }
+  return Object.keys(chosen).length ? chosen : undefined
+}
+
 /** The row's options: its format's (Shopify's, WooCommerce's), then its `option:NAME` columns'. */
 function withOptionColumns(
   mapping: CompiledMapping,
@@ -380,11 +412,7 @@ function withOptionColumns(
   options: Record<string, string> | undefined,
 ): Record<string, string> | undefined {
   if (mapping.options.length === 0) return options
-  const all = { ...options }
-  for (const { index, name } of mapping.options) {
-    const value = (cells[index] ?? '').trim()
-    if (value) all[name] = value
-  }
+  const all = { ...options, ...optionColumns(mapping, cells) }
   return Object.keys(all).length ? all : undefined
 }
 

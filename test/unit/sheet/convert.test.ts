@@ -358,6 +358,34 @@ describe('barcode cells', () => {
   )
 })
 
+// A tryout's sheet of foundation shades (a shade column taken as option:Shade) gave 625 SKUs named
+// "Fit Me", and a JSON dump of a shop's glosses sent Shopify's "Default Title" as a shade.
+describe('a row’s own option columns', () => {
+  const headers = ['Name', 'Shade']
+  const mapping = only(['productName', 'option:Shade'])
+  it('name a row whose name does not say them, said as a conversion', () => {
+    const read = rowToSku(['Fit Me', '120 Classic Ivory'], headers, mapping, 1)
+    expect(read.sku).toMatchObject({
+      productName: 'Fit Me – 120 Classic Ivory',
+      options: { Shade: '120 Classic Ivory' },
+    })
+    expect(read.conversions).toContainEqual({
+      field: 'productName',
+      kind: 'variant-name',
+      from: 'Fit Me',
+      to: 'Fit Me – 120 Classic Ivory',
+    })
+  })
+
+  it('leave a name that says them, and take Shopify’s "Default Title" for no option', () => {
+    expect(
+      rowToSku(['Fit Me 120 Classic Ivory', '120 Classic Ivory'], headers, mapping, 1).sku.productName,
+    ).toBe('Fit Me 120 Classic Ivory')
+    const placeholder = rowToSku(['Lip Plumper', 'Default Title'], headers, mapping, 1)
+    expect(placeholder.sku).toEqual({ productName: 'Lip Plumper' })
+  })
+})
+
 describe('rowToSku', () => {
   const headers = ['Name', 'Intensity', 'Active', 'Lens width', 'Slot 3', 'Model 3', 'Model 1', 'Notes']
   const mapping = [
