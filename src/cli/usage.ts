@@ -181,8 +181,8 @@ ${wrapped(REQUIRABLE_FIELDS, 15, 100)};
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
 Exit status: 0 every SKU valid and sendable (warnings allowed), 1 a SKU invalid or held back (or
-the document itself invalid, or no SKU in it), 2 bad usage, or FILE, the profiles or the journal cannot be read or
-parsed (the reason goes to standard error, and --json prints nothing).
+the document itself invalid, or no SKU in it), 2 bad usage, or FILE, the profiles or the journal
+cannot be read or parsed (the reason goes to standard error, and --json prints nothing).
 `
 
 export const CONVERT_USAGE = `Usage: catalog-desk convert IN OUT [--force] [--all] [--require FIELDS | --profile NAME]
@@ -207,9 +207,9 @@ Options:
                As for "validate": every problem on a line; what the verdict requires and knows
 ${SHEET_OPTIONS_USAGE}  -h, --help   Show this help
 
-Exit status: 0 every SKU valid, written and sendable, 1 some SKU invalid or held back, or none
-in IN (the valid ones are written: a request holding a barcode twice creates it twice if posted as it is), 2 bad
-usage, IN cannot be read or parsed, or OUT exists or cannot be written.
+Exit status: 0 every SKU valid, written and sendable, 1 some SKU invalid or held back, or none in
+IN (the valid ones are written: a request holding a barcode twice creates it twice if posted as it
+is), 2 bad usage, IN cannot be read or parsed, or OUT exists or cannot be written.
 `
 
 export const SCHEMA_USAGE = `Usage: catalog-desk schema [--out DIR]

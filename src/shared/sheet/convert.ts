@@ -214,15 +214,13 @@ function barcodeCell(text: string): Converted {
   // Sent as it was, the list was one SKU's barcode of 1,797 characters (a tryout's Etsy listings):
   // which code is this SKU's is the person's to say, not the first one's by default.
   const codes = value === undefined ? undefined : listedCodes(value)
-  if (codes)
+  if (codes) {
+    const shown = codes.slice(0, 2).map((code) => `“${code}”`)
+    if (codes.length > 2) shown.push('…')
     return {
-      error: `Barcode holds ${codes.length} codes, not one (${codes
-        .slice(0, 2)
-        .map((code) => `“${code}”`)
-        .join(
-          ', ',
-        )}${codes.length > 2 ? ', …' : ''}): keep this SKU’s own, or give each code a row of its own`,
+      error: `Barcode holds ${codes.length} codes, not one (${shown.join(', ')}): keep this SKU’s own, or give each code a row of its own`,
     }
+  }
   const digits = value === undefined ? undefined : TEXT_MARK.exec(value)?.[1]
   return digits === undefined
     ? { value }
