@@ -221,7 +221,7 @@ export function rowToSku(
   nameFromProduct = false,
 ): RowResult {
   const compiledMapping = compile(headers, mapping)
-  const options = withOptionColumns(compiledMapping, cells, formatOptions)
+  const { options, own } = rowOptions(compiledMapping, cells, formatOptions)
   const sku: Record<string, unknown> = {}
   const errors: CellProblem[] = []
   const conversions: RowConversion[] = []
@@ -298,7 +298,7 @@ export function rowToSku(
     if (options && mapping.keepOptions)
       sku[OPTIONS_KEY] = { ...(isRecord(sku[OPTIONS_KEY]) ? sku[OPTIONS_KEY] : {}), ...options }
     if (compiledMapping.byPath.has('productName'))
-      nameWithOptions(sku, nameFromProduct ? options : optionColumns(compiledMapping, cells), conversions)
+      nameWithOptions(sku, nameFromProduct ? options : own, conversions)
     if (mapping.fillDefaults) filled = fillMissingDefaults(sku)
   }
 
@@ -405,15 +405,19 @@ function optionColumns(
   return Object.keys(chosen).length ? chosen : undefined
 }
 
-/** The row's options: its format's (Shopify's, WooCommerce's), then its `option:NAME` columns'. */
-function withOptionColumns(
+/**
+ * The row's options: its format's (Shopify's, WooCommerce's), then its `option:NAME` columns'
+ * (`own`, which alone name a row that is no format's variant).
+ */
+function rowOptions(
   mapping: CompiledMapping,
   cells: readonly string[],
   options: Record<string, string> | undefined,
-): Record<string, string> | undefined {
-  if (mapping.options.length === 0) return options
-  const all = { ...options, ...optionColumns(mapping, cells) }
-  return Object.keys(all).length ? all : undefined
+): { options: Record<string, string> | undefined; own: Record<string, string> | undefined } {
+  if (mapping.options.length === 0) return { options, own: undefined }
+  const own = optionColumns(mapping, cells)
+  const all = { ...options, ...own }
+  return { options: Object.keys(all).length ? all : undefined, own }
 }
 
 /**
