@@ -286,7 +286,8 @@ export const PUSH_USAGE = `Usage: catalog-desk push FILE (--base-url URL --token
 Sends what FILE holds to the service: SKUs (anything "validate" reads: JSON, CSV, XLSX), or an app
 creation request (one app; its _id is printed with the fields the service did not return as sent).
 SKUs that do not meet the contract are not sent; they are listed on standard error and make the
-exit status 1.
+exit status 1. A warning (a status the platform is not known to take, a field the contract lists
+left empty) holds nothing back: standard error says the fields the valid SKUs have one on.
 
 SKUs are matched by barcode with what push sent to the same address before, whatever file they
 came from (the journal, below): one never created there is created, in batches, by the bulk

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path'
+import { thousands } from '#shared/sheet/places.ts'
 import { CliError, EXIT_INVALID, EXIT_OK, type CliIo, type Output } from '../io.ts'
 import { PUSH_USAGE } from '../usage.ts'
 import type { Journal } from '../push/journal-outbox.ts'
@@ -128,6 +129,19 @@ function sayInput(err: Output, input: PushInput, sheet: SheetOptions, { file, va
       input.invalid.map((item) => `[${item.index}] ${item.label}: ${item.message}`),
       `("catalog-desk validate ${file}" lists every problem)`,
     )
+  }
+  // A warning does not stop a send (a shop's own status, a picture missing): said, not only by validate.
+  const { noun } = input.kind
+  const counted = (fields: Map<string, number>) =>
+    [...fields].map(([field, count]) => `${field} (${thousands(count)})`).join(', ')
+  if (input.warned.values.size > 0) {
+    err.write(`note: valid ${noun}s with a warning on a value: ${counted(input.warned.values)}\n`)
+  }
+  if (input.warned.missing.size > 0) {
+    err.write(`note: valid ${noun}s without fields the contract lists: ${counted(input.warned.missing)}\n`)
+  }
+  if (input.warned.values.size + input.warned.missing.size > 0) {
+    err.write(`  (a warning holds nothing back; "catalog-desk validate ${file}" says each with its lines)\n`)
   }
 }
 

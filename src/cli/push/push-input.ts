@@ -3,8 +3,9 @@ import { isRecord } from '#shared/is-record.ts'
 import { payloadFingerprint } from '#shared/payload-fingerprint.ts'
 import { sayRow, thousands } from '#shared/sheet/places.ts'
 import { barcodeKey, skuGaps } from '#shared/sync/send-gates.ts'
+import { missingTitle } from '#shared/validation/validate.ts'
 import { APP_KIND, SKU_KIND, type DraftKind } from '#shared/sync/kinds.ts'
-import { checkInput, firstError, type CheckedFile } from '../check-input.ts'
+import { checkInput, firstError, type CheckedFile, type CheckedItem } from '../check-input.ts'
 import { CliError } from '../io.ts'
 import { reportWriter } from '../report-writer.ts'
 import type { SheetOptions } from '../sheet-options.ts'
@@ -31,6 +32,13 @@ export interface PushInput {
   items: InputItems
   /** The items not sent because they do not meet the contract. */
   invalid: { index: number; label: string; message: string }[]
+  /**
+   * The valid items' warnings by field, in the order first met: how many items have one there. They
+   * are sent as they are, so push says them: the fields left empty that the contract lists
+   * (`missing`, by title), and the values worth a look (`values`, by a sheet's column or a JSON
+   * item's path: an unknown status, a check digit).
+   */
+  warned: { missing: Map<string, number>; values: Map<string, number> }
   /** Of the whole input, as earlier versions bound a journal to it. */
   fingerprint: string
   labelOf(index: number): string
@@ -101,6 +109,7 @@ async function readInto(
   const fingerprints: string[] = []
   const gaps = new Map<number, readonly string[]>()
   const invalid: PushInput['invalid'] = []
+  const warned: PushInput['warned'] = { missing: new Map(), values: new Map() }
   const errors = new Set<number>()
   const checked = await checkInput(file, cwd, options, (item, inputKind) => {
     // The kind is known by the first item: an app request is one document, read whole.
@@ -123,17 +132,15 @@ async function readInto(
     if (error !== undefined) {
       invalid.push({ index, label, message: error })
       errors.add(index)
-    } else if (kind.gated) {
-      const empty = skuGaps(payload)
-      if (empty.length > 0) gaps.set(index, empty)
+    } else {
+      countWarnings(warned, item)
+      if (kind.gated) {
+        const empty = skuGaps(payload)
+        if (empty.length > 0) gaps.set(index, empty)
+      }
     }
   })
-  if (checked.fileErrors.length > 0) {
-    // Only a document read whole has problems of its own, and then it has no items to report.
-    let text = ''
-    reportWriter(false).write({ write: (part: string) => (text += part) }, checked)
-    throw new CliError(`${file} is not something push can send:\n${text.trimEnd()}`)
-  }
+  if (checked.fileErrors.length > 0) throw fileErrors(file, checked)
   if (labels.length === 0) throw new CliError(`${file} holds nothing to send.`)
   const total = labels.length
   return {
@@ -154,6 +161,7 @@ async function readInto(
       },
     },
     invalid,
+    warned,
     fingerprint: hash!.digest('hex'),
     labelOf: (index) => labels[index] ?? `#${index}`,
     barcodeOf: (index) => barcodes[index] ?? '',
@@ -168,4 +176,24 @@ async function readInto(
     },
     close: () => store.close(),
   }
+}
+
+/** Only a document read whole has problems of its own, and then it has no items to report. */
+function fileErrors(file: string, checked: CheckedFile): CliError {
+  let text = ''
+  reportWriter(false).write({ write: (part: string) => (text += part) }, checked)
+  return new CliError(`${file} is not something push can send:\n${text.trimEnd()}`)
+}
+
+/** Counts an item once under each field it has a warning on: a missing field, or a value. */
+function countWarnings(warned: PushInput['warned'], item: CheckedItem): void {
+  const missing = new Set<string>()
+  const values = new Set<string>()
+  for (const warning of item.warnings) {
+    const title = missingTitle(warning.message)
+    if (title !== undefined) missing.add(title)
+    else values.add(('column' in warning ? warning.column : warning.path) || 'the item')
+  }
+  for (const field of missing) warned.missing.set(field, (warned.missing.get(field) ?? 0) + 1)
+  for (const field of values) warned.values.set(field, (warned.values.get(field) ?? 0) + 1)
 }

@@ -125,6 +125,20 @@ describe('catalog-desk push', () => {
     ])
   })
 
+  it('says which fields the SKUs it sends have warnings on, as validate would, before sending them', async () => {
+    const sandbox = await sandboxFor()
+    await writeFile(
+      join(harness.dir(), 'status.csv'),
+      // A shop's own status (a tryout's Thai sheet sent "พร้อมขาย" without a word) and no sub-category.
+      'barcode,productName,category,status\nS-1,One,eyewear,Bereit\nS-2,Two,eyewear,DRAFT\n',
+    )
+    const run = await push(['status.csv', '--base-url', sandbox.url, '--token-env', 'PUSH_TOKEN'])
+    expect(run.code).toBe(0)
+    expect(run.stderr).toContain('note: valid SKUs with a warning on a value: status (1)\n')
+    expect(run.stderr).toMatch(/note: valid SKUs without fields the contract lists: .*Sub-category \(2\)/)
+    expect(barcodesIn(sandbox).sort()).toEqual(['S-1', 'S-2'])
+  })
+
   it('a CSV sheet is read as validate reads it', async () => {
     const sandbox = await sandboxFor()
     await writeFile(
